@@ -1,0 +1,48 @@
+/** The user profile of spec 2.1 and who is an admin. */
+import { eq } from "drizzle-orm";
+import type { Db } from "#db/client";
+import { user } from "#db/schema";
+import { iso } from "~/lib/clock";
+import type { Config } from "~/lib/config.server";
+import { AppError } from "~/lib/errors";
+
+export type UserRow = typeof user.$inferSelect;
+
+export interface UserInfo {
+  uuid: string;
+  email: string;
+  nickname: string;
+  avatar_url: string;
+  invite_code: string;
+  invited_by: string;
+  is_affiliate: boolean;
+  created_at: string;
+}
+
+/** Spec 2.1. Absent optional values are empty strings so every field keeps its type. */
+export function toUserInfo(u: UserRow): UserInfo {
+  return {
+    uuid: u.id,
+    email: u.email,
+    nickname: u.name,
+    avatar_url: u.image ?? "",
+    invite_code: u.inviteCode,
+    invited_by: u.invitedBy ?? "",
+    is_affiliate: u.isAffiliate,
+    created_at: iso(u.createdAt)!,
+  };
+}
+
+export function findUserById(db: Db, id: string): UserRow | undefined {
+  return db.select().from(user).where(eq(user.id, id)).get();
+}
+
+export function getUserOrThrow(db: Db, id: string): UserRow {
+  const u = findUserById(db, id);
+  if (!u) throw new AppError("USER_NOT_FOUND");
+  return u;
+}
+
+export function isAdminEmail(config: Pick<Config, "ADMIN_EMAILS">, email: string): boolean {
+  return config.ADMIN_EMAILS.includes(email.trim().toLowerCase());
+}

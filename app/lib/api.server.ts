@@ -1,0 +1,160 @@
+/**
+ * The plumbing every JSON endpoint uses: POST only, a size-limited JSON body,
+ * zod validation, the caller guard, typed errors mapped once to the envelope.
+ *
+ *   export const action = api({ auth: "user", body: Schema, handler: ({ caller, input }) => ... });
+ *   export const loader = methodNotAllowed;
+ */
+import type { z } from "zod";
+import { envelopeResponse, errorBody, okBody } from "./envelope";
+import { AppError, isAppError } from "./errors";
+import { requireAdmin, requireCaller, requireSessionUser, resolveCaller, type Caller } from "./identity.server";
+import { log } from "./log.server";
+import { getServices, type Services } from "./services.server";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+type AuthMode = "user" | "admin" | "session" | "optional" | "none";
+
+type CallerFor<A extends AuthMode> = A extends "user" | "admin" | "session" ? Caller : Caller | null;
+
+export interface ApiContext<A extends AuthMode, I> {
+  request: Request;
+  services: Services;
+  caller: CallerFor<A>;
+  input: I;
+}
+
+export interface ApiResult<T> {
+  data?: T | null;
+  message?: string;
+  /** A raw response (streams) bypasses the envelope. */
+  response?: Response;
+}
+
+export interface ApiOptions<A extends AuthMode, S extends z.ZodType | undefined, T> {
+  auth: A;
+  /** The body schema; without one the body is not read (spec: "No request body"). */
+  body?: S;
+  /** Maps a failed parse to the endpoint's own error (default: `invalid params`). */
+  onInvalid?: (error: z.ZodError, raw: unknown) => AppError;
+  handler: (ctx: ApiContext<A, S extends z.ZodType ? z.output<S> : undefined>) => Promise<ApiResult<T>> | ApiResult<T>;
+}
+
+/** Response headers the caller's guard wants on every response (rate limits). */
+const extraHeaders = new WeakMap<Request, Record<string, string>>();
+export function addResponseHeaders(request: Request, headers: Record<string, string>) {
+  extraHeaders.set(request, { ...extraHeaders.get(request), ...headers });
+}
+
+export function errorResponse(error: unknown, request?: Request): Response {
+  const headers = { ...(request ? extraHeaders.get(request) : undefined) };
+  if (isAppError(error)) {
+    return envelopeResponse(errorBody(error.message), { status: error.status, headers: { ...headers, ...error.headers } });
+  }
+  log.error("unhandled error", { error, path: request ? new URL(request.url).pathname : undefined });
+  return envelopeResponse(errorBody("internal error"), { status: 500, headers });
+}
+
+/** Reads the body as JSON with the size limit; `{}` for an empty body. */
+export async function readJsonBody(request: Request): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw new AppError("INVALID_PARAMS", { reason: "body too large (max 1 MiB)" });
+  if (!request.body) return {};
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw new AppError("INVALID_PARAMS", { reason: "body too large (max 1 MiB)" });
+    }
+    chunks.push(value);
+  }
+  if (size === 0) return {};
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new AppError("INVALID_PARAMS", { reason: "body is not valid UTF-8" });
+  }
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("INVALID_PARAMS", { reason: "body is not valid JSON" });
+  }
+}
+
+async function guard(mode: AuthMode, request: Request, services: Services): Promise<Caller | null> {
+  switch (mode) {
+    case "user":
+      return requireCaller(request, services);
+    case "admin":
+      return requireAdmin(request, services);
+    case "session":
+      return requireSessionUser(request, services);
+    case "optional":
+      return resolveCaller(request, services);
+    case "none":
+      return null;
+  }
+}
+
+export function api<A extends AuthMode, S extends z.ZodType | undefined = undefined, T = unknown>(
+  opts: ApiOptions<A, S, T>,
+) {
+  return async ({ request }: { request: Request }): Promise<Response> => {
+    try {
+      if (request.method !== "POST") throw methodError();
+      const services = getServices();
+      const caller = await guard(opts.auth, request, services);
+      let input: unknown = undefined;
+      if (opts.body) {
+        const raw = await readJsonBody(request);
+        if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+          throw opts.onInvalid?.(fakeZodError(), raw) ?? new AppError("INVALID_PARAMS");
+        }
+        const parsed = opts.body.safeParse(raw);
+        if (!parsed.success) throw opts.onInvalid?.(parsed.error, raw) ?? new AppError("INVALID_PARAMS");
+        input = parsed.data;
+      }
+      const result = await opts.handler({ request, services, caller, input } as never);
+      if (result.response) {
+        for (const [k, v] of Object.entries(extraHeaders.get(request) ?? {})) result.response.headers.set(k, v);
+        return result.response;
+      }
+      return envelopeResponse(okBody(result.data ?? null, result.message ?? "ok"), {
+        headers: extraHeaders.get(request),
+      });
+    } catch (error) {
+      return errorResponse(error, request);
+    }
+  };
+}
+
+function methodError(): AppError {
+  const e = new AppError("METHOD_NOT_ALLOWED");
+  e.headers = { Allow: "POST" };
+  return e;
+}
+
+function fakeZodError(): z.ZodError {
+  return { issues: [] } as unknown as z.ZodError;
+}
+
+/** Loader for POST-only resource routes: GET/HEAD answer 405 in the envelope. */
+export async function methodNotAllowed({ request }: { request: Request }): Promise<Response> {
+  return errorResponse(methodError(), request);
+}
+
+/** First issue of a zod error as a short human reason (`content: too long`). */
+export function reasonOf(error: z.ZodError): string | undefined {
+  const issue = error.issues[0];
+  if (!issue) return undefined;
+  const path = issue.path.join(".");
+  return path ? `${path}: ${issue.message}` : issue.message;
+}

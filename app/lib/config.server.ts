@@ -1,0 +1,166 @@
+/**
+ * Configuration, read once from the environment and validated (DESIGN §7).
+ * A bad value stops start-up with one line naming the variable.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { z } from "zod";
+
+const bool = z
+  .enum(["true", "false", "1", "0", "on", "off", "yes", "no"])
+  .transform((v) => ["true", "1", "on", "yes"].includes(v));
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ""));
+const opt = z.string().trim().min(1).optional();
+const csv = z
+  .string()
+  .default("")
+  .transform((s) =>
+    s
+      .split(",")
+      .map((x) => x.trim().toLowerCase())
+      .filter(Boolean),
+  );
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: int(0, 65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  PUBLIC_URL: url.optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_PATH: opt,
+  BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  ADMIN_EMAILS: csv,
+  SIGNUP_CREDITS: int(0, 1_000_000).default(10),
+  TRUSTED_ORIGINS: z
+    .string()
+    .default("")
+    .transform((s) =>
+      s
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ),
+
+  OPENAI_API_KEY: opt,
+  OPENAI_BASE_URL: url.default("https://api.openai.com/v1"),
+  REPLICATE_API_TOKEN: opt,
+  REPLICATE_BASE_URL: url.default("https://api.replicate.com/v1"),
+  KLING_ACCESS_KEY: opt,
+  KLING_SECRET_KEY: opt,
+  KLING_BASE_URL: url.default("https://api-singapore.klingai.com"),
+  RUNWAY_API_KEY: opt,
+  RUNWAY_BASE_URL: url.default("https://api.dev.runwayml.com"),
+  /** e.g. `openai:dall-e-3=dall-e-3,replicate:black-forest-labs/flux-schnell=owner/other` */
+  MODEL_MAP: z.string().default(""),
+
+  DEEPSEEK_API_KEY: opt,
+  DEEPSEEK_BASE_URL: url.default("https://api.deepseek.com/v1"),
+  OPENROUTER_API_KEY: opt,
+  OPENROUTER_BASE_URL: url.default("https://openrouter.ai/api/v1"),
+  SILICONFLOW_API_KEY: opt,
+  SILICONFLOW_BASE_URL: url.default("https://api.siliconflow.cn/v1"),
+  DEMO_PUBLIC: bool.default(false),
+
+  SIMULATOR_DELAY_MS: int(0, 600_000).default(1500),
+  JOBS: bool.default(true),
+  JOB_CONCURRENCY: int(1, 1000).default(8),
+  JOB_TICK_MS: int(10, 60_000).default(250),
+  JOB_LEASE_MS: int(1000, 3_600_000).default(60_000),
+  IMAGE_DEADLINE_MS: int(1000, 86_400_000).default(10 * 60_000),
+  VIDEO_DEADLINE_MS: int(1000, 86_400_000).default(20 * 60_000),
+
+  S3_BUCKET: opt,
+  S3_PUBLIC_URL: url.optional(),
+
+  RATE_LIMIT_STANDARD: int(1, 10_000_000).default(100),
+  RATE_LIMIT_PREMIUM: int(1, 10_000_000).default(500),
+  RATE_LIMIT_ADMIN: int(1, 10_000_000).default(1000),
+  RATE_LIMIT_WINDOW_MS: int(1000, 3_600_000).default(60_000),
+  /** Opt-in limits for session requests (spec 8.2 recommendations). */
+  SESSION_RATE_LIMITS: bool.default(false),
+
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config extends Env {
+  publicUrl: string;
+  dataDir: string;
+  databasePath: string;
+  mediaDir: string;
+  authSecret: string;
+  isProduction: boolean;
+  /** `provider:model` → upstream model id (MODEL_MAP). */
+  modelMap: Record<string, string>;
+}
+
+export class ConfigError extends Error {}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? "environment");
+    const got = env[name];
+    throw new ConfigError(
+      `invalid configuration: ${name}: ${issue.message}${got !== undefined ? ` (got "${got}")` : ""}`,
+    );
+  }
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === "production";
+  const dataDir = resolve(e.DATA_DIR);
+  if (isProduction && !e.BETTER_AUTH_SECRET) {
+    throw new ConfigError(
+      "invalid configuration: BETTER_AUTH_SECRET: required when NODE_ENV=production (32+ random characters)",
+    );
+  }
+  if (Boolean(e.KLING_ACCESS_KEY) !== Boolean(e.KLING_SECRET_KEY)) {
+    throw new ConfigError(
+      "invalid configuration: KLING_SECRET_KEY: KLING_ACCESS_KEY and KLING_SECRET_KEY must be set together",
+    );
+  }
+  if (e.S3_PUBLIC_URL && !e.S3_BUCKET) {
+    throw new ConfigError("invalid configuration: S3_BUCKET: required when S3_PUBLIC_URL is set");
+  }
+  const modelMap: Record<string, string> = {};
+  for (const pair of e.MODEL_MAP.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const m = /^([a-z0-9-]+:[^=\s]+)=([^=\s]+)$/.exec(pair);
+    if (!m) throw new ConfigError(`invalid configuration: MODEL_MAP: "${pair}" is not provider:model=upstream-model`);
+    modelMap[m[1]!] = m[2]!;
+  }
+  return {
+    ...e,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    dataDir,
+    databasePath: e.DATABASE_PATH ? resolve(e.DATABASE_PATH) : join(dataDir, "atelier.db"),
+    mediaDir: join(dataDir, "media"),
+    authSecret: e.BETTER_AUTH_SECRET ?? "",
+    isProduction,
+    modelMap,
+  };
+}
+
+/** Outside production a secret is generated once and kept in DATA_DIR. */
+export function ensureAuthSecret(config: Config): Config {
+  if (config.authSecret) return config;
+  const file = join(config.dataDir, ".auth-secret");
+  mkdirSync(config.dataDir, { recursive: true });
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
+  return { ...config, authSecret: readFileSync(file, "utf8").trim() };
+}
+
+const KEY = Symbol.for("atelier.config");
+type G = typeof globalThis & { [KEY]?: Config };
+
+/** The process-wide configuration (read from process.env on first use). */
+export function getConfig(): Config {
+  const g = globalThis as G;
+  if (!g[KEY]) g[KEY] = ensureAuthSecret(parseConfig(process.env));
+  return g[KEY]!;
+}

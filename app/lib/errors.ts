@@ -1,0 +1,81 @@
+/**
+ * Typed errors. Domain code throws `new AppError(code, params)`; one table maps
+ * each code to the envelope message and HTTP status (DESIGN §1). Routes never
+ * build error strings.
+ */
+type Params = {
+  UNAUTHENTICATED: void;
+  INVALID_PARAMS: { reason?: string } | void;
+  GENERATION_FIELDS_REQUIRED: void;
+  INVALID_AI_TYPE: void;
+  PROMPT_TOO_LONG: { max: number };
+  USER_NOT_FOUND: void;
+  INSUFFICIENT_CREDITS: { need: number; have: number };
+  UNSUPPORTED_PROVIDER: { aiType: string; provider: string };
+  UNSUPPORTED_MODEL: { model: string };
+  GENERATION_NOT_FOUND: void;
+  API_KEY_NOT_FOUND: void;
+  API_KEY_REVOKED: void;
+  API_KEY_LIMIT: { max: number };
+  RATE_LIMITED: void;
+  FORBIDDEN: void;
+  NOT_FOUND: void;
+  METHOD_NOT_ALLOWED: void;
+  DEMO_UNAVAILABLE: { reason: string };
+  UPSTREAM: { message: string };
+  INTERNAL: void;
+};
+
+export type ErrorCode = keyof Params;
+
+type Rule<C extends ErrorCode> = { status: number; message: (p: Params[C]) => string };
+
+export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
+  UNAUTHENTICATED: { status: 200, message: () => "no auth, please sign-in" },
+  INVALID_PARAMS: { status: 200, message: (p) => (p && p.reason ? `invalid params: ${p.reason}` : "invalid params") },
+  GENERATION_FIELDS_REQUIRED: {
+    status: 200,
+    message: () => "invalid params: ai_type, provider, model, prompt required",
+  },
+  INVALID_AI_TYPE: { status: 200, message: () => "invalid params: ai_type must be image or video" },
+  PROMPT_TOO_LONG: { status: 200, message: (p) => `invalid params: prompt too long (max ${p.max})` },
+  USER_NOT_FOUND: { status: 200, message: () => "user not found" },
+  INSUFFICIENT_CREDITS: { status: 200, message: (p) => `insufficient credits: need ${p.need}, have ${p.have}` },
+  UNSUPPORTED_PROVIDER: {
+    status: 200,
+    message: (p) => `Unsupported ${p.aiType === "video" ? "video" : "image"} provider: ${p.provider}`,
+  },
+  UNSUPPORTED_MODEL: { status: 200, message: (p) => `Unsupported model: ${p.model}` },
+  GENERATION_NOT_FOUND: { status: 200, message: () => "generation not found" },
+  API_KEY_NOT_FOUND: { status: 401, message: () => "API key not found" },
+  API_KEY_REVOKED: { status: 401, message: () => "API key revoked" },
+  API_KEY_LIMIT: { status: 200, message: (p) => `invalid params: at most ${p.max} active API keys per user` },
+  RATE_LIMITED: { status: 429, message: () => "Too Many Requests" },
+  FORBIDDEN: { status: 200, message: () => "forbidden" },
+  NOT_FOUND: { status: 404, message: () => "not found" },
+  METHOD_NOT_ALLOWED: { status: 405, message: () => "method not allowed" },
+  DEMO_UNAVAILABLE: { status: 200, message: (p) => p.reason },
+  UPSTREAM: { status: 200, message: (p) => p.message },
+  INTERNAL: { status: 500, message: () => "internal error" },
+};
+
+export class AppError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly code: C;
+  readonly params: Params[C];
+  /** Extra response headers (Retry-After, rate-limit headers…). */
+  headers?: Record<string, string>;
+
+  constructor(code: C, ...params: Params[C] extends void ? [] | [Params[C]] : [Params[C]]) {
+    const p = params[0] as Params[C];
+    super((ERRORS[code] as Rule<C>).message(p));
+    this.name = "AppError";
+    this.code = code;
+    this.params = p;
+  }
+
+  get status(): number {
+    return ERRORS[this.code].status;
+  }
+}
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

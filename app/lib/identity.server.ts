@@ -1,0 +1,53 @@
+/**
+ * Who is calling: an `X-API-Key` (which wins when present) or a better-auth
+ * session. Guards throw typed errors so routes read top to bottom.
+ */
+import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
+import { findUserById, isAdminEmail, type UserRow } from "~/domain/users/users.server";
+import { AppError } from "./errors";
+import type { Services } from "./services.server";
+
+export interface Caller {
+  user: UserRow;
+  via: "session" | "api_key";
+  apiKeyId: string | null;
+  isAdmin: boolean;
+}
+
+export const API_KEY_HEADER = "x-api-key";
+
+/** The caller, or null when the request carries neither a key nor a session. */
+export async function resolveCaller(request: Request, services: Services): Promise<Caller | null> {
+  const key = request.headers.get(API_KEY_HEADER);
+  if (key !== null) {
+    const identity = authenticateApiKey(services.db, key);
+    const user = findUserById(services.db, identity.userId);
+    if (!user) throw new AppError("API_KEY_NOT_FOUND");
+    return { user, via: "api_key", apiKeyId: identity.keyId, isAdmin: isAdminEmail(services.config, user.email) };
+  }
+  const session = await services.auth.api.getSession({ headers: request.headers });
+  if (!session) return null;
+  const user = findUserById(services.db, session.user.id);
+  if (!user) return null;
+  return { user, via: "session", apiKeyId: null, isAdmin: isAdminEmail(services.config, user.email) };
+}
+
+export async function requireCaller(request: Request, services: Services): Promise<Caller> {
+  const caller = await resolveCaller(request, services);
+  if (!caller) throw new AppError("UNAUTHENTICATED");
+  return caller;
+}
+
+export async function requireAdmin(request: Request, services: Services): Promise<Caller> {
+  const caller = await requireCaller(request, services);
+  if (!caller.isAdmin) throw new AppError("FORBIDDEN");
+  return caller;
+}
+
+/** Session only (key management must not be reachable with a key). */
+export async function requireSessionUser(request: Request, services: Services): Promise<Caller> {
+  const session = await services.auth.api.getSession({ headers: request.headers });
+  const user = session ? findUserById(services.db, session.user.id) : undefined;
+  if (!user) throw new AppError("UNAUTHENTICATED");
+  return { user, via: "session", apiKeyId: null, isAdmin: isAdminEmail(services.config, user.email) };
+}

@@ -1,0 +1,42 @@
+/**
+ * Structured logs: one JSON object per line on stdout, carrying the id of the
+ * request being served (set by the HTTP server through AsyncLocalStorage).
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+
+type Level = "debug" | "info" | "warn" | "error";
+const ORDER: Record<Level | "silent", number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+
+const KEY = Symbol.for("atelier.requestContext");
+type G = typeof globalThis & { [KEY]?: AsyncLocalStorage<{ requestId: string }> };
+const g = globalThis as G;
+/** Shared through globalThis so every bundle in the process sees the same store. */
+export const requestContext: AsyncLocalStorage<{ requestId: string }> = (g[KEY] ??= new AsyncLocalStorage());
+
+export const currentRequestId = (): string | undefined => requestContext.getStore()?.requestId;
+
+function threshold(): number {
+  return ORDER[(process.env.LOG_LEVEL as Level) ?? "info"] ?? ORDER.info;
+}
+
+function write(level: Level, msg: string, fields?: Record<string, unknown>) {
+  if (ORDER[level] < threshold()) return;
+  const requestId = currentRequestId();
+  const line: Record<string, unknown> = { t: new Date().toISOString(), level, msg };
+  if (requestId) line.request_id = requestId;
+  if (fields) {
+    for (const [k, v] of Object.entries(fields)) {
+      line[k] = v instanceof Error ? { name: v.name, message: v.message, stack: v.stack } : v;
+    }
+  }
+  const out = JSON.stringify(line) + "\n";
+  if (level === "error" || level === "warn") process.stderr.write(out);
+  else process.stdout.write(out);
+}
+
+export const log = {
+  debug: (msg: string, f?: Record<string, unknown>) => write("debug", msg, f),
+  info: (msg: string, f?: Record<string, unknown>) => write("info", msg, f),
+  warn: (msg: string, f?: Record<string, unknown>) => write("warn", msg, f),
+  error: (msg: string, f?: Record<string, unknown>) => write("error", msg, f),
+};

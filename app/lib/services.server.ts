@@ -1,0 +1,37 @@
+/**
+ * The process's long-lived dependencies, built once from configuration.
+ * Domain functions take what they need as arguments; only routes, the job
+ * runner and the CLI reach for this.
+ */
+import { openDatabase, type Db } from "#db/client";
+import { createAuth, type Auth } from "./auth.server";
+import { systemClock, type Clock } from "./clock";
+import { getConfig, type Config } from "./config.server";
+
+export interface Services {
+  config: Config;
+  db: Db;
+  auth: Auth;
+  clock: Clock;
+}
+
+const KEY = Symbol.for("atelier.services");
+type G = typeof globalThis & { [KEY]?: Services };
+
+export function getServices(): Services {
+  const g = globalThis as G;
+  if (!g[KEY]) {
+    const config = getConfig();
+    const db = openDatabase(config.databasePath);
+    const clock = systemClock;
+    g[KEY] = { config, db, clock, auth: createAuth(config, db, clock) };
+  }
+  return g[KEY]!;
+}
+
+/** Closes the database (graceful shutdown, CLI commands). */
+export function closeServices(): void {
+  const g = globalThis as G;
+  g[KEY]?.db.$client.close();
+  delete g[KEY];
+}

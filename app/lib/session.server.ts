@@ -1,0 +1,33 @@
+/** Session helpers for UI routes (pages use sessions only; keys are for the API). */
+import { redirect } from "react-router";
+import { findUserById, isAdminEmail, type UserRow } from "~/domain/users/users.server";
+import { getServices } from "./services.server";
+
+export interface UiUser {
+  user: UserRow;
+  isAdmin: boolean;
+}
+
+export async function getUiUser(request: Request): Promise<UiUser | null> {
+  const services = getServices();
+  const session = await services.auth.api.getSession({ headers: request.headers });
+  if (!session) return null;
+  const user = findUserById(services.db, session.user.id);
+  if (!user) return null;
+  return { user, isAdmin: isAdminEmail(services.config, user.email) };
+}
+
+/** Redirects to the sign-in page (coming back here afterwards) when signed out. */
+export async function requireUiUser(request: Request): Promise<UiUser> {
+  const ui = await getUiUser(request);
+  if (!ui) {
+    const url = new URL(request.url);
+    throw redirect(`/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`);
+  }
+  return ui;
+}
+
+/** Only same-site relative paths are followed after sign-in. */
+export function safeNext(next: string | null | undefined, fallback = "/account"): string {
+  return next && next.startsWith("/") && !next.startsWith("//") ? next : fallback;
+}

@@ -1,0 +1,9 @@
+import { toUserInfo } from "~/domain/users/users.server";
+import { api, methodNotAllowed } from "~/lib/api.server";
+
+// Spec 4.7: the signed-in user's profile (fields of spec 2.1).
+export const action = api({
+  auth: "user",
+  handler: ({ caller }) => ({ data: toUserInfo(caller.user) }),
+});
+export const loader = methodNotAllowed;

@@ -1,0 +1,12 @@
+import { checkHealth } from "~/domain/health.server";
+import { envelopeResponse, okBody } from "~/lib/envelope";
+import { getServices } from "~/lib/services.server";
+
+// GET (and POST) /api/health: for load balancers and operators; no auth.
+function health() {
+  const { db, config } = getServices();
+  const data = checkHealth(db, config);
+  return envelopeResponse(okBody(data), { status: data.database === "ok" ? 200 : 503 });
+}
+export const loader = health;
+export const action = health;

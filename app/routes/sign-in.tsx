@@ -1,0 +1,58 @@
+import { Form, redirect, useNavigation } from "react-router";
+import { Field, Notice } from "~/components/ui";
+import { authErrorMessage } from "~/lib/auth-errors";
+import { fieldErrors, SignInSchema } from "~/lib/forms";
+import { getServices } from "~/lib/services.server";
+import { getUiUser, safeNext } from "~/lib/session.server";
+import type { Route } from "./+types/sign-in";
+
+export const meta: Route.MetaFunction = () => [{ title: "Sign in — Atelier" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const next = new URL(request.url).searchParams.get("next");
+  if (await getUiUser(request)) throw redirect(safeNext(next));
+  return { next: next ?? "" };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const form = Object.fromEntries(await request.formData());
+  const parsed = SignInSchema.safeParse(form);
+  if (!parsed.success) return { errors: fieldErrors(parsed.error), email: String(form.email ?? "") };
+  try {
+    const { headers } = await getServices().auth.api.signInEmail({
+      body: { email: parsed.data.email, password: parsed.data.password },
+      headers: request.headers,
+      returnHeaders: true,
+    });
+    return redirect(safeNext(parsed.data.next), { headers });
+  } catch (error) {
+    return { errors: { form: authErrorMessage(error) }, email: parsed.data.email };
+  }
+}
+
+export default function SignIn({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  const errors = actionData?.errors ?? {};
+  return (
+    <div className="mx-auto max-w-md">
+      <div className="card">
+        <h1 className="text-2xl font-semibold">Sign in</h1>
+        <Form method="post" className="mt-6 space-y-4" noValidate>
+          {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
+          <input type="hidden" name="next" value={loaderData.next} />
+          <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.email} error={errors.email} />
+          <Field label="Password" name="password" type="password" autoComplete="current-password" required error={errors.password} />
+          <button type="submit" className="btn-primary w-full" disabled={busy}>
+            {busy ? "Signing in…" : "Sign in"}
+          </button>
+        </Form>
+        <p className="mt-4 text-sm text-slate-600">
+          No account yet?{" "}
+          <a className="font-medium text-indigo-700 underline" href="/sign-up">
+            Sign up
+          </a>
+        </p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { Form, redirect, useNavigation } from "react-router";
+import { Field, Notice } from "~/components/ui";
+import { fieldErrors, SignUpSchema } from "~/lib/forms";
+import { authErrorMessage } from "~/lib/auth-errors";
+import { getServices } from "~/lib/services.server";
+import { getUiUser } from "~/lib/session.server";
+import type { Route } from "./+types/sign-up";
+
+export const meta: Route.MetaFunction = () => [{ title: "Sign up — Atelier" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  if (await getUiUser(request)) throw redirect("/account");
+  return { ref: new URL(request.url).searchParams.get("ref") ?? "" };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const form = Object.fromEntries(await request.formData());
+  const parsed = SignUpSchema.safeParse(form);
+  if (!parsed.success) return { errors: fieldErrors(parsed.error), values: { name: String(form.name ?? ""), email: String(form.email ?? "") } };
+  try {
+    // `ref` travels with the body; the user-create hook resolves it to invited_by.
+    const body = { name: parsed.data.name, email: parsed.data.email, password: parsed.data.password, ref: parsed.data.ref };
+    const { headers } = await getServices().auth.api.signUpEmail({
+      body,
+      headers: request.headers,
+      returnHeaders: true,
+    });
+    return redirect("/account", { headers });
+  } catch (error) {
+    return { errors: { form: authErrorMessage(error) }, values: { name: parsed.data.name, email: parsed.data.email } };
+  }
+}
+
+export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  const errors = actionData?.errors ?? {};
+  return (
+    <div className="mx-auto max-w-md">
+      <div className="card">
+        <h1 className="text-2xl font-semibold">Create your account</h1>
+        <p className="mt-1 text-sm text-slate-600">New accounts start with free credits.</p>
+        <Form method="post" className="mt-6 space-y-4" noValidate>
+          {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
+          <input type="hidden" name="ref" value={loaderData.ref} />
+          <Field label="Name" name="name" autoComplete="name" required maxLength={100} defaultValue={actionData?.values?.name} error={errors.name} />
+          <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.values?.email} error={errors.email} />
+          <Field label="Password" name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} hint="At least 8 characters." error={errors.password} />
+          <button type="submit" className="btn-primary w-full" disabled={busy}>
+            {busy ? "Creating account…" : "Sign up"}
+          </button>
+        </Form>
+        <p className="mt-4 text-sm text-slate-600">
+          Already have an account?{" "}
+          <a className="font-medium text-indigo-700 underline" href="/sign-in">
+            Sign in
+          </a>
+        </p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+/** Subcommands of the Atelier executable. `serve` keeps running (returns -1). */
+import type { ServerBuild } from "react-router";
+import { applyMigrations, openDatabase } from "#db/client";
+import { getConfig } from "~/lib/config.server";
+import { ConfigError } from "~/lib/config.server";
+import { APP_VERSION } from "~/lib/version";
+import { serve } from "./http.server";
+
+const HELP = `Atelier ${APP_VERSION} — AI images and videos paid with credits.
+
+Usage: atelier [command] [options]
+
+Commands:
+  serve              Start the web server and job runner (default)
+  migrate            Create the database and apply pending migrations
+  version            Print the version
+  help               Show this help
+
+Configuration comes from environment variables; see README.md.`;
+
+export async function runCli(argv: string[], build: ServerBuild, opts: { clientDir: string }): Promise<number> {
+  const [command = "serve", ...rest] = argv;
+  try {
+    switch (command) {
+      case "serve":
+        if (rest.includes("--help")) return print("Usage: atelier serve\n\nStarts the HTTP server on HOST:PORT and the job runner (JOBS=off disables it).");
+        await serve(build, opts);
+        return -1;
+      case "migrate": {
+        if (rest.includes("--help")) return print("Usage: atelier migrate\n\nCreates the database file if needed and applies pending migrations.");
+        const config = getConfig();
+        const db = openDatabase(config.databasePath, { migrate: false });
+        const n = applyMigrations(db);
+        db.$client.close();
+        return print(`database ${config.databasePath}: ${n} migration(s) applied`);
+      }
+      case "version":
+      case "--version":
+        return print(APP_VERSION);
+      case "help":
+      case "--help":
+      case "-h":
+        return print(HELP);
+      default:
+        process.stderr.write(`unknown command: ${command}\n\n${HELP}\n`);
+        return 2;
+    }
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+function print(s: string): number {
+  process.stdout.write(s + "\n");
+  return 0;
+}

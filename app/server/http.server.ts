@@ -1,0 +1,139 @@
+/**
+ * The production HTTP server: `Bun.serve` answering static files from the
+ * client build and handing everything else to React Router. Adds a request id
+ * (X-Request-Id) and a structured access log line to every request.
+ */
+import { createRequestHandler, type ServerBuild } from "react-router";
+import { readdirSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { errorResponse } from "~/lib/api.server";
+import { log, requestContext } from "~/lib/log.server";
+import { closeServices, getServices } from "~/lib/services.server";
+import { APP_VERSION } from "~/lib/version";
+
+export interface StaticFile {
+  blob: Blob;
+  immutable: boolean;
+}
+
+/** Every file of the client build, keyed by URL path (no traversal possible). */
+export function staticFilesFrom(dir: string): Map<string, StaticFile> {
+  const files = new Map<string, StaticFile>();
+  const walk = (d: string) => {
+    let entries: string[];
+    try {
+      entries = readdirSync(d);
+    } catch {
+      return;
+    }
+    for (const name of entries) {
+      const full = join(d, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else {
+        const url = "/" + relative(dir, full).split(sep).join("/");
+        files.set(url, { blob: Bun.file(full), immutable: url.startsWith("/assets/") });
+      }
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export type Shutdown = (reason: string) => Promise<void>;
+const shutdownHooks: Array<() => Promise<void> | void> = [];
+/** Work to finish before the process exits (job runner, flushes). */
+export function onShutdown(fn: () => Promise<void> | void) {
+  shutdownHooks.push(fn);
+}
+const startHooks: Array<() => void> = [];
+/** Background work that starts with the server (the job runner). */
+export function onServe(fn: () => void) {
+  startHooks.push(fn);
+}
+
+export async function serve(build: ServerBuild, opts: { clientDir: string; staticFiles?: Map<string, StaticFile> }) {
+  const started = performance.now();
+  const services = getServices();
+  const { config } = services;
+  const handle = createRequestHandler(build, "production");
+  const files = opts.staticFiles ?? staticFilesFrom(opts.clientDir);
+  const quiet = config.LOG_LEVEL === "warn" || config.LOG_LEVEL === "error" || config.LOG_LEVEL === "silent";
+
+  const server = Bun.serve({
+    port: config.PORT,
+    hostname: config.HOST,
+    // Bodies are limited to 1 MiB per endpoint; this is the transport ceiling.
+    maxRequestBodySize: 8 * 1024 * 1024,
+    idleTimeout: 120,
+    async fetch(request) {
+      const t0 = performance.now();
+      const incoming = request.headers.get("x-request-id");
+      const requestId = incoming && SAFE_ID.test(incoming) ? incoming : crypto.randomUUID();
+      const url = new URL(request.url);
+      let response: Response;
+      if ((request.method === "GET" || request.method === "HEAD") && files.has(url.pathname)) {
+        const f = files.get(url.pathname)!;
+        response = new Response(request.method === "HEAD" ? null : f.blob, {
+          headers: {
+            "Content-Type": f.blob.type || "application/octet-stream",
+            "Cache-Control": f.immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+          },
+        });
+      } else {
+        response = await requestContext.run({ requestId }, async () => {
+          try {
+            return await handle(request);
+          } catch (error) {
+            return errorResponse(error, request);
+          }
+        });
+      }
+      response.headers.set("X-Request-Id", requestId);
+      if (!quiet) {
+        log.info("request", {
+          request_id: requestId,
+          method: request.method,
+          path: url.pathname,
+          status: response.status,
+          ms: Math.round((performance.now() - t0) * 100) / 100,
+        });
+      }
+      return response;
+    },
+    error(error) {
+      return errorResponse(error);
+    },
+  });
+
+  for (const fn of startHooks) fn();
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info("shutting down", { signal });
+    await server.stop();
+    for (const fn of shutdownHooks) {
+      try {
+        await fn();
+      } catch (error) {
+        log.error("shutdown hook failed", { error });
+      }
+    }
+    closeServices();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  log.info("listening", {
+    version: APP_VERSION,
+    url: `http://${config.HOST}:${server.port}`,
+    public_url: config.publicUrl,
+    database: config.databasePath,
+    startup_ms: Math.round(performance.now() - started),
+  });
+  return server;
+}

@@ -1,0 +1,249 @@
+/**
+ * The whole Atelier schema. better-auth owns `user`, `session`, `account`,
+ * `verification` (column names follow its defaults); everything else is ours.
+ * Timestamps are stored as integer milliseconds since the epoch (UTC).
+ * Keep SQL portable to libSQL (DESIGN §8): no bun-only features here.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const ms = (name: string) => integer(name, { mode: "timestamp_ms" });
+const createdAt = () => ms("created_at").notNull().default(sql`(unixepoch('subsec') * 1000)`);
+
+// ---------------------------------------------------------------- better-auth
+export const user = sqliteTable("user", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: integer("email_verified", { mode: "boolean" }).notNull().default(false),
+  image: text("image"),
+  createdAt: ms("created_at").notNull(),
+  updatedAt: ms("updated_at").notNull(),
+  inviteCode: text("invite_code").notNull().unique(),
+  invitedBy: text("invited_by"),
+  isAffiliate: integer("is_affiliate", { mode: "boolean" }).notNull().default(false),
+});
+
+export const session = sqliteTable(
+  "session",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: ms("expires_at").notNull(),
+    token: text("token").notNull().unique(),
+    createdAt: ms("created_at").notNull(),
+    updatedAt: ms("updated_at").notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("session_user_idx").on(t.userId)],
+);
+
+export const account = sqliteTable(
+  "account",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: ms("access_token_expires_at"),
+    refreshTokenExpiresAt: ms("refresh_token_expires_at"),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: ms("created_at").notNull(),
+    updatedAt: ms("updated_at").notNull(),
+  },
+  (t) => [index("account_user_idx").on(t.userId)],
+);
+
+export const verification = sqliteTable(
+  "verification",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: ms("expires_at").notNull(),
+    createdAt: ms("created_at").notNull(),
+    updatedAt: ms("updated_at").notNull(),
+  },
+  (t) => [index("verification_identifier_idx").on(t.identifier)],
+);
+
+// ---------------------------------------------------------------- credits
+export const creditGrants = sqliteTable(
+  "credit_grants",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    amount: integer("amount").notNull(),
+    remaining: integer("remaining").notNull(),
+    /** signup | checkin | admin | order */
+    source: text("source").notNull(),
+    note: text("note"),
+    expiresAt: ms("expires_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("credit_grants_user_idx").on(t.userId, t.expiresAt)],
+);
+
+export const creditDebits = sqliteTable(
+  "credit_debits",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    /** One debit per generation, ever: this unique index is the exactly-once guard. */
+    genId: text("gen_id").notNull().unique(),
+    /** What the task cost. */
+    amount: integer("amount").notNull(),
+    /** What could actually be drawn from unexpired grants (≤ amount). */
+    charged: integer("charged").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("credit_debits_user_idx").on(t.userId, t.createdAt)],
+);
+
+export const creditAllocations = sqliteTable(
+  "credit_allocations",
+  {
+    debitId: text("debit_id")
+      .notNull()
+      .references(() => creditDebits.id, { onDelete: "cascade" }),
+    grantId: text("grant_id")
+      .notNull()
+      .references(() => creditGrants.id, { onDelete: "cascade" }),
+    amount: integer("amount").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.debitId, t.grantId] })],
+);
+
+export const checkins = sqliteTable(
+  "checkins",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    /** UTC day, YYYY-MM-DD. */
+    day: text("day").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
+);
+
+// ---------------------------------------------------------------- subscriptions
+export const orders = sqliteTable(
+  "orders",
+  {
+    orderNo: text("order_no").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    productId: text("product_id").notNull(),
+    productName: text("product_name").notNull(),
+    /** month | year | one-time */
+    interval: text("interval").notNull(),
+    /** Smallest currency unit (cents). */
+    amount: integer("amount").notNull(),
+    /** paid | canceled | expired | refunded */
+    status: text("status").notNull(),
+    subId: text("sub_id").notNull(),
+    periodEnd: ms("period_end"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("orders_user_idx").on(t.userId, t.status, t.periodEnd)],
+);
+
+// ---------------------------------------------------------------- feedback
+export const feedback = sqliteTable("feedback", {
+  id: text("id").primaryKey(),
+  userId: text("user_id")
+    .notNull()
+    .references(() => user.id, { onDelete: "cascade" }),
+  content: text("content").notNull(),
+  rating: integer("rating").notNull(),
+  createdAt: createdAt(),
+});
+
+// ---------------------------------------------------------------- generations
+export const generations = sqliteTable(
+  "generations",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    aiType: text("ai_type").notNull(),
+    provider: text("provider").notNull(),
+    model: text("model").notNull(),
+    prompt: text("prompt").notNull(),
+    /** JSON object. */
+    options: text("options").notNull().default("{}"),
+    /** pending | processing | completed | failed */
+    status: text("status").notNull(),
+    /** JSON array of absolute URLs, when completed. */
+    resultUrls: text("result_urls"),
+    errorMessage: text("error_message"),
+    /** The price at creation; reserved while unfinished, debited on completion. */
+    creditsCost: integer("credits_cost").notNull(),
+    /** live | simulated: how the provider ran this task. */
+    mode: text("mode").notNull().default("simulated"),
+    upstreamTaskId: text("upstream_task_id"),
+    leaseOwner: text("lease_owner"),
+    leaseUntil: integer("lease_until"),
+    nextPollAt: integer("next_poll_at"),
+    pollCount: integer("poll_count").notNull().default(0),
+    attempts: integer("attempts").notNull().default(0),
+    deadlineAt: integer("deadline_at").notNull(),
+    createdAt: ms("created_at").notNull(),
+    startedAt: ms("started_at"),
+    completedAt: ms("completed_at"),
+  },
+  (t) => [
+    index("generations_user_created_idx").on(t.userId, t.createdAt, t.id),
+    index("generations_status_poll_idx").on(t.status, t.nextPollAt),
+    index("generations_user_status_idx").on(t.userId, t.status),
+  ],
+);
+
+// ---------------------------------------------------------------- API keys
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** The first characters of the key, shown in lists. */
+    start: text("start").notNull(),
+    /** SHA-256 of the whole key, hex. The key itself is never stored. */
+    keyHash: text("key_hash").notNull().unique(),
+    /** active | revoked */
+    status: text("status").notNull().default("active"),
+    createdAt: ms("created_at").notNull(),
+    lastUsedAt: ms("last_used_at"),
+    revokedAt: ms("revoked_at"),
+  },
+  (t) => [index("api_keys_user_idx").on(t.userId, t.status)],
+);
+
+/** Rolling-window rate limiting shared by every process on the database. */
+export const rateLimitHits = sqliteTable(
+  "rate_limit_hits",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    bucket: text("bucket").notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [index("rate_limit_hits_bucket_idx").on(t.bucket, t.at)],
+);

@@ -4,6 +4,7 @@ import { defineConfig } from "vite";
 
 export default defineConfig({
   plugins: [tailwindcss(), reactRouter()],
+  publicDir: "app/public",
   resolve: { tsconfigPaths: true },
   ssr: { external: ["bun:sqlite", "bun"] },
   optimizeDeps: {

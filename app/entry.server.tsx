@@ -2,12 +2,21 @@ import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
+import { isRouteErrorResponse, type HandleErrorFunction } from "react-router";
+import { log } from "./lib/log.server";
 
 // The CLI (serve, migrate, admin, backup, version) lives in the server bundle,
 // so the HTTP server, the job runner and the routes share one copy of every module.
 export { runCli } from "./server/cli.server";
 
 export const streamTimeout = 5_000;
+
+/** Server errors go to the structured log; 404s and aborted requests are not errors. */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  log.error("request failed", { error, path: new URL(request.url).pathname });
+};
 
 export default async function handleRequest(
   request: Request,

@@ -47,6 +47,8 @@ export function createAuth(config: Config, db: Db, clock: Clock) {
       database: { generateId: "uuid" },
       useSecureCookies: secure,
       cookiePrefix: "atelier",
+      // better-auth skips its origin (CSRF) check when NODE_ENV=test; Atelier checks in every mode.
+      disableOriginCheck: false,
     },
     // Sign-in throttling is better-auth's own; spec 8.2 leaves API sessions unlimited.
     rateLimit: { enabled: false },

@@ -1,0 +1,130 @@
+#!/usr/bin/env bun
+/**
+ * Runs every test level in order and ends with one summary line:
+ *   1. type-check (react-router typegen + tsc)
+ *   2. production build
+ *   3. `bun test` — unit tests and integration tests (real server processes over HTTP)
+ *   4. Playwright end-to-end tests in Debian's chromium (installed with apt when missing)
+ *   5. CI-sized fast suites that scripts register in tests/ci-suites.json (bench smoke, etc.)
+ * Usage: bun scripts/test.ts [--skip-e2e] [--only unit|integration|e2e]
+ */
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+const args = process.argv.slice(2);
+const skipE2e = args.includes("--skip-e2e");
+const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
+mkdirSync(join(root, "test-results"), { recursive: true });
+
+interface Step {
+  name: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+  ok: boolean;
+  seconds: number;
+}
+const steps: Step[] = [];
+
+async function run(cmd: string[], env: Record<string, string> = {}): Promise<number> {
+  console.log(`\n$ ${cmd.join(" ")}`);
+  const proc = Bun.spawn(cmd, { cwd: root, stdout: "inherit", stderr: "inherit", env: { ...process.env, ...env } });
+  return await proc.exited;
+}
+
+async function step(name: string, fn: () => Promise<Omit<Step, "name" | "seconds">>) {
+  const t0 = performance.now();
+  const r = await fn();
+  steps.push({ name, ...r, seconds: Math.round((performance.now() - t0) / 100) / 10 });
+  return r.ok;
+}
+
+function junitCounts(file: string) {
+  if (!existsSync(file)) return { passed: 0, failed: 0, skipped: 0 };
+  const xml = readFileSync(file, "utf8");
+  const m = /<testsuites[^>]*\btests="(\d+)"[^>]*\bfailures="(\d+)"(?:[^>]*\bskipped="(\d+)")?/.exec(xml);
+  const errors = Number(/<testsuites[^>]*\berrors="(\d+)"/.exec(xml)?.[1] ?? 0);
+  if (!m) return { passed: 0, failed: 0, skipped: 0 };
+  const tests = Number(m[1]);
+  const failures = Number(m[2]) + errors;
+  const skipped = Number(m[3] ?? 0);
+  return { passed: tests - failures - skipped, failed: failures, skipped };
+}
+
+async function ensureChromium(): Promise<string> {
+  const path = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  if (existsSync(path)) return path;
+  console.log("[test] Debian chromium is missing: installing it with apt-get (never a downloaded browser)");
+  const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
+  if ((await run([...sudo, "apt-get", "update", "-qq"])) !== 0) throw new Error("apt-get update failed");
+  if ((await run([...sudo, "apt-get", "install", "-y", "-qq", "chromium"], { DEBIAN_FRONTEND: "noninteractive" })) !== 0)
+    throw new Error("apt-get install chromium failed");
+  return path;
+}
+
+if (!only) {
+  await step("typecheck", async () => {
+    const a = await run(["bun", "--bun", "react-router", "typegen"]);
+    const b = a === 0 ? await run(["bun", "x", "tsc", "--noEmit"]) : 1;
+    return { ok: b === 0, passed: b === 0 ? 1 : 0, failed: b === 0 ? 0 : 1, skipped: 0 };
+  });
+}
+
+const built = await step("build", async () => {
+  const code = await run(["bun", "run", "build"]);
+  return { ok: code === 0, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 };
+});
+
+if (built && only !== "e2e") {
+  const dirs = only === "unit" ? ["tests/unit"] : only === "integration" ? ["tests/integration"] : ["tests/unit", "tests/integration"];
+  await step(`bun test (${dirs.join(", ")})`, async () => {
+    const out = join(root, "test-results/bun-junit.xml");
+    const code = await run(["bun", "test", ...dirs.map((d) => `./${d}`), "--reporter=junit", `--reporter-outfile=${out}`]);
+    const c = junitCounts(out);
+    // A crash before any report is a failure too.
+    if (code !== 0 && c.failed === 0) c.failed = 1;
+    return { ok: code === 0, ...c };
+  });
+}
+
+if (built && !skipE2e && (!only || only === "e2e")) {
+  await step("e2e (Playwright, Debian chromium)", async () => {
+    const chromium = await ensureChromium();
+    const code = await run(["bun", "x", "playwright", "test", "-c", "tests/e2e/playwright.config.ts"], { CHROMIUM_PATH: chromium });
+    let passed = 0;
+    let failed = code === 0 ? 0 : 1;
+    let skipped = 0;
+    const report = join(root, "test-results/e2e.json");
+    if (existsSync(report)) {
+      const stats = JSON.parse(readFileSync(report, "utf8")).stats ?? {};
+      passed = (stats.expected ?? 0) + (stats.flaky ?? 0);
+      failed = Math.max(stats.unexpected ?? 0, code === 0 ? 0 : 1);
+      skipped = stats.skipped ?? 0;
+    }
+    return { ok: code === 0, passed, failed, skipped };
+  });
+}
+
+// Extra fast suites (benchmark smoke runs, binary smoke test…) registered by later work.
+const extra = join(root, "tests/ci-suites.json");
+if (built && !only && existsSync(extra)) {
+  const suites = JSON.parse(readFileSync(extra, "utf8")) as { name: string; cmd: string[] }[];
+  for (const s of suites) {
+    await step(s.name, async () => {
+      const code = await run(s.cmd);
+      return { ok: code === 0, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 };
+    });
+  }
+}
+
+console.log("\n──────── Atelier test summary ────────");
+for (const s of steps) {
+  console.log(`${s.ok ? "✓" : "✗"} ${s.name.padEnd(44)} ${String(s.passed).padStart(4)} passed, ${s.failed} failed${s.skipped ? `, ${s.skipped} skipped` : ""}  (${s.seconds}s)`);
+}
+const passed = steps.reduce((a, s) => a + s.passed, 0);
+const failed = steps.reduce((a, s) => a + s.failed, 0);
+const skipped = steps.reduce((a, s) => a + s.skipped, 0);
+const ok = steps.every((s) => s.ok);
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+process.exit(ok && failed === 0 ? 0 : 1);

@@ -1,0 +1,113 @@
+/**
+ * Starts the real Atelier server process (the production build) on a free port
+ * with a temporary DATA_DIR, for integration tests that talk HTTP to it.
+ */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+
+export const ROOT = join(import.meta.dir, "../..");
+
+export async function freePort(): Promise<number> {
+  const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = s.port!;
+  await s.stop(true);
+  return port;
+}
+
+export interface TestServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  proc: Subprocess;
+  env: Record<string, string>;
+  logs: () => string;
+  stop: (signal?: NodeJS.Signals) => Promise<number>;
+  /** Stops and removes the data directory. */
+  dispose: () => Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  dataDir?: string;
+  port?: number;
+  /** Extra CLI args after `serve`. */
+  args?: string[];
+  timeoutMs?: number;
+}
+
+export function requireBuild() {
+  if (!existsSync(join(ROOT, "build/server/index.js"))) {
+    throw new Error("No production build: run `bun run build` before the integration tests (bun run test does it).");
+  }
+}
+
+export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
+  requireBuild();
+  const port = opts.port ?? (await freePort());
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "atelier-it-"));
+  const url = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "/tmp",
+    NODE_ENV: "test",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PUBLIC_URL: url,
+    DATA_DIR: dataDir,
+    SIMULATOR_DELAY_MS: "50",
+    JOB_TICK_MS: "50",
+    LOG_LEVEL: "warn",
+    ...opts.env,
+  };
+  let output = "";
+  const proc = Bun.spawn(["bun", join(ROOT, "app/cli.ts"), "serve", ...(opts.args ?? [])], {
+    cwd: dataDir,
+    env,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const drain = async (stream: ReadableStream<Uint8Array>) => {
+    const dec = new TextDecoder();
+    const reader = stream.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      output += dec.decode(value, { stream: true });
+    }
+  };
+  void drain(proc.stdout as ReadableStream<Uint8Array>);
+  void drain(proc.stderr as ReadableStream<Uint8Array>);
+
+  const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}:\n${output}`);
+    try {
+      const r = await fetch(`${url}/api/health`);
+      if (r.ok) break;
+    } catch {}
+    if (Date.now() > deadline) {
+      proc.kill("SIGKILL");
+      throw new Error(`server did not become healthy in time:\n${output}`);
+    }
+    await Bun.sleep(25);
+  }
+  const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
+    if (proc.exitCode === null) proc.kill(signal);
+    return await proc.exited;
+  };
+  return {
+    url,
+    port,
+    dataDir,
+    proc,
+    env,
+    logs: () => output,
+    stop,
+    dispose: async () => {
+      await stop();
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

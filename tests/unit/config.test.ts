@@ -1,0 +1,62 @@
+import { describe, expect, test } from "bun:test";
+import { ConfigError, parseConfig } from "~/lib/config.server";
+
+describe("configuration (DESIGN §7)", () => {
+  test("defaults", () => {
+    const c = parseConfig({});
+    expect(c.PORT).toBe(3000);
+    expect(c.HOST).toBe("0.0.0.0");
+    expect(c.publicUrl).toBe("http://localhost:3000");
+    expect(c.databasePath.endsWith("data/atelier.db")).toBe(true);
+    expect(c.SIGNUP_CREDITS).toBe(10);
+    expect(c.SIMULATOR_DELAY_MS).toBe(1500);
+    expect(c.JOBS).toBe(true);
+    expect(c.JOB_CONCURRENCY).toBe(8);
+    expect(c.JOB_TICK_MS).toBe(250);
+    expect(c.RATE_LIMIT_STANDARD).toBe(100);
+    expect(c.RATE_LIMIT_PREMIUM).toBe(500);
+    expect(c.RATE_LIMIT_ADMIN).toBe(1000);
+    expect(c.DEMO_PUBLIC).toBe(false);
+  });
+
+  test("PUBLIC_URL follows PORT when unset; trailing slash trimmed when set", () => {
+    expect(parseConfig({ PORT: "8080" }).publicUrl).toBe("http://localhost:8080");
+    expect(parseConfig({ PUBLIC_URL: "https://atelier.example.com/" }).publicUrl).toBe("https://atelier.example.com");
+  });
+
+  test("ADMIN_EMAILS is a lower-cased list", () => {
+    expect(parseConfig({ ADMIN_EMAILS: " Root@Example.com, ops@example.com ,," }).ADMIN_EMAILS).toEqual(["root@example.com", "ops@example.com"]);
+  });
+
+  const bad: [Record<string, string>, string][] = [
+    [{ PORT: "eighty" }, "PORT"],
+    [{ PORT: "70000" }, "PORT"],
+    [{ SIGNUP_CREDITS: "-1" }, "SIGNUP_CREDITS"],
+    [{ PUBLIC_URL: "not a url" }, "PUBLIC_URL"],
+    [{ JOBS: "maybe" }, "JOBS"],
+    [{ NODE_ENV: "staging" }, "NODE_ENV"],
+    [{ BETTER_AUTH_SECRET: "short" }, "BETTER_AUTH_SECRET"],
+    [{ NODE_ENV: "production" }, "BETTER_AUTH_SECRET"],
+    [{ KLING_ACCESS_KEY: "ak" }, "KLING_SECRET_KEY"],
+    [{ MODEL_MAP: "nonsense" }, "MODEL_MAP"],
+  ];
+  for (const [env, name] of bad) {
+    test(`a bad value stops start-up naming ${name}: ${JSON.stringify(env)}`, () => {
+      expect(() => parseConfig(env)).toThrow(ConfigError);
+      try {
+        parseConfig(env);
+      } catch (e) {
+        const msg = (e as Error).message;
+        expect(msg).toStartWith(`invalid configuration: ${name}:`);
+        expect(msg.includes("\n")).toBe(false);
+      }
+    });
+  }
+
+  test("MODEL_MAP maps provider:model to an upstream id", () => {
+    expect(parseConfig({ MODEL_MAP: "openai:dall-e-3=dall-e-3-hd, replicate:black-forest-labs/flux-schnell=acme/flux" }).modelMap).toEqual({
+      "openai:dall-e-3": "dall-e-3-hd",
+      "replicate:black-forest-labs/flux-schnell": "acme/flux",
+    });
+  });
+});

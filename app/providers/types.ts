@@ -1,0 +1,81 @@
+/**
+ * The provider interface that the simulator and every real adapter implement.
+ * The job runner only ever talks to these; no provider detail leaks into it.
+ *
+ * - A `sync` provider returns its results from one call (OpenAI images).
+ * - An `async` provider submits a task and returns the upstream task id, which
+ *   the runner persists *before* polling, so a restart resumes polling instead
+ *   of paying upstream twice (Replicate, Kling, Runway).
+ */
+import type { AiType, ProviderName } from "~/domain/catalog";
+
+export interface GenerationRequest {
+  genId: string;
+  aiType: AiType;
+  provider: ProviderName;
+  /** The public model id from the catalog. */
+  model: string;
+  /** The model id sent upstream (MODEL_MAP may map it; defaults to `model`). */
+  upstreamModel: string;
+  prompt: string;
+  options: Record<string, unknown>;
+}
+
+/** A result: bytes we already have, or a URL Atelier must download (upstream URLs expire). */
+export type ResultAsset =
+  | { kind: "bytes"; bytes: Uint8Array; contentType: string }
+  | { kind: "url"; url: string; contentType?: string };
+
+export type PollResult =
+  | { state: "pending" }
+  | { state: "running" }
+  | { state: "succeeded"; assets: ResultAsset[] }
+  | { state: "failed"; message: string };
+
+interface ProviderBase {
+  name: ProviderName;
+  mode: "live" | "simulated";
+}
+
+export interface SyncProvider extends ProviderBase {
+  lifecycle: "sync";
+  generate(req: GenerationRequest, signal: AbortSignal): Promise<ResultAsset[]>;
+}
+
+export interface AsyncProvider extends ProviderBase {
+  lifecycle: "async";
+  submit(req: GenerationRequest, signal: AbortSignal): Promise<{ upstreamTaskId: string }>;
+  poll(upstreamTaskId: string, req: GenerationRequest, signal: AbortSignal): Promise<PollResult>;
+}
+
+export type Provider = SyncProvider | AsyncProvider;
+
+export type ProviderErrorKind =
+  | "auth" // 401/403: credentials wrong or lacking permission — operator must act
+  | "rate_limit" // 429
+  | "server" // 5xx
+  | "bad_request" // 4xx the provider rejected (content policy, bad params)
+  | "bad_response" // malformed JSON or an unexpected shape
+  | "timeout"
+  | "network"
+  | "failed"; // the upstream task itself failed
+
+/**
+ * An upstream failure. `message` is safe to show the user (it becomes the
+ * task's error_message); `operatorHint` goes to the log only.
+ */
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: ProviderErrorKind,
+    message: string,
+    readonly opts: { status?: number; retryable?: boolean; operatorHint?: string; cause?: unknown } = {},
+  ) {
+    super(message, { cause: opts.cause });
+    this.name = "ProviderError";
+  }
+
+  /** Whether the same call may be tried again without risking a duplicate upstream job. */
+  get retryable(): boolean {
+    return this.opts.retryable ?? (this.kind === "rate_limit" || this.kind === "server" || this.kind === "network" || this.kind === "timeout");
+  }
+}

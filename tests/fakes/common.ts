@@ -28,17 +28,17 @@ export interface LoggedRequest {
   body: unknown;
 }
 
-export class FakeState {
+export class FakeState<F extends string = Fault> {
   readonly requests: LoggedRequest[] = [];
-  private faults: { route: Route; fault: Fault; times: number }[] = [];
+  private faults: { route: Route; fault: F; times: number }[] = [];
   private hanging = new Set<() => void>();
 
   /** The next `times` calls on `route` answer with `fault`. */
-  fail(route: Route, fault: Fault, times = 1): void {
+  fail(route: Route, fault: F, times = 1): void {
     this.faults.push({ route, fault, times });
   }
 
-  take(route: Route): Fault | undefined {
+  take(route: Route): F | undefined {
     const i = this.faults.findIndex((f) => f.route === route || f.route === "any");
     if (i === -1) return undefined;
     const f = this.faults[i]!;
@@ -90,22 +90,22 @@ export function serveFile(path: string): Response | null {
   return new Response(bytes, { headers: { "content-type": m[1] === "png" ? "image/png" : "video/mp4", "content-length": String(bytes.byteLength) } });
 }
 
-export interface RunningFake {
+export interface RunningFake<F extends string = Fault> {
   /** Origin of the fake, e.g. http://127.0.0.1:41234 */
   origin: string;
   /** The value for the provider's *_BASE_URL. */
   baseUrl: string;
-  state: FakeState;
+  state: FakeState<F>;
   server: Server<undefined>;
   stop(): Promise<void>;
 }
 
-export function startFake(
+export function startFake<F extends string = Fault>(
   port: number,
   baseSuffix: string,
   handler: (req: Request, url: URL, origin: string) => Promise<Response> | Response,
-  state = new FakeState(),
-): RunningFake {
+  state: FakeState<F> = new FakeState<F>(),
+): RunningFake<F> {
   let origin = "";
   const server = Bun.serve({
     port,

@@ -25,19 +25,17 @@ interface Task {
   body: Record<string, unknown>;
 }
 
-export interface KlingFake extends RunningFake {
+export interface KlingFake extends RunningFake<KlingFault> {
   accessKey: string;
   secretKey: string;
   outcome: KlingOutcome;
   steps: { submitted: number; processing: number };
   tasks: Map<string, Task>;
-  failKling(route: "create" | "poll" | "any", fault: KlingFault, times?: number): void;
 }
 
 export function startKlingFake(opts: { port?: number; accessKey?: string; secretKey?: string } = {}): KlingFake {
-  const state = new FakeState();
+  const state = new FakeState<KlingFault>();
   const tasks = new Map<string, Task>();
-  const extra: { route: string; fault: KlingFault; times: number }[] = [];
   const fake = {} as KlingFake;
 
   const envelope = (code: number, message: string, data: unknown, status = 200, headers: Record<string, string> = {}) =>
@@ -87,14 +85,6 @@ export function startKlingFake(opts: { port?: number; accessKey?: string; secret
     return data;
   };
 
-  function takeExtra(route: string): KlingFault | undefined {
-    const i = extra.findIndex((f) => f.route === route || f.route === "any");
-    if (i === -1) return undefined;
-    const f = extra[i]!;
-    if (--f.times <= 0) extra.splice(i, 1);
-    return f.fault;
-  }
-
   const running = startFake(
     opts.port ?? 0,
     "",
@@ -110,7 +100,7 @@ export function startKlingFake(opts: { port?: number; accessKey?: string; secret
 
       const denied = await authenticate(req);
       if (denied) return denied;
-      switch (takeExtra(route) ?? state.take(route)) {
+      switch (state.take(route)) {
         case "auth":
           return envelope(1000, "Authentication failed", null, 401);
         case "rate_limit":
@@ -163,8 +153,5 @@ export function startKlingFake(opts: { port?: number; accessKey?: string; secret
     outcome: "succeed" as KlingOutcome,
     steps: { submitted: 1, processing: 1 },
     tasks,
-    failKling(route: "create" | "poll" | "any", fault: KlingFault, times = 1) {
-      extra.push({ route, fault, times });
-    },
   });
 }

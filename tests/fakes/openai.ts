@@ -14,17 +14,15 @@ const SIZES: Record<string, Set<string>> = {
 
 export type OpenAIFault = Fault | "quota" | "content_policy";
 
-export interface OpenAIFake extends RunningFake {
+export interface OpenAIFake extends RunningFake<OpenAIFault> {
   apiKey: string;
-  failOpenAI(fault: OpenAIFault, times?: number): void;
 }
 
 const error = (status: number, message: string, type: string, code: string | null, param: string | null = null, headers: Record<string, string> = {}) =>
   json({ error: { message, type, param, code } }, status, headers);
 
 export function startOpenAIFake(opts: { port?: number; apiKey?: string } = {}): OpenAIFake {
-  const state = new FakeState();
-  const extra: { fault: OpenAIFault; times: number }[] = [];
+  const state = new FakeState<OpenAIFault>();
   const fake = {} as OpenAIFake;
   const b64 = Buffer.from(SAMPLE_PNG).toString("base64");
 
@@ -41,13 +39,7 @@ export function startOpenAIFake(opts: { port?: number; apiKey?: string } = {}): 
         const shown = (auth ?? "").replace(/^Bearer /, "").slice(0, 6);
         return error(401, `Incorrect API key provided: ${shown}***. You can find your API key at https://platform.openai.com/account/api-keys.`, "invalid_request_error", "invalid_api_key");
       }
-      let fault: OpenAIFault | undefined;
-      const i = extra.findIndex(() => true);
-      if (i !== -1) {
-        fault = extra[i]!.fault;
-        if (--extra[i]!.times <= 0) extra.splice(i, 1);
-      } else fault = state.take("create");
-      switch (fault) {
+      switch (state.take("create")) {
         case "auth":
           return error(401, "Incorrect API key provided: sk-old***.", "invalid_request_error", "invalid_api_key");
         case "rate_limit":
@@ -85,8 +77,5 @@ export function startOpenAIFake(opts: { port?: number; apiKey?: string } = {}): 
 
   return Object.assign(fake, running, {
     apiKey: opts.apiKey ?? "sk-fake-openai",
-    failOpenAI(fault: OpenAIFault, times = 1) {
-      extra.push({ fault, times });
-    },
   });
 }

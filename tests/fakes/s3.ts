@@ -73,8 +73,8 @@ export async function startS3Fake(opts: { port?: number; bucket?: string; access
   const secretAccessKey = opts.secretAccessKey ?? "fake/secret/key/for/tests/0123456789";
   const region = opts.region ?? "us-east-1";
   const dir = mkdtempSync(join(tmpdir(), "atelier-s3-"));
-  const backend = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: dir, configureBuckets: [{ name: bucket }] } as any);
-  const { port: backendPort } = (await backend.run()) as unknown as { port: number };
+  const backend = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: dir, configureBuckets: [{ name: bucket }] });
+  const { port: backendPort } = await backend.run();
   const log: S3Fake["log"] = [];
 
   const proxy = Bun.serve({

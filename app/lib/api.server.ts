@@ -10,6 +10,7 @@ import { envelopeResponse, errorBody, okBody } from "./envelope";
 import { AppError, isAppError } from "./errors";
 import { requireAdmin, requireCaller, requireSessionUser, resolveCaller, type Caller } from "./identity.server";
 import { log } from "./log.server";
+import { checkRateLimit } from "./rate-limit.server";
 import { getServices, type Services } from "./services.server";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -89,7 +90,20 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   }
 }
 
+/** Who is calling (by mode), then the caller's rate limit: headers on every response, 429 when over. */
 async function guard(mode: AuthMode, request: Request, services: Services): Promise<Caller | null> {
+  const caller = await resolveByMode(mode, request, services);
+  if (caller) {
+    const limit = checkRateLimit(request, services, caller);
+    if (limit) {
+      addResponseHeaders(request, limit.headers);
+      if (!limit.allowed) throw new AppError("RATE_LIMITED");
+    }
+  }
+  return caller;
+}
+
+async function resolveByMode(mode: AuthMode, request: Request, services: Services): Promise<Caller | null> {
   switch (mode) {
     case "user":
       return requireCaller(request, services);

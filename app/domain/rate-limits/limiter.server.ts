@@ -5,26 +5,30 @@
  * the count under SQLite's write lock (a single statement), so two processes
  * can never both take the last slot. Denied requests write nothing.
  */
-import { sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, min, sql } from "drizzle-orm";
 import type { Db } from "#db/client";
+import { rateLimitHits } from "#db/schema";
 import { changes } from "~/domain/credits/ledger.server";
 import type { Clock } from "~/lib/clock";
 import { decide, type Decision, type Policy, type WindowState } from "./decide";
 
 export function readWindow(db: Db, bucket: string, policy: Pick<Policy, "limit" | "windowMs">, now: number): WindowState {
-  const since = now - policy.windowMs;
-  const row = db.get<{ n: number; oldest: number | null }>(
-    sql`SELECT count(*) AS n, min(at) AS oldest FROM rate_limit_hits WHERE bucket = ${bucket} AND at > ${since}`,
-  );
-  const count = Number(row?.n ?? 0);
+  const inWindow = and(eq(rateLimitHits.bucket, bucket), gt(rateLimitHits.at, now - policy.windowMs));
+  const row = db.select({ n: count(), oldest: min(rateLimitHits.at) }).from(rateLimitHits).where(inWindow).get();
+  const n = Number(row?.n ?? 0);
   let pivot: number | null = null;
-  if (count >= policy.limit) {
-    const p = db.get<{ at: number }>(
-      sql`SELECT at FROM rate_limit_hits WHERE bucket = ${bucket} AND at > ${since} ORDER BY at LIMIT 1 OFFSET ${count - policy.limit}`,
-    );
+  if (n >= policy.limit) {
+    const p = db
+      .select({ at: rateLimitHits.at })
+      .from(rateLimitHits)
+      .where(inWindow)
+      .orderBy(asc(rateLimitHits.at))
+      .limit(1)
+      .offset(n - policy.limit)
+      .get();
     pivot = p?.at ?? null;
   }
-  return { count, oldest: row?.oldest ?? null, pivot };
+  return { count: n, oldest: row?.oldest ?? null, pivot };
 }
 
 /** Records a hit only while the window still has room; false when another request took the slot. */

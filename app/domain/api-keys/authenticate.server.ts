@@ -3,7 +3,7 @@
  * is unknown, mistyped, empty or revoked is rejected with HTTP 401; it never
  * falls back to the session.
  */
-import { and, eq, isNull, lte, or } from "drizzle-orm";
+import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import { createHash } from "node:crypto";
 import type { Db } from "#db/client";
 import { apiKeys } from "#db/schema";
@@ -20,14 +20,22 @@ export interface KeyIdentity {
   userId: string;
 }
 
+// Prepared once per database: this runs on every key request, and drizzle's
+// query building costs more than the lookup itself.
+const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
+const prepareLookup = (db: Db) =>
+  db
+    .select({ id: apiKeys.id, userId: apiKeys.userId, status: apiKeys.status, lastUsedAt: apiKeys.lastUsedAt })
+    .from(apiKeys)
+    .where(eq(apiKeys.keyHash, sql.placeholder("hash")))
+    .prepare();
+
 export function authenticateApiKey(db: Db, rawKey: string, clock: Clock): KeyIdentity {
   const key = rawKey.trim();
   if (!key) throw new AppError("API_KEY_NOT_FOUND");
-  const row = db
-    .select({ id: apiKeys.id, userId: apiKeys.userId, status: apiKeys.status, lastUsedAt: apiKeys.lastUsedAt })
-    .from(apiKeys)
-    .where(eq(apiKeys.keyHash, hashApiKey(key)))
-    .get();
+  let lookup = lookups.get(db);
+  if (!lookup) lookups.set(db, (lookup = prepareLookup(db)));
+  const row = lookup.get({ hash: hashApiKey(key) });
   if (!row) throw new AppError("API_KEY_NOT_FOUND");
   if (row.status !== "active") throw new AppError("API_KEY_REVOKED");
   const now = clock.now();

@@ -5,6 +5,9 @@ export default [
   route("api/auth/*", "routes/api/auth.ts"),
   route("api/health", "routes/api/health.ts"),
   route("api/get-user-info", "routes/api/get-user-info.ts"),
+  route("api/keys/create", "routes/api/keys/create.ts"),
+  route("api/keys/list", "routes/api/keys/list.ts"),
+  route("api/keys/revoke", "routes/api/keys/revoke.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   // ---- user center (form-driven pages)
@@ -14,5 +17,6 @@ export default [
     route("sign-in", "routes/sign-in.tsx"),
     route("sign-out", "routes/sign-out.tsx"),
     route("account", "routes/account.tsx"),
+    route("keys", "routes/keys.tsx"),
   ]),
 ] satisfies RouteConfig;

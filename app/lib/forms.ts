@@ -25,3 +25,12 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
   }
   return out;
 }
+
+/** Creating an API key (the /keys form and POST /api/keys/create). */
+export const ApiKeyCreateSchema = z.object({
+  name: z.string().trim().min(1, "Enter a name for the key").max(100, "At most 100 characters"),
+});
+
+export const ApiKeyRevokeSchema = z.object({
+  key_id: z.string().min(1).max(100),
+});

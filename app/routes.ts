@@ -5,6 +5,14 @@ export default [
   route("api/auth/*", "routes/api/auth.ts"),
   route("api/health", "routes/api/health.ts"),
   route("api/get-user-info", "routes/api/get-user-info.ts"),
+  route("api/get-user-credits", "routes/api/get-user-credits.ts"),
+  route("api/get-user-subscription", "routes/api/get-user-subscription.ts"),
+  route("api/ping", "routes/api/ping.ts"),
+  route("api/update-invite", "routes/api/update-invite.ts"),
+  route("api/add-feedback", "routes/api/add-feedback.ts"),
+  route("api/admin/grant-credits", "routes/api/admin/grant-credits.ts"),
+  route("api/admin/create-subscription", "routes/api/admin/create-subscription.ts"),
+  route("api/admin/list-users", "routes/api/admin/list-users.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   // ---- user center (form-driven pages)
@@ -14,5 +22,6 @@ export default [
     route("sign-in", "routes/sign-in.tsx"),
     route("sign-out", "routes/sign-out.tsx"),
     route("account", "routes/account.tsx"),
+    route("feedback", "routes/feedback.tsx"),
   ]),
 ] satisfies RouteConfig;

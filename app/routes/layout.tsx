@@ -33,6 +33,9 @@ export default function Layout({ loaderData }: Route.ComponentProps) {
                 <NavLink to="/account" className={navClass}>
                   Account
                 </NavLink>
+                <NavLink to="/feedback" className={navClass}>
+                  Feedback
+                </NavLink>
                 <span className="ml-2 rounded-full bg-amber-100 px-3 py-1 text-sm font-medium text-amber-900" aria-label={`Balance: ${credits} credits`}>
                   {credits} credits
                 </span>

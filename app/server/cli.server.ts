@@ -4,6 +4,7 @@ import { applyMigrations, openDatabase } from "#db/client";
 import { getConfig } from "~/lib/config.server";
 import { ConfigError } from "~/lib/config.server";
 import { APP_VERSION } from "~/lib/version";
+import { runAdminCli } from "./admin-cli.server";
 import { serve } from "./http.server";
 
 const HELP = `Atelier ${APP_VERSION} — AI images and videos paid with credits.
@@ -13,6 +14,7 @@ Usage: atelier [command] [options]
 Commands:
   serve              Start the web server and job runner (default)
   migrate            Create the database and apply pending migrations
+  admin <action>     Grant credits, record subscriptions, list users (admin --help)
   version            Print the version
   help               Show this help
 
@@ -34,6 +36,8 @@ export async function runCli(argv: string[], build: ServerBuild, opts: { clientD
         db.$client.close();
         return print(`database ${config.databasePath}: ${n} migration(s) applied`);
       }
+      case "admin":
+        return await runAdminCli(rest);
       case "version":
       case "--version":
         return print(APP_VERSION);

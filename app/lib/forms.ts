@@ -31,6 +31,7 @@ export const FEEDBACK_MAX_CHARS = 5000;
 export const FEEDBACK_ERRORS = {
   contentRequired: "content is required",
   contentTooLong: `content too long (max ${FEEDBACK_MAX_CHARS})`,
+  contentType: "content must be a string",
   rating: "rating must be an integer from 1 to 5",
 } as const;
 
@@ -39,7 +40,7 @@ const chars = (s: string) => [...s].length;
 
 export const FeedbackSchema = z.object({
   content: z
-    .string({ error: FEEDBACK_ERRORS.contentRequired })
+    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? FEEDBACK_ERRORS.contentRequired : FEEDBACK_ERRORS.contentType) })
     .refine((s) => s.trim().length > 0, FEEDBACK_ERRORS.contentRequired)
     .refine((s) => chars(s) <= FEEDBACK_MAX_CHARS, FEEDBACK_ERRORS.contentTooLong),
   rating: z.number({ error: FEEDBACK_ERRORS.rating }).int(FEEDBACK_ERRORS.rating).min(1, FEEDBACK_ERRORS.rating).max(5, FEEDBACK_ERRORS.rating),

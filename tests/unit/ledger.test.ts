@@ -57,7 +57,7 @@ function addGeneration(userId: string, cost: number, status = "pending", d: Db =
 const grant = (userId: string, amount: number, expiresAt: number | null, source: "signup" | "checkin" | "admin" | "order" = "admin") =>
   grantCredits(db, { userId, amount, source, expiresAt }, clock);
 
-const debit = (userId: string, amount: number, genId = randomUUID()) =>
+const debit = (userId: string, amount: number, genId: string = randomUUID()) =>
   db.transaction((tx) => debitForGeneration(tx, { genId, userId, amount }, clock), { behavior: "immediate" });
 
 const remainingOf = (id: string) => db.select().from(creditGrants).where(eq(creditGrants.id, id)).get()!.remaining;

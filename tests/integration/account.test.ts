@@ -12,8 +12,8 @@ let server: TestServer;
 let api: Client;
 let db: Db;
 
-const NO_AUTH = { code: 1, message: "no auth, please sign-in", data: null };
-const INVALID = { code: 1, message: "invalid params", data: null };
+const NO_AUTH = { code: 1 as const, message: "no auth, please sign-in", data: null };
+const INVALID = { code: 1 as const, message: "invalid params", data: null };
 const DAY = 86_400_000;
 
 beforeAll(async () => {

@@ -288,6 +288,16 @@ describe("daily check-in (spec 4.10)", () => {
     expect(getCredits(db, u, clock)).toEqual({ left_credits: 1, total_credits: 2 });
   });
 
+  test("one instant per check-in: the credit expires exactly 365 days after it was granted", () => {
+    const u = addUser();
+    let t = Date.parse("2026-11-22T23:59:59.999Z");
+    const ticking = { now: () => t++ }; // a clock that moves on every read
+    expect(checkIn(db, u, ticking).day).toBe("2026-11-22");
+    const g = db.select().from(creditGrants).where(eq(creditGrants.userId, u)).get()!;
+    expect(g.createdAt.toISOString()).toBe("2026-11-22T23:59:59.999Z");
+    expect(g.expiresAt!.getTime() - g.createdAt.getTime()).toBe(365 * DAY_MS);
+  });
+
   test("check-ins are per user", () => {
     const a = addUser();
     const b = addUser();

@@ -75,14 +75,15 @@ export function adminGrantCredits({ db, clock }: Deps, input: z.output<typeof Gr
   return db.transaction(
     (tx) => {
       const now = clock.now();
+      const at: Clock = { now: () => now };
       const expiresAt = input.expires_in_days ? now + input.expires_in_days * DAY_MS : null;
-      const grant = grantCredits(tx, { userId: u.id, amount: input.credits, source: "admin", expiresAt }, clock);
+      const grant = grantCredits(tx, { userId: u.id, amount: input.credits, source: "admin", expiresAt }, at);
       return {
         uuid: u.id,
         email: u.email,
         granted: grant.amount,
         expires_at: iso(grant.expiresAt),
-        ...getCredits(tx, u.id, clock),
+        ...getCredits(tx, u.id, at),
       };
     },
     { behavior: "immediate" },

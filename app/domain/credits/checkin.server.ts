@@ -23,7 +23,9 @@ export interface CheckInResult extends Credits {
 export function checkIn(db: Db, userId: string, clock: Clock): CheckInResult {
   return db.transaction(
     (tx) => {
+      // One instant for the whole check-in: its day, the grant's creation and its expiry.
       const now = clock.now();
+      const at: Clock = { now: () => now };
       const day = utcDay(now);
       const res = tx.insert(checkins).values({ userId, day, createdAt: new Date(now) }).onConflictDoNothing().run();
       const added = changes(res) === 1;
@@ -31,10 +33,10 @@ export function checkIn(db: Db, userId: string, clock: Clock): CheckInResult {
         grantCredits(
           tx,
           { userId, amount: CHECKIN_CREDITS, source: "checkin", expiresAt: now + CHECKIN_VALID_DAYS * DAY_MS, note: day },
-          clock,
+          at,
         );
       }
-      return { added, day, ...getCredits(tx, userId, clock) };
+      return { added, day, ...getCredits(tx, userId, at) };
     },
     { behavior: "immediate" },
   );

@@ -8,6 +8,14 @@ export default [
   route("api/keys/create", "routes/api/keys/create.ts"),
   route("api/keys/list", "routes/api/keys/list.ts"),
   route("api/keys/revoke", "routes/api/keys/revoke.ts"),
+  route("api/get-user-credits", "routes/api/get-user-credits.ts"),
+  route("api/get-user-subscription", "routes/api/get-user-subscription.ts"),
+  route("api/ping", "routes/api/ping.ts"),
+  route("api/update-invite", "routes/api/update-invite.ts"),
+  route("api/add-feedback", "routes/api/add-feedback.ts"),
+  route("api/admin/grant-credits", "routes/api/admin/grant-credits.ts"),
+  route("api/admin/create-subscription", "routes/api/admin/create-subscription.ts"),
+  route("api/admin/list-users", "routes/api/admin/list-users.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   // ---- user center (form-driven pages)
@@ -18,5 +26,6 @@ export default [
     route("sign-out", "routes/sign-out.tsx"),
     route("account", "routes/account.tsx"),
     route("keys", "routes/keys.tsx"),
+    route("feedback", "routes/feedback.tsx"),
   ]),
 ] satisfies RouteConfig;

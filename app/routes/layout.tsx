@@ -36,6 +36,9 @@ export default function Layout({ loaderData }: Route.ComponentProps) {
                 <NavLink to="/keys" className={navClass}>
                   API keys
                 </NavLink>
+                <NavLink to="/feedback" className={navClass}>
+                  Feedback
+                </NavLink>
                 <span className="ml-2 rounded-full bg-amber-100 px-3 py-1 text-sm font-medium text-amber-900" aria-label={`Balance: ${credits} credits`}>
                   {credits} credits
                 </span>

@@ -6,6 +6,7 @@ import { ConfigError } from "~/lib/config.server";
 import { APP_VERSION } from "~/lib/version";
 import { backupDatabase } from "./backup.server";
 import { CliError } from "./cli-error";
+import { runAdminCli } from "./admin-cli.server";
 import { serve } from "./http.server";
 
 const HELP = `Atelier ${APP_VERSION} — AI images and videos paid with credits.
@@ -16,6 +17,7 @@ Commands:
   serve              Start the web server and job runner (default)
   migrate            Create the database and apply pending migrations
   backup <file>      Write a consistent copy of the database to <file> (safe while serving)
+  admin <action>     Grant credits, record subscriptions, list users (admin --help)
   version            Print the version
   help               Show this help
 
@@ -52,6 +54,8 @@ export async function runCli(argv: string[], build: ServerBuild, opts: { clientD
           db.$client.close();
         }
       }
+      case "admin":
+        return await runAdminCli(rest);
       case "version":
       case "--version":
         return print(APP_VERSION);

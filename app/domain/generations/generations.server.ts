@@ -46,7 +46,7 @@ export function validateGenerateInput(raw: Record<string, unknown>): GenerateInp
   if (!offering) throw new AppError("UNSUPPORTED_MODEL", { model });
   if (prompt.length > MAX_PROMPT_LENGTH) throw new AppError("PROMPT_TOO_LONG", { max: MAX_PROMPT_LENGTH });
   if (options !== undefined && options !== null && (typeof options !== "object" || Array.isArray(options))) {
-    throw new AppError("INVALID_PARAMS", { reason: "options must be an object" });
+    throw new AppError("INVALID_PARAMS");
   }
   return { offering, prompt, options: (options as Record<string, unknown> | null | undefined) ?? {} };
 }

@@ -309,10 +309,14 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
       if (t) t.db += performance.now() - t0;
     }
   };
-  const fail = (message: string) => write(() => failGeneration(db, { id: row.id, owner, message }, clock));
+  const fail = (message: string) => {
+    if (write(() => failGeneration(db, { id: row.id, owner, message }, clock))) log.debug("generation failed", { gen_id: row.id, owner, message });
+  };
   const finish = async (assets: ResultAsset[]) => {
     const urls = await timed("store", () => storeResults(ctx.storage, row.id, assets, signal, ctx.fetch));
-    if (!write(() => completeGeneration(db, { id: row.id, owner, resultUrls: urls }, clock))) {
+    if (write(() => completeGeneration(db, { id: row.id, owner, resultUrls: urls }, clock))) {
+      log.debug("generation completed", { gen_id: row.id, owner });
+    } else {
       log.warn("generation lost its lease before completing", { gen_id: row.id });
     }
   };

@@ -68,6 +68,7 @@ export function createRunner(deps: RunnerDeps): Runner {
   let renewal: ReturnType<typeof setInterval> | undefined;
   let stopping = false;
   let kickQueued = false;
+  let lastClaimFull = false;
   let idleWaiters: Array<() => void> = [];
 
   const kick = () => {
@@ -86,7 +87,8 @@ export function createRunner(deps: RunnerDeps): Runner {
     const t0 = performance.now();
     let claimed;
     try {
-      claimed = claimDue(db, { owner, limit: free, leaseMs: config.JOB_LEASE_MS }, clock);
+      // After a full claim there is probably more: skip the idle probe and go straight to the write.
+      claimed = claimDue(db, { owner, limit: free, leaseMs: config.JOB_LEASE_MS, probe: !lastClaimFull }, clock);
     } catch (error) {
       // SQLITE_BUSY beyond busy_timeout, a closed database during shutdown…: try again next tick.
       log.warn("job claim failed", { error });
@@ -96,6 +98,7 @@ export function createRunner(deps: RunnerDeps): Runner {
       stats.claims++;
     }
     stats.claimed += claimed.length;
+    lastClaimFull = claimed.length === free;
     for (const task of claimed) {
       const p = runStep(ctx, task, abort.signal)
         .catch((error) => log.error("job step crashed", { gen_id: task.row.id, error }))
@@ -107,11 +110,11 @@ export function createRunner(deps: RunnerDeps): Runner {
             idleWaiters = [];
             for (const f of w) f();
           }
-          kick();
+          // Claim again once half the slots are free: batches keep claim rounds few under load.
+          if (active.size <= config.JOB_CONCURRENCY >> 1) kick();
         });
       active.set(task.row.id, p);
     }
-    // A full claim means more work may be waiting: claim again as soon as a slot frees (kick above).
   }
 
   return {

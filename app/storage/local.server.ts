@@ -2,8 +2,8 @@
  * Result files on local disk under DATA_DIR/media, served by Atelier itself at
  * `/media/<key>` (app/routes/media.ts). Keys look like `<gen_id>/0.png`.
  */
-import { mkdir, rm, writeFile } from "node:fs/promises";
-import { dirname, join, resolve, sep } from "node:path";
+import { rm } from "node:fs/promises";
+import { join, resolve, sep } from "node:path";
 import type { ResultStorage } from "./types";
 
 /** Keys are path segments of safe characters only: no `..`, no absolute paths. */
@@ -32,8 +32,7 @@ export class LocalStorage implements ResultStorage {
   async put(key: string, bytes: Uint8Array, _contentType: string): Promise<string> {
     const file = resolveKey(this.root, key);
     if (!file) throw new Error(`unsafe storage key: ${key}`);
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, bytes);
+    await Bun.write(file, bytes); // creates missing folders
     return `${this.publicBase}/${key}`;
   }
 

@@ -37,7 +37,7 @@ export interface ClaimedTask {
 }
 
 /** Tasks that may be worked on now: pending ones, and processing ones nobody holds whose next poll is due. */
-const due = (now: number) =>
+const due = (now: ReturnType<typeof sql.placeholder> | number) =>
   or(
     eq(generations.status, "pending"),
     and(
@@ -47,48 +47,116 @@ const due = (now: number) =>
     ),
   );
 
+const now$ = sql.placeholder("now");
+const limit$ = sql.placeholder("limit");
+const id$ = sql.placeholder("id");
+const owner$ = sql.placeholder("owner");
+const owned = (id: typeof id$ | string, owner: typeof owner$ | string) =>
+  and(eq(generations.id, id), eq(generations.status, "processing"), eq(generations.leaseOwner, owner));
+
 /**
- * Claims up to `limit` due tasks for `owner` until now + leaseMs. A cheap read
- * first (idle ticks take no write lock); then, inside one immediate
- * transaction, the candidates are read again and taken with one guarded
- * `UPDATE … RETURNING`.
+ * The statements each task goes through several times, prepared once per
+ * database: building a query costs far more than running it here.
  */
-export function claimDue(db: Db, args: { owner: string; limit: number; leaseMs: number }, clock: Clock): ClaimedTask[] {
+function buildStatements(db: Db) {
+  const cols = { id: generations.id, leaseUntil: generations.leaseUntil };
+  return {
+    // Due candidates, each kind through the (status, next_poll_at) index: polls that are due,
+    // leases that expired (a crashed process), then new tasks (next_poll_at null: rowid = insertion order, no sort).
+    duePolls: db
+      .select(cols)
+      .from(generations)
+      .where(and(eq(generations.status, "processing"), lte(generations.nextPollAt, now$), or(isNull(generations.leaseUntil), lte(generations.leaseUntil, now$))))
+      .orderBy(asc(generations.nextPollAt))
+      .limit(limit$)
+      .prepare(),
+    expiredLeases: db
+      .select(cols)
+      .from(generations)
+      .where(and(eq(generations.status, "processing"), isNull(generations.nextPollAt), lte(generations.leaseUntil, now$)))
+      .limit(limit$)
+      .prepare(),
+    pending: db
+      .select(cols)
+      .from(generations)
+      .where(and(eq(generations.status, "pending"), isNull(generations.nextPollAt)))
+      .orderBy(sql`${generations}.rowid`)
+      .limit(limit$)
+      .prepare(),
+    claim: db
+      .update(generations)
+      .set({
+        status: "processing",
+        leaseOwner: sql`${owner$}`,
+        leaseUntil: sql`${sql.placeholder("leaseUntil")}`,
+        startedAt: sql`coalesce(${generations.startedAt}, ${now$})`,
+        attempts: sql`${generations.attempts} + (case when ${generations.upstreamTaskId} is null then 1 else 0 end)`,
+      })
+      .where(and(sql`${generations.id} in (select value from json_each(${sql.placeholder("ids")}))`, due(now$)))
+      .returning()
+      .prepare(),
+    submitted: db
+      .update(generations)
+      .set({ upstreamTaskId: sql`${sql.placeholder("upstreamTaskId")}`, nextPollAt: sql`${sql.placeholder("nextPollAt")}`, leaseOwner: null, leaseUntil: null })
+      .where(owned(id$, owner$))
+      .prepare(),
+    complete: db
+      .update(generations)
+      .set({
+        status: "completed",
+        resultUrls: sql`${sql.placeholder("resultUrls")}`,
+        completedAt: sql`${now$}`,
+        leaseOwner: null,
+        leaseUntil: null,
+        nextPollAt: null,
+      })
+      .where(owned(id$, owner$))
+      .returning({ userId: generations.userId, creditsCost: generations.creditsCost })
+      .prepare(),
+  };
+}
+
+const STATEMENTS = new WeakMap<Db, ReturnType<typeof buildStatements>>();
+function statements(db: Db) {
+  let s = STATEMENTS.get(db);
+  if (!s) STATEMENTS.set(db, (s = buildStatements(db)));
+  return s;
+}
+
+function dueCandidates(db: Db, now: number, limit: number) {
+  const st = statements(db);
+  const found = st.duePolls.all({ now, limit });
+  if (found.length < limit) found.push(...st.expiredLeases.all({ now, limit: limit - found.length }));
+  if (found.length < limit) found.push(...st.pending.all({ limit: limit - found.length }));
+  return found;
+}
+
+/**
+ * Claims up to `limit` due tasks for `owner` until now + leaseMs. With
+ * `probe`, a cheap read first (so idle ticks take no write lock); then, inside
+ * one immediate transaction, the candidates are read and taken with one
+ * guarded `UPDATE … RETURNING` (the guard re-checks that each is still due).
+ */
+export function claimDue(db: Db, args: { owner: string; limit: number; leaseMs: number; probe?: boolean }, clock: Clock): ClaimedTask[] {
   if (args.limit <= 0) return [];
   const now = clock.now();
-  const any = db.select({ id: generations.id }).from(generations).where(due(now)).limit(1).get();
-  if (!any) return [];
+  if (args.probe !== false && dueCandidates(db, now, 1).length === 0) return [];
   return db.transaction(
-    (tx) => {
-      const candidates = tx
-        .select({ id: generations.id, leaseUntil: generations.leaseUntil })
-        .from(generations)
-        .where(due(now))
-        .orderBy(asc(generations.createdAt), asc(generations.id))
-        .limit(args.limit)
-        .all();
+    () => {
+      const candidates = dueCandidates(db, now, args.limit);
       if (candidates.length === 0) return [];
-      const rows = tx
-        .update(generations)
-        .set({
-          status: "processing",
-          leaseOwner: args.owner,
-          leaseUntil: now + args.leaseMs,
-          startedAt: sql`coalesce(${generations.startedAt}, ${now})`,
-          attempts: sql`${generations.attempts} + (case when ${generations.upstreamTaskId} is null then 1 else 0 end)`,
-        })
-        .where(and(inArray(generations.id, candidates.map((c) => c.id)), due(now)))
-        .returning()
-        .all();
+      const rows = statements(db).claim.all({
+        owner: args.owner,
+        leaseUntil: now + args.leaseMs,
+        now,
+        ids: JSON.stringify(candidates.map((c) => c.id)),
+      }) as GenerationRow[];
       const expired = new Set(candidates.filter((c) => c.leaseUntil !== null).map((c) => c.id));
       return rows.map((row) => ({ row, reclaimed: expired.has(row.id) }));
     },
     { behavior: "immediate" },
   );
 }
-
-const owned = (id: string, owner: string) =>
-  and(eq(generations.id, id), eq(generations.status, "processing"), eq(generations.leaseOwner, owner));
 
 /** Keeps the lease of tasks in a long provider call. */
 export function renewLeases(db: Db, owner: string, ids: string[], until: number): void {
@@ -101,12 +169,7 @@ export function renewLeases(db: Db, owner: string, ids: string[], until: number)
 
 /** The upstream task id is persisted before any poll, so a restart resumes polling instead of paying twice. */
 export function markSubmitted(db: Db, args: { id: string; owner: string; upstreamTaskId: string; nextPollAt: number }): boolean {
-  const res = db
-    .update(generations)
-    .set({ upstreamTaskId: args.upstreamTaskId, nextPollAt: args.nextPollAt, leaseOwner: null, leaseUntil: null })
-    .where(owned(args.id, args.owner))
-    .run();
-  return changes(res) === 1;
+  return changes(statements(db).submitted.run(args)) === 1;
 }
 
 /** Not done yet (or a transient error): release the task until its next poll. */
@@ -129,19 +192,7 @@ export function completeGeneration(db: Db, args: { id: string; owner: string; re
   return db.transaction(
     (tx) => {
       const now = clock.now();
-      const row = tx
-        .update(generations)
-        .set({
-          status: "completed",
-          resultUrls: JSON.stringify(args.resultUrls),
-          completedAt: new Date(now),
-          leaseOwner: null,
-          leaseUntil: null,
-          nextPollAt: null,
-        })
-        .where(owned(args.id, args.owner))
-        .returning({ userId: generations.userId, creditsCost: generations.creditsCost })
-        .get();
+      const row = statements(db).complete.get({ id: args.id, owner: args.owner, now, resultUrls: JSON.stringify(args.resultUrls) });
       if (!row) return false;
       debitForGeneration(tx, { genId: args.id, userId: row.userId, amount: row.creditsCost }, clock);
       return true;

@@ -409,8 +409,12 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
       fail(TIMED_OUT);
       return;
     }
-    const hint = error instanceof ProviderError ? error.opts.operatorHint : undefined;
-    log.warn("provider step failed", { gen_id: row.id, provider: row.provider, step: plan.kind, error, hint });
+    if (error instanceof ProviderError) {
+      const { kind, message, retryable } = error;
+      log.warn("provider step failed", { gen_id: row.id, provider: row.provider, step: plan.kind, kind, message, retryable, hint: error.opts.operatorHint, status: error.opts.status });
+    } else {
+      log.error("generation step crashed", { gen_id: row.id, provider: row.provider, step: plan.kind, error });
+    }
     const retryable = error instanceof ProviderError && error.retryable;
     if (plan.kind === "poll") {
       // Polling again is always safe: the upstream job exists once.

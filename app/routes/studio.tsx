@@ -202,7 +202,7 @@ export default function Studio({ loaderData, actionData }: Route.ComponentProps)
         {tasks.length === 0 ? (
           <p className="text-sm text-slate-600">Nothing yet: your generations will appear here.</p>
         ) : (
-          <ul className="grid grid-cols-1 gap-4 md:grid-cols-2">
+          <ul className="grid grid-cols-1 items-start gap-4 md:grid-cols-2">
             {tasks.map((t) => (
               <li key={t.id} className="card" data-gen-id={t.id} data-status={t.status} aria-label={`Generation: ${t.prompt}`}>
                 <div className="flex flex-wrap items-center justify-between gap-2">

@@ -120,6 +120,38 @@ describe("two runner processes on one database", () => {
   }, 120_000);
 });
 
+describe("atelier worker", () => {
+  test("a web process with JOBS=off and a separate worker process: tasks complete; SIGTERM stops the worker", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "atelier-worker-"));
+    const web = await startServer({ dataDir, env: { JOBS: "off", SIMULATOR_DELAY_MS: "30" } });
+    let worker: ReturnType<typeof Bun.spawn> | undefined;
+    try {
+      const c = new Client(web.url);
+      const { cookie } = await c.signUp(uniqueEmail("worker"));
+      const id = (await c.post("/api/generator/generate", { ...ASYNC, prompt: "by the worker" }, { cookie })).body.data.gen_id;
+      await Bun.sleep(300);
+      expect((await c.post("/api/generator/query", { gen_id: id }, { cookie })).body.data.status).toBe("pending");
+      worker = Bun.spawn(["bun", join(import.meta.dir, "../../app/cli.ts"), "worker"], {
+        cwd: dataDir,
+        env: { ...web.env, JOBS: "on" },
+        stdout: "ignore",
+        stderr: "ignore",
+      });
+      await waitUntil(() => unfinished(dataDir) === 0, 15_000, "worker finished the task");
+      const r = await c.post("/api/generator/query", { gen_id: id }, { cookie });
+      expect(r.body.data.status).toBe("completed");
+      expect(r.body.data.result_urls[0]).toStartWith(`${web.url}/media/${id}/`);
+      expect((await fetch(r.body.data.result_urls[0])).status).toBe(200);
+      worker.kill("SIGTERM");
+      expect(await worker.exited).toBe(0);
+    } finally {
+      if (worker && worker.exitCode === null) worker.kill("SIGKILL");
+      await web.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
 describe("crash and restart", () => {
   test("SIGKILL in the middle of processing: after a restart every task ends completed or failed, credits right", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "atelier-kill-"));

@@ -16,7 +16,13 @@ export default [
   route("api/admin/grant-credits", "routes/api/admin/grant-credits.ts"),
   route("api/admin/create-subscription", "routes/api/admin/create-subscription.ts"),
   route("api/admin/list-users", "routes/api/admin/list-users.ts"),
+  route("api/generator/generate", "routes/api/generator/generate.ts"),
+  route("api/generator/query", "routes/api/generator/query.ts"),
+  route("api/generator/history", "routes/api/generator/history.ts"),
   route("api/*", "routes/api/not-found.ts"),
+
+  // ---- stored result files (local storage; DESIGN §4)
+  route("media/*", "routes/media.ts"),
 
   // ---- user center (form-driven pages)
   layout("routes/layout.tsx", [
@@ -27,5 +33,6 @@ export default [
     route("account", "routes/account.tsx"),
     route("keys", "routes/keys.tsx"),
     route("feedback", "routes/feedback.tsx"),
+    route("studio", "routes/studio.tsx"),
   ]),
 ] satisfies RouteConfig;

@@ -61,3 +61,8 @@ export const FeedbackFormSchema = z.object({
 });
 
 export const AffiliateSchema = z.object({ is_affiliate: z.boolean() });
+/** The studio's create form: one offering (`ai_type|provider|model`) and a prompt. */
+export const StudioSchema = z.object({
+  offering: z.string().min(1, "Choose a model").regex(/^(image|video)\|[^|]+\|[^|]+$/, "Choose a model"),
+  prompt: z.string().trim().min(1, "Describe what to create").max(4000, "At most 4000 characters"),
+});

@@ -30,6 +30,9 @@ export default function Layout({ loaderData }: Route.ComponentProps) {
           <nav aria-label="Main" className="flex flex-wrap items-center gap-1">
             {user ? (
               <>
+                <NavLink to="/studio" className={navClass}>
+                  Studio
+                </NavLink>
                 <NavLink to="/account" className={navClass}>
                   Account
                 </NavLink>

@@ -1,19 +1,17 @@
 /** What /api/health reports: version, database, and each provider live or simulated. */
 import type { Db } from "#db/client";
+import { PROVIDERS, type ProviderName } from "~/domain/catalog";
 import type { Config } from "~/lib/config.server";
+import { hasCredentials, LIVE_FACTORIES } from "~/providers/live.server";
 import { APP_VERSION } from "~/lib/version";
 
 export type ProviderMode = "live" | "simulated";
 
-/** A provider is live when its credentials are configured (DESIGN §2). */
-export function providerModes(config: Config): Record<string, ProviderMode> {
-  const mode = (on: boolean): ProviderMode => (on ? "live" : "simulated");
-  return {
-    openai: mode(Boolean(config.OPENAI_API_KEY)),
-    replicate: mode(Boolean(config.REPLICATE_API_TOKEN)),
-    kling: mode(Boolean(config.KLING_ACCESS_KEY && config.KLING_SECRET_KEY)),
-    runway: mode(Boolean(config.RUNWAY_API_KEY)),
-  };
+/** A provider is live when its credentials are configured and an adapter exists (DESIGN §2). */
+export function providerModes(config: Config): Record<ProviderName, ProviderMode> {
+  const modes = {} as Record<ProviderName, ProviderMode>;
+  for (const p of PROVIDERS) modes[p] = hasCredentials(config, p) && LIVE_FACTORIES[p] ? "live" : "simulated";
+  return modes;
 }
 
 export function checkHealth(db: Db, config: Config) {

@@ -7,34 +7,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { CATALOG } from "~/domain/catalog";
 import { SAMPLE_MP4, SAMPLE_PNG } from "../fakes/common";
-import { startKlingFake, type KlingFake } from "../fakes/kling";
-import { startOpenAIFake, type OpenAIFake } from "../fakes/openai";
-import { startReplicateFake, type ReplicateFake } from "../fakes/replicate";
-import { startRunwayFake, type RunwayFake } from "../fakes/runway";
-import { startS3Fake, type S3Fake } from "../fakes/s3";
+import { startAllFakes, type AllFakes } from "../fakes";
 import { Client, uniqueEmail } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
 
-let openai: OpenAIFake;
-let replicate: ReplicateFake;
-let kling: KlingFake;
-let runway: RunwayFake;
-let s3: S3Fake;
-
-function providerEnv(): Record<string, string> {
-  return {
-    OPENAI_API_KEY: openai.apiKey,
-    OPENAI_BASE_URL: openai.baseUrl,
-    REPLICATE_API_TOKEN: replicate.token,
-    REPLICATE_BASE_URL: replicate.baseUrl,
-    KLING_ACCESS_KEY: kling.accessKey,
-    KLING_SECRET_KEY: kling.secretKey,
-    KLING_BASE_URL: kling.baseUrl,
-    RUNWAY_API_KEY: runway.apiKey,
-    RUNWAY_BASE_URL: runway.baseUrl,
-    SIGNUP_CREDITS: "200",
-  };
-}
+let fakes: AllFakes;
+/** The fakes' env; S3 variables only when asked (otherwise results go to local disk). */
+const providerEnv = (withS3 = false) => ({
+  ...Object.fromEntries(Object.entries(fakes.env).filter(([k]) => withS3 || !k.startsWith("S3_"))),
+  SIGNUP_CREDITS: "200",
+});
 
 async function waitForFinal(api: Client, cookie: string, genIds: string[], timeoutMs = 45_000) {
   const deadline = Date.now() + timeoutMs;
@@ -53,18 +35,14 @@ async function waitForFinal(api: Client, cookie: string, genIds: string[], timeo
 }
 
 beforeAll(async () => {
-  openai = startOpenAIFake();
-  replicate = startReplicateFake();
-  replicate.steps = { starting: 1, processing: 1 };
-  kling = startKlingFake();
-  kling.steps = { submitted: 1, processing: 1 };
-  runway = startRunwayFake();
-  runway.walk = ["PENDING", "RUNNING"];
-  s3 = await startS3Fake();
+  fakes = await startAllFakes({ s3: true });
+  fakes.replicate.steps = { starting: 1, processing: 1 };
+  fakes.kling.steps = { submitted: 1, processing: 1 };
+  fakes.runway.walk = ["PENDING", "RUNNING"];
 });
 
 afterAll(async () => {
-  await Promise.all([openai?.stop(), replicate?.stop(), kling?.stop(), runway?.stop(), s3?.stop()]);
+  await fakes?.stop();
 });
 
 describe("all four providers live against their fakes, local storage", () => {
@@ -123,10 +101,10 @@ describe("all four providers live against their fakes, local storage", () => {
 
     // Each upstream saw exactly one create per task of its provider (nothing paid twice).
     const creates = (reqs: { method: string; path: string }[], re: RegExp) => reqs.filter((r) => r.method === "POST" && re.test(r.path)).length;
-    expect(creates(openai.state.requests, /\/images\/generations$/)).toBe(CATALOG.filter((o) => o.provider === "openai").length);
-    expect(creates(replicate.state.requests, /\/predictions$/)).toBe(1);
-    expect(creates(kling.state.requests, /\/v1\/(images\/generations|videos\/text2video)$/)).toBe(CATALOG.filter((o) => o.provider === "kling").length);
-    expect(creates(runway.state.requests, /\/v1\/text_to_video$/)).toBe(1);
+    expect(creates(fakes.openai.state.requests, /\/images\/generations$/)).toBe(CATALOG.filter((o) => o.provider === "openai").length);
+    expect(creates(fakes.replicate.state.requests, /\/predictions$/)).toBe(1);
+    expect(creates(fakes.kling.state.requests, /\/v1\/(images\/generations|videos\/text2video)$/)).toBe(CATALOG.filter((o) => o.provider === "kling").length);
+    expect(creates(fakes.runway.state.requests, /\/v1\/text_to_video$/)).toBe(1);
 
     const cost = CATALOG.reduce((a, o) => a + o.credits, 0);
     const after = (await api.post("/api/get-user-credits", undefined, { cookie })).body.data;
@@ -146,7 +124,7 @@ describe("all four providers live against their fakes, local storage", () => {
   test("an upstream task that fails ends failed with its message and costs nothing", async () => {
     const { cookie } = await api.signUp(uniqueEmail("live-fail"));
     const before = (await api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits;
-    replicate.outcome = "failed";
+    fakes.replicate.outcome = "failed";
     try {
       const r = await api.post("/api/generator/generate", { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a failing fox" }, { cookie });
       const final = await waitForFinal(api, cookie, [r.body.data.gen_id]);
@@ -156,7 +134,7 @@ describe("all four providers live against their fakes, local storage", () => {
       expect(d.error_message.length).toBeGreaterThan(0);
       expect(d.result_urls).toBeUndefined();
     } finally {
-      replicate.outcome = "succeeded";
+      fakes.replicate.outcome = "succeeded";
     }
     const after = (await api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits;
     expect(after).toBe(before);
@@ -169,7 +147,7 @@ describe("results in an S3-compatible bucket", () => {
   let server: TestServer;
   let api: Client;
   beforeAll(async () => {
-    server = await startServer({ env: { ...providerEnv(), ...s3.env, S3_PUBLIC_URL: `${s3.endpoint}/${s3.bucket}` } });
+    server = await startServer({ env: { ...providerEnv(true), S3_PUBLIC_URL: `${fakes.s3!.endpoint}/${fakes.s3!.bucket}` } });
     api = new Client(server.url);
   });
   afterAll(async () => {
@@ -182,6 +160,7 @@ describe("results in an S3-compatible bucket", () => {
     expect(r.body.code).toBe(0);
     const d = (await waitForFinal(api, cookie, [r.body.data.gen_id])).get(r.body.data.gen_id)!;
     expect(d.status).toBe("completed");
+    const s3 = fakes.s3!;
     const url = d.result_urls[0] as string;
     expect(url.startsWith(`${s3.endpoint}/${s3.bucket}/`)).toBe(true);
     const puts = s3.log.filter((e) => e.method === "PUT");

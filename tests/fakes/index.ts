@@ -1,0 +1,54 @@
+/**
+ * All four provider fakes (and optionally an S3-compatible bucket) at once,
+ * with the environment that points Atelier at them. Used by `bun run fakes`
+ * and by the whole-service tests.
+ */
+import { startKlingFake, type KlingFake } from "./kling";
+import { startOpenAIFake, type OpenAIFake } from "./openai";
+import { startReplicateFake, type ReplicateFake } from "./replicate";
+import { startRunwayFake, type RunwayFake } from "./runway";
+import { startS3Fake, type S3Fake } from "./s3";
+
+export interface AllFakes {
+  openai: OpenAIFake;
+  replicate: ReplicateFake;
+  kling: KlingFake;
+  runway: RunwayFake;
+  s3?: S3Fake;
+  /** Provider credentials and base URLs (plus the S3 variables when a bucket runs). */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/** `firstPort` 0 (default) picks free ports; otherwise the fakes take consecutive ports from it. */
+export async function startAllFakes(opts: { firstPort?: number; s3?: boolean } = {}): Promise<AllFakes> {
+  const at = (i: number) => (opts.firstPort ? opts.firstPort + i : undefined);
+  const openai = startOpenAIFake({ port: at(0) });
+  const replicate = startReplicateFake({ port: at(1) });
+  const kling = startKlingFake({ port: at(2) });
+  const runway = startRunwayFake({ port: at(3) });
+  const s3 = opts.s3 ? await startS3Fake({ port: at(4) }) : undefined;
+  const env: Record<string, string> = {
+    OPENAI_API_KEY: openai.apiKey,
+    OPENAI_BASE_URL: openai.baseUrl,
+    REPLICATE_API_TOKEN: replicate.token,
+    REPLICATE_BASE_URL: replicate.baseUrl,
+    KLING_ACCESS_KEY: kling.accessKey,
+    KLING_SECRET_KEY: kling.secretKey,
+    KLING_BASE_URL: kling.baseUrl,
+    RUNWAY_API_KEY: runway.apiKey,
+    RUNWAY_BASE_URL: runway.baseUrl,
+    ...(s3?.env ?? {}),
+  };
+  return {
+    openai,
+    replicate,
+    kling,
+    runway,
+    s3,
+    env,
+    stop: async () => {
+      await Promise.all([openai.stop(), replicate.stop(), kling.stop(), runway.stop(), s3?.stop()]);
+    },
+  };
+}

@@ -5,6 +5,8 @@ export default [
   route("api/auth/*", "routes/api/auth.ts"),
   route("api/health", "routes/api/health.ts"),
   route("api/get-user-info", "routes/api/get-user-info.ts"),
+  route("api/demo/gen-text", "routes/api/demo/gen-text.ts"),
+  route("api/demo/gen-stream-text", "routes/api/demo/gen-stream-text.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   // ---- user center (form-driven pages)
@@ -14,5 +16,6 @@ export default [
     route("sign-in", "routes/sign-in.tsx"),
     route("sign-out", "routes/sign-out.tsx"),
     route("account", "routes/account.tsx"),
+    route("playground", "routes/playground.tsx"),
   ]),
 ] satisfies RouteConfig;

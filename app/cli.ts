@@ -5,6 +5,7 @@
  * module serves HTTP, runs jobs and answers the CLI.
  */
 import type { ServerBuild } from "react-router";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 // @ts-ignore -- produced by `bun run build`
 import * as serverBuild from "../build/server/index.js";
@@ -13,5 +14,8 @@ const build = serverBuild as unknown as ServerBuild;
 const entry = build.entry.module as unknown as {
   runCli: (argv: string[], build: ServerBuild, opts: { clientDir: string }) => Promise<number>;
 };
-const code = await entry.runCli(process.argv.slice(2), build, { clientDir: join(import.meta.dir, "../build/client") });
+// From a checkout the client build sits beside app/; inside the compiled
+// executable it is embedded (`--asset build`) under the bundle's own folder.
+const clientDir = [join(import.meta.dir, "../build/client"), join(import.meta.dir, "build/client")].find((d) => existsSync(d)) ?? join(import.meta.dir, "../build/client");
+const code = await entry.runCli(process.argv.slice(2), build, { clientDir });
 if (code !== -1) process.exit(code);

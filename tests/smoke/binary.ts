@@ -1,0 +1,107 @@
+#!/usr/bin/env bun
+/**
+ * Smoke test of the compiled executable (issue 9): copy dist/atelier alone into
+ * an empty folder, start it, and walk a user's path over HTTP, then back up the
+ * live database with the same executable and open the copy.
+ * Usage: bun run compile && bun tests/smoke/binary.ts
+ */
+import { Database } from "bun:sqlite";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "../support/client";
+import { freePort } from "../support/server";
+
+const root = join(import.meta.dir, "../..");
+const bin = join(root, "dist/atelier");
+if (!existsSync(bin)) throw new Error("dist/atelier is missing: run `bun run compile` first");
+
+const dir = mkdtempSync(join(tmpdir(), "atelier-smoke-"));
+copyFileSync(bin, join(dir, "atelier"));
+Bun.spawnSync(["chmod", "+x", join(dir, "atelier")]);
+const exe = join(dir, "atelier");
+const port = await freePort();
+const url = `http://127.0.0.1:${port}`;
+const env = { PATH: process.env.PATH!, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, SIMULATOR_DELAY_MS: "100", LOG_LEVEL: "warn" };
+
+let failures = 0;
+let passes = 0;
+async function check(name: string, fn: () => Promise<void> | void) {
+  try {
+    await fn();
+    passes++;
+    console.log(`  ✓ ${name}`);
+  } catch (e) {
+    failures++;
+    console.log(`  ✗ ${name}: ${(e as Error).message}`);
+  }
+}
+function assert(cond: unknown, msg: string): asserts cond {
+  if (!cond) throw new Error(msg);
+}
+
+console.log(`binary smoke test in ${dir}`);
+await check("version and --help", () => {
+  const v = Bun.spawnSync([exe, "version"], { cwd: dir, env });
+  assert(v.exitCode === 0 && /^\d+\.\d+\.\d+/.test(v.stdout.toString()), `version: ${v.stdout}`);
+  for (const cmd of [["--help"], ["serve", "--help"], ["migrate", "--help"], ["backup", "--help"]]) {
+    const h = Bun.spawnSync([exe, ...cmd], { cwd: dir, env });
+    assert(h.exitCode === 0 && h.stdout.toString().includes("Usage"), `${cmd.join(" ")}: ${h.stdout}`);
+  }
+});
+
+const proc = Bun.spawn([exe], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
+try {
+  await check("starts alone in an empty folder and creates its database", async () => {
+    const t0 = Date.now();
+    for (;;) {
+      try {
+        if ((await fetch(url + "/api/health")).ok) break;
+      } catch {}
+      if (Date.now() - t0 > 15_000) throw new Error("not healthy after 15 s");
+      await Bun.sleep(20);
+    }
+    assert(existsSync(join(dir, "data/atelier.db")), "no data/atelier.db");
+  });
+
+  const api = new Client(url);
+  let cookie = "";
+  await check("serves the UI with its embedded client assets", async () => {
+    const html = await (await fetch(url + "/sign-up")).text();
+    const css = /href="(\/assets\/[^"]+\.css)"/.exec(html)?.[1];
+    assert(css, "no stylesheet link in /sign-up");
+    const r = await fetch(url + css);
+    assert(r.ok && r.headers.get("content-type")?.includes("text/css"), `stylesheet: HTTP ${r.status}`);
+  });
+
+  await check("sign up and read the profile", async () => {
+    const s = await api.signUp("smoke@example.test", { name: "Smoke" });
+    cookie = s.cookie;
+    const r = await api.post("/api/get-user-info", undefined, { cookie });
+    assert(r.body.code === 0 && r.body.data.email === "smoke@example.test", JSON.stringify(r.body));
+  });
+
+  await check("back up the live database and open the copy", async () => {
+    const target = join(dir, "backups/atelier-copy.db");
+    const b = Bun.spawnSync([exe, "backup", target], { cwd: dir, env });
+    assert(b.exitCode === 0, `backup exit ${b.exitCode}: ${b.stderr}`);
+    const copy = new Database(target, { readonly: true });
+    const row = copy.query("SELECT email FROM user WHERE email = ?").get("smoke@example.test") as { email: string } | null;
+    copy.close();
+    assert(row?.email === "smoke@example.test", "the copy lacks the user");
+  });
+} finally {
+  proc.kill("SIGTERM");
+  const code = await proc.exited;
+  if (code !== 0) {
+    failures++;
+    console.log(`  ✗ graceful shutdown: exit code ${code}`);
+  } else {
+    passes++;
+    console.log("  ✓ graceful shutdown on SIGTERM (exit 0)");
+  }
+  if (failures) console.log(await new Response(proc.stderr).text());
+  rmSync(dir, { recursive: true, force: true });
+}
+console.log(`binary smoke: ${passes} passed, ${failures} failed`);
+process.exit(failures ? 1 : 0);

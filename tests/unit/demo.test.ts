@@ -3,7 +3,7 @@ import { generateText, streamText } from "ai";
 import { openDatabase } from "#db/client";
 import { hitRateLimit, clientIpOf, requireDemoAccess } from "~/domain/demo/access.server";
 import { findTextProvider, splitTarget, targetValue, TEXT_PROVIDERS } from "~/domain/demo/catalog";
-import { generateDemoText, resolveImageOffering, resolveTextOffering, streamDemoText } from "~/domain/demo/demo.server";
+import { generateDemoImage, generateDemoText, resolveImageOffering, resolveTextOffering, streamDemoText } from "~/domain/demo/demo.server";
 import { createDemoModels } from "~/domain/demo/models.server";
 import { parseDemoRequest } from "~/domain/demo/request.server";
 import { manualClock } from "~/lib/clock";
@@ -16,7 +16,7 @@ import {
   SimulatedUpstreamError,
   wordChunks,
 } from "~/providers/simulator/language-model.server";
-import { chunksOf, FAKE_FAIL_AFTER, fakeReply, startFakeOpenAI, type FakeOpenAI } from "../fakes/openai";
+import { chunksOf, FAKE_FAIL_AFTER, fakeReply, startFakeOpenAI, tinyPng, type FakeOpenAI } from "../fakes/openai";
 
 const config = (env: Record<string, string> = {}): Config => parseConfig({ DATA_DIR: "/tmp/atelier-unit", ...env });
 
@@ -285,5 +285,60 @@ describe("live text providers through @ai-sdk/openai against a fake OpenAI serve
     expect(await messageOf(generateDemoText({ models: dead }, { provider: "openai", model: "gpt-4o-mini", prompt: "hi" }))).toBe(
       "upstream error: openai failed",
     );
+  });
+});
+
+describe("demo images through generateImage", () => {
+  let fake: FakeOpenAI;
+  const stored: { key: string; bytes: Uint8Array; contentType: string }[] = [];
+  // An in-memory ResultStorage: the real ones are tested with the generation engine.
+  const storage = {
+    kind: "local" as const,
+    async put(key: string, bytes: Uint8Array, contentType: string) {
+      stored.push({ key, bytes, contentType });
+      return `http://localhost:3000/media/${key}`;
+    },
+  };
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+  });
+  afterAll(() => fake.stop());
+
+  test("openai live: /v1/images/generations with b64_json, one call (maxRetries 0), bytes stored as PNG", async () => {
+    const models = createDemoModels(config({ OPENAI_API_KEY: fake.apiKey, OPENAI_BASE_URL: fake.baseURL }));
+    const before = fake.calls.length;
+    const r = await generateDemoImage({ models, storage }, { provider: "openai", model: "dall-e-3", prompt: "a blue door" });
+    expect(r.mode).toBe("live");
+    expect(r.result_urls).toHaveLength(1);
+    expect(r.result_urls[0]).toMatch(/^http:\/\/localhost:3000\/media\/demo\/.+\.png$/);
+    const call = fake.calls[before]!;
+    expect(call.path).toBe("/v1/images/generations");
+    expect(call.authorization).toBe(`Bearer ${fake.apiKey}`);
+    expect(call.body).toMatchObject({ model: "dall-e-3", prompt: "a blue door", n: 1, response_format: "b64_json" });
+    const file = stored.at(-1)!;
+    expect(file.contentType).toBe("image/png");
+    expect([...file.bytes.subarray(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
+  });
+
+  test("openai live: upstream 500 is one call and an envelope error", async () => {
+    const models = createDemoModels(config({ OPENAI_API_KEY: fake.apiKey, OPENAI_BASE_URL: fake.baseURL }));
+    const before = fake.calls.length;
+    expect(await messageOf(generateDemoImage({ models, storage }, { provider: "openai", model: "dall-e-3", prompt: "[fake:500]" }))).toBe(
+      "upstream error: openai answered HTTP 500",
+    );
+    expect(fake.calls.length - before).toBe(1);
+  });
+
+  test("simulated: a real ImageModelV4 whose pixels come from the renderer it is given", async () => {
+    const png = tinyPng(2, 2, [1, 2, 3]);
+    const prompts: string[] = [];
+    const models = createDemoModels(config(), { renderPng: (p) => (prompts.push(p), png) });
+    const r = await generateDemoImage({ models, storage }, { provider: "openai", model: "dall-e-3", prompt: "a green field" });
+    expect(r.mode).toBe("simulated");
+    expect(prompts).toEqual(["a green field"]);
+    expect(stored.at(-1)!.bytes).toEqual(png);
+    expect(
+      await messageOf(generateDemoImage({ models, storage }, { provider: "openai", model: "dall-e-3", prompt: "[simulate:fail]" })),
+    ).toBe("upstream error: openai failed");
   });
 });

@@ -8,6 +8,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import type { ImageModelV4, LanguageModelV4 } from "@ai-sdk/provider";
 import type { Config } from "~/lib/config.server";
 import type { ResultStorage } from "~/storage/types";
+import { SimulatedImageModel, type RenderPng } from "~/providers/simulator/image-model.server";
 import { SimulatedLanguageModel } from "~/providers/simulator/language-model.server";
 import type { TextProviderInfo, TextProviderName } from "./catalog";
 
@@ -53,7 +54,7 @@ export interface DemoModels {
   image(provider: string, model: string): ResolvedModel<ImageModelV4>;
 }
 
-export function createDemoModels(config: Config): DemoModels {
+export function createDemoModels(config: Config, deps: { renderPng?: RenderPng } = {}): DemoModels {
   return {
     text(provider, model) {
       const { apiKey, baseURL } = textProviderEndpoint(config, provider.name);
@@ -72,7 +73,8 @@ export function createDemoModels(config: Config): DemoModels {
         const client = createOpenAI({ apiKey: config.OPENAI_API_KEY, baseURL: config.OPENAI_BASE_URL });
         return { mode: "live", model: client.image(upstreamModel(config, provider, model)) };
       }
-      throw new Error("simulated demo images need the simulator renderer (issue 4)");
+      if (!deps.renderPng) throw new Error("simulated demo images need the simulator's renderer");
+      return { mode: "simulated", model: new SimulatedImageModel(provider, model, deps.renderPng) };
     },
   };
 }

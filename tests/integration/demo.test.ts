@@ -5,7 +5,7 @@ import { hashApiKey } from "~/domain/api-keys/authenticate.server";
 import { simulatedReply, wordChunks } from "~/providers/simulator/language-model.server";
 import { Client, uniqueEmail } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
-import { chunksOf, FAKE_FAIL_AFTER, fakeReply, startFakeOpenAI, type FakeOpenAI } from "../fakes/openai";
+import { chunksOf, FAKE_FAIL_AFTER, fakeReply, startFakeOpenAI, type FakeOpenAI } from "../fakes/openai-text";
 
 /** Posts to the stream endpoint and records each chunk with its arrival time. */
 async function streamPost(url: string, body: unknown, headers: Record<string, string> = {}) {

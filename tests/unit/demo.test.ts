@@ -16,7 +16,7 @@ import {
   SimulatedUpstreamError,
   wordChunks,
 } from "~/providers/simulator/language-model.server";
-import { chunksOf, FAKE_FAIL_AFTER, fakeReply, startFakeOpenAI, tinyPng, type FakeOpenAI } from "../fakes/openai";
+import { chunksOf, FAKE_FAIL_AFTER, fakeReply, startFakeOpenAI, tinyPng, type FakeOpenAI } from "../fakes/openai-text";
 
 const config = (env: Record<string, string> = {}): Config => parseConfig({ DATA_DIR: "/tmp/atelier-unit", ...env });
 

@@ -5,8 +5,31 @@
  */
 import type { ProviderName } from "~/domain/catalog";
 import type { Config } from "~/lib/config.server";
+import { createKlingProvider } from "./kling.server";
+import { createOpenAIProvider } from "./openai.server";
+import { createReplicateProvider } from "./replicate.server";
+import { createRunwayProvider } from "./runway.server";
 import type { Provider } from "./types";
 
 export type LiveFactory = (config: Config) => Provider;
 
-export const LIVE_FACTORIES: Partial<Record<ProviderName, LiveFactory>> = {};
+export const LIVE_FACTORIES: Partial<Record<ProviderName, LiveFactory>> = {
+  openai: (config) => createOpenAIProvider(config),
+  replicate: (config) => createReplicateProvider(config),
+  kling: (config) => createKlingProvider(config),
+  runway: (config) => createRunwayProvider(config),
+};
+
+/** Whether a provider's credentials are configured (the registry runs it live then). */
+export function hasCredentials(config: Config, provider: ProviderName): boolean {
+  switch (provider) {
+    case "openai":
+      return Boolean(config.OPENAI_API_KEY);
+    case "replicate":
+      return Boolean(config.REPLICATE_API_TOKEN);
+    case "kling":
+      return Boolean(config.KLING_ACCESS_KEY && config.KLING_SECRET_KEY);
+    case "runway":
+      return Boolean(config.RUNWAY_API_KEY);
+  }
+}

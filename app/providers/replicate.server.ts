@@ -1,0 +1,101 @@
+/**
+ * Replicate (https://replicate.com/docs/reference/http): an official model's
+ * prediction is created with `POST /v1/models/{owner}/{name}/predictions`
+ * and polled with `GET /v1/predictions/{id}`; Bearer token auth. Sources
+ * followed: docs/providers.md.
+ */
+import type { Config } from "~/lib/config.server";
+import {
+  badResponse,
+  callJson,
+  resolveOptions,
+  retryCreate,
+  statusError,
+  type AdapterOptions,
+  type CallContext,
+} from "./http.server";
+import { ProviderError, type AsyncProvider, type GenerationRequest, type PollResult, type ResultAsset } from "./types";
+
+/** Inputs of black-forest-labs/flux-schnell we pass through from `options` (anything else is ignored). */
+const INPUT_KEYS: Record<string, "string" | "number" | "boolean"> = {
+  aspect_ratio: "string",
+  output_format: "string",
+  output_quality: "number",
+  seed: "number",
+  go_fast: "boolean",
+  megapixels: "string",
+  num_inference_steps: "number",
+  disable_safety_checker: "boolean",
+};
+
+interface Prediction {
+  id: string;
+  status: "starting" | "processing" | "succeeded" | "failed" | "canceled" | "aborted";
+  output?: unknown;
+  error?: unknown;
+}
+
+export function createReplicateProvider(config: Config, options?: AdapterOptions): AsyncProvider {
+  const token = config.REPLICATE_API_TOKEN;
+  if (!token) throw new Error("REPLICATE_API_TOKEN is not set");
+  const base = config.REPLICATE_BASE_URL;
+  const { timeoutMs, retry } = resolveOptions(options);
+  const ctx: CallContext = { provider: "replicate", credentialVar: "REPLICATE_API_TOKEN", timeoutMs };
+  const headers = { authorization: `Bearer ${token}` };
+
+  return {
+    name: "replicate",
+    mode: "live",
+    lifecycle: "async",
+
+    async submit(req: GenerationRequest, signal: AbortSignal) {
+      const [owner, name, ...rest] = req.upstreamModel.split("/");
+      if (!owner || !name || rest.length > 0 || name.includes(":")) {
+        throw new ProviderError("bad_request", "this model is not available", {
+          retryable: false,
+          operatorHint: `Replicate model "${req.upstreamModel}" is not owner/name (official models only; check MODEL_MAP)`,
+        });
+      }
+      const input: Record<string, unknown> = { prompt: req.prompt };
+      for (const [k, type] of Object.entries(INPUT_KEYS)) {
+        if (typeof req.options[k] === type) input[k] = req.options[k];
+      }
+      const url = `${base}/models/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/predictions`;
+      // Replicate's own client retries a non-GET request only on 429 (replicate-javascript lib/util.js): a 5xx may have created the prediction.
+      const reply = await retryCreate(retry, signal, async () => {
+        const r = await callJson(ctx, { method: "POST", url, headers, body: { input }, signal });
+        if (r.status !== 200 && r.status !== 201 && r.status !== 202) throw statusError(ctx, r, { create: true, what: `POST ${url}` });
+        return r;
+      });
+      const p = reply.json as Partial<Prediction>;
+      if (typeof p.id !== "string" || p.id === "") throw badResponse(ctx, `POST ${url}`, reply.json);
+      return { upstreamTaskId: p.id };
+    },
+
+    async poll(upstreamTaskId: string, _req: GenerationRequest, signal: AbortSignal): Promise<PollResult> {
+      const url = `${base}/predictions/${encodeURIComponent(upstreamTaskId)}`;
+      const reply = await callJson(ctx, { method: "GET", url, headers, signal });
+      if (reply.status !== 200) throw statusError(ctx, reply, { create: false, what: `GET ${url}` });
+      const p = reply.json as Partial<Prediction>;
+      switch (p.status) {
+        case "starting":
+          return { state: "pending" };
+        case "processing":
+          return { state: "running" };
+        case "succeeded": {
+          const urls = (Array.isArray(p.output) ? p.output : [p.output]).filter((u): u is string => typeof u === "string" && /^https?:\/\//.test(u));
+          if (urls.length === 0) throw badResponse(ctx, `GET ${url} (succeeded without output URLs)`, reply.json);
+          return { state: "succeeded", assets: urls.map((u): ResultAsset => ({ kind: "url", url: u })) };
+        }
+        case "failed":
+          return { state: "failed", message: `Replicate failed the prediction${typeof p.error === "string" && p.error ? `: ${p.error.slice(0, 300)}` : ""}` };
+        case "canceled":
+          return { state: "failed", message: "Replicate canceled the prediction" };
+        case "aborted":
+          return { state: "failed", message: "Replicate aborted the prediction" };
+        default:
+          throw badResponse(ctx, `GET ${url}`, reply.json);
+      }
+    },
+  };
+}

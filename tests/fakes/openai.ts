@@ -1,0 +1,81 @@
+/**
+ * A fake of OpenAI's Images API (`POST /v1/images/generations`, API reference
+ * "Create image"): Bearer auth, `{created, data: [{b64_json}]}` answers, and
+ * errors as `{error: {message, type, param, code}}`, including the 429 for an
+ * exhausted quota and the 400 of the safety system.
+ */
+import { FakeState, json, malformed, SAMPLE_PNG, startFake, type Fault, type RunningFake } from "./common";
+
+const MODELS = new Set(["dall-e-2", "dall-e-3", "gpt-image-1", "gpt-image-1-mini"]);
+const SIZES: Record<string, Set<string>> = {
+  "dall-e-3": new Set(["1024x1024", "1792x1024", "1024x1792"]),
+  "gpt-image-1": new Set(["auto", "1024x1024", "1536x1024", "1024x1536"]),
+};
+
+export type OpenAIFault = Fault | "quota" | "content_policy";
+
+export interface OpenAIFake extends RunningFake<OpenAIFault> {
+  apiKey: string;
+}
+
+const error = (status: number, message: string, type: string, code: string | null, param: string | null = null, headers: Record<string, string> = {}) =>
+  json({ error: { message, type, param, code } }, status, headers);
+
+export function startOpenAIFake(opts: { port?: number; apiKey?: string } = {}): OpenAIFake {
+  const state = new FakeState<OpenAIFault>();
+  const fake = {} as OpenAIFake;
+  const b64 = Buffer.from(SAMPLE_PNG).toString("base64");
+
+  const running = startFake(
+    opts.port ?? 0,
+    "/v1",
+    async (req, url) => {
+      const entry = await state.log(req);
+      if (url.pathname !== "/v1/images/generations" || req.method !== "POST") {
+        return error(404, `Invalid URL (${req.method} ${url.pathname})`, "invalid_request_error", null);
+      }
+      const auth = req.headers.get("authorization");
+      if (auth !== `Bearer ${fake.apiKey}`) {
+        const shown = (auth ?? "").replace(/^Bearer /, "").slice(0, 6);
+        return error(401, `Incorrect API key provided: ${shown}***. You can find your API key at https://platform.openai.com/account/api-keys.`, "invalid_request_error", "invalid_api_key");
+      }
+      switch (state.take("create")) {
+        case "auth":
+          return error(401, "Incorrect API key provided: sk-old***.", "invalid_request_error", "invalid_api_key");
+        case "rate_limit":
+          return error(429, "Rate limit reached for images per minute. Please try again in 1s.", "requests", "rate_limit_exceeded", null, { "retry-after": "1" });
+        case "quota":
+          return error(429, "You exceeded your current quota, please check your plan and billing details.", "insufficient_quota", "insufficient_quota");
+        case "content_policy":
+          return error(400, "Your request was rejected as a result of our safety system.", "invalid_request_error", "content_policy_violation");
+        case "server":
+          return error(500, "The server had an error while processing your request. Sorry about that!", "server_error", null);
+        case "malformed":
+          return malformed();
+        case "hang":
+          return state.hang();
+      }
+      const b = (entry.body ?? {}) as Record<string, unknown>;
+      if (typeof b.model !== "string" || !MODELS.has(b.model)) return error(404, `The model '${String(b.model)}' does not exist or you do not have access to it.`, "invalid_request_error", "model_not_found");
+      if (typeof b.prompt !== "string" || b.prompt === "") return error(400, "Invalid 'prompt': empty string.", "invalid_request_error", "empty_string", "prompt");
+      if (b.n !== undefined && b.model === "dall-e-3" && b.n !== 1) return error(400, "Invalid 'n': dall-e-3 only supports n=1.", "invalid_request_error", "invalid_value", "n");
+      if (b.size !== undefined && SIZES[b.model] && !SIZES[b.model]!.has(String(b.size))) return error(400, `Invalid value: '${String(b.size)}'.`, "invalid_request_error", "invalid_value", "size");
+      if (b.model.startsWith("gpt-image") && b.response_format !== undefined) return error(400, "Unknown parameter: 'response_format'.", "invalid_request_error", "unknown_parameter", "response_format");
+      // DALL·E answers with URLs unless asked for base64; the SDK asks for b64_json.
+      if (b.model.startsWith("dall-e") && b.response_format !== "b64_json") {
+        return json({ created: Math.floor(Date.now() / 1000), data: [{ url: "https://oaidalleapiprodscus.example/img.png", revised_prompt: b.prompt }] });
+      }
+      const data = b.model === "dall-e-3" ? [{ b64_json: b64, revised_prompt: `A detailed rendering: ${b.prompt}` }] : [{ b64_json: b64 }];
+      const body: Record<string, unknown> = { created: Math.floor(Date.now() / 1000), data };
+      if (b.model.startsWith("gpt-image")) {
+        Object.assign(body, { background: "opaque", output_format: "png", quality: "medium", size: "1024x1024", usage: { input_tokens: 12, output_tokens: 1056, total_tokens: 1068, input_tokens_details: { text_tokens: 12, image_tokens: 0 } } });
+      }
+      return json(body);
+    },
+    state,
+  );
+
+  return Object.assign(fake, running, {
+    apiKey: opts.apiKey ?? "sk-fake-openai",
+  });
+}

@@ -1,0 +1,131 @@
+/**
+ * A fake of Replicate's HTTP API (https://replicate.com/docs/reference/http):
+ * `POST /v1/models/{owner}/{name}/predictions` (official models) and
+ * `GET /v1/predictions/{id}`, Bearer token auth, problem-details error bodies
+ * (`{title, detail, status}`). A prediction walks starting → processing →
+ * its outcome over successive polls; outputs are file URLs on this server.
+ */
+import { fakeId, FakeState, json, malformed, serveFile, startFake, type RunningFake } from "./common";
+
+export type ReplicateOutcome = "succeeded" | "failed" | "canceled" | "aborted";
+
+export const REPLICATE_MODELS = new Set(["black-forest-labs/flux-schnell", "black-forest-labs/flux-dev", "black-forest-labs/flux-1.1-pro"]);
+
+interface Pred {
+  id: string;
+  model: string;
+  input: Record<string, unknown>;
+  polls: number;
+  outcome: ReplicateOutcome;
+  created_at: string;
+}
+
+export interface ReplicateFake extends RunningFake {
+  token: string;
+  /** Outcome of predictions created from now on. */
+  outcome: ReplicateOutcome;
+  /** Polls a prediction spends in `starting` and in `processing` before its outcome. */
+  steps: { starting: number; processing: number };
+  predictions: Map<string, Pred>;
+}
+
+const problem = (status: number, title: string, detail: string, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify({ title, detail, status }), { status, headers: { "content-type": "application/problem+json", ...headers } });
+
+export function startReplicateFake(opts: { port?: number; token?: string } = {}): ReplicateFake {
+  const state = new FakeState();
+  const predictions = new Map<string, Pred>();
+  const fake = {} as ReplicateFake;
+
+  const view = (p: Pred, origin: string) => {
+    const starting = fake.steps.starting;
+    const processing = fake.steps.processing;
+    const status = p.polls <= starting ? "starting" : p.polls <= starting + processing ? "processing" : p.outcome;
+    const done = status !== "starting" && status !== "processing";
+    const out: Record<string, unknown> = {
+      id: p.id,
+      model: p.model,
+      version: "hidden",
+      input: p.input,
+      logs: status === "starting" ? "" : "Using seed: 42\n",
+      output: null,
+      data_removed: false,
+      error: null,
+      source: "api",
+      status,
+      created_at: p.created_at,
+      started_at: status === "starting" ? null : p.created_at,
+      completed_at: done ? new Date().toISOString() : null,
+      urls: {
+        get: `${origin}/v1/predictions/${p.id}`,
+        cancel: `${origin}/v1/predictions/${p.id}/cancel`,
+        stream: `${origin}/v1/predictions/${p.id}/stream`,
+        web: `${origin}/p/${p.id}`,
+      },
+    };
+    if (status === "succeeded") {
+      out.output = [`${origin}/files/${p.id}-0.png`];
+      out.metrics = { predict_time: 0.5, total_time: 0.6 };
+    }
+    if (status === "failed") out.error = "CUDA out of memory";
+    return out;
+  };
+
+  const running = startFake(
+    opts.port ?? 0,
+    "/v1",
+    async (req, url, origin) => {
+      const file = serveFile(url.pathname);
+      if (file && req.method === "GET") return state.take("file") === "server" ? problem(500, "Internal Server Error", "") : file;
+      await state.log(req);
+      const entry = state.requests[state.requests.length - 1]!;
+      const create = /^\/v1\/models\/([^/]+)\/([^/]+)\/predictions$/.exec(url.pathname);
+      const get = /^\/v1\/predictions\/([^/]+)$/.exec(url.pathname);
+      const route = create && req.method === "POST" ? "create" : get && req.method === "GET" ? "poll" : null;
+      if (!route) return problem(404, "Not found", "The requested resource could not be found.");
+
+      if (req.headers.get("authorization") !== `Bearer ${fake.token}`) {
+        return problem(401, "Unauthenticated", "You did not pass a valid authentication token");
+      }
+      switch (state.take(route)) {
+        case "auth":
+          return problem(401, "Unauthenticated", "You did not pass a valid authentication token");
+        case "rate_limit":
+          return problem(429, "Request was throttled", "Request was throttled. Your rate limit resets in ~1s.", { "retry-after": "1" });
+        case "server":
+          return problem(500, "Internal Server Error", "An unexpected error occurred.");
+        case "malformed":
+          return malformed();
+        case "hang":
+          return state.hang();
+      }
+
+      if (route === "create") {
+        const model = `${decodeURIComponent(create![1]!)}/${decodeURIComponent(create![2]!)}`;
+        if (!REPLICATE_MODELS.has(model)) return problem(404, "Not found", "The requested resource could not be found.");
+        const body = entry.body as { input?: Record<string, unknown> } | undefined;
+        if (!body || typeof body !== "object" || !body.input || typeof body.input !== "object") {
+          return problem(422, "Input validation failed", "- input: Invalid type. Expected: object, given: null");
+        }
+        if (typeof body.input.prompt !== "string" || body.input.prompt === "") {
+          return problem(422, "Input validation failed", "- input: prompt is required");
+        }
+        const p: Pred = { id: fakeId(), model, input: body.input, polls: 0, outcome: fake.outcome, created_at: new Date().toISOString() };
+        predictions.set(p.id, p);
+        return json(view(p, origin), 201);
+      }
+      const p = predictions.get(decodeURIComponent(get![1]!));
+      if (!p) return problem(404, "Not found", "The requested resource could not be found.");
+      p.polls++;
+      return json(view(p, origin));
+    },
+    state,
+  );
+
+  return Object.assign(fake, running, {
+    token: opts.token ?? "r8_fake_token",
+    outcome: "succeeded" as ReplicateOutcome,
+    steps: { starting: 1, processing: 1 },
+    predictions,
+  });
+}

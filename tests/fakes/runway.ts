@@ -1,0 +1,107 @@
+/**
+ * A fake of Runway's API (https://docs.dev.runwayml.com/api, @runwayml/sdk):
+ * `POST /v1/text_to_video` → `{id}`, `GET /v1/tasks/{id}` walking PENDING →
+ * THROTTLED → RUNNING → SUCCEEDED | FAILED | CANCELLED. Bearer auth and the
+ * `X-Runway-Version` header are required, as upstream. Errors are
+ * `{error: "..."}` bodies.
+ */
+import { fakeId, FakeState, json, malformed, serveFile, startFake, type RunningFake } from "./common";
+
+export type RunwayOutcome = "SUCCEEDED" | "FAILED" | "CANCELLED";
+const RATIOS = new Set(["1280:720", "720:1280"]);
+
+interface Task {
+  id: string;
+  polls: number;
+  outcome: RunwayOutcome;
+  createdAt: string;
+  body: Record<string, unknown>;
+}
+
+export interface RunwayFake extends RunningFake {
+  apiKey: string;
+  outcome: RunwayOutcome;
+  /** The statuses a task shows on successive polls before its outcome. */
+  walk: ("PENDING" | "THROTTLED" | "RUNNING")[];
+  tasks: Map<string, Task>;
+}
+
+export function startRunwayFake(opts: { port?: number; apiKey?: string } = {}): RunwayFake {
+  const state = new FakeState();
+  const tasks = new Map<string, Task>();
+  const fake = {} as RunwayFake;
+
+  const view = (t: Task, origin: string) => {
+    const status = t.polls <= fake.walk.length ? fake.walk[t.polls - 1]! : t.outcome;
+    const base = { id: t.id, createdAt: t.createdAt, status };
+    switch (status) {
+      case "PENDING":
+      case "THROTTLED":
+        return { ...base, estimatedCost: { credits: 60 } };
+      case "RUNNING":
+        return { ...base, estimatedCost: { credits: 60 }, progress: 0.5 };
+      case "SUCCEEDED":
+        return { ...base, cost: { credits: 60 }, output: [`${origin}/files/${t.id}.mp4`] };
+      case "FAILED":
+        return { ...base, cost: { credits: 0 }, failure: "The prompt was flagged by content moderation.", failureCode: "SAFETY.INPUT.TEXT" };
+      case "CANCELLED":
+        return { ...base, cost: { credits: 0 } };
+    }
+  };
+
+  const running = startFake(
+    opts.port ?? 0,
+    "",
+    async (req, url, origin) => {
+      const file = serveFile(url.pathname);
+      if (file && req.method === "GET") return file;
+      const entry = await state.log(req);
+      const get = /^\/v1\/tasks\/([^/]+)$/.exec(url.pathname);
+      const route = url.pathname === "/v1/text_to_video" && req.method === "POST" ? "create" : get && req.method === "GET" ? "poll" : null;
+      if (!route) return json({ error: "Not found" }, 404);
+
+      if (req.headers.get("authorization") !== `Bearer ${fake.apiKey}`) return json({ error: "Invalid API key" }, 401);
+      if (req.headers.get("x-runway-version") !== "2024-11-06") {
+        return json({ error: "The X-Runway-Version header must be set to a supported version (2024-11-06)." }, 400);
+      }
+      switch (state.take(route)) {
+        case "auth":
+          return json({ error: "Invalid API key" }, 401);
+        case "rate_limit":
+          return json({ error: "You have exceeded the rate limit for this organization." }, 429);
+        case "server":
+          return json({ error: "An unexpected error occurred." }, 500);
+        case "malformed":
+          return malformed();
+        case "hang":
+          return state.hang();
+      }
+
+      if (route === "create") {
+        const b = (entry.body ?? {}) as Record<string, unknown>;
+        const issues: string[] = [];
+        if (b.model !== "gen4.5") issues.push(`model: Invalid literal value, expected "gen4.5"`);
+        if (typeof b.promptText !== "string" || b.promptText.length === 0 || b.promptText.length > 1000) issues.push("promptText: must be 1 to 1000 characters");
+        if (typeof b.ratio !== "string" || !RATIOS.has(b.ratio)) issues.push("ratio: Invalid enum value");
+        if (typeof b.duration !== "number" || !Number.isInteger(b.duration) || b.duration < 2 || b.duration > 10) issues.push("duration: must be an integer from 2 to 10");
+        if (issues.length) return json({ error: `Validation of body failed: ${issues.join("; ")}`, issues: issues.map((message) => ({ message })) }, 400);
+        const t: Task = { id: crypto.randomUUID(), polls: 0, outcome: fake.outcome, createdAt: new Date().toISOString(), body: b };
+        tasks.set(t.id, t);
+        return json({ id: t.id, estimatedCost: { credits: 60 } });
+      }
+      const t = tasks.get(decodeURIComponent(get![1]!));
+      if (!t) return json({ error: "Task not found" }, 404);
+      t.polls++;
+      return json(view(t, origin));
+    },
+    state,
+  );
+
+  void fakeId;
+  return Object.assign(fake, running, {
+    apiKey: opts.apiKey ?? "key_fake_runway",
+    outcome: "SUCCEEDED" as RunwayOutcome,
+    walk: ["PENDING", "THROTTLED", "RUNNING"] as RunwayFake["walk"],
+    tasks,
+  });
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { generateText, streamText } from "ai";
 import { openDatabase } from "#db/client";
-import { hitRateLimit, clientIpOf, requireDemoAccess } from "~/domain/demo/access.server";
+import { clientIpOf, hitRateLimit, requireDemoAccess, sweepDemoHits } from "~/domain/demo/access.server";
 import { findTextProvider, splitTarget, targetValue, TEXT_PROVIDERS } from "~/domain/demo/catalog";
 import { generateDemoImage, generateDemoText, resolveImageOffering, resolveTextOffering, streamDemoText } from "~/domain/demo/demo.server";
 import { createDemoModels } from "~/domain/demo/models.server";
@@ -340,5 +340,19 @@ describe("demo images through generateImage", () => {
     expect(
       await messageOf(generateDemoImage({ models, storage }, { provider: "openai", model: "dall-e-3", prompt: "[simulate:fail]" })),
     ).toBe("upstream error: openai failed");
+  });
+});
+
+describe("demo hit sweep", () => {
+  test("removes expired demo hits of all buckets, keeps fresh ones and other limiters' rows", () => {
+    const db = openDatabase(":memory:");
+    const now = Date.parse("2026-11-22T10:00:00.000Z");
+    hitRateLimit(db, "demo:ip:1.1.1.1", 5, 60_000, now - 120_000);
+    hitRateLimit(db, "demo:ip:2.2.2.2", 5, 60_000, now - 61_000);
+    hitRateLimit(db, "demo:user:u", 5, 60_000, now - 1_000);
+    hitRateLimit(db, "key:abc", 5, 60_000, now - 120_000);
+    expect(sweepDemoHits(db, 60_000, now)).toBe(2);
+    const left = db.$client.query("SELECT bucket FROM rate_limit_hits ORDER BY bucket").all() as { bucket: string }[];
+    expect(left.map((r) => r.bucket)).toEqual(["demo:user:u", "key:abc"]);
   });
 });

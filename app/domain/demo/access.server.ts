@@ -9,9 +9,10 @@
  * The limit lives in SQLite (rate_limit_hits) rather than in memory so every
  * process on the database shares one count, like the API-key limits.
  */
-import { and, asc, count, eq, lte } from "drizzle-orm";
+import { and, asc, count, eq, gte, lt, lte } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { rateLimitHits } from "#db/schema";
+import { changes } from "~/domain/credits/ledger.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { AppError } from "~/lib/errors";
@@ -63,6 +64,22 @@ export function hitRateLimit(db: Db, bucket: string, limit: number, windowMs: nu
 }
 
 /**
+ * Removes expired demo hits of every bucket (a bucket is only pruned when hit, so
+ * addresses that never come back would otherwise leave rows behind). The range
+ * on `bucket` uses the (bucket, at) index.
+ */
+export function sweepDemoHits(db: Db, windowMs: number, now: number): number {
+  const res = db
+    .delete(rateLimitHits)
+    .where(and(gte(rateLimitHits.bucket, "demo:"), lt(rateLimitHits.bucket, "demo;"), lte(rateLimitHits.at, now - windowMs)))
+    .run();
+  return changes(res);
+}
+
+const SWEEP = Symbol.for("atelier.demoSweepAt");
+type G = typeof globalThis & { [SWEEP]?: number };
+
+/**
  * The client address: the socket's peer, or (TRUST_PROXY=true) the last
  * X-Forwarded-For entry, the one the operator's own proxy appended.
  */
@@ -82,7 +99,13 @@ export function requireDemoAccess(deps: { db: Db; config: Config; clock: Clock }
   if (!client.userId && !config.DEMO_PUBLIC) throw new AppError("UNAUTHENTICATED");
   if (config.DEMO_RATE_LIMIT === 0) return {};
   const bucket = client.userId ? `demo:user:${client.userId}` : `demo:ip:${client.ip ?? "unknown"}`;
-  const d = hitRateLimit(deps.db, bucket, config.DEMO_RATE_LIMIT, DEMO_WINDOW_MS, deps.clock.now());
+  const now = deps.clock.now();
+  const g = globalThis as G;
+  if (now - (g[SWEEP] ?? 0) >= DEMO_WINDOW_MS) {
+    g[SWEEP] = now;
+    sweepDemoHits(deps.db, DEMO_WINDOW_MS, now);
+  }
+  const d = hitRateLimit(deps.db, bucket, config.DEMO_RATE_LIMIT, DEMO_WINDOW_MS, now);
   const headers: Record<string, string> = {
     "X-RateLimit-Limit": String(d.limit),
     "X-RateLimit-Remaining": String(d.remaining),

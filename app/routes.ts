@@ -5,9 +5,27 @@ export default [
   route("api/auth/*", "routes/api/auth.ts"),
   route("api/health", "routes/api/health.ts"),
   route("api/get-user-info", "routes/api/get-user-info.ts"),
+  route("api/keys/create", "routes/api/keys/create.ts"),
+  route("api/keys/list", "routes/api/keys/list.ts"),
+  route("api/keys/revoke", "routes/api/keys/revoke.ts"),
+  route("api/get-user-credits", "routes/api/get-user-credits.ts"),
+  route("api/get-user-subscription", "routes/api/get-user-subscription.ts"),
+  route("api/ping", "routes/api/ping.ts"),
+  route("api/update-invite", "routes/api/update-invite.ts"),
+  route("api/add-feedback", "routes/api/add-feedback.ts"),
+  route("api/admin/grant-credits", "routes/api/admin/grant-credits.ts"),
+  route("api/admin/create-subscription", "routes/api/admin/create-subscription.ts"),
+  route("api/admin/list-users", "routes/api/admin/list-users.ts"),
+  route("api/generator/generate", "routes/api/generator/generate.ts"),
+  route("api/generator/query", "routes/api/generator/query.ts"),
+  route("api/generator/history", "routes/api/generator/history.ts"),
   route("api/demo/gen-text", "routes/api/demo/gen-text.ts"),
   route("api/demo/gen-stream-text", "routes/api/demo/gen-stream-text.ts"),
+  route("api/demo/gen-image", "routes/api/demo/gen-image.ts"),
   route("api/*", "routes/api/not-found.ts"),
+
+  // ---- stored result files (local storage; DESIGN §4)
+  route("media/*", "routes/media.ts"),
 
   // ---- user center (form-driven pages)
   layout("routes/layout.tsx", [
@@ -16,6 +34,9 @@ export default [
     route("sign-in", "routes/sign-in.tsx"),
     route("sign-out", "routes/sign-out.tsx"),
     route("account", "routes/account.tsx"),
+    route("keys", "routes/keys.tsx"),
+    route("feedback", "routes/feedback.tsx"),
+    route("studio", "routes/studio.tsx"),
     route("playground", "routes/playground.tsx"),
   ]),
 ] satisfies RouteConfig;

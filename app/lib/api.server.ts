@@ -8,8 +8,9 @@
 import type { z } from "zod";
 import { envelopeResponse, errorBody, okBody } from "./envelope";
 import { AppError, isAppError } from "./errors";
-import { requireAdmin, requireCaller, requireSessionUser, resolveCaller, type Caller } from "./identity.server";
+import { resolveCaller, type Caller } from "./identity.server";
 import { log } from "./log.server";
+import { checkRateLimit } from "./rate-limit.server";
 import { getServices, type Services } from "./services.server";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -89,19 +90,28 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   }
 }
 
+/**
+ * Who is calling, then the caller's rate limit (headers on every response of a
+ * limited caller, 429 when over), then what the endpoint's mode requires. A
+ * present `X-API-Key` is the caller (401 when bad); it never falls back to the
+ * session.
+ */
 async function guard(mode: AuthMode, request: Request, services: Services): Promise<Caller | null> {
-  switch (mode) {
-    case "user":
-      return requireCaller(request, services);
-    case "admin":
-      return requireAdmin(request, services);
-    case "session":
-      return requireSessionUser(request, services);
-    case "optional":
-      return resolveCaller(request, services);
-    case "none":
-      return null;
+  if (mode === "none") return null;
+  const caller = await resolveCaller(request, services);
+  if (caller) {
+    const limit = checkRateLimit(request, services, caller);
+    if (limit) {
+      addResponseHeaders(request, limit.headers);
+      if (!limit.allowed) throw new AppError("RATE_LIMITED");
+    }
   }
+  if (mode === "optional") return caller;
+  if (!caller) throw new AppError("UNAUTHENTICATED");
+  if (mode === "admin" && !caller.isAdmin) throw new AppError("FORBIDDEN");
+  // Key management is for people in the browser: a key must not manage keys.
+  if (mode === "session" && caller.via !== "session") throw new AppError("FORBIDDEN");
+  return caller;
 }
 
 export function api<A extends AuthMode, S extends z.ZodType | undefined = undefined, T = unknown>(

@@ -69,10 +69,11 @@ export function createAuth(config: Config, db: Db, clock: Clock) {
           },
           after: async (user) => {
             if (config.SIGNUP_CREDITS > 0) {
+              const now = clock.now();
               grantCredits(
                 db,
-                { userId: user.id, amount: config.SIGNUP_CREDITS, source: "signup", expiresAt: clock.now() + 365 * DAY_MS },
-                clock,
+                { userId: user.id, amount: config.SIGNUP_CREDITS, source: "signup", expiresAt: now + 365 * DAY_MS },
+                { now: () => now },
               );
             }
           },

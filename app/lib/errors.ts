@@ -17,6 +17,7 @@ type Params = {
   API_KEY_NOT_FOUND: void;
   API_KEY_REVOKED: void;
   API_KEY_LIMIT: { max: number };
+  KEY_ID_NOT_FOUND: void;
   RATE_LIMITED: void;
   FORBIDDEN: void;
   NOT_FOUND: void;
@@ -52,6 +53,8 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
   API_KEY_NOT_FOUND: { status: 401, message: () => "API key not found" },
   API_KEY_REVOKED: { status: 401, message: () => "API key revoked" },
   API_KEY_LIMIT: { status: 200, message: (p) => `invalid params: at most ${p.max} active API keys per user` },
+  // Key management: an unknown key_id, or one of another user (no hint that it exists).
+  KEY_ID_NOT_FOUND: { status: 200, message: () => "key not found" },
   RATE_LIMITED: { status: 429, message: () => "Too Many Requests" },
   FORBIDDEN: { status: 200, message: () => "forbidden" },
   NOT_FOUND: { status: 404, message: () => "not found" },

@@ -25,3 +25,44 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
   }
   return out;
 }
+
+/** Creating an API key (the /keys form and POST /api/keys/create). */
+export const ApiKeyCreateSchema = z.object({
+  name: z.string().trim().min(1, "Enter a name for the key").max(100, "At most 100 characters"),
+});
+
+export const ApiKeyRevokeSchema = z.object({
+  key_id: z.string().min(1).max(100),
+});
+/** Spec 2.7 / 4.12 and DESIGN §1: content 1..5000 characters, rating an integer 1..5. */
+export const FEEDBACK_MAX_CHARS = 5000;
+export const FEEDBACK_ERRORS = {
+  contentRequired: "content is required",
+  contentTooLong: `content too long (max ${FEEDBACK_MAX_CHARS})`,
+  contentType: "content must be a string",
+  rating: "rating must be an integer from 1 to 5",
+} as const;
+
+/** Characters as people count them (code points, not UTF-16 units). */
+const chars = (s: string) => [...s].length;
+
+export const FeedbackSchema = z.object({
+  content: z
+    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? FEEDBACK_ERRORS.contentRequired : FEEDBACK_ERRORS.contentType) })
+    .refine((s) => s.trim().length > 0, FEEDBACK_ERRORS.contentRequired)
+    .refine((s) => chars(s) <= FEEDBACK_MAX_CHARS, FEEDBACK_ERRORS.contentTooLong),
+  rating: z.number({ error: FEEDBACK_ERRORS.rating }).int(FEEDBACK_ERRORS.rating).min(1, FEEDBACK_ERRORS.rating).max(5, FEEDBACK_ERRORS.rating),
+});
+
+/** The same schema for the HTML form, whose rating arrives as text. */
+export const FeedbackFormSchema = z.object({
+  content: FeedbackSchema.shape.content,
+  rating: z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v), FeedbackSchema.shape.rating),
+});
+
+export const AffiliateSchema = z.object({ is_affiliate: z.boolean() });
+/** The studio's create form: one offering (`ai_type|provider|model`) and a prompt. */
+export const StudioSchema = z.object({
+  offering: z.string().min(1, "Choose a model").regex(/^(image|video)\|[^|]+\|[^|]+$/, "Choose a model"),
+  prompt: z.string().trim().min(1, "Describe what to create").max(4000, "At most 4000 characters"),
+});

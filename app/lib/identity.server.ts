@@ -20,7 +20,7 @@ export const API_KEY_HEADER = "x-api-key";
 export async function resolveCaller(request: Request, services: Services): Promise<Caller | null> {
   const key = request.headers.get(API_KEY_HEADER);
   if (key !== null) {
-    const identity = authenticateApiKey(services.db, key);
+    const identity = authenticateApiKey(services.db, key, services.clock);
     const user = findUserById(services.db, identity.userId);
     if (!user) throw new AppError("API_KEY_NOT_FOUND");
     return { user, via: "api_key", apiKeyId: identity.keyId, isAdmin: isAdminEmail(services.config, user.email) };
@@ -44,8 +44,16 @@ export async function requireAdmin(request: Request, services: Services): Promis
   return caller;
 }
 
-/** Session only (key management must not be reachable with a key). */
+/**
+ * Session only (key management must not be reachable with a key). A request
+ * carrying a key is judged as that key (401 when bad) and then refused with
+ * `forbidden`: it never falls back to a session cookie sent alongside.
+ */
 export async function requireSessionUser(request: Request, services: Services): Promise<Caller> {
+  if (request.headers.get(API_KEY_HEADER) !== null) {
+    await resolveCaller(request, services);
+    throw new AppError("FORBIDDEN");
+  }
   const session = await services.auth.api.getSession({ headers: request.headers });
   const user = session ? findUserById(services.db, session.user.id) : undefined;
   if (!user) throw new AppError("UNAUTHENTICATED");

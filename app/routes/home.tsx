@@ -5,7 +5,7 @@ import type { Route } from "./+types/home";
 export const meta: Route.MetaFunction = () => [{ title: "Atelier — AI images and videos" }];
 
 export async function loader({ request }: Route.LoaderArgs) {
-  if (await getUiUser(request)) throw redirect("/account");
+  if (await getUiUser(request)) throw redirect("/studio");
   return null;
 }
 

@@ -32,11 +32,20 @@ export default function Layout({ loaderData }: Route.ComponentProps) {
           <nav aria-label="Main" className="flex flex-wrap items-center gap-1">
             {user ? (
               <>
+                <NavLink to="/studio" className={navClass}>
+                  Studio
+                </NavLink>
                 <NavLink to="/account" className={navClass}>
                   Account
                 </NavLink>
                 <NavLink to="/playground" className={navClass}>
                   Playground
+                </NavLink>
+                <NavLink to="/keys" className={navClass}>
+                  API keys
+                </NavLink>
+                <NavLink to="/feedback" className={navClass}>
+                  Feedback
                 </NavLink>
                 <span className="ml-2 rounded-full bg-amber-100 px-3 py-1 text-sm font-medium text-amber-900" aria-label={`Balance: ${credits} credits`}>
                   {credits} credits

@@ -6,6 +6,10 @@ import { ConfigError } from "~/lib/config.server";
 import { APP_VERSION } from "~/lib/version";
 import { backupDatabase } from "./backup.server";
 import { CliError } from "./cli-error";
+import { runAdminCli } from "./admin-cli.server";
+import { installJobRunner, startRunnerFromServices } from "#jobs/index";
+import { closeServices } from "~/lib/services.server";
+import { log } from "~/lib/log.server";
 import { serve } from "./http.server";
 
 const HELP = `Atelier ${APP_VERSION} — AI images and videos paid with credits.
@@ -14,8 +18,10 @@ Usage: atelier [command] [options]
 
 Commands:
   serve              Start the web server and job runner (default)
+  worker             Run only the job runner (another process serves HTTP with JOBS=off)
   migrate            Create the database and apply pending migrations
   backup <file>      Write a consistent copy of the database to <file> (safe while serving)
+  admin <action>     Grant credits, record subscriptions, list users (admin --help)
   version            Print the version
   help               Show this help
 
@@ -27,8 +33,26 @@ export async function runCli(argv: string[], build: ServerBuild, opts: { clientD
     switch (command) {
       case "serve":
         if (rest.includes("--help")) return print("Usage: atelier serve\n\nStarts the HTTP server on HOST:PORT and the job runner (JOBS=off disables it).");
+        installJobRunner();
         await serve(build, opts);
         return -1;
+      case "worker": {
+        if (rest.includes("--help")) return print("Usage: atelier worker\n\nRuns the job runner without the HTTP server, on the same DATABASE_PATH and DATA_DIR.");
+        const runner = startRunnerFromServices();
+        log.info("worker started", { owner: runner.owner, database: getConfig().databasePath });
+        let stopping = false;
+        const stop = async (signal: string) => {
+          if (stopping) return;
+          stopping = true;
+          log.info("shutting down", { signal });
+          await runner.stop();
+          closeServices();
+          process.exit(0);
+        };
+        process.on("SIGTERM", () => void stop("SIGTERM"));
+        process.on("SIGINT", () => void stop("SIGINT"));
+        return -1;
+      }
       case "migrate": {
         if (rest.includes("--help")) return print("Usage: atelier migrate\n\nCreates the database file if needed and applies pending migrations.");
         const config = getConfig();
@@ -52,6 +76,8 @@ export async function runCli(argv: string[], build: ServerBuild, opts: { clientD
           db.$client.close();
         }
       }
+      case "admin":
+        return await runAdminCli(rest);
       case "version":
       case "--version":
         return print(APP_VERSION);

@@ -2,9 +2,13 @@
  * The credits ledger (DESIGN §3). Grants carry an amount, what remains, an
  * optional expiry and a source; a debit per completed generation records how
  * it was drawn from the grants. Every function here is synchronous: callers
- * run them inside `db.transaction(...)` (bun-sqlite transactions are sync).
+ * run them inside `db.transaction(..., { behavior: "immediate" })`
+ * (bun-sqlite transactions are sync; never await inside one).
+ *
+ * Expiry boundary: a grant is spendable while `now < expires_at`; at the exact
+ * expiry instant it is gone.
  */
-import { and, asc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import type { Db } from "#db/client";
 import { creditAllocations, creditDebits, creditGrants, generations } from "#db/schema";
@@ -18,6 +22,7 @@ export const changes = (res: unknown): number => (res as { changes: number }).ch
 export type Tx = Pick<Db, "select" | "insert" | "update" | "delete" | "run" | "get" | "all">;
 
 export type GrantSource = "signup" | "checkin" | "admin" | "order";
+export const GRANT_SOURCES: readonly GrantSource[] = ["signup", "checkin", "admin", "order"];
 
 export interface GrantInput {
   userId: string;
@@ -28,11 +33,22 @@ export interface GrantInput {
   note?: string | null;
 }
 
+export type GrantRow = typeof creditGrants.$inferSelect;
+
 const unexpired = (now: number) => or(isNull(creditGrants.expiresAt), gt(creditGrants.expiresAt, new Date(now)));
 
-export function grantCredits(tx: Tx, input: GrantInput, clock: Clock) {
-  if (!Number.isInteger(input.amount) || input.amount <= 0) throw new AppError("INVALID_PARAMS", { reason: "credits must be a positive integer" });
-  const row = {
+const isCount = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n);
+
+export function grantCredits(tx: Tx, input: GrantInput, clock: Clock): GrantRow {
+  if (!isCount(input.amount) || input.amount <= 0) {
+    throw new AppError("INVALID_PARAMS", { reason: "credits must be a positive integer" });
+  }
+  if (!GRANT_SOURCES.includes(input.source)) throw new Error(`ledger: unknown grant source ${input.source}`);
+  const now = clock.now();
+  if (input.expiresAt != null && !(Number.isFinite(input.expiresAt) && input.expiresAt > now)) {
+    throw new AppError("INVALID_PARAMS", { reason: "expiry must be in the future" });
+  }
+  const row: GrantRow = {
     id: randomUUID(),
     userId: input.userId,
     amount: input.amount,
@@ -40,14 +56,19 @@ export function grantCredits(tx: Tx, input: GrantInput, clock: Clock) {
     source: input.source,
     note: input.note ?? null,
     expiresAt: input.expiresAt == null ? null : new Date(input.expiresAt),
-    createdAt: new Date(clock.now()),
+    createdAt: new Date(now),
   };
   tx.insert(creditGrants).values(row).run();
   return row;
 }
 
+export interface Credits {
+  left_credits: number;
+  total_credits: number;
+}
+
 /** `left_credits`: Σ remaining of unexpired grants. `total_credits`: Σ amount of every grant ever made. */
-export function getCredits(tx: Tx, userId: string, clock: Clock): { left_credits: number; total_credits: number } {
+export function getCredits(tx: Tx, userId: string, clock: Clock): Credits {
   const now = clock.now();
   const row = tx
     .select({
@@ -60,6 +81,25 @@ export function getCredits(tx: Tx, userId: string, clock: Clock): { left_credits
   return { left_credits: Number(row?.left ?? 0), total_credits: Number(row?.total ?? 0) };
 }
 
+/** Balances of many users in one query (admin lists). Users without grants are absent. */
+export function getCreditsMany(tx: Tx, userIds: string[], clock: Clock): Map<string, Credits> {
+  const out = new Map<string, Credits>();
+  if (userIds.length === 0) return out;
+  const now = clock.now();
+  const rows = tx
+    .select({
+      userId: creditGrants.userId,
+      left: sql<number>`coalesce(sum(case when ${creditGrants.expiresAt} is null or ${creditGrants.expiresAt} > ${now} then ${creditGrants.remaining} else 0 end), 0)`,
+      total: sql<number>`coalesce(sum(${creditGrants.amount}), 0)`,
+    })
+    .from(creditGrants)
+    .where(inArray(creditGrants.userId, userIds))
+    .groupBy(creditGrants.userId)
+    .all();
+  for (const r of rows) out.set(r.userId, { left_credits: Number(r.left), total_credits: Number(r.total) });
+  return out;
+}
+
 /** Credits held by the user's unfinished (pending or processing) tasks. */
 export function reservedCredits(tx: Tx, userId: string): number {
   const row = tx
@@ -70,17 +110,19 @@ export function reservedCredits(tx: Tx, userId: string): number {
   return Number(row?.n ?? 0);
 }
 
-/** available = left_credits − reserved. */
+/** available = left_credits − reserved (negative when grants expired under running tasks). */
 export function availableCredits(tx: Tx, userId: string, clock: Clock): number {
   return getCredits(tx, userId, clock).left_credits - reservedCredits(tx, userId);
 }
 
 /**
  * The reservation check the generation module calls inside its create
- * transaction, right before inserting the task (which is the reservation).
- * Throws `insufficient credits: need <cost>, have <available>`.
+ * transaction (behavior "immediate"), right before inserting the task (which
+ * is the reservation). Throws `insufficient credits: need <cost>, have <available>`
+ * with available floored at 0.
  */
 export function assertCanReserve(tx: Tx, userId: string, cost: number, clock: Clock): void {
+  if (!isCount(cost) || cost < 0) throw new Error(`ledger: invalid cost ${cost}`);
   const have = availableCredits(tx, userId, clock);
   if (have < cost) throw new AppError("INSUFFICIENT_CREDITS", { need: cost, have: Math.max(0, have) });
 }
@@ -98,12 +140,27 @@ export interface DebitResult {
  * Debits a completed generation exactly once (unique gen_id), drawing from
  * unexpired grants soonest-expiring first, never-expiring last, then oldest
  * first. If grants expired meanwhile it takes what is left, never below zero.
+ * Call it in the same transaction as the guarded `processing → completed` update.
  */
-export function debitForGeneration(tx: Tx, input: { genId: string; userId: string; amount: number }, clock: Clock): DebitResult {
-  const existing = tx.select().from(creditDebits).where(eq(creditDebits.genId, input.genId)).get();
-  if (existing) return { debitId: existing.id, amount: existing.amount, charged: existing.charged, applied: false };
-
+export function debitForGeneration(
+  tx: Tx,
+  input: { genId: string; userId: string; amount: number },
+  clock: Clock,
+): DebitResult {
+  if (!isCount(input.amount) || input.amount < 0) throw new Error(`ledger: invalid debit amount ${input.amount}`);
   const now = clock.now();
+  const debitId = randomUUID();
+  // The unique gen_id decides who debits: a second call (or a racing process) inserts nothing.
+  const inserted = tx
+    .insert(creditDebits)
+    .values({ id: debitId, userId: input.userId, genId: input.genId, amount: input.amount, charged: 0, createdAt: new Date(now) })
+    .onConflictDoNothing({ target: creditDebits.genId })
+    .run();
+  if (changes(inserted) === 0) {
+    const existing = tx.select().from(creditDebits).where(eq(creditDebits.genId, input.genId)).get()!;
+    return { debitId: existing.id, amount: existing.amount, charged: existing.charged, applied: false };
+  }
+
   const grants = tx
     .select({ id: creditGrants.id, remaining: creditGrants.remaining })
     .from(creditGrants)
@@ -111,27 +168,96 @@ export function debitForGeneration(tx: Tx, input: { genId: string; userId: strin
     .orderBy(sql`${creditGrants.expiresAt} is null`, asc(creditGrants.expiresAt), asc(creditGrants.createdAt), asc(creditGrants.id))
     .all();
 
-  const debitId = randomUUID();
   let need = input.amount;
-  const allocations: { grantId: string; amount: number }[] = [];
   for (const g of grants) {
     if (need === 0) break;
     const take = Math.min(need, g.remaining);
-    allocations.push({ grantId: g.id, amount: take });
+    const res = tx
+      .update(creditGrants)
+      .set({ remaining: sql`${creditGrants.remaining} - ${take}` })
+      .where(and(eq(creditGrants.id, g.id), sql`${creditGrants.remaining} >= ${take}`))
+      .run();
+    if (changes(res) !== 1) throw new Error(`ledger: grant ${g.id} changed under a debit`);
+    tx.insert(creditAllocations).values({ debitId, grantId: g.id, amount: take }).run();
     need -= take;
   }
   const charged = input.amount - need;
-  tx.insert(creditDebits)
-    .values({ id: debitId, userId: input.userId, genId: input.genId, amount: input.amount, charged, createdAt: new Date(now) })
-    .run();
-  for (const a of allocations) {
-    const res = tx
-      .update(creditGrants)
-      .set({ remaining: sql`${creditGrants.remaining} - ${a.amount}` })
-      .where(and(eq(creditGrants.id, a.grantId), sql`${creditGrants.remaining} >= ${a.amount}`))
-      .run();
-    if (changes(res) !== 1) throw new Error(`ledger: grant ${a.grantId} changed under a debit`);
-    tx.insert(creditAllocations).values({ debitId, grantId: a.grantId, amount: a.amount }).run();
-  }
+  tx.update(creditDebits).set({ charged }).where(eq(creditDebits.id, debitId)).run();
   return { debitId, amount: input.amount, charged, applied: true };
+}
+
+// ------------------------------------------------------------------ statements for the user center
+
+export interface GrantEntry {
+  id: string;
+  source: GrantSource;
+  amount: number;
+  remaining: number;
+  note: string | null;
+  created_at: string;
+  expires_at: string | null;
+  expired: boolean;
+}
+
+export interface DebitEntry {
+  id: string;
+  gen_id: string;
+  amount: number;
+  charged: number;
+  created_at: string;
+  /** What the generation was, when it still exists. */
+  generation: { ai_type: string; provider: string; model: string; prompt: string } | null;
+}
+
+/** The user's grants, newest first. */
+export function listGrants(tx: Tx, userId: string, clock: Clock, limit = 100): GrantEntry[] {
+  const now = clock.now();
+  return tx
+    .select()
+    .from(creditGrants)
+    .where(eq(creditGrants.userId, userId))
+    .orderBy(desc(creditGrants.createdAt), desc(creditGrants.id))
+    .limit(limit)
+    .all()
+    .map((g) => ({
+      id: g.id,
+      source: g.source as GrantSource,
+      amount: g.amount,
+      remaining: g.remaining,
+      note: g.note,
+      created_at: g.createdAt.toISOString(),
+      expires_at: g.expiresAt ? g.expiresAt.toISOString() : null,
+      expired: g.expiresAt !== null && g.expiresAt.getTime() <= now,
+    }));
+}
+
+/** The user's debits with the generation each paid for, newest first. */
+export function listDebits(tx: Tx, userId: string, limit = 100): DebitEntry[] {
+  return tx
+    .select({
+      id: creditDebits.id,
+      genId: creditDebits.genId,
+      amount: creditDebits.amount,
+      charged: creditDebits.charged,
+      createdAt: creditDebits.createdAt,
+      aiType: generations.aiType,
+      provider: generations.provider,
+      model: generations.model,
+      prompt: generations.prompt,
+    })
+    .from(creditDebits)
+    .leftJoin(generations, eq(generations.id, creditDebits.genId))
+    .where(eq(creditDebits.userId, userId))
+    .orderBy(desc(creditDebits.createdAt), desc(creditDebits.id))
+    .limit(limit)
+    .all()
+    .map((d) => ({
+      id: d.id,
+      gen_id: d.genId,
+      amount: d.amount,
+      charged: d.charged,
+      created_at: d.createdAt.toISOString(),
+      generation:
+        d.aiType !== null ? { ai_type: d.aiType, provider: d.provider!, model: d.model!, prompt: d.prompt! } : null,
+    }));
 }

@@ -3,6 +3,7 @@
  * whose period has not ended (or that has no end) is premium.
  */
 import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
+import { randomBytes } from "node:crypto";
 import type { Db } from "#db/client";
 import { orders } from "#db/schema";
 import { iso, type Clock } from "~/lib/clock";
@@ -51,4 +52,60 @@ export function getActiveSubscription(db: Pick<Db, "select">, userId: string, cl
 
 export function isPremium(db: Pick<Db, "select">, userId: string, clock: Clock): boolean {
   return getActiveSubscription(db, userId, clock) !== undefined;
+}
+
+/** Billing intervals Atelier records (spec 2.3 shows only the monthly one). */
+export const INTERVALS = ["month", "year", "one-time"] as const;
+export type Interval = (typeof INTERVALS)[number];
+
+export interface CreateSubscriptionInput {
+  userId: string;
+  productId: string;
+  productName: string;
+  interval: Interval;
+  /** Smallest currency unit (cents). */
+  amount: number;
+  subId?: string;
+  /** End of the paid period (ms); default: one interval after now, none for one-time. */
+  periodEnd?: number | null;
+}
+
+/** Adds calendar months in UTC (Jan 31 + 1 month → the last day of February). */
+export function addMonthsUtc(ms: number, months: number): number {
+  const d = new Date(ms);
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return d.getTime();
+}
+
+export function defaultPeriodEnd(interval: Interval, now: number): number | null {
+  if (interval === "month") return addMonthsUtc(now, 1);
+  if (interval === "year") return addMonthsUtc(now, 12);
+  return null;
+}
+
+const newOrderNo = (now: number) =>
+  `ORD-${new Date(now).toISOString().slice(0, 10).replaceAll("-", "")}-${randomBytes(6).toString("hex").toUpperCase()}`;
+
+/** Records a paid order (DESIGN §3: orders are recorded by an admin). */
+export function createSubscription(db: Pick<Db, "insert">, input: CreateSubscriptionInput, clock: Clock): OrderRow {
+  const now = clock.now();
+  const periodEnd = input.periodEnd === undefined ? defaultPeriodEnd(input.interval, now) : input.periodEnd;
+  const row: OrderRow = {
+    orderNo: newOrderNo(now),
+    userId: input.userId,
+    productId: input.productId,
+    productName: input.productName,
+    interval: input.interval,
+    amount: input.amount,
+    status: "paid",
+    subId: input.subId ?? `sub_${randomBytes(12).toString("hex")}`,
+    periodEnd: periodEnd === null ? null : new Date(periodEnd),
+    createdAt: new Date(now),
+  };
+  db.insert(orders).values(row).run();
+  return row;
 }

@@ -46,3 +46,26 @@ export function getUserOrThrow(db: Db, id: string): UserRow {
 export function isAdminEmail(config: Pick<Config, "ADMIN_EMAILS">, email: string): boolean {
   return config.ADMIN_EMAILS.includes(email.trim().toLowerCase());
 }
+
+export function findUserByEmail(db: Pick<Db, "select">, email: string): UserRow | undefined {
+  return db.select().from(user).where(eq(user.email, email.trim().toLowerCase())).get();
+}
+
+/** An admin's reference to a user: by email or by uuid. Unknown → `user not found`. */
+export function resolveUserRef(db: Db, ref: { email?: string; user_uuid?: string }): UserRow {
+  const u = ref.user_uuid !== undefined ? findUserById(db, ref.user_uuid) : findUserByEmail(db, ref.email ?? "");
+  if (!u) throw new AppError("USER_NOT_FOUND");
+  return u;
+}
+
+/** Spec 4.11: switches affiliate status; returns the updated row. */
+export function setAffiliate(db: Db, userId: string, isAffiliate: boolean, now: number): UserRow {
+  const updated = db
+    .update(user)
+    .set({ isAffiliate, updatedAt: new Date(now) })
+    .where(eq(user.id, userId))
+    .returning()
+    .get();
+  if (!updated) throw new AppError("USER_NOT_FOUND");
+  return updated;
+}

@@ -1,0 +1,146 @@
+/**
+ * Admin actions (DESIGN §6), shared by the admin endpoints and the CLI:
+ * grant credits, record a subscription, list users with balance and tier.
+ * Inputs are validated by the schemas below; failures read
+ * `invalid params: <reason>`.
+ */
+import { count, desc } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "#db/client";
+import { user } from "#db/schema";
+import { DAY_MS, iso, type Clock } from "~/lib/clock";
+import type { Config } from "~/lib/config.server";
+import { AppError } from "~/lib/errors";
+import { getCredits, getCreditsMany, grantCredits } from "../credits/ledger.server";
+import { createSubscription, INTERVALS, isPremium, toSubscriptionInfo, type SubscriptionInfo } from "../subscriptions/subscriptions.server";
+import { isAdminEmail, resolveUserRef } from "../users/users.server";
+
+export const MAX_ADMIN_GRANT = 1_000_000;
+export const MAX_EXPIRES_IN_DAYS = 36_500;
+export const LIST_USERS_MAX_PAGE_SIZE = 100;
+
+const who = {
+  email: z.string({ error: "email must be a string" }).trim().toLowerCase().min(1, "email must not be empty").optional(),
+  user_uuid: z.string({ error: "user_uuid must be a string" }).trim().min(1, "user_uuid must not be empty").optional(),
+};
+const oneUser = (v: { email?: string; user_uuid?: string }) => (v.email === undefined) !== (v.user_uuid === undefined);
+const ONE_USER = "give either email or user_uuid";
+
+const text = (name: string, max = 200) =>
+  z.string({ error: `${name} must be a string` }).trim().min(1, `${name} is required`).max(max, `${name} too long (max ${max})`);
+const positiveInt = (name: string, max: number) =>
+  z.number({ error: `${name} must be an integer from 1 to ${max}` }).int(`${name} must be an integer from 1 to ${max}`).min(1, `${name} must be an integer from 1 to ${max}`).max(max, `${name} must be an integer from 1 to ${max}`);
+
+export const GrantCreditsSchema = z
+  .object({
+    ...who,
+    credits: positiveInt("credits", MAX_ADMIN_GRANT),
+    expires_in_days: positiveInt("expires_in_days", MAX_EXPIRES_IN_DAYS).nullish(),
+  })
+  .refine(oneUser, ONE_USER);
+
+export const CreateSubscriptionSchema = z
+  .object({
+    ...who,
+    product_id: text("product_id"),
+    product_name: text("product_name"),
+    interval: z.enum(INTERVALS, { error: `interval must be one of ${INTERVALS.join(", ")}` }),
+    amount: z.number({ error: "amount must be a non-negative integer" }).int("amount must be a non-negative integer").min(0, "amount must be a non-negative integer").max(1_000_000_000, "amount too large"),
+    sub_id: text("sub_id").nullish(),
+    period_end: z.iso.datetime({ offset: true, error: "period_end must be an ISO 8601 timestamp" }).nullish(),
+  })
+  .refine(oneUser, ONE_USER);
+
+const pageInt = (name: string) =>
+  z.number({ error: `${name} must be an integer ≥ 1` }).int(`${name} must be an integer ≥ 1`).min(1, `${name} must be an integer ≥ 1`);
+export const ListUsersSchema = z.object({
+  page: pageInt("page").default(1),
+  page_size: pageInt("page_size").default(20).transform((n) => Math.min(n, LIST_USERS_MAX_PAGE_SIZE)),
+});
+
+/** Maps a failed parse to `invalid params: <first reason>`. */
+export function adminInvalid(error: z.ZodError): AppError {
+  const reason = error.issues[0]?.message;
+  return new AppError("INVALID_PARAMS", reason ? { reason } : undefined);
+}
+
+export interface Deps {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, "ADMIN_EMAILS">;
+}
+
+export function adminGrantCredits({ db, clock }: Deps, input: z.output<typeof GrantCreditsSchema>) {
+  const u = resolveUserRef(db, input);
+  return db.transaction(
+    (tx) => {
+      const now = clock.now();
+      const at: Clock = { now: () => now };
+      const expiresAt = input.expires_in_days ? now + input.expires_in_days * DAY_MS : null;
+      const grant = grantCredits(tx, { userId: u.id, amount: input.credits, source: "admin", expiresAt }, at);
+      return {
+        uuid: u.id,
+        email: u.email,
+        granted: grant.amount,
+        expires_at: iso(grant.expiresAt),
+        ...getCredits(tx, u.id, at),
+      };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+export type AdminSubscription = SubscriptionInfo & { user_uuid: string; email: string; period_end: string | null };
+
+export function adminCreateSubscription({ db, clock }: Deps, input: z.output<typeof CreateSubscriptionSchema>): AdminSubscription {
+  const u = resolveUserRef(db, input);
+  const order = createSubscription(
+    db,
+    {
+      userId: u.id,
+      productId: input.product_id,
+      productName: input.product_name,
+      interval: input.interval,
+      amount: input.amount,
+      subId: input.sub_id ?? undefined,
+      periodEnd: input.period_end ? Date.parse(input.period_end) : undefined,
+    },
+    clock,
+  );
+  return { ...toSubscriptionInfo(order), user_uuid: u.id, email: u.email, period_end: iso(order.periodEnd) };
+}
+
+export type Tier = "admin" | "premium" | "standard";
+
+export interface AdminUserEntry {
+  uuid: string;
+  email: string;
+  nickname: string;
+  created_at: string;
+  left_credits: number;
+  total_credits: number;
+  tier: Tier;
+}
+
+/** Users newest first, with balance and rate-limit tier. */
+export function adminListUsers({ db, clock, config }: Deps, input: z.output<typeof ListUsersSchema>) {
+  const total = db.select({ n: count() }).from(user).get()?.n ?? 0;
+  const rows = db
+    .select()
+    .from(user)
+    .orderBy(desc(user.createdAt), desc(user.id))
+    .limit(input.page_size)
+    .offset((input.page - 1) * input.page_size)
+    .all();
+  const balances = getCreditsMany(db, rows.map((r) => r.id), clock);
+  const users: AdminUserEntry[] = rows.map((r) => ({
+    uuid: r.id,
+    email: r.email,
+    nickname: r.name,
+    created_at: iso(r.createdAt)!,
+    left_credits: balances.get(r.id)?.left_credits ?? 0,
+    total_credits: balances.get(r.id)?.total_credits ?? 0,
+    tier: isAdminEmail(config, r.email) ? "admin" : isPremium(db, r.id, clock) ? "premium" : "standard",
+  }));
+  return { users, total, page: input.page, page_size: input.page_size };
+}

@@ -1,0 +1,187 @@
+/**
+ * Generation tasks as clients see them (spec §4.1–4.3, DESIGN §1, §3):
+ * validating and creating a task (checking and reserving credits in one write
+ * transaction), the status query, and the history.
+ */
+import { and, desc, eq, sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import type { Db } from "#db/client";
+import { generations } from "#db/schema";
+import { findOffering, isAiType, providersFor, type AiType, type Offering, type ProviderName } from "~/domain/catalog";
+import { assertCanReserve } from "~/domain/credits/ledger.server";
+import { iso, type Clock } from "~/lib/clock";
+import type { Config } from "~/lib/config.server";
+import { AppError } from "~/lib/errors";
+
+export const MAX_PROMPT_LENGTH = 4000;
+export const HISTORY_DEFAULT_PAGE_SIZE = 20;
+export const HISTORY_MAX_PAGE_SIZE = 100;
+
+export type GenerationRow = typeof generations.$inferSelect;
+export type GenerationStatus = "pending" | "processing" | "completed" | "failed";
+
+export interface GenerateInput {
+  offering: Offering;
+  prompt: string;
+  options: Record<string, unknown>;
+}
+
+const present = (v: unknown): v is string => typeof v === "string" && v.trim() !== "";
+
+/**
+ * Spec 4.1 rules in order: the four fields (missing, empty or not a string),
+ * then ai_type, provider for that type, model for that provider, prompt
+ * length, options (an object when given).
+ */
+export function validateGenerateInput(raw: Record<string, unknown>): GenerateInput {
+  const { ai_type, provider, model, prompt, options } = raw;
+  if (!present(ai_type) || !present(provider) || !present(model) || !present(prompt)) {
+    throw new AppError("GENERATION_FIELDS_REQUIRED");
+  }
+  if (!isAiType(ai_type)) throw new AppError("INVALID_AI_TYPE");
+  if (!providersFor(ai_type).includes(provider as ProviderName)) {
+    throw new AppError("UNSUPPORTED_PROVIDER", { aiType: ai_type, provider });
+  }
+  const offering = findOffering(ai_type, provider, model);
+  if (!offering) throw new AppError("UNSUPPORTED_MODEL", { model });
+  if (prompt.length > MAX_PROMPT_LENGTH) throw new AppError("PROMPT_TOO_LONG", { max: MAX_PROMPT_LENGTH });
+  if (options !== undefined && options !== null && (typeof options !== "object" || Array.isArray(options))) {
+    throw new AppError("INVALID_PARAMS");
+  }
+  return { offering, prompt, options: (options as Record<string, unknown> | null | undefined) ?? {} };
+}
+
+export function deadlineFor(aiType: AiType, config: Pick<Config, "IMAGE_DEADLINE_MS" | "VIDEO_DEADLINE_MS">): number {
+  return aiType === "video" ? config.VIDEO_DEADLINE_MS : config.IMAGE_DEADLINE_MS;
+}
+
+/**
+ * Creates a pending task. The balance check and the insert (which is the
+ * reservation) share one immediate write transaction, so concurrent creates
+ * can never overdraw.
+ */
+export function createGeneration(
+  db: Db,
+  args: {
+    userId: string;
+    input: GenerateInput;
+    mode: "live" | "simulated";
+    config: Pick<Config, "IMAGE_DEADLINE_MS" | "VIDEO_DEADLINE_MS">;
+  },
+  clock: Clock,
+): GenerationRow {
+  const { offering, prompt, options } = args.input;
+  return db.transaction(
+    (tx) => {
+      const now = clock.now();
+      assertCanReserve(tx, args.userId, offering.credits, clock);
+      const row = {
+        id: randomUUID(),
+        userId: args.userId,
+        aiType: offering.aiType,
+        provider: offering.provider,
+        model: offering.model,
+        prompt,
+        options: JSON.stringify(options),
+        status: "pending",
+        creditsCost: offering.credits,
+        mode: args.mode,
+        deadlineAt: now + deadlineFor(offering.aiType, args.config),
+        createdAt: new Date(now),
+      } satisfies typeof generations.$inferInsert;
+      return tx.insert(generations).values(row).returning().get();
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** A task of this user, or `generation not found` (also for another user's id: no hint that it exists). */
+export function getOwnGeneration(db: Db, userId: string, genId: string): GenerationRow {
+  const row = db
+    .select()
+    .from(generations)
+    .where(and(eq(generations.id, genId), eq(generations.userId, userId)))
+    .get();
+  if (!row) throw new AppError("GENERATION_NOT_FOUND");
+  return row;
+}
+
+export function parseResultUrls(row: Pick<GenerationRow, "resultUrls">): string[] {
+  if (!row.resultUrls) return [];
+  try {
+    const v = JSON.parse(row.resultUrls);
+    return Array.isArray(v) ? v.filter((u): u is string => typeof u === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Spec 4.2: the fields of the query response, by status. */
+export function toQueryView(row: GenerationRow) {
+  const base = { gen_id: row.id, status: row.status as GenerationStatus, created_at: iso(row.createdAt)! };
+  if (row.status === "completed") {
+    return { ...base, result_urls: parseResultUrls(row), completed_at: iso(row.completedAt)! };
+  }
+  if (row.status === "failed") {
+    return { ...base, error_message: row.errorMessage ?? "generation failed", completed_at: iso(row.completedAt)! };
+  }
+  return base;
+}
+
+/** History `credits_cost`: the price, except 0 for a failed task (DESIGN §3). */
+export const chargedCost = (row: Pick<GenerationRow, "status" | "creditsCost">) => (row.status === "failed" ? 0 : row.creditsCost);
+
+/** Spec 4.3: one history entry; result_urls is a JSON-encoded string. */
+export function toHistoryEntry(row: GenerationRow) {
+  return {
+    gen_id: row.id,
+    ai_type: row.aiType,
+    provider: row.provider,
+    model: row.model,
+    prompt: row.prompt,
+    result_urls: JSON.stringify(parseResultUrls(row)),
+    status: row.status,
+    credits_cost: chargedCost(row),
+    created_at: iso(row.createdAt)!,
+    completed_at: iso(row.completedAt),
+  };
+}
+
+export interface HistoryPage {
+  generations: ReturnType<typeof toHistoryEntry>[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+/** Page and page size: integers ≥ 1 when given (else invalid params); page_size over 100 is clamped. */
+export function normalizePaging(raw: { page?: unknown; page_size?: unknown }): { page: number; pageSize: number } {
+  const check = (v: unknown, fallback: number) => {
+    if (v === undefined || v === null) return fallback;
+    if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) throw new AppError("INVALID_PARAMS");
+    return v;
+  };
+  const page = check(raw.page, 1);
+  const pageSize = Math.min(check(raw.page_size, HISTORY_DEFAULT_PAGE_SIZE), HISTORY_MAX_PAGE_SIZE);
+  return { page, pageSize };
+}
+
+/** Newest first: created_at desc, then gen_id desc (DESIGN §1). */
+export function listHistory(db: Db, userId: string, paging: { page: number; pageSize: number }): HistoryPage {
+  const { rows, total } = listRecent(db, userId, paging);
+  return { generations: rows.map(toHistoryEntry), total, page: paging.page, page_size: paging.pageSize };
+}
+
+/** Rows of one history page (the studio shows them with more detail). */
+export function listRecent(db: Db, userId: string, paging: { page: number; pageSize: number }) {
+  const rows = db
+    .select()
+    .from(generations)
+    .where(eq(generations.userId, userId))
+    .orderBy(desc(generations.createdAt), desc(generations.id))
+    .limit(paging.pageSize)
+    .offset((paging.page - 1) * paging.pageSize)
+    .all();
+  const total = db.select({ n: sql<number>`count(*)` }).from(generations).where(eq(generations.userId, userId)).get();
+  return { rows, total: Number(total?.n ?? 0) };
+}

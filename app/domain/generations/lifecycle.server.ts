@@ -1,0 +1,430 @@
+/**
+ * The background lifecycle of a generation (spec §3.1, DESIGN §4):
+ *
+ *   pending ──claim──▶ processing ──provider results──▶ completed (+ debit, one transaction)
+ *                          │  ▲ (async: submit, persist upstream id, poll with backoff)
+ *                          ▼  │
+ *                        failed (provider error, deadline, interruption; no debit)
+ *
+ * Every transition is a guarded write (`WHERE status = … AND lease_owner = …`)
+ * whose changed-row count says who won, so any number of runner processes on
+ * one database run each step of each task once. The job runner (jobs/) only
+ * schedules: it calls `claimDue` and `runStep`.
+ */
+import { and, asc, eq, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import type { Db } from "#db/client";
+import { generations } from "#db/schema";
+import { debitForGeneration, changes } from "~/domain/credits/ledger.server";
+import type { ProviderName, AiType } from "~/domain/catalog";
+import type { Clock } from "~/lib/clock";
+import type { Config } from "~/lib/config.server";
+import { log } from "~/lib/log.server";
+import type { ProviderRegistry } from "~/providers/registry.server";
+import { ProviderError, type GenerationRequest, type ResultAsset } from "~/providers/types";
+import type { ResultStorage } from "~/storage/types";
+import type { GenerationRow } from "./generations.server";
+
+export const TIMED_OUT = "generation timed out";
+export const INTERRUPTED = "generation interrupted by a server restart; no credits were charged, please try again";
+export const INTERNAL_FAILURE = "generation failed: internal error";
+/** Submits (or sync generate calls) of one task, at most. */
+export const MAX_SUBMIT_ATTEMPTS = 3;
+
+export interface ClaimedTask {
+  row: GenerationRow;
+  /** The previous owner's lease had expired: that process died in the middle of a step. */
+  reclaimed: boolean;
+}
+
+/** Tasks that may be worked on now: pending ones, and processing ones nobody holds whose next poll is due. */
+const due = (now: ReturnType<typeof sql.placeholder> | number) =>
+  or(
+    eq(generations.status, "pending"),
+    and(
+      eq(generations.status, "processing"),
+      or(isNull(generations.leaseUntil), lte(generations.leaseUntil, now)),
+      or(isNull(generations.nextPollAt), lte(generations.nextPollAt, now)),
+    ),
+  );
+
+const now$ = sql.placeholder("now");
+const limit$ = sql.placeholder("limit");
+const id$ = sql.placeholder("id");
+const owner$ = sql.placeholder("owner");
+const owned = (id: typeof id$ | string, owner: typeof owner$ | string) =>
+  and(eq(generations.id, id), eq(generations.status, "processing"), eq(generations.leaseOwner, owner));
+
+/**
+ * The statements each task goes through several times, prepared once per
+ * database: building a query costs far more than running it here.
+ */
+function buildStatements(db: Db) {
+  const cols = { id: generations.id, leaseUntil: generations.leaseUntil };
+  return {
+    // Due candidates, each kind through the (status, next_poll_at) index: polls that are due,
+    // leases that expired (a crashed process), then new tasks (next_poll_at null: rowid = insertion order, no sort).
+    duePolls: db
+      .select(cols)
+      .from(generations)
+      .where(and(eq(generations.status, "processing"), lte(generations.nextPollAt, now$), or(isNull(generations.leaseUntil), lte(generations.leaseUntil, now$))))
+      .orderBy(asc(generations.nextPollAt))
+      .limit(limit$)
+      .prepare(),
+    expiredLeases: db
+      .select(cols)
+      .from(generations)
+      .where(and(eq(generations.status, "processing"), isNull(generations.nextPollAt), lte(generations.leaseUntil, now$)))
+      .limit(limit$)
+      .prepare(),
+    pending: db
+      .select(cols)
+      .from(generations)
+      .where(and(eq(generations.status, "pending"), isNull(generations.nextPollAt)))
+      .orderBy(sql`${generations}.rowid`)
+      .limit(limit$)
+      .prepare(),
+    claim: db
+      .update(generations)
+      .set({
+        status: "processing",
+        leaseOwner: sql`${owner$}`,
+        leaseUntil: sql`${sql.placeholder("leaseUntil")}`,
+        startedAt: sql`coalesce(${generations.startedAt}, ${now$})`,
+        attempts: sql`${generations.attempts} + (case when ${generations.upstreamTaskId} is null then 1 else 0 end)`,
+      })
+      .where(and(sql`${generations.id} in (select value from json_each(${sql.placeholder("ids")}))`, due(now$)))
+      .returning()
+      .prepare(),
+    submitted: db
+      .update(generations)
+      .set({ upstreamTaskId: sql`${sql.placeholder("upstreamTaskId")}`, nextPollAt: sql`${sql.placeholder("nextPollAt")}`, leaseOwner: null, leaseUntil: null })
+      .where(owned(id$, owner$))
+      .prepare(),
+    complete: db
+      .update(generations)
+      .set({
+        status: "completed",
+        resultUrls: sql`${sql.placeholder("resultUrls")}`,
+        completedAt: sql`${now$}`,
+        leaseOwner: null,
+        leaseUntil: null,
+        nextPollAt: null,
+      })
+      .where(owned(id$, owner$))
+      .returning({ userId: generations.userId, creditsCost: generations.creditsCost })
+      .prepare(),
+  };
+}
+
+const STATEMENTS = new WeakMap<Db, ReturnType<typeof buildStatements>>();
+function statements(db: Db) {
+  let s = STATEMENTS.get(db);
+  if (!s) STATEMENTS.set(db, (s = buildStatements(db)));
+  return s;
+}
+
+function dueCandidates(db: Db, now: number, limit: number) {
+  const st = statements(db);
+  const found = st.duePolls.all({ now, limit });
+  if (found.length < limit) found.push(...st.expiredLeases.all({ now, limit: limit - found.length }));
+  if (found.length < limit) found.push(...st.pending.all({ limit: limit - found.length }));
+  return found;
+}
+
+/**
+ * Claims up to `limit` due tasks for `owner` until now + leaseMs. With
+ * `probe`, a cheap read first (so idle ticks take no write lock); then, inside
+ * one immediate transaction, the candidates are read and taken with one
+ * guarded `UPDATE … RETURNING` (the guard re-checks that each is still due).
+ */
+export function claimDue(db: Db, args: { owner: string; limit: number; leaseMs: number; probe?: boolean }, clock: Clock): ClaimedTask[] {
+  if (args.limit <= 0) return [];
+  const now = clock.now();
+  if (args.probe !== false && dueCandidates(db, now, 1).length === 0) return [];
+  return db.transaction(
+    () => {
+      const candidates = dueCandidates(db, now, args.limit);
+      if (candidates.length === 0) return [];
+      const rows = statements(db).claim.all({
+        owner: args.owner,
+        leaseUntil: now + args.leaseMs,
+        now,
+        ids: JSON.stringify(candidates.map((c) => c.id)),
+      }) as GenerationRow[];
+      const expired = new Set(candidates.filter((c) => c.leaseUntil !== null).map((c) => c.id));
+      return rows.map((row) => ({ row, reclaimed: expired.has(row.id) }));
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** Keeps the lease of tasks in a long provider call. */
+export function renewLeases(db: Db, owner: string, ids: string[], until: number): void {
+  if (ids.length === 0) return;
+  db.update(generations)
+    .set({ leaseUntil: until })
+    .where(and(inArray(generations.id, ids), eq(generations.status, "processing"), eq(generations.leaseOwner, owner)))
+    .run();
+}
+
+/** The upstream task id is persisted before any poll, so a restart resumes polling instead of paying twice. */
+export function markSubmitted(db: Db, args: { id: string; owner: string; upstreamTaskId: string; nextPollAt: number }): boolean {
+  return changes(statements(db).submitted.run(args)) === 1;
+}
+
+/** Not done yet (or a transient error): release the task until its next poll. */
+export function schedulePoll(db: Db, args: { id: string; owner: string; nextPollAt: number; countPoll: boolean }): boolean {
+  const res = db
+    .update(generations)
+    .set({
+      nextPollAt: args.nextPollAt,
+      leaseOwner: null,
+      leaseUntil: null,
+      pollCount: args.countPoll ? sql`${generations.pollCount} + 1` : generations.pollCount,
+    })
+    .where(owned(args.id, args.owner))
+    .run();
+  return changes(res) === 1;
+}
+
+/** processing → completed and the debit, in one transaction: exactly once, by the lease holder only. */
+export function completeGeneration(db: Db, args: { id: string; owner: string; resultUrls: string[] }, clock: Clock): boolean {
+  return db.transaction(
+    (tx) => {
+      const now = clock.now();
+      const row = statements(db).complete.get({ id: args.id, owner: args.owner, now, resultUrls: JSON.stringify(args.resultUrls) });
+      if (!row) return false;
+      debitForGeneration(tx, { genId: args.id, userId: row.userId, amount: row.creditsCost }, clock);
+      return true;
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** processing → failed with a message the user may see; nothing is debited. */
+export function failGeneration(db: Db, args: { id: string; owner: string; message: string }, clock: Clock): boolean {
+  const res = db
+    .update(generations)
+    .set({
+      status: "failed",
+      errorMessage: args.message.slice(0, 1000),
+      completedAt: new Date(clock.now()),
+      leaseOwner: null,
+      leaseUntil: null,
+      nextPollAt: null,
+    })
+    .where(owned(args.id, args.owner))
+    .run();
+  return changes(res) === 1;
+}
+
+/**
+ * On shutdown: hand back tasks another process can safely pick up at once —
+ * those waiting on an upstream id, and simulated ones. A live task caught in
+ * the middle of its submit keeps its lease until it expires (and then fails as
+ * interrupted: resubmitting could pay upstream twice).
+ */
+export function releaseLeases(db: Db, owner: string): number {
+  const res = db
+    .update(generations)
+    .set({ leaseOwner: null, leaseUntil: null })
+    .where(
+      and(
+        eq(generations.status, "processing"),
+        eq(generations.leaseOwner, owner),
+        or(isNotNull(generations.upstreamTaskId), eq(generations.mode, "simulated")),
+      ),
+    )
+    .run();
+  return changes(res);
+}
+
+export type StepPlan = { kind: "fail"; message: string } | { kind: "submit" } | { kind: "poll"; upstreamTaskId: string };
+
+/** What to do with a claimed task: a pure decision. */
+export function planStep(task: ClaimedTask, now: number): StepPlan {
+  const { row, reclaimed } = task;
+  if (now >= row.deadlineAt) return { kind: "fail", message: TIMED_OUT };
+  if (row.upstreamTaskId) return { kind: "poll", upstreamTaskId: row.upstreamTaskId };
+  // A live submit that a crashed process may or may not have sent: never risk a second paid job.
+  if (reclaimed && row.mode === "live" && row.attempts > 1) return { kind: "fail", message: INTERRUPTED };
+  if (row.attempts > MAX_SUBMIT_ATTEMPTS) return { kind: "fail", message: INTERRUPTED };
+  return { kind: "submit" };
+}
+
+/**
+ * Time until the next poll: 1 s growing to 5 s for live providers; for the
+ * simulator a quarter of its delay growing to 5×, so short simulated tasks
+ * finish promptly (0 with a 0 ms delay).
+ */
+export function pollDelayMs(pollCount: number, mode: "live" | "simulated", simulatorDelayMs: number): number {
+  if (mode === "live") return Math.min(5000, Math.round(1000 * 1.5 ** pollCount));
+  const base = Math.min(1000, Math.round(simulatorDelayMs / 4));
+  return Math.min(5000, base * Math.min(5, 2 ** pollCount));
+}
+
+export interface StepContext {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, "SIMULATOR_DELAY_MS">;
+  providers: ProviderRegistry;
+  storage: ResultStorage;
+  owner: string;
+  /** Downloads URL assets (tests pass a fake). */
+  fetch?: typeof fetch;
+  /** Time spent per phase, for the benchmark. */
+  timings?: { provider: number; store: number; db: number };
+}
+
+export function toRequest(row: GenerationRow, providers: ProviderRegistry): GenerationRequest {
+  let options: Record<string, unknown> = {};
+  try {
+    const v = JSON.parse(row.options);
+    if (v && typeof v === "object" && !Array.isArray(v)) options = v;
+  } catch {}
+  return {
+    genId: row.id,
+    aiType: row.aiType as AiType,
+    provider: row.provider as ProviderName,
+    model: row.model,
+    upstreamModel: providers.upstreamModel(row.provider as ProviderName, row.model),
+    prompt: row.prompt,
+    options,
+  };
+}
+
+const EXT: Record<string, string> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/webp": "webp",
+  "image/gif": "gif",
+  "video/mp4": "mp4",
+  "video/webm": "webm",
+  "video/quicktime": "mov",
+};
+
+/** Downloads (URL assets) and stores every result; returns their public URLs in order. */
+export async function storeResults(
+  storage: ResultStorage,
+  genId: string,
+  assets: ResultAsset[],
+  signal: AbortSignal,
+  fetchImpl: typeof fetch = fetch,
+): Promise<string[]> {
+  if (assets.length === 0) throw new ProviderError("bad_response", "the provider returned no results", { retryable: false });
+  const urls: string[] = [];
+  for (const [i, asset] of assets.entries()) {
+    let bytes: Uint8Array;
+    let type: string;
+    if (asset.kind === "bytes") {
+      bytes = asset.bytes;
+      type = asset.contentType;
+    } else {
+      let res: Response;
+      try {
+        res = await fetchImpl(asset.url, { signal });
+      } catch (cause) {
+        throw new ProviderError("network", "could not download the result", { cause, operatorHint: asset.url });
+      }
+      if (!res.ok) throw new ProviderError("server", "could not download the result", { status: res.status, operatorHint: asset.url });
+      bytes = new Uint8Array(await res.arrayBuffer());
+      type = asset.contentType ?? res.headers.get("content-type")?.split(";")[0]?.trim() ?? "application/octet-stream";
+    }
+    const ext = EXT[type] ?? "bin";
+    urls.push(await storage.put(`${genId}/${i}.${ext}`, bytes, type));
+  }
+  return urls;
+}
+
+const userMessage = (e: unknown) => (e instanceof ProviderError ? e.message : INTERNAL_FAILURE);
+
+/** Runs one step of a claimed task: submit/generate or poll, then the guarded transition. */
+export async function runStep(ctx: StepContext, task: ClaimedTask, signal: AbortSignal): Promise<void> {
+  const { db, clock, owner } = ctx;
+  const row = task.row;
+  const plan = planStep(task, clock.now());
+  const t = ctx.timings;
+  const timed = async <T>(k: "provider" | "store", fn: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    try {
+      return await fn();
+    } finally {
+      if (t) t[k] += performance.now() - t0;
+    }
+  };
+  const write = <T>(fn: () => T): T => {
+    const t0 = performance.now();
+    try {
+      return fn();
+    } finally {
+      if (t) t.db += performance.now() - t0;
+    }
+  };
+  const fail = (message: string) => {
+    if (write(() => failGeneration(db, { id: row.id, owner, message }, clock))) log.debug("generation failed", { gen_id: row.id, owner, message });
+  };
+  const finish = async (assets: ResultAsset[]) => {
+    const urls = await timed("store", () => storeResults(ctx.storage, row.id, assets, signal, ctx.fetch));
+    if (write(() => completeGeneration(db, { id: row.id, owner, resultUrls: urls }, clock))) {
+      log.debug("generation completed", { gen_id: row.id, owner });
+    } else {
+      log.warn("generation lost its lease before completing", { gen_id: row.id });
+    }
+  };
+
+  if (plan.kind === "fail") {
+    fail(plan.message);
+    return;
+  }
+  const provider = ctx.providers.get(row.provider as ProviderName);
+  const req = toRequest(row, ctx.providers);
+  const deadline = AbortSignal.timeout(Math.max(1, row.deadlineAt - clock.now()));
+  const callSignal = AbortSignal.any([signal, deadline]);
+  const nextPoll = (count: number) =>
+    Math.min(row.deadlineAt, clock.now() + pollDelayMs(count, provider.mode, ctx.config.SIMULATOR_DELAY_MS));
+
+  try {
+    if (plan.kind === "submit") {
+      if (provider.lifecycle === "sync") {
+        const assets = await timed("provider", () => provider.generate(req, callSignal));
+        await finish(assets);
+      } else {
+        const { upstreamTaskId } = await timed("provider", () => provider.submit(req, callSignal));
+        write(() => markSubmitted(db, { id: row.id, owner, upstreamTaskId, nextPollAt: nextPoll(0) }));
+      }
+      return;
+    }
+    if (provider.lifecycle !== "async") throw new ProviderError("bad_response", "provider cannot poll", { retryable: false });
+    const result = await timed("provider", () => provider.poll(plan.upstreamTaskId, req, callSignal));
+    if (result.state === "pending" || result.state === "running") {
+      write(() => schedulePoll(db, { id: row.id, owner, nextPollAt: nextPoll(row.pollCount + 1), countPoll: true }));
+    } else if (result.state === "failed") {
+      fail(result.message);
+    } else {
+      await finish(result.assets);
+    }
+  } catch (error) {
+    if (signal.aborted) return; // shutting down: the lease is released (or expires) and another process resumes
+    if (deadline.aborted || clock.now() >= row.deadlineAt) {
+      fail(TIMED_OUT);
+      return;
+    }
+    if (error instanceof ProviderError) {
+      const { kind, message, retryable } = error;
+      log.warn("provider step failed", { gen_id: row.id, provider: row.provider, step: plan.kind, kind, message, retryable, hint: error.opts.operatorHint, status: error.opts.status });
+    } else {
+      log.error("generation step crashed", { gen_id: row.id, provider: row.provider, step: plan.kind, error });
+    }
+    const retryable = error instanceof ProviderError && error.retryable;
+    if (plan.kind === "poll") {
+      // Polling again is always safe: the upstream job exists once.
+      if (retryable) write(() => schedulePoll(db, { id: row.id, owner, nextPollAt: nextPoll(row.pollCount + 1), countPoll: true }));
+      else fail(userMessage(error));
+    } else if (retryable && row.attempts < MAX_SUBMIT_ATTEMPTS) {
+      // The adapter says this call can be repeated without a duplicate upstream job.
+      write(() => schedulePoll(db, { id: row.id, owner, nextPollAt: nextPoll(row.attempts), countPoll: false }));
+    } else {
+      fail(userMessage(error));
+    }
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * The generation module's long-lived parts, built once per process from the
+ * shared services: the provider registry and the result storage.
+ */
+import { getServices } from "~/lib/services.server";
+import { createRegistry, type ProviderRegistry } from "~/providers/registry.server";
+import { createStorage } from "~/storage/index.server";
+import type { ResultStorage } from "~/storage/types";
+
+export interface GenerationRuntime {
+  providers: ProviderRegistry;
+  storage: ResultStorage;
+}
+
+const KEY = Symbol.for("atelier.generationRuntime");
+type G = typeof globalThis & { [KEY]?: GenerationRuntime };
+
+export function getGenerationRuntime(): GenerationRuntime {
+  const g = globalThis as G;
+  if (!g[KEY]) {
+    const { config, clock } = getServices();
+    g[KEY] = { providers: createRegistry(config, clock), storage: createStorage(config) };
+  }
+  return g[KEY]!;
+}

@@ -1,0 +1,45 @@
+/**
+ * Which limit applies (spec 8.2, DESIGN §5). Key requests: per key, by the
+ * owner's tier read at request time. Session requests: unlimited, unless the
+ * operator opts in to the recommended limits (SESSION_RATE_LIMITS=true).
+ */
+import type { Db } from "#db/client";
+import { isPremium } from "~/domain/subscriptions/subscriptions.server";
+import { DAY_MS, type Clock } from "~/lib/clock";
+import type { Config } from "~/lib/config.server";
+import type { Policy } from "./decide";
+
+export type Tier = "standard" | "premium" | "admin";
+
+export function keyTier(db: Db, owner: { userId: string; isAdmin: boolean }, clock: Clock): Tier {
+  if (owner.isAdmin) return "admin";
+  return isPremium(db, owner.userId, clock) ? "premium" : "standard";
+}
+
+type LimitConfig = Pick<Config, "RATE_LIMIT_STANDARD" | "RATE_LIMIT_PREMIUM" | "RATE_LIMIT_ADMIN" | "RATE_LIMIT_WINDOW_MS">;
+
+export function keyPolicy(config: LimitConfig, tier: Tier): Policy {
+  const limit = { standard: config.RATE_LIMIT_STANDARD, premium: config.RATE_LIMIT_PREMIUM, admin: config.RATE_LIMIT_ADMIN }[tier];
+  return { name: tier, limit, windowMs: config.RATE_LIMIT_WINDOW_MS };
+}
+
+export const keyBucket = (keyId: string) => `key:${keyId}`;
+
+const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+
+/** The recommended session limits of spec 8.2, per user and endpoint. */
+export function sessionPolicy(path: string): Policy {
+  const p = path.replace(/\/+$/, "");
+  if (p === "/api/ping") return { name: "session-ping", limit: 1, windowMs: DAY_MS };
+  if (p === "/api/get-user-info") return { name: "session-user-info", limit: 100, windowMs: HOUR_MS };
+  if (p === "/api/generator/generate") return { name: "session-generate", limit: 10, windowMs: MINUTE_MS };
+  return { name: "session", limit: 60, windowMs: MINUTE_MS };
+}
+
+export const sessionBucket = (userId: string, path: string) => `session:${userId}:${path.replace(/\/+$/, "")}`;
+
+/** The longest window any bucket uses under this configuration (what the sweep must keep). */
+export function maxWindowMs(config: Pick<Config, "RATE_LIMIT_WINDOW_MS" | "SESSION_RATE_LIMITS">): number {
+  return config.SESSION_RATE_LIMITS ? Math.max(DAY_MS, config.RATE_LIMIT_WINDOW_MS) : config.RATE_LIMIT_WINDOW_MS;
+}

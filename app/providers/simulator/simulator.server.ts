@@ -1,0 +1,105 @@
+/**
+ * The simulator (DESIGN §2): stands in for every provider whose credentials
+ * are not configured. Same lifecycle type as the real provider (sync for
+ * OpenAI, submit + poll for the others), `SIMULATOR_DELAY_MS` per task, real
+ * files rendered locally.
+ *
+ *   `[simulate:fail]` in the prompt → fails like the provider would
+ *   `[simulate:slow]` in the prompt → takes 10× the delay
+ *
+ * The upstream task id carries the moment the job is ready
+ * (`sim_<ready-at-ms>_<random>`), so polling is stateless: another process,
+ * or this one after a restart, resumes polling exactly as with a real API.
+ */
+import { randomBytes } from "node:crypto";
+import type { AiType, ProviderName } from "~/domain/catalog";
+import type { Clock } from "~/lib/clock";
+import {
+  ProviderError,
+  type AsyncProvider,
+  type GenerationRequest,
+  type PollResult,
+  type Provider,
+  type ResultAsset,
+  type SyncProvider,
+} from "../types";
+import { renderImagePng, renderVideoGif } from "./render.server";
+
+export const FAIL_MARKER = "[simulate:fail]";
+export const SLOW_MARKER = "[simulate:slow]";
+
+export interface SimulatorOptions {
+  delayMs: number;
+  clock: Clock;
+}
+
+/** What each simulated provider says when a task fails: wording in the style of its real API. */
+const FAILURE_MESSAGE: Record<ProviderName, string> = {
+  openai: "Your request was rejected as a result of our safety system. (simulated)",
+  replicate: "Prediction failed: the model raised an error while generating. (simulated)",
+  kling: "Task failed: content risk check did not pass. (simulated)",
+  runway: "Task failed: the generation could not be completed. (simulated)",
+};
+
+export function taskDelay(prompt: string, delayMs: number): number {
+  return prompt.includes(SLOW_MARKER) ? delayMs * 10 : delayMs;
+}
+
+export function renderAssets(aiType: AiType, prompt: string): ResultAsset[] {
+  return aiType === "video"
+    ? [{ kind: "bytes", bytes: renderVideoGif(prompt), contentType: "image/gif" }]
+    : [{ kind: "bytes", bytes: renderImagePng(prompt), contentType: "image/png" }];
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0) return signal.aborted ? Promise.reject(abortError()) : Promise.resolve();
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(abortError());
+    const t = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(abortError());
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+const abortError = () => new ProviderError("timeout", "the request was aborted", { retryable: false });
+
+export function createSimulator(name: ProviderName, lifecycle: "sync" | "async", opts: SimulatorOptions): Provider {
+  if (lifecycle === "sync") {
+    const p: SyncProvider = {
+      name,
+      mode: "simulated",
+      lifecycle: "sync",
+      async generate(req: GenerationRequest, signal: AbortSignal) {
+        await sleep(taskDelay(req.prompt, opts.delayMs), signal);
+        if (req.prompt.includes(FAIL_MARKER)) throw new ProviderError("bad_request", FAILURE_MESSAGE[name], { retryable: false });
+        return renderAssets(req.aiType, req.prompt);
+      },
+    };
+    return p;
+  }
+  const p: AsyncProvider = {
+    name,
+    mode: "simulated",
+    lifecycle: "async",
+    async submit(req: GenerationRequest, signal: AbortSignal) {
+      if (signal.aborted) throw abortError();
+      const readyAt = opts.clock.now() + taskDelay(req.prompt, opts.delayMs);
+      return { upstreamTaskId: `sim_${readyAt}_${randomBytes(6).toString("hex")}` };
+    },
+    async poll(upstreamTaskId: string, req: GenerationRequest, signal: AbortSignal): Promise<PollResult> {
+      if (signal.aborted) throw abortError();
+      const m = /^sim_(\d+)_[0-9a-f]+$/.exec(upstreamTaskId);
+      if (!m) throw new ProviderError("bad_request", "task not found", { status: 404, retryable: false });
+      if (opts.clock.now() < Number(m[1])) return { state: "running" };
+      if (req.prompt.includes(FAIL_MARKER)) return { state: "failed", message: FAILURE_MESSAGE[name] };
+      return { state: "succeeded", assets: renderAssets(req.aiType, req.prompt) };
+    },
+  };
+  return p;
+}

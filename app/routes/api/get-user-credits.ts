@@ -1,0 +1,9 @@
+import { getCredits } from "~/domain/credits/ledger.server";
+import { api, methodNotAllowed } from "~/lib/api.server";
+
+// Spec 4.8: {left_credits, total_credits} (DESIGN §3).
+export const action = api({
+  auth: "user",
+  handler: ({ caller, services }) => ({ data: getCredits(services.db, caller.user.id, services.clock) }),
+});
+export const loader = methodNotAllowed;

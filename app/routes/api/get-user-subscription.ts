@@ -1,0 +1,12 @@
+import { getActiveSubscription, toSubscriptionInfo } from "~/domain/subscriptions/subscriptions.server";
+import { api, methodNotAllowed } from "~/lib/api.server";
+
+// Spec 4.9: the active subscription (fields of 2.3), or data null with code 0.
+export const action = api({
+  auth: "user",
+  handler: ({ caller, services }) => {
+    const sub = getActiveSubscription(services.db, caller.user.id, services.clock);
+    return { data: sub ? toSubscriptionInfo(sub) : null };
+  },
+});
+export const loader = methodNotAllowed;

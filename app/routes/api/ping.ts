@@ -1,0 +1,16 @@
+import { MESSAGES } from "~/domain/account/messages";
+import { checkIn } from "~/domain/credits/checkin.server";
+import { api, methodNotAllowed } from "~/lib/api.server";
+
+// Spec 4.10: the daily check-in; code 0 whether or not a credit was added.
+export const action = api({
+  auth: "user",
+  handler: ({ caller, services }) => {
+    const r = checkIn(services.db, caller.user.id, services.clock);
+    return {
+      message: r.added ? MESSAGES.PING_ADDED : MESSAGES.PING_ALREADY,
+      data: { added: r.added, day: r.day, left_credits: r.left_credits, total_credits: r.total_credits },
+    };
+  },
+});
+export const loader = methodNotAllowed;

@@ -1,0 +1,7 @@
+import { getServices } from "~/lib/services.server";
+import { serveMedia } from "~/storage/serve.server";
+import type { Route } from "./+types/media";
+
+// Result files stored on local disk (DESIGN §4): /media/<gen_id>/<n>.<ext>.
+export const loader = ({ request, params }: Route.LoaderArgs) => serveMedia(request, getServices().config.mediaDir, params["*"] ?? "");
+export const action = ({ request, params }: Route.ActionArgs) => serveMedia(request, getServices().config.mediaDir, params["*"] ?? "");

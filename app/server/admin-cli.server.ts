@@ -1,0 +1,131 @@
+/**
+ * `atelier admin …`: the admin actions of DESIGN §6 for self-hosters, running
+ * the same domain functions and validation as the admin endpoints.
+ */
+import { parseArgs } from "node:util";
+import type { z } from "zod";
+import {
+  adminCreateSubscription,
+  adminGrantCredits,
+  adminInvalid,
+  adminListUsers,
+  CreateSubscriptionSchema,
+  GrantCreditsSchema,
+  ListUsersSchema,
+} from "~/domain/admin/admin.server";
+import { isAppError } from "~/lib/errors";
+import { closeServices, getServices } from "~/lib/services.server";
+
+export const ADMIN_HELP = `Usage: atelier admin <action> [options]   (bun run admin -- <action> …)
+
+Actions:
+  grant-credits        Grant credits to a user
+      --email <email> | --user-uuid <uuid>
+      --credits <n>                 1 … 1000000
+      [--expires-in-days <n>]       default: the credits never expire
+  create-subscription  Record a paid subscription order
+      --email <email> | --user-uuid <uuid>
+      --product-id <id> --product-name <name>
+      --interval month|year|one-time
+      --amount <n>                  smallest currency unit (cents)
+      [--sub-id <id>]               default: generated
+      [--period-end <ISO 8601>]     default: one interval from now (none for one-time)
+  list-users           Users with balance and tier, newest first
+      [--page <n>] [--page-size <n>]   defaults 1 and 20 (max 100)
+
+Every action accepts --json to print the result as JSON.`;
+
+const OPTIONS = {
+  email: { type: "string" },
+  "user-uuid": { type: "string" },
+  credits: { type: "string" },
+  "expires-in-days": { type: "string" },
+  "product-id": { type: "string" },
+  "product-name": { type: "string" },
+  interval: { type: "string" },
+  amount: { type: "string" },
+  "sub-id": { type: "string" },
+  "period-end": { type: "string" },
+  page: { type: "string" },
+  "page-size": { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** Integers become numbers; anything else stays text so validation names the problem. */
+const num = (v: string | undefined) => (v !== undefined && /^-?\d+$/.test(v.trim()) ? Number(v) : v);
+
+function parse<S extends z.ZodType>(schema: S, raw: Record<string, unknown>): z.output<S> {
+  const input = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
+  const r = schema.safeParse(input);
+  if (!r.success) throw adminInvalid(r.error);
+  return r.data;
+}
+
+export async function runAdminCli(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n\n${ADMIN_HELP}\n`);
+    return 2;
+  }
+  const { values: v, positionals } = parsed;
+  const action = positionals[0];
+  if (!action || action === "help" || v.help) {
+    process.stdout.write(ADMIN_HELP + "\n");
+    return action || v.help ? 0 : 2;
+  }
+  const who = { email: v.email, user_uuid: v["user-uuid"] };
+  const services = getServices();
+  const out = (data: unknown, text: string) => process.stdout.write((v.json ? JSON.stringify(data, null, 2) : text) + "\n");
+  try {
+    switch (action) {
+      case "grant-credits": {
+        const input = parse(GrantCreditsSchema, { ...who, credits: num(v.credits), expires_in_days: num(v["expires-in-days"]) });
+        const r = adminGrantCredits(services, input);
+        out(r, `granted ${r.granted} credits to ${r.email} (expires ${r.expires_at ?? "never"}): balance ${r.left_credits}, lifetime ${r.total_credits}`);
+        return 0;
+      }
+      case "create-subscription": {
+        const input = parse(CreateSubscriptionSchema, {
+          ...who,
+          product_id: v["product-id"],
+          product_name: v["product-name"],
+          interval: v.interval,
+          amount: num(v.amount),
+          sub_id: v["sub-id"],
+          period_end: v["period-end"],
+        });
+        const s = adminCreateSubscription(services, input);
+        out(s, `subscription ${s.order_no} for ${s.email}: ${s.product_name} (${s.interval}), ${s.status}, period end ${s.period_end ?? "none"}`);
+        return 0;
+      }
+      case "list-users": {
+        const input = parse(ListUsersSchema, { page: num(v.page), page_size: num(v["page-size"]) });
+        const r = adminListUsers(services, input);
+        const lines = [
+          `${"uuid".padEnd(36)}  ${"email".padEnd(32)}  ${"tier".padEnd(8)}  ${"left".padStart(8)}  ${"total".padStart(8)}  created`,
+          ...r.users.map(
+            (u) =>
+              `${u.uuid}  ${u.email.padEnd(32)}  ${u.tier.padEnd(8)}  ${String(u.left_credits).padStart(8)}  ${String(u.total_credits).padStart(8)}  ${u.created_at}`,
+          ),
+          `page ${r.page} (${r.users.length} of ${r.total} users, page size ${r.page_size})`,
+        ];
+        out(r, lines.join("\n"));
+        return 0;
+      }
+      default:
+        process.stderr.write(`unknown admin action: ${action}\n\n${ADMIN_HELP}\n`);
+        return 2;
+    }
+  } catch (e) {
+    if (isAppError(e)) {
+      process.stderr.write(`error: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  } finally {
+    closeServices();
+  }
+}

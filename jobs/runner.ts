@@ -1,0 +1,158 @@
+/**
+ * The job runner (DESIGN §4): a `setInterval` loop in every server process.
+ * Each tick claims due tasks (guarded claims with leases, so several processes
+ * on one database never run a step twice) up to JOB_CONCURRENCY in flight, and
+ * hands each to the domain's `runStep`. It holds no business rule: it
+ * schedules, renews leases of long calls, and shuts down gracefully.
+ */
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import type { Db } from "#db/client";
+import { claimDue, releaseLeases, renewLeases, runStep, type StepContext } from "~/domain/generations/lifecycle.server";
+import type { Clock } from "~/lib/clock";
+import type { Config } from "~/lib/config.server";
+import { log } from "~/lib/log.server";
+import type { ProviderRegistry } from "~/providers/registry.server";
+import type { ResultStorage } from "~/storage/types";
+
+export interface RunnerDeps {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, "SIMULATOR_DELAY_MS" | "JOB_CONCURRENCY" | "JOB_TICK_MS" | "JOB_LEASE_MS">;
+  providers: ProviderRegistry;
+  storage: ResultStorage;
+  /** Defaults to `<host>:<pid>:<random>`. */
+  owner?: string;
+  fetch?: typeof fetch;
+}
+
+export interface RunnerStats {
+  claims: number;
+  claimed: number;
+  steps: number;
+  /** Milliseconds spent claiming, in provider calls (rendering, for the simulator), storing files, and in transitions. */
+  ms: { claim: number; provider: number; store: number; db: number };
+}
+
+export interface Runner {
+  readonly owner: string;
+  start(): void;
+  /** Stops claiming, lets in-flight steps finish for up to `graceMs`, aborts the rest, releases leases. */
+  stop(graceMs?: number): Promise<void>;
+  /** One claim round (tests and the benchmark drive it directly too). */
+  tick(): void;
+  inFlight(): number;
+  stats(): RunnerStats;
+  /** Resolves when nothing is in flight. */
+  idle(): Promise<void>;
+}
+
+export function createRunner(deps: RunnerDeps): Runner {
+  const owner = deps.owner ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+  const { db, clock, config } = deps;
+  const abort = new AbortController();
+  const active = new Map<string, Promise<void>>();
+  const timings = { provider: 0, store: 0, db: 0 };
+  const stats: RunnerStats = { claims: 0, claimed: 0, steps: 0, ms: { claim: 0, provider: 0, store: 0, db: 0 } };
+  const ctx: StepContext = {
+    db,
+    clock,
+    config,
+    providers: deps.providers,
+    storage: deps.storage,
+    owner,
+    fetch: deps.fetch,
+    timings,
+  };
+  let interval: ReturnType<typeof setInterval> | undefined;
+  let renewal: ReturnType<typeof setInterval> | undefined;
+  let stopping = false;
+  let kickQueued = false;
+  let lastClaimFull = false;
+  let idleWaiters: Array<() => void> = [];
+
+  const kick = () => {
+    if (kickQueued || stopping) return;
+    kickQueued = true;
+    setImmediate(() => {
+      kickQueued = false;
+      tick();
+    });
+  };
+
+  function tick() {
+    if (stopping) return;
+    const free = config.JOB_CONCURRENCY - active.size;
+    if (free <= 0) return;
+    const t0 = performance.now();
+    let claimed;
+    try {
+      // After a full claim there is probably more: skip the idle probe and go straight to the write.
+      claimed = claimDue(db, { owner, limit: free, leaseMs: config.JOB_LEASE_MS, probe: !lastClaimFull }, clock);
+    } catch (error) {
+      // SQLITE_BUSY beyond busy_timeout, a closed database during shutdown…: try again next tick.
+      log.warn("job claim failed", { error });
+      return;
+    } finally {
+      stats.ms.claim += performance.now() - t0;
+      stats.claims++;
+    }
+    stats.claimed += claimed.length;
+    lastClaimFull = claimed.length === free;
+    for (const task of claimed) {
+      const p = runStep(ctx, task, abort.signal)
+        .catch((error) => log.error("job step crashed", { gen_id: task.row.id, error }))
+        .finally(() => {
+          active.delete(task.row.id);
+          stats.steps++;
+          if (active.size === 0) {
+            const w = idleWaiters;
+            idleWaiters = [];
+            for (const f of w) f();
+          }
+          // Claim again once half the slots are free: batches keep claim rounds few under load.
+          if (active.size <= config.JOB_CONCURRENCY >> 1) kick();
+        });
+      active.set(task.row.id, p);
+    }
+  }
+
+  return {
+    owner,
+    start() {
+      if (interval) return;
+      interval = setInterval(tick, config.JOB_TICK_MS);
+      renewal = setInterval(() => {
+        try {
+          renewLeases(db, owner, [...active.keys()], clock.now() + config.JOB_LEASE_MS);
+        } catch (error) {
+          log.warn("lease renewal failed", { error });
+        }
+      }, Math.max(250, Math.floor(config.JOB_LEASE_MS / 3)));
+      tick();
+      log.debug("job runner started", { owner, concurrency: config.JOB_CONCURRENCY });
+    },
+    async stop(graceMs = 5000) {
+      stopping = true;
+      clearInterval(interval);
+      clearInterval(renewal);
+      if (active.size > 0) {
+        await Promise.race([Promise.allSettled(active.values()), Bun.sleep(graceMs)]);
+      }
+      if (active.size > 0) {
+        abort.abort();
+        await Promise.race([Promise.allSettled(active.values()), Bun.sleep(1000)]);
+      }
+      try {
+        const released = releaseLeases(db, owner);
+        log.info("job runner stopped", { owner, released, unfinished: active.size });
+      } catch (error) {
+        log.warn("releasing leases failed", { error });
+      }
+    },
+    tick,
+    inFlight: () => active.size,
+    stats: () => ({ ...stats, ms: { ...stats.ms, ...timings, claim: stats.ms.claim } }),
+    idle: () => (active.size === 0 ? Promise.resolve() : new Promise<void>((r) => idleWaiters.push(r))),
+  };
+}

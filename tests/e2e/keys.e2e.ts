@@ -1,0 +1,93 @@
+import { expect, test } from "@playwright/test";
+
+const unique = (tag: string) => `${tag}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.test`;
+
+async function signUp(page: import("@playwright/test").Page, email: string) {
+  await page.goto("/sign-up");
+  await page.getByLabel("Name").fill("Key Keeper");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("correct-horse-battery");
+  await page.getByRole("button", { name: "Sign up" }).click();
+  await expect(page).toHaveURL(/\/account$/);
+}
+
+test("create a key, copy it, use it, revoke it with confirmation, see it rejected", async ({ page, context, request }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const email = unique("keys");
+  await signUp(page, email);
+
+  await page.getByRole("link", { name: "API keys" }).click();
+  await expect(page).toHaveURL(/\/keys$/);
+  await expect(page.getByText("No keys yet.")).toBeVisible();
+
+  // Empty name → the shared schema's field error.
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByText("Enter a name for the key")).toBeVisible();
+
+  await page.getByLabel("Key name").fill("e2e script");
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByText("It is shown only once")).toBeVisible();
+  const shown = await page.getByLabel("New API key").inputValue();
+  expect(shown).toMatch(/^atl_[0-9A-Za-z]{32}$/);
+
+  await page.getByRole("button", { name: "Copy" }).click();
+  await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();
+  const key = await page.evaluate(() => navigator.clipboard.readText());
+  expect(key).toBe(shown);
+
+  const row = page.locator("tr", { hasText: "e2e script" });
+  await expect(row.locator('[data-field="status"]')).toHaveText("active");
+  await expect(row).toContainText(key.slice(0, 10));
+
+  // The key acts as its owner.
+  const ok = await request.post("/api/get-user-info", { headers: { "X-API-Key": key } });
+  expect(ok.status()).toBe(200);
+  expect((await ok.json()).data.email).toBe(email);
+  expect(ok.headers()["ratelimit-policy"]).toBe('"standard";q=100;w=60');
+
+  // Reloading never shows the key again; last used is now set.
+  await page.goto("/keys");
+  await expect(page.getByLabel("New API key")).toHaveCount(0);
+  expect(await page.content()).not.toContain(key);
+  await expect(row.locator('[data-field="last-used"]')).not.toHaveText("Never");
+
+  // Revoke: a confirmation step first; cancelling keeps the key.
+  await row.getByRole("link", { name: "Revoke e2e script" }).click();
+  await expect(page.getByRole("alertdialog")).toContainText("cannot be undone");
+  await page.getByRole("link", { name: "Cancel" }).click();
+  await expect(row.locator('[data-field="status"]')).toHaveText("active");
+  expect((await request.post("/api/get-user-info", { headers: { "X-API-Key": key } })).status()).toBe(200);
+
+  await row.getByRole("link", { name: "Revoke e2e script" }).click();
+  await page.getByRole("button", { name: "Yes, revoke key" }).click();
+  await expect(page.getByText("was revoked")).toBeVisible();
+  await expect(row.locator('[data-field="status"]')).toHaveText("revoked");
+  await expect(row.getByRole("link", { name: /Revoke/ })).toHaveCount(0);
+
+  const rejected = await request.post("/api/get-user-info", { headers: { "X-API-Key": key } });
+  expect(rejected.status()).toBe(401);
+  expect(await rejected.json()).toEqual({ code: 1, message: "API key revoked", data: null });
+});
+
+test("the keys page works without JavaScript: create, read the key, revoke with confirmation", async ({ browser, playwright, baseURL }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await signUp(page, unique("nojs-keys"));
+  await page.goto("/keys");
+  await page.getByLabel("Key name").fill("no-js key");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const key = await page.getByLabel("New API key").inputValue();
+  expect(key).toMatch(/^atl_/);
+
+  const api = await playwright.request.newContext({ baseURL });
+  expect((await api.post("/api/get-user-info", { headers: { "X-API-Key": key } })).status()).toBe(200);
+
+  await page.getByRole("link", { name: "Revoke no-js key" }).click();
+  await page.getByRole("button", { name: "Yes, revoke key" }).click();
+  await expect(page.locator("tr", { hasText: "no-js key" }).locator('[data-field="status"]')).toHaveText("revoked");
+  const r = await api.post("/api/get-user-info", { headers: { "X-API-Key": key } });
+  expect(r.status()).toBe(401);
+  expect((await r.json()).message).toBe("API key revoked");
+  await api.dispose();
+  await context.close();
+});

@@ -1,0 +1,267 @@
+/**
+ * API keys and rate limits over HTTP against the real server (spec §2.5, §3.2,
+ * §5, §7, §8.2; DESIGN §5).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase } from "#db/client";
+import { hashApiKey } from "~/domain/api-keys/authenticate.server";
+import { Client, uniqueEmail } from "../support/client";
+import { makePremium } from "../support/services";
+import { ROOT, startServer, type TestServer } from "../support/server";
+
+let server: TestServer;
+let api: Client;
+const ADMIN = `admin-${Date.now().toString(36)}@example.test`;
+
+beforeAll(async () => {
+  server = await startServer({ env: { ADMIN_EMAILS: ADMIN } });
+  api = new Client(server.url);
+});
+afterAll(async () => {
+  await server?.dispose();
+});
+
+async function userWithKey(tag = "k", name = "script") {
+  const email = uniqueEmail(tag);
+  const { cookie, userId } = await api.signUp(email);
+  const r = await api.post("/api/keys/create", { name }, { cookie });
+  expect(r.body.code).toBe(0);
+  return { email, cookie, userId, key: r.body.data.key as string, keyId: r.body.data.key_id as string, created: r.body.data };
+}
+
+describe("POST /api/keys/create", () => {
+  test("session: {key_id, key, name, start, created_at}; the key is atl_ + ≥128 bits", async () => {
+    const { created, key } = await userWithKey("create", "  CI pipeline ");
+    expect(Object.keys(created).sort()).toEqual(["created_at", "key", "key_id", "name", "start"]);
+    expect(key).toMatch(/^atl_[0-9A-Za-z]{32}$/);
+    expect(created.name).toBe("CI pipeline");
+    expect(key.startsWith(created.start)).toBe(true);
+    expect(created.start.length).toBeLessThan(key.length / 2);
+    expect(created.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+  });
+
+  test("name must be 1..100 characters", async () => {
+    const { cookie } = await api.signUp(uniqueEmail("name"));
+    for (const body of [{}, { name: "" }, { name: "   " }, { name: "x".repeat(101) }, { name: 42 }]) {
+      const r = await api.post("/api/keys/create", body, { cookie });
+      expect(r.body).toEqual({ code: 1, message: "invalid params: name must be 1 to 100 characters", data: null });
+    }
+    expect((await api.post("/api/keys/create", { name: "x".repeat(100) }, { cookie })).body.code).toBe(0);
+  });
+
+  test("at most 25 active keys per user; revoking one makes room", async () => {
+    const { cookie } = await api.signUp(uniqueEmail("max"));
+    const ids: string[] = [];
+    for (let i = 0; i < 25; i++) ids.push((await api.post("/api/keys/create", { name: `k${i}` }, { cookie })).body.data.key_id);
+    const over = await api.post("/api/keys/create", { name: "26th" }, { cookie });
+    expect(over.body).toEqual({ code: 1, message: "invalid params: at most 25 active API keys per user", data: null });
+    await api.post("/api/keys/revoke", { key_id: ids[0] }, { cookie });
+    expect((await api.post("/api/keys/create", { name: "26th" }, { cookie })).body.code).toBe(0);
+  });
+
+  test("not signed in → 'no auth, please sign-in'; GET → 405", async () => {
+    for (const path of ["/api/keys/create", "/api/keys/list", "/api/keys/revoke"]) {
+      expect((await api.post(path, { name: "x", key_id: "x" })).body).toEqual({ code: 1, message: "no auth, please sign-in", data: null });
+      expect((await fetch(server.url + path)).status).toBe(405);
+    }
+  });
+});
+
+describe("authentication by key (spec §5)", () => {
+  test("a key acts as its owner: get-user-info returns the owner's profile", async () => {
+    const { key, email, userId } = await userWithKey("owner");
+    const r = await api.post("/api/get-user-info", undefined, { apiKey: key });
+    expect(r.status).toBe(200);
+    expect(r.body.code).toBe(0);
+    expect(r.body.data.uuid).toBe(userId);
+    expect(r.body.data.email).toBe(email);
+  });
+
+  test("wrong, mistyped, empty → 401 'API key not found', even next to a valid session", async () => {
+    const { key, cookie } = await userWithKey("bad");
+    const mistyped = key.slice(0, 10) + (key[10] === "a" ? "b" : "a") + key.slice(11);
+    for (const bad of ["atl_0000000000000000000000000000000", mistyped, key.slice(0, -1), ""]) {
+      const r = await api.post("/api/get-user-info", undefined, { apiKey: bad, cookie });
+      expect(r.status).toBe(401);
+      expect(r.body).toEqual({ code: 1, message: "API key not found", data: null });
+    }
+  });
+
+  test("revoked → 401 'API key revoked'; revocation cannot be undone", async () => {
+    const { key, keyId, cookie } = await userWithKey("revoke");
+    expect((await api.post("/api/get-user-info", undefined, { apiKey: key })).status).toBe(200);
+    const r = await api.post("/api/keys/revoke", { key_id: keyId }, { cookie });
+    expect(r.body).toEqual({ code: 0, message: "ok", data: { key_id: keyId, status: "revoked" } });
+    const after = await api.post("/api/get-user-info", undefined, { apiKey: key, cookie });
+    expect(after.status).toBe(401);
+    expect(after.body).toEqual({ code: 1, message: "API key revoked", data: null });
+    // Revoking again changes nothing; it stays listed as revoked and never works again.
+    expect((await api.post("/api/keys/revoke", { key_id: keyId }, { cookie })).body.data.status).toBe("revoked");
+    await api.post("/api/keys/create", { name: "new one" }, { cookie });
+    const list = (await api.post("/api/keys/list", undefined, { cookie })).body.data.keys;
+    expect(list.find((k: any) => k.key_id === keyId).status).toBe("revoked");
+    expect((await api.post("/api/get-user-info", undefined, { apiKey: key })).body.message).toBe("API key revoked");
+  });
+
+  test("a key cannot manage keys (session-only endpoints answer 'forbidden')", async () => {
+    const { key, keyId, cookie } = await userWithKey("mgmt");
+    expect((await api.post("/api/keys/create", { name: "from key" }, { apiKey: key })).body).toEqual({ code: 1, message: "forbidden", data: null });
+    expect((await api.post("/api/keys/list", undefined, { apiKey: key, cookie })).body.message).toBe("forbidden");
+    expect((await api.post("/api/keys/revoke", { key_id: keyId }, { apiKey: key })).body.message).toBe("forbidden");
+    expect((await api.post("/api/get-user-info", undefined, { apiKey: key })).status).toBe(200);
+  });
+});
+
+describe("POST /api/keys/list and isolation", () => {
+  test("lists name, start, created, last used, status — never the key; last_used_at updates on use", async () => {
+    const { key, keyId, cookie, created } = await userWithKey("list");
+    let list = (await api.post("/api/keys/list", undefined, { cookie })).body.data.keys;
+    expect(list).toEqual([{ key_id: keyId, name: "script", start: created.start, created_at: created.created_at, last_used_at: null, status: "active" }]);
+    await api.post("/api/get-user-info", undefined, { apiKey: key });
+    list = (await api.post("/api/keys/list", undefined, { cookie })).body.data.keys;
+    expect(list[0].last_used_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(Date.parse(list[0].last_used_at)).toBeGreaterThanOrEqual(Date.parse(created.created_at));
+    expect(JSON.stringify(list)).not.toContain(key);
+  });
+
+  test("users cannot list or revoke each other's keys ('key not found')", async () => {
+    const a = await userWithKey("iso-a");
+    const b = await userWithKey("iso-b");
+    const bList = (await api.post("/api/keys/list", undefined, { cookie: b.cookie })).body.data.keys;
+    expect(bList.map((k: any) => k.key_id)).toEqual([b.keyId]);
+    const r = await api.post("/api/keys/revoke", { key_id: a.keyId }, { cookie: b.cookie });
+    expect(r.body).toEqual({ code: 1, message: "key not found", data: null });
+    expect((await api.post("/api/keys/revoke", { key_id: "no-such-key" }, { cookie: b.cookie })).body.message).toBe("key not found");
+    expect((await api.post("/api/get-user-info", undefined, { apiKey: a.key })).body.data.uuid).toBe(a.userId);
+  });
+});
+
+describe("keys at rest", () => {
+  test("only hashes: the key text is in neither the database file nor its WAL after use", async () => {
+    const { key } = await userWithKey("rest");
+    for (let i = 0; i < 3; i++) expect((await api.post("/api/get-user-info", undefined, { apiKey: key })).status).toBe(200);
+    const dbFile = join(server.dataDir, "atelier.db");
+    const files = [dbFile, `${dbFile}-wal`].filter((f) => existsSync(f));
+    expect(files).toContain(`${dbFile}-wal`);
+    const bytes = files.map((f) => readFileSync(f));
+    // The row was written (its hash is there), the key itself never.
+    expect(bytes.some((b) => b.includes(Buffer.from(hashApiKey(key))))).toBe(true);
+    for (const b of bytes) {
+      expect(b.includes(Buffer.from(key))).toBe(false);
+      expect(b.includes(Buffer.from(key.slice(4)))).toBe(false);
+    }
+    expect(server.logs()).not.toContain(key);
+  });
+});
+
+describe("rate limits (spec 8.2, DESIGN §5)", () => {
+  test("standard: 100 pass with headers, the 101st → 429 + Retry-After + envelope + headers", async () => {
+    const { key } = await userWithKey("rl");
+    for (let i = 0; i < 100; i++) {
+      const r = await api.post("/api/get-user-info", undefined, { apiKey: key });
+      expect(r.status).toBe(200);
+      if (i === 0 || i === 99) {
+        expect(r.headers.get("ratelimit-policy")).toBe('"standard";q=100;w=60');
+        expect(r.headers.get("x-ratelimit-limit")).toBe("100");
+        expect(r.headers.get("x-ratelimit-remaining")).toBe(String(99 - i));
+        expect(r.headers.get("ratelimit")).toMatch(new RegExp(`^"standard";r=${99 - i};t=\\d+$`));
+        expect(Number(r.headers.get("x-ratelimit-reset"))).toBeGreaterThan(Date.now() / 1000);
+      }
+    }
+    const over = await api.post("/api/get-user-info", undefined, { apiKey: key });
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual({ code: 1, message: "Too Many Requests", data: null });
+    const retry = Number(over.headers.get("retry-after"));
+    expect(retry).toBeGreaterThanOrEqual(1);
+    expect(retry).toBeLessThanOrEqual(60);
+    expect(over.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(over.headers.get("ratelimit")).toBe(`"standard";r=0;t=${retry}`);
+  });
+
+  test("session requests are not limited", async () => {
+    const { cookie } = await api.signUp(uniqueEmail("sess"));
+    const results = await Promise.all(Array.from({ length: 120 }, () => api.post("/api/get-user-info", undefined, { cookie })));
+    expect(results.every((r) => r.status === 200 && r.body.code === 0)).toBe(true);
+    expect(results[0]!.headers.get("ratelimit")).toBeNull();
+  });
+
+  test("premium at once: a user who becomes premium gets 500", async () => {
+    const { key, userId } = await userWithKey("prem");
+    expect((await api.post("/api/get-user-info", undefined, { apiKey: key })).headers.get("x-ratelimit-limit")).toBe("100");
+    const db = openDatabase(join(server.dataDir, "atelier.db"), { migrate: false });
+    makePremium(db, userId);
+    db.$client.close();
+    const r = await api.post("/api/get-user-info", undefined, { apiKey: key });
+    expect(r.headers.get("ratelimit-policy")).toBe('"premium";q=500;w=60');
+    expect(r.headers.get("x-ratelimit-remaining")).toBe("498");
+  });
+
+  test("an admin's key gets 1000", async () => {
+    const { cookie } = await api.signUp(ADMIN);
+    const key = (await api.post("/api/keys/create", { name: "admin" }, { cookie })).body.data.key;
+    const r = await api.post("/api/get-user-info", undefined, { apiKey: key });
+    expect(r.headers.get("ratelimit-policy")).toBe('"admin";q=1000;w=60');
+  });
+
+  // Admin endpoints (DESIGN §6) arrive with the credits work; this runs once they are merged.
+  test.skipIf(!existsSync(join(ROOT, "app/routes/api/admin/list-users.ts")))("admin key reaches /api/admin/list-users; a standard key gets 'forbidden'", async () => {
+    const adminCookie = await api.signIn(ADMIN).catch(async () => (await api.signUp(ADMIN)).cookie);
+    const adminKey = (await api.post("/api/keys/create", { name: "admin2" }, { cookie: adminCookie })).body.data.key;
+    const ok = await api.post("/api/admin/list-users", { page: 1, page_size: 10 }, { apiKey: adminKey });
+    expect(ok.body.code).toBe(0);
+    const { key } = await userWithKey("notadmin");
+    const no = await api.post("/api/admin/list-users", { page: 1, page_size: 10 }, { apiKey: key });
+    expect(no.body).toEqual({ code: 1, message: "forbidden", data: null });
+  });
+});
+
+describe("rate limits across processes and windows", () => {
+  let dataDir: string;
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "atelier-it-shared-"));
+    const env = { RATE_LIMIT_STANDARD: "10", RATE_LIMIT_WINDOW_MS: "2000", JOBS: "off" };
+    a = await startServer({ dataDir, env });
+    b = await startServer({ dataDir, env });
+  });
+  afterAll(async () => {
+    await a?.stop();
+    await b?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test("two server processes sharing one database enforce one limit together, and the window rolls", async () => {
+    const ca = new Client(a.url);
+    const cb = new Client(b.url);
+    const { cookie } = await ca.signUp(uniqueEmail("shared"));
+    const key = (await cb.post("/api/keys/create", { name: "shared" }, { cookie })).body.data.key;
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await (i % 2 ? ca : cb).post("/api/get-user-info", undefined, { apiKey: key })).status);
+    expect(statuses).toEqual(Array(10).fill(200));
+    const overA = await ca.post("/api/get-user-info", undefined, { apiKey: key });
+    const overB = await cb.post("/api/get-user-info", undefined, { apiKey: key });
+    expect([overA.status, overB.status]).toEqual([429, 429]);
+    expect(overA.headers.get("ratelimit-policy")).toBe('"standard";q=10;w=2');
+    const wait = Number(overB.headers.get("retry-after"));
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(2);
+    await Bun.sleep(2100);
+    expect((await ca.post("/api/get-user-info", undefined, { apiKey: key })).status).toBe(200);
+  });
+
+  test("concurrent requests through both processes never exceed the limit", async () => {
+    const ca = new Client(a.url);
+    const cb = new Client(b.url);
+    const { cookie } = await ca.signUp(uniqueEmail("race"));
+    const key = (await ca.post("/api/keys/create", { name: "race" }, { cookie })).body.data.key;
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => (i % 2 ? ca : cb).post("/api/get-user-info", undefined, { apiKey: key })),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(10);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(20);
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * In-process services for unit tests of the request plumbing: an in-memory
+ * database, a real better-auth instance and a hand-moved clock, installed as
+ * the process-wide services that `api()` routes reach for.
+ */
+import { randomUUID } from "node:crypto";
+import { openDatabase, type Db } from "#db/client";
+import { orders, user } from "#db/schema";
+import { createAuth } from "~/lib/auth.server";
+import { manualClock } from "~/lib/clock";
+import { parseConfig } from "~/lib/config.server";
+import type { Services } from "~/lib/services.server";
+
+const KEY = Symbol.for("atelier.services");
+
+export function installTestServices(env: Record<string, string> = {}) {
+  const config = {
+    ...parseConfig({ DATA_DIR: "/tmp/atelier-unit-unused", LOG_LEVEL: "silent", ...env }),
+    authSecret: "unit-test-secret-unit-test-secret-0123",
+  };
+  const db = openDatabase(":memory:");
+  const clock = manualClock();
+  const services: Services = { config, db, clock, auth: createAuth(config, db, clock) };
+  (globalThis as Record<symbol, unknown>)[KEY] = services;
+  return { services, config, db, clock };
+}
+
+export function uninstallTestServices() {
+  const g = globalThis as Record<symbol, Services | undefined>;
+  g[KEY]?.db.$client.close();
+  delete g[KEY];
+}
+
+let n = 0;
+/** A user row straight in the database (no sign-up flow). */
+export function insertUser(db: Db, email = `u${n++}-${randomUUID().slice(0, 8)}@example.test`) {
+  const id = randomUUID();
+  const now = new Date();
+  db.insert(user)
+    .values({ id, name: email.split("@")[0]!, email, createdAt: now, updatedAt: now, inviteCode: randomUUID().slice(0, 8).toUpperCase() })
+    .run();
+  return { id, email };
+}
+
+/** Makes the user premium: a paid order with no period end. */
+export function makePremium(db: Db, userId: string) {
+  db.insert(orders)
+    .values({
+      orderNo: randomUUID(),
+      userId,
+      productId: "pro",
+      productName: "Pro",
+      interval: "month",
+      amount: 900,
+      status: "paid",
+      subId: randomUUID(),
+    })
+    .run();
+}

@@ -1,0 +1,179 @@
+import { beforeEach, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { openDatabase, type Db } from "#db/client";
+import { apiKeys } from "#db/schema";
+import { authenticateApiKey, hashApiKey, LAST_USED_RESOLUTION_MS } from "~/domain/api-keys/authenticate.server";
+import { createApiKey, generateApiKey, getApiKey, listApiKeys, MAX_ACTIVE_KEYS, revokeApiKey } from "~/domain/api-keys/keys.server";
+import { manualClock } from "~/lib/clock";
+import { AppError } from "~/lib/errors";
+import { insertUser } from "../support/services";
+
+let db: Db;
+let clock: ReturnType<typeof manualClock>;
+beforeEach(() => {
+  db = openDatabase(":memory:");
+  clock = manualClock();
+});
+
+const errorOf = (fn: () => unknown): AppError => {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof AppError) return e;
+    throw e;
+  }
+  throw new Error("expected an AppError");
+};
+
+describe("key format (DESIGN §5)", () => {
+  test("atl_ + 32 base62 characters (≥ 128 bits), all different", () => {
+    const keys = new Set(Array.from({ length: 2000 }, generateApiKey));
+    expect(keys.size).toBe(2000);
+    for (const k of keys) expect(k).toMatch(/^atl_[0-9A-Za-z]{32}$/);
+    expect(32 * Math.log2(62)).toBeGreaterThanOrEqual(128);
+  });
+
+  test("characters are spread over the whole alphabet (no modulo bias to speak of)", () => {
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 2000; i++) for (const c of generateApiKey().slice(4)) counts.set(c, (counts.get(c) ?? 0) + 1);
+    expect(counts.size).toBe(62);
+    const expected = (2000 * 32) / 62;
+    for (const n of counts.values()) expect(Math.abs(n - expected) / expected).toBeLessThan(0.2);
+  });
+});
+
+describe("create", () => {
+  test("returns the key once; only its SHA-256 hash and first characters are stored", () => {
+    const u = insertUser(db);
+    const created = createApiKey(db, { userId: u.id, name: "  build server  " }, clock);
+    expect(Object.keys(created).sort()).toEqual(["created_at", "key", "key_id", "name", "start"]);
+    expect(created.name).toBe("build server");
+    expect(created.start).toBe(created.key.slice(0, 10));
+    expect(created.created_at).toBe("2026-11-22T10:00:00.000Z");
+    const row = db.select().from(apiKeys).where(eq(apiKeys.id, created.key_id)).get()!;
+    expect(row.keyHash).toBe(hashApiKey(created.key));
+    expect(row.keyHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(row)).not.toContain(created.key);
+    expect(row.status).toBe("active");
+  });
+
+  test("name must be 1..100 characters", () => {
+    const u = insertUser(db);
+    expect(errorOf(() => createApiKey(db, { userId: u.id, name: "   " }, clock)).message).toBe("invalid params: name must be 1 to 100 characters");
+    expect(errorOf(() => createApiKey(db, { userId: u.id, name: "x".repeat(101) }, clock)).message).toBe(
+      "invalid params: name must be 1 to 100 characters",
+    );
+    expect(createApiKey(db, { userId: u.id, name: "x".repeat(100) }, clock).name).toHaveLength(100);
+  });
+
+  test(`at most ${MAX_ACTIVE_KEYS} active keys; revoked keys do not count`, () => {
+    const u = insertUser(db);
+    const made = Array.from({ length: MAX_ACTIVE_KEYS }, (_, i) => createApiKey(db, { userId: u.id, name: `k${i}` }, clock));
+    const e = errorOf(() => createApiKey(db, { userId: u.id, name: "one too many" }, clock));
+    expect(e.code).toBe("API_KEY_LIMIT");
+    expect(e.message).toBe("invalid params: at most 25 active API keys per user");
+    // Another user is not affected.
+    expect(createApiKey(db, { userId: insertUser(db).id, name: "other" }, clock).name).toBe("other");
+    revokeApiKey(db, { userId: u.id, keyId: made[0]!.key_id }, clock);
+    expect(createApiKey(db, { userId: u.id, name: "replacement" }, clock).name).toBe("replacement");
+    expect(listApiKeys(db, u.id)).toHaveLength(MAX_ACTIVE_KEYS + 1);
+  });
+});
+
+describe("list", () => {
+  test("newest first, with start, dates and status; never the key or its hash", () => {
+    const u = insertUser(db);
+    const a = createApiKey(db, { userId: u.id, name: "a" }, clock);
+    clock.advance(1000);
+    const b = createApiKey(db, { userId: u.id, name: "b" }, clock);
+    revokeApiKey(db, { userId: u.id, keyId: a.key_id }, clock);
+    const list = listApiKeys(db, u.id);
+    expect(list).toEqual([
+      { key_id: b.key_id, name: "b", start: b.start, created_at: "2026-11-22T10:00:01.000Z", last_used_at: null, status: "active" },
+      { key_id: a.key_id, name: "a", start: a.start, created_at: "2026-11-22T10:00:00.000Z", last_used_at: null, status: "revoked" },
+    ]);
+    expect(JSON.stringify(list)).not.toContain(a.key);
+    expect(JSON.stringify(list)).not.toContain(hashApiKey(a.key));
+  });
+
+  test("each user sees only their own keys", () => {
+    const u1 = insertUser(db);
+    const u2 = insertUser(db);
+    createApiKey(db, { userId: u1.id, name: "mine" }, clock);
+    expect(listApiKeys(db, u2.id)).toEqual([]);
+  });
+});
+
+describe("revoke (spec 3.2)", () => {
+  test("active → revoked; the key is rejected with 'API key revoked' from then on", () => {
+    const u = insertUser(db);
+    const k = createApiKey(db, { userId: u.id, name: "k" }, clock);
+    expect(authenticateApiKey(db, k.key, clock)).toEqual({ keyId: k.key_id, userId: u.id });
+    expect(revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock)).toEqual({ key_id: k.key_id, status: "revoked" });
+    const e = errorOf(() => authenticateApiKey(db, k.key, clock));
+    expect(e.message).toBe("API key revoked");
+    expect(e.status).toBe(401);
+  });
+
+  test("revoking again answers the same and keeps the first revocation time; nothing makes it active again", () => {
+    const u = insertUser(db);
+    const k = createApiKey(db, { userId: u.id, name: "k" }, clock);
+    revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock);
+    const first = db.select().from(apiKeys).where(eq(apiKeys.id, k.key_id)).get()!.revokedAt;
+    clock.advance(5000);
+    expect(revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock)).toEqual({ key_id: k.key_id, status: "revoked" });
+    expect(db.select().from(apiKeys).where(eq(apiKeys.id, k.key_id)).get()!.revokedAt).toEqual(first);
+    expect(getApiKey(db, u.id, k.key_id).status).toBe("revoked");
+    expect(() => authenticateApiKey(db, k.key, clock)).toThrow("API key revoked");
+  });
+
+  test("another user's key_id, or an unknown one → 'key not found', and the key stays active", () => {
+    const owner = insertUser(db);
+    const other = insertUser(db);
+    const k = createApiKey(db, { userId: owner.id, name: "k" }, clock);
+    const e = errorOf(() => revokeApiKey(db, { userId: other.id, keyId: k.key_id }, clock));
+    expect(e.code).toBe("KEY_ID_NOT_FOUND");
+    expect(e.message).toBe("key not found");
+    expect(errorOf(() => revokeApiKey(db, { userId: owner.id, keyId: "nope" }, clock)).message).toBe("key not found");
+    expect(authenticateApiKey(db, k.key, clock).userId).toBe(owner.id);
+  });
+});
+
+describe("authenticate (spec §5)", () => {
+  test("unknown, mistyped, empty → 'API key not found' (401)", () => {
+    const u = insertUser(db);
+    const k = createApiKey(db, { userId: u.id, name: "k" }, clock);
+    const mistyped = k.key.slice(0, -1) + (k.key.endsWith("a") ? "b" : "a");
+    for (const bad of ["atl_doesnotexist", mistyped, k.key.toUpperCase(), "", "   "]) {
+      const e = errorOf(() => authenticateApiKey(db, bad, clock));
+      expect(e.message).toBe("API key not found");
+      expect(e.status).toBe(401);
+    }
+  });
+
+  test("last_used_at is stamped on use, then at most once a minute", () => {
+    const u = insertUser(db);
+    const k = createApiKey(db, { userId: u.id, name: "k" }, clock);
+    const lastUsed = () => getApiKey(db, u.id, k.key_id).last_used_at;
+    expect(lastUsed()).toBeNull();
+    clock.advance(10_000);
+    authenticateApiKey(db, k.key, clock);
+    expect(lastUsed()).toBe("2026-11-22T10:00:10.000Z");
+    clock.advance(LAST_USED_RESOLUTION_MS - 1);
+    authenticateApiKey(db, k.key, clock);
+    expect(lastUsed()).toBe("2026-11-22T10:00:10.000Z");
+    clock.advance(1);
+    authenticateApiKey(db, k.key, clock);
+    expect(lastUsed()).toBe("2026-11-22T10:01:10.000Z");
+  });
+
+  test("a revoked key's last_used_at no longer moves", () => {
+    const u = insertUser(db);
+    const k = createApiKey(db, { userId: u.id, name: "k" }, clock);
+    authenticateApiKey(db, k.key, clock);
+    revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock);
+    clock.advance(10 * 60_000);
+    expect(() => authenticateApiKey(db, k.key, clock)).toThrow();
+    expect(getApiKey(db, u.id, k.key_id).last_used_at).toBe("2026-11-22T10:00:00.000Z");
+  });
+});

@@ -1,0 +1,363 @@
+import { afterAll, beforeEach, describe, expect, test } from "bun:test";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { openDatabase, type Db } from "#db/client";
+import { creditAllocations, creditDebits, creditGrants, generations, user } from "#db/schema";
+import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
+import {
+  assertCanReserve,
+  availableCredits,
+  debitForGeneration,
+  getCredits,
+  getCreditsMany,
+  grantCredits,
+  listDebits,
+  listGrants,
+  reservedCredits,
+} from "~/domain/credits/ledger.server";
+import { DAY_MS, manualClock } from "~/lib/clock";
+import { AppError } from "~/lib/errors";
+
+const T0 = Date.parse("2026-11-22T10:00:00.000Z");
+const HOUR = 3_600_000;
+
+let db: Db;
+let clock: ReturnType<typeof manualClock>;
+
+function addUser(d: Db = db): string {
+  const id = randomUUID();
+  d.insert(user)
+    .values({ id, name: "u", email: `${id}@example.test`, createdAt: new Date(T0), updatedAt: new Date(T0), inviteCode: id.slice(0, 8) })
+    .run();
+  return id;
+}
+
+function addGeneration(userId: string, cost: number, status = "pending", d: Db = db): string {
+  const id = randomUUID();
+  d.insert(generations)
+    .values({
+      id,
+      userId,
+      aiType: "image",
+      provider: "openai",
+      model: "dall-e-3",
+      prompt: "a fox",
+      status,
+      creditsCost: cost,
+      deadlineAt: clock.now() + 600_000,
+      createdAt: new Date(clock.now()),
+    })
+    .run();
+  return id;
+}
+
+const grant = (userId: string, amount: number, expiresAt: number | null, source: "signup" | "checkin" | "admin" | "order" = "admin") =>
+  grantCredits(db, { userId, amount, source, expiresAt }, clock);
+
+const debit = (userId: string, amount: number, genId: string = randomUUID()) =>
+  db.transaction((tx) => debitForGeneration(tx, { genId, userId, amount }, clock), { behavior: "immediate" });
+
+const remainingOf = (id: string) => db.select().from(creditGrants).where(eq(creditGrants.id, id)).get()!.remaining;
+
+beforeEach(() => {
+  db = openDatabase(":memory:");
+  clock = manualClock(T0);
+});
+
+describe("grants and balances (DESIGN §3)", () => {
+  test("left = Σ remaining of unexpired grants; total = Σ amount of every grant", () => {
+    const u = addUser();
+    expect(getCredits(db, u, clock)).toEqual({ left_credits: 0, total_credits: 0 });
+    grant(u, 10, T0 + 365 * DAY_MS, "signup");
+    grant(u, 5, null);
+    grant(u, 3, T0 + HOUR);
+    expect(getCredits(db, u, clock)).toEqual({ left_credits: 18, total_credits: 18 });
+    debit(u, 4);
+    expect(getCredits(db, u, clock)).toEqual({ left_credits: 14, total_credits: 18 });
+    clock.advance(2 * HOUR); // the 3-credit grant (which paid 3 of the 4) has expired
+    expect(getCredits(db, u, clock)).toEqual({ left_credits: 14, total_credits: 18 });
+    clock.advance(365 * DAY_MS);
+    expect(getCredits(db, u, clock)).toEqual({ left_credits: 5, total_credits: 18 });
+  });
+
+  test("expiry at the exact boundary: spendable 1 ms before, gone at the instant", () => {
+    const u = addUser();
+    const g = grant(u, 7, T0 + DAY_MS);
+    clock.set(T0 + DAY_MS - 1);
+    expect(getCredits(db, u, clock).left_credits).toBe(7);
+    expect(() => db.transaction((tx) => assertCanReserve(tx, u, 7, clock))).not.toThrow();
+    clock.set(T0 + DAY_MS);
+    expect(getCredits(db, u, clock)).toEqual({ left_credits: 0, total_credits: 7 });
+    expect(() => db.transaction((tx) => assertCanReserve(tx, u, 1, clock))).toThrow("insufficient credits: need 1, have 0");
+    const r = debit(u, 2);
+    expect(r.charged).toBe(0);
+    expect(remainingOf(g.id)).toBe(7);
+    expect(listGrants(db, u, clock)[0]!.expired).toBe(true);
+  });
+
+  test("a grant must be a positive integer with a future expiry", () => {
+    const u = addUser();
+    for (const bad of [0, -1, 1.5, Number.NaN]) {
+      expect(() => grant(u, bad, null)).toThrow(new AppError("INVALID_PARAMS", { reason: "credits must be a positive integer" }));
+    }
+    expect(() => grant(u, 1, T0)).toThrow("invalid params: expiry must be in the future");
+    expect(getCredits(db, u, clock).total_credits).toBe(0);
+  });
+
+  test("balances are per user", () => {
+    const a = addUser();
+    const b = addUser();
+    grant(a, 4, null);
+    grant(b, 9, null);
+    debit(a, 1);
+    expect(getCredits(db, a, clock).left_credits).toBe(3);
+    expect(getCredits(db, b, clock).left_credits).toBe(9);
+    const many = getCreditsMany(db, [a, b, addUser()], clock);
+    expect(many.get(a)).toEqual({ left_credits: 3, total_credits: 4 });
+    expect(many.get(b)).toEqual({ left_credits: 9, total_credits: 9 });
+    expect(many.size).toBe(2);
+  });
+});
+
+describe("debits", () => {
+  test("spending order: soonest-expiring first, never-expiring last, then oldest first", () => {
+    const u = addUser();
+    const never1 = grant(u, 2, null);
+    clock.advance(1);
+    const later = grant(u, 2, T0 + 30 * DAY_MS);
+    clock.advance(1);
+    const soonNewer = grant(u, 2, T0 + 5 * DAY_MS);
+    clock.advance(1);
+    const never2 = grant(u, 2, null);
+    clock.set(T0 - 10); // an older grant with the same expiry as soonNewer
+    const soonOlder = grant(u, 2, T0 + 5 * DAY_MS);
+    clock.set(T0 + 10);
+
+    const order = [soonOlder, soonNewer, later, never1, never2];
+    // Spend one grant and a half at a time and watch the grants drain in order.
+    const r1 = debit(u, 3);
+    expect(order.map((g) => remainingOf(g.id))).toEqual([0, 1, 2, 2, 2]);
+    const r2 = debit(u, 4);
+    expect(order.map((g) => remainingOf(g.id))).toEqual([0, 0, 0, 1, 2]);
+    const r3 = debit(u, 2);
+    expect(order.map((g) => remainingOf(g.id))).toEqual([0, 0, 0, 0, 1]);
+    expect([r1.charged, r2.charged, r3.charged]).toEqual([3, 4, 2]);
+
+    const alloc = db.select().from(creditAllocations).where(eq(creditAllocations.debitId, r2.debitId)).all();
+    expect(Object.fromEntries(alloc.map((a) => [a.grantId, a.amount]))).toEqual({ [soonNewer.id]: 1, [later.id]: 2, [never1.id]: 1 });
+  });
+
+  test("expired grants are skipped even when they sort first", () => {
+    const u = addUser();
+    const old = grant(u, 5, T0 + HOUR);
+    const fresh = grant(u, 5, T0 + 2 * DAY_MS);
+    clock.advance(HOUR);
+    expect(debit(u, 3).charged).toBe(3);
+    expect(remainingOf(old.id)).toBe(5);
+    expect(remainingOf(fresh.id)).toBe(2);
+  });
+
+  test("a debit applied twice for one gen_id is counted once", () => {
+    const u = addUser();
+    grant(u, 10, null);
+    const gen = addGeneration(u, 4, "completed");
+    const first = debit(u, 4, gen);
+    const second = debit(u, 4, gen);
+    expect(first.applied).toBe(true);
+    expect(second).toEqual({ debitId: first.debitId, amount: 4, charged: 4, applied: false });
+    expect(getCredits(db, u, clock).left_credits).toBe(6);
+    expect(db.select().from(creditDebits).all()).toHaveLength(1);
+    // A rolled-back outer transaction leaves no trace either.
+    const gen2 = addGeneration(u, 2, "completed");
+    expect(() =>
+      db.transaction((tx) => {
+        debitForGeneration(tx, { genId: gen2, userId: u, amount: 2 }, clock);
+        throw new Error("completion failed");
+      }),
+    ).toThrow("completion failed");
+    expect(getCredits(db, u, clock).left_credits).toBe(6);
+    expect(debit(u, 2, gen2).applied).toBe(true);
+    expect(getCredits(db, u, clock).left_credits).toBe(4);
+  });
+
+  test("a debit larger than what is left takes what is left, never below zero", () => {
+    const u = addUser();
+    grant(u, 3, null);
+    const r = debit(u, 10);
+    expect(r).toMatchObject({ amount: 10, charged: 3, applied: true });
+    expect(getCredits(db, u, clock).left_credits).toBe(0);
+    expect(debit(u, 1).charged).toBe(0);
+    expect(getCredits(db, u, clock).left_credits).toBe(0);
+  });
+
+  test("statements: grants and debits with the generation they paid for", () => {
+    const u = addUser();
+    grant(u, 10, T0 + 365 * DAY_MS, "signup");
+    const gen = addGeneration(u, 5, "completed");
+    clock.advance(1000);
+    debit(u, 5, gen);
+    clock.advance(1000);
+    debit(u, 1, "gen-deleted");
+    const grants = listGrants(db, u, clock);
+    expect(grants).toEqual([
+      {
+        id: expect.any(String),
+        source: "signup",
+        amount: 10,
+        remaining: 4,
+        note: null,
+        created_at: "2026-11-22T10:00:00.000Z",
+        expires_at: "2027-11-22T10:00:00.000Z",
+        expired: false,
+      },
+    ]);
+    const debits = listDebits(db, u);
+    // Newest first; a debit whose generation row is gone still lists, without details.
+    expect(debits.map((d) => [d.gen_id, d.amount, d.charged, d.created_at, d.generation])).toEqual([
+      ["gen-deleted", 1, 1, "2026-11-22T10:00:02.000Z", null],
+      [gen, 5, 5, "2026-11-22T10:00:01.000Z", { ai_type: "image", provider: "openai", model: "dall-e-3", prompt: "a fox" }],
+    ]);
+    expect(listDebits(db, addUser())).toEqual([]);
+  });
+});
+
+describe("reservations", () => {
+  test("available = left − credits of pending and processing tasks; finished tasks hold nothing", () => {
+    const u = addUser();
+    grant(u, 20, null);
+    addGeneration(u, 5, "pending");
+    addGeneration(u, 4, "processing");
+    addGeneration(u, 3, "failed");
+    addGeneration(u, 2, "completed");
+    addGeneration(addUser(), 7, "pending"); // another user's task
+    expect(reservedCredits(db, u)).toBe(9);
+    expect(availableCredits(db, u, clock)).toBe(11);
+    expect(() => db.transaction((tx) => assertCanReserve(tx, u, 11, clock))).not.toThrow();
+    expect(() => db.transaction((tx) => assertCanReserve(tx, u, 12, clock))).toThrow(
+      new AppError("INSUFFICIENT_CREDITS", { need: 12, have: 11 }),
+    );
+  });
+
+  test("a grant expiring between reservation and debit: the debit takes what is left", () => {
+    const u = addUser();
+    const expiring = grant(u, 10, T0 + HOUR);
+    const keep = grant(u, 3, null);
+    const gen = db.transaction(
+      (tx) => {
+        assertCanReserve(tx, u, 8, clock);
+        return addGeneration(u, 8, "pending", tx as unknown as Db);
+      },
+      { behavior: "immediate" },
+    );
+    expect(availableCredits(db, u, clock)).toBe(5);
+    clock.advance(2 * HOUR);
+    // While the task runs, the shortfall shows as 0 available, not a negative number.
+    expect(availableCredits(db, u, clock)).toBe(-5);
+    expect(() => db.transaction((tx) => assertCanReserve(tx, u, 1, clock))).toThrow("insufficient credits: need 1, have 0");
+    db.update(generations).set({ status: "completed" }).where(eq(generations.id, gen)).run();
+    const r = debit(u, 8, gen);
+    expect(r).toMatchObject({ amount: 8, charged: 3, applied: true });
+    expect(remainingOf(expiring.id)).toBe(10);
+    expect(remainingOf(keep.id)).toBe(0);
+    expect(getCredits(db, u, clock)).toEqual({ left_credits: 0, total_credits: 13 });
+  });
+});
+
+describe("daily check-in (spec 4.10)", () => {
+  test("first call of the UTC day adds 1 credit valid 365 days; later calls that day add nothing", () => {
+    const u = addUser();
+    clock.set(Date.parse("2026-11-22T00:00:00.000Z"));
+    expect(checkedInToday(db, u, clock)).toBe(false);
+    expect(checkIn(db, u, clock)).toEqual({ added: true, day: "2026-11-22", left_credits: 1, total_credits: 1 });
+    expect(checkedInToday(db, u, clock)).toBe(true);
+    clock.set(Date.parse("2026-11-22T23:59:59.999Z"));
+    expect(checkIn(db, u, clock)).toEqual({ added: false, day: "2026-11-22", left_credits: 1, total_credits: 1 });
+    clock.set(Date.parse("2026-11-23T00:00:00.000Z"));
+    expect(checkedInToday(db, u, clock)).toBe(false);
+    expect(checkIn(db, u, clock)).toEqual({ added: true, day: "2026-11-23", left_credits: 2, total_credits: 2 });
+    const grants = listGrants(db, u, clock);
+    expect(grants.map((g) => [g.source, g.amount, g.created_at, g.expires_at])).toEqual([
+      ["checkin", 1, "2026-11-23T00:00:00.000Z", "2027-11-23T00:00:00.000Z"],
+      ["checkin", 1, "2026-11-22T00:00:00.000Z", "2027-11-22T00:00:00.000Z"],
+    ]);
+    // …and the credit expires 365 days later.
+    clock.set(Date.parse("2027-11-22T00:00:00.000Z"));
+    expect(getCredits(db, u, clock)).toEqual({ left_credits: 1, total_credits: 2 });
+  });
+
+  test("one instant per check-in: the credit expires exactly 365 days after it was granted", () => {
+    const u = addUser();
+    let t = Date.parse("2026-11-22T23:59:59.999Z");
+    const ticking = { now: () => t++ }; // a clock that moves on every read
+    expect(checkIn(db, u, ticking).day).toBe("2026-11-22");
+    const g = db.select().from(creditGrants).where(eq(creditGrants.userId, u)).get()!;
+    expect(g.createdAt.toISOString()).toBe("2026-11-22T23:59:59.999Z");
+    expect(g.expiresAt!.getTime() - g.createdAt.getTime()).toBe(365 * DAY_MS);
+  });
+
+  test("check-ins are per user", () => {
+    const a = addUser();
+    const b = addUser();
+    expect(checkIn(db, a, clock).added).toBe(true);
+    expect(checkIn(db, b, clock).added).toBe(true);
+    expect(checkIn(db, a, clock).added).toBe(false);
+  });
+});
+
+describe("real concurrency: worker threads with their own connections to one database file", () => {
+  const dir = mkdtempSync(join(tmpdir(), "atelier-ledger-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function race(op: "reserve" | "checkin", path: string, userId: string, workers: number, attempts: number, cost = 0) {
+    const gate = new SharedArrayBuffer(4);
+    const threads = Array.from({ length: workers }, () => new Worker(new URL("./support/ledger-worker.ts", import.meta.url).href));
+    const results = threads.map(
+      (w) =>
+        new Promise<{ ok: number; refused: number; messages: string[] }>((resolve, reject) => {
+          w.onerror = (e) => reject(e);
+          w.onmessage = (m) => {
+            if (m.data.done) resolve(m.data);
+          };
+        }),
+    );
+    const ready = threads.map((w) => new Promise<void>((r) => w.addEventListener("message", (m) => m.data.ready && r())));
+    threads.forEach((w) => w.postMessage({ op, path, userId, cost, attempts, now: clock.now(), gate }));
+    await Promise.all(ready);
+    const flag = new Int32Array(gate);
+    Atomics.store(flag, 0, 1);
+    Atomics.notify(flag, 0);
+    const out = await Promise.all(results);
+    threads.forEach((w) => w.terminate());
+    return out;
+  }
+
+  test("50 concurrent reservations against one balance never overdraw", async () => {
+    const path = join(dir, "reserve.db");
+    const file = openDatabase(path);
+    const u = addUser(file);
+    grantCredits(file, { userId: u, amount: 100, source: "admin" }, clock);
+    const out = await race("reserve", path, u, 10, 5, 3);
+    const ok = out.reduce((a, r) => a + r.ok, 0);
+    const refused = out.reduce((a, r) => a + r.refused, 0);
+    expect(ok + refused).toBe(50);
+    expect(ok).toBe(33); // floor(100 / 3)
+    expect(new Set(out.flatMap((r) => r.messages))).toEqual(new Set(["insufficient credits: need 3, have 1"]));
+    expect(reservedCredits(file, u)).toBe(99);
+    expect(availableCredits(file, u, clock)).toBe(1);
+    file.$client.close();
+  }, 60_000);
+
+  test("20 concurrent check-ins add one credit", async () => {
+    const path = join(dir, "checkin.db");
+    const file = openDatabase(path);
+    const u = addUser(file);
+    const out = await race("checkin", path, u, 10, 2);
+    expect(out.reduce((a, r) => a + r.ok, 0)).toBe(1);
+    expect(out.reduce((a, r) => a + r.refused, 0)).toBe(19);
+    expect(getCredits(file, u, clock)).toEqual({ left_credits: 1, total_credits: 1 });
+    file.$client.close();
+  }, 60_000);
+});

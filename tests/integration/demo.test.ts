@@ -141,6 +141,35 @@ describe("demo endpoints in development (open), live and simulated", () => {
     });
   }
 
+  test("gen-image, openai live: generateImage on the fake (b64_json), stored and served from /media", async () => {
+    const before = fake.calls.length;
+    const r = await api.post("/api/demo/gen-image", { provider: "openai", model: "dall-e-3", prompt: "a paper boat" });
+    expect(r.body.code).toBe(0);
+    expect(r.body.data).toMatchObject({ provider: "openai", model: "dall-e-3", mode: "live" });
+    expect(r.body.data.result_urls).toHaveLength(1);
+    const url: string = r.body.data.result_urls[0];
+    expect(url.startsWith(server.url + "/media/demo/")).toBe(true);
+    expect(fake.calls.slice(before).map((c) => c.path)).toEqual(["/v1/images/generations"]);
+    const img = await fetch(url);
+    expect(img.status).toBe(200);
+    expect(img.headers.get("content-type")).toContain("image/png");
+    expect([...new Uint8Array(await img.arrayBuffer()).subarray(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
+  });
+
+  test("gen-image errors: unknown provider / model, bad input, upstream 500 (one call, no retry)", async () => {
+    const cases: [unknown, string][] = [
+      [{ provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "x" }, "Unsupported image provider: replicate"],
+      [{ provider: "openai", model: "gpt-4o-mini", prompt: "x" }, "Unsupported model: gpt-4o-mini"],
+      [{ provider: "openai", model: "dall-e-3" }, "invalid params"],
+      [{ provider: "openai", model: "dall-e-3", prompt: "x".repeat(4001) }, "invalid params: prompt too long (max 4000)"],
+    ];
+    for (const [body, message] of cases) expect((await api.post("/api/demo/gen-image", body)).body).toEqual({ code: 1, message, data: null });
+    const before = fake.calls.length;
+    const down = await api.post("/api/demo/gen-image", { provider: "openai", model: "dall-e-3", prompt: "[fake:500]" });
+    expect(down.body).toEqual({ code: 1, message: "upstream error: openai answered HTTP 500", data: null });
+    expect(fake.calls.length - before).toBe(1);
+  });
+
   test("simulated failure: gen-text → envelope error; stream → words so far, then a clean end", async () => {
     const r = await api.post("/api/demo/gen-text", { provider: "openrouter", model: "openai/gpt-4o-mini", prompt: "oops [simulate:fail]" });
     expect(r.body).toEqual({ code: 1, message: "upstream error: openrouter failed", data: null });
@@ -188,7 +217,7 @@ describe("demo endpoints in production (DESIGN §5)", () => {
   afterAll(() => server?.dispose());
 
   test("anonymous → no auth, please sign-in (even with a bad body)", async () => {
-    for (const path of ENDPOINTS) {
+    for (const path of [...ENDPOINTS, "/api/demo/gen-image"]) {
       expect((await api.post(path, body)).body).toEqual({ code: 1, message: "no auth, please sign-in", data: null });
       expect((await api.post(path, "{bad")).body).toEqual({ code: 1, message: "no auth, please sign-in", data: null });
     }
@@ -269,6 +298,17 @@ describe("demo endpoints in production with DEMO_PUBLIC=true", () => {
     expect(third.body.message).toBe("Too Many Requests");
     // A different address has its own allowance.
     expect((await api.post("/api/demo/gen-text", body, {}, from("198.51.100.7"))).body.code).toBe(0);
+  });
+
+  test("gen-image, simulated (no OpenAI key): a rendered PNG, stored and served", async () => {
+    const r = await api.post("/api/demo/gen-image", { provider: "openai", model: "dall-e-3", prompt: "a quiet lake" }, {}, { headers: { "x-forwarded-for": "192.0.2.44" } });
+    expect(r.body.code).toBe(0);
+    expect(r.body.data.mode).toBe("simulated");
+    const img = await fetch(r.body.data.result_urls[0]);
+    expect(img.status).toBe(200);
+    const bytes = new Uint8Array(await img.arrayBuffer());
+    expect([...bytes.subarray(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
+    expect(bytes.length).toBeGreaterThan(500);
   });
 
   test("the playground page is open", async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { generateText, streamText } from "ai";
 import { openDatabase } from "#db/client";
-import { clientIpOf, hitRateLimit, requireDemoAccess, sweepDemoHits } from "~/domain/demo/access.server";
+import { clientIpOf, requireDemoAccess } from "~/domain/demo/access.server";
+import { maxWindowMs } from "~/domain/rate-limits/policy.server";
 import { findTextProvider, splitTarget, targetValue, TEXT_PROVIDERS } from "~/domain/demo/catalog";
 import { generateDemoImage, generateDemoText, resolveImageOffering, resolveTextOffering, streamDemoText } from "~/domain/demo/demo.server";
 import { createDemoModels } from "~/domain/demo/models.server";
@@ -136,21 +137,31 @@ describe("demo catalog and request validation", () => {
 });
 
 describe("demo access and rate limit (DESIGN §5)", () => {
-  test("rolling window per bucket: allow up to the limit, deny with Retry-After, free again as hits age", () => {
+  test("rolling window per client through the shared limiter: deny with Retry-After, free again as hits age", () => {
     const db = openDatabase(":memory:");
     const clock = manualClock();
-    const hit = (b: string) => hitRateLimit(db, b, 3, 60_000, clock.now());
-    expect(hit("a").remaining).toBe(2);
+    const deps = { db, config: config({ NODE_ENV: "production", BETTER_AUTH_SECRET: "x".repeat(40), DEMO_RATE_LIMIT: "3" }), clock };
+    const hit = (userId: string) => {
+      try {
+        return requireDemoAccess(deps, { userId, ip: null });
+      } catch (e) {
+        return { denied: (e as AppError).message, ...(e as AppError).headers };
+      }
+    };
+    expect(hit("a")).toMatchObject({ "X-RateLimit-Limit": "3", "X-RateLimit-Remaining": "2", "RateLimit-Policy": '"demo";q=3;w=60' });
     clock.advance(10_000);
-    expect(hit("a").remaining).toBe(1);
-    expect(hit("a").remaining).toBe(0);
-    const denied = hit("a");
-    expect(denied.allowed).toBe(false);
-    expect(denied.retryAfterSec).toBe(50);
-    expect(hit("b").allowed).toBe(true); // buckets are independent
-    clock.advance(50_000); // the first hit is now 60 s old
-    expect(hit("a").allowed).toBe(true);
-    expect(hit("a").allowed).toBe(false);
+    expect(hit("a")["X-RateLimit-Remaining"]).toBe("1");
+    expect(hit("a")["X-RateLimit-Remaining"]).toBe("0");
+    expect(hit("a")).toMatchObject({ denied: "Too Many Requests", "Retry-After": "50" });
+    expect(hit("b")["X-RateLimit-Remaining"]).toBe("2"); // clients are independent
+    clock.advance(50_001); // the first hit has left the window
+    expect(hit("a")["X-RateLimit-Remaining"]).toBe("0");
+    expect(hit("a")).toMatchObject({ denied: "Too Many Requests" });
+  });
+
+  test("the shared sweep keeps the demo's one-minute window even when key windows are shorter", () => {
+    expect(maxWindowMs({ RATE_LIMIT_WINDOW_MS: 10_000, SESSION_RATE_LIMITS: false })).toBe(60_000);
+    expect(maxWindowMs({ RATE_LIMIT_WINDOW_MS: 120_000, SESSION_RATE_LIMITS: false })).toBe(120_000);
   });
 
   test("development: open to anonymous callers, no limit", () => {
@@ -343,16 +354,3 @@ describe("demo images through generateImage", () => {
   });
 });
 
-describe("demo hit sweep", () => {
-  test("removes expired demo hits of all buckets, keeps fresh ones and other limiters' rows", () => {
-    const db = openDatabase(":memory:");
-    const now = Date.parse("2026-11-22T10:00:00.000Z");
-    hitRateLimit(db, "demo:ip:1.1.1.1", 5, 60_000, now - 120_000);
-    hitRateLimit(db, "demo:ip:2.2.2.2", 5, 60_000, now - 61_000);
-    hitRateLimit(db, "demo:user:u", 5, 60_000, now - 1_000);
-    hitRateLimit(db, "key:abc", 5, 60_000, now - 120_000);
-    expect(sweepDemoHits(db, 60_000, now)).toBe(2);
-    const left = db.$client.query("SELECT bucket FROM rate_limit_hits ORDER BY bucket").all() as { bucket: string }[];
-    expect(left.map((r) => r.bucket)).toEqual(["demo:user:u", "key:abc"]);
-  });
-});

@@ -6,78 +6,28 @@
  *   Every client then gets DEMO_RATE_LIMIT calls per rolling minute: per user
  *   when signed in, per IP address when anonymous.
  *
- * The limit lives in SQLite (rate_limit_hits) rather than in memory so every
- * process on the database shares one count, like the API-key limits.
+ * The limit is the shared rolling-window limiter in SQLite (rate_limit_hits,
+ * app/domain/rate-limits), so every process on the database shares one count,
+ * like the API-key limits. On a demo call its headers describe the demo policy.
  */
-import { and, asc, count, eq, gte, lt, lte } from "drizzle-orm";
 import type { Db } from "#db/client";
-import { rateLimitHits } from "#db/schema";
-import { changes } from "~/domain/credits/ledger.server";
+import { rateLimitHeaders } from "~/domain/rate-limits/decide";
+import { createLimiter, type Limiter } from "~/domain/rate-limits/limiter.server";
+import { DEMO_WINDOW_MS, maxWindowMs } from "~/domain/rate-limits/policy.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { AppError } from "~/lib/errors";
 
-export const DEMO_WINDOW_MS = 60_000;
+export { DEMO_WINDOW_MS };
 
 export interface DemoClient {
   userId: string | null;
   ip: string | null;
 }
 
-export interface LimitDecision {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Seconds until a slot frees up (when denied). */
-  retryAfterSec: number;
-}
+export const demoBucket = (client: DemoClient) => (client.userId ? `demo:user:${client.userId}` : `demo:ip:${client.ip ?? "unknown"}`);
 
-/**
- * Rolling-window counter: counts the bucket's hits inside the window and
- * records one more only when under the limit, in one immediate transaction so
- * concurrent processes cannot both take the last slot.
- */
-export function hitRateLimit(db: Db, bucket: string, limit: number, windowMs: number, now: number): LimitDecision {
-  return db.transaction(
-    (tx) => {
-      const since = now - windowMs;
-      tx.delete(rateLimitHits)
-        .where(and(eq(rateLimitHits.bucket, bucket), lte(rateLimitHits.at, since)))
-        .run();
-      const used = tx.select({ n: count() }).from(rateLimitHits).where(eq(rateLimitHits.bucket, bucket)).get()?.n ?? 0;
-      if (used >= limit) {
-        const oldest = tx
-          .select({ at: rateLimitHits.at })
-          .from(rateLimitHits)
-          .where(eq(rateLimitHits.bucket, bucket))
-          .orderBy(asc(rateLimitHits.at))
-          .limit(1)
-          .get();
-        const waitMs = Math.max(0, (oldest?.at ?? now) + windowMs - now);
-        return { allowed: false, limit, remaining: 0, retryAfterSec: Math.max(1, Math.ceil(waitMs / 1000)) };
-      }
-      tx.insert(rateLimitHits).values({ bucket, at: now }).run();
-      return { allowed: true, limit, remaining: limit - used - 1, retryAfterSec: 0 };
-    },
-    { behavior: "immediate" },
-  );
-}
-
-/**
- * Removes expired demo hits of every bucket (a bucket is only pruned when hit, so
- * addresses that never come back would otherwise leave rows behind). The range
- * on `bucket` uses the (bucket, at) index.
- */
-export function sweepDemoHits(db: Db, windowMs: number, now: number): number {
-  const res = db
-    .delete(rateLimitHits)
-    .where(and(gte(rateLimitHits.bucket, "demo:"), lt(rateLimitHits.bucket, "demo;"), lte(rateLimitHits.at, now - windowMs)))
-    .run();
-  return changes(res);
-}
-
-const SWEEP = Symbol.for("atelier.demoSweepAt");
-type G = typeof globalThis & { [SWEEP]?: number };
+const limiters = new WeakMap<Db, Limiter>();
 
 /**
  * The client address: the socket's peer, or (TRUST_PROXY=true) the last
@@ -92,27 +42,26 @@ export function clientIpOf(config: Config, request: Request, socketIp: string | 
   return socketIp ?? null;
 }
 
-/** Throws when the caller may not use the demo now; returns the rate-limit headers to send otherwise. */
+/**
+ * Throws when the caller may not use the demo now; otherwise returns the
+ * rate-limit headers to send (the shared rolling-window limiter, policy "demo").
+ */
 export function requireDemoAccess(deps: { db: Db; config: Config; clock: Clock }, client: DemoClient): Record<string, string> {
-  const { config } = deps;
+  const { config, db, clock } = deps;
   if (!config.isProduction) return {};
   if (!client.userId && !config.DEMO_PUBLIC) throw new AppError("UNAUTHENTICATED");
   if (config.DEMO_RATE_LIMIT === 0) return {};
-  const bucket = client.userId ? `demo:user:${client.userId}` : `demo:ip:${client.ip ?? "unknown"}`;
-  const now = deps.clock.now();
-  const g = globalThis as G;
-  if (now - (g[SWEEP] ?? 0) >= DEMO_WINDOW_MS) {
-    g[SWEEP] = now;
-    sweepDemoHits(deps.db, DEMO_WINDOW_MS, now);
+  let limiter = limiters.get(db);
+  if (!limiter) {
+    limiter = createLimiter(db, clock, { maxWindowMs: maxWindowMs(config) });
+    limiters.set(db, limiter);
   }
-  const d = hitRateLimit(deps.db, bucket, config.DEMO_RATE_LIMIT, DEMO_WINDOW_MS, now);
-  const headers: Record<string, string> = {
-    "X-RateLimit-Limit": String(d.limit),
-    "X-RateLimit-Remaining": String(d.remaining),
-  };
-  if (!d.allowed) {
+  const policy = { name: "demo", limit: config.DEMO_RATE_LIMIT, windowMs: DEMO_WINDOW_MS };
+  const decision = limiter.check(demoBucket(client), policy);
+  const headers = rateLimitHeaders(policy, decision);
+  if (!decision.allowed) {
     const e = new AppError("RATE_LIMITED");
-    e.headers = { ...headers, "Retry-After": String(d.retryAfterSec) };
+    e.headers = headers;
     throw e;
   }
   return headers;

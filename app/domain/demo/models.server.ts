@@ -7,6 +7,8 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import type { ImageModelV4, LanguageModelV4 } from "@ai-sdk/provider";
 import type { Config } from "~/lib/config.server";
+import { renderImagePng } from "~/providers/simulator/render.server";
+import { createStorage } from "~/storage/index.server";
 import type { ResultStorage } from "~/storage/types";
 import { SimulatedImageModel, type RenderPng } from "~/providers/simulator/image-model.server";
 import { SimulatedLanguageModel } from "~/providers/simulator/language-model.server";
@@ -42,8 +44,8 @@ export function imageProviderMode(config: Config, name: string): DemoMode {
 }
 
 /** Where demo images are stored: the same result storage as generations (DESIGN §4). */
-export function demoStorage(_config: Config): ResultStorage {
-  throw new Error("result storage arrives with issue 4 (app/storage/index.server.ts)");
+export function demoStorage(config: Config): ResultStorage {
+  return createStorage(config);
 }
 
 /** MODEL_MAP may point a public model id at another upstream id. */
@@ -54,7 +56,9 @@ export interface DemoModels {
   image(provider: string, model: string): ResolvedModel<ImageModelV4>;
 }
 
+/** `renderPng` defaults to the simulator's renderer (the one generation tasks use). */
 export function createDemoModels(config: Config, deps: { renderPng?: RenderPng } = {}): DemoModels {
+  const renderPng = deps.renderPng ?? renderImagePng;
   return {
     text(provider, model) {
       const { apiKey, baseURL } = textProviderEndpoint(config, provider.name);
@@ -73,8 +77,7 @@ export function createDemoModels(config: Config, deps: { renderPng?: RenderPng }
         const client = createOpenAI({ apiKey: config.OPENAI_API_KEY, baseURL: config.OPENAI_BASE_URL });
         return { mode: "live", model: client.image(upstreamModel(config, provider, model)) };
       }
-      if (!deps.renderPng) throw new Error("simulated demo images need the simulator's renderer");
-      return { mode: "simulated", model: new SimulatedImageModel(provider, model, deps.renderPng) };
+      return { mode: "simulated", model: new SimulatedImageModel(provider, model, renderPng) };
     },
   };
 }

@@ -65,5 +65,12 @@ test("without JavaScript the text form posts and shows the whole reply", async (
   await expect(output).toContainText("simulated deepseek-chat model of deepseek");
   // The form keeps what was sent.
   await expect(page.locator("#text-prompt")).toHaveValue("an old map of the city");
+
+  // The image section posts too and shows the stored (simulated) image.
+  await page.locator("#image-prompt").fill("a lantern in the fog");
+  await page.getByRole("button", { name: "Generate image" }).click();
+  const img = page.getByRole("img", { name: "Generated: a lantern in the fog" });
+  await expect(img).toBeVisible();
+  expect(await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBeGreaterThan(0);
   await context.close();
 });

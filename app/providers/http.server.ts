@@ -270,7 +270,7 @@ export function sniffContentType(b: Uint8Array): string | undefined {
 export async function downloadAsset(
   asset: ResultAsset,
   signal: AbortSignal,
-  opts: { timeoutMs?: number; maxBytes?: number } = {},
+  opts: { timeoutMs?: number; maxBytes?: number; fetchImpl?: typeof fetch } = {},
 ): Promise<{ bytes: Uint8Array; contentType: string }> {
   if (asset.kind === "bytes") return { bytes: asset.bytes, contentType: asset.contentType };
   const timeoutMs = opts.timeoutMs ?? 300_000;
@@ -279,7 +279,7 @@ export async function downloadAsset(
   let res: Response;
   let bytes: Uint8Array;
   try {
-    res = await fetch(asset.url, { signal: d.signal, redirect: "follow" });
+    res = await (opts.fetchImpl ?? fetch)(asset.url, { signal: d.signal, redirect: "follow" });
     if (!res.ok) {
       await res.body?.cancel();
       throw new ProviderError(res.status >= 500 || res.status === 429 ? "server" : "bad_response", "the result file could not be downloaded", {

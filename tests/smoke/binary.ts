@@ -81,14 +81,51 @@ try {
     assert(r.body.code === 0 && r.body.data.email === "smoke@example.test", JSON.stringify(r.body));
   });
 
+  await check("check in: one credit added, the second call adds none", async () => {
+    const first = await api.post("/api/ping", undefined, { cookie });
+    const second = await api.post("/api/ping", undefined, { cookie });
+    assert(first.body.code === 0 && second.body.code === 0, JSON.stringify([first.body, second.body]));
+    const credits = await api.post("/api/get-user-credits", undefined, { cookie });
+    assert(credits.body.data.left_credits === 11, `left_credits ${credits.body.data.left_credits}, want 11`);
+  });
+
+  await check("create a simulated image generation and fetch its result file", async () => {
+    const g = await api.post("/api/generator/generate", { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a smoke test fox" }, { cookie });
+    assert(g.body.code === 0, JSON.stringify(g.body));
+    const id = g.body.data.gen_id;
+    let d: any;
+    for (let i = 0; i < 100; i++) {
+      d = (await api.post("/api/generator/query", { gen_id: id }, { cookie })).body.data;
+      if (d.status === "completed" || d.status === "failed") break;
+      await Bun.sleep(100);
+    }
+    assert(d.status === "completed", `status ${d.status} ${d.error_message ?? ""}`);
+    const res = await fetch(d.result_urls[0]);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    assert(res.ok && res.headers.get("content-type")?.startsWith("image/png"), `result: HTTP ${res.status} ${res.headers.get("content-type")}`);
+    assert(bytes[0] === 0x89 && bytes[1] === 0x50, "result is not a PNG");
+    assert(readdirSync(join(dir, "data/media")).includes(id), "result not stored under data/media");
+    const credits = await api.post("/api/get-user-credits", undefined, { cookie });
+    assert(credits.body.data.left_credits === 8, `left_credits ${credits.body.data.left_credits}, want 8 after a 3-credit task`);
+  });
+
+  await check("admin CLI of the same executable grants credits", async () => {
+    const a = Bun.spawnSync([exe, "admin", "grant-credits", "--email", "smoke@example.test", "--credits", "5"], { cwd: dir, env });
+    assert(a.exitCode === 0, `admin exit ${a.exitCode}: ${a.stderr}`);
+    const credits = await api.post("/api/get-user-credits", undefined, { cookie });
+    assert(credits.body.data.left_credits === 13, `left_credits ${credits.body.data.left_credits}, want 13`);
+  });
+
   await check("back up the live database and open the copy", async () => {
     const target = join(dir, "backups/atelier-copy.db");
     const b = Bun.spawnSync([exe, "backup", target], { cwd: dir, env });
     assert(b.exitCode === 0, `backup exit ${b.exitCode}: ${b.stderr}`);
     const copy = new Database(target, { readonly: true });
     const row = copy.query("SELECT email FROM user WHERE email = ?").get("smoke@example.test") as { email: string } | null;
+    const gens = copy.query("SELECT count(*) AS n FROM generations WHERE status = 'completed'").get() as { n: number };
     copy.close();
     assert(row?.email === "smoke@example.test", "the copy lacks the user");
+    assert(gens.n === 1, `the copy has ${gens.n} completed generations, want 1`);
   });
 } finally {
   proc.kill("SIGTERM");

@@ -20,6 +20,7 @@ import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { log } from "~/lib/log.server";
 import type { ProviderRegistry } from "~/providers/registry.server";
+import { downloadAsset } from "~/providers/http.server";
 import { ProviderError, type GenerationRequest, type ResultAsset } from "~/providers/types";
 import type { ResultStorage } from "~/storage/types";
 import type { GenerationRow } from "./generations.server";
@@ -314,22 +315,7 @@ export async function storeResults(
   if (assets.length === 0) throw new ProviderError("bad_response", "the provider returned no results", { retryable: false });
   const urls: string[] = [];
   for (const [i, asset] of assets.entries()) {
-    let bytes: Uint8Array;
-    let type: string;
-    if (asset.kind === "bytes") {
-      bytes = asset.bytes;
-      type = asset.contentType;
-    } else {
-      let res: Response;
-      try {
-        res = await fetchImpl(asset.url, { signal });
-      } catch (cause) {
-        throw new ProviderError("network", "could not download the result", { cause, operatorHint: asset.url });
-      }
-      if (!res.ok) throw new ProviderError("server", "could not download the result", { status: res.status, operatorHint: asset.url });
-      bytes = new Uint8Array(await res.arrayBuffer());
-      type = asset.contentType ?? res.headers.get("content-type")?.split(";")[0]?.trim() ?? "application/octet-stream";
-    }
+    const { bytes, contentType: type } = await downloadAsset(asset, signal, { fetchImpl });
     const ext = EXT[type] ?? "bin";
     urls.push(await storage.put(`${genId}/${i}.${ext}`, bytes, type));
   }

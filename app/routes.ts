@@ -19,6 +19,9 @@ export default [
   route("api/generator/generate", "routes/api/generator/generate.ts"),
   route("api/generator/query", "routes/api/generator/query.ts"),
   route("api/generator/history", "routes/api/generator/history.ts"),
+  route("api/demo/gen-text", "routes/api/demo/gen-text.ts"),
+  route("api/demo/gen-stream-text", "routes/api/demo/gen-stream-text.ts"),
+  route("api/demo/gen-image", "routes/api/demo/gen-image.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   // ---- stored result files (local storage; DESIGN §4)
@@ -34,5 +37,6 @@ export default [
     route("keys", "routes/keys.tsx"),
     route("feedback", "routes/feedback.tsx"),
     route("studio", "routes/studio.tsx"),
+    route("playground", "routes/playground.tsx"),
   ]),
 ] satisfies RouteConfig;

@@ -62,6 +62,12 @@ const EnvSchema = z.object({
   SILICONFLOW_API_KEY: opt,
   SILICONFLOW_BASE_URL: url.default("https://api.siliconflow.cn/v1"),
   DEMO_PUBLIC: bool.default(false),
+  /** Demo requests per client (user, or IP when anonymous) per minute in production; 0 turns the limit off. */
+  DEMO_RATE_LIMIT: int(0, 1_000_000).default(10),
+  /** Pause between the words of a simulated demo reply. */
+  DEMO_SIMULATOR_WORD_MS: int(0, 10_000).default(40),
+  /** Behind a reverse proxy: take the client address from the last X-Forwarded-For entry. */
+  TRUST_PROXY: bool.default(false),
 
   SIMULATOR_DELAY_MS: int(0, 600_000).default(1500),
   JOBS: bool.default(true),

@@ -25,6 +25,8 @@ type Params = {
   DEMO_UNAVAILABLE: { reason: string };
   UPSTREAM: { message: string };
   INTERNAL: void;
+  UNSUPPORTED_TEXT_PROVIDER: { provider: string };
+  UPSTREAM_FAILED: { provider: string; status?: number };
 };
 
 export type ErrorCode = keyof Params;
@@ -60,6 +62,11 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
   DEMO_UNAVAILABLE: { status: 200, message: (p) => p.reason },
   UPSTREAM: { status: 200, message: (p) => p.message },
   INTERNAL: { status: 500, message: () => "internal error" },
+  UNSUPPORTED_TEXT_PROVIDER: { status: 200, message: (p) => `Unsupported provider: ${p.provider}` },
+  UPSTREAM_FAILED: {
+    status: 200,
+    message: (p) => `upstream error: ${p.provider}${p.status ? ` answered HTTP ${p.status}` : " failed"}`,
+  },
 };
 
 export class AppError<C extends ErrorCode = ErrorCode> extends Error {

@@ -8,12 +8,18 @@ type Level = "debug" | "info" | "warn" | "error";
 const ORDER: Record<Level | "silent", number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
 const KEY = Symbol.for("atelier.requestContext");
-type G = typeof globalThis & { [KEY]?: AsyncLocalStorage<{ requestId: string }> };
+/** `clientIp` is the socket's peer address (the HTTP server sets it; routes never see the socket). */
+export interface RequestContext {
+  requestId: string;
+  clientIp?: string;
+}
+type G = typeof globalThis & { [KEY]?: AsyncLocalStorage<RequestContext> };
 const g = globalThis as G;
 /** Shared through globalThis so every bundle in the process sees the same store. */
-export const requestContext: AsyncLocalStorage<{ requestId: string }> = (g[KEY] ??= new AsyncLocalStorage());
+export const requestContext: AsyncLocalStorage<RequestContext> = (g[KEY] ??= new AsyncLocalStorage());
 
 export const currentRequestId = (): string | undefined => requestContext.getStore()?.requestId;
+export const currentClientIp = (): string | undefined => requestContext.getStore()?.clientIp;
 
 function threshold(): number {
   return ORDER[(process.env.LOG_LEVEL as Level) ?? "info"] ?? ORDER.info;

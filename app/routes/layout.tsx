@@ -6,12 +6,14 @@ import type { Route } from "./+types/layout";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const ui = await getUiUser(request);
-  if (!ui) return { user: null, credits: null, isAdmin: false };
-  const { db, clock } = getServices();
+  const { db, clock, config } = getServices();
+  const demoOpen = !config.isProduction || config.DEMO_PUBLIC;
+  if (!ui) return { user: null, credits: null, isAdmin: false, demoOpen };
   return {
     user: { name: ui.user.name, email: ui.user.email },
     credits: getCredits(db, ui.user.id, clock).left_credits,
     isAdmin: ui.isAdmin,
+    demoOpen,
   };
 }
 
@@ -19,7 +21,7 @@ const navClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? "bg-slate-900 text-white" : "text-slate-700 hover:bg-slate-200"}`;
 
 export default function Layout({ loaderData }: Route.ComponentProps) {
-  const { user, credits } = loaderData;
+  const { user, credits, demoOpen } = loaderData;
   return (
     <div className="min-h-screen">
       <header className="border-b border-slate-200 bg-white">
@@ -35,6 +37,9 @@ export default function Layout({ loaderData }: Route.ComponentProps) {
                 </NavLink>
                 <NavLink to="/account" className={navClass}>
                   Account
+                </NavLink>
+                <NavLink to="/playground" className={navClass}>
+                  Playground
                 </NavLink>
                 <NavLink to="/keys" className={navClass}>
                   API keys
@@ -53,6 +58,11 @@ export default function Layout({ loaderData }: Route.ComponentProps) {
               </>
             ) : (
               <>
+                {demoOpen ? (
+                  <NavLink to="/playground" className={navClass}>
+                    Playground
+                  </NavLink>
+                ) : null}
                 <NavLink to="/sign-in" className={navClass}>
                   Sign in
                 </NavLink>

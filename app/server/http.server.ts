@@ -67,7 +67,7 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
     // Bodies are limited to 1 MiB per endpoint; this is the transport ceiling.
     maxRequestBodySize: 8 * 1024 * 1024,
     idleTimeout: 120,
-    async fetch(request) {
+    async fetch(request, server) {
       const t0 = performance.now();
       const incoming = request.headers.get("x-request-id");
       const requestId = incoming && SAFE_ID.test(incoming) ? incoming : crypto.randomUUID();
@@ -82,7 +82,8 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
           },
         });
       } else {
-        response = await requestContext.run({ requestId }, async () => {
+        const clientIp = server.requestIP(request)?.address;
+        response = await requestContext.run({ requestId, clientIp }, async () => {
           try {
             return await handle(request);
           } catch (error) {

@@ -39,7 +39,11 @@ export function sessionPolicy(path: string): Policy {
 
 export const sessionBucket = (userId: string, path: string) => `session:${userId}:${path.replace(/\/+$/, "")}`;
 
+/** The demo endpoints' window (DEMO_RATE_LIMIT calls per client per minute; app/domain/demo/access.server.ts). */
+export const DEMO_WINDOW_MS = 60_000;
+
 /** The longest window any bucket uses under this configuration (what the sweep must keep). */
 export function maxWindowMs(config: Pick<Config, "RATE_LIMIT_WINDOW_MS" | "SESSION_RATE_LIMITS">): number {
-  return config.SESSION_RATE_LIMITS ? Math.max(DAY_MS, config.RATE_LIMIT_WINDOW_MS) : config.RATE_LIMIT_WINDOW_MS;
+  const keys = Math.max(config.RATE_LIMIT_WINDOW_MS, DEMO_WINDOW_MS);
+  return config.SESSION_RATE_LIMITS ? Math.max(DAY_MS, keys) : keys;
 }

@@ -1,0 +1,68 @@
+/**
+ * Who may call the demo endpoints (DESIGN §5) and how often.
+ *
+ * - Development (and test): open to everyone, no limit (spec §4.6, §5.5).
+ * - Production: a session or an API key is required unless DEMO_PUBLIC=true.
+ *   Every client then gets DEMO_RATE_LIMIT calls per rolling minute: per user
+ *   when signed in, per IP address when anonymous.
+ *
+ * The limit is the shared rolling-window limiter in SQLite (rate_limit_hits,
+ * app/domain/rate-limits), so every process on the database shares one count,
+ * like the API-key limits. On a demo call its headers describe the demo policy.
+ */
+import type { Db } from "#db/client";
+import { rateLimitHeaders } from "~/domain/rate-limits/decide";
+import { createLimiter, type Limiter } from "~/domain/rate-limits/limiter.server";
+import { DEMO_WINDOW_MS, maxWindowMs } from "~/domain/rate-limits/policy.server";
+import type { Clock } from "~/lib/clock";
+import type { Config } from "~/lib/config.server";
+import { AppError } from "~/lib/errors";
+
+export { DEMO_WINDOW_MS };
+
+export interface DemoClient {
+  userId: string | null;
+  ip: string | null;
+}
+
+export const demoBucket = (client: DemoClient) => (client.userId ? `demo:user:${client.userId}` : `demo:ip:${client.ip ?? "unknown"}`);
+
+const limiters = new WeakMap<Db, Limiter>();
+
+/**
+ * The client address: the socket's peer, or (TRUST_PROXY=true) the last
+ * X-Forwarded-For entry, the one the operator's own proxy appended.
+ */
+export function clientIpOf(config: Config, request: Request, socketIp: string | undefined): string | null {
+  if (config.TRUST_PROXY) {
+    const forwarded = request.headers.get("x-forwarded-for");
+    const last = forwarded?.split(",").map((s) => s.trim()).filter(Boolean).pop();
+    if (last) return last;
+  }
+  return socketIp ?? null;
+}
+
+/**
+ * Throws when the caller may not use the demo now; otherwise returns the
+ * rate-limit headers to send (the shared rolling-window limiter, policy "demo").
+ */
+export function requireDemoAccess(deps: { db: Db; config: Config; clock: Clock }, client: DemoClient): Record<string, string> {
+  const { config, db, clock } = deps;
+  if (!config.isProduction) return {};
+  if (!client.userId && !config.DEMO_PUBLIC) throw new AppError("UNAUTHENTICATED");
+  if (config.DEMO_RATE_LIMIT === 0) return {};
+  let limiter = limiters.get(db);
+  if (!limiter) {
+    limiter = createLimiter(db, clock, { maxWindowMs: maxWindowMs(config) });
+    limiters.set(db, limiter);
+  }
+  const policy = { name: "demo", limit: config.DEMO_RATE_LIMIT, windowMs: DEMO_WINDOW_MS };
+  const decision = limiter.check(demoBucket(client), policy);
+  const headers = rateLimitHeaders(policy, decision);
+  if (!decision.allowed) {
+    const e = new AppError("RATE_LIMITED");
+    e.headers = headers;
+    throw e;
+  }
+  return headers;
+}

@@ -1,0 +1,14 @@
+import { generateDemoImage } from "~/domain/demo/demo.server";
+import { demoStorage } from "~/domain/demo/models.server";
+import { beginDemoCall } from "~/domain/demo/request.server";
+import { api, methodNotAllowed } from "~/lib/api.server";
+
+// Spec 4.5: one image through generateImage, stored like generation results → {provider, model, mode, result_urls}.
+export const action = api({
+  auth: "optional",
+  handler: async ({ request, services, caller }) => {
+    const { input, models } = await beginDemoCall(request, services, caller);
+    return { data: await generateDemoImage({ models, storage: demoStorage(services.config) }, input, request.signal) };
+  },
+});
+export const loader = methodNotAllowed;

@@ -1,0 +1,14 @@
+import { streamDemoText } from "~/domain/demo/demo.server";
+import { beginDemoCall } from "~/domain/demo/request.server";
+import { api, methodNotAllowed } from "~/lib/api.server";
+
+// Spec 4.6: the reply as a plain-text stream (UTF-8 chunks as the model produces them).
+// Errors before the first chunk are envelope errors.
+export const action = api({
+  auth: "optional",
+  handler: async ({ request, services, caller }) => {
+    const { input, models } = await beginDemoCall(request, services, caller);
+    return { response: await streamDemoText({ models }, input, { abortSignal: request.signal }) };
+  },
+});
+export const loader = methodNotAllowed;

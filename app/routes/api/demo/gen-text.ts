@@ -1,0 +1,13 @@
+import { generateDemoText } from "~/domain/demo/demo.server";
+import { beginDemoCall } from "~/domain/demo/request.server";
+import { api, methodNotAllowed } from "~/lib/api.server";
+
+// Spec 4.4: the whole reply at once → {provider, model, mode, text, usage}.
+export const action = api({
+  auth: "optional",
+  handler: async ({ request, services, caller }) => {
+    const { input, models } = await beginDemoCall(request, services, caller);
+    return { data: await generateDemoText({ models }, input, request.signal) };
+  },
+});
+export const loader = methodNotAllowed;

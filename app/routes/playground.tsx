@@ -1,0 +1,267 @@
+import { useRef, useState, type FormEvent } from "react";
+import { Form, useNavigation } from "react-router";
+import { Notice, PageHeader } from "~/components/ui";
+import { IMAGE_PROVIDERS, MAX_PROMPT, splitTarget, targetValue, TEXT_PROVIDERS } from "~/domain/demo/catalog";
+import { DemoRequestSchema } from "~/domain/demo/schema";
+import { fieldErrors, type FieldErrors } from "~/lib/forms";
+import { clientIpOf, requireDemoAccess } from "~/domain/demo/access.server";
+import { generateDemoImage, generateDemoText } from "~/domain/demo/demo.server";
+import { createDemoModels, demoStorage, imageProviderMode, textProviderMode, type DemoMode } from "~/domain/demo/models.server";
+import { isAppError } from "~/lib/errors";
+import { currentClientIp } from "~/lib/log.server";
+import { getServices } from "~/lib/services.server";
+import { getUiUser, requireUiUser } from "~/lib/session.server";
+import type { Route } from "./+types/playground";
+
+export const meta: Route.MetaFunction = () => [{ title: "Playground — Atelier" }];
+
+/** Open when the demo is (development, or DEMO_PUBLIC); otherwise signed-in people only (DESIGN §5). */
+async function requirePlaygroundUser(request: Request) {
+  const { config } = getServices();
+  const open = !config.isProduction || config.DEMO_PUBLIC;
+  return open ? await getUiUser(request) : await requireUiUser(request);
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requirePlaygroundUser(request);
+  const { config } = getServices();
+  return {
+    textModes: Object.fromEntries(TEXT_PROVIDERS.map((p) => [p.name, textProviderMode(config, p.name)])) as Record<string, DemoMode>,
+    imageModes: Object.fromEntries(IMAGE_PROVIDERS.map((p) => [p.name, imageProviderMode(config, p.name)])) as Record<string, DemoMode>,
+  };
+}
+
+type ActionData = {
+  intent: "text" | "image";
+  errors?: FieldErrors;
+  values?: { target: string; prompt: string };
+  text?: string;
+  imageUrls?: string[];
+};
+
+// Without JavaScript: the text form lands here and gets the whole reply; the image form always does.
+export async function action({ request }: Route.ActionArgs): Promise<ActionData> {
+  const ui = await requirePlaygroundUser(request);
+  const services = getServices();
+  const form = await request.formData();
+  const intent = form.get("intent") === "image" ? "image" : "text";
+  const values = { target: String(form.get("target") ?? ""), prompt: String(form.get("prompt") ?? "") };
+  const parsed = DemoRequestSchema.safeParse({ ...splitTarget(values.target), prompt: values.prompt });
+  if (!parsed.success) return { intent, values, errors: fieldErrors(parsed.error) };
+  try {
+    const ip = clientIpOf(services.config, request, currentClientIp());
+    requireDemoAccess(services, { userId: ui?.user.id ?? null, ip });
+    const models = createDemoModels(services.config);
+    if (intent === "text") {
+      const r = await generateDemoText({ models }, parsed.data, request.signal);
+      return { intent, values, text: r.text };
+    }
+    const r = await generateDemoImage({ models, storage: demoStorage(services.config) }, parsed.data, request.signal);
+    return { intent, values, imageUrls: r.result_urls };
+  } catch (error) {
+    if (isAppError(error)) return { intent, values, errors: { form: error.message } };
+    throw error;
+  }
+}
+
+function PromptField({ id, name, error, defaultValue }: { id: string; name: string; error?: string; defaultValue?: string }) {
+  return (
+    <div>
+      <label htmlFor={id} className="label">
+        Prompt
+      </label>
+      <textarea
+        id={id}
+        name={name}
+        rows={4}
+        required
+        maxLength={MAX_PROMPT}
+        defaultValue={defaultValue}
+        className="input mt-1"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      />
+      {error ? (
+        <p id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export default function Playground({ loaderData, actionData }: Route.ComponentProps) {
+  const { textModes, imageModes } = loaderData;
+  const data = actionData as ActionData | undefined;
+  const textData = data?.intent === "text" ? data : undefined;
+  const imageData = data?.intent === "image" ? data : undefined;
+  const navigation = useNavigation();
+  const imageBusy = navigation.state === "submitting" && navigation.formData?.get("intent") === "image";
+
+  const [streamed, setStreamed] = useState<string | null>(null);
+  const [chunks, setChunks] = useState(0);
+  const [streaming, setStreaming] = useState(false);
+  const [streamError, setStreamError] = useState<string | null>(null);
+  const [clientErrors, setClientErrors] = useState<FieldErrors>({});
+  const abortRef = useRef<AbortController | null>(null);
+
+  // With JavaScript the text form streams through fetch; without it, it posts and the action answers in full.
+  async function onStream(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const { provider, model } = splitTarget(String(form.get("target") ?? ""));
+    const parsed = DemoRequestSchema.safeParse({ provider, model, prompt: form.get("prompt") ?? "" });
+    setStreamError(null);
+    if (!parsed.success) {
+      setClientErrors(fieldErrors(parsed.error));
+      return;
+    }
+    setClientErrors({});
+    abortRef.current?.abort();
+    const abort = new AbortController();
+    abortRef.current = abort;
+    setStreamed("");
+    setChunks(0);
+    setStreaming(true);
+    try {
+      const res = await fetch("/api/demo/gen-stream-text", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(parsed.data),
+        signal: abort.signal,
+      });
+      if ((res.headers.get("content-type") ?? "").includes("application/json")) {
+        const body = (await res.json()) as { message?: string };
+        setStreamError(body.message ?? `HTTP ${res.status}`);
+        setStreamed(null);
+        return;
+      }
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        const piece = decoder.decode(value, { stream: true });
+        if (piece) {
+          setStreamed((s) => (s ?? "") + piece);
+          setChunks((n) => n + 1);
+        }
+      }
+    } catch (error) {
+      if (!abort.signal.aborted) setStreamError("The connection was interrupted.");
+    } finally {
+      if (abortRef.current === abort) setStreaming(false);
+    }
+  }
+
+  const textErrors = { ...(textData?.errors ?? {}), ...clientErrors };
+  const shownText = streamed ?? textData?.text ?? null;
+
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Playground" />
+      <p className="text-sm text-slate-600">
+        Try the demo models. Providers without a configured key answer from the built-in simulator. Demo calls cost no
+        credits.
+      </p>
+
+      <section className="card" aria-labelledby="text-h">
+        <h2 id="text-h" className="text-lg font-semibold">
+          Text
+        </h2>
+        <Form method="post" className="mt-4 space-y-4" noValidate onSubmit={onStream}>
+          <input type="hidden" name="intent" value="text" />
+          {textErrors.form ? <Notice kind="error">{textErrors.form}</Notice> : null}
+          <div>
+            <label htmlFor="text-target" className="label">
+              Model
+            </label>
+            <select id="text-target" name="target" className="input mt-1" defaultValue={textData?.values?.target}>
+              {TEXT_PROVIDERS.map((p) => (
+                <optgroup key={p.name} label={`${p.label} (${textModes[p.name]})`}>
+                  {p.models.map((m) => (
+                    <option key={m} value={targetValue(p.name, m)}>
+                      {p.label} — {m}
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+            </select>
+            {textErrors.provider || textErrors.model ? (
+              <p className="field-error" role="alert">
+                {textErrors.provider ?? textErrors.model}
+              </p>
+            ) : null}
+          </div>
+          <PromptField id="text-prompt" name="prompt" error={textErrors.prompt} defaultValue={textData?.values?.prompt} />
+          <div className="flex gap-3">
+            <button type="submit" className="btn-primary" disabled={streaming}>
+              {streaming ? "Generating…" : "Generate text"}
+            </button>
+            {streaming ? (
+              <button type="button" className="btn-secondary" onClick={() => abortRef.current?.abort()}>
+                Stop
+              </button>
+            ) : null}
+          </div>
+        </Form>
+        {streamError ? (
+          <div className="mt-4">
+            <Notice kind="error">{streamError}</Notice>
+          </div>
+        ) : null}
+        <div className="mt-4">
+          <h3 className="label">Output</h3>
+          <output
+            aria-live="polite"
+            aria-busy={streaming}
+            data-testid="text-output"
+            data-chunks={chunks}
+            className="mt-1 block min-h-16 whitespace-pre-wrap rounded-md border border-slate-200 bg-slate-50 p-3 text-sm"
+          >
+            {shownText ?? ""}
+          </output>
+        </div>
+      </section>
+
+      <section className="card" aria-labelledby="image-h">
+        <h2 id="image-h" className="text-lg font-semibold">
+          Image
+        </h2>
+        <Form method="post" className="mt-4 space-y-4" noValidate>
+          <input type="hidden" name="intent" value="image" />
+          {imageData?.errors?.form ? <Notice kind="error">{imageData.errors.form}</Notice> : null}
+          <div>
+            <label htmlFor="image-target" className="label">
+              Image model
+            </label>
+            <select id="image-target" name="target" className="input mt-1" defaultValue={imageData?.values?.target}>
+              {IMAGE_PROVIDERS.map((p) => (
+                <optgroup key={p.name} label={`${p.label} (${imageModes[p.name]})`}>
+                  {p.models.map((m) => (
+                    <option key={m} value={targetValue(p.name, m)}>
+                      {p.label} — {m}
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+            </select>
+          </div>
+          <PromptField id="image-prompt" name="prompt" error={imageData?.errors?.prompt} defaultValue={imageData?.values?.prompt} />
+          <button type="submit" className="btn-primary" disabled={imageBusy}>
+            {imageBusy ? "Generating…" : "Generate image"}
+          </button>
+        </Form>
+        {imageData?.imageUrls?.length ? (
+          <div className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2">
+            {imageData.imageUrls.map((url) => (
+              <a key={url} href={url} className="block">
+                <img src={url} alt={`Generated: ${imageData.values?.prompt ?? ""}`} className="w-full rounded-md border border-slate-200" />
+              </a>
+            ))}
+          </div>
+        ) : null}
+      </section>
+    </div>
+  );
+}

@@ -19,6 +19,7 @@ export default [
   route("api/generator/generate", "routes/api/generator/generate.ts"),
   route("api/generator/query", "routes/api/generator/query.ts"),
   route("api/generator/history", "routes/api/generator/history.ts"),
+  route("api/openapi.json", "routes/api/openapi.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   // ---- stored result files (local storage; DESIGN §4)

@@ -62,6 +62,45 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
   INTERNAL: { status: 500, message: () => "internal error" },
 };
 
+/**
+ * Placeholder parameters for each code, so the API reference (/docs,
+ * /api/openapi.json) can print every message as a pattern. A new code must add
+ * its placeholders here, which keeps the documented list complete.
+ */
+const P = (name: string) => `<${name}>` as unknown as number & string;
+export const ERROR_PLACEHOLDERS: { [C in ErrorCode]: Params[C] } = {
+  UNAUTHENTICATED: undefined,
+  INVALID_PARAMS: { reason: P("reason") },
+  GENERATION_FIELDS_REQUIRED: undefined,
+  INVALID_AI_TYPE: undefined,
+  PROMPT_TOO_LONG: { max: 4000 },
+  USER_NOT_FOUND: undefined,
+  INSUFFICIENT_CREDITS: { need: P("needed"), have: P("available") },
+  UNSUPPORTED_PROVIDER: { aiType: "video", provider: P("provider") },
+  UNSUPPORTED_MODEL: { model: P("model") },
+  GENERATION_NOT_FOUND: undefined,
+  API_KEY_NOT_FOUND: undefined,
+  API_KEY_REVOKED: undefined,
+  API_KEY_LIMIT: { max: 25 },
+  KEY_ID_NOT_FOUND: undefined,
+  RATE_LIMITED: undefined,
+  FORBIDDEN: undefined,
+  NOT_FOUND: undefined,
+  METHOD_NOT_ALLOWED: undefined,
+  DEMO_UNAVAILABLE: { reason: P("reason") },
+  UPSTREAM: { message: P("provider message") },
+  INTERNAL: undefined,
+};
+
+/** Every message pattern a code can produce, with its HTTP status (the API reference's error table). */
+export function errorPatterns(code: ErrorCode): { status: number; messages: string[] } {
+  const rule = ERRORS[code] as Rule<ErrorCode>;
+  const messages = [rule.message(ERROR_PLACEHOLDERS[code] as never)];
+  if (code === "INVALID_PARAMS") messages.unshift(rule.message(undefined as never));
+  if (code === "UNSUPPORTED_PROVIDER") messages.unshift(rule.message({ aiType: "image", provider: P("provider") } as never));
+  return { status: rule.status, messages };
+}
+
 export class AppError<C extends ErrorCode = ErrorCode> extends Error {
   readonly code: C;
   readonly params: Params[C];

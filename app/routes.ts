@@ -35,5 +35,8 @@ export default [
     route("keys", "routes/keys.tsx"),
     route("feedback", "routes/feedback.tsx"),
     route("studio", "routes/studio.tsx"),
+    route("studio/:genId", "routes/studio-detail.tsx"),
+    route("docs", "routes/docs.tsx"),
+    route("admin", "routes/admin.tsx"),
   ]),
 ] satisfies RouteConfig;

@@ -166,3 +166,12 @@ export function duration(fromIso: string | null | undefined, toIso: string | nul
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
+
+/** A horizontally scrollable table box that keyboard users can scroll too (focusable, labelled). */
+export function TableScroll({ label, className = "", children }: { label: string; className?: string; children: ReactNode }) {
+  return (
+    <div className={`overflow-x-auto focus-visible:outline-2 focus-visible:outline-indigo-600 ${className}`} tabIndex={0} role="region" aria-label={label}>
+      {children}
+    </div>
+  );
+}

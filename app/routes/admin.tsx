@@ -1,5 +1,5 @@
 import { data, Form, Link, useNavigation } from "react-router";
-import { Badge, EmptyState, Field, Notice, PageHeader, Pagination, Select, utcTime } from "~/components/ui";
+import { Badge, EmptyState, Field, Notice, PageHeader, Pagination, Select, utcTime, TableScroll } from "~/components/ui";
 import { adminCreateSubscription, adminGrantCredits, adminListUsers, CreateSubscriptionSchema, GrantCreditsSchema } from "~/domain/admin/admin.server";
 import { listLatestAll } from "~/domain/generations/generations.server";
 import { INTERVALS } from "~/domain/subscriptions/subscriptions.server";
@@ -97,7 +97,7 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
     <div className="space-y-8">
       <PageHeader title="Admin" description="Users, credits, subscriptions and recent generations." />
 
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <section className="card" aria-labelledby="grant-h">
           <h2 id="grant-h" className="text-lg font-semibold">
             Grant credits
@@ -107,7 +107,7 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
             {grant?.ok ? <Notice kind="success">{grant.ok}</Notice> : null}
             {grant?.errors?.form ? <Notice kind="error">{grant.errors.form}</Notice> : null}
             <Field id="grant-email" label="User email" name="email" type="email" required defaultValue={grant?.values?.email} error={grant?.errors?.email} />
-            <div className="grid gap-4 sm:grid-cols-2">
+            <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
               <Field id="grant-credits" label="Credits" name="credits" inputMode="numeric" required defaultValue={grant?.values?.credits} error={grant?.errors?.credits} />
               <Field
                 id="grant-expires"
@@ -134,7 +134,7 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
             {sub?.ok ? <Notice kind="success">{sub.ok}</Notice> : null}
             {sub?.errors?.form ? <Notice kind="error">{sub.errors.form}</Notice> : null}
             <Field id="sub-email" label="User email" name="email" type="email" required defaultValue={sub?.values?.email} error={sub?.errors?.email} />
-            <div className="grid gap-4 sm:grid-cols-2">
+            <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
               <Field id="sub-product-id" label="Product id" name="product_id" required defaultValue={sub?.values?.product_id} error={sub?.errors?.product_id} />
               <Field id="sub-product-name" label="Product name" name="product_name" required defaultValue={sub?.values?.product_name} error={sub?.errors?.product_name} />
               <Select id="sub-interval" label="Interval" name="interval" defaultValue={sub?.values?.interval ?? "month"} error={sub?.errors?.interval}>
@@ -175,7 +175,7 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
         <h2 id="users-h" className="text-lg font-semibold">
           Users <span className="text-sm font-normal text-slate-600">({total})</span>
         </h2>
-        <div className="mt-3 overflow-x-auto">
+        <TableScroll label="Users table" className="mt-3">
           <table className="table-base" aria-label="Users">
             <thead>
               <tr>
@@ -216,11 +216,11 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
         <Pagination label="User pages" page={page} pages={pages} href={(p) => `/admin${p > 1 ? `?page=${p}` : ""}`} />
       </section>
 
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <GenerationList title="Recent generations" id="recent" rows={recent} empty="No generations yet." />
         <GenerationList title="Recent failures" id="failures" rows={failures} empty="No failures. 🎉" showError />
       </div>

@@ -1,4 +1,4 @@
-import { PageHeader } from "~/components/ui";
+import { PageHeader, TableScroll } from "~/components/ui";
 import { buildDocs, type DocShape } from "~/lib/api-docs.server";
 import { getServices } from "~/lib/services.server";
 import type { Route } from "./+types/docs";
@@ -26,12 +26,12 @@ function Code({ children, label }: { children: string; label: string }) {
   );
 }
 
-function Shape({ shapes, caption }: { shapes: DocShape[]; caption: string }) {
+function Shape({ shapes, caption, path }: { shapes: DocShape[]; caption: string; path: string }) {
   return (
     <>
       {shapes.map((s, i) =>
         s.fields.length ? (
-          <div key={i} className="mt-2 overflow-x-auto">
+          <TableScroll label={`${path} ${caption}${s.title ? ` ${s.title}` : ""}`} key={i} className="mt-2">
             <table className="table-base">
               <caption className="py-1 text-left text-xs font-medium text-slate-600">
                 {caption}
@@ -64,7 +64,7 @@ function Shape({ shapes, caption }: { shapes: DocShape[]; caption: string }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         ) : (
           <p key={i} className="mt-2 text-sm">
             {caption}
@@ -203,7 +203,7 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
                   </p>
                   <div>
                     <h4 className="text-sm font-semibold">Request</h4>
-                    {e.request ? <Shape shapes={e.request} caption="Body fields" /> : <p className="mt-1 text-sm">No request body.</p>}
+                    {e.request ? <Shape shapes={e.request} caption="Body fields" path={e.path} /> : <p className="mt-1 text-sm">No request body.</p>}
                   </div>
                   <div>
                     <h4 className="text-sm font-semibold">Response</h4>
@@ -222,9 +222,9 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
                         Not wrapped in the envelope; <code>{e.contentType}</code>.
                       </p>
                     )}
-                    <Shape shapes={e.response} caption={e.envelope ? "data" : "Body"} />
+                    <Shape shapes={e.response} caption={e.envelope ? "data" : "Body"} path={e.path} />
                   </div>
-                  <div className="grid gap-3 xl:grid-cols-2">
+                  <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">
                     <div>
                       <h4 className="mb-1 text-sm font-semibold">curl</h4>
                       <Code label={`curl example for ${e.path}`}>{e.curl}</Code>
@@ -258,7 +258,7 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
           <p className="mt-1 text-sm text-slate-700">
             Messages in angle brackets are filled in. All errors use the envelope with <code>code: 1</code> and <code>data: null</code>.
           </p>
-          <div className="mt-3 overflow-x-auto">
+          <TableScroll label="Error messages table" className="mt-3">
             <table className="table-base" aria-label="Error messages">
               <thead>
                 <tr>
@@ -287,7 +287,7 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
                 )}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         </section>
       </div>
     </div>

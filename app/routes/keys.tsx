@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { Field, Notice, PageHeader } from "~/components/ui";
+import { Field, Notice, PageHeader, TableScroll } from "~/components/ui";
 import { createApiKey, getApiKey, listApiKeys, MAX_ACTIVE_KEYS, revokeApiKey, type ApiKeyInfo } from "~/domain/api-keys/keys.server";
 import { isAppError } from "~/lib/errors";
 import { ApiKeyCreateSchema, ApiKeyRevokeSchema, fieldErrors } from "~/lib/forms";
@@ -169,7 +169,7 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
         {keys.length === 0 ? (
           <p className="mt-3 text-sm text-slate-600">No keys yet.</p>
         ) : (
-          <div className="mt-3 overflow-x-auto">
+          <TableScroll label="Your keys table" className="mt-3">
             <table className="w-full text-left text-sm">
               <thead>
                 <tr className="border-b border-slate-200 text-slate-500">
@@ -207,7 +207,7 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </section>
     </div>

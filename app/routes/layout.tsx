@@ -56,10 +56,10 @@ function Balance({ credits }: { credits: number }) {
     <Link
       to="/account"
       className="rounded-full bg-amber-100 px-3 py-1 text-sm font-medium whitespace-nowrap text-amber-900 hover:bg-amber-200"
-      aria-label={`Balance: ${credits} credits (account)`}
+      aria-label={`Balance: ${credits} ${credits === 1 ? "credit" : "credits"} (account)`}
       data-testid="balance"
     >
-      {credits} credits
+      {credits} {credits === 1 ? "credit" : "credits"}
     </Link>
   );
 }

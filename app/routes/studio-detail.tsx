@@ -84,7 +84,7 @@ export default function GenerationDetail({ loaderData }: Route.ComponentProps) {
         </Link>
       </nav>
       <PageHeader title="Generation" description={gen.prompt} />
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <section className="card" aria-labelledby="result-h">
           <h2 id="result-h" className="text-lg font-semibold">
             Result
@@ -132,7 +132,7 @@ export default function GenerationDetail({ loaderData }: Route.ComponentProps) {
           {gen.options ? (
             <>
               <h3 className="mt-4 text-sm font-semibold text-slate-700">Options</h3>
-              <pre className="mt-1 overflow-x-auto rounded bg-slate-100 p-2 text-xs">{gen.options}</pre>
+              <pre className="mt-1 overflow-x-auto rounded bg-slate-100 p-2 text-xs" tabIndex={0} aria-label="Options">{gen.options}</pre>
             </>
           ) : null}
         </section>

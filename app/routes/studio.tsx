@@ -109,7 +109,7 @@ export default function Studio({ loaderData, actionData }: Route.ComponentProps)
         <Form method="post" className="mt-4 space-y-4" noValidate>
           {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
           {created && !actionData ? <Notice kind="success">Generation started. It appears below and updates by itself.</Notice> : null}
-          <div className="grid gap-4 md:grid-cols-[minmax(0,20rem)_1fr]">
+          <div className="grid grid-cols-1 gap-4 md:grid-cols-[minmax(0,20rem)_1fr]">
             <div>
               <label htmlFor="f-offering" className="label">
                 Type, provider and model

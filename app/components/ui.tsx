@@ -170,7 +170,7 @@ export function duration(fromIso: string | null | undefined, toIso: string | nul
 /** A horizontally scrollable table box that keyboard users can scroll too (focusable, labelled). */
 export function TableScroll({ label, className = "", children }: { label: string; className?: string; children: ReactNode }) {
   return (
-    <div className={`overflow-x-auto focus-visible:outline-2 focus-visible:outline-indigo-600 ${className}`} tabIndex={0} role="region" aria-label={label}>
+    <div className={`relative overflow-x-auto focus-visible:outline-2 focus-visible:outline-indigo-600 ${className}`} tabIndex={0} role="region" aria-label={label}>
       {children}
     </div>
   );

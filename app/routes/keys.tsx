@@ -138,9 +138,9 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
         <h2 id="create-h" className="text-lg font-semibold">
           Create a key
         </h2>
-        <Form method="post" action="/keys" className="mt-4 flex flex-wrap items-end gap-3" noValidate>
+        <Form method="post" action="/keys" className="mt-4 flex flex-wrap items-end gap-3" noValidate key={result?.created ? result.created.key : "create"}>
           <input type="hidden" name="intent" value="create" />
-          <div className="min-w-64 flex-1">
+          <div className="min-w-0 flex-1 basis-64">
             <Field
               label="Key name"
               name="name"

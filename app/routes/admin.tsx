@@ -202,7 +202,7 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
             <tbody>
               {users.map((u) => (
                 <tr key={u.uuid} data-user={u.email}>
-                  <td className="td break-all">{u.email}</td>
+                  <td className="td whitespace-nowrap">{u.email}</td>
                   <td className="td">{u.nickname}</td>
                   <td className="td" data-field="balance">
                     {u.left_credits}
@@ -222,7 +222,7 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <GenerationList title="Recent generations" id="recent" rows={recent} empty="No generations yet." />
-        <GenerationList title="Recent failures" id="failures" rows={failures} empty="No failures. 🎉" showError />
+        <GenerationList title="Recent failures" id="failures" rows={failures} empty="No failures." showError />
       </div>
     </div>
   );

@@ -6,7 +6,6 @@
 export const NOTICES = {
   "signed-out": { kind: "info", text: "You are signed out. See you soon." },
   "generation-started": { kind: "success", text: "Generation started. It appears in your gallery and updates by itself." },
-  "key-revoked": { kind: "success", text: "The key was revoked. Requests with it are now rejected." },
 } as const satisfies Record<string, { kind: "info" | "success" | "error"; text: string }>;
 
 export type NoticeKey = keyof typeof NOTICES;

@@ -36,7 +36,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     offerings: CATALOG.map((o) => ({ ...o, value: `${o.aiType}|${o.provider}|${o.model}`, mode: providers.mode(o.provider) })),
     available: Math.max(0, availableCredits(db, user.id, clock)),
-    created: url.searchParams.get("created"),
     filter: { type: filter.aiType ?? "", status: filter.status ?? "" },
     running: hasUnfinished(db, user.id),
     page,
@@ -71,7 +70,7 @@ export async function action({ request }: Route.ActionArgs) {
     const input = validateGenerateInput({ ai_type, provider, model, prompt: parsed.data.prompt });
     const mode = getGenerationRuntime().providers.mode(input.offering.provider);
     const row = createGeneration(services.db, { userId: user.id, input, mode, config: services.config }, services.clock);
-    return redirect(`/studio?created=${encodeURIComponent(row.id)}`);
+    return redirect(`/studio?created=${encodeURIComponent(row.id)}&notice=generation-started`);
   } catch (error) {
     if (isAppError(error)) return { errors: { form: error.message }, values };
     throw error;
@@ -88,7 +87,7 @@ function filterHref(filter: { type: string; status: string }, page: number) {
 }
 
 export default function Studio({ loaderData, actionData }: Route.ComponentProps) {
-  const { offerings, available, tasks, page, pages, total, created, filter, running } = loaderData;
+  const { offerings, available, tasks, page, pages, total, filter, running } = loaderData;
   const errors = actionData?.errors ?? {};
   const busy = useNavigation().state === "submitting";
   const filtered = Boolean(filter.type || filter.status);
@@ -108,7 +107,6 @@ export default function Studio({ loaderData, actionData }: Route.ComponentProps)
         </h2>
         <Form method="post" className="mt-4 space-y-4" noValidate>
           {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
-          {created && !actionData ? <Notice kind="success">Generation started. It appears below and updates by itself.</Notice> : null}
           <div className="grid grid-cols-1 gap-4 md:grid-cols-[minmax(0,20rem)_1fr]">
             <div>
               <label htmlFor="f-offering" className="label">

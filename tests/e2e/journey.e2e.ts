@@ -34,6 +34,18 @@ test("public pages: home, sign-in, sign-up, API docs", async ({ page }) => {
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await auditAndShoot(page, "home");
 
+  // Keyboard: the first Tab shows a skip link to the content; focus is always visible.
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/#main$/);
+  await expect(page.locator("main")).toBeFocused();
+  await page.keyboard.press("Tab");
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+  expect(outline).not.toBe("none");
+
   await page.goto("/sign-in");
   await auditAndShoot(page, "sign-in");
 

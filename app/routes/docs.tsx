@@ -32,7 +32,7 @@ function Shape({ shapes, caption, path }: { shapes: DocShape[]; caption: string;
       {shapes.map((s, i) =>
         s.fields.length ? (
           <TableScroll label={`${path} ${caption}${s.title ? ` ${s.title}` : ""}`} key={i} className="mt-2">
-            <table className="table-base">
+            <table className="table-base min-w-[34rem]">
               <caption className="py-1 text-left text-xs font-medium text-slate-600">
                 {caption}
                 {s.title ? ` — ${s.title}` : ""}

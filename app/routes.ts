@@ -22,6 +22,7 @@ export default [
   route("api/demo/gen-text", "routes/api/demo/gen-text.ts"),
   route("api/demo/gen-stream-text", "routes/api/demo/gen-stream-text.ts"),
   route("api/demo/gen-image", "routes/api/demo/gen-image.ts"),
+  route("api/openapi.json", "routes/api/openapi.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   // ---- stored result files (local storage; DESIGN §4)
@@ -38,5 +39,8 @@ export default [
     route("feedback", "routes/feedback.tsx"),
     route("studio", "routes/studio.tsx"),
     route("playground", "routes/playground.tsx"),
+    route("studio/:genId", "routes/studio-detail.tsx"),
+    route("docs", "routes/docs.tsx"),
+    route("admin", "routes/admin.tsx"),
   ]),
 ] satisfies RouteConfig;

@@ -22,8 +22,6 @@ type Params = {
   FORBIDDEN: void;
   NOT_FOUND: void;
   METHOD_NOT_ALLOWED: void;
-  DEMO_UNAVAILABLE: { reason: string };
-  UPSTREAM: { message: string };
   INTERNAL: void;
   UNSUPPORTED_TEXT_PROVIDER: { provider: string };
   UPSTREAM_FAILED: { provider: string; status?: number };
@@ -59,8 +57,6 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
   FORBIDDEN: { status: 200, message: () => "forbidden" },
   NOT_FOUND: { status: 404, message: () => "not found" },
   METHOD_NOT_ALLOWED: { status: 405, message: () => "method not allowed" },
-  DEMO_UNAVAILABLE: { status: 200, message: (p) => p.reason },
-  UPSTREAM: { status: 200, message: (p) => p.message },
   INTERNAL: { status: 500, message: () => "internal error" },
   UNSUPPORTED_TEXT_PROVIDER: { status: 200, message: (p) => `Unsupported provider: ${p.provider}` },
   UPSTREAM_FAILED: {
@@ -68,6 +64,45 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
     message: (p) => `upstream error: ${p.provider}${p.status ? ` answered HTTP ${p.status}` : " failed"}`,
   },
 };
+
+/**
+ * Placeholder parameters for each code, so the API reference (/docs,
+ * /api/openapi.json) can print every message as a pattern. A new code must add
+ * its placeholders here, which keeps the documented list complete.
+ */
+const P = (name: string) => `<${name}>` as unknown as number & string;
+export const ERROR_PLACEHOLDERS: { [C in ErrorCode]: Params[C] } = {
+  UNAUTHENTICATED: undefined,
+  INVALID_PARAMS: { reason: P("reason") },
+  GENERATION_FIELDS_REQUIRED: undefined,
+  INVALID_AI_TYPE: undefined,
+  PROMPT_TOO_LONG: { max: 4000 },
+  USER_NOT_FOUND: undefined,
+  INSUFFICIENT_CREDITS: { need: P("needed"), have: P("available") },
+  UNSUPPORTED_PROVIDER: { aiType: "video", provider: P("provider") },
+  UNSUPPORTED_MODEL: { model: P("model") },
+  GENERATION_NOT_FOUND: undefined,
+  API_KEY_NOT_FOUND: undefined,
+  API_KEY_REVOKED: undefined,
+  API_KEY_LIMIT: { max: 25 },
+  KEY_ID_NOT_FOUND: undefined,
+  RATE_LIMITED: undefined,
+  FORBIDDEN: undefined,
+  NOT_FOUND: undefined,
+  METHOD_NOT_ALLOWED: undefined,
+  INTERNAL: undefined,
+  UNSUPPORTED_TEXT_PROVIDER: { provider: P("provider") },
+  UPSTREAM_FAILED: { provider: P("provider"), status: 502 },
+};
+
+/** Every message pattern a code can produce, with its HTTP status (the API reference's error table). */
+export function errorPatterns(code: ErrorCode): { status: number; messages: string[] } {
+  const rule = ERRORS[code] as Rule<ErrorCode>;
+  const messages = [rule.message(ERROR_PLACEHOLDERS[code] as never)];
+  if (code === "INVALID_PARAMS") messages.unshift(rule.message(undefined as never));
+  if (code === "UNSUPPORTED_PROVIDER") messages.unshift(rule.message({ aiType: "image", provider: P("provider") } as never));
+  return { status: rule.status, messages };
+}
 
 export class AppError<C extends ErrorCode = ErrorCode> extends Error {
   readonly code: C;

@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "react-router";
-import { Notice, PageHeader } from "~/components/ui";
+import { Notice, PageHeader, TableScroll } from "~/components/ui";
 import { UI_MESSAGES } from "~/domain/account/messages";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import { getCredits, listDebits, listGrants, reservedCredits } from "~/domain/credits/ledger.server";
@@ -161,7 +161,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           Credit history
         </h2>
         <h3 className="mt-4 text-sm font-semibold text-slate-700">Grants</h3>
-        <div className="mt-2 overflow-x-auto">
+        <TableScroll label="Credit grants" className="mt-2">
           <table className="w-full text-left text-sm" aria-label="Credit grants">
             <thead className="text-slate-500">
               <tr>
@@ -184,12 +184,12 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
         <h3 className="mt-6 text-sm font-semibold text-slate-700">Spent</h3>
         {debits.length === 0 ? (
           <p className="mt-2 text-sm text-slate-600">No credits spent yet.</p>
         ) : (
-          <div className="mt-2 overflow-x-auto">
+          <TableScroll label="Credit debits" className="mt-2">
             <table className="w-full text-left text-sm" aria-label="Credit debits">
               <thead className="text-slate-500">
                 <tr>
@@ -217,7 +217,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </section>
 

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { Field, Notice, PageHeader } from "~/components/ui";
+import { Field, Notice, PageHeader, TableScroll } from "~/components/ui";
 import { createApiKey, getApiKey, listApiKeys, MAX_ACTIVE_KEYS, revokeApiKey, type ApiKeyInfo } from "~/domain/api-keys/keys.server";
 import { isAppError } from "~/lib/errors";
 import { ApiKeyCreateSchema, ApiKeyRevokeSchema, fieldErrors } from "~/lib/forms";
@@ -138,9 +138,9 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
         <h2 id="create-h" className="text-lg font-semibold">
           Create a key
         </h2>
-        <Form method="post" action="/keys" className="mt-4 flex flex-wrap items-end gap-3" noValidate>
+        <Form method="post" action="/keys" className="mt-4 flex flex-wrap items-end gap-3" noValidate key={result?.created ? result.created.key : "create"}>
           <input type="hidden" name="intent" value="create" />
-          <div className="min-w-64 flex-1">
+          <div className="min-w-0 flex-1 basis-64">
             <Field
               label="Key name"
               name="name"
@@ -169,7 +169,7 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
         {keys.length === 0 ? (
           <p className="mt-3 text-sm text-slate-600">No keys yet.</p>
         ) : (
-          <div className="mt-3 overflow-x-auto">
+          <TableScroll label="Your keys table" className="mt-3">
             <table className="w-full text-left text-sm">
               <thead>
                 <tr className="border-b border-slate-200 text-slate-500">
@@ -207,7 +207,7 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </section>
     </div>

@@ -5,7 +5,7 @@ import type { Route } from "./+types/sign-out";
 export async function action({ request }: Route.ActionArgs) {
   try {
     const { headers } = await getServices().auth.api.signOut({ headers: request.headers, returnHeaders: true });
-    return redirect("/", { headers });
+    return redirect("/?notice=signed-out", { headers });
   } catch {
     return redirect("/");
   }

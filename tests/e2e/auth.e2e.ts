@@ -22,7 +22,8 @@ test("a person signs up through the form and sees their profile", async ({ page 
 
   // Sign out, then back in through the sign-in form.
   await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(/\/\?notice=signed-out$/);
+  await expect(page.getByRole("status")).toHaveText("You are signed out. See you soon.");
   await page.goto("/account");
   await expect(page).toHaveURL(/\/sign-in\?next=%2Faccount$/);
   await page.getByLabel("Email").fill(email);

@@ -3,13 +3,16 @@
  * validating and creating a task (checking and reserving credits in one write
  * transaction), the status query, and the history.
  */
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import type { Db } from "#db/client";
-import { generations } from "#db/schema";
+import { generations, user } from "#db/schema";
 import { findOffering, isAiType, providersFor, type AiType, type Offering, type ProviderName } from "~/domain/catalog";
 import { assertCanReserve } from "~/domain/credits/ledger.server";
 import { iso, type Clock } from "~/lib/clock";
+import { GENERATION_STATUSES, type GenerationStatus } from "./status";
+
+export { GENERATION_STATUSES, type GenerationStatus };
 import type { Config } from "~/lib/config.server";
 import { AppError } from "~/lib/errors";
 
@@ -18,7 +21,6 @@ export const HISTORY_DEFAULT_PAGE_SIZE = 20;
 export const HISTORY_MAX_PAGE_SIZE = 100;
 
 export type GenerationRow = typeof generations.$inferSelect;
-export type GenerationStatus = "pending" | "processing" | "completed" | "failed";
 
 export interface GenerateInput {
   offering: Offering;
@@ -172,16 +174,75 @@ export function listHistory(db: Db, userId: string, paging: { page: number; page
   return { generations: rows.map(toHistoryEntry), total, page: paging.page, page_size: paging.pageSize };
 }
 
-/** Rows of one history page (the studio shows them with more detail). */
-export function listRecent(db: Db, userId: string, paging: { page: number; pageSize: number }) {
+/** The studio gallery's filters (absent: all). */
+export interface GenerationFilter {
+  aiType?: AiType;
+  status?: GenerationStatus;
+}
+
+/** Reads `type` and `status` query parameters; unknown values mean "all". */
+export function parseFilter(params: URLSearchParams): GenerationFilter {
+  const type = params.get("type");
+  const status = params.get("status");
+  return {
+    aiType: isAiType(type) ? type : undefined,
+    status: GENERATION_STATUSES.includes(status as GenerationStatus) ? (status as GenerationStatus) : undefined,
+  };
+}
+
+/** Rows of one history page (the studio shows them with more detail), optionally filtered. */
+export function listRecent(db: Db, userId: string, paging: { page: number; pageSize: number }, filter: GenerationFilter = {}) {
+  const where = and(
+    eq(generations.userId, userId),
+    filter.aiType ? eq(generations.aiType, filter.aiType) : undefined,
+    filter.status ? eq(generations.status, filter.status) : undefined,
+  );
   const rows = db
     .select()
     .from(generations)
-    .where(eq(generations.userId, userId))
+    .where(where)
     .orderBy(desc(generations.createdAt), desc(generations.id))
     .limit(paging.pageSize)
     .offset((paging.page - 1) * paging.pageSize)
     .all();
-  const total = db.select({ n: sql<number>`count(*)` }).from(generations).where(eq(generations.userId, userId)).get();
+  const total = db.select({ n: sql<number>`count(*)` }).from(generations).where(where).get();
   return { rows, total: Number(total?.n ?? 0) };
+}
+
+/** Whether the user has unfinished tasks (the studio keeps polling while so). */
+export function hasUnfinished(db: Db, userId: string): boolean {
+  return (
+    db
+      .select({ id: generations.id })
+      .from(generations)
+      .where(and(eq(generations.userId, userId), inArray(generations.status, ["pending", "processing"])))
+      .limit(1)
+      .get() !== undefined
+  );
+}
+
+/** Everyone's latest tasks, newest first (the admin page); `failed` only when asked. */
+export function listLatestAll(db: Db, opts: { limit: number; status?: GenerationStatus }) {
+  return db
+    .select({
+      id: generations.id,
+      userId: generations.userId,
+      email: user.email,
+      aiType: generations.aiType,
+      provider: generations.provider,
+      model: generations.model,
+      prompt: generations.prompt,
+      status: generations.status,
+      mode: generations.mode,
+      creditsCost: generations.creditsCost,
+      errorMessage: generations.errorMessage,
+      createdAt: generations.createdAt,
+      completedAt: generations.completedAt,
+    })
+    .from(generations)
+    .leftJoin(user, eq(user.id, generations.userId))
+    .where(opts.status ? eq(generations.status, opts.status) : undefined)
+    .orderBy(desc(generations.createdAt), desc(generations.id))
+    .limit(opts.limit)
+    .all();
 }

@@ -1,13 +1,15 @@
 import { MESSAGES } from "~/domain/account/messages";
 import { addFeedback } from "~/domain/feedback/feedback.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
+import { endpoint } from "~/lib/endpoints";
 import { AppError } from "~/lib/errors";
-import { FeedbackSchema } from "~/lib/forms";
+
+const E = endpoint("/api/add-feedback");
 
 // Spec 4.12: code 0, a success message, data null; `invalid params: <reason>` otherwise (DESIGN §1).
 export const action = api({
-  auth: "user",
-  body: FeedbackSchema,
+  auth: E.auth,
+  body: E.body,
   onInvalid: (error) => {
     const reason = error.issues[0]?.message;
     return new AppError("INVALID_PARAMS", reason ? { reason } : undefined);

@@ -1,9 +1,12 @@
 import { getCredits } from "~/domain/credits/ledger.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
+import { endpoint } from "~/lib/endpoints";
+
+const E = endpoint("/api/get-user-credits");
 
 // Spec 4.8: {left_credits, total_credits} (DESIGN §3).
 export const action = api({
-  auth: "user",
+  auth: E.auth,
   handler: ({ caller, services }) => ({ data: getCredits(services.db, caller.user.id, services.clock) }),
 });
 export const loader = methodNotAllowed;

@@ -1,9 +1,12 @@
 import { toUserInfo } from "~/domain/users/users.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
+import { endpoint } from "~/lib/endpoints";
+
+const E = endpoint("/api/get-user-info");
 
 // Spec 4.7: the signed-in user's profile (fields of spec 2.1).
 export const action = api({
-  auth: "user",
+  auth: E.auth,
   handler: ({ caller }) => ({ data: toUserInfo(caller.user) }),
 });
 export const loader = methodNotAllowed;

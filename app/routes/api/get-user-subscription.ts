@@ -1,9 +1,12 @@
 import { getActiveSubscription, toSubscriptionInfo } from "~/domain/subscriptions/subscriptions.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
+import { endpoint } from "~/lib/endpoints";
+
+const E = endpoint("/api/get-user-subscription");
 
 // Spec 4.9: the active subscription (fields of 2.3), or data null with code 0.
 export const action = api({
-  auth: "user",
+  auth: E.auth,
   handler: ({ caller, services }) => {
     const sub = getActiveSubscription(services.db, caller.user.id, services.clock);
     return { data: sub ? toSubscriptionInfo(sub) : null };

@@ -1,10 +1,13 @@
 import { MESSAGES } from "~/domain/account/messages";
 import { checkIn } from "~/domain/credits/checkin.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
+import { endpoint } from "~/lib/endpoints";
+
+const E = endpoint("/api/ping");
 
 // Spec 4.10: the daily check-in; code 0 whether or not a credit was added.
 export const action = api({
-  auth: "user",
+  auth: E.auth,
   handler: ({ caller, services }) => {
     const r = checkIn(services.db, caller.user.id, services.clock);
     return {

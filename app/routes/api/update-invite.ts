@@ -1,12 +1,14 @@
 import { MESSAGES } from "~/domain/account/messages";
 import { setAffiliate } from "~/domain/users/users.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
-import { AffiliateSchema } from "~/lib/forms";
+import { endpoint } from "~/lib/endpoints";
+
+const E = endpoint("/api/update-invite");
 
 // Spec 4.11: is_affiliate must be a JSON boolean; anything else is `invalid params`.
 export const action = api({
-  auth: "user",
-  body: AffiliateSchema,
+  auth: E.auth,
+  body: E.body,
   handler: ({ caller, services, input }) => {
     const u = setAffiliate(services.db, caller.user.id, input.is_affiliate, services.clock.now());
     return { message: MESSAGES.AFFILIATE_UPDATED, data: { uuid: u.id, email: u.email, is_affiliate: u.isAffiliate } };

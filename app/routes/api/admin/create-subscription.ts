@@ -1,11 +1,14 @@
 import { MESSAGES } from "~/domain/account/messages";
-import { adminCreateSubscription, adminInvalid, CreateSubscriptionSchema } from "~/domain/admin/admin.server";
+import { adminCreateSubscription, adminInvalid } from "~/domain/admin/admin.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
+import { endpoint } from "~/lib/endpoints";
+
+const E = endpoint("/api/admin/create-subscription");
 
 // DESIGN §6: records a paid order → the subscription.
 export const action = api({
-  auth: "admin",
-  body: CreateSubscriptionSchema,
+  auth: E.auth,
+  body: E.body,
   onInvalid: adminInvalid,
   handler: ({ services, input }) => ({ message: MESSAGES.SUBSCRIPTION_CREATED, data: adminCreateSubscription(services, input) }),
 });

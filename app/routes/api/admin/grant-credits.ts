@@ -1,11 +1,14 @@
 import { MESSAGES } from "~/domain/account/messages";
-import { adminGrantCredits, adminInvalid, GrantCreditsSchema } from "~/domain/admin/admin.server";
+import { adminGrantCredits, adminInvalid } from "~/domain/admin/admin.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
+import { endpoint } from "~/lib/endpoints";
+
+const E = endpoint("/api/admin/grant-credits");
 
 // DESIGN §6: {email | user_uuid, credits, expires_in_days?} → the new balance.
 export const action = api({
-  auth: "admin",
-  body: GrantCreditsSchema,
+  auth: E.auth,
+  body: E.body,
   onInvalid: adminInvalid,
   handler: ({ services, input }) => ({ message: MESSAGES.CREDITS_GRANTED, data: adminGrantCredits(services, input) }),
 });

@@ -1,10 +1,13 @@
-import { adminInvalid, adminListUsers, ListUsersSchema } from "~/domain/admin/admin.server";
+import { adminInvalid, adminListUsers } from "~/domain/admin/admin.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
+import { endpoint } from "~/lib/endpoints";
+
+const E = endpoint("/api/admin/list-users");
 
 // DESIGN §6: {page, page_size} → users with balance and tier, newest first.
 export const action = api({
-  auth: "admin",
-  body: ListUsersSchema,
+  auth: E.auth,
+  body: E.body,
   onInvalid: adminInvalid,
   handler: ({ services, input }) => ({ data: adminListUsers(services, input) }),
 });

@@ -1,14 +1,14 @@
-import { z } from "zod";
 import { createGeneration, validateGenerateInput } from "~/domain/generations/generations.server";
 import { getGenerationRuntime } from "~/domain/generations/runtime.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
+import { endpoint, GENERATE_MESSAGE } from "~/lib/endpoints";
 
-export const GENERATE_MESSAGE = "generation task created; poll /api/generator/query with gen_id";
+const E = endpoint("/api/generator/generate");
 
 // Spec 4.1: validate, check and reserve credits, create a pending task; the job runner does the rest.
 export const action = api({
-  auth: "user",
-  body: z.record(z.string(), z.unknown()),
+  auth: E.auth,
+  body: E.body,
   handler: ({ caller, input, services }) => {
     const parsed = validateGenerateInput(input);
     const mode = getGenerationRuntime().providers.mode(parsed.offering.provider);

@@ -1,12 +1,14 @@
 import { createApiKey } from "~/domain/api-keys/keys.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
+import { endpoint } from "~/lib/endpoints";
 import { AppError } from "~/lib/errors";
-import { ApiKeyCreateSchema } from "~/lib/forms";
+
+const E = endpoint("/api/keys/create");
 
 // DESIGN §5: session only; the one response that shows the key itself.
 export const action = api({
-  auth: "session",
-  body: ApiKeyCreateSchema,
+  auth: E.auth,
+  body: E.body,
   onInvalid: () => new AppError("INVALID_PARAMS", { reason: "name must be 1 to 100 characters" }),
   handler: ({ caller, input, services }) => ({
     data: createApiKey(services.db, { userId: caller.user.id, name: input.name }, services.clock),

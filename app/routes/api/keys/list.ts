@@ -1,9 +1,12 @@
 import { listApiKeys } from "~/domain/api-keys/keys.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
+import { endpoint } from "~/lib/endpoints";
+
+const E = endpoint("/api/keys/list");
 
 // DESIGN §5: every key of the signed-in user, active and revoked, newest first.
 export const action = api({
-  auth: "session",
+  auth: E.auth,
   handler: ({ caller, services }) => ({ data: { keys: listApiKeys(services.db, caller.user.id) } }),
 });
 export const loader = methodNotAllowed;

@@ -1,11 +1,13 @@
 import { revokeApiKey } from "~/domain/api-keys/keys.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
-import { ApiKeyRevokeSchema } from "~/lib/forms";
+import { endpoint } from "~/lib/endpoints";
+
+const E = endpoint("/api/keys/revoke");
 
 // Spec 3.2: active → revoked, for good.
 export const action = api({
-  auth: "session",
-  body: ApiKeyRevokeSchema,
+  auth: E.auth,
+  body: E.body,
   handler: ({ caller, input, services }) => ({
     data: revokeApiKey(services.db, { userId: caller.user.id, keyId: input.key_id }, services.clock),
   }),

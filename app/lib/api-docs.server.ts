@@ -1,0 +1,203 @@
+/**
+ * The /docs page's content, built from the endpoint table and the error table
+ * (the same sources as /api/openapi.json): fields from the zod schemas' JSON
+ * Schema, examples from each endpoint's example body.
+ */
+import { z } from "zod";
+import { ENDPOINTS, type EndpointDef } from "./endpoints";
+import { ERRORS, errorPatterns, type ErrorCode } from "./errors";
+import { AUTH_TEXT } from "./openapi.server";
+
+type JsonSchema = {
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  format?: string;
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  additionalProperties?: JsonSchema | boolean;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  default?: unknown;
+};
+
+export interface DocField {
+  name: string;
+  type: string;
+  required: boolean;
+  notes: string;
+}
+
+export interface DocShape {
+  title?: string;
+  fields: DocField[];
+  /** When the body is not an object: what it is. */
+  text?: string;
+}
+
+function toSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  return z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+}
+
+function typeOf(s: JsonSchema): string {
+  if (s.const !== undefined) return JSON.stringify(s.const);
+  if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(" | ");
+  const variants = s.anyOf ?? s.oneOf;
+  if (variants) return variants.map(typeOf).join(" | ");
+  if (s.type === "array") return `array of ${s.items ? typeOf(s.items) : "any"}`;
+  if (s.type === "object" && s.properties) return "object";
+  if (s.type === "object") return "object";
+  if (Array.isArray(s.type)) return s.type.join(" | ");
+  if (s.type === "string" && s.format) return `string (${s.format})`;
+  return s.type ?? "any";
+}
+
+function notesOf(s: JsonSchema): string {
+  const parts: string[] = [];
+  const inner = (s.anyOf ?? s.oneOf ?? [s]).find((v) => v.type !== "null") ?? s;
+  const d = s.description ?? inner.description;
+  if (d) parts.push(d);
+  if (inner.minLength !== undefined || inner.maxLength !== undefined) {
+    parts.push(`${inner.minLength ?? 0} to ${inner.maxLength ?? "∞"} characters`);
+  }
+  if (inner.minimum !== undefined || inner.maximum !== undefined) parts.push(`${inner.minimum ?? "−∞"} to ${inner.maximum ?? "∞"}`);
+  if (s.default !== undefined || inner.default !== undefined) parts.push(`default ${JSON.stringify(s.default ?? inner.default)}`);
+  return parts.join("; ");
+}
+
+function shapeOf(s: JsonSchema, title?: string): DocShape {
+  if (s.properties) {
+    const required = new Set(s.required ?? []);
+    return {
+      title,
+      fields: Object.entries(s.properties).map(([name, p]) => ({ name, type: typeOf(p), required: required.has(name), notes: notesOf(p) })),
+    };
+  }
+  if (s.type === "null") return { title, fields: [], text: "null" };
+  return { title, fields: [], text: `${typeOf(s)}${s.description ? ` — ${s.description}` : ""}` };
+}
+
+function shapes(s: JsonSchema): DocShape[] {
+  const variants = s.oneOf ?? s.anyOf;
+  if (variants && variants.some((v) => v.properties)) {
+    return variants.map((v) => {
+      const status = v.properties?.status?.const;
+      return shapeOf(v, typeof status === "string" ? `when status is ${status}` : v.type === "null" ? "or null" : undefined);
+    });
+  }
+  return [shapeOf(s)];
+}
+
+const pretty = (v: unknown) => JSON.stringify(v, null, 2);
+
+function curlExample(base: string, path: string, def: EndpointDef): string {
+  if (def.method === "GET") return `curl -s ${base}${path}`;
+  const lines = [`curl -s -X POST ${base}${path}`];
+  if (def.auth === "session") lines.push(`  -b "atelier.session_token=$SESSION"`);
+  else if (def.auth === "user" || def.auth === "admin" || def.auth === "optional") lines.push(`  -H "X-API-Key: $ATELIER_API_KEY"`);
+  if (path.startsWith("/api/auth/")) lines.push(`  -H "Origin: ${base}" -c cookies.txt`);
+  if (def.body) {
+    lines.push(`  -H "Content-Type: application/json"`);
+    lines.push(`  -d '${JSON.stringify(def.example ?? {})}'`);
+  }
+  return lines.join(" \\\n");
+}
+
+function fetchExample(base: string, path: string, def: EndpointDef): string {
+  if (def.method === "GET") return `const res = await fetch("${base}${path}");\nconst body = await res.json();`;
+  const headers: string[] = [];
+  if (def.auth === "user" || def.auth === "admin" || def.auth === "optional") headers.push(`"X-API-Key": process.env.ATELIER_API_KEY`);
+  if (def.body) headers.push(`"Content-Type": "application/json"`);
+  const init = [`method: "POST"`];
+  if (def.auth === "session") init.push(`credentials: "include" // the browser's session cookie`);
+  if (headers.length) init.push(`headers: { ${headers.join(", ")} }`);
+  if (def.body) init.push(`body: JSON.stringify(${JSON.stringify(def.example ?? {})})`);
+  const call = `const res = await fetch("${base}${path}", {\n  ${init.join(",\n  ")},\n});`;
+  if (def.contentType?.startsWith("text/")) {
+    return `${call}\n// Errors before the first chunk come as a JSON envelope.\nconst reader = res.body.pipeThrough(new TextDecoderStream()).getReader();\nfor (;;) {\n  const { done, value } = await reader.read();\n  if (done) break;\n  process.stdout.write(value);\n}`;
+  }
+  if (def.envelope === false) return `${call}\nconst body = await res.json();`;
+  return `${call}\nconst { code, message, data } = await res.json();\nif (code !== 0) throw new Error(message); // HTTP 401 / 429 carry the same envelope`;
+}
+
+export interface DocEndpoint {
+  id: string;
+  path: string;
+  method: string;
+  alsoMethod?: string;
+  tag: string;
+  summary: string;
+  description: string;
+  auth: string;
+  source: string;
+  request: DocShape[] | null;
+  response: DocShape[];
+  envelope: boolean;
+  contentType?: string;
+  successMessage?: string;
+  curl: string;
+  fetch: string;
+  errors: { status: number; message: string }[];
+}
+
+const anchor = (path: string) => path.replace(/^\/api\//, "").replace(/[^a-z0-9]+/gi, "-");
+
+export function buildDocs(base: string, limits: { standard: number; premium: number; admin: number; windowSeconds: number }) {
+  const endpoints: DocEndpoint[] = (Object.entries(ENDPOINTS) as [string, EndpointDef][]).map(([path, def]) => {
+    const req = def.docBody ?? def.body;
+    const errors = def.errors.flatMap((code) => {
+      const { status, messages } = errorPatterns(code);
+      return messages.map((message) => ({ status, message }));
+    });
+    return {
+      id: anchor(path),
+      path,
+      method: def.method,
+      alsoMethod: def.alsoMethod,
+      tag: def.tag,
+      summary: def.summary,
+      description: def.description,
+      auth: AUTH_TEXT[def.auth],
+      source: def.source,
+      request: req ? shapes(toSchema(req, "input")) : null,
+      response: shapes(toSchema(def.response, "output")),
+      envelope: def.envelope !== false,
+      contentType: def.contentType,
+      successMessage: def.successMessage,
+      curl: curlExample(base, path, def),
+      fetch: fetchExample(base, path, def),
+      errors: [...new Map(errors.map((e) => [e.message, e])).values()],
+    };
+  });
+  const errorTable = (Object.keys(ERRORS) as ErrorCode[]).map((code) => ({ code, ...errorPatterns(code) }));
+  const tags = [...new Set(endpoints.map((e) => e.tag))];
+  return { base, endpoints, errorTable, tags, limits, pollingExample: pollingExample(base), envelopeExample: pretty({ code: 0, message: "ok", data: { left_credits: 11, total_credits: 11 } }) };
+}
+
+function pollingExample(base: string): string {
+  return `const headers = { "X-API-Key": process.env.ATELIER_API_KEY, "Content-Type": "application/json" };
+const post = (path, body) =>
+  fetch("${base}" + path, { method: "POST", headers, body: JSON.stringify(body) }).then((r) => r.json());
+
+const created = await post("/api/generator/generate", {
+  ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "A red fox in fresh snow",
+});
+if (created.code !== 0) throw new Error(created.message); // e.g. insufficient credits: need 3, have 1
+
+// Poll about every 3 s; give up after 60 attempts (5 minutes).
+for (let attempt = 1; attempt <= 60; attempt++) {
+  await new Promise((r) => setTimeout(r, 3000));
+  const { code, message, data } = await post("/api/generator/query", { gen_id: created.data.gen_id });
+  if (code !== 0) throw new Error(message);
+  if (data.status === "completed") { console.log(data.result_urls); break; }
+  if (data.status === "failed") { console.error(data.error_message); break; } // no credits charged
+}`;
+}
+
+export type DocsModel = ReturnType<typeof buildDocs>;

@@ -1,0 +1,479 @@
+/**
+ * The endpoint table: every JSON endpoint with its auth mode, the zod schema
+ * that validates its body, the zod schema of its response `data`, and the
+ * errors it can answer. API routes take their `auth` and `body` from here, the
+ * OpenAPI document (GET /api/openapi.json) and the /docs page are generated
+ * from it, and an integration test checks real responses against `response`,
+ * so the reference cannot drift from the code.
+ *
+ * Server-only: it imports the admin schemas (a `.server` module).
+ */
+import { z } from "zod";
+import { DemoRequestSchema } from "~/domain/demo/schema";
+import { CreateSubscriptionSchema, GrantCreditsSchema, ListUsersSchema } from "~/domain/admin/admin.server";
+import { AI_TYPES, CATALOG, PROVIDERS } from "~/domain/catalog";
+import { INTERVALS } from "~/domain/subscriptions/subscriptions.server";
+import type { ErrorCode } from "./errors";
+import { AffiliateSchema, ApiKeyCreateSchema, ApiKeyRevokeSchema, FeedbackSchema } from "./forms";
+
+export type AuthMode = "user" | "admin" | "session" | "optional" | "none";
+
+export interface EndpointDef {
+  method: "POST" | "GET";
+  /** Also answers this method (health: GET and POST). */
+  alsoMethod?: "POST" | "GET";
+  tag: "Generation" | "Demo" | "Account" | "API keys" | "Admin" | "Service" | "Sign-in";
+  summary: string;
+  description: string;
+  auth: AuthMode;
+  /** Spec section or DESIGN section this endpoint implements. */
+  source: string;
+  /** The schema the route validates the body with (absent: no body is read). */
+  body?: z.ZodType;
+  /**
+   * The documented body, when the route validates in domain code for its own
+   * messages (generate: spec 4.1 rule order; history: DESIGN §1 paging).
+   */
+  docBody?: z.ZodType;
+  /** The `data` of a successful envelope, or the raw body when `envelope` is false. */
+  response: z.ZodType;
+  /** false: not wrapped in the envelope (streams, better-auth, the OpenAPI document). */
+  envelope?: boolean;
+  /** Content type of a non-envelope success body. */
+  contentType?: string;
+  /** Envelope `message` of a success (when fixed). */
+  successMessage?: string;
+  errors: readonly ErrorCode[];
+  example?: Record<string, unknown>;
+}
+
+const isoTime = () => z.iso.datetime().describe("ISO 8601 UTC timestamp with milliseconds");
+
+// ---- response schemas (the `data` of a code-0 envelope)
+
+export const UserInfoSchema = z
+  .strictObject({
+    uuid: z.string().describe("user identifier (UUID)"),
+    email: z.string(),
+    nickname: z.string(),
+    avatar_url: z.string().describe("avatar image URL; empty when none"),
+    invite_code: z.string(),
+    invited_by: z.string().describe("uuid of the referring user; empty when none"),
+    is_affiliate: z.boolean(),
+    created_at: isoTime(),
+  })
+  .describe("User (spec 2.1)");
+
+export const CreditsSchema = z
+  .strictObject({
+    left_credits: z.int().describe("current available balance"),
+    total_credits: z.int().describe("lifetime earned credits"),
+  })
+  .describe("Credits (spec 2.2)");
+
+export const SubscriptionSchema = z
+  .strictObject({
+    order_no: z.string(),
+    product_id: z.string(),
+    product_name: z.string(),
+    interval: z.enum(INTERVALS),
+    amount: z.int().describe("smallest currency unit (cents)"),
+    status: z.string().describe("paid"),
+    sub_id: z.string(),
+    created_at: isoTime(),
+  })
+  .describe("Subscription (spec 2.3)");
+
+const GenStatus = z.enum(["pending", "processing", "completed", "failed"]);
+
+export const QueryResponseSchema = z
+  .discriminatedUnion("status", [
+    z.strictObject({ gen_id: z.string(), status: z.literal("pending"), created_at: isoTime() }),
+    z.strictObject({ gen_id: z.string(), status: z.literal("processing"), created_at: isoTime() }),
+    z.strictObject({
+      gen_id: z.string(),
+      status: z.literal("completed"),
+      result_urls: z.array(z.url()),
+      created_at: isoTime(),
+      completed_at: isoTime(),
+    }),
+    z.strictObject({
+      gen_id: z.string(),
+      status: z.literal("failed"),
+      error_message: z.string(),
+      created_at: isoTime(),
+      completed_at: isoTime(),
+    }),
+  ])
+  .describe("Generation status (spec 4.2): the fields depend on status");
+
+export const HistoryEntrySchema = z.strictObject({
+  gen_id: z.string(),
+  ai_type: z.enum(AI_TYPES),
+  provider: z.string(),
+  model: z.string(),
+  prompt: z.string(),
+  result_urls: z.string().describe("a JSON-encoded array of URLs (spec 2.4), \"[]\" when none"),
+  status: GenStatus,
+  credits_cost: z.int().describe("the price; 0 for a failed task"),
+  created_at: isoTime(),
+  completed_at: isoTime().nullable().describe("null until the task completes or fails"),
+});
+
+export const ApiKeyInfoSchema = z.strictObject({
+  key_id: z.string(),
+  name: z.string(),
+  start: z.string().describe("first characters of the key, for recognising it"),
+  created_at: isoTime(),
+  last_used_at: isoTime().nullable(),
+  status: z.enum(["active", "revoked"]),
+});
+
+const AdminUserSchema = z.strictObject({
+  uuid: z.string(),
+  email: z.string(),
+  nickname: z.string(),
+  created_at: isoTime(),
+  left_credits: z.int(),
+  total_credits: z.int(),
+  tier: z.enum(["admin", "premium", "standard"]),
+});
+
+// ---- documented request bodies where validation happens in domain code
+
+const offeringList = CATALOG.map((o) => `${o.aiType} · ${o.provider} · ${o.model} (${o.credits} credits)`).join("; ");
+
+export const GenerateBodyDoc = z.strictObject({
+  ai_type: z.enum(AI_TYPES).describe("image or video"),
+  provider: z.enum(PROVIDERS).describe("provider name for that ai_type"),
+  model: z.string().min(1).describe(`model identifier; offered: ${offeringList}`),
+  prompt: z.string().min(1).max(4000).describe("generation prompt, at most 4000 characters"),
+  options: z.record(z.string(), z.unknown()).optional().describe("provider-specific options"),
+});
+
+export const HistoryBodyDoc = z.strictObject({
+  page: z.int().min(1).default(1).optional(),
+  page_size: z.int().min(1).default(20).optional().describe("over 100 is clamped to 100"),
+});
+
+// ---- error sets
+
+const AUTH_ERRORS = ["UNAUTHENTICATED", "API_KEY_NOT_FOUND", "API_KEY_REVOKED", "RATE_LIMITED"] as const satisfies readonly ErrorCode[];
+const COMMON = ["METHOD_NOT_ALLOWED", "INTERNAL"] as const satisfies readonly ErrorCode[];
+
+export const GENERATE_MESSAGE = "generation task created; poll /api/generator/query with gen_id";
+
+export const ENDPOINTS = {
+  "/api/generator/generate": {
+    method: "POST",
+    tag: "Generation",
+    summary: "Create a generation task",
+    description:
+      "Validates the request, checks and reserves credits, and creates a pending task that runs in the background. Credits are deducted only when the task completes. Poll /api/generator/query with the gen_id.",
+    auth: "user",
+    source: "spec 4.1",
+    body: z.record(z.string(), z.unknown()),
+    docBody: GenerateBodyDoc,
+    response: z.strictObject({ gen_id: z.string(), status: z.literal("pending"), message: z.string() }),
+    successMessage: GENERATE_MESSAGE,
+    errors: [
+      ...AUTH_ERRORS,
+      "GENERATION_FIELDS_REQUIRED",
+      "INVALID_AI_TYPE",
+      "UNSUPPORTED_PROVIDER",
+      "UNSUPPORTED_MODEL",
+      "PROMPT_TOO_LONG",
+      "INSUFFICIENT_CREDITS",
+      "INVALID_PARAMS",
+      ...COMMON,
+    ],
+    example: { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "A red fox in fresh snow" },
+  },
+  "/api/generator/query": {
+    method: "POST",
+    tag: "Generation",
+    summary: "Query a task's status",
+    description:
+      "One task's status with the fields of that status. A failed task is still code 0: the failure is in data.status and data.error_message. Poll about every 3 s; stop after 60 attempts (5 minutes).",
+    auth: "user",
+    source: "spec 4.2",
+    body: z.object({ gen_id: z.string().min(1).max(200) }),
+    response: QueryResponseSchema,
+    errors: [...AUTH_ERRORS, "GENERATION_NOT_FOUND", "INVALID_PARAMS", ...COMMON],
+    example: { gen_id: "6f1c2d3e-…" },
+  },
+  "/api/generator/history": {
+    method: "POST",
+    tag: "Generation",
+    summary: "List your tasks",
+    description: "Your tasks, newest first (created_at, then gen_id, descending), paged.",
+    auth: "user",
+    source: "spec 4.3",
+    body: z.object({ page: z.unknown().optional(), page_size: z.unknown().optional() }),
+    docBody: HistoryBodyDoc,
+    response: z.strictObject({ generations: z.array(HistoryEntrySchema), total: z.int(), page: z.int(), page_size: z.int() }),
+    errors: [...AUTH_ERRORS, "INVALID_PARAMS", ...COMMON],
+    example: { page: 1, page_size: 20 },
+  },
+  "/api/demo/gen-text": {
+    method: "POST",
+    tag: "Demo",
+    summary: "Demo: generate text",
+    description:
+      "A whole text reply at once. Free; open in development, in production it needs a session or key unless DEMO_PUBLIC=true, and is rate limited per client.",
+    auth: "optional",
+    source: "spec 4.4",
+    body: DemoRequestSchema,
+    response: z.strictObject({
+      provider: z.string(),
+      model: z.string(),
+      mode: z.enum(["live", "simulated"]),
+      text: z.string(),
+      usage: z.strictObject({ input_tokens: z.int().nullable(), output_tokens: z.int().nullable(), total_tokens: z.int().nullable() }),
+    }),
+    errors: ["UNAUTHENTICATED", "API_KEY_NOT_FOUND", "API_KEY_REVOKED", "RATE_LIMITED", "INVALID_PARAMS", "PROMPT_TOO_LONG", "UNSUPPORTED_TEXT_PROVIDER", "UNSUPPORTED_MODEL", "UPSTREAM_FAILED", ...COMMON],
+    example: { provider: "openai", model: "gpt-4o-mini", prompt: "Write a haiku about foxes" },
+  },
+  "/api/demo/gen-image": {
+    method: "POST",
+    tag: "Demo",
+    summary: "Demo: generate one image",
+    description: "One image, stored like generation results. Free; same access rules as the other demo endpoints.",
+    auth: "optional",
+    source: "spec 4.5",
+    body: DemoRequestSchema,
+    response: z.strictObject({ provider: z.string(), model: z.string(), mode: z.enum(["live", "simulated"]), result_urls: z.array(z.url()) }),
+    errors: ["UNAUTHENTICATED", "API_KEY_NOT_FOUND", "API_KEY_REVOKED", "RATE_LIMITED", "INVALID_PARAMS", "PROMPT_TOO_LONG", "UNSUPPORTED_PROVIDER", "UNSUPPORTED_MODEL", "UPSTREAM_FAILED", ...COMMON],
+    example: { provider: "openai", model: "dall-e-3", prompt: "A lighthouse at dusk" },
+  },
+  "/api/demo/gen-stream-text": {
+    method: "POST",
+    tag: "Demo",
+    summary: "Demo: stream text",
+    description:
+      "The reply as a plain-text stream of UTF-8 chunks as the model produces them. Errors before the first chunk are envelope errors (JSON).",
+    auth: "optional",
+    source: "spec 4.6",
+    body: DemoRequestSchema,
+    response: z.string().describe("streamed text"),
+    envelope: false,
+    contentType: "text/plain; charset=utf-8",
+    errors: ["UNAUTHENTICATED", "API_KEY_NOT_FOUND", "API_KEY_REVOKED", "RATE_LIMITED", "INVALID_PARAMS", "PROMPT_TOO_LONG", "UNSUPPORTED_TEXT_PROVIDER", "UNSUPPORTED_MODEL", "UPSTREAM_FAILED", ...COMMON],
+    example: { provider: "openai", model: "gpt-4o-mini", prompt: "Tell a short story" },
+  },
+  "/api/get-user-info": {
+    method: "POST",
+    tag: "Account",
+    summary: "Your profile",
+    description: "The signed-in user's profile. No request body.",
+    auth: "user",
+    source: "spec 4.7",
+    response: UserInfoSchema,
+    errors: [...AUTH_ERRORS, ...COMMON],
+  },
+  "/api/get-user-credits": {
+    method: "POST",
+    tag: "Account",
+    summary: "Your credits",
+    description: "Available balance (unexpired grants) and lifetime earned credits. No request body.",
+    auth: "user",
+    source: "spec 4.8",
+    response: CreditsSchema,
+    errors: [...AUTH_ERRORS, ...COMMON],
+  },
+  "/api/get-user-subscription": {
+    method: "POST",
+    tag: "Account",
+    summary: "Your active subscription",
+    description: "The active subscription, or data null (code 0) when there is none. No request body.",
+    auth: "user",
+    source: "spec 4.9",
+    response: SubscriptionSchema.nullable(),
+    errors: [...AUTH_ERRORS, ...COMMON],
+  },
+  "/api/ping": {
+    method: "POST",
+    tag: "Account",
+    summary: "Daily check-in",
+    description:
+      "The first call of a UTC day adds 1 credit (valid 1 year): message `ping ok: 1 credit added`. Later calls that day add nothing: `already pinged today`. Both are code 0.",
+    auth: "user",
+    source: "spec 4.10",
+    response: z.strictObject({
+      added: z.boolean(),
+      day: z.iso.date().describe("the UTC day, YYYY-MM-DD"),
+      left_credits: z.int(),
+      total_credits: z.int(),
+    }),
+    errors: [...AUTH_ERRORS, ...COMMON],
+  },
+  "/api/update-invite": {
+    method: "POST",
+    tag: "Account",
+    summary: "Switch affiliate status",
+    description: "Turns affiliate status on or off; is_affiliate must be a JSON boolean.",
+    auth: "user",
+    source: "spec 4.11",
+    body: AffiliateSchema,
+    response: z.strictObject({ uuid: z.string(), email: z.string(), is_affiliate: z.boolean() }),
+    successMessage: "affiliate status updated",
+    errors: [...AUTH_ERRORS, "INVALID_PARAMS", ...COMMON],
+    example: { is_affiliate: true },
+  },
+  "/api/add-feedback": {
+    method: "POST",
+    tag: "Account",
+    summary: "Send feedback",
+    description: "content 1 to 5000 characters, rating an integer 1 to 5. Answers code 0 with a success message and data null.",
+    auth: "user",
+    source: "spec 4.12",
+    body: FeedbackSchema,
+    response: z.null(),
+    successMessage: "feedback received, thank you",
+    errors: [...AUTH_ERRORS, "INVALID_PARAMS", ...COMMON],
+    example: { content: "The fox pictures are great.", rating: 5 },
+  },
+  "/api/keys/create": {
+    method: "POST",
+    tag: "API keys",
+    summary: "Create an API key",
+    description: "Session only (a key cannot manage keys). The response is the only time the key itself is shown; at most 25 active keys per user.",
+    auth: "session",
+    source: "DESIGN §5",
+    body: ApiKeyCreateSchema,
+    response: z.strictObject({ key_id: z.string(), key: z.string().describe("shown once"), name: z.string(), start: z.string(), created_at: isoTime() }),
+    errors: ["UNAUTHENTICATED", "FORBIDDEN", "API_KEY_NOT_FOUND", "API_KEY_REVOKED", "API_KEY_LIMIT", "INVALID_PARAMS", ...COMMON],
+    example: { name: "build server" },
+  },
+  "/api/keys/list": {
+    method: "POST",
+    tag: "API keys",
+    summary: "List your API keys",
+    description: "Every key of the signed-in user, active and revoked, newest first. Session only.",
+    auth: "session",
+    source: "DESIGN §5",
+    response: z.strictObject({ keys: z.array(ApiKeyInfoSchema) }),
+    errors: ["UNAUTHENTICATED", "FORBIDDEN", "API_KEY_NOT_FOUND", "API_KEY_REVOKED", ...COMMON],
+  },
+  "/api/keys/revoke": {
+    method: "POST",
+    tag: "API keys",
+    summary: "Revoke an API key",
+    description: "active → revoked, for good: requests with the key are rejected with HTTP 401. Session only.",
+    auth: "session",
+    source: "spec 3.2, DESIGN §5",
+    body: ApiKeyRevokeSchema,
+    response: z.strictObject({ key_id: z.string(), status: z.literal("revoked") }),
+    errors: ["UNAUTHENTICATED", "FORBIDDEN", "API_KEY_NOT_FOUND", "API_KEY_REVOKED", "KEY_ID_NOT_FOUND", "INVALID_PARAMS", ...COMMON],
+    example: { key_id: "…" },
+  },
+  "/api/admin/grant-credits": {
+    method: "POST",
+    tag: "Admin",
+    summary: "Grant credits to a user",
+    description: "Admins only (session or an admin's key). Identify the user by email or user_uuid (exactly one).",
+    auth: "admin",
+    source: "DESIGN §6",
+    body: GrantCreditsSchema,
+    response: z.strictObject({
+      uuid: z.string(),
+      email: z.string(),
+      granted: z.int(),
+      expires_at: isoTime().nullable(),
+      left_credits: z.int(),
+      total_credits: z.int(),
+    }),
+    successMessage: "credits granted",
+    errors: [...AUTH_ERRORS, "FORBIDDEN", "USER_NOT_FOUND", "INVALID_PARAMS", ...COMMON],
+    example: { email: "someone@example.com", credits: 100, expires_in_days: 365 },
+  },
+  "/api/admin/create-subscription": {
+    method: "POST",
+    tag: "Admin",
+    summary: "Record a subscription",
+    description: "Admins only. Records a paid order; a paid, current subscription makes the user premium.",
+    auth: "admin",
+    source: "DESIGN §6",
+    body: CreateSubscriptionSchema,
+    response: SubscriptionSchema.extend({ user_uuid: z.string(), email: z.string(), period_end: isoTime().nullable() }),
+    successMessage: "subscription created",
+    errors: [...AUTH_ERRORS, "FORBIDDEN", "USER_NOT_FOUND", "INVALID_PARAMS", ...COMMON],
+    example: { email: "someone@example.com", product_id: "pro-monthly", product_name: "Pro", interval: "month", amount: 1900 },
+  },
+  "/api/admin/list-users": {
+    method: "POST",
+    tag: "Admin",
+    summary: "List users",
+    description: "Admins only. Users newest first, with balance and rate-limit tier.",
+    auth: "admin",
+    source: "DESIGN §6",
+    body: ListUsersSchema,
+    response: z.strictObject({ users: z.array(AdminUserSchema), total: z.int(), page: z.int(), page_size: z.int() }),
+    errors: [...AUTH_ERRORS, "FORBIDDEN", "INVALID_PARAMS", ...COMMON],
+    example: { page: 1, page_size: 20 },
+  },
+  "/api/health": {
+    method: "GET",
+    alsoMethod: "POST",
+    tag: "Service",
+    summary: "Health",
+    description: "For load balancers and operators: version, database, and which providers are live or simulated. HTTP 503 when the database fails.",
+    auth: "none",
+    source: "DESIGN §2",
+    response: z.strictObject({
+      status: z.enum(["ok", "degraded"]),
+      version: z.string(),
+      database: z.enum(["ok", "error"]),
+      providers: z.record(z.string(), z.enum(["live", "simulated"])),
+    }),
+    errors: ["INTERNAL"],
+  },
+  "/api/openapi.json": {
+    method: "GET",
+    tag: "Service",
+    summary: "This API reference (OpenAPI 3.1)",
+    description: "The OpenAPI 3.1 document generated from the same zod schemas that validate requests.",
+    auth: "none",
+    source: "Atelier",
+    response: z.looseObject({ openapi: z.string() }),
+    envelope: false,
+    contentType: "application/json",
+    errors: [],
+  },
+  "/api/auth/sign-up/email": {
+    method: "POST",
+    tag: "Sign-in",
+    summary: "Sign up (session cookie)",
+    description:
+      "better-auth's e-mail sign-up. Answers better-auth's own JSON (not the envelope) and sets the `atelier.session_token` cookie. Send an Origin header equal to PUBLIC_URL.",
+    auth: "none",
+    source: "DESIGN §5",
+    body: z.strictObject({ name: z.string().min(1), email: z.email(), password: z.string().min(8).max(128) }),
+    response: z.looseObject({ user: z.looseObject({ id: z.string(), email: z.string(), name: z.string() }) }),
+    envelope: false,
+    contentType: "application/json",
+    errors: [],
+    example: { name: "Ada", email: "ada@example.com", password: "correct-horse-battery" },
+  },
+  "/api/auth/sign-in/email": {
+    method: "POST",
+    tag: "Sign-in",
+    summary: "Sign in (session cookie)",
+    description: "better-auth's e-mail sign-in; sets the `atelier.session_token` cookie. Send an Origin header equal to PUBLIC_URL.",
+    auth: "none",
+    source: "DESIGN §5",
+    body: z.strictObject({ email: z.email(), password: z.string().min(1) }),
+    response: z.looseObject({ user: z.looseObject({ id: z.string(), email: z.string(), name: z.string() }) }),
+    envelope: false,
+    contentType: "application/json",
+    errors: [],
+    example: { email: "ada@example.com", password: "correct-horse-battery" },
+  },
+} as const satisfies Record<string, EndpointDef>;
+
+export type EndpointPath = keyof typeof ENDPOINTS;
+
+export const endpoint = <P extends EndpointPath>(path: P): (typeof ENDPOINTS)[P] => ENDPOINTS[path];
+
+/** The errors every caller can meet whatever the endpoint (HTTP statuses other than 200). */
+export const TRANSPORT_ERRORS: readonly ErrorCode[] = ["API_KEY_NOT_FOUND", "API_KEY_REVOKED", "RATE_LIMITED", "METHOD_NOT_ALLOWED", "NOT_FOUND", "INTERNAL"];

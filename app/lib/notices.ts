@@ -1,0 +1,16 @@
+/**
+ * Flash messages that survive a redirect without JavaScript: a page redirects
+ * to `…?notice=<key>` and the layout shows the matching text. Only these keys
+ * are shown (no text from the URL reaches the page).
+ */
+export const NOTICES = {
+  "signed-out": { kind: "info", text: "You are signed out. See you soon." },
+  "generation-started": { kind: "success", text: "Generation started. It appears in your gallery and updates by itself." },
+} as const satisfies Record<string, { kind: "info" | "success" | "error"; text: string }>;
+
+export type NoticeKey = keyof typeof NOTICES;
+
+export function noticeFrom(url: string | URL): (typeof NOTICES)[NoticeKey] | null {
+  const key = new URL(url).searchParams.get("notice");
+  return key && Object.hasOwn(NOTICES, key) ? NOTICES[key as NoticeKey] : null;
+}

@@ -1,0 +1,9 @@
+import { buildOpenApi } from "~/lib/openapi.server";
+import { getServices } from "~/lib/services.server";
+
+// GET /api/openapi.json: the API reference generated from the endpoint table (app/lib/endpoints.ts).
+let cached: string | undefined;
+export function loader() {
+  cached ??= JSON.stringify(buildOpenApi(getServices().config.publicUrl));
+  return new Response(cached, { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-cache" } });
+}

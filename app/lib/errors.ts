@@ -24,6 +24,7 @@ type Params = {
   METHOD_NOT_ALLOWED: void;
   DEMO_UNAVAILABLE: { reason: string };
   UPSTREAM: { message: string };
+  BUSY: void;
   INTERNAL: void;
 };
 
@@ -59,6 +60,8 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
   METHOD_NOT_ALLOWED: { status: 405, message: () => "method not allowed" },
   DEMO_UNAVAILABLE: { status: 200, message: (p) => p.reason },
   UPSTREAM: { status: 200, message: (p) => p.message },
+  // The database stayed locked (another process) beyond busy_timeout: nothing was written; retry.
+  BUSY: { status: 503, message: () => "service busy, please try again" },
   INTERNAL: { status: 500, message: () => "internal error" },
 };
 
@@ -82,3 +85,9 @@ export class AppError<C extends ErrorCode = ErrorCode> extends Error {
 }
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+/** SQLite gave up waiting for a lock (SQLITE_BUSY, SQLITE_BUSY_SNAPSHOT…, or SQLITE_LOCKED). */
+export const isDatabaseBusy = (e: unknown): boolean => {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+};

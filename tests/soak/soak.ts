@@ -108,7 +108,7 @@ async function call(op: Op, path: string, body: unknown, headers: Record<string,
 
 async function client(n: number, deadline: number) {
   const u = users[n % USERS]!;
-  const headers = n % 2 === 0 ? { cookie: u.cookie } : { "x-api-key": u.key };
+  const headers: Record<string, string> = n % 2 === 0 ? { cookie: u.cookie } : { "x-api-key": u.key };
   let i = 0;
   while (Date.now() < deadline) {
     const op = pick();

@@ -3,7 +3,7 @@
  * for less than busy_timeout (5 s) requests wait and succeed; for longer,
  * writes fail with a clean envelope (HTTP 503 `service busy, please try
  * again`, Retry-After) and nothing is written; the server never crashes, a
- * task caught mid-completion still ends completed, and everything works after.
+ * task in flight still ends completed, and everything works after.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";

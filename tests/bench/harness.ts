@@ -48,8 +48,12 @@ export interface WrkResult {
   p99: number;
   non2xx: number;
   socketErrors: string;
+  /** Requests completed in the run. */
+  requests: number;
   /** Peak RSS (MiB) of the watched process during the run. */
   rssMaxMiB?: number;
+  /** CPU time (user + system) the watched process spent per request, in µs: robust to a busy machine. */
+  cpuUsPerReq?: number;
 }
 
 /** wrk prints latencies as `812.00us`, `1.23ms`, `1.02s`. */
@@ -60,8 +64,9 @@ export function parseLatencyMs(s: string | undefined): number {
   return m[2] === "us" ? v / 1000 : m[2] === "ms" ? v : m[2] === "s" ? v * 1000 : v * 60_000;
 }
 
-export function parseWrk(out: string): Omit<WrkResult, "rssMaxMiB"> {
+export function parseWrk(out: string): Omit<WrkResult, "rssMaxMiB" | "cpuUsPerReq"> {
   return {
+    requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? 0),
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN),
     p50: parseLatencyMs(/\s50%\s+(\S+)/.exec(out)?.[1]),
     p99: parseLatencyMs(/\s99%\s+(\S+)/.exec(out)?.[1]),
@@ -89,6 +94,7 @@ export async function runWrk(
     stderr: "pipe",
   });
   let rssMax = 0;
+  const cpu0 = opts.watchPid ? cpuMs(opts.watchPid) : undefined;
   const sampler = opts.watchPid
     ? setInterval(() => {
         rssMax = Math.max(rssMax, rssMiB(opts.watchPid!) ?? 0);
@@ -99,9 +105,11 @@ export async function runWrk(
   await proc.exited;
   if (sampler) clearInterval(sampler);
   if (opts.watchPid) rssMax = Math.max(rssMax, rssMiB(opts.watchPid) ?? 0);
+  const cpu1 = opts.watchPid ? cpuMs(opts.watchPid) : undefined;
   const r = parseWrk(out);
   if (!(r.rps > 0)) throw new Error(`wrk gave no figures for ${target.url}:\n${out}\n${err}`);
-  return { ...r, rssMaxMiB: opts.watchPid ? rssMax : undefined };
+  const cpuUsPerReq = cpu0 !== undefined && cpu1 !== undefined && r.requests > 0 ? ((cpu1 - cpu0) * 1000) / r.requests : undefined;
+  return { ...r, rssMaxMiB: opts.watchPid ? rssMax : undefined, cpuUsPerReq };
 }
 
 /** Resident memory of a process in MiB (VmRSS), or its peak (VmHWM). */
@@ -110,6 +118,18 @@ export function rssMiB(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): number 
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     const kb = Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1]);
     return Number.isFinite(kb) ? kb / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU time (user + system) a process has used so far, in ms (/proc/<pid>/stat, clock ticks of 10 ms). */
+export function cpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // After the command: state(0) … utime(11) stime(12), in clock ticks (USER_HZ = 100 on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
   } catch {
     return undefined;
   }

@@ -225,12 +225,15 @@ const pad = (s: string, n: number) => s.padEnd(n);
 const num = (n: number, w = 8) => n.toFixed(0).padStart(w);
 console.log(`\nAtelier HTTP benchmark — ${QUICK ? "QUICK (smoke: numbers are not meaningful)" : `${SECONDS}s per point, best of ${ROUNDS} interleaved rounds`}, wrk -t1, ${USERS} users/keys in rotation, ${SEED_PER_USER} tasks each`);
 console.log(`load average at start: ${loadAtStart}; at end: ${load()} (2 cores, shared machine: compare ratios, not absolute figures)\n`);
-console.log(`${pad("endpoint", 30)} ${"c".padStart(3)} ${"atelier/s".padStart(9)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"bare/s".padStart(8)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"ratio".padStart(6)}`);
+console.log(`${pad("endpoint", 30)} ${"c".padStart(3)} ${"atelier/s".padStart(9)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"bare/s".padStart(8)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"ratio".padStart(6)}  ${"CPU µs/req A/B".padStart(14)} ${"ratio".padStart(6)}`);
 for (const r of rows) {
+  const ca = r.atelier.cpuUsPerReq ?? NaN;
+  const cb = r.bare.cpuUsPerReq ?? NaN;
   console.log(
-    `${pad(r.point.name, 30)} ${String(r.c).padStart(3)} ${num(r.atelier.rps, 9)} ${fmtMs(r.atelier.p50).padStart(8)} ${fmtMs(r.atelier.p99).padStart(8)} ${num(r.bare.rps)} ${fmtMs(r.bare.p50).padStart(8)} ${fmtMs(r.bare.p99).padStart(8)} ${(r.atelier.rps / r.bare.rps).toFixed(2).padStart(6)}`,
+    `${pad(r.point.name, 30)} ${String(r.c).padStart(3)} ${num(r.atelier.rps, 9)} ${fmtMs(r.atelier.p50).padStart(8)} ${fmtMs(r.atelier.p99).padStart(8)} ${num(r.bare.rps)} ${fmtMs(r.bare.p50).padStart(8)} ${fmtMs(r.bare.p99).padStart(8)} ${(r.atelier.rps / r.bare.rps).toFixed(2).padStart(6)}  ${`${ca.toFixed(0)}/${cb.toFixed(0)}`.padStart(14)} ${(cb / ca).toFixed(2).padStart(6)}`,
   );
 }
+console.log("ratio = Atelier req/s ÷ bare req/s; CPU ratio = bare CPU per request ÷ Atelier CPU per request (the throughput ratio a quiet machine would show)");
 const gen16 = rows.find((r) => !r.point.read && r.c === 16)!;
 console.log(`\ngenerate (key) c16 while a worker runs the simulator: ${withWorker.rps.toFixed(0)} req/s, p50 ${fmtMs(withWorker.p50)}, p99 ${fmtMs(withWorker.p99)} (${(withWorker.rps / gen16.atelier.rps).toFixed(2)}× of generate without it); ${done} tasks completed by the worker; worker peak RSS ${workerRss?.toFixed(0)} MiB`);
 const keyRow = rows.find((r) => r.point.name === "get-user-credits (key)" && r.c === 16)!;
@@ -242,7 +245,8 @@ console.log("\ntargets");
 const verdict = (ok: boolean) => (ok ? "met   " : "MISSED");
 for (const r of rows.filter((x) => x.point.read)) {
   const ratio = r.atelier.rps / r.bare.rps;
-  console.log(`  ${verdict(ratio >= TARGETS.readRatio)} ${pad(`${r.point.name} c${r.c}`, 36)} throughput ${ratio.toFixed(2)}× of bare (target ≥ ${TARGETS.readRatio})`);
+  const cpu = (r.bare.cpuUsPerReq ?? NaN) / (r.atelier.cpuUsPerReq ?? NaN);
+  console.log(`  ${verdict(ratio >= TARGETS.readRatio)} ${pad(`${r.point.name} c${r.c}`, 36)} throughput ${ratio.toFixed(2)}× of bare (target ≥ ${TARGETS.readRatio}); by CPU per request ${cpu.toFixed(2)}×`);
 }
 for (const r of rows.filter((x) => x.c === 64)) {
   console.log(`  ${verdict(r.atelier.p99 < TARGETS.p99AtC64Ms)} ${pad(`${r.point.name} c64`, 36)} p99 ${fmtMs(r.atelier.p99)} (target < ${TARGETS.p99AtC64Ms} ms)`);

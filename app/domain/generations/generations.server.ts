@@ -6,6 +6,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import type { Db } from "#db/client";
+import { prepared } from "#db/prepared";
 import { generations } from "#db/schema";
 import { findOffering, isAiType, providersFor, type AiType, type Offering, type ProviderName } from "~/domain/catalog";
 import { assertCanReserve } from "~/domain/credits/ledger.server";
@@ -97,11 +98,14 @@ export function createGeneration(
 
 /** A task of this user, or `generation not found` (also for another user's id: no hint that it exists). */
 export function getOwnGeneration(db: Db, userId: string, genId: string): GenerationRow {
-  const row = db
-    .select()
-    .from(generations)
-    .where(and(eq(generations.id, genId), eq(generations.userId, userId)))
-    .get();
+  const q = prepared(db, "generations.own", (d) =>
+    d
+      .select()
+      .from(generations)
+      .where(and(eq(generations.id, sql.placeholder("genId")), eq(generations.userId, sql.placeholder("userId"))))
+      .prepare(),
+  );
+  const row = q.get({ genId, userId });
   if (!row) throw new AppError("GENERATION_NOT_FOUND");
   return row;
 }
@@ -174,14 +178,20 @@ export function listHistory(db: Db, userId: string, paging: { page: number; page
 
 /** Rows of one history page (the studio shows them with more detail). */
 export function listRecent(db: Db, userId: string, paging: { page: number; pageSize: number }) {
-  const rows = db
-    .select()
-    .from(generations)
-    .where(eq(generations.userId, userId))
-    .orderBy(desc(generations.createdAt), desc(generations.id))
-    .limit(paging.pageSize)
-    .offset((paging.page - 1) * paging.pageSize)
-    .all();
-  const total = db.select({ n: sql<number>`count(*)` }).from(generations).where(eq(generations.userId, userId)).get();
+  const page = prepared(db, "generations.page", (d) =>
+    d
+      .select()
+      .from(generations)
+      .where(eq(generations.userId, sql.placeholder("userId")))
+      .orderBy(desc(generations.createdAt), desc(generations.id))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare(),
+  );
+  const count = prepared(db, "generations.count", (d) =>
+    d.select({ n: sql<number>`count(*)` }).from(generations).where(eq(generations.userId, sql.placeholder("userId"))).prepare(),
+  );
+  const rows = page.all({ userId, limit: paging.pageSize, offset: (paging.page - 1) * paging.pageSize });
+  const total = count.get({ userId });
   return { rows, total: Number(total?.n ?? 0) };
 }

@@ -5,7 +5,7 @@
  * functions — without React Router, better-auth or the shared guard.
  *
  *   auth by key      X-API-Key → key lookup (+ last-used check) → user → tier → rate-limit read + guarded insert
- *   auth by session  session cookie → session row by token → user
+ *   auth by session  session cookie → HMAC signature check → session row by token (prepared) → user
  *
  *   /key, /session                  get-user-info
  *   /credits/key, /credits/session  get-user-credits
@@ -13,10 +13,9 @@
  *   /history/key, /history/session  generator/history {page, page_size}
  *   /generate/key, /generate/session generator/generate (creates a pending task; no runner)
  */
-import { and, eq, gt } from "drizzle-orm";
+import { createHmac } from "node:crypto";
 import { z } from "zod";
 import { openDatabase } from "#db/client";
-import { session } from "#db/schema";
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
 import { getCredits } from "~/domain/credits/ledger.server";
 import { createGeneration, getOwnGeneration, listHistory, normalizePaging, toQueryView, validateGenerateInput } from "~/domain/generations/generations.server";
@@ -44,15 +43,15 @@ function byKey(request: Request): { user: UserRow; headers: Record<string, strin
   return { user, headers: rateLimitHeaders(policy, d) };
 }
 
+// The floor of the session work: signature check, one prepared lookup, the user row.
+const sessionByToken = db.$client.prepare<{ userId: string }, [string, number]>("SELECT user_id AS userId FROM session WHERE token = ? AND expires_at > ?");
 function bySession(request: Request): { user: UserRow; headers: Record<string, string> } | null {
   const cookie = request.headers.get("cookie") ?? "";
   const raw = decodeURIComponent(/atelier\.session_token=([^;]+)/.exec(cookie)?.[1] ?? "");
-  const token = raw.split(".")[0]!;
-  const s = db
-    .select({ userId: session.userId })
-    .from(session)
-    .where(and(eq(session.token, token), gt(session.expiresAt, new Date())))
-    .get();
+  const dot = raw.lastIndexOf(".");
+  const token = raw.slice(0, dot);
+  if (createHmac("sha256", config.authSecret).update(token).digest("base64") !== raw.slice(dot + 1)) return null;
+  const s = sessionByToken.get(token, Date.now());
   const user = s ? findUserById(db, s.userId) : undefined;
   return user ? { user, headers: {} } : null;
 }

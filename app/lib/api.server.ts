@@ -7,7 +7,7 @@
  */
 import type { z } from "zod";
 import { envelopeResponse, errorBody, okBody } from "./envelope";
-import { AppError, isAppError } from "./errors";
+import { AppError, isAppError, isDatabaseBusy } from "./errors";
 import { resolveCaller, type Caller } from "./identity.server";
 import { log } from "./log.server";
 import { checkRateLimit } from "./rate-limit.server";
@@ -52,6 +52,11 @@ export function errorResponse(error: unknown, request?: Request): Response {
   const headers = { ...(request ? extraHeaders.get(request) : undefined) };
   if (isAppError(error)) {
     return envelopeResponse(errorBody(error.message), { status: error.status, headers: { ...headers, ...error.headers } });
+  }
+  if (isDatabaseBusy(error)) {
+    log.warn("database busy", { error: (error as Error).message, path: request ? new URL(request.url).pathname : undefined });
+    const busy = new AppError("BUSY");
+    return envelopeResponse(errorBody(busy.message), { status: busy.status, headers: { ...headers, "Retry-After": "1" } });
   }
   log.error("unhandled error", { error, path: request ? new URL(request.url).pathname : undefined });
   return envelopeResponse(errorBody("internal error"), { status: 500, headers });

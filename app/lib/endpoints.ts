@@ -159,7 +159,7 @@ export const HistoryBodyDoc = z.strictObject({
 // ---- error sets
 
 const AUTH_ERRORS = ["UNAUTHENTICATED", "API_KEY_NOT_FOUND", "API_KEY_REVOKED", "RATE_LIMITED"] as const satisfies readonly ErrorCode[];
-const COMMON = ["METHOD_NOT_ALLOWED", "INTERNAL"] as const satisfies readonly ErrorCode[];
+const COMMON = ["METHOD_NOT_ALLOWED", "BUSY", "INTERNAL"] as const satisfies readonly ErrorCode[];
 
 export const GENERATE_MESSAGE = "generation task created; poll /api/generator/query with gen_id";
 

@@ -22,6 +22,7 @@ type Params = {
   FORBIDDEN: void;
   NOT_FOUND: void;
   METHOD_NOT_ALLOWED: void;
+  BUSY: void;
   INTERNAL: void;
   UNSUPPORTED_TEXT_PROVIDER: { provider: string };
   UPSTREAM_FAILED: { provider: string; status?: number };
@@ -57,6 +58,8 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
   FORBIDDEN: { status: 200, message: () => "forbidden" },
   NOT_FOUND: { status: 404, message: () => "not found" },
   METHOD_NOT_ALLOWED: { status: 405, message: () => "method not allowed" },
+  // The database stayed locked (another process) beyond busy_timeout: nothing was written; retry.
+  BUSY: { status: 503, message: () => "service busy, please try again" },
   INTERNAL: { status: 500, message: () => "internal error" },
   UNSUPPORTED_TEXT_PROVIDER: { status: 200, message: (p) => `Unsupported provider: ${p.provider}` },
   UPSTREAM_FAILED: {
@@ -93,6 +96,7 @@ export const ERROR_PLACEHOLDERS: { [C in ErrorCode]: Params[C] } = {
   INTERNAL: undefined,
   UNSUPPORTED_TEXT_PROVIDER: { provider: P("provider") },
   UPSTREAM_FAILED: { provider: P("provider"), status: 502 },
+  BUSY: undefined,
 };
 
 /** Every message pattern a code can produce, with its HTTP status (the API reference's error table). */
@@ -124,3 +128,9 @@ export class AppError<C extends ErrorCode = ErrorCode> extends Error {
 }
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+/** SQLite gave up waiting for a lock (SQLITE_BUSY, SQLITE_BUSY_SNAPSHOT…, or SQLITE_LOCKED). */
+export const isDatabaseBusy = (e: unknown): boolean => {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+};

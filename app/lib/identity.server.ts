@@ -6,6 +6,7 @@ import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
 import { findUserById, isAdminEmail, type UserRow } from "~/domain/users/users.server";
 import { AppError } from "./errors";
 import type { Services } from "./services.server";
+import { ASK_BETTER_AUTH, sessionUserId } from "./session-lookup.server";
 
 export interface Caller {
   user: UserRow;
@@ -25,11 +26,19 @@ export async function resolveCaller(request: Request, services: Services): Promi
     if (!user) throw new AppError("API_KEY_NOT_FOUND");
     return { user, via: "api_key", apiKeyId: identity.keyId, isAdmin: isAdminEmail(services.config, user.email) };
   }
-  const session = await services.auth.api.getSession({ headers: request.headers });
-  if (!session) return null;
-  const user = findUserById(services.db, session.user.id);
+  const userId = await sessionUser(request, services);
+  const user = userId ? findUserById(services.db, userId) : undefined;
   if (!user) return null;
   return { user, via: "session", apiKeyId: null, isAdmin: isAdminEmail(services.config, user.email) };
+}
+
+/** The session's user id: the fast signed-cookie lookup, or better-auth when it has work to do. */
+export async function sessionUser(request: Request, services: Services): Promise<string | null> {
+  // better-auth judges expiry and refresh on the real clock: so does the fast path, so the two always agree.
+  const fast = await sessionUserId(services.auth, services.db, request.headers, Date.now());
+  if (fast !== ASK_BETTER_AUTH) return fast;
+  const session = await services.auth.api.getSession({ headers: request.headers });
+  return session?.user.id ?? null;
 }
 
 export async function requireCaller(request: Request, services: Services): Promise<Caller> {
@@ -54,8 +63,8 @@ export async function requireSessionUser(request: Request, services: Services): 
     await resolveCaller(request, services);
     throw new AppError("FORBIDDEN");
   }
-  const session = await services.auth.api.getSession({ headers: request.headers });
-  const user = session ? findUserById(services.db, session.user.id) : undefined;
+  const userId = await sessionUser(request, services);
+  const user = userId ? findUserById(services.db, userId) : undefined;
   if (!user) throw new AppError("UNAUTHENTICATED");
   return { user, via: "session", apiKeyId: null, isAdmin: isAdminEmail(services.config, user.email) };
 }

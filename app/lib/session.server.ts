@@ -1,6 +1,7 @@
 /** Session helpers for UI routes (pages use sessions only; keys are for the API). */
 import { redirect } from "react-router";
 import { findUserById, isAdminEmail, type UserRow } from "~/domain/users/users.server";
+import { sessionUser } from "./identity.server";
 import { getServices } from "./services.server";
 
 export interface UiUser {
@@ -10,9 +11,8 @@ export interface UiUser {
 
 export async function getUiUser(request: Request): Promise<UiUser | null> {
   const services = getServices();
-  const session = await services.auth.api.getSession({ headers: request.headers });
-  if (!session) return null;
-  const user = findUserById(services.db, session.user.id);
+  const userId = await sessionUser(request, services);
+  const user = userId ? findUserById(services.db, userId) : undefined;
   if (!user) return null;
   return { user, isAdmin: isAdminEmail(services.config, user.email) };
 }

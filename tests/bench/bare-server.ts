@@ -1,55 +1,97 @@
 /**
- * Baseline for `bun run bench:keys`: a bare `Bun.serve` doing the same database
- * work as POST /api/get-user-info, without React Router or better-auth.
- *   /key      X-API-Key → key lookup (+ last-used check) → user → tier → rate-limit read + guarded insert
- *   /session  session cookie → session row by token → user
+ * Baseline for the HTTP benchmarks (`bun run bench`, `bun run bench:keys`): a
+ * bare `Bun.serve` doing the same database work as Atelier's endpoints —
+ * parsing the same JSON, the same lookups and writes through the same domain
+ * functions — without React Router, better-auth or the shared guard.
+ *
+ *   auth by key      X-API-Key → key lookup (+ last-used check) → user → tier → rate-limit read + guarded insert
+ *   auth by session  session cookie → HMAC signature check → session row by token (prepared) → user
+ *
+ *   /key, /session                  get-user-info
+ *   /credits/key, /credits/session  get-user-credits
+ *   /query/key, /query/session      generator/query   {gen_id}
+ *   /history/key, /history/session  generator/history {page, page_size}
+ *   /generate/key, /generate/session generator/generate (creates a pending task; no runner)
  */
-import { and, eq, gt } from "drizzle-orm";
+import { createHmac } from "node:crypto";
+import { z } from "zod";
 import { openDatabase } from "#db/client";
-import { session } from "#db/schema";
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
+import { getCredits } from "~/domain/credits/ledger.server";
+import { createGeneration, getOwnGeneration, listHistory, normalizePaging, toQueryView, validateGenerateInput } from "~/domain/generations/generations.server";
 import { rateLimitHeaders } from "~/domain/rate-limits/decide";
 import { createLimiter } from "~/domain/rate-limits/limiter.server";
 import { keyBucket, keyPolicy, keyTier } from "~/domain/rate-limits/policy.server";
-import { findUserById, toUserInfo } from "~/domain/users/users.server";
+import { findUserById, toUserInfo, type UserRow } from "~/domain/users/users.server";
 import { envelopeResponse, errorBody, okBody } from "~/lib/envelope";
 import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
+import { isAppError } from "~/lib/errors";
 
 const config = parseConfig(process.env);
 const db = openDatabase(config.databasePath, { migrate: false });
 const limiter = createLimiter(db, systemClock, { maxWindowMs: config.RATE_LIMIT_WINDOW_MS });
+const QuerySchema = z.object({ gen_id: z.string().min(1).max(200) });
+const HistorySchema = z.object({ page: z.unknown().optional(), page_size: z.unknown().optional() });
+const GenerateSchema = z.record(z.string(), z.unknown());
+
+function byKey(request: Request): { user: UserRow; headers: Record<string, string> } {
+  const id = authenticateApiKey(db, request.headers.get("x-api-key") ?? "", systemClock);
+  const user = findUserById(db, id.userId)!;
+  const policy = keyPolicy(config, keyTier(db, { userId: user.id, isAdmin: false }, systemClock));
+  const d = limiter.check(keyBucket(id.keyId), policy);
+  return { user, headers: rateLimitHeaders(policy, d) };
+}
+
+// The floor of the session work: signature check, one prepared lookup, the user row.
+const sessionByToken = db.$client.prepare<{ userId: string }, [string, number]>("SELECT user_id AS userId FROM session WHERE token = ? AND expires_at > ?");
+function bySession(request: Request): { user: UserRow; headers: Record<string, string> } | null {
+  const cookie = request.headers.get("cookie") ?? "";
+  const raw = decodeURIComponent(/atelier\.session_token=([^;]+)/.exec(cookie)?.[1] ?? "");
+  const dot = raw.lastIndexOf(".");
+  const token = raw.slice(0, dot);
+  if (createHmac("sha256", config.authSecret).update(token).digest("base64") !== raw.slice(dot + 1)) return null;
+  const s = sessionByToken.get(token, Date.now());
+  const user = s ? findUserById(db, s.userId) : undefined;
+  return user ? { user, headers: {} } : null;
+}
+
+async function json(request: Request): Promise<Record<string, unknown>> {
+  const text = await request.text();
+  const v = text ? JSON.parse(text) : {};
+  if (v === null || typeof v !== "object" || Array.isArray(v)) throw new Error("invalid params");
+  return v;
+}
+
+type Handler = (user: UserRow, request: Request) => Promise<unknown> | unknown;
+const handlers: Record<string, Handler> = {
+  "": (user) => toUserInfo(user),
+  credits: (user) => getCredits(db, user.id, systemClock),
+  query: async (user, request) => toQueryView(getOwnGeneration(db, user.id, QuerySchema.parse(await json(request)).gen_id)),
+  history: async (user, request) => listHistory(db, user.id, normalizePaging(HistorySchema.parse(await json(request)))),
+  generate: async (user, request) => {
+    const input = validateGenerateInput(GenerateSchema.parse(await json(request)));
+    const row = createGeneration(db, { userId: user.id, input, mode: "simulated", config }, systemClock);
+    return { gen_id: row.id, status: "pending", message: "generation task created" };
+  },
+};
 
 const server = Bun.serve({
   port: Number(process.env.PORT ?? 0),
   hostname: "127.0.0.1",
-  fetch(request) {
-    const path = new URL(request.url).pathname;
+  async fetch(request) {
+    const parts = new URL(request.url).pathname.split("/").filter(Boolean);
+    const via = parts.at(-1);
+    const handler = handlers[parts.length === 2 ? parts[0]! : ""];
+    if (!handler || (via !== "key" && via !== "session")) return new Response("not found", { status: 404 });
     try {
-      if (path === "/key") {
-        const id = authenticateApiKey(db, request.headers.get("x-api-key") ?? "", systemClock);
-        const user = findUserById(db, id.userId)!;
-        const policy = keyPolicy(config, keyTier(db, { userId: user.id, isAdmin: false }, systemClock));
-        const d = limiter.check(keyBucket(id.keyId), policy);
-        return envelopeResponse(okBody(toUserInfo(user)), { headers: rateLimitHeaders(policy, d) });
-      }
-      if (path === "/session") {
-        const cookie = request.headers.get("cookie") ?? "";
-        const raw = decodeURIComponent(/atelier\.session_token=([^;]+)/.exec(cookie)?.[1] ?? "");
-        const token = raw.split(".")[0]!;
-        const s = db
-          .select({ userId: session.userId })
-          .from(session)
-          .where(and(eq(session.token, token), gt(session.expiresAt, new Date())))
-          .get();
-        const user = s ? findUserById(db, s.userId) : undefined;
-        if (!user) return envelopeResponse(errorBody("no auth, please sign-in"));
-        return envelopeResponse(okBody(toUserInfo(user)));
-      }
+      const caller = via === "key" ? byKey(request) : bySession(request);
+      if (!caller) return envelopeResponse(errorBody("no auth, please sign-in"));
+      return envelopeResponse(okBody(await handler(caller.user, request)), { headers: caller.headers });
     } catch (e) {
-      return envelopeResponse(errorBody(String((e as Error).message)), { status: 401 });
+      const status = isAppError(e) ? e.status : 200;
+      return envelopeResponse(errorBody(String((e as Error).message)), { status });
     }
-    return new Response("not found", { status: 404 });
   },
 });
 console.log(`ready ${server.port}`);

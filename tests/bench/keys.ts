@@ -2,19 +2,19 @@
 /**
  * `bun run bench:keys`: requests/s of POST /api/get-user-info through the real
  * server with an X-API-Key and with a session, side by side with a bare
- * Bun.serve doing the same database work (tests/bench/bare-server.ts), in one
+ * Bun.serve doing the same database work (tests/bench/bare-server.ts, started by ./harness), in one
  * run. wrk (apt) drives the load. The machine may be shared: read the ratios.
  *   BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 16)
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, uniqueEmail } from "../support/client";
-import { freePort, ROOT, startServer } from "../support/server";
+import { startServer } from "../support/server";
+import { fmtMs, runWrk, startBare } from "./harness";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const WRK = process.env.WRK ?? "/usr/bin/wrk";
 
 const dataDir = mkdtempSync(join(tmpdir(), "atelier-bench-"));
 // Realistic limiter work at a high request rate: KEYS keys in rotation and a 1 s window, so each key's
@@ -28,21 +28,8 @@ const keys: string[] = [];
 for (let i = 0; i < KEYS; i++) keys.push((await api.post("/api/keys/create", { name: `bench ${i}` }, { cookie })).body.data.key);
 const key = keys.join(",");
 
-const barePort = await freePort();
-const bare = Bun.spawn(["bun", join(ROOT, "tests/bench/bare-server.ts")], {
-  cwd: ROOT,
-  env: { ...process.env, ...env, DATA_DIR: dataDir, PORT: String(barePort) },
-  stdout: "pipe",
-  stderr: "inherit",
-});
-const bareUrl = `http://127.0.0.1:${barePort}`;
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(bareUrl + "/none")).status === 404) break;
-  } catch {}
-  if (i > 200) throw new Error("bare server did not start");
-  await Bun.sleep(25);
-}
+const bare = await startBare(dataDir, env);
+const bareUrl = bare.url;
 
 // Every target must answer the owner's profile before it is measured.
 const check = async (url: string, headers: Record<string, string>) => {
@@ -58,45 +45,12 @@ const targets = [
 ] as const;
 for (const t of targets) await check(t.url, { [t.header[0]]: t.header[1].split(",")[0]! });
 
-const lua = join(dataDir, "bench.lua");
-writeFileSync(
-  lua,
-  `local reqs = {}
-local i = 0
-init = function(args)
-  for value in string.gmatch(os.getenv("BENCH_VALUE"), "[^,]+") do
-    local headers = { ["Host"] = wrk.host .. ":" .. wrk.port, ["Content-Length"] = "0" }
-    headers[os.getenv("BENCH_HEADER")] = value
-    reqs[#reqs + 1] = wrk.format("POST", os.getenv("BENCH_PATH"), headers, "")
-  end
-end
-request = function()
-  i = i % #reqs + 1
-  return reqs[i]
-end
-`,
-);
-
-interface Result {
-  rps: number;
-  p50: string;
-  p99: string;
-  errors: string;
-}
+type Result = { rps: number; p50: string; p99: string; errors: string };
 async function wrk(url: string, header: readonly [string, string], secs: number): Promise<Result> {
-  const u = new URL(url);
-  const proc = Bun.spawn([WRK, "-t1", `-c${connections}`, `-d${secs}s`, "--latency", "-s", lua, `${u.protocol}//${u.host}`], {
-    env: { ...process.env, BENCH_HEADER: header[0], BENCH_VALUE: header[1], BENCH_PATH: u.pathname },
-    stdout: "pipe",
-  });
-  const out = await new Response(proc.stdout).text();
-  await proc.exited;
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
-  const p50 = /\s50%\s+(\S+)/.exec(out)?.[1] ?? "?";
-  const p99 = /\s99%\s+(\S+)/.exec(out)?.[1] ?? "?";
-  const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1];
-  const sockErr = /Socket errors:[^\n]+/.exec(out)?.[0];
-  return { rps, p50, p99, errors: [non2xx ? `${non2xx} non-2xx` : "", sockErr ?? ""].filter(Boolean).join("; ") || "none" };
+  const requests = header[1].split(",").map((value) => ({ value, body: "" }));
+  const r = await runWrk(dataDir, { url, header: header[0], requests }, { connections, seconds: secs });
+  const errors = [r.non2xx ? `${r.non2xx} non-2xx` : "", r.socketErrors ? `socket errors: ${r.socketErrors}` : ""].filter(Boolean).join("; ") || "none";
+  return { rps: r.rps, p50: fmtMs(r.p50), p99: fmtMs(r.p99), errors };
 }
 
 const results = new Map<string, Result>();
@@ -112,7 +66,7 @@ try {
     }
   }
 } finally {
-  bare.kill();
+  await bare.stop();
   await server.stop();
 }
 

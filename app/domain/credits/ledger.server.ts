@@ -11,6 +11,7 @@
 import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import type { Db } from "#db/client";
+import { prepared } from "#db/prepared";
 import { creditAllocations, creditDebits, creditGrants, generations } from "#db/schema";
 import { AppError } from "~/lib/errors";
 import type { Clock } from "~/lib/clock";
@@ -70,14 +71,18 @@ export interface Credits {
 /** `left_credits`: Σ remaining of unexpired grants. `total_credits`: Σ amount of every grant ever made. */
 export function getCredits(tx: Tx, userId: string, clock: Clock): Credits {
   const now = clock.now();
-  const row = tx
-    .select({
-      left: sql<number>`coalesce(sum(case when ${creditGrants.expiresAt} is null or ${creditGrants.expiresAt} > ${now} then ${creditGrants.remaining} else 0 end), 0)`,
-      total: sql<number>`coalesce(sum(${creditGrants.amount}), 0)`,
-    })
-    .from(creditGrants)
-    .where(eq(creditGrants.userId, userId))
-    .get();
+  // Read on every balance request and every reservation: prepared once per connection.
+  const q = prepared(tx, "ledger.getCredits", (t) =>
+    t
+      .select({
+        left: sql<number>`coalesce(sum(case when ${creditGrants.expiresAt} is null or ${creditGrants.expiresAt} > ${sql.placeholder("now")} then ${creditGrants.remaining} else 0 end), 0)`,
+        total: sql<number>`coalesce(sum(${creditGrants.amount}), 0)`,
+      })
+      .from(creditGrants)
+      .where(eq(creditGrants.userId, sql.placeholder("userId")))
+      .prepare(),
+  );
+  const row = q.get({ now, userId });
   return { left_credits: Number(row?.left ?? 0), total_credits: Number(row?.total ?? 0) };
 }
 
@@ -102,11 +107,14 @@ export function getCreditsMany(tx: Tx, userIds: string[], clock: Clock): Map<str
 
 /** Credits held by the user's unfinished (pending or processing) tasks. */
 export function reservedCredits(tx: Tx, userId: string): number {
-  const row = tx
-    .select({ n: sql<number>`coalesce(sum(${generations.creditsCost}), 0)` })
-    .from(generations)
-    .where(and(eq(generations.userId, userId), inArray(generations.status, ["pending", "processing"])))
-    .get();
+  const q = prepared(tx, "ledger.reservedCredits", (t) =>
+    t
+      .select({ n: sql<number>`coalesce(sum(${generations.creditsCost}), 0)` })
+      .from(generations)
+      .where(and(eq(generations.userId, sql.placeholder("userId")), inArray(generations.status, ["pending", "processing"])))
+      .prepare(),
+  );
+  const row = q.get({ userId });
   return Number(row?.n ?? 0);
 }
 

@@ -6,6 +6,7 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import type { Db } from "#db/client";
+import { prepared } from "#db/prepared";
 import { generations, user } from "#db/schema";
 import { findOffering, isAiType, providersFor, type AiType, type Offering, type ProviderName } from "~/domain/catalog";
 import { assertCanReserve } from "~/domain/credits/ledger.server";
@@ -99,11 +100,14 @@ export function createGeneration(
 
 /** A task of this user, or `generation not found` (also for another user's id: no hint that it exists). */
 export function getOwnGeneration(db: Db, userId: string, genId: string): GenerationRow {
-  const row = db
-    .select()
-    .from(generations)
-    .where(and(eq(generations.id, genId), eq(generations.userId, userId)))
-    .get();
+  const q = prepared(db, "generations.own", (d) =>
+    d
+      .select()
+      .from(generations)
+      .where(and(eq(generations.id, sql.placeholder("genId")), eq(generations.userId, sql.placeholder("userId"))))
+      .prepare(),
+  );
+  const row = q.get({ genId, userId });
   if (!row) throw new AppError("GENERATION_NOT_FOUND");
   return row;
 }

@@ -28,6 +28,7 @@ import type { GenerationRow } from "./generations.server";
 export const TIMED_OUT = "generation timed out";
 export const INTERRUPTED = "generation interrupted by a server restart; no credits were charged, please try again";
 export const INTERNAL_FAILURE = "generation failed: internal error";
+export const STORAGE_FAILURE = "generation failed: the result could not be stored; no credits were charged";
 /** Submits (or sync generate calls) of one task, at most. */
 export const MAX_SUBMIT_ATTEMPTS = 3;
 
@@ -304,6 +305,14 @@ const EXT: Record<string, string> = {
   "video/quicktime": "mov",
 };
 
+/** Writing a result file failed (disk full, read-only or missing media folder, bucket refused): not the provider's fault. */
+export class StorageError extends Error {
+  constructor(readonly key: string, readonly cause: unknown) {
+    super(`storing ${key} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = "StorageError";
+  }
+}
+
 /** Downloads (URL assets) and stores every result; returns their public URLs in order. */
 export async function storeResults(
   storage: ResultStorage,
@@ -317,12 +326,17 @@ export async function storeResults(
   for (const [i, asset] of assets.entries()) {
     const { bytes, contentType: type } = await downloadAsset(asset, signal, { fetchImpl });
     const ext = EXT[type] ?? "bin";
-    urls.push(await storage.put(`${genId}/${i}.${ext}`, bytes, type));
+    const key = `${genId}/${i}.${ext}`;
+    try {
+      urls.push(await storage.put(key, bytes, type));
+    } catch (error) {
+      throw new StorageError(key, error);
+    }
   }
   return urls;
 }
 
-const userMessage = (e: unknown) => (e instanceof ProviderError ? e.message : INTERNAL_FAILURE);
+const userMessage = (e: unknown) => (e instanceof ProviderError ? e.message : e instanceof StorageError ? STORAGE_FAILURE : INTERNAL_FAILURE);
 
 /** Runs one step of a claimed task: submit/generate or poll, then the guarded transition. */
 export async function runStep(ctx: StepContext, task: ClaimedTask, signal: AbortSignal): Promise<void> {
@@ -398,6 +412,8 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
     if (error instanceof ProviderError) {
       const { kind, message, retryable } = error;
       log.warn("provider step failed", { gen_id: row.id, provider: row.provider, step: plan.kind, kind, message, retryable, hint: error.opts.operatorHint, status: error.opts.status });
+    } else if (error instanceof StorageError) {
+      log.error("storing a result failed", { gen_id: row.id, key: error.key, error: error.cause, hint: "check DATA_DIR/media (or the S3 bucket): exists, writable, not full" });
     } else {
       log.error("generation step crashed", { gen_id: row.id, provider: row.provider, step: plan.kind, error });
     }

@@ -2,9 +2,10 @@
  * Subscriptions (spec 2.3, DESIGN §3): stored orders. A user with a paid order
  * whose period has not ended (or that has no end) is premium.
  */
-import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import type { Db } from "#db/client";
+import { prepared } from "#db/prepared";
 import { orders } from "#db/schema";
 import { iso, type Clock } from "~/lib/clock";
 
@@ -36,18 +37,23 @@ export function toSubscriptionInfo(o: OrderRow): SubscriptionInfo {
 
 /** The user's current paid subscription (latest first), if any. */
 export function getActiveSubscription(db: Pick<Db, "select">, userId: string, clock: Clock): OrderRow | undefined {
-  return db
-    .select()
-    .from(orders)
-    .where(
-      and(
-        eq(orders.userId, userId),
-        eq(orders.status, "paid"),
-        or(isNull(orders.periodEnd), gt(orders.periodEnd, new Date(clock.now()))),
-      ),
-    )
-    .orderBy(desc(orders.createdAt))
-    .get();
+  // Read on every API-key request (the tier decides the rate limit): prepared once per connection.
+  const q = prepared(db, "subscriptions.active", (d) =>
+    d
+      .select()
+      .from(orders)
+      .where(
+        and(
+          eq(orders.userId, sql.placeholder("userId")),
+          eq(orders.status, "paid"),
+          or(isNull(orders.periodEnd), gt(orders.periodEnd, sql.placeholder("now"))),
+        ),
+      )
+      .orderBy(desc(orders.createdAt))
+      .limit(1)
+      .prepare(),
+  );
+  return q.get({ userId, now: clock.now() });
 }
 
 export function isPremium(db: Pick<Db, "select">, userId: string, clock: Clock): boolean {

@@ -1,0 +1,274 @@
+#!/usr/bin/env bun
+/**
+ * `bun run bench`: the production server (`bun app/cli.ts serve` from the
+ * build, LOG_LEVEL=warn, NODE_ENV=production) side by side with a bare
+ * `Bun.serve` doing the same JSON parsing and SQLite work on the same database
+ * file (tests/bench/bare-server.ts), both driven by wrk at concurrency 1, 16
+ * and 64, in one run. Prints req/s, p50, p99 and the ratio to the baseline for
+ * get-user-credits (session and key), generator/query, generator/history (a
+ * page of 20) and generator/generate; the rate limiter's own cost measured
+ * alone; generate with a worker process running the simulator; and the RSS of
+ * the server idle and under load. The machine may be shared: read the ratios.
+ *
+ *   bun run bench [--quick] [--seconds N] [--rounds N] [--users N]
+ *
+ * --quick: 1 s per point, no warm-up: a smoke check that it runs and prints
+ * numbers (CI, tests/ci-suites.json). It asserts nothing about speed; it exits
+ * non-zero only when a request failed (non-2xx, socket errors, wrong answers).
+ */
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generations } from "#db/schema";
+import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
+import { createLimiter } from "~/domain/rate-limits/limiter.server";
+import { keyBucket, keyPolicy } from "~/domain/rate-limits/policy.server";
+import { systemClock } from "~/lib/clock";
+import { parseConfig } from "~/lib/config.server";
+import { Client, uniqueEmail } from "../support/client";
+import { openServerDb } from "../support/db";
+import { ROOT, startServer } from "../support/server";
+import { fmtMs, load, rssMiB, runWrk, startBare, type WrkResult, type WrkTarget } from "./harness";
+
+const argv = process.argv.slice(2);
+const arg = (name: string, def: number) => (argv.includes(`--${name}`) ? Number(argv[argv.indexOf(`--${name}`) + 1]) : def);
+const QUICK = argv.includes("--quick");
+const SECONDS = arg("seconds", QUICK ? 1 : 3);
+const ROUNDS = arg("rounds", QUICK ? 1 : 2);
+const USERS = arg("users", 20);
+const SEED_PER_USER = 200;
+const CONCURRENCY = [1, 16, 64];
+const TARGETS = { readRatio: 0.4, p99AtC64Ms: 15, rssMiB: 250 };
+
+const loadAtStart = load();
+const t0 = performance.now();
+const dataDir = mkdtempSync(join(tmpdir(), "atelier-bench-"));
+// Key runs: the tier limit raised far above the load (RATE_LIMIT_*) and a 1 s window, so each key's
+// window holds about rps / USERS hits (a realistic limiter table) and nothing is ever denied.
+const env = {
+  NODE_ENV: "production",
+  BETTER_AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0",
+  LOG_LEVEL: "warn",
+  JOBS: "off",
+  RATE_LIMIT_STANDARD: "10000000",
+  RATE_LIMIT_WINDOW_MS: "1000",
+  SIGNUP_CREDITS: "1000000",
+  SIMULATOR_DELAY_MS: "1500",
+};
+const server = await startServer({ dataDir, env });
+const api = new Client(server.url);
+
+// ---- data: USERS users, each with a session, a key and SEED_PER_USER finished generations
+const users: { cookie: string; key: string; userId: string; genIds: string[] }[] = [];
+for (let i = 0; i < USERS; i++) {
+  const { cookie, userId } = await api.signUp(uniqueEmail("bench"));
+  const key = (await api.post("/api/keys/create", { name: `bench ${i}` }, { cookie })).body.data.key as string;
+  users.push({ cookie, key, userId, genIds: [] });
+}
+const db = openServerDb(dataDir);
+db.transaction((tx) => {
+  const base = Date.now() - SEED_PER_USER * 60_000;
+  for (const u of users) {
+    for (let j = 0; j < SEED_PER_USER; j++) {
+      const id = randomUUID();
+      const failed = j % 10 === 9;
+      tx.insert(generations)
+        .values({
+          id,
+          userId: u.userId,
+          aiType: "image",
+          provider: "replicate",
+          model: "black-forest-labs/flux-schnell",
+          prompt: `seeded prompt ${j}: a lighthouse at dusk, oil on canvas`,
+          status: failed ? "failed" : "completed",
+          resultUrls: failed ? null : JSON.stringify([`${server.url}/media/${id}/0.png`]),
+          errorMessage: failed ? "Replicate failed the prediction: CUDA out of memory" : null,
+          creditsCost: 3,
+          deadlineAt: base + j * 60_000 + 600_000,
+          createdAt: new Date(base + j * 60_000),
+          completedAt: new Date(base + j * 60_000 + 2000),
+        })
+        .run();
+      u.genIds.push(id);
+    }
+  }
+});
+/** Generate runs leave pending tasks; failing them afterwards keeps each run's reservation sums alike. */
+const settlePending = () => db.$client.run("UPDATE generations SET status = 'failed', error_message = 'bench', completed_at = ? WHERE status IN ('pending','processing')", [Date.now()]);
+const countTasks = () => (db.$client.query("SELECT count(*) AS n FROM generations").get() as { n: number }).n;
+
+const bare = await startBare(dataDir, { ...env, DATABASE_PATH: join(dataDir, "atelier.db") });
+
+// ---- what is measured
+const GENERATE = JSON.stringify({ ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "bench: a red fox in snow" });
+const viaKey = (body: (u: (typeof users)[number], i: number) => string) => ({ header: "X-API-Key", requests: users.map((u, i) => ({ value: u.key, body: body(u, i) })) });
+const viaSession = (body: (u: (typeof users)[number], i: number) => string) => ({ header: "Cookie", requests: users.map((u, i) => ({ value: u.cookie, body: body(u, i) })) });
+interface Point {
+  name: string;
+  read: boolean;
+  atelier: string;
+  bare: string;
+  auth: ReturnType<typeof viaKey>;
+}
+const points: Point[] = [
+  { name: "get-user-credits (session)", read: true, atelier: "/api/get-user-credits", bare: "/credits/session", auth: viaSession(() => "") },
+  { name: "get-user-credits (key)", read: true, atelier: "/api/get-user-credits", bare: "/credits/key", auth: viaKey(() => "") },
+  { name: "generator/query (key)", read: true, atelier: "/api/generator/query", bare: "/query/key", auth: viaKey((u, i) => JSON.stringify({ gen_id: u.genIds[(i * 7) % SEED_PER_USER] })) },
+  { name: "generator/history p20 (key)", read: true, atelier: "/api/generator/history", bare: "/history/key", auth: viaKey((_, i) => JSON.stringify({ page: 1 + (i % 5), page_size: 20 })) },
+  { name: "generator/generate (key)", read: false, atelier: "/api/generator/generate", bare: "/generate/key", auth: viaKey(() => GENERATE) },
+];
+
+// Every target must answer correctly once before it is measured.
+for (const p of points) {
+  for (const [origin, path] of [
+    [server.url, p.atelier],
+    [bare.url, p.bare],
+  ] as const) {
+    const r0 = p.auth.requests[0]!;
+    const res = await fetch(origin + path, { method: "POST", headers: { [p.auth.header]: r0.value, "content-type": "application/json" }, body: r0.body || undefined });
+    const body = (await res.json()) as { code: number; data: unknown };
+    if (res.status !== 200 || body.code !== 0 || body.data === null) throw new Error(`${origin}${path}: ${res.status} ${JSON.stringify(body)}`);
+  }
+}
+settlePending();
+
+const rssIdle = rssMiB(server.proc.pid)!;
+const bareRssIdle = rssMiB(bare.proc.pid)!;
+const failures: string[] = [];
+const checkRun = (label: string, r: WrkResult) => {
+  if (r.non2xx > 0 || r.socketErrors) failures.push(`${label}: ${r.non2xx} non-2xx${r.socketErrors ? `, socket errors ${r.socketErrors}` : ""}`);
+};
+
+interface Row {
+  point: Point;
+  c: number;
+  atelier: WrkResult;
+  bare: WrkResult;
+  atelierRssMax: number;
+}
+const rows: Row[] = [];
+// Interleaved rounds (Atelier, then bare, point by point) so a noisy neighbour hits both alike; the best round counts.
+const best = (prev: WrkResult | undefined, r: WrkResult) => (!prev || r.rps > prev.rps ? r : prev);
+for (let round = 0; round < ROUNDS; round++) {
+  for (const p of points) {
+    const target = (origin: string, path: string): WrkTarget => ({ url: origin + path, header: p.auth.header, requests: p.auth.requests });
+    if (!QUICK && round === 0) {
+      await runWrk(dataDir, target(server.url, p.atelier), { connections: 16, seconds: 1 });
+      await runWrk(dataDir, target(bare.url, p.bare), { connections: 16, seconds: 1 });
+      if (!p.read) settlePending();
+    }
+    for (const c of CONCURRENCY) {
+      const before = countTasks();
+      const a = await runWrk(dataDir, target(server.url, p.atelier), { connections: c, seconds: SECONDS, watchPid: server.proc.pid });
+      if (!p.read) {
+        settlePending();
+        // Each accepted request created exactly one task (code 0): the count rose with the requests.
+        const created = countTasks() - before;
+        if (created < a.rps * SECONDS * 0.9) failures.push(`${p.name} c${c}: ${created} tasks created for ≈${Math.round(a.rps * SECONDS)} requests`);
+      }
+      const b = await runWrk(dataDir, target(bare.url, p.bare), { connections: c, seconds: SECONDS, watchPid: bare.proc.pid });
+      if (!p.read) settlePending();
+      checkRun(`${p.name} c${c} atelier`, a);
+      checkRun(`${p.name} c${c} bare`, b);
+      const row = rows.find((r) => r.point === p && r.c === c);
+      if (row) {
+        row.atelier = best(row.atelier, a);
+        row.bare = best(row.bare, b);
+        row.atelierRssMax = Math.max(row.atelierRssMax, a.rssMaxMiB ?? 0);
+      } else rows.push({ point: p, c, atelier: a, bare: b, atelierRssMax: a.rssMaxMiB ?? 0 });
+    }
+  }
+}
+
+// ---- generate while a worker process runs the simulator on the same database (the real lifecycle)
+const worker = Bun.spawn(["bun", join(ROOT, "app/cli.ts"), "worker"], {
+  cwd: dataDir,
+  env: { ...server.env, JOBS: "on", JOB_TICK_MS: "250" },
+  stdout: "ignore",
+  stderr: "inherit",
+});
+await Bun.sleep(QUICK ? 500 : 1500);
+const genPoint = points.find((p) => !p.read)!;
+const withWorker = await runWrk(dataDir, { url: server.url + genPoint.atelier, header: genPoint.auth.header, requests: genPoint.auth.requests }, { connections: 16, seconds: SECONDS, watchPid: server.proc.pid });
+checkRun("generate with worker", withWorker);
+await Bun.sleep(2000);
+const done = (db.$client.query("SELECT count(*) AS n FROM generations WHERE status = 'completed' AND error_message IS NULL AND created_at > ?").get(Date.now() - 60_000) as { n: number }).n;
+const workerRss = rssMiB(worker.pid, "VmHWM");
+worker.kill("SIGTERM");
+await worker.exited;
+settlePending();
+
+// ---- the rate limiter alone (in this process, on the same database): what each key request pays for it,
+// with each key's window holding as many hits as a standard (100) and an admin (1000) key at its cap.
+const config = parseConfig({ ...env, DATA_DIR: dataDir, RATE_LIMIT_WINDOW_MS: "60000" });
+const limiter = createLimiter(db, systemClock, { maxWindowMs: config.RATE_LIMIT_WINDOW_MS });
+const policy = keyPolicy(config, "standard");
+const limiterUs: Record<number, number> = {};
+for (const occupancy of [100, 1000]) {
+  const buckets = users.map((_, i) => keyBucket(`limiter-bench-${occupancy}-${i}`));
+  const fill = db.$client.prepare("INSERT INTO rate_limit_hits (bucket, at) VALUES (?, ?)");
+  const now = Date.now();
+  db.$client.transaction(() => {
+    for (const b of buckets) for (let j = 0; j < occupancy; j++) fill.run(b, now - Math.floor(Math.random() * 50_000));
+  })();
+  const n = QUICK ? 200 : 2000;
+  for (let i = 0; i < 50; i++) limiter.check(buckets[i % buckets.length]!, policy); // warm-up
+  const tl = performance.now();
+  for (let i = 0; i < n; i++) limiter.check(buckets[i % buckets.length]!, policy);
+  limiterUs[occupancy] = ((performance.now() - tl) * 1000) / n;
+}
+const N = QUICK ? 2000 : 20_000;
+const tk = performance.now();
+for (let i = 0; i < N; i++) authenticateApiKey(db, users[i % users.length]!.key, systemClock);
+const keyLookupUs = ((performance.now() - tk) * 1000) / N;
+
+const rssPeak = rssMiB(server.proc.pid, "VmHWM")!;
+const rssLoadMax = Math.max(...rows.map((r) => r.atelierRssMax), withWorker.rssMaxMiB ?? 0);
+const bareRssMax = Math.max(...rows.map((r) => r.bare.rssMaxMiB ?? 0));
+await bare.stop();
+await server.stop();
+db.$client.close();
+rmSync(dataDir, { recursive: true, force: true });
+
+// ---- report
+const pad = (s: string, n: number) => s.padEnd(n);
+const num = (n: number, w = 8) => n.toFixed(0).padStart(w);
+console.log(`\nAtelier HTTP benchmark — ${QUICK ? "QUICK (smoke: numbers are not meaningful)" : `${SECONDS}s per point, best of ${ROUNDS} interleaved rounds`}, wrk -t1, ${USERS} users/keys in rotation, ${SEED_PER_USER} tasks each`);
+console.log(`load average at start: ${loadAtStart}; at end: ${load()} (2 cores, shared machine: compare ratios, not absolute figures)\n`);
+console.log(`${pad("endpoint", 30)} ${"c".padStart(3)} ${"atelier/s".padStart(9)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"bare/s".padStart(8)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"ratio".padStart(6)}  ${"CPU µs/req A/B".padStart(14)} ${"ratio".padStart(6)}`);
+for (const r of rows) {
+  const ca = r.atelier.cpuUsPerReq ?? NaN;
+  const cb = r.bare.cpuUsPerReq ?? NaN;
+  console.log(
+    `${pad(r.point.name, 30)} ${String(r.c).padStart(3)} ${num(r.atelier.rps, 9)} ${fmtMs(r.atelier.p50).padStart(8)} ${fmtMs(r.atelier.p99).padStart(8)} ${num(r.bare.rps)} ${fmtMs(r.bare.p50).padStart(8)} ${fmtMs(r.bare.p99).padStart(8)} ${(r.atelier.rps / r.bare.rps).toFixed(2).padStart(6)}  ${`${ca.toFixed(0)}/${cb.toFixed(0)}`.padStart(14)} ${(cb / ca).toFixed(2).padStart(6)}`,
+  );
+}
+console.log("ratio = Atelier req/s ÷ bare req/s; CPU ratio = bare CPU per request ÷ Atelier CPU per request (the throughput ratio a quiet machine would show)");
+const gen16 = rows.find((r) => !r.point.read && r.c === 16)!;
+console.log(`\ngenerate (key) c16 while a worker runs the simulator: ${withWorker.rps.toFixed(0)} req/s, p50 ${fmtMs(withWorker.p50)}, p99 ${fmtMs(withWorker.p99)} (${(withWorker.rps / gen16.atelier.rps).toFixed(2)}× of generate without it); ${done} tasks completed by the worker; worker peak RSS ${workerRss?.toFixed(0)} MiB`);
+const keyRow = rows.find((r) => r.point.name === "get-user-credits (key)" && r.c === 16)!;
+const keyUs = 1e6 / keyRow.atelier.rps;
+const keyCpu = keyRow.atelier.cpuUsPerReq ?? keyUs;
+console.log(
+  `rate limiter alone (read + guarded insert): ${limiterUs[100]!.toFixed(1)} µs per check with 100 hits in the window, ${limiterUs[1000]!.toFixed(1)} µs with 1000; ` +
+    `key lookup ${keyLookupUs.toFixed(1)} µs; the limiter is ≈${((limiterUs[100]! / keyCpu) * 100).toFixed(0)}% of a key request to get-user-credits at c16 (${keyCpu.toFixed(0)} µs CPU per request)`,
+);
+console.log(`server RSS: idle ${rssIdle.toFixed(0)} MiB, under load max ${rssLoadMax.toFixed(0)} MiB, peak (VmHWM) ${rssPeak.toFixed(0)} MiB; bare baseline idle ${bareRssIdle.toFixed(0)} MiB, under load ${bareRssMax.toFixed(0)} MiB`);
+
+console.log("\ntargets");
+const verdict = (ok: boolean) => (ok ? "met   " : "MISSED");
+for (const r of rows.filter((x) => x.point.read)) {
+  const ratio = r.atelier.rps / r.bare.rps;
+  const cpu = (r.bare.cpuUsPerReq ?? NaN) / (r.atelier.cpuUsPerReq ?? NaN);
+  console.log(`  ${verdict(ratio >= TARGETS.readRatio)} ${pad(`${r.point.name} c${r.c}`, 36)} throughput ${ratio.toFixed(2)}× of bare (target ≥ ${TARGETS.readRatio}); by CPU per request ${cpu.toFixed(2)}×`);
+}
+for (const r of rows.filter((x) => x.c === 64)) {
+  console.log(`  ${verdict(r.atelier.p99 < TARGETS.p99AtC64Ms)} ${pad(`${r.point.name} c64`, 36)} p99 ${fmtMs(r.atelier.p99)} (target < ${TARGETS.p99AtC64Ms} ms)`);
+}
+console.log(`  ${verdict(rssPeak < TARGETS.rssMiB)} ${pad("server RSS under load", 36)} ${rssPeak.toFixed(0)} MiB peak (target < ${TARGETS.rssMiB} MiB)`);
+console.log(`\ntotal ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+if (failures.length) {
+  console.error(`\nfailed requests:\n  ${failures.join("\n  ")}`);
+  process.exit(1);
+}

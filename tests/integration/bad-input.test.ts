@@ -25,6 +25,8 @@ interface Endpoint {
   valid?: Body;
   /** better-auth's own API: answers in its own format, so only "never 5xx, nothing written" is checked. */
   foreign?: boolean;
+  /** A success is a text stream, not the envelope (errors still are envelopes). */
+  stream?: boolean;
 }
 
 const ENDPOINTS: Record<string, Endpoint> = {
@@ -46,6 +48,11 @@ const ENDPOINTS: Record<string, Endpoint> = {
   "/api/generator/generate": { valid: { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a fox", options: {} } },
   "/api/generator/query": { valid: { gen_id: "00000000-0000-0000-0000-000000000000" } },
   "/api/generator/history": { valid: { page: 1, page_size: 20 } },
+  "/api/demo/gen-text": { valid: { provider: "openai", model: "gpt-4o-mini", prompt: "a haiku about foxes" } },
+  "/api/demo/gen-image": { valid: { provider: "openai", model: "dall-e-3", prompt: "a lighthouse" } },
+  "/api/demo/gen-stream-text": { stream: true, valid: { provider: "openai", model: "gpt-4o-mini", prompt: "a short story" } },
+  // The OpenAPI document is not an envelope: only "never 5xx, nothing written" applies.
+  "/api/openapi.json": { get: true, foreign: true },
   // Catch-alls of routes.ts, reached through sample paths.
   "/api/no-such-endpoint": {},
   "/api/auth/sign-up/email": { foreign: true, valid: { email: "x@example.test", password: "correct-horse-battery", name: "x" } },
@@ -64,7 +71,7 @@ const userEmail = uniqueEmail("bad");
 
 beforeAll(async () => {
   // JOBS=off: a task created by a valid request must not change the database under later comparisons.
-  server = await startServer({ env: { JOBS: "off", ADMIN_EMAILS: ADMIN, RATE_LIMIT_STANDARD: "10000000", RATE_LIMIT_ADMIN: "10000000", SIGNUP_CREDITS: "5" } });
+  server = await startServer({ env: { JOBS: "off", DEMO_SIMULATOR_WORD_MS: "0", ADMIN_EMAILS: ADMIN, RATE_LIMIT_STANDARD: "10000000", RATE_LIMIT_ADMIN: "10000000", SIGNUP_CREDITS: "5" } });
   c = new Client(server.url);
   const user = await c.signUp(userEmail);
   auths.session = { cookie: user.cookie };
@@ -121,7 +128,8 @@ async function send(path: string, auth: AuthName, s: Sent, label: string) {
   let env: { code?: unknown; message?: unknown; data?: unknown } | undefined;
   // Bun's own transport limits (431 header too large, 413 body too large) answer before Atelier does.
   const transportLimit = res.status === 431 || res.status === 413;
-  if (!ep.foreign && method !== "HEAD" && !transportLimit) {
+  const streamed = ep.stream && res.ok && (res.headers.get("content-type") ?? "").startsWith("text/plain");
+  if (!ep.foreign && method !== "HEAD" && !transportLimit && !streamed) {
     try {
       env = JSON.parse(text);
     } catch {

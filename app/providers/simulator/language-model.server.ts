@@ -7,6 +7,7 @@
  * `[simulate:fail]` in the prompt fails the call: `generateText` throws, and a
  * stream fails after its first few words (a mid-stream upstream failure).
  */
+import { sleep } from "../http.server";
 import type {
   LanguageModelV4,
   LanguageModelV4CallOptions,
@@ -87,20 +88,6 @@ function usage(input: string, output: string): LanguageModelV4Usage {
   };
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
 
 export interface SimulatedLanguageModelOptions {
   /** Pause before each streamed word. */

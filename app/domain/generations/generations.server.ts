@@ -196,6 +196,24 @@ export function parseFilter(params: URLSearchParams): GenerationFilter {
 
 /** Rows of one history page (the studio shows them with more detail), optionally filtered. */
 export function listRecent(db: Db, userId: string, paging: { page: number; pageSize: number }, filter: GenerationFilter = {}) {
+  if (!filter.aiType && !filter.status) {
+    // The API's history page: prepared once per connection (building a drizzle query costs ~100 µs).
+    const page = prepared(db, "generations.page", (d) =>
+      d
+        .select()
+        .from(generations)
+        .where(eq(generations.userId, sql.placeholder("userId")))
+        .orderBy(desc(generations.createdAt), desc(generations.id))
+        .limit(sql.placeholder("limit"))
+        .offset(sql.placeholder("offset"))
+        .prepare(),
+    );
+    const count = prepared(db, "generations.count", (d) =>
+      d.select({ n: sql<number>`count(*)` }).from(generations).where(eq(generations.userId, sql.placeholder("userId"))).prepare(),
+    );
+    const rows = page.all({ userId, limit: paging.pageSize, offset: (paging.page - 1) * paging.pageSize });
+    return { rows, total: Number(count.get({ userId })?.n ?? 0) };
+  }
   const where = and(
     eq(generations.userId, userId),
     filter.aiType ? eq(generations.aiType, filter.aiType) : undefined,

@@ -1,19 +1,16 @@
 /** Direct access to a test server's database file (fixtures and assertions). */
-import { randomBytes, randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { openDatabase, type Db } from "#db/client";
-import { apiKeys } from "#db/schema";
-import { hashApiKey } from "~/domain/api-keys/authenticate.server";
+import { createApiKey, revokeApiKey } from "~/domain/api-keys/keys.server";
+import { systemClock } from "~/lib/clock";
 
 export function openServerDb(dataDir: string): Db {
   return openDatabase(join(dataDir, "atelier.db"), { migrate: false, busyTimeoutMs: 10_000 });
 }
 
-/** Inserts an API key row for a user and returns the raw key (the key-management UI is elsewhere). */
+/** Creates an API key for a user through the key domain (revoked on request) and returns the raw key. */
 export function insertApiKey(db: Db, userId: string, status: "active" | "revoked" = "active"): string {
-  const key = `atl_${randomBytes(24).toString("base64url")}`;
-  db.insert(apiKeys)
-    .values({ id: randomUUID(), userId, name: "test", start: key.slice(0, 8), keyHash: hashApiKey(key), status, createdAt: new Date() })
-    .run();
-  return key;
+  const created = createApiKey(db, { userId, name: "test" }, systemClock);
+  if (status === "revoked") revokeApiKey(db, { userId, keyId: created.key_id }, systemClock);
+  return created.key;
 }

@@ -52,16 +52,18 @@ function junitCounts(file: string) {
   return { passed: tests - failures - skipped, failed: failures, skipped };
 }
 
-async function ensureChromium(): Promise<string> {
-  const path = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** Installs a Debian package with apt when its binary is missing (never a downloaded binary). */
+async function ensureApt(pkg: string, path: string, why: string): Promise<string> {
   if (existsSync(path)) return path;
-  console.log("[test] Debian chromium is missing: installing it with apt-get (never a downloaded browser)");
+  console.log(`[test] ${path} is missing (${why}): installing Debian's ${pkg} with apt-get`);
   const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
   if ((await run([...sudo, "apt-get", "update", "-qq"])) !== 0) throw new Error("apt-get update failed");
-  if ((await run([...sudo, "apt-get", "install", "-y", "-qq", "chromium"], { DEBIAN_FRONTEND: "noninteractive" })) !== 0)
-    throw new Error("apt-get install chromium failed");
+  if ((await run([...sudo, "apt-get", "install", "-y", "-qq", pkg], { DEBIAN_FRONTEND: "noninteractive" })) !== 0)
+    throw new Error(`apt-get install ${pkg} failed`);
   return path;
 }
+
+const ensureChromium = () => ensureApt("chromium", process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", "end-to-end tests");
 
 if (!only) {
   await step("typecheck", async () => {
@@ -109,9 +111,10 @@ if (built && !skipE2e && (!only || only === "e2e")) {
 // Extra fast suites (benchmark smoke runs, binary smoke test…) registered by later work.
 const extra = join(root, "tests/ci-suites.json");
 if (built && !only && existsSync(extra)) {
-  const suites = JSON.parse(readFileSync(extra, "utf8")) as { name: string; cmd: string[] }[];
+  const suites = JSON.parse(readFileSync(extra, "utf8")) as { name: string; cmd: string[]; apt?: { pkg: string; path: string } }[];
   for (const s of suites) {
     await step(s.name, async () => {
+      if (s.apt) await ensureApt(s.apt.pkg, s.apt.path, s.name);
       const code = await run(s.cmd);
       return { ok: code === 0, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 };
     });

@@ -5,7 +5,7 @@
  *   export const action = api({ auth: "user", body: Schema, handler: ({ caller, input }) => ... });
  *   export const loader = methodNotAllowed;
  */
-import type { z } from "zod";
+import { ZodError, type z } from "zod";
 import { envelopeResponse, errorBody, okBody } from "./envelope";
 import { AppError, isAppError, isDatabaseBusy } from "./errors";
 import { resolveCaller, type Caller } from "./identity.server";
@@ -131,7 +131,7 @@ export function api<A extends AuthMode, S extends z.ZodType | undefined = undefi
       if (opts.body) {
         const raw = await readJsonBody(request);
         if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-          throw opts.onInvalid?.(fakeZodError(), raw) ?? new AppError("INVALID_PARAMS");
+          throw opts.onInvalid?.(new ZodError([]), raw) ?? new AppError("INVALID_PARAMS");
         }
         const parsed = opts.body.safeParse(raw);
         if (!parsed.success) throw opts.onInvalid?.(parsed.error, raw) ?? new AppError("INVALID_PARAMS");
@@ -157,19 +157,7 @@ function methodError(): AppError {
   return e;
 }
 
-function fakeZodError(): z.ZodError {
-  return { issues: [] } as unknown as z.ZodError;
-}
-
 /** Loader for POST-only resource routes: GET/HEAD answer 405 in the envelope. */
 export async function methodNotAllowed({ request }: { request: Request }): Promise<Response> {
   return errorResponse(methodError(), request);
-}
-
-/** First issue of a zod error as a short human reason (`content: too long`). */
-export function reasonOf(error: z.ZodError): string | undefined {
-  const issue = error.issues[0];
-  if (!issue) return undefined;
-  const path = issue.path.join(".");
-  return path ? `${path}: ${issue.message}` : issue.message;
 }

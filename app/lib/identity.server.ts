@@ -1,6 +1,7 @@
 /**
  * Who is calling: an `X-API-Key` (which wins when present) or a better-auth
- * session. Guards throw typed errors so routes read top to bottom.
+ * session. The one guard that turns this into "signed in / admin / session
+ * only" and applies rate limits is `guard()` in api.server.ts.
  */
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
 import { findUserById, isAdminEmail, type UserRow } from "~/domain/users/users.server";
@@ -39,32 +40,4 @@ export async function sessionUser(request: Request, services: Services): Promise
   if (fast !== ASK_BETTER_AUTH) return fast;
   const session = await services.auth.api.getSession({ headers: request.headers });
   return session?.user.id ?? null;
-}
-
-export async function requireCaller(request: Request, services: Services): Promise<Caller> {
-  const caller = await resolveCaller(request, services);
-  if (!caller) throw new AppError("UNAUTHENTICATED");
-  return caller;
-}
-
-export async function requireAdmin(request: Request, services: Services): Promise<Caller> {
-  const caller = await requireCaller(request, services);
-  if (!caller.isAdmin) throw new AppError("FORBIDDEN");
-  return caller;
-}
-
-/**
- * Session only (key management must not be reachable with a key). A request
- * carrying a key is judged as that key (401 when bad) and then refused with
- * `forbidden`: it never falls back to a session cookie sent alongside.
- */
-export async function requireSessionUser(request: Request, services: Services): Promise<Caller> {
-  if (request.headers.get(API_KEY_HEADER) !== null) {
-    await resolveCaller(request, services);
-    throw new AppError("FORBIDDEN");
-  }
-  const userId = await sessionUser(request, services);
-  const user = userId ? findUserById(services.db, userId) : undefined;
-  if (!user) throw new AppError("UNAUTHENTICATED");
-  return { user, via: "session", apiKeyId: null, isAdmin: isAdminEmail(services.config, user.email) };
 }

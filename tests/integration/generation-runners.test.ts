@@ -106,6 +106,9 @@ describe("two runner processes on one database", () => {
 
       // Each completion is logged once by the process that did it: no task twice, both processes worked.
       const done = (s: TestServer) => s.logs().split("\n").filter((l) => l.includes('"msg":"generation completed"')).map((l) => JSON.parse(l).gen_id as string);
+      // A completion's log line reaches us through the process's stdout pipe a moment after its commit.
+      await waitUntil(() => done(a).length + done(b).length >= 200, 10_000, "200 completion log lines");
+      await Bun.sleep(200); // a duplicate line, if any, would arrive now
       const byA = done(a);
       const byB = done(b);
       expect(byA.length + byB.length).toBe(200);

@@ -10,7 +10,7 @@ import { openDatabase } from "#db/client";
 import { hashApiKey } from "~/domain/api-keys/authenticate.server";
 import { Client, uniqueEmail } from "../support/client";
 import { makePremium } from "../support/services";
-import { ROOT, startServer, type TestServer } from "../support/server";
+import { startServer, type TestServer } from "../support/server";
 
 let server: TestServer;
 let api: Client;
@@ -206,8 +206,7 @@ describe("rate limits (spec 8.2, DESIGN §5)", () => {
     expect(r.headers.get("ratelimit-policy")).toBe('"admin";q=1000;w=60');
   });
 
-  // Admin endpoints (DESIGN §6) arrive with the credits work; this runs once they are merged.
-  test.skipIf(!existsSync(join(ROOT, "app/routes/api/admin/list-users.ts")))("admin key reaches /api/admin/list-users; a standard key gets 'forbidden'", async () => {
+  test("admin key reaches /api/admin/list-users; a standard key gets 'forbidden'", async () => {
     const adminCookie = await api.signIn(ADMIN).catch(async () => (await api.signUp(ADMIN)).cookie);
     const adminKey = (await api.post("/api/keys/create", { name: "admin2" }, { cookie: adminCookie })).body.data.key;
     const ok = await api.post("/api/admin/list-users", { page: 1, page_size: 10 }, { apiKey: adminKey });

@@ -18,12 +18,11 @@ import type { ResultStorage } from "~/storage/types";
 export interface RunnerDeps {
   db: Db;
   clock: Clock;
-  config: Pick<Config, "SIMULATOR_DELAY_MS" | "JOB_CONCURRENCY" | "JOB_TICK_MS" | "JOB_LEASE_MS">;
+  config: Pick<Config, "SIMULATOR_DELAY_MS" | "OUTBOUND_ALLOW_PRIVATE" | "JOB_CONCURRENCY" | "JOB_TICK_MS" | "JOB_LEASE_MS">;
   providers: ProviderRegistry;
   storage: ResultStorage;
   /** Defaults to `<host>:<pid>:<random>`. */
   owner?: string;
-  fetch?: typeof fetch;
 }
 
 export interface RunnerStats {
@@ -61,7 +60,6 @@ export function createRunner(deps: RunnerDeps): Runner {
     providers: deps.providers,
     storage: deps.storage,
     owner,
-    fetch: deps.fetch,
     timings,
   };
   let interval: ReturnType<typeof setInterval> | undefined;

@@ -69,6 +69,8 @@ const EnvSchema = z.object({
   /** Behind a reverse proxy: take the client address from the last X-Forwarded-For entry. */
   TRUST_PROXY: bool.default(false),
 
+  /** Let result downloads (and webhooks) reach loopback/private/CGNAT addresses: local fakes and tests only. */
+  OUTBOUND_ALLOW_PRIVATE: bool.default(false),
   SIMULATOR_DELAY_MS: int(0, 600_000).default(1500),
   JOBS: bool.default(true),
   JOB_CONCURRENCY: int(1, 1000).default(8),

@@ -5,6 +5,7 @@
  * download of result URLs (upstream URLs expire: Atelier stores the bytes).
  */
 import type { ProviderName } from "~/domain/catalog";
+import { BodyTooLarge, OutboundRefused, readCapped, safeFetch, type Resolver } from "~/lib/outbound.server";
 import { ProviderError, type ResultAsset } from "./types";
 
 export const LABELS: Record<ProviderName, string> = {
@@ -248,7 +249,11 @@ export function redact(url: string): string {
   return i === -1 ? url : `${url.slice(0, i)}?…`;
 }
 
-const MAX_DOWNLOAD_BYTES = 512 * 1024 * 1024;
+/** Per result file: a video may be large; an image over 64 MiB is not a real result. */
+export const MAX_DOWNLOAD_BYTES = 512 * 1024 * 1024;
+export const MAX_IMAGE_BYTES = 64 * 1024 * 1024;
+/** Result files stored per task; a provider answering more gets the first ones kept. */
+export const MAX_ASSETS_PER_TASK = 8;
 
 /** Guesses a media type from the first bytes (PNG, JPEG, WebP, GIF, MP4/MOV, WebM). */
 export function sniffContentType(b: Uint8Array): string | undefined {
@@ -263,54 +268,54 @@ export function sniffContentType(b: Uint8Array): string | undefined {
 }
 
 /**
- * The bytes of a result asset. URL assets are downloaded (with a timeout and
- * a size cap); the content type comes from the asset, else the response
- * header, else the bytes themselves.
+ * The bytes of a result asset. URL assets are downloaded through the safe
+ * outbound fetch (every hop's address checked, redirects bounded, bytes
+ * counted while streaming against `maxBytes`); the content type comes from the
+ * asset, else the response header, else the bytes themselves.
  */
 export async function downloadAsset(
   asset: ResultAsset,
   signal: AbortSignal,
-  opts: { timeoutMs?: number; maxBytes?: number; fetchImpl?: typeof fetch } = {},
+  opts: { timeoutMs?: number; maxBytes?: number; allowPrivate?: boolean; resolve?: Resolver } = {},
 ): Promise<{ bytes: Uint8Array; contentType: string }> {
   if (asset.kind === "bytes") return { bytes: asset.bytes, contentType: asset.contentType };
   const timeoutMs = opts.timeoutMs ?? 300_000;
   const maxBytes = opts.maxBytes ?? MAX_DOWNLOAD_BYTES;
   const d = deadline(signal, timeoutMs);
+  const where = `GET ${redact(asset.url)}`;
   let res: Response;
   let bytes: Uint8Array;
   try {
-    res = await (opts.fetchImpl ?? fetch)(asset.url, { signal: d.signal, redirect: "follow" });
+    res = await safeFetch(asset.url, { signal: d.signal, allowPrivate: opts.allowPrivate, resolve: opts.resolve, maxRedirects: 3 });
     if (!res.ok) {
-      await res.body?.cancel();
+      await res.body?.cancel().catch(() => {});
       throw new ProviderError(res.status >= 500 || res.status === 429 ? "server" : "bad_response", "the result file could not be downloaded", {
         status: res.status,
         retryable: res.status >= 500 || res.status === 429,
-        operatorHint: `GET ${redact(asset.url)}: HTTP ${res.status}`,
+        operatorHint: `${where}: HTTP ${res.status}`,
       });
     }
-    const declared = Number(res.headers.get("content-length") ?? "0");
-    if (declared > maxBytes) {
-      await res.body?.cancel();
-      throw new ProviderError("bad_response", "the result file is too large", {
-        retryable: false,
-        operatorHint: `GET ${redact(asset.url)}: ${declared} bytes > ${maxBytes}`,
-      });
-    }
-    bytes = new Uint8Array(await res.arrayBuffer());
+    bytes = await readCapped(res, maxBytes);
   } catch (err) {
     if (err instanceof ProviderError) throw err;
+    if (err instanceof OutboundRefused) {
+      throw new ProviderError("bad_response", "the result file could not be downloaded", {
+        retryable: false,
+        operatorHint: `${where}: refused: ${err.message}${err.url !== asset.url ? ` (at ${redact(err.url)})` : ""} — OUTBOUND_ALLOW_PRIVATE admits private addresses (fakes, tests)`,
+      });
+    }
+    if (err instanceof BodyTooLarge) {
+      throw new ProviderError("bad_response", "the result file is too large", { retryable: false, operatorHint: `${where}: more than ${maxBytes} bytes` });
+    }
     if (signal.aborted) throw signal.reason ?? err;
     throw new ProviderError(d.timedOut() ? "timeout" : "network", "the result file could not be downloaded", {
       retryable: true,
-      operatorHint: `GET ${redact(asset.url)}: ${(err as Error)?.message ?? String(err)}`,
+      operatorHint: `${where}: ${(err as Error)?.message ?? String(err)}`,
       cause: err,
     });
   }
-  if (bytes.byteLength > maxBytes) {
-    throw new ProviderError("bad_response", "the result file is too large", { retryable: false, operatorHint: `${bytes.byteLength} bytes` });
-  }
   if (bytes.byteLength === 0) {
-    throw new ProviderError("bad_response", "the result file is empty", { retryable: true, operatorHint: `GET ${redact(asset.url)}: 0 bytes` });
+    throw new ProviderError("bad_response", "the result file is empty", { retryable: true, operatorHint: `${where}: 0 bytes` });
   }
   const header = res.headers.get("content-type")?.split(";")[0]?.trim();
   const generic = !header || header === "application/octet-stream" || header === "binary/octet-stream";

@@ -38,6 +38,8 @@ export async function startAllFakes(opts: { firstPort?: number; s3?: boolean } =
     KLING_BASE_URL: kling.baseUrl,
     RUNWAY_API_KEY: runway.apiKey,
     RUNWAY_BASE_URL: runway.baseUrl,
+    // The fakes serve result files from 127.0.0.1, which result downloads refuse by default (SSRF guard).
+    OUTBOUND_ALLOW_PRIVATE: "true",
     ...(s3?.env ?? {}),
   };
   return {

@@ -27,6 +27,8 @@ export interface ReplicateFake extends RunningFake {
   /** Polls a prediction spends in `starting` and in `processing` before its outcome. */
   steps: { starting: number; processing: number };
   predictions: Map<string, Pred>;
+  /** Output URLs of succeeded predictions instead of the fake's own file (SSRF tests). */
+  output?: (origin: string) => string[];
 }
 
 const problem = (status: number, title: string, detail: string, headers: Record<string, string> = {}) =>
@@ -64,7 +66,7 @@ export function startReplicateFake(opts: { port?: number; token?: string } = {})
       },
     };
     if (status === "succeeded") {
-      out.output = [`${origin}/files/${p.id}-0.png`];
+      out.output = fake.output ? fake.output(origin) : [`${origin}/files/${p.id}-0.png`];
       out.metrics = { predict_time: 0.5, total_time: 0.6 };
     }
     if (status === "failed") out.error = "CUDA out of memory";

@@ -200,7 +200,7 @@ function stepCtx(db: Db, clock: ReturnType<typeof manualClock>, provider: Provid
   return {
     db,
     clock,
-    config: { SIMULATOR_DELAY_MS: 0 },
+    config: { SIMULATOR_DELAY_MS: 0, OUTBOUND_ALLOW_PRIVATE: false },
     providers: fakeRegistry(provider),
     storage: new LocalStorage(dir, "http://pub/media"),
     owner: "A",

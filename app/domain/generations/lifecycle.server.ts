@@ -20,7 +20,7 @@ import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { log } from "~/lib/log.server";
 import type { ProviderRegistry } from "~/providers/registry.server";
-import { downloadAsset } from "~/providers/http.server";
+import { downloadAsset, MAX_ASSETS_PER_TASK, MAX_DOWNLOAD_BYTES, MAX_IMAGE_BYTES } from "~/providers/http.server";
 import { ProviderError, type GenerationRequest, type ResultAsset } from "~/providers/types";
 import type { ResultStorage } from "~/storage/types";
 import type { GenerationRow } from "./generations.server";
@@ -268,12 +268,10 @@ export function pollDelayMs(pollCount: number, mode: "live" | "simulated", simul
 export interface StepContext {
   db: Db;
   clock: Clock;
-  config: Pick<Config, "SIMULATOR_DELAY_MS">;
+  config: Pick<Config, "SIMULATOR_DELAY_MS" | "OUTBOUND_ALLOW_PRIVATE">;
   providers: ProviderRegistry;
   storage: ResultStorage;
   owner: string;
-  /** Downloads URL assets (tests pass a fake). */
-  fetch?: typeof fetch;
   /** Time spent per phase, for the benchmark. */
   timings?: { provider: number; store: number; db: number };
 }
@@ -313,18 +311,24 @@ export class StorageError extends Error {
   }
 }
 
-/** Downloads (URL assets) and stores every result; returns their public URLs in order. */
+/**
+ * Downloads (URL assets) and stores the results, at most MAX_ASSETS_PER_TASK
+ * (the rest are dropped with a warning); returns their public URLs in order.
+ */
 export async function storeResults(
   storage: ResultStorage,
   genId: string,
   assets: ResultAsset[],
   signal: AbortSignal,
-  fetchImpl: typeof fetch = fetch,
+  download: { allowPrivate?: boolean; maxBytes?: number } = {},
 ): Promise<string[]> {
   if (assets.length === 0) throw new ProviderError("bad_response", "the provider returned no results", { retryable: false });
+  if (assets.length > MAX_ASSETS_PER_TASK) {
+    log.warn("provider returned more results than a task keeps", { gen_id: genId, returned: assets.length, kept: MAX_ASSETS_PER_TASK });
+  }
   const urls: string[] = [];
-  for (const [i, asset] of assets.entries()) {
-    const { bytes, contentType: type } = await downloadAsset(asset, signal, { fetchImpl });
+  for (const [i, asset] of assets.slice(0, MAX_ASSETS_PER_TASK).entries()) {
+    const { bytes, contentType: type } = await downloadAsset(asset, signal, download);
     const ext = EXT[type] ?? "bin";
     const key = `${genId}/${i}.${ext}`;
     try {
@@ -364,7 +368,10 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
     if (write(() => failGeneration(db, { id: row.id, owner, message }, clock))) log.debug("generation failed", { gen_id: row.id, owner, message });
   };
   const finish = async (assets: ResultAsset[]) => {
-    const urls = await timed("store", () => storeResults(ctx.storage, row.id, assets, signal, ctx.fetch));
+    const urls = await timed("store", () => storeResults(ctx.storage, row.id, assets, signal, {
+        allowPrivate: ctx.config.OUTBOUND_ALLOW_PRIVATE,
+        maxBytes: row.aiType === "image" ? MAX_IMAGE_BYTES : MAX_DOWNLOAD_BYTES,
+      }));
     if (write(() => completeGeneration(db, { id: row.id, owner, resultUrls: urls }, clock))) {
       log.debug("generation completed", { gen_id: row.id, owner });
     } else {

@@ -29,6 +29,7 @@ beforeAll(async () => {
       OPENAI_API_KEY: openai.apiKey,
       OPENAI_BASE_URL: openai.baseUrl,
       IMAGE_DEADLINE_MS: String(DEADLINE_MS),
+      OUTBOUND_ALLOW_PRIVATE: "true", // the fakes serve result files on 127.0.0.1
       SIGNUP_CREDITS: "500",
       JOB_TICK_MS: "50",
     },

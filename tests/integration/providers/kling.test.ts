@@ -57,7 +57,7 @@ describe("Kling: success", () => {
     expect(fake.state.requests.slice(1).every((q) => q.path === `/v1/images/generations/${upstreamTaskId}`)).toBe(true);
     const last = states.at(-1)!;
     if (last.state !== "succeeded") throw new Error("unreachable");
-    const file = await downloadAsset(last.assets[0]!, signal());
+    const file = await downloadAsset(last.assets[0]!, signal(), { allowPrivate: true });
     expect(file.contentType).toBe("image/png");
     expect(Buffer.from(file.bytes).equals(Buffer.from(SAMPLE_PNG))).toBe(true);
   });
@@ -75,7 +75,7 @@ describe("Kling: success", () => {
       expect(fake.state.requests.at(-1)!.path).toBe(`/v1/videos/text2video/${upstreamTaskId}`);
       const last = states.at(-1)!;
       if (last.state !== "succeeded") throw new Error("unreachable");
-      const file = await downloadAsset(last.assets[0]!, signal());
+      const file = await downloadAsset(last.assets[0]!, signal(), { allowPrivate: true });
       expect(file.contentType).toBe("video/mp4");
       expect(Buffer.from(file.bytes).equals(Buffer.from(SAMPLE_MP4))).toBe(true);
     });

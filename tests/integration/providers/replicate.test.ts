@@ -39,7 +39,7 @@ describe("Replicate: success", () => {
     expect(last.assets).toEqual([{ kind: "url", url: `${fake.origin}/files/${upstreamTaskId}-0.png` }]);
     expect(fake.state.requests.slice(1).every((q) => q.method === "GET" && q.path === `/v1/predictions/${upstreamTaskId}`)).toBe(true);
 
-    const file = await downloadAsset(last.assets[0]!, signal());
+    const file = await downloadAsset(last.assets[0]!, signal(), { allowPrivate: true });
     expect(file.contentType).toBe("image/png");
     expect(Buffer.from(file.bytes).equals(Buffer.from(SAMPLE_PNG))).toBe(true);
   });

@@ -33,7 +33,7 @@ describe("Runway: success", () => {
     expect(fake.state.requests.slice(1).every((q) => q.path === `/v1/tasks/${upstreamTaskId}` && q.headers["x-runway-version"] === "2024-11-06")).toBe(true);
     const last = states.at(-1)!;
     if (last.state !== "succeeded") throw new Error("unreachable");
-    const file = await downloadAsset(last.assets[0]!, signal());
+    const file = await downloadAsset(last.assets[0]!, signal(), { allowPrivate: true });
     expect(file.contentType).toBe("video/mp4");
     expect(Buffer.from(file.bytes).equals(Buffer.from(SAMPLE_MP4))).toBe(true);
   });

@@ -1,0 +1,179 @@
+/**
+ * Safe outbound HTTP for URLs that someone else chose (a provider's result
+ * URL, a user's webhook): the server must not become a way into its own
+ * network (SSRF) or run out of memory on a huge body.
+ *
+ * - Every hop's host is resolved here and *every* address it resolves to must
+ *   be public unicast: loopback, RFC 1918, CGNAT (100.64/10), link-local
+ *   (cloud metadata 169.254.169.254), multicast, unspecified, broadcast,
+ *   reserved, IPv6 unique-local/link-local and IPv6 forms that embed an IPv4
+ *   address (::ffff:a.b.c.d is judged as a.b.c.d; NAT64, 6to4, Teredo are
+ *   refused) are refused.
+ * - The connection goes to the address that was checked (the URL's host is
+ *   replaced by the IP; `Host` and TLS SNI / certificate name stay the real
+ *   name), so a second DNS answer cannot swap in another address (rebinding).
+ * - Redirects are followed by hand, each hop checked again, at most
+ *   `maxRedirects` (0: a 3xx is returned as is — webhooks).
+ * - `readCapped` counts bytes while streaming and stops at the cap.
+ *
+ * `allowPrivate` (OUTBOUND_ALLOW_PRIVATE, for local fakes and tests) admits
+ * loopback, private, unique-local and CGNAT addresses — never link-local
+ * (metadata), multicast or unspecified ones.
+ */
+import ipaddr from "ipaddr.js";
+import { lookup as dnsLookup } from "node:dns/promises";
+
+export type Resolver = (hostname: string) => Promise<string[]>;
+
+export interface OutboundOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array<ArrayBuffer>;
+  signal?: AbortSignal;
+  /** Redirects followed, each hop checked. 0: the 3xx answer is returned unfollowed. Default 3. */
+  maxRedirects?: number;
+  /** OUTBOUND_ALLOW_PRIVATE: admit loopback/private/CGNAT targets (tests, fakes on 127.0.0.1). */
+  allowPrivate?: boolean;
+  /** DNS (tests pass a fake). */
+  resolve?: Resolver;
+}
+
+/** The request was refused before connecting (or a hop / the body broke a rule). Not retryable. */
+export class OutboundRefused extends Error {
+  constructor(
+    message: string,
+    readonly url: string,
+  ) {
+    super(message);
+    this.name = "OutboundRefused";
+  }
+}
+
+export class BodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`body larger than ${limit} bytes`);
+    this.name = "BodyTooLarge";
+  }
+}
+
+/** Ranges that `allowPrivate` admits; everything else but public unicast is always refused. */
+const PRIVATE_OK = new Set(["loopback", "private", "uniqueLocal", "carrierGradeNat"]);
+
+/** Why an address may not be contacted, or null when it may. */
+export function addressRefusal(ip: string, allowPrivate = false): string | null {
+  if (!ipaddr.isValid(ip)) return `"${ip}" is not an IP address`;
+  // ::ffff:127.0.0.1 is 127.0.0.1: judge the IPv4 address it carries.
+  const addr = ipaddr.process(ip);
+  const range = addr.range();
+  if (range === "unicast") return null;
+  if (allowPrivate && PRIVATE_OK.has(range)) return null;
+  return `${addr.toString()} is a ${range} address`;
+}
+
+const systemResolve: Resolver = async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+
+/** The hostname without IPv6 brackets. */
+const bare = (hostname: string) => (hostname.startsWith("[") ? hostname.slice(1, -1) : hostname);
+
+/** Resolves a URL's host and returns the one checked address to connect to. */
+export async function checkedAddress(url: URL, opts: Pick<OutboundOptions, "allowPrivate" | "resolve"> = {}): Promise<string> {
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new OutboundRefused(`scheme ${url.protocol} is not allowed`, url.href);
+  if (url.username || url.password) throw new OutboundRefused("URLs with credentials are not allowed", url.href);
+  const host = bare(url.hostname);
+  let addresses: string[];
+  if (ipaddr.isValid(host)) addresses = [host];
+  else {
+    try {
+      addresses = await (opts.resolve ?? systemResolve)(host);
+    } catch (err) {
+      throw new OutboundRefused(`${host} could not be resolved: ${(err as Error)?.message ?? String(err)}`, url.href);
+    }
+  }
+  if (addresses.length === 0) throw new OutboundRefused(`${host} has no address`, url.href);
+  // Every answer must pass: a name with one public and one private address is refused.
+  for (const a of addresses) {
+    const why = addressRefusal(a, opts.allowPrivate);
+    if (why) throw new OutboundRefused(`${host} resolves to a forbidden address: ${why}`, url.href);
+  }
+  return addresses[0]!;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Headers not carried to another origin on a redirect. */
+const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"];
+
+/**
+ * fetch() with the rules above. Returns the final response (its body not yet
+ * read: use `readCapped`). Network errors are thrown as fetch throws them.
+ */
+export async function safeFetch(input: string, opts: OutboundOptions = {}): Promise<Response> {
+  const maxRedirects = opts.maxRedirects ?? 3;
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new OutboundRefused("not a URL", input);
+  }
+  let method = opts.method ?? "GET";
+  let body = opts.body;
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(opts.headers ?? {})) headers[k.toLowerCase()] = v;
+  for (let hop = 0; ; hop++) {
+    const ip = await checkedAddress(url, opts);
+    const target = new URL(url.href);
+    target.hostname = ip.includes(":") ? `[${ip}]` : ip;
+    const res = await fetch(target.href, {
+      method,
+      headers: { ...headers, host: url.host },
+      body,
+      signal: opts.signal,
+      redirect: "manual",
+      // Verify the certificate against the real name (and send it as SNI), not the IP we connect to.
+      ...(url.protocol === "https:" ? { tls: { serverName: bare(url.hostname) } } : {}),
+    });
+    if (!REDIRECTS.has(res.status) || maxRedirects === 0) return res;
+    const location = res.headers.get("location");
+    await res.body?.cancel().catch(() => {});
+    if (!location) throw new OutboundRefused(`HTTP ${res.status} without a Location`, url.href);
+    if (hop + 1 > maxRedirects) throw new OutboundRefused(`more than ${maxRedirects} redirects`, url.href);
+    const next = new URL(location, url);
+    if (next.origin !== url.origin) for (const h of CREDENTIAL_HEADERS) delete headers[h];
+    if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === "POST")) {
+      method = "GET";
+      body = undefined;
+      delete headers["content-type"];
+    }
+    url = next;
+  }
+}
+
+/** The body, read chunk by chunk; stops and cancels the stream once it passes `maxBytes`. */
+export async function readCapped(res: Response, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(res.headers.get("content-length") ?? "");
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await res.body?.cancel().catch(() => {});
+    throw new BodyTooLarge(maxBytes);
+  }
+  if (!res.body) return new Uint8Array(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new BodyTooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(total);
+  let o = 0;
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.byteLength;
+  }
+  return out;
+}

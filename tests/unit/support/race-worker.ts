@@ -1,0 +1,75 @@
+/**
+ * A worker thread with its own database connection that calls the SAME domain
+ * functions the routes and the job runner call — createGeneration, checkIn,
+ * claimDue + completeGeneration — never a copy of their transactions. It waits
+ * on a shared gate so every worker starts at once, then reports what it got.
+ */
+import { openDatabase } from "#db/client";
+import { findOffering } from "~/domain/catalog";
+import { checkIn } from "~/domain/credits/checkin.server";
+import { createGeneration } from "~/domain/generations/generations.server";
+import { claimDue, completeGeneration } from "~/domain/generations/lifecycle.server";
+import { isAppError } from "~/lib/errors";
+
+declare var self: Worker;
+
+export interface RaceJob {
+  op: "create" | "checkin" | "claim-complete";
+  path: string;
+  userId: string;
+  attempts: number;
+  now: number;
+  owner: string;
+  gate: SharedArrayBuffer;
+}
+
+export interface RaceResult {
+  done: true;
+  ok: number;
+  refused: number;
+  messages: string[];
+  /** Task ids this worker claimed (claim-complete). */
+  claimed: string[];
+}
+
+const offering = findOffering("image", "replicate", "black-forest-labs/flux-schnell")!;
+const config = { IMAGE_DEADLINE_MS: 600_000, VIDEO_DEADLINE_MS: 1_200_000 };
+
+self.onmessage = async (event: MessageEvent<RaceJob>) => {
+  const job = event.data;
+  const db = openDatabase(job.path, { migrate: false, busyTimeoutMs: 30_000 });
+  const clock = { now: () => job.now };
+  const flag = new Int32Array(job.gate);
+  self.postMessage({ ready: true });
+  Atomics.wait(flag, 0, 0);
+  const out: RaceResult = { done: true, ok: 0, refused: 0, messages: [], claimed: [] };
+  if (job.op === "claim-complete") {
+    for (;;) {
+      const batch = await claimDue(db, { owner: job.owner, limit: 2, leaseMs: 600_000, probe: false }, clock);
+      if (batch.length === 0) break;
+      for (const t of batch) {
+        out.claimed.push(t.row.id);
+        if (await completeGeneration(db, { id: t.row.id, owner: job.owner, resultUrls: [`https://media.example/${t.row.id}.png`] }, clock)) out.ok++;
+        else out.refused++;
+      }
+    }
+  } else {
+    for (let i = 0; i < job.attempts; i++) {
+      try {
+        if (job.op === "checkin") {
+          if ((await checkIn(db, job.userId, clock)).added) out.ok++;
+          else out.refused++;
+        } else {
+          await createGeneration(db, { userId: job.userId, input: { offering, prompt: "race", options: {} }, mode: "simulated", config }, clock);
+          out.ok++;
+        }
+      } catch (e) {
+        if (!isAppError(e)) throw e;
+        out.refused++;
+        out.messages.push(e.message);
+      }
+    }
+  }
+  db.$client.close();
+  self.postMessage(out);
+};

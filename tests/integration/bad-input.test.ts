@@ -71,7 +71,8 @@ const userEmail = uniqueEmail("bad");
 
 beforeAll(async () => {
   // JOBS=off: a task created by a valid request must not change the database under later comparisons.
-  server = await startServer({ env: { JOBS: "off", DEMO_SIMULATOR_WORD_MS: "0", ADMIN_EMAILS: ADMIN, RATE_LIMIT_STANDARD: "10000000", RATE_LIMIT_ADMIN: "10000000", SIGNUP_CREDITS: "5" } });
+  // A million credits: generate cases must reach validation, never stop at the balance check.
+  server = await startServer({ env: { JOBS: "off", DEMO_SIMULATOR_WORD_MS: "0", ADMIN_EMAILS: ADMIN, RATE_LIMIT_STANDARD: "10000000", RATE_LIMIT_ADMIN: "10000000", SIGNUP_CREDITS: "1000000" } });
   c = new Client(server.url);
   const user = await c.signUp(userEmail);
   auths.session = { cookie: user.cookie };

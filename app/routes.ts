@@ -19,6 +19,7 @@ export default [
   route("api/generator/generate", "routes/api/generator/generate.ts"),
   route("api/generator/query", "routes/api/generator/query.ts"),
   route("api/generator/history", "routes/api/generator/history.ts"),
+  route("api/generator/cancel", "routes/api/generator/cancel.ts"),
   route("api/demo/gen-text", "routes/api/demo/gen-text.ts"),
   route("api/demo/gen-stream-text", "routes/api/demo/gen-stream-text.ts"),
   route("api/demo/gen-image", "routes/api/demo/gen-image.ts"),

@@ -37,5 +37,23 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795318794239,
     "hash": "210c53ed1748749c26984e23e00c5c45a9902b0fcea53f2c45348604e8703060"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `idempotency_keys` (\n\t`user_id` text NOT NULL,\n\t`key` text NOT NULL,\n\t`request_hash` text NOT NULL,\n\t`gen_id` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\tPRIMARY KEY(`user_id`, `key`),\n\tFOREIGN KEY (`user_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE INDEX `idempotency_keys_created_idx` ON `idempotency_keys` (`created_at`);",
+      "\nCREATE TABLE `webhook_attempts` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`delivery_id` text NOT NULL,\n\t`attempted_at` integer NOT NULL,\n\t`status_code` integer,\n\t`duration_ms` integer NOT NULL,\n\t`error` text,\n\tFOREIGN KEY (`delivery_id`) REFERENCES `webhook_deliveries`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE INDEX `webhook_attempts_delivery_idx` ON `webhook_attempts` (`delivery_id`,`attempted_at`);",
+      "\nCREATE TABLE `webhook_deliveries` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`event_id` text NOT NULL,\n\t`endpoint_id` text NOT NULL,\n\t`status` text DEFAULT 'pending' NOT NULL,\n\t`attempts` integer DEFAULT 0 NOT NULL,\n\t`next_attempt_at` integer,\n\t`lease_owner` text,\n\t`lease_until` integer,\n\t`last_status_code` integer,\n\t`last_error` text,\n\t`last_duration_ms` integer,\n\t`last_attempt_at` integer,\n\t`delivered_at` integer,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`event_id`) REFERENCES `webhook_events`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`endpoint_id`) REFERENCES `webhook_endpoints`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE INDEX `webhook_deliveries_due_idx` ON `webhook_deliveries` (`status`,`next_attempt_at`);",
+      "\nCREATE INDEX `webhook_deliveries_endpoint_idx` ON `webhook_deliveries` (`endpoint_id`,`created_at`);",
+      "\nCREATE TABLE `webhook_endpoints` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`url` text NOT NULL,\n\t`description` text DEFAULT '' NOT NULL,\n\t`events` text NOT NULL,\n\t`secret` text NOT NULL,\n\t`previous_secret` text,\n\t`previous_secret_until` integer,\n\t`status` text DEFAULT 'active' NOT NULL,\n\t`disabled_reason` text,\n\t`failing_since` integer,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`user_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE INDEX `webhook_endpoints_user_idx` ON `webhook_endpoints` (`user_id`,`status`);",
+      "\nCREATE TABLE `webhook_events` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`type` text NOT NULL,\n\t`gen_id` text NOT NULL,\n\t`payload` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`user_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE INDEX `webhook_events_gen_idx` ON `webhook_events` (`gen_id`);"
+    ],
+    "bps": true,
+    "folderMillis": 1795349114807,
+    "hash": "d2b1dffe46becdc169cc2aad8a913cd236c88b70598128d87875a634f19547d6"
   }
 ];

@@ -45,6 +45,10 @@ export interface EndpointDef {
   successMessage?: string;
   errors: readonly ErrorCode[];
   example?: Record<string, unknown>;
+  /** Request headers the endpoint reads besides auth (Idempotency-Key). */
+  headers?: readonly { name: string; description: string; maxLength?: number }[];
+  /** Query parameters (GET endpoints). */
+  query?: readonly { name: string; description: string; required: boolean }[];
 }
 
 const isoTime = () => z.iso.datetime().describe("ISO 8601 UTC timestamp with milliseconds");
@@ -86,22 +90,26 @@ export const SubscriptionSchema = z
 
 const GenStatus = z.enum(["pending", "processing", "completed", "failed"]);
 
+const startedAt = () => isoTime().optional().describe("when the job runner first took the task; absent before (additive, DESIGN §10)");
+
 export const QueryResponseSchema = z
   .discriminatedUnion("status", [
     z.strictObject({ gen_id: z.string(), status: z.literal("pending"), created_at: isoTime() }),
-    z.strictObject({ gen_id: z.string(), status: z.literal("processing"), created_at: isoTime() }),
+    z.strictObject({ gen_id: z.string(), status: z.literal("processing"), created_at: isoTime(), started_at: startedAt() }),
     z.strictObject({
       gen_id: z.string(),
       status: z.literal("completed"),
       result_urls: z.array(z.url()),
       created_at: isoTime(),
+      started_at: startedAt(),
       completed_at: isoTime(),
     }),
     z.strictObject({
       gen_id: z.string(),
       status: z.literal("failed"),
-      error_message: z.string(),
+      error_message: z.string().describe("`canceled` for a task canceled through /api/generator/cancel"),
       created_at: isoTime(),
+      started_at: startedAt(),
       completed_at: isoTime(),
     }),
   ])
@@ -117,6 +125,7 @@ export const HistoryEntrySchema = z.strictObject({
   status: GenStatus,
   credits_cost: z.int().describe("the price; 0 for a failed task"),
   created_at: isoTime(),
+  started_at: isoTime().nullable().describe("null until the job runner takes the task (additive, DESIGN §10)"),
   completed_at: isoTime().nullable().describe("null until the task completes or fails"),
 });
 
@@ -169,9 +178,10 @@ export const ENDPOINTS = {
     tag: "Generation",
     summary: "Create a generation task",
     description:
-      "Validates the request, checks and reserves credits, and creates a pending task that runs in the background. Credits are deducted only when the task completes. Poll /api/generator/query with the gen_id.",
+      "Validates the request, checks and reserves credits, and creates a pending task that runs in the background. Credits are deducted only when the task completes. Poll /api/generator/query with the gen_id, follow /api/generator/stream, or receive a webhook.\n\nSafe retries: send an `Idempotency-Key` header (e.g. a UUID). The same key from the same user within 24 h answers the first response again (same gen_id, header `Idempotent-Replayed: true`) and creates or reserves nothing; the same key with a different body answers HTTP 409. Concurrent requests with one key create one task.",
     auth: "user",
-    source: "spec 4.1",
+    source: "spec 4.1, DESIGN §10",
+    headers: [{ name: "Idempotency-Key", description: "1–255 visible ASCII characters; remembered 24 h per user", maxLength: 255 }],
     body: z.record(z.string(), z.unknown()),
     docBody: GenerateBodyDoc,
     response: z.strictObject({ gen_id: z.string(), status: z.literal("pending"), message: z.string() }),
@@ -185,9 +195,24 @@ export const ENDPOINTS = {
       "PROMPT_TOO_LONG",
       "INSUFFICIENT_CREDITS",
       "INVALID_PARAMS",
+      "IDEMPOTENCY_MISMATCH",
       ...COMMON,
     ],
     example: { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "A red fox in fresh snow" },
+  },
+  "/api/generator/cancel": {
+    method: "POST",
+    tag: "Generation",
+    summary: "Cancel a task",
+    description:
+      "A pending or processing task ends `failed` with error_message `canceled` and is never charged (a generation.failed webhook follows). For a processing task Atelier also cancels the upstream job where the provider can (Replicate, Runway); for the others it stops polling and ignores a late result. A finished task answers `generation already finished`.",
+    auth: "user",
+    source: "DESIGN §10",
+    body: z.strictObject({ gen_id: z.string().min(1).max(200) }),
+    response: QueryResponseSchema,
+    successMessage: "generation canceled",
+    errors: [...AUTH_ERRORS, "GENERATION_NOT_FOUND", "GENERATION_FINISHED", "INVALID_PARAMS", ...COMMON],
+    example: { gen_id: "6f1c2d3e-…" },
   },
   "/api/generator/query": {
     method: "POST",

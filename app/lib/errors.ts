@@ -26,6 +26,11 @@ type Params = {
   INTERNAL: void;
   UNSUPPORTED_TEXT_PROVIDER: { provider: string };
   UPSTREAM_FAILED: { provider: string; status?: number };
+  IDEMPOTENCY_MISMATCH: void;
+  GENERATION_FINISHED: void;
+  WEBHOOK_NOT_FOUND: void;
+  DELIVERY_NOT_FOUND: void;
+  WEBHOOK_LIMIT: { max: number };
 };
 
 export type ErrorCode = keyof Params;
@@ -66,6 +71,12 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
     status: 200,
     message: (p) => `upstream error: ${p.provider}${p.status ? ` answered HTTP ${p.status}` : " failed"}`,
   },
+  // The same Idempotency-Key (same user, 24 h) with another body: HTTP 409 (DESIGN §1, §10).
+  IDEMPOTENCY_MISMATCH: { status: 409, message: () => "invalid params: Idempotency-Key reused with a different request" },
+  GENERATION_FINISHED: { status: 200, message: () => "generation already finished" },
+  WEBHOOK_NOT_FOUND: { status: 200, message: () => "webhook not found" },
+  DELIVERY_NOT_FOUND: { status: 200, message: () => "delivery not found" },
+  WEBHOOK_LIMIT: { status: 200, message: (p) => `invalid params: at most ${p.max} webhooks per user` },
 };
 
 /**
@@ -97,6 +108,11 @@ export const ERROR_PLACEHOLDERS: { [C in ErrorCode]: Params[C] } = {
   UNSUPPORTED_TEXT_PROVIDER: { provider: P("provider") },
   UPSTREAM_FAILED: { provider: P("provider"), status: 502 },
   BUSY: undefined,
+  IDEMPOTENCY_MISMATCH: undefined,
+  GENERATION_FINISHED: undefined,
+  WEBHOOK_NOT_FOUND: undefined,
+  DELIVERY_NOT_FOUND: undefined,
+  WEBHOOK_LIMIT: { max: 10 },
 };
 
 /** Every message pattern a code can produce, with its HTTP status (the API reference's error table). */
@@ -105,6 +121,7 @@ export function errorPatterns(code: ErrorCode): { status: number; messages: stri
   const messages = [rule.message(ERROR_PLACEHOLDERS[code] as never)];
   if (code === "INVALID_PARAMS") messages.unshift(rule.message(undefined as never));
   if (code === "UNSUPPORTED_PROVIDER") messages.unshift(rule.message({ aiType: "image", provider: P("provider") } as never));
+  if (code === "UPSTREAM_FAILED") messages.push(rule.message({ provider: P("provider") } as never));
   return { status: rule.status, messages };
 }
 

@@ -103,6 +103,7 @@ function operation(path: string, def: EndpointDef, method: string) {
   for (const [status, text] of [
     ["401", "Bad, unknown or revoked X-API-Key"],
     ["405", "Wrong HTTP method (Allow: POST)"],
+    ["409", "The Idempotency-Key was used before with a different request"],
     ["429", "The key is over its rate limit; retry after Retry-After seconds"],
     ["500", "Unexpected server fault (a request id is logged)"],
   ] as const) {
@@ -121,6 +122,20 @@ function operation(path: string, def: EndpointDef, method: string) {
     summary: def.summary,
     description: `${def.description}\n\nAuth: ${AUTH_TEXT[def.auth]} (${def.source})`,
     security: securityFor(def.auth),
+    ...(def.headers?.length || def.query?.length
+      ? {
+          parameters: [
+            ...(def.headers ?? []).map((h) => ({
+              name: h.name,
+              in: "header",
+              required: false,
+              description: h.description,
+              schema: { type: "string", minLength: 1, ...(h.maxLength ? { maxLength: h.maxLength } : {}) },
+            })),
+            ...(def.query ?? []).map((q) => ({ name: q.name, in: "query", required: q.required, description: q.description, schema: { type: "string" } })),
+          ],
+        }
+      : {}),
     ...(requestSchema && method === "post"
       ? {
           requestBody: {

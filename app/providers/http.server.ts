@@ -84,7 +84,7 @@ export function deadline(signal: AbortSignal, timeoutMs: number) {
  */
 export async function callJson(
   ctx: CallContext,
-  req: { method: "GET" | "POST"; url: string; headers: Record<string, string>; body?: unknown; signal: AbortSignal },
+  req: { method: "GET" | "POST" | "DELETE"; url: string; headers: Record<string, string>; body?: unknown; signal: AbortSignal },
 ): Promise<JsonReply> {
   const label = LABELS[ctx.provider];
   const d = deadline(req.signal, ctx.timeoutMs);
@@ -124,7 +124,8 @@ export async function callJson(
       json = undefined;
     }
   }
-  if (res.ok && (json === undefined || json === null || typeof json !== "object")) {
+  // 204 No Content (Runway's task delete) is a success without a body.
+  if (res.ok && res.status !== 204 && (json === undefined || json === null || typeof json !== "object")) {
     throw new UpstreamError("bad_response", `${label} sent an unreadable response`, {
       status: res.status,
       operatorHint: `${req.method} ${redact(req.url)} answered HTTP ${res.status} with a body that is not a JSON object: ${text.slice(0, 200)}`,

@@ -1,7 +1,8 @@
 /**
  * Replicate (https://replicate.com/docs/reference/http): an official model's
  * prediction is created with `POST /v1/models/{owner}/{name}/predictions`
- * and polled with `GET /v1/predictions/{id}`; Bearer token auth. Sources
+ * and polled with `GET /v1/predictions/{id}`, canceled with
+ * `POST /v1/predictions/{id}/cancel`; Bearer token auth. Sources
  * followed: docs/providers.md.
  */
 import type { Config } from "~/lib/config.server";
@@ -96,6 +97,12 @@ export function createReplicateProvider(config: Config, options?: AdapterOptions
         default:
           throw badResponse(ctx, `GET ${url}`, reply.json);
       }
+    },
+
+    async cancel(upstreamTaskId: string, signal: AbortSignal): Promise<void> {
+      const url = `${base}/predictions/${encodeURIComponent(upstreamTaskId)}/cancel`;
+      const reply = await callJson(ctx, { method: "POST", url, headers, signal });
+      if (reply.status !== 200) throw statusError(ctx, reply, { create: false, what: `POST ${url}` });
     },
   };
 }

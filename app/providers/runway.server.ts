@@ -1,6 +1,7 @@
 /**
  * Runway (https://docs.dev.runwayml.com/api): `POST /v1/text_to_video`
- * starts a task, `GET /v1/tasks/{id}` reports it; Bearer auth and the
+ * starts a task, `GET /v1/tasks/{id}` reports it, `DELETE /v1/tasks/{id}`
+ * cancels it (204); Bearer auth and the
  * `X-Runway-Version: 2024-11-06` header on every request. Sources followed:
  * docs/providers.md.
  */
@@ -86,6 +87,12 @@ export function createRunwayProvider(config: Config, options?: AdapterOptions): 
         default:
           throw badResponse(ctx, `GET ${url}`, reply.json);
       }
+    },
+
+    async cancel(upstreamTaskId: string, signal: AbortSignal): Promise<void> {
+      const url = `${base}/v1/tasks/${encodeURIComponent(upstreamTaskId)}`;
+      const reply = await callJson(ctx, { method: "DELETE", url, headers, signal });
+      if (reply.status !== 204 && reply.status !== 200) throw statusError(ctx, reply, { create: false, what: `DELETE ${url}` });
     },
   };
 }

@@ -46,6 +46,11 @@ export interface AsyncProvider extends ProviderBase {
   lifecycle: "async";
   submit(req: GenerationRequest, signal: AbortSignal): Promise<{ upstreamTaskId: string }>;
   poll(upstreamTaskId: string, req: GenerationRequest, signal: AbortSignal): Promise<PollResult>;
+  /**
+   * Stops the upstream task (a canceled generation), where the provider has an
+   * API for it (Replicate, Runway). Absent: Atelier only stops polling.
+   */
+  cancel?(upstreamTaskId: string, signal: AbortSignal): Promise<void>;
 }
 
 export type Provider = SyncProvider | AsyncProvider;

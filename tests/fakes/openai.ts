@@ -16,6 +16,8 @@ export type OpenAIFault = Fault | "quota" | "content_policy";
 
 export interface OpenAIFake extends RunningFake<OpenAIFault> {
   apiKey: string;
+  /** Milliseconds a successful answer takes (a slow image; tests cancel meanwhile). */
+  delayMs: number;
 }
 
 const error = (status: number, message: string, type: string, code: string | null, param: string | null = null, headers: Record<string, string> = {}) =>
@@ -55,6 +57,7 @@ export function startOpenAIFake(opts: { port?: number; apiKey?: string } = {}): 
         case "hang":
           return state.hang();
       }
+      if (fake.delayMs > 0) await Bun.sleep(fake.delayMs);
       const b = (entry.body ?? {}) as Record<string, unknown>;
       if (typeof b.model !== "string" || !MODELS.has(b.model)) return error(404, `The model '${String(b.model)}' does not exist or you do not have access to it.`, "invalid_request_error", "model_not_found");
       if (typeof b.prompt !== "string" || b.prompt === "") return error(400, "Invalid 'prompt': empty string.", "invalid_request_error", "empty_string", "prompt");
@@ -77,5 +80,6 @@ export function startOpenAIFake(opts: { port?: number; apiKey?: string } = {}): 
 
   return Object.assign(fake, running, {
     apiKey: opts.apiKey ?? "sk-fake-openai",
+    delayMs: 0,
   });
 }

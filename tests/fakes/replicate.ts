@@ -2,7 +2,8 @@
  * A fake of Replicate's HTTP API (https://replicate.com/docs/reference/http):
  * `POST /v1/models/{owner}/{name}/predictions` (official models) and
  * `GET /v1/predictions/{id}`, Bearer token auth, problem-details error bodies
- * (`{title, detail, status}`). A prediction walks starting → processing →
+ * (`{title, detail, status}`). `POST /v1/predictions/{id}/cancel` cancels
+ * (ids kept in `canceled`). A prediction walks starting → processing →
  * its outcome over successive polls; outputs are file URLs on this server.
  */
 import { fakeId, FakeState, json, malformed, serveFile, startFake, type RunningFake } from "./common";
@@ -29,6 +30,8 @@ export interface ReplicateFake extends RunningFake {
   predictions: Map<string, Pred>;
   /** Output URLs of succeeded predictions instead of the fake's own file (SSRF tests). */
   output?: (origin: string) => string[];
+  /** Prediction ids a POST /v1/predictions/{id}/cancel reached, in order. */
+  canceled: string[];
 }
 
 const problem = (status: number, title: string, detail: string, headers: Record<string, string> = {}) =>
@@ -83,13 +86,14 @@ export function startReplicateFake(opts: { port?: number; token?: string } = {})
       const entry = state.requests[state.requests.length - 1]!;
       const create = /^\/v1\/models\/([^/]+)\/([^/]+)\/predictions$/.exec(url.pathname);
       const get = /^\/v1\/predictions\/([^/]+)$/.exec(url.pathname);
-      const route = create && req.method === "POST" ? "create" : get && req.method === "GET" ? "poll" : null;
+      const cancel = /^\/v1\/predictions\/([^/]+)\/cancel$/.exec(url.pathname);
+      const route = create && req.method === "POST" ? "create" : get && req.method === "GET" ? "poll" : cancel && req.method === "POST" ? "cancel" : null;
       if (!route) return problem(404, "Not found", "The requested resource could not be found.");
 
       if (req.headers.get("authorization") !== `Bearer ${fake.token}`) {
         return problem(401, "Unauthenticated", "You did not pass a valid authentication token");
       }
-      switch (state.take(route)) {
+      switch (state.take(route === "cancel" ? "any" : route)) {
         case "auth":
           return problem(401, "Unauthenticated", "You did not pass a valid authentication token");
         case "rate_limit":
@@ -116,8 +120,14 @@ export function startReplicateFake(opts: { port?: number; token?: string } = {})
         predictions.set(p.id, p);
         return json(view(p, origin), 201);
       }
-      const p = predictions.get(decodeURIComponent(get![1]!));
+      const p = predictions.get(decodeURIComponent((get ?? cancel)![1]!));
       if (!p) return problem(404, "Not found", "The requested resource could not be found.");
+      if (route === "cancel") {
+        fake.canceled.push(p.id);
+        p.outcome = "canceled";
+        p.polls = Math.max(p.polls, fake.steps.starting + fake.steps.processing);
+        return json(view(p, origin));
+      }
       p.polls++;
       return json(view(p, origin));
     },
@@ -129,5 +139,6 @@ export function startReplicateFake(opts: { port?: number; token?: string } = {})
     outcome: "succeeded" as ReplicateOutcome,
     steps: { starting: 1, processing: 1 },
     predictions,
+    canceled: [] as string[],
   });
 }

@@ -3,7 +3,8 @@
  * `POST /v1/text_to_video` → `{id}`, `GET /v1/tasks/{id}` walking PENDING →
  * THROTTLED → RUNNING → SUCCEEDED | FAILED | CANCELLED. Bearer auth and the
  * `X-Runway-Version` header are required, as upstream. Errors are
- * `{error: "..."}` bodies.
+ * `{error: "..."}` bodies. `DELETE /v1/tasks/{id}` cancels a running task
+ * (deletes a finished one) and answers 204; the ids are kept in `canceled`.
  */
 import { fakeId, FakeState, json, malformed, serveFile, startFake, type RunningFake } from "./common";
 
@@ -24,6 +25,8 @@ export interface RunwayFake extends RunningFake {
   /** The statuses a task shows on successive polls before its outcome. */
   walk: ("PENDING" | "THROTTLED" | "RUNNING")[];
   tasks: Map<string, Task>;
+  /** Task ids a DELETE /v1/tasks/{id} reached, in order. */
+  canceled: string[];
 }
 
 export function startRunwayFake(opts: { port?: number; apiKey?: string } = {}): RunwayFake {
@@ -57,14 +60,21 @@ export function startRunwayFake(opts: { port?: number; apiKey?: string } = {}): 
       if (file && req.method === "GET") return file;
       const entry = await state.log(req);
       const get = /^\/v1\/tasks\/([^/]+)$/.exec(url.pathname);
-      const route = url.pathname === "/v1/text_to_video" && req.method === "POST" ? "create" : get && req.method === "GET" ? "poll" : null;
+      const route =
+        url.pathname === "/v1/text_to_video" && req.method === "POST"
+          ? "create"
+          : get && req.method === "GET"
+            ? "poll"
+            : get && req.method === "DELETE"
+              ? "cancel"
+              : null;
       if (!route) return json({ error: "Not found" }, 404);
 
       if (req.headers.get("authorization") !== `Bearer ${fake.apiKey}`) return json({ error: "Invalid API key" }, 401);
       if (req.headers.get("x-runway-version") !== "2024-11-06") {
         return json({ error: "The X-Runway-Version header must be set to a supported version (2024-11-06)." }, 400);
       }
-      switch (state.take(route)) {
+      switch (state.take(route === "cancel" ? "any" : route)) {
         case "auth":
           return json({ error: "Invalid API key" }, 401);
         case "rate_limit":
@@ -91,6 +101,12 @@ export function startRunwayFake(opts: { port?: number; apiKey?: string } = {}): 
       }
       const t = tasks.get(decodeURIComponent(get![1]!));
       if (!t) return json({ error: "Task not found" }, 404);
+      if (route === "cancel") {
+        fake.canceled.push(t.id);
+        t.outcome = "CANCELLED";
+        t.polls = fake.walk.length;
+        return new Response(null, { status: 204 });
+      }
       t.polls++;
       return json(view(t, origin));
     },
@@ -103,5 +119,6 @@ export function startRunwayFake(opts: { port?: number; apiKey?: string } = {}): 
     outcome: "SUCCEEDED" as RunwayOutcome,
     walk: ["PENDING", "THROTTLED", "RUNNING"] as RunwayFake["walk"],
     tasks,
+    canceled: [] as string[],
   });
 }

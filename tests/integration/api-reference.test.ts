@@ -91,6 +91,7 @@ describe("real responses match the documented schemas", () => {
       auth,
     );
     expect(["pending", "processing"]).toContain((await check("/api/generator/query", { gen_id: slow.gen_id }, auth)).status);
+    expect((await check("/api/generator/cancel", { gen_id: slow.gen_id }, auth)).error_message).toBe("canceled");
     const h = await check("/api/generator/history", { page: 1, page_size: 10 }, auth);
     expect(h.generations.length).toBe(3);
   });

@@ -48,6 +48,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
   "/api/generator/generate": { valid: { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a fox", options: {} } },
   "/api/generator/query": { valid: { gen_id: "00000000-0000-0000-0000-000000000000" } },
   "/api/generator/history": { valid: { page: 1, page_size: 20 } },
+  "/api/generator/cancel": { valid: { gen_id: "00000000-0000-0000-0000-000000000000" } },
   "/api/demo/gen-text": { valid: { provider: "openai", model: "gpt-4o-mini", prompt: "a haiku about foxes" } },
   "/api/demo/gen-image": { valid: { provider: "openai", model: "dall-e-3", prompt: "a lighthouse" } },
   "/api/demo/gen-stream-text": { stream: true, valid: { provider: "openai", model: "gpt-4o-mini", prompt: "a short story" } },

@@ -197,11 +197,12 @@ describe("POST /api/generator/query (spec 4.2)", () => {
     expect(r.body.data.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
-  test("processing: gen_id, status, created_at", async () => {
+  test("processing: gen_id, status, created_at (and started_at, additive)", async () => {
     const a = await user();
     const created = await generate(a, { ...IMAGE, prompt: "slow one [simulate:slow]" }); // 10 × 60 ms
     const data = await waitFor(a, created.data.gen_id, ["processing"]);
-    expect(Object.keys(data).sort()).toEqual(["created_at", "gen_id", "status"]);
+    expect(Object.keys(data).sort()).toEqual(["created_at", "gen_id", "started_at", "status"]);
+    expect(Date.parse(data.started_at)).toBeGreaterThanOrEqual(Date.parse(data.created_at));
     const done = await waitFor(a, created.data.gen_id);
     expect(done.status).toBe("completed");
   });
@@ -210,7 +211,7 @@ describe("POST /api/generator/query (spec 4.2)", () => {
     const a = await user();
     const created = await generate(a, { ...IMAGE, prompt: "a red fox in the snow" });
     const data = await waitFor(a, created.data.gen_id);
-    expect(Object.keys(data).sort()).toEqual(["completed_at", "created_at", "gen_id", "result_urls", "status"]);
+    expect(Object.keys(data).sort()).toEqual(["completed_at", "created_at", "gen_id", "result_urls", "started_at", "status"]);
     expect(data.status).toBe("completed");
     expect(Array.isArray(data.result_urls)).toBe(true);
     expect(data.result_urls.length).toBe(1);
@@ -241,7 +242,7 @@ describe("POST /api/generator/query (spec 4.2)", () => {
     const a = await user();
     const created = await generate(a, { ...IMAGE, prompt: "please [simulate:fail]" });
     const r = await waitFor(a, created.data.gen_id);
-    expect(Object.keys(r).sort()).toEqual(["completed_at", "created_at", "error_message", "gen_id", "status"]);
+    expect(Object.keys(r).sort()).toEqual(["completed_at", "created_at", "error_message", "gen_id", "started_at", "status"]);
     expect(r.status).toBe("failed");
     expect(r.error_message).toContain("(simulated)");
     const again = await api.post("/api/generator/query", { gen_id: created.data.gen_id }, a);
@@ -289,7 +290,7 @@ describe("POST /api/generator/history (spec 4.3)", () => {
     expect(d.generations.map((g: any) => g.gen_id)).toEqual([bad, ok]);
     const [failed, done] = d.generations;
     expect(Object.keys(done).sort()).toEqual(
-      ["ai_type", "completed_at", "created_at", "credits_cost", "gen_id", "model", "prompt", "provider", "result_urls", "status"].sort(),
+      ["ai_type", "completed_at", "created_at", "credits_cost", "gen_id", "model", "prompt", "provider", "result_urls", "started_at", "status"].sort(),
     );
     expect(done).toMatchObject({ ai_type: "image", provider: IMAGE.provider, model: IMAGE.model, prompt: "first", status: "completed", credits_cost: 3 });
     expect(typeof done.result_urls).toBe("string");

@@ -7,7 +7,7 @@ import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import type { Db } from "#db/client";
 import { prepared } from "#db/prepared";
-import { generations, user } from "#db/schema";
+import { generations, idempotencyKeys, user } from "#db/schema";
 import { findOffering, isAiType, providersFor, type AiType, type Offering, type ProviderName } from "~/domain/catalog";
 import { assertCanReserve } from "~/domain/credits/ledger.server";
 import { iso, type Clock } from "~/lib/clock";
@@ -58,25 +58,76 @@ export function deadlineFor(aiType: AiType, config: Pick<Config, "IMAGE_DEADLINE
   return aiType === "video" ? config.VIDEO_DEADLINE_MS : config.IMAGE_DEADLINE_MS;
 }
 
+export interface CreateArgs {
+  userId: string;
+  input: GenerateInput;
+  mode: "live" | "simulated";
+  config: Pick<Config, "IMAGE_DEADLINE_MS" | "VIDEO_DEADLINE_MS">;
+  /** An Idempotency-Key and the hash of its request body (DESIGN §10). */
+  idempotency?: { key: string; requestHash: string };
+}
+
 /**
  * Creates a pending task. The balance check and the insert (which is the
  * reservation) share one immediate write transaction, so concurrent creates
  * can never overdraw.
  */
-export function createGeneration(
-  db: Db,
-  args: {
-    userId: string;
-    input: GenerateInput;
-    mode: "live" | "simulated";
-    config: Pick<Config, "IMAGE_DEADLINE_MS" | "VIDEO_DEADLINE_MS">;
-  },
-  clock: Clock,
-): GenerationRow {
+export function createGeneration(db: Db, args: CreateArgs, clock: Clock): GenerationRow {
+  return createOrReplay(db, args, clock).row;
+}
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The task an Idempotency-Key already made (within 24 h), or undefined; the
+ * same key with another body is a 409. An expired entry is forgotten.
+ */
+export function findIdempotent(tx: Db, userId: string, key: string, requestHash: string, now: number): GenerationRow | undefined {
+  const hit = tx
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)))
+    .get();
+  if (!hit) return undefined;
+  if (hit.createdAt <= now - IDEMPOTENCY_TTL_MS) {
+    tx.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key))).run();
+    return undefined;
+  }
+  if (hit.requestHash !== requestHash) throw new AppError("IDEMPOTENCY_MISMATCH");
+  return tx.select().from(generations).where(eq(generations.id, hit.genId)).get();
+}
+
+const isUniqueViolation = (e: unknown) => {
+  const code = String((e as { code?: unknown } | null)?.code ?? "");
+  return code.startsWith("SQLITE_CONSTRAINT_PRIMARYKEY") || code.startsWith("SQLITE_CONSTRAINT_UNIQUE") || code === "23505";
+};
+
+/**
+ * createGeneration with an optional Idempotency-Key: inside the same write
+ * transaction, a key seen before replays its task (nothing created or
+ * reserved); a new key is stored with the task. The (user, key) primary key
+ * decides concurrent duplicates: on an engine where two transactions can
+ * race (PostgreSQL), the loser's insert fails and it runs again as a replay.
+ */
+export function createOrReplay(db: Db, args: CreateArgs, clock: Clock): { row: GenerationRow; replayed: boolean } {
+  try {
+    return createOrReplayOnce(db, args, clock);
+  } catch (e) {
+    if (!args.idempotency || !isUniqueViolation(e)) throw e;
+    return createOrReplayOnce(db, args, clock);
+  }
+}
+
+function createOrReplayOnce(db: Db, args: CreateArgs, clock: Clock): { row: GenerationRow; replayed: boolean } {
   const { offering, prompt, options } = args.input;
+  const idem = args.idempotency;
   return db.transaction(
     (tx) => {
       const now = clock.now();
+      if (idem) {
+        const prior = findIdempotent(tx as unknown as Db, args.userId, idem.key, idem.requestHash, now);
+        if (prior) return { row: prior, replayed: true };
+      }
       assertCanReserve(tx, args.userId, offering.credits, clock);
       const row = {
         id: randomUUID(),
@@ -92,7 +143,9 @@ export function createGeneration(
         deadlineAt: now + deadlineFor(offering.aiType, args.config),
         createdAt: new Date(now),
       } satisfies typeof generations.$inferInsert;
-      return tx.insert(generations).values(row).returning().get();
+      const created = tx.insert(generations).values(row).returning().get();
+      if (idem) tx.insert(idempotencyKeys).values({ userId: args.userId, key: idem.key, requestHash: idem.requestHash, genId: created.id, createdAt: now }).run();
+      return { row: created, replayed: false };
     },
     { behavior: "immediate" },
   );
@@ -122,9 +175,14 @@ export function parseResultUrls(row: Pick<GenerationRow, "resultUrls">): string[
   }
 }
 
-/** Spec 4.2: the fields of the query response, by status. */
+/** Spec 4.2: the fields of the query response, by status; `started_at` once the task has started (additive, DESIGN §10). */
 export function toQueryView(row: GenerationRow) {
-  const base = { gen_id: row.id, status: row.status as GenerationStatus, created_at: iso(row.createdAt)! };
+  const base = {
+    gen_id: row.id,
+    status: row.status as GenerationStatus,
+    created_at: iso(row.createdAt)!,
+    ...(row.startedAt && row.status !== "pending" ? { started_at: iso(row.startedAt)! } : {}),
+  };
   if (row.status === "completed") {
     return { ...base, result_urls: parseResultUrls(row), completed_at: iso(row.completedAt)! };
   }
@@ -149,6 +207,7 @@ export function toHistoryEntry(row: GenerationRow) {
     status: row.status,
     credits_cost: chargedCost(row),
     created_at: iso(row.createdAt)!,
+    started_at: iso(row.startedAt),
     completed_at: iso(row.completedAt),
   };
 }

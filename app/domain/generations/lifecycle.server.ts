@@ -11,7 +11,7 @@
  * one database run each step of each task once. The job runner (jobs/) only
  * schedules: it calls `claimDue` and `runStep`.
  */
-import { and, asc, eq, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { generations } from "#db/schema";
 import { debitForGeneration, changes } from "~/domain/credits/ledger.server";
@@ -23,6 +23,8 @@ import type { ProviderRegistry } from "~/providers/registry.server";
 import { downloadAsset, MAX_ASSETS_PER_TASK, MAX_DOWNLOAD_BYTES, MAX_IMAGE_BYTES } from "~/providers/http.server";
 import { ProviderError, type GenerationRequest, type ResultAsset } from "~/providers/types";
 import type { ResultStorage } from "~/storage/types";
+import { enqueueGenerationEvent } from "~/domain/webhooks/outbox.server";
+import { generationChanged, outboxChanged } from "./changes.server";
 import type { GenerationRow } from "./generations.server";
 
 export const TIMED_OUT = "generation timed out";
@@ -55,6 +57,15 @@ const id$ = sql.placeholder("id");
 const owner$ = sql.placeholder("owner");
 const owned = (id: typeof id$ | string, owner: typeof owner$ | string) =>
   and(eq(generations.id, id), eq(generations.status, "processing"), eq(generations.leaseOwner, owner));
+
+/** processing → a final status, by the lease holder only; returns the row (for the outbox). */
+const finalTransition = (db: Db, set: { status: "completed" | "failed"; resultUrls?: SQL; errorMessage?: SQL }) =>
+  db
+    .update(generations)
+    .set({ ...set, completedAt: sql`${now$}`, leaseOwner: null, leaseUntil: null, nextPollAt: null })
+    .where(owned(id$, owner$))
+    .returning()
+    .prepare();
 
 /**
  * The statements each task goes through several times, prepared once per
@@ -102,19 +113,8 @@ function buildStatements(db: Db) {
       .set({ upstreamTaskId: sql`${sql.placeholder("upstreamTaskId")}`, nextPollAt: sql`${sql.placeholder("nextPollAt")}`, leaseOwner: null, leaseUntil: null })
       .where(owned(id$, owner$))
       .prepare(),
-    complete: db
-      .update(generations)
-      .set({
-        status: "completed",
-        resultUrls: sql`${sql.placeholder("resultUrls")}`,
-        completedAt: sql`${now$}`,
-        leaseOwner: null,
-        leaseUntil: null,
-        nextPollAt: null,
-      })
-      .where(owned(id$, owner$))
-      .returning({ userId: generations.userId, creditsCost: generations.creditsCost })
-      .prepare(),
+    complete: finalTransition(db, { status: "completed", resultUrls: sql`${sql.placeholder("resultUrls")}` }),
+    fail: finalTransition(db, { status: "failed", errorMessage: sql`${sql.placeholder("message")}` }),
   };
 }
 
@@ -189,35 +189,47 @@ export function schedulePoll(db: Db, args: { id: string; owner: string; nextPoll
   return changes(res) === 1;
 }
 
-/** processing → completed and the debit, in one transaction: exactly once, by the lease holder only. */
+/** After a final transition committed: wake this process's streams and dispatcher. */
+function finished(id: string, queued: number) {
+  generationChanged(id);
+  if (queued > 0) outboxChanged();
+}
+
+/**
+ * processing → completed, the debit and the webhook outbox rows, in one
+ * transaction: exactly once, by the lease holder only (a canceled task is no
+ * longer `processing`, so its late result changes nothing).
+ */
 export function completeGeneration(db: Db, args: { id: string; owner: string; resultUrls: string[] }, clock: Clock): boolean {
-  return db.transaction(
+  const queued = db.transaction(
     (tx) => {
       const now = clock.now();
-      const row = statements(db).complete.get({ id: args.id, owner: args.owner, now, resultUrls: JSON.stringify(args.resultUrls) });
-      if (!row) return false;
+      const row = statements(db).complete.get({ id: args.id, owner: args.owner, now, resultUrls: JSON.stringify(args.resultUrls) }) as GenerationRow | undefined;
+      if (!row) return -1;
       debitForGeneration(tx, { genId: args.id, userId: row.userId, amount: row.creditsCost }, clock);
-      return true;
+      return enqueueGenerationEvent(tx, row, now);
     },
     { behavior: "immediate" },
   );
+  if (queued < 0) return false;
+  finished(args.id, queued);
+  return true;
 }
 
-/** processing → failed with a message the user may see; nothing is debited. */
+/** processing → failed with a message the user may see (and the outbox rows); nothing is debited. */
 export function failGeneration(db: Db, args: { id: string; owner: string; message: string }, clock: Clock): boolean {
-  const res = db
-    .update(generations)
-    .set({
-      status: "failed",
-      errorMessage: args.message.slice(0, 1000),
-      completedAt: new Date(clock.now()),
-      leaseOwner: null,
-      leaseUntil: null,
-      nextPollAt: null,
-    })
-    .where(owned(args.id, args.owner))
-    .run();
-  return changes(res) === 1;
+  const queued = db.transaction(
+    (tx) => {
+      const now = clock.now();
+      const row = statements(db).fail.get({ id: args.id, owner: args.owner, now, message: args.message.slice(0, 1000) }) as GenerationRow | undefined;
+      if (!row) return -1;
+      return enqueueGenerationEvent(tx, row, now);
+    },
+    { behavior: "immediate" },
+  );
+  if (queued < 0) return false;
+  finished(args.id, queued);
+  return true;
 }
 
 /**
@@ -239,6 +251,19 @@ export function releaseLeases(db: Db, owner: string): number {
     )
     .run();
   return changes(res);
+}
+
+/** Best effort: asks the provider to stop a task (Replicate cancel, Runway delete); others have no such call. */
+export async function cancelUpstream(provider: ReturnType<ProviderRegistry["get"]>, upstreamTaskId: string, genId: string): Promise<boolean> {
+  if (provider.lifecycle !== "async" || !provider.cancel) return false;
+  try {
+    await provider.cancel(upstreamTaskId, AbortSignal.timeout(10_000));
+    log.debug("upstream task canceled", { gen_id: genId, provider: provider.name });
+    return true;
+  } catch (error) {
+    log.warn("upstream cancel failed", { gen_id: genId, provider: provider.name, error: (error as Error)?.message ?? String(error) });
+    return false;
+  }
 }
 
 export type StepPlan = { kind: "fail"; message: string } | { kind: "submit" } | { kind: "poll"; upstreamTaskId: string };
@@ -397,7 +422,10 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
         await finish(assets);
       } else {
         const { upstreamTaskId } = await timed("provider", () => provider.submit(req, callSignal));
-        write(() => markSubmitted(db, { id: row.id, owner, upstreamTaskId, nextPollAt: nextPoll(0) }));
+        if (!write(() => markSubmitted(db, { id: row.id, owner, upstreamTaskId, nextPollAt: nextPoll(0) }))) {
+          // Canceled (or lost) while submitting: the upstream job is nobody's now.
+          await cancelUpstream(provider, upstreamTaskId, row.id);
+        }
       }
       return;
     }

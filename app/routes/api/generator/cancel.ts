@@ -1,0 +1,18 @@
+import { cancelGeneration } from "~/domain/generations/cancel.server";
+import { toQueryView } from "~/domain/generations/generations.server";
+import { getGenerationRuntime } from "~/domain/generations/runtime.server";
+import { api, methodNotAllowed } from "~/lib/api.server";
+import { endpoint } from "~/lib/endpoints";
+
+const E = endpoint("/api/generator/cancel");
+
+// DESIGN §10: pending/processing → failed (`canceled`), never charged; upstream canceled where the provider can.
+export const action = api({
+  auth: E.auth,
+  body: E.body,
+  handler: async ({ caller, input, services }) => {
+    const row = await cancelGeneration({ db: services.db, clock: services.clock, providers: getGenerationRuntime().providers }, caller.user.id, input.gen_id);
+    return { data: toQueryView(row), message: "generation canceled" };
+  },
+});
+export const loader = methodNotAllowed;

@@ -23,6 +23,9 @@ export default [
   route("api/demo/gen-text", "routes/api/demo/gen-text.ts"),
   route("api/demo/gen-stream-text", "routes/api/demo/gen-stream-text.ts"),
   route("api/demo/gen-image", "routes/api/demo/gen-image.ts"),
+  route("api/billing/products", "routes/api/billing/products.ts"),
+  route("api/billing/checkout", "routes/api/billing/checkout.ts"),
+  route("api/billing/webhook/stripe", "routes/api/billing/webhook/stripe.ts"),
   route("api/openapi.json", "routes/api/openapi.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
@@ -43,5 +46,7 @@ export default [
     route("studio/:genId", "routes/studio-detail.tsx"),
     route("docs", "routes/docs.tsx"),
     route("admin", "routes/admin.tsx"),
+    route("pricing", "routes/pricing.tsx"),
+    route("billing/simulated/:checkoutId", "routes/billing-simulated.tsx"),
   ]),
 ] satisfies RouteConfig;

@@ -55,5 +55,30 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795349114807,
     "hash": "d2b1dffe46becdc169cc2aad8a913cd236c88b70598128d87875a634f19547d6"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `billing_events` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`type` text NOT NULL,\n\t`outcome` text NOT NULL,\n\t`payload` text NOT NULL,\n\t`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL\n);\n",
+      "\nCREATE TABLE `checkouts` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`product_id` text NOT NULL,\n\t`provider` text NOT NULL,\n\t`token_hash` text,\n\t`status` text DEFAULT 'open' NOT NULL,\n\t`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,\n\tFOREIGN KEY (`user_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE INDEX `checkouts_user_idx` ON `checkouts` (`user_id`,`created_at`);",
+      "\nCREATE TABLE `order_payments` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`ref` text NOT NULL,\n\t`order_no` text NOT NULL,\n\t`user_id` text NOT NULL,\n\t`amount` integer NOT NULL,\n\t`currency` text NOT NULL,\n\t`credits` integer NOT NULL,\n\t`grant_id` text,\n\t`payment_intent` text,\n\t`refunded_amount` integer DEFAULT 0 NOT NULL,\n\t`clawed_back` integer DEFAULT 0 NOT NULL,\n\t`period_end` integer,\n\t`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,\n\tFOREIGN KEY (`order_no`) REFERENCES `orders`(`order_no`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`user_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE UNIQUE INDEX `order_payments_ref_unique` ON `order_payments` (`ref`);",
+      "\nCREATE INDEX `order_payments_order_idx` ON `order_payments` (`order_no`);",
+      "\nCREATE INDEX `order_payments_user_idx` ON `order_payments` (`user_id`,`created_at`);",
+      "\nCREATE INDEX `order_payments_pi_idx` ON `order_payments` (`payment_intent`);",
+      "\nCREATE TABLE `products` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`kind` text NOT NULL,\n\t`credits` integer NOT NULL,\n\t`interval` text,\n\t`amount` integer NOT NULL,\n\t`currency` text DEFAULT 'usd' NOT NULL,\n\t`active` integer DEFAULT true NOT NULL,\n\t`sort_order` integer DEFAULT 0 NOT NULL,\n\t`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,\n\t`updated_at` integer\n);\n",
+      "\nCREATE TABLE `referral_rewards` (\n\t`invitee_id` text PRIMARY KEY NOT NULL,\n\t`inviter_id` text NOT NULL,\n\t`order_no` text NOT NULL,\n\t`credits` integer NOT NULL,\n\t`grant_id` text,\n\t`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,\n\tFOREIGN KEY (`invitee_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`inviter_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE INDEX `referral_rewards_inviter_idx` ON `referral_rewards` (`inviter_id`);",
+      "\nALTER TABLE `orders` ADD `kind` text DEFAULT 'subscription' NOT NULL;",
+      "\nALTER TABLE `orders` ADD `provider` text DEFAULT 'admin' NOT NULL;",
+      "\nALTER TABLE `orders` ADD `currency` text DEFAULT 'usd' NOT NULL;",
+      "\nALTER TABLE `orders` ADD `external_id` text;",
+      "\nALTER TABLE `orders` ADD `customer_id` text;",
+      "\nALTER TABLE `orders` ADD `status_at` integer;",
+      "\nCREATE UNIQUE INDEX `orders_external_idx` ON `orders` (`external_id`);"
+    ],
+    "bps": true,
+    "folderMillis": 1795350108894,
+    "hash": "bfd68f5f49a4bb075dcdb329dfddf77a0dc8c9ac16680f1b5bda2e333743ba32"
   }
 ];

@@ -62,11 +62,11 @@ export function errorResponse(error: unknown, request?: Request): Response {
   return envelopeResponse(errorBody("internal error"), { status: 500, headers });
 }
 
-/** Reads the body as JSON with the size limit; `{}` for an empty body. */
-export async function readJsonBody(request: Request): Promise<unknown> {
+/** Reads the exact bytes of the body with the size limit (signature checks need them untouched). */
+export async function readRawBody(request: Request): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw new AppError("INVALID_PARAMS", { reason: "body too large (max 1 MiB)" });
-  if (!request.body) return {};
+  if (!request.body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = request.body.getReader();
@@ -80,10 +80,16 @@ export async function readJsonBody(request: Request): Promise<unknown> {
     }
     chunks.push(value);
   }
-  if (size === 0) return {};
+  return Buffer.concat(chunks);
+}
+
+/** Reads the body as JSON with the size limit; `{}` for an empty body. */
+export async function readJsonBody(request: Request): Promise<unknown> {
+  const raw = await readRawBody(request);
+  if (raw.byteLength === 0) return {};
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+    text = new TextDecoder("utf-8", { fatal: true }).decode(raw);
   } catch {
     throw new AppError("INVALID_PARAMS", { reason: "body is not valid UTF-8" });
   }

@@ -89,6 +89,18 @@ const EnvSchema = z.object({
   /** Opt-in limits for session requests (spec 8.2 recommendations). */
   SESSION_RATE_LIMITS: bool.default(false),
 
+  /** Payments (DESIGN §9): unset secret key → the simulated checkout. */
+  STRIPE_SECRET_KEY: opt,
+  STRIPE_WEBHOOK_SECRET: opt,
+  /** Where the Stripe SDK sends API calls (a local fake in tests). */
+  STRIPE_API_URL: url.default("https://api.stripe.com"),
+  /** How long a pack's credits stay valid. */
+  PACK_VALIDITY_DAYS: int(1, 36_500).default(365),
+  /** A subscription period's credits stay valid until the period ends plus this grace. */
+  SUBSCRIPTION_GRACE_DAYS: int(0, 365).default(3),
+  /** An affiliate inviter's reward: this percentage of the invitee's first paid order's credits. */
+  AFFILIATE_REWARD_PERCENT: int(0, 100).default(10),
+
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

@@ -13,6 +13,7 @@ import { DemoRequestSchema } from "~/domain/demo/schema";
 import { CreateSubscriptionSchema, GrantCreditsSchema, ListUsersSchema } from "~/domain/admin/admin.server";
 import { AI_TYPES, CATALOG, PROVIDERS } from "~/domain/catalog";
 import { INTERVALS } from "~/domain/subscriptions/subscriptions.server";
+import { PLAN_INTERVALS, PRODUCT_KINDS } from "~/domain/billing/products.server";
 import type { ErrorCode } from "./errors";
 import { AffiliateSchema, ApiKeyCreateSchema, ApiKeyRevokeSchema, FeedbackSchema } from "./forms";
 
@@ -22,7 +23,7 @@ export interface EndpointDef {
   method: "POST" | "GET";
   /** Also answers this method (health: GET and POST). */
   alsoMethod?: "POST" | "GET";
-  tag: "Generation" | "Demo" | "Account" | "API keys" | "Admin" | "Service" | "Sign-in";
+  tag: "Generation" | "Demo" | "Account" | "Billing" | "API keys" | "Admin" | "Service" | "Sign-in";
   summary: string;
   description: string;
   auth: AuthMode;
@@ -147,6 +148,18 @@ const AdminUserSchema = z.strictObject({
   total_credits: z.int(),
   tier: z.enum(["admin", "premium", "standard"]),
 });
+
+export const ProductSchema = z.strictObject({
+  product_id: z.string(),
+  name: z.string(),
+  kind: z.enum(PRODUCT_KINDS),
+  credits: z.int().describe("credits of a pack, or granted each period of a plan"),
+  interval: z.enum(PLAN_INTERVALS).nullable().describe("month or year for a subscription; null for a pack"),
+  amount: z.int().describe("price in the smallest currency unit (cents)"),
+  currency: z.string().describe("ISO 4217, lowercase"),
+});
+
+export const CheckoutSchema = z.object({ product_id: z.string().trim().min(1).max(100) });
 
 // ---- documented request bodies where validation happens in domain code
 
@@ -357,6 +370,42 @@ export const ENDPOINTS = {
     successMessage: "feedback received, thank you",
     errors: [...AUTH_ERRORS, "INVALID_PARAMS", ...COMMON],
     example: { content: "The fox pictures are great.", rating: 5 },
+  },
+  "/api/billing/products": {
+    method: "POST",
+    tag: "Billing",
+    summary: "What is for sale",
+    description:
+      "Public. Credit packs (one-time; credits valid 1 year by default) and subscription plans (credits granted each month or year), in display order. Amounts in the smallest currency unit (cents).",
+    auth: "none",
+    source: "DESIGN §9",
+    response: z.strictObject({ products: z.array(ProductSchema) }),
+    errors: ["METHOD_NOT_ALLOWED", "BUSY", "INTERNAL"],
+  },
+  "/api/billing/checkout": {
+    method: "POST",
+    tag: "Billing",
+    summary: "Start a checkout",
+    description:
+      "Creates a Stripe Checkout Session for the product (payment mode for a pack, subscription mode for a plan) and answers the URL to send the buyer to. Credits arrive when Stripe's webhook confirms the payment. Without STRIPE_SECRET_KEY the URL opens Atelier's simulated checkout page.",
+    auth: "user",
+    source: "DESIGN §9",
+    body: CheckoutSchema,
+    response: z.strictObject({ checkout_url: z.url() }),
+    errors: [...AUTH_ERRORS, "PRODUCT_NOT_FOUND", "INVALID_PARAMS", "UPSTREAM_FAILED", ...COMMON],
+    example: { product_id: "pack-100" },
+  },
+  "/api/billing/webhook/stripe": {
+    method: "POST",
+    tag: "Billing",
+    summary: "Stripe webhook",
+    description:
+      "For Stripe only. Verifies `Stripe-Signature` on the raw body with STRIPE_WEBHOOK_SECRET (HTTP 400 and nothing changed when it does not match), records each event id once and applies it: checkout.session.completed, invoice.paid, customer.subscription.updated / deleted, charge.refunded. A replayed event answers code 0 with duplicate true.",
+    auth: "none",
+    source: "DESIGN §9",
+    docBody: z.looseObject({ id: z.string(), type: z.string(), data: z.looseObject({ object: z.looseObject({}) }) }).describe("a Stripe event"),
+    response: z.strictObject({ event_id: z.string(), duplicate: z.boolean(), outcome: z.string() }),
+    errors: ["WEBHOOK_SIGNATURE", "WEBHOOK_NOT_CONFIGURED", "INVALID_PARAMS", ...COMMON],
   },
   "/api/keys/create": {
     method: "POST",

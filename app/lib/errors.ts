@@ -31,6 +31,10 @@ type Params = {
   WEBHOOK_NOT_FOUND: void;
   DELIVERY_NOT_FOUND: void;
   WEBHOOK_LIMIT: { max: number };
+  PRODUCT_NOT_FOUND: void;
+  NO_BILLING_ACCOUNT: void;
+  WEBHOOK_SIGNATURE: void;
+  WEBHOOK_NOT_CONFIGURED: void;
 };
 
 export type ErrorCode = keyof Params;
@@ -77,6 +81,11 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
   WEBHOOK_NOT_FOUND: { status: 200, message: () => "webhook not found" },
   DELIVERY_NOT_FOUND: { status: 200, message: () => "delivery not found" },
   WEBHOOK_LIMIT: { status: 200, message: (p) => `invalid params: at most ${p.max} webhooks per user` },
+  // Billing (DESIGN §9).
+  PRODUCT_NOT_FOUND: { status: 200, message: () => "product not found" },
+  NO_BILLING_ACCOUNT: { status: 200, message: () => "no subscription to manage" },
+  WEBHOOK_SIGNATURE: { status: 400, message: () => "invalid signature" },
+  WEBHOOK_NOT_CONFIGURED: { status: 400, message: () => "webhook not configured: set STRIPE_WEBHOOK_SECRET" },
 };
 
 /**
@@ -113,6 +122,10 @@ export const ERROR_PLACEHOLDERS: { [C in ErrorCode]: Params[C] } = {
   WEBHOOK_NOT_FOUND: undefined,
   DELIVERY_NOT_FOUND: undefined,
   WEBHOOK_LIMIT: { max: 10 },
+  PRODUCT_NOT_FOUND: undefined,
+  NO_BILLING_ACCOUNT: undefined,
+  WEBHOOK_SIGNATURE: undefined,
+  WEBHOOK_NOT_CONFIGURED: undefined,
 };
 
 /** Every message pattern a code can produce, with its HTTP status (the API reference's error table). */

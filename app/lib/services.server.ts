@@ -4,6 +4,7 @@
  * runner and the CLI reach for this.
  */
 import { openDatabase, type Db } from "#db/client";
+import { seedProducts } from "~/domain/billing/products.server";
 import { createAuth, type Auth } from "./auth.server";
 import { systemClock, type Clock } from "./clock";
 import { getConfig, type Config } from "./config.server";
@@ -24,6 +25,7 @@ export function getServices(): Services {
     const config = getConfig();
     const db = openDatabase(config.databasePath);
     const clock = systemClock;
+    seedProducts(db, clock);
     g[KEY] = { config, db, clock, auth: createAuth(config, db, clock) };
   }
   return g[KEY]!;

@@ -8,6 +8,7 @@ import { startOpenAIFake, type OpenAIFake } from "./openai";
 import { startReplicateFake, type ReplicateFake } from "./replicate";
 import { startRunwayFake, type RunwayFake } from "./runway";
 import { startS3Fake, type S3Fake } from "./s3";
+import { startStripeFake, type StripeFake } from "./stripe";
 
 export interface AllFakes {
   openai: OpenAIFake;
@@ -15,19 +16,21 @@ export interface AllFakes {
   kling: KlingFake;
   runway: RunwayFake;
   s3?: S3Fake;
+  stripe?: StripeFake;
   /** Provider credentials and base URLs (plus the S3 variables when a bucket runs). */
   env: Record<string, string>;
   stop(): Promise<void>;
 }
 
 /** `firstPort` 0 (default) picks free ports; otherwise the fakes take consecutive ports from it. */
-export async function startAllFakes(opts: { firstPort?: number; s3?: boolean } = {}): Promise<AllFakes> {
+export async function startAllFakes(opts: { firstPort?: number; s3?: boolean; stripe?: { webhookUrl?: string } } = {}): Promise<AllFakes> {
   const at = (i: number) => (opts.firstPort ? opts.firstPort + i : undefined);
   const openai = startOpenAIFake({ port: at(0) });
   const replicate = startReplicateFake({ port: at(1) });
   const kling = startKlingFake({ port: at(2) });
   const runway = startRunwayFake({ port: at(3) });
   const s3 = opts.s3 ? await startS3Fake({ port: at(4) }) : undefined;
+  const stripe = opts.stripe ? startStripeFake({ port: at(5), webhookUrl: opts.stripe.webhookUrl }) : undefined;
   const env: Record<string, string> = {
     OPENAI_API_KEY: openai.apiKey,
     OPENAI_BASE_URL: openai.baseUrl,
@@ -41,6 +44,7 @@ export async function startAllFakes(opts: { firstPort?: number; s3?: boolean } =
     // The fakes serve result files from 127.0.0.1, which result downloads refuse by default (SSRF guard).
     OUTBOUND_ALLOW_PRIVATE: "true",
     ...(s3?.env ?? {}),
+    ...(stripe?.env ?? {}),
   };
   return {
     openai,
@@ -48,9 +52,10 @@ export async function startAllFakes(opts: { firstPort?: number; s3?: boolean } =
     kling,
     runway,
     s3,
+    stripe,
     env,
     stop: async () => {
-      await Promise.all([openai.stop(), replicate.stop(), kling.stop(), runway.stop(), s3?.stop()]);
+      await Promise.all([openai.stop(), replicate.stop(), kling.stop(), runway.stop(), s3?.stop(), stripe?.stop()]);
     },
   };
 }

@@ -105,6 +105,17 @@ describe("real responses match the documented schemas", () => {
     expect(await check("/api/get-user-subscription", undefined, { cookie: user.cookie })).not.toBeNull();
   });
 
+  test("billing endpoints (simulated checkout; the webhook refuses without its secret)", async () => {
+    const products = await check("/api/billing/products", undefined, {});
+    expect(products.products.length).toBeGreaterThan(0);
+    const started = await check("/api/billing/checkout", { product_id: products.products[0].product_id }, { cookie: user.cookie });
+    expect(started.checkout_url).toStartWith(`${server.url}/billing/simulated/`);
+    const hook = await api.post("/api/billing/webhook/stripe", { id: "evt_1", type: "invoice.paid" });
+    expect(hook.status).toBe(400);
+    expect(hook.body).toEqual({ code: 1, message: "webhook not configured: set STRIPE_WEBHOOK_SECRET", data: null });
+    covered.add("/api/billing/webhook/stripe"); // its success shape: tests/integration/billing.test.ts
+  });
+
   test("demo endpoints (when routed)", async () => {
     const auth = { cookie: user.cookie };
     await check("/api/demo/gen-text", { provider: "openai", model: "gpt-4o-mini", prompt: "hello" }, auth);

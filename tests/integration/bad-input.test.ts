@@ -45,6 +45,10 @@ const ENDPOINTS: Record<string, Endpoint> = {
     valid: { email: "nobody@example.test", product_id: "pro", product_name: "Pro", interval: "month", amount: 990, sub_id: "s", period_end: "2030-01-01T00:00:00Z" },
   },
   "/api/admin/list-users": { valid: { page: 1, page_size: 20 } },
+  "/api/billing/products": {},
+  "/api/billing/checkout": { valid: { product_id: "pack-100" } },
+  // No STRIPE_WEBHOOK_SECRET here: every call is a 400 that writes nothing (signatures: tests/integration/billing.test.ts).
+  "/api/billing/webhook/stripe": {},
   "/api/generator/generate": { valid: { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a fox", options: {} } },
   "/api/generator/query": { valid: { gen_id: "00000000-0000-0000-0000-000000000000" } },
   "/api/generator/history": { valid: { page: 1, page_size: 20 } },

@@ -22,8 +22,8 @@ export const changes = (res: unknown): number => (res as { changes: number }).ch
 /** A transaction handle or the database itself: both run the same statements. */
 export type Tx = Pick<Db, "select" | "insert" | "update" | "delete" | "run" | "get" | "all">;
 
-export type GrantSource = "signup" | "checkin" | "admin" | "order";
-export const GRANT_SOURCES: readonly GrantSource[] = ["signup", "checkin", "admin", "order"];
+export type GrantSource = "signup" | "checkin" | "admin" | "order" | "referral";
+export const GRANT_SOURCES: readonly GrantSource[] = ["signup", "checkin", "admin", "order", "referral"];
 
 export interface GrantInput {
   userId: string;
@@ -192,6 +192,34 @@ export function debitForGeneration(
   const charged = input.amount - need;
   tx.update(creditDebits).set({ charged }).where(eq(creditDebits.id, debitId)).run();
   return { debitId, amount: input.amount, charged, applied: true };
+}
+
+/**
+ * Takes back up to `amount` credits from one grant (a refunded order), never
+ * below zero, recorded as a debit keyed by `key` (unique like a gen_id, so a
+ * repeated call changes nothing). Returns what was actually taken.
+ */
+export function clawBackGrant(tx: Tx, input: { key: string; userId: string; grantId: string; amount: number }, clock: Clock): number {
+  if (!isCount(input.amount) || input.amount <= 0) return 0;
+  const grant = tx.select({ remaining: creditGrants.remaining }).from(creditGrants).where(eq(creditGrants.id, input.grantId)).get();
+  const take = Math.min(input.amount, grant?.remaining ?? 0);
+  const debitId = randomUUID();
+  const inserted = tx
+    .insert(creditDebits)
+    .values({ id: debitId, userId: input.userId, genId: input.key, amount: input.amount, charged: take, createdAt: new Date(clock.now()) })
+    .onConflictDoNothing({ target: creditDebits.genId })
+    .run();
+  if (changes(inserted) === 0) return 0;
+  if (take > 0) {
+    const res = tx
+      .update(creditGrants)
+      .set({ remaining: sql`${creditGrants.remaining} - ${take}` })
+      .where(and(eq(creditGrants.id, input.grantId), sql`${creditGrants.remaining} >= ${take}`))
+      .run();
+    if (changes(res) !== 1) throw new Error(`ledger: grant ${input.grantId} changed under a claw-back`);
+    tx.insert(creditAllocations).values({ debitId, grantId: input.grantId, amount: take }).run();
+  }
+  return take;
 }
 
 // ------------------------------------------------------------------ statements for the user center

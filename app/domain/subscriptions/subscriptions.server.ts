@@ -45,6 +45,7 @@ export function getActiveSubscription(db: Pick<Db, "select">, userId: string, cl
       .where(
         and(
           eq(orders.userId, sql.placeholder("userId")),
+          eq(orders.kind, "subscription"),
           eq(orders.status, "paid"),
           or(isNull(orders.periodEnd), gt(orders.periodEnd, sql.placeholder("now"))),
         ),
@@ -93,7 +94,7 @@ export function defaultPeriodEnd(interval: Interval, now: number): number | null
   return null;
 }
 
-const newOrderNo = (now: number) =>
+export const newOrderNo = (now: number) =>
   `ORD-${new Date(now).toISOString().slice(0, 10).replaceAll("-", "")}-${randomBytes(6).toString("hex").toUpperCase()}`;
 
 /** Records a paid order (DESIGN §3: orders are recorded by an admin). */
@@ -111,6 +112,12 @@ export function createSubscription(db: Pick<Db, "insert">, input: CreateSubscrip
     subId: input.subId ?? `sub_${randomBytes(12).toString("hex")}`,
     periodEnd: periodEnd === null ? null : new Date(periodEnd),
     createdAt: new Date(now),
+    kind: "subscription",
+    provider: "admin",
+    currency: "usd",
+    externalId: null,
+    customerId: null,
+    statusAt: null,
   };
   db.insert(orders).values(row).run();
   return row;

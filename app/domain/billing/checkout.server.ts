@@ -1,0 +1,149 @@
+/**
+ * Buying (DESIGN §9): start a checkout (Stripe's, or the simulated one when
+ * STRIPE_SECRET_KEY is unset), complete a simulated one, open the customer
+ * portal, and receive Stripe's webhook. Completion always goes through
+ * `processBillingEvent`, the same fulfilment code for both.
+ */
+import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Db } from "#db/client";
+import { checkouts, orderPayments, orders } from "#db/schema";
+import type { Clock } from "~/lib/clock";
+import type { Config } from "~/lib/config.server";
+import { AppError } from "~/lib/errors";
+import { log } from "~/lib/log.server";
+import { changes } from "../credits/ledger.server";
+import { defaultPeriodEnd, type Interval } from "../subscriptions/subscriptions.server";
+import { processBillingEvent, type BillingConfig, type EventResult } from "./fulfil.server";
+import { getProduct, requireBuyableProduct, type ProductRow } from "./products.server";
+import { createPortalUrl, createStripeCheckout, factFromEvent, verifyStripeEvent, type StripeConfig } from "./stripe.server";
+
+export interface CheckoutDeps {
+  db: Db;
+  clock: Clock;
+  config: BillingConfig & StripeConfig & Pick<Config, "publicUrl">;
+}
+
+export const billingMode = (config: StripeConfig): "stripe" | "simulated" => (config.STRIPE_SECRET_KEY ? "stripe" : "simulated");
+
+export const returnUrls = (publicUrl: string) => ({
+  successUrl: `${publicUrl}/account?notice=checkout-success`,
+  cancelUrl: `${publicUrl}/account?notice=checkout-canceled`,
+});
+
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+
+/** The user's Stripe customer, from their latest order that has one. */
+function customerOf(db: Db, userId: string): string | null {
+  const row = db
+    .select({ c: orders.customerId })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.provider, "stripe"), isNotNull(orders.customerId)))
+    .orderBy(desc(orders.createdAt))
+    .limit(1)
+    .get();
+  return row?.c ?? null;
+}
+
+/** `POST /api/billing/checkout`: where to send the buyer. */
+export async function startCheckout(deps: CheckoutDeps, buyer: { id: string; email: string }, productId: string): Promise<{ checkout_url: string }> {
+  const { db, clock, config } = deps;
+  const product = requireBuyableProduct(db, productId);
+  const urls = returnUrls(config.publicUrl);
+  if (billingMode(config) === "stripe") {
+    const session = await createStripeCheckout(config, { userId: buyer.id, email: buyer.email, product, customerId: customerOf(db, buyer.id), ...urls }).catch(
+      (e: { statusCode?: number; message?: string }) => {
+        log.warn("stripe: checkout session failed", { error: e.message, status: e.statusCode });
+        throw new AppError("UPSTREAM_FAILED", { provider: "stripe", status: e.statusCode });
+      },
+    );
+    db.insert(checkouts).values({ id: session.id, userId: buyer.id, productId: product.id, provider: "stripe", createdAt: new Date(clock.now()) }).onConflictDoNothing().run();
+    return { checkout_url: session.url };
+  }
+  const id = `cs_sim_${randomBytes(12).toString("hex")}`;
+  const token = randomBytes(24).toString("base64url");
+  db.insert(checkouts)
+    .values({ id, userId: buyer.id, productId: product.id, provider: "simulated", tokenHash: sha256(token), createdAt: new Date(clock.now()) })
+    .run();
+  return { checkout_url: `${config.publicUrl}/billing/simulated/${id}?token=${token}` };
+}
+
+export interface SimulatedCheckoutView {
+  id: string;
+  status: string;
+  product: ProductRow;
+}
+
+/** The simulated page: only its owner sees it. */
+export function getSimulatedCheckout(db: Db, id: string, userId: string): SimulatedCheckoutView | null {
+  const c = db.select().from(checkouts).where(eq(checkouts.id, id)).get();
+  if (!c || c.provider !== "simulated" || c.userId !== userId) return null;
+  const product = getProduct(db, c.productId);
+  return product ? { id: c.id, status: c.status, product } : null;
+}
+
+const tokenMatches = (hash: string | null, token: string) => {
+  if (!hash || !token) return false;
+  const a = Buffer.from(hash, "hex");
+  const b = Buffer.from(sha256(token), "hex");
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+/**
+ * Completes or cancels a simulated checkout: a POST by its owner carrying its
+ * form token. Completion is a payment fact through the webhook's fulfilment.
+ */
+export function finishSimulatedCheckout(
+  deps: CheckoutDeps,
+  input: { id: string; userId: string; token: string; outcome: "pay" | "cancel" },
+): { status: "completed" | "canceled"; result?: EventResult } {
+  const { db, clock } = deps;
+  const c = db.select().from(checkouts).where(eq(checkouts.id, input.id)).get();
+  if (!c || c.provider !== "simulated" || c.userId !== input.userId || !tokenMatches(c.tokenHash, input.token)) {
+    throw new AppError("FORBIDDEN");
+  }
+  if (input.outcome === "cancel") {
+    db.update(checkouts).set({ status: "canceled" }).where(and(eq(checkouts.id, c.id), eq(checkouts.status, "open"))).run();
+    return { status: "canceled" };
+  }
+  const product = getProduct(db, c.productId);
+  if (!product) throw new AppError("PRODUCT_NOT_FOUND");
+  // Claim the checkout first: two submits of the same form pay once.
+  const claimed = db.update(checkouts).set({ status: "completed" }).where(and(eq(checkouts.id, c.id), eq(checkouts.status, "open"))).run();
+  if (changes(claimed) === 0) return { status: "completed" };
+  const now = clock.now();
+  const isPlan = product.kind === "subscription";
+  const result = processBillingEvent(
+    deps,
+    { id: `evt_sim_${c.id}`, type: "simulated.checkout.completed", payload: JSON.stringify({ checkout: c.id, product: product.id }) },
+    {
+      type: "payment",
+      provider: "simulated",
+      userId: c.userId,
+      productId: product.id,
+      orderRef: isPlan ? `sub_sim_${c.id.slice(7)}` : c.id,
+      paymentRef: c.id,
+      amount: product.amount,
+      currency: product.currency,
+      periodEnd: isPlan ? defaultPeriodEnd(product.interval as Interval, now) : null,
+      at: Math.floor(now / 1000),
+    },
+  );
+  return { status: "completed", result };
+}
+
+/** The customer portal for a user with a Stripe subscription. */
+export async function portalUrl(deps: CheckoutDeps, userId: string): Promise<string> {
+  const customer = billingMode(deps.config) === "stripe" ? customerOf(deps.db, userId) : null;
+  if (!customer) throw new AppError("NO_BILLING_ACCOUNT");
+  return createPortalUrl(deps.config, customer, `${deps.config.publicUrl}/account`);
+}
+
+/** `POST /api/billing/webhook/stripe`: verify, translate, fulfil once. */
+export async function receiveStripeWebhook(deps: CheckoutDeps, raw: Uint8Array, signature: string | null): Promise<EventResult & { id: string }> {
+  const event = await verifyStripeEvent(deps.config, raw, signature);
+  const known = (pi: string) => deps.db.select({ id: orderPayments.id }).from(orderPayments).where(eq(orderPayments.paymentIntent, pi)).get() !== undefined;
+  const fact = await factFromEvent(deps.config, event, known);
+  const payload = new TextDecoder().decode(raw);
+  return { id: event.id, ...processBillingEvent(deps, { id: event.id, type: event.type, payload }, fact) };
+}

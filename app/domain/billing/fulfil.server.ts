@@ -1,0 +1,326 @@
+/**
+ * Fulfilment (DESIGN §9): the one place where money becomes credits. Stripe's
+ * webhook and the simulated checkout both turn what happened into a `Fact`
+ * and call `processBillingEvent`, which records the event id once and applies
+ * the fact in the same write transaction, so a duplicate or concurrent
+ * delivery changes nothing. Every function below the entry point is
+ * synchronous (bun-sqlite transactions; never await inside one).
+ *
+ * Guards, besides the event id: one order per provider object (unique
+ * `orders.external_id`), one payment per Checkout Session or invoice (unique
+ * `order_payments.ref`), one claw-back per refund amount (unique debit key),
+ * one referral reward per invitee (primary key).
+ */
+import { and, count, eq, isNull, lt, lte, or } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import type { Db } from "#db/client";
+import { billingEvents, orderPayments, orders, referralRewards, user } from "#db/schema";
+import { DAY_MS, type Clock } from "~/lib/clock";
+import type { Config } from "~/lib/config.server";
+import { log } from "~/lib/log.server";
+import { changes, clawBackGrant, grantCredits, type Tx } from "../credits/ledger.server";
+import { defaultPeriodEnd, newOrderNo, type Interval, type OrderRow } from "../subscriptions/subscriptions.server";
+import { getProduct } from "./products.server";
+
+export type BillingConfig = Pick<Config, "PACK_VALIDITY_DAYS" | "SUBSCRIPTION_GRACE_DAYS" | "AFFILIATE_REWARD_PERCENT">;
+export type Provider = "stripe" | "simulated";
+
+/** Money received: a pack's payment or one subscription period. */
+export interface PaymentFact {
+  type: "payment";
+  provider: Provider;
+  /** From the signed event; for a renewal without metadata, taken from the order. */
+  userId?: string | null;
+  productId?: string | null;
+  /** The provider's object bought: Checkout Session id (pack) or subscription id. */
+  orderRef: string;
+  /** The payment itself: Checkout Session id (pack) or invoice id (subscription period). */
+  paymentRef: string;
+  amount: number;
+  currency: string;
+  paymentIntent?: string | null;
+  customerId?: string | null;
+  /** End of the period paid for (ms); default one interval from now. */
+  periodEnd?: number | null;
+  /** The event's `created` (seconds). */
+  at: number;
+}
+
+/** A subscription's state changed (updated, canceled). */
+export interface StatusFact {
+  type: "status";
+  provider: Provider;
+  subscriptionId: string;
+  userId?: string | null;
+  productId?: string | null;
+  status: string;
+  periodEnd?: number | null;
+  customerId?: string | null;
+  at: number;
+}
+
+/** Money returned: the cumulative refunded amount of one payment. */
+export interface RefundFact {
+  type: "refund";
+  paymentIntent?: string | null;
+  /** The payment's ref when known (an invoice id found through the API). */
+  paymentRef?: string | null;
+  /** Cumulative refunded amount (cents) of that charge. */
+  amountRefunded: number;
+}
+
+export type Fact = PaymentFact | StatusFact | RefundFact;
+
+export interface BillingDeps {
+  db: Db;
+  clock: Clock;
+  config: BillingConfig;
+}
+
+export interface EventResult {
+  /** The event id was seen before: nothing was changed this time. */
+  duplicate: boolean;
+  outcome: string;
+}
+
+/**
+ * Records `event.id` once and applies its fact in the same transaction.
+ * A fact of null (an event type we do not act on) is recorded as ignored.
+ */
+export function processBillingEvent(
+  { db, clock, config }: BillingDeps,
+  event: { id: string; type: string; payload: string },
+  fact: Fact | null,
+): EventResult {
+  const result = db.transaction(
+    (tx) => {
+      const inserted = tx
+        .insert(billingEvents)
+        .values({ id: event.id, type: event.type, outcome: "processing", payload: event.payload, createdAt: new Date(clock.now()) })
+        .onConflictDoNothing()
+        .run();
+      if (changes(inserted) === 0) {
+        const seen = tx.select({ outcome: billingEvents.outcome }).from(billingEvents).where(eq(billingEvents.id, event.id)).get();
+        return { duplicate: true, outcome: seen?.outcome ?? "seen" };
+      }
+      const outcome = fact ? applyFact(tx, fact, clock, config) : "ignored: event type not handled";
+      tx.update(billingEvents).set({ outcome }).where(eq(billingEvents.id, event.id)).run();
+      return { duplicate: false, outcome };
+    },
+    { behavior: "immediate" },
+  );
+  if (!result.duplicate && result.outcome.startsWith("ignored")) {
+    log.warn("billing event ignored", { event_id: event.id, type: event.type, outcome: result.outcome });
+  } else if (!result.duplicate) {
+    log.info("billing event applied", { event_id: event.id, type: event.type, outcome: result.outcome });
+  }
+  return result;
+}
+
+export function applyFact(tx: Tx, fact: Fact, clock: Clock, config: BillingConfig): string {
+  switch (fact.type) {
+    case "payment":
+      return applyPayment(tx, fact, clock, config);
+    case "status":
+      return applyStatus(tx, fact, clock);
+    case "refund":
+      return applyRefund(tx, fact, clock);
+  }
+}
+
+const orderByRef = (tx: Tx, ref: string): OrderRow | undefined => tx.select().from(orders).where(eq(orders.externalId, ref)).get();
+const userExists = (tx: Tx, id: string) => tx.select({ id: user.id }).from(user).where(eq(user.id, id)).get() !== undefined;
+
+/** Finds or creates the order of a provider object (race-safe through the unique external id). */
+function ensureOrder(
+  tx: Tx,
+  f: { provider: Provider; orderRef: string; userId: string; productId: string; customerId?: string | null; periodEnd?: number | null; amount?: number; currency?: string; status?: string; at: number },
+  clock: Clock,
+): OrderRow | string {
+  const existing = orderByRef(tx, f.orderRef);
+  if (existing) return existing;
+  if (!userExists(tx, f.userId)) return `ignored: unknown user ${f.userId}`;
+  const product = getProduct(tx, f.productId);
+  if (!product) return `ignored: unknown product ${f.productId}`;
+  const now = clock.now();
+  const interval = (product.interval ?? "one-time") as Interval;
+  tx.insert(orders)
+    .values({
+      orderNo: newOrderNo(now),
+      userId: f.userId,
+      productId: product.id,
+      productName: product.name,
+      interval,
+      amount: product.kind === "pack" && f.amount !== undefined ? f.amount : product.amount,
+      status: f.status ?? "paid",
+      subId: f.orderRef,
+      periodEnd: product.kind === "pack" ? null : new Date(f.periodEnd ?? defaultPeriodEnd(interval, now)!),
+      createdAt: new Date(now),
+      kind: product.kind,
+      provider: f.provider,
+      currency: f.currency ?? product.currency,
+      externalId: f.orderRef,
+      customerId: f.customerId ?? null,
+      statusAt: f.at,
+    })
+    .onConflictDoNothing()
+    .run();
+  return orderByRef(tx, f.orderRef)!;
+}
+
+function applyPayment(tx: Tx, f: PaymentFact, clock: Clock, config: BillingConfig): string {
+  let userId = f.userId;
+  let productId = f.productId;
+  if (!userId || !productId) {
+    // A renewal invoice without our metadata: the order made at checkout knows.
+    const known = orderByRef(tx, f.orderRef);
+    if (!known) return `ignored: no user or product for ${f.orderRef}`;
+    userId = known.userId;
+    productId = known.productId;
+  }
+  const order = ensureOrder(tx, { ...f, userId, productId }, clock);
+  if (typeof order === "string") return order;
+  const product = getProduct(tx, order.productId);
+  if (!product) return `ignored: unknown product ${order.productId}`;
+
+  const now = clock.now();
+  const paymentId = randomUUID();
+  const inserted = tx
+    .insert(orderPayments)
+    .values({
+      id: paymentId,
+      ref: f.paymentRef,
+      orderNo: order.orderNo,
+      userId: order.userId,
+      amount: f.amount,
+      currency: f.currency,
+      credits: product.credits,
+      paymentIntent: f.paymentIntent ?? null,
+      periodEnd: f.periodEnd ? new Date(f.periodEnd) : null,
+      createdAt: new Date(now),
+    })
+    .onConflictDoNothing({ target: orderPayments.ref })
+    .run();
+  const fresh = changes(inserted) === 1;
+  if (!fresh && f.paymentIntent) {
+    // The same period seen again (checkout, then invoice.paid): keep what the later event knows.
+    tx.update(orderPayments).set({ paymentIntent: f.paymentIntent }).where(and(eq(orderPayments.ref, f.paymentRef), isNull(orderPayments.paymentIntent))).run();
+  }
+
+  if (order.kind === "subscription") {
+    const periodEnd = f.periodEnd ?? (fresh ? defaultPeriodEnd(order.interval as Interval, now) : null);
+    if (periodEnd) {
+      tx.update(orders)
+        .set({ periodEnd: new Date(periodEnd) })
+        .where(and(eq(orders.orderNo, order.orderNo), or(isNull(orders.periodEnd), lt(orders.periodEnd, new Date(periodEnd)))))
+        .run();
+    }
+    // Paid again → active again, unless a newer event said otherwise.
+    tx.update(orders)
+      .set({ status: "paid", statusAt: f.at })
+      .where(and(eq(orders.orderNo, order.orderNo), or(isNull(orders.statusAt), lte(orders.statusAt, f.at))))
+      .run();
+    if (f.customerId) tx.update(orders).set({ customerId: f.customerId }).where(and(eq(orders.orderNo, order.orderNo), isNull(orders.customerId))).run();
+  }
+  if (!fresh) return `applied: payment ${f.paymentRef} already recorded`;
+
+  const expiresAt =
+    order.kind === "pack"
+      ? now + config.PACK_VALIDITY_DAYS * DAY_MS
+      : Math.max(f.periodEnd ?? defaultPeriodEnd(order.interval as Interval, now)!, now + DAY_MS) + config.SUBSCRIPTION_GRACE_DAYS * DAY_MS;
+  const grant = grantCredits(
+    tx,
+    { userId: order.userId, amount: product.credits, source: "order", expiresAt, note: `${order.orderNo} · ${product.name}` },
+    clock,
+  );
+  tx.update(orderPayments).set({ grantId: grant.id }).where(eq(orderPayments.id, paymentId)).run();
+  const reward = rewardReferral(tx, order, product.credits, clock, config);
+  return `applied: ${product.credits} credits for ${order.orderNo}${reward ? `; referral ${reward}` : ""}`;
+}
+
+/** Stripe subscription statuses → ours: `paid` is the active state of spec 2.3. */
+export function subscriptionStatus(stripeStatus: string): string {
+  switch (stripeStatus) {
+    case "active":
+    case "trialing":
+      return "paid";
+    case "canceled":
+    case "incomplete_expired":
+      return "canceled";
+    default:
+      return stripeStatus; // past_due, unpaid, incomplete, paused
+  }
+}
+
+function applyStatus(tx: Tx, f: StatusFact, clock: Clock): string {
+  let order = orderByRef(tx, f.subscriptionId);
+  if (!order) {
+    if (!f.userId || !f.productId) return `ignored: unknown subscription ${f.subscriptionId}`;
+    // Arrived before the checkout and its invoice: record the order now (no credits until a payment).
+    const made = ensureOrder(tx, { ...f, orderRef: f.subscriptionId, userId: f.userId, productId: f.productId, status: f.status }, clock);
+    if (typeof made === "string") return made;
+    order = made;
+  }
+  const res = tx
+    .update(orders)
+    .set({ status: f.status, statusAt: f.at, ...(f.periodEnd ? { periodEnd: new Date(f.periodEnd) } : {}) })
+    .where(and(eq(orders.orderNo, order.orderNo), or(isNull(orders.statusAt), lte(orders.statusAt, f.at))))
+    .run();
+  if (f.customerId) tx.update(orders).set({ customerId: f.customerId }).where(and(eq(orders.orderNo, order.orderNo), isNull(orders.customerId))).run();
+  return changes(res) === 1 ? `applied: ${order.orderNo} is ${f.status}` : `ignored: older than the status of ${order.orderNo}`;
+}
+
+function applyRefund(tx: Tx, f: RefundFact, clock: Clock): string {
+  const payment =
+    (f.paymentRef ? tx.select().from(orderPayments).where(eq(orderPayments.ref, f.paymentRef)).get() : undefined) ??
+    (f.paymentIntent ? tx.select().from(orderPayments).where(eq(orderPayments.paymentIntent, f.paymentIntent)).get() : undefined);
+  if (!payment) return `ignored: no payment for ${f.paymentRef ?? f.paymentIntent ?? "?"}`;
+  if (f.amountRefunded <= payment.refundedAmount) return `ignored: ${payment.ref} already refunded ${payment.refundedAmount}`;
+  const refunded = Math.min(f.amountRefunded, payment.amount);
+  const target = payment.amount > 0 ? Math.floor((payment.credits * refunded) / payment.amount) : payment.credits;
+  const due = Math.max(0, target - payment.clawedBack);
+  const guarded = tx
+    .update(orderPayments)
+    .set({ refundedAmount: refunded, clawedBack: payment.clawedBack + due })
+    .where(and(eq(orderPayments.id, payment.id), eq(orderPayments.refundedAmount, payment.refundedAmount)))
+    .run();
+  if (changes(guarded) !== 1) throw new Error(`billing: payment ${payment.id} changed under a refund`);
+  const taken = payment.grantId
+    ? clawBackGrant(tx, { key: `refund:${payment.ref}:${refunded}`, userId: payment.userId, grantId: payment.grantId, amount: due }, clock)
+    : 0;
+  if (refunded >= payment.amount) {
+    tx.update(orders)
+      .set({ status: "refunded" })
+      .where(and(eq(orders.orderNo, payment.orderNo), eq(orders.kind, "pack")))
+      .run();
+  }
+  return `applied: refund ${refunded} of ${payment.amount} on ${payment.ref}; ${taken} of ${due} credits clawed back`;
+}
+
+/**
+ * DESIGN §9: the invitee's first paid order rewards an affiliate inviter with
+ * AFFILIATE_REWARD_PERCENT of its credits, once per invitee (primary key).
+ */
+function rewardReferral(tx: Tx, order: OrderRow, credits: number, clock: Clock, config: BillingConfig): string | null {
+  const paid = tx.select({ n: count() }).from(orderPayments).where(eq(orderPayments.userId, order.userId)).get()?.n ?? 0;
+  if (paid !== 1) return null;
+  const invitee = tx.select({ invitedBy: user.invitedBy }).from(user).where(eq(user.id, order.userId)).get();
+  if (!invitee?.invitedBy) return null;
+  const inviter = tx.select({ id: user.id, isAffiliate: user.isAffiliate }).from(user).where(eq(user.id, invitee.invitedBy)).get();
+  if (!inviter?.isAffiliate) return null;
+  const reward = Math.floor((credits * config.AFFILIATE_REWARD_PERCENT) / 100);
+  if (reward <= 0) return null;
+  const inserted = tx
+    .insert(referralRewards)
+    .values({ inviteeId: order.userId, inviterId: inviter.id, orderNo: order.orderNo, credits: reward, createdAt: new Date(clock.now()) })
+    .onConflictDoNothing()
+    .run();
+  if (changes(inserted) === 0) return null;
+  const grant = grantCredits(
+    tx,
+    { userId: inviter.id, amount: reward, source: "referral", expiresAt: clock.now() + 365 * DAY_MS, note: `referral · ${order.orderNo}` },
+    clock,
+  );
+  tx.update(referralRewards).set({ grantId: grant.id }).where(eq(referralRewards.inviteeId, order.userId)).run();
+  return `${reward} credits to ${inviter.id}`;
+}

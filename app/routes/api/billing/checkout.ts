@@ -1,0 +1,15 @@
+import { startCheckout } from "~/domain/billing/checkout.server";
+import { api, methodNotAllowed } from "~/lib/api.server";
+import { endpoint } from "~/lib/endpoints";
+
+const E = endpoint("/api/billing/checkout");
+
+// DESIGN §9: a Checkout Session (or the simulated checkout) for one product.
+export const action = api({
+  auth: E.auth,
+  body: E.body,
+  handler: async ({ services, caller, input }) => ({
+    data: await startCheckout(services, { id: caller.user.id, email: caller.user.email }, input.product_id),
+  }),
+});
+export const loader = methodNotAllowed;

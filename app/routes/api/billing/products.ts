@@ -1,0 +1,12 @@
+import { listProducts, toProductInfo } from "~/domain/billing/products.server";
+import { api, methodNotAllowed } from "~/lib/api.server";
+import { endpoint } from "~/lib/endpoints";
+
+const E = endpoint("/api/billing/products");
+
+// DESIGN §9: public list of packs and plans.
+export const action = api({
+  auth: E.auth,
+  handler: ({ services }) => ({ data: { products: listProducts(services.db).map(toProductInfo) } }),
+});
+export const loader = methodNotAllowed;

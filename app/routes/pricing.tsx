@@ -1,0 +1,156 @@
+import { Form, redirect, useNavigation } from "react-router";
+import { Notice, PageHeader } from "~/components/ui";
+import { billingMode, portalUrl, startCheckout } from "~/domain/billing/checkout.server";
+import { listProducts, toProductInfo } from "~/domain/billing/products.server";
+import { getCredits, reservedCredits } from "~/domain/credits/ledger.server";
+import { getActiveSubscription, toSubscriptionInfo } from "~/domain/subscriptions/subscriptions.server";
+import { iso } from "~/lib/clock";
+import { isAppError } from "~/lib/errors";
+import { formatMoney } from "~/lib/money";
+import { getServices } from "~/lib/services.server";
+import { getUiUser, requireUiUser } from "~/lib/session.server";
+import type { Route } from "./+types/pricing";
+
+export const meta: Route.MetaFunction = () => [{ title: "Pricing — Atelier" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const services = getServices();
+  const { db, clock, config } = services;
+  const ui = await getUiUser(request);
+  const products = listProducts(db).map(toProductInfo);
+  const sub = ui ? getActiveSubscription(db, ui.user.id, clock) : undefined;
+  const balance = ui
+    ? (() => {
+        const left = getCredits(db, ui.user.id, clock).left_credits;
+        const held = reservedCredits(db, ui.user.id);
+        return { available: Math.max(0, left - held), held };
+      })()
+    : null;
+  const need = Number(new URL(request.url).searchParams.get("need") ?? "") || null;
+  return {
+    products,
+    signedIn: Boolean(ui),
+    balance,
+    need,
+    subscription: sub ? { ...toSubscriptionInfo(sub), period_end: iso(sub.periodEnd), provider: sub.provider } : null,
+    mode: billingMode(config),
+  };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const { user } = await requireUiUser(request);
+  const services = getServices();
+  const form = await request.formData();
+  try {
+    if (form.get("intent") === "portal") throw redirect(await portalUrl(services, user.id));
+    const productId = String(form.get("product_id") ?? "");
+    const { checkout_url } = await startCheckout(services, { id: user.id, email: user.email }, productId);
+    throw redirect(checkout_url);
+  } catch (e) {
+    if (isAppError(e)) return { error: e.message };
+    throw e;
+  }
+}
+
+export default function Pricing({ loaderData, actionData }: Route.ComponentProps) {
+  const { products, signedIn, balance, need, subscription, mode } = loaderData;
+  const busy = useNavigation().state !== "idle";
+  const packs = products.filter((p) => p.kind === "pack");
+  const plans = products.filter((p) => p.kind === "subscription");
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Pricing"
+        description="Buy a credit pack (valid for a year) or subscribe for fresh credits every period. Credits are only spent when a generation completes."
+      />
+      {actionData?.error ? <Notice kind="error">{actionData.error}</Notice> : null}
+      {need && balance ? (
+        <Notice kind="info">
+          That generation needs {need} credits and you have {balance.available} available. Top up below to continue.
+        </Notice>
+      ) : null}
+      {mode === "simulated" ? (
+        <Notice kind="info">Payments are simulated on this server (no Stripe key configured): checkout completes without charging anyone.</Notice>
+      ) : null}
+
+      {balance ? (
+        <section className="card" aria-labelledby="balance-h">
+          <h2 id="balance-h" className="text-lg font-semibold">
+            Your balance
+          </h2>
+          <dl className="mt-3 flex flex-wrap gap-8">
+            <div>
+              <dt className="text-sm text-slate-500">Available</dt>
+              <dd className="text-2xl font-semibold" data-testid="pricing-available">
+                {balance.available}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-sm text-slate-500">Held by running tasks</dt>
+              <dd className="text-2xl font-semibold">{balance.held}</dd>
+            </div>
+            <div>
+              <dt className="text-sm text-slate-500">Plan</dt>
+              <dd className="text-2xl font-semibold" data-testid="pricing-plan">
+                {subscription ? subscription.product_name : "Standard"}
+              </dd>
+            </div>
+          </dl>
+          {subscription?.provider === "stripe" ? (
+            <Form method="post" className="mt-4">
+              <input type="hidden" name="intent" value="portal" />
+              <button type="submit" className="btn-secondary" disabled={busy}>
+                Manage subscription
+              </button>
+            </Form>
+          ) : null}
+        </section>
+      ) : null}
+
+      <ProductGrid title="Credit packs" id="packs-h" items={packs} signedIn={signedIn} busy={busy} current={null} />
+      <ProductGrid title="Subscriptions" id="plans-h" items={plans} signedIn={signedIn} busy={busy} current={subscription?.product_id ?? null} />
+    </div>
+  );
+}
+
+type Item = Route.ComponentProps["loaderData"]["products"][number];
+
+function ProductGrid({ title, id, items, signedIn, busy, current }: { title: string; id: string; items: Item[]; signedIn: boolean; busy: boolean; current: string | null }) {
+  if (items.length === 0) return null;
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id} className="mb-3 text-lg font-semibold">
+        {title}
+      </h2>
+      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        {items.map((p) => (
+          <li key={p.product_id} className="card flex flex-col" data-testid={`product-${p.product_id}`}>
+            <h3 className="font-semibold">{p.name}</h3>
+            <p className="mt-2 text-3xl font-semibold">
+              {formatMoney(p.amount, p.currency)}
+              {p.interval ? <span className="text-base font-normal text-slate-500"> / {p.interval}</span> : null}
+            </p>
+            <p className="mt-1 text-sm text-slate-600">
+              {p.credits.toLocaleString("en")} credits{p.interval ? ` every ${p.interval}` : ", valid 1 year"}
+            </p>
+            <div className="mt-4 flex-1" />
+            {current === p.product_id ? (
+              <p className="text-sm font-medium text-emerald-700">Your current plan</p>
+            ) : signedIn ? (
+              <Form method="post">
+                <input type="hidden" name="product_id" value={p.product_id} />
+                <button type="submit" className="btn-primary w-full" disabled={busy} aria-label={`Buy ${p.name}`}>
+                  {p.interval ? "Subscribe" : "Buy"}
+                </button>
+              </Form>
+            ) : (
+              <a className="btn-secondary w-full text-center" href={`/sign-in?next=${encodeURIComponent("/pricing")}`}>
+                Sign in to buy
+              </a>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

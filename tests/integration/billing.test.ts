@@ -1,0 +1,267 @@
+/**
+ * DESIGN §9: payments through the official Stripe SDK against a local fake of
+ * the Stripe API, webhooks signed with the SDK's own test-header helper.
+ * Balances are read through the public API; expectations are the catalog's
+ * numbers (seeded products), not values computed by the code under test.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import type { Db } from "#db/client";
+import { billingEvents, creditDebits, creditGrants, orders } from "#db/schema";
+import { debitForGeneration } from "~/domain/credits/ledger.server";
+import { systemClock } from "~/lib/clock";
+import { ENDPOINTS } from "~/lib/endpoints";
+import { startStripeFake, type SignedEvent, type StripeFake } from "../fakes/stripe";
+import { Client, uniqueEmail } from "../support/client";
+import { openServerDb } from "../support/db";
+import { startServer, type TestServer } from "../support/server";
+
+let server: TestServer;
+let stripe: StripeFake;
+let api: Client;
+let db: Db;
+
+const SIGNUP = 10; // SIGNUP_CREDITS default
+const PACK_100 = { id: "pack-100", credits: 100, amount: 500 };
+const PRO_MONTHLY = { id: "pro-monthly", credits: 600, amount: 1900 };
+
+beforeAll(async () => {
+  stripe = startStripeFake();
+  server = await startServer({ env: stripe.env });
+  stripe.webhookUrl = `${server.url}/api/billing/webhook/stripe`;
+  api = new Client(server.url);
+  db = openServerDb(server.dataDir);
+});
+afterAll(async () => {
+  db?.$client.close();
+  await server?.dispose();
+  await stripe?.stop();
+});
+
+const signUp = async (tag: string, ref?: string) => {
+  const email = uniqueEmail(tag);
+  return { email, ...(await api.signUp(email, { ref })) };
+};
+const credits = async (cookie: string) => (await api.post("/api/get-user-credits", undefined, { cookie })).body.data as { left_credits: number; total_credits: number };
+const subscription = async (cookie: string) => (await api.post("/api/get-user-subscription", undefined, { cookie })).body.data;
+
+/** Starts a checkout through Atelier and answers the fake's session. */
+async function checkout(cookie: string, productId: string) {
+  const r = await api.post("/api/billing/checkout", { product_id: productId }, { cookie });
+  expect(r.body.code).toBe(0);
+  const url = new URL(r.body.data.checkout_url);
+  const session = stripe.sessions.get(url.pathname.split("/").pop()!)!;
+  expect(session).toBeDefined();
+  return session;
+}
+
+const deliverOk = async (events: SignedEvent[]) => {
+  const res = await stripe.deliver(events);
+  for (const r of res) expect(r.status).toBe(200);
+  return Promise.all(res.map((r) => r.json()));
+};
+
+describe("products", () => {
+  test("POST /api/billing/products lists the seeded packs and plans (public)", async () => {
+    const r = await api.post("/api/billing/products");
+    expect(r.body.code).toBe(0);
+    const byId = Object.fromEntries(r.body.data.products.map((p: any) => [p.product_id, p]));
+    expect(byId["pack-100"]).toEqual({ product_id: "pack-100", name: "100 credits", kind: "pack", credits: 100, interval: null, amount: 500, currency: "usd" });
+    expect(byId["pro-monthly"]).toEqual({ product_id: "pro-monthly", name: "Pro monthly", kind: "subscription", credits: 600, interval: "month", amount: 1900, currency: "usd" });
+    expect(byId["pro-yearly"].interval).toBe("year");
+  });
+
+  test("checkout of an unknown product → product not found; signed out → no auth", async () => {
+    const u = await signUp("unknown-product");
+    expect((await api.post("/api/billing/checkout", { product_id: "nope" }, { cookie: u.cookie })).body).toEqual({ code: 1, message: "product not found", data: null });
+    expect((await api.post("/api/billing/checkout", { product_id: "pack-100" })).body.message).toBe("no auth, please sign-in");
+  });
+});
+
+describe("a credit pack, end to end", () => {
+  test("checkout session carries the user and product; the signed event alone grants the pack", async () => {
+    const u = await signUp("pack");
+    const s = await checkout(u.cookie, PACK_100.id);
+    expect(s.mode).toBe("payment");
+    expect(s.client_reference_id).toBe(u.userId);
+    expect(s.metadata.product_id).toBe(PACK_100.id);
+    expect(s.amount_total).toBe(PACK_100.amount);
+    expect(s.success_url).toBe(`${server.url}/account?notice=checkout-success`);
+    expect(s.cancel_url).toBe(`${server.url}/account?notice=checkout-canceled`);
+
+    const requestsBefore = stripe.state.requests.length;
+    const [ack] = await deliverOk(await stripe.pay(s.id));
+    expect(ack.data.duplicate).toBe(false);
+    expect(ENDPOINTS["/api/billing/webhook/stripe"].response.safeParse(ack.data).success).toBe(true);
+    // Fulfilled from the event alone: no call back to Stripe.
+    expect(stripe.state.requests.length).toBe(requestsBefore);
+    expect(await credits(u.cookie)).toEqual({ left_credits: SIGNUP + PACK_100.credits, total_credits: SIGNUP + PACK_100.credits });
+    // A pack is not a subscription.
+    expect(await subscription(u.cookie)).toBeNull();
+    const grant = db.select().from(creditGrants).where(eq(creditGrants.userId, u.userId)).all().find((g) => g.source === "order")!;
+    const days = (grant.expiresAt!.getTime() - grant.createdAt.getTime()) / 86_400_000;
+    expect(Math.round(days)).toBe(365);
+  });
+});
+
+describe("a subscription: bought, renewed twice, refunded, canceled", () => {
+  test("each step moves credits, period end and status", async () => {
+    const u = await signUp("sub");
+    const s = await checkout(u.cookie, PRO_MONTHLY.id);
+    expect(s.mode).toBe("subscription");
+    expect(s.client_reference_id).toBe(u.userId);
+    expect(s._subscriptionMetadata).toEqual({ product_id: PRO_MONTHLY.id, user_id: u.userId });
+    await deliverOk(await stripe.pay(s.id));
+    const subId = stripe.sessions.get(s.id)!.subscription as string;
+
+    let sub = await subscription(u.cookie);
+    expect(sub).toMatchObject({ product_id: PRO_MONTHLY.id, product_name: "Pro monthly", interval: "month", amount: PRO_MONTHLY.amount, status: "paid", sub_id: subId });
+    expect(await credits(u.cookie)).toMatchObject({ left_credits: SIGNUP + 600 });
+    const periodEnd = () => db.select().from(orders).where(eq(orders.externalId, subId)).get()!.periodEnd!.getTime();
+    const stripePeriodEnd = () => stripe.subscriptions.get(subId)!.items.data[0].current_period_end * 1000;
+    expect(periodEnd()).toBe(stripePeriodEnd());
+
+    const end0 = periodEnd();
+    await deliverOk(await stripe.renew(subId));
+    expect(periodEnd()).toBeGreaterThan(end0);
+    expect(periodEnd()).toBe(stripePeriodEnd());
+    const renewal2 = await stripe.renew(subId);
+    await deliverOk(renewal2);
+    expect(periodEnd()).toBe(stripePeriodEnd());
+    expect(await credits(u.cookie)).toMatchObject({ left_credits: SIGNUP + 3 * 600, total_credits: SIGNUP + 3 * 600 });
+
+    // Refund the second renewal: its PaymentIntent is found through the invoice payments API.
+    const invoice = renewal2.find((e) => e.event.type === "invoice.paid")!.event.data.object;
+    const pi = stripe.paymentIntentOf(invoice.id);
+    const [ack] = await deliverOk(await stripe.refund(pi));
+    expect(ack.data.outcome).toContain("600 of 600 credits clawed back");
+    expect(await credits(u.cookie)).toMatchObject({ left_credits: SIGNUP + 2 * 600 });
+    expect((await subscription(u.cookie)).status).toBe("paid");
+
+    await deliverOk(await stripe.cancel(subId));
+    expect(await subscription(u.cookie)).toBeNull();
+    expect(db.select().from(orders).where(eq(orders.externalId, subId)).get()!.status).toBe("canceled");
+  });
+});
+
+
+describe("the webhook signature", () => {
+  test("a bad signature or an altered body → HTTP 400 and nothing changes", async () => {
+    const u = await signUp("forged");
+    const s = await checkout(u.cookie, PACK_100.id);
+    const [paid] = await stripe.pay(s.id);
+    const url = stripe.webhookUrl!;
+    const post = (body: string, signature?: string) =>
+      fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(signature ? { "stripe-signature": signature } : {}) }, body });
+
+    // Signed with another secret.
+    const forgedHeader = await (await import("stripe")).default.webhooks.generateTestHeaderStringAsync({ payload: paid!.payload, secret: "whsec_not_the_secret" });
+    const forged = await post(paid!.payload, forgedHeader);
+    expect(forged.status).toBe(400);
+    expect(await forged.json()).toEqual({ code: 1, message: "invalid signature", data: null });
+    // No signature at all.
+    expect((await post(paid!.payload)).status).toBe(400);
+    // The right signature over a body changed afterwards (more credits for someone else).
+    const altered = paid!.payload.replace(PACK_100.id, "pack-2000");
+    expect(altered).not.toBe(paid!.payload);
+    expect((await post(altered, paid!.signature)).status).toBe(400);
+    // Re-serialised JSON (whitespace only) also fails: the raw bytes are what is signed.
+    expect((await post(JSON.stringify(JSON.parse(paid!.payload)), paid!.signature)).status).toBe(400);
+
+    expect(await credits(u.cookie)).toEqual({ left_credits: SIGNUP, total_credits: SIGNUP });
+    expect(db.select().from(billingEvents).where(eq(billingEvents.id, paid!.event.id)).get()).toBeUndefined();
+    // The genuine delivery still works afterwards.
+    await deliverOk([paid!]);
+    expect((await credits(u.cookie)).left_credits).toBe(SIGNUP + PACK_100.credits);
+  });
+});
+
+describe("duplicates and order", () => {
+  test("the same event delivered 5 times concurrently → one grant; replays answer 2xx", async () => {
+    const u = await signUp("dup");
+    const s = await checkout(u.cookie, PACK_100.id);
+    const [paid] = await stripe.pay(s.id);
+    const res = await Promise.all(Array.from({ length: 5 }, () => stripe.deliver([paid!]).then((r) => r[0]!)));
+    for (const r of res) expect(r.status).toBe(200);
+    const bodies = await Promise.all(res.map((r) => r.json()));
+    expect(bodies.filter((b) => b.data.duplicate === false).length).toBe(1);
+    expect(await credits(u.cookie)).toEqual({ left_credits: SIGNUP + PACK_100.credits, total_credits: SIGNUP + PACK_100.credits });
+    expect(db.select().from(creditGrants).where(eq(creditGrants.userId, u.userId)).all().filter((g) => g.source === "order").length).toBe(1);
+    // A later replay too.
+    const [again] = await deliverOk([paid!]);
+    expect(again.data.duplicate).toBe(true);
+    expect((await credits(u.cookie)).left_credits).toBe(SIGNUP + PACK_100.credits);
+  });
+
+  test("invoice.paid before checkout.session.completed → the subscription and one first-period grant", async () => {
+    const u = await signUp("early-invoice");
+    const s = await checkout(u.cookie, PRO_MONTHLY.id);
+    const events = await stripe.pay(s.id);
+    const byType = (t: string) => events.find((e) => e.event.type === t)!;
+    await deliverOk([byType("invoice.paid")]);
+    expect(await subscription(u.cookie)).toMatchObject({ product_id: PRO_MONTHLY.id, status: "paid" });
+    expect((await credits(u.cookie)).left_credits).toBe(SIGNUP + 600);
+    await deliverOk([byType("checkout.session.completed"), byType("customer.subscription.created")]);
+    expect((await credits(u.cookie)).left_credits).toBe(SIGNUP + 600);
+    expect(db.select().from(orders).where(eq(orders.userId, u.userId)).all().length).toBe(1);
+  });
+
+  test("an event for a user who does not exist → 200, logged as ignored, payload kept", async () => {
+    const ghost = await stripe.sign({
+      id: "evt_ghost_1",
+      object: "event",
+      type: "checkout.session.completed",
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: "cs_test_ghost", object: "checkout.session", mode: "payment", payment_status: "paid", client_reference_id: "no-such-user", metadata: { product_id: PACK_100.id }, amount_total: 500, currency: "usd", payment_intent: "pi_ghost", customer: null } },
+    });
+    const [ack] = await deliverOk([ghost]);
+    expect(ack.data.outcome).toBe("ignored: unknown user no-such-user");
+    const row = db.select().from(billingEvents).where(eq(billingEvents.id, "evt_ghost_1")).get()!;
+    expect(row.payload).toBe(ghost.payload);
+    expect(server.logs()).toContain("billing event ignored");
+  });
+});
+
+describe("refunds", () => {
+  test("a refund after the credits were spent → balance floors at 0 and the ledger shows the claw-back", async () => {
+    const u = await signUp("spent");
+    const s = await checkout(u.cookie, PACK_100.id);
+    await deliverOk(await stripe.pay(s.id));
+    // Spend 80: the 10 sign-up credits (expiring first) and 70 of the pack.
+    db.transaction((tx) => debitForGeneration(tx, { genId: `spend-${u.userId}`, userId: u.userId, amount: 80 }, systemClock), { behavior: "immediate" });
+    expect((await credits(u.cookie)).left_credits).toBe(30);
+
+    const [ack] = await deliverOk(await stripe.refund(stripe.paymentIntentOf(s.id)));
+    expect(ack.data.outcome).toContain("30 of 100 credits clawed back");
+    expect(await credits(u.cookie)).toEqual({ left_credits: 0, total_credits: SIGNUP + PACK_100.credits });
+    const clawback = db.select().from(creditDebits).where(eq(creditDebits.userId, u.userId)).all().find((d) => d.genId.startsWith("refund:"))!;
+    expect({ amount: clawback.amount, charged: clawback.charged }).toEqual({ amount: 100, charged: 30 });
+    expect(db.select().from(orders).where(eq(orders.externalId, s.id)).get()!.status).toBe("refunded");
+  });
+});
+
+describe("affiliates", () => {
+  test("an invited user's first paid order rewards an affiliate inviter once (10 % of its credits)", async () => {
+    const inviter = await signUp("inviter");
+    await api.post("/api/update-invite", { is_affiliate: true }, { cookie: inviter.cookie });
+    const code = (await api.post("/api/get-user-info", undefined, { cookie: inviter.cookie })).body.data.invite_code;
+    const invitee = await signUp("invitee", code);
+    expect((await api.post("/api/get-user-info", undefined, { cookie: invitee.cookie })).body.data.invited_by).toBe(inviter.userId);
+
+    await deliverOk(await stripe.pay((await checkout(invitee.cookie, PACK_100.id)).id));
+    expect((await credits(inviter.cookie)).left_credits).toBe(SIGNUP + 10);
+    // A second order of the same invitee: no second reward.
+    await deliverOk(await stripe.pay((await checkout(invitee.cookie, PACK_100.id)).id));
+    expect((await credits(inviter.cookie)).left_credits).toBe(SIGNUP + 10);
+    const rewards = db.select().from(creditGrants).where(eq(creditGrants.userId, inviter.userId)).all().filter((g) => g.source === "referral");
+    expect(rewards.map((g) => g.amount)).toEqual([10]);
+  });
+
+  test("an inviter who is not an affiliate earns nothing", async () => {
+    const inviter = await signUp("plain-inviter");
+    const code = (await api.post("/api/get-user-info", undefined, { cookie: inviter.cookie })).body.data.invite_code;
+    const invitee = await signUp("plain-invitee", code);
+    await deliverOk(await stripe.pay((await checkout(invitee.cookie, PACK_100.id)).id));
+    expect((await credits(inviter.cookie)).left_credits).toBe(SIGNUP);
+  });
+});

@@ -80,5 +80,17 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795350108894,
     "hash": "bfd68f5f49a4bb075dcdb329dfddf77a0dc8c9ac16680f1b5bda2e333743ba32"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `rate_limit` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`key` text NOT NULL,\n\t`count` integer NOT NULL,\n\t`last_request` integer NOT NULL\n);\n",
+      "\nCREATE UNIQUE INDEX `rate_limit_key_unique` ON `rate_limit` (`key`);",
+      "\nCREATE TABLE `sign_in_attempts` (\n\t`email_hash` text PRIMARY KEY NOT NULL,\n\t`attempts` integer NOT NULL,\n\t`window_start` integer NOT NULL,\n\t`locked_until` integer\n);\n",
+      "\nALTER TABLE `user` ADD `role` text DEFAULT 'user' NOT NULL;",
+      "\nCREATE UNIQUE INDEX `credit_grants_signup_once` ON `credit_grants` (`user_id`) WHERE source = 'signup';"
+    ],
+    "bps": true,
+    "folderMillis": 1795350428960,
+    "hash": "2ff736090ebe85e3ddde5d4db70e402684169dd8f1d1650be4a9758c3ba372d1"
   }
 ];

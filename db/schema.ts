@@ -22,6 +22,8 @@ export const user = sqliteTable("user", {
   inviteCode: text("invite_code").notNull().unique(),
   invitedBy: text("invited_by"),
   isAffiliate: integer("is_affiliate", { mode: "boolean" }).notNull().default(false),
+  /** `admin` only when an operator promoted the account (`atelier admin promote`); better-auth never writes it. */
+  role: text("role").notNull().default("user"),
 });
 
 export const session = sqliteTable(
@@ -76,6 +78,23 @@ export const verification = sqliteTable(
   (t) => [index("verification_identifier_idx").on(t.identifier)],
 );
 
+/** better-auth's per-IP limiter (`rateLimit.storage: "database"`): one row per IP and auth path. */
+export const rateLimit = sqliteTable("rate_limit", {
+  id: text("id").primaryKey(),
+  key: text("key").notNull().unique(),
+  count: integer("count").notNull(),
+  lastRequest: integer("last_request").notNull(),
+});
+
+/** Per-account sign-in throttle, keyed by a hash of the normalised e-mail (known or not). */
+export const signInAttempts = sqliteTable("sign_in_attempts", {
+  emailHash: text("email_hash").primaryKey(),
+  /** Attempts since `window_start` not followed by a success. */
+  attempts: integer("attempts").notNull(),
+  windowStart: integer("window_start").notNull(),
+  lockedUntil: integer("locked_until"),
+});
+
 // ---------------------------------------------------------------- credits
 export const creditGrants = sqliteTable(
   "credit_grants",
@@ -92,7 +111,11 @@ export const creditGrants = sqliteTable(
     expiresAt: ms("expires_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("credit_grants_user_idx").on(t.userId, t.expiresAt)],
+  (t) => [
+    index("credit_grants_user_idx").on(t.userId, t.expiresAt),
+    // The sign-up bonus is granted once per user, whenever it is granted (sign-up or e-mail verification).
+    uniqueIndex("credit_grants_signup_once").on(t.userId).where(sql`source = 'signup'`),
+  ],
 );
 
 export const creditDebits = sqliteTable(

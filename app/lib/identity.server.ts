@@ -4,7 +4,7 @@
  * only" and applies rate limits is `guard()` in api.server.ts.
  */
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
-import { findUserById, isAdminEmail, type UserRow } from "~/domain/users/users.server";
+import { findUserById, isAdmin, type UserRow } from "~/domain/users/users.server";
 import { AppError } from "./errors";
 import type { Services } from "./services.server";
 import { ASK_BETTER_AUTH, sessionUserId } from "./session-lookup.server";
@@ -25,12 +25,12 @@ export async function resolveCaller(request: Request, services: Services): Promi
     const identity = authenticateApiKey(services.db, key, services.clock);
     const user = findUserById(services.db, identity.userId);
     if (!user) throw new AppError("API_KEY_NOT_FOUND");
-    return { user, via: "api_key", apiKeyId: identity.keyId, isAdmin: isAdminEmail(services.config, user.email) };
+    return { user, via: "api_key", apiKeyId: identity.keyId, isAdmin: isAdmin(services.config, user) };
   }
   const userId = await sessionUser(request, services);
   const user = userId ? findUserById(services.db, userId) : undefined;
   if (!user) return null;
-  return { user, via: "session", apiKeyId: null, isAdmin: isAdminEmail(services.config, user.email) };
+  return { user, via: "session", apiKeyId: null, isAdmin: isAdmin(services.config, user) };
 }
 
 /** The session's user id: the fast signed-cookie lookup, or better-auth when it has work to do. */

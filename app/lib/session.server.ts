@@ -1,6 +1,6 @@
 /** Session helpers for UI routes (pages use sessions only; keys are for the API). */
 import { redirect } from "react-router";
-import { findUserById, isAdminEmail, type UserRow } from "~/domain/users/users.server";
+import { findUserById, isAdmin, type UserRow } from "~/domain/users/users.server";
 import { sessionUser } from "./identity.server";
 import { getServices } from "./services.server";
 
@@ -14,7 +14,7 @@ export async function getUiUser(request: Request): Promise<UiUser | null> {
   const userId = await sessionUser(request, services);
   const user = userId ? findUserById(services.db, userId) : undefined;
   if (!user) return null;
-  return { user, isAdmin: isAdminEmail(services.config, user.email) };
+  return { user, isAdmin: isAdmin(services.config, user) };
 }
 
 /** Redirects to the sign-in page (coming back here afterwards) when signed out. */

@@ -13,7 +13,8 @@ import {
   GrantCreditsSchema,
   ListUsersSchema,
 } from "~/domain/admin/admin.server";
-import { isAppError } from "~/lib/errors";
+import { isAdmin, setRole } from "~/domain/users/users.server";
+import { AppError, isAppError } from "~/lib/errors";
 import { closeServices, getServices } from "~/lib/services.server";
 
 export const ADMIN_HELP = `Usage: atelier admin <action> [options]   (bun run admin -- <action> …)
@@ -32,6 +33,10 @@ Actions:
       [--period-end <ISO 8601>]     default: one interval from now (none for one-time)
   list-users           Users with balance and tier, newest first
       [--page <n>] [--page-size <n>]   defaults 1 and 20 (max 100)
+  promote              Make an account an admin (the operator vouches; no e-mail verification needed)
+      --email <email>
+  demote               Remove the admin role that promote stored
+      --email <email>               an ADMIN_EMAILS address stays admin while verified: remove it there too
 
 Every action accepts --json to print the result as JSON.`;
 
@@ -113,6 +118,18 @@ export async function runAdminCli(argv: string[]): Promise<number> {
           `page ${r.page} (${r.users.length} of ${r.total} users, page size ${r.page_size})`,
         ];
         out(r, lines.join("\n"));
+        return 0;
+      }
+      case "promote":
+      case "demote": {
+        if (!v.email?.trim()) throw new AppError("INVALID_PARAMS", { reason: "--email is required" });
+        const u = setRole(services.db, v.email, action === "promote" ? "admin" : "user", services.clock.now());
+        const admin = isAdmin(services.config, u);
+        const result = { uuid: u.id, email: u.email, role: u.role, is_admin: admin };
+        if (action === "demote" && admin) {
+          process.stderr.write(`warning: ${u.email} is in ADMIN_EMAILS with a verified e-mail, so it stays an admin until removed from ADMIN_EMAILS\n`);
+        }
+        out(result, `${u.email}: role ${u.role}; ${admin ? "is an admin" : "is not an admin"}`);
         return 0;
       }
       default:

@@ -6,19 +6,23 @@
  * and phone widths (test-results/screenshots/).
  */
 import { expect, test, type Page } from "@playwright/test";
-import { auditAndShoot, PHONE, signUp, unique } from "./support";
+import { auditAndShoot, PHONE, promote, signUp, unique } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
 const ADMIN = "admin@e2e.test";
 
-/** Signs the admin in (creating the account the first time). */
+/**
+ * Signs the admin in (creating the account the first time). An unverified
+ * ADMIN_EMAILS sign-up is no admin: the operator promotes it from the CLI.
+ */
 async function adminSession(page: Page) {
   const origin = `http://localhost:${process.env.E2E_PORT}`;
   const created = await page.request.post("/api/auth/sign-up/email", {
     data: { name: "Ada Admin", email: ADMIN, password: "correct-horse-battery" },
     headers: { origin },
   });
+  promote(ADMIN);
   if (!created.ok()) {
     await page.goto("/sign-in");
     await page.getByLabel("Email").fill(ADMIN);

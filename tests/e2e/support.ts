@@ -1,10 +1,20 @@
 /** Shared e2e helpers: accounts, an accessibility audit and screenshots at two widths. */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
+import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 
 export const unique = (tag: string) => `${tag}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.test`;
+
+/** `atelier admin promote --email …` against the e2e server's data directory (the operator's way to make an admin). */
+export function promote(email: string) {
+  execFileSync("bun", [join(import.meta.dirname, "../../app/cli.ts"), "admin", "promote", "--email", email], {
+    cwd: process.env.E2E_DATA_DIR,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", DATA_DIR: process.env.E2E_DATA_DIR!, LOG_LEVEL: "warn" },
+    stdio: "pipe",
+  });
+}
 
 export const SCREENSHOT_DIR = join(import.meta.dirname, "../../test-results/screenshots");
 export const DESKTOP = { width: 1280, height: 800 };

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Db } from "#db/client";
 import { creditGrants } from "#db/schema";
 import { Client, uniqueEmail } from "../support/client";
-import { insertApiKey, openServerDb } from "../support/db";
+import { insertApiKey, markVerified, openServerDb } from "../support/db";
 import { ROOT, startServer, type TestServer } from "../support/server";
 
 let server: TestServer;
@@ -22,6 +22,7 @@ beforeAll(async () => {
   api = new Client(server.url);
   db = openServerDb(server.dataDir);
   const a = await api.signUp(ADMIN_EMAIL);
+  markVerified(db, a.userId);
   admin = { ...a, key: insertApiKey(db, a.userId) };
   const email = uniqueEmail("member");
   const m = await api.signUp(email);

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { openDatabase } from "#db/client";
 import { hashApiKey } from "~/domain/api-keys/authenticate.server";
 import { Client, uniqueEmail } from "../support/client";
+import { markVerifiedIn } from "../support/db";
 import { makePremium } from "../support/services";
 import { startServer, type TestServer } from "../support/server";
 
@@ -200,7 +201,8 @@ describe("rate limits (spec 8.2, DESIGN §5)", () => {
   });
 
   test("an admin's key gets 1000", async () => {
-    const { cookie } = await api.signUp(ADMIN);
+    const { cookie, userId } = await api.signUp(ADMIN);
+    markVerifiedIn(server.dataDir, userId);
     const key = (await api.post("/api/keys/create", { name: "admin" }, { cookie })).body.data.key;
     const r = await api.post("/api/get-user-info", undefined, { apiKey: key });
     expect(r.headers.get("ratelimit-policy")).toBe('"admin";q=1000;w=60');

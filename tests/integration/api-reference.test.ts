@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ENDPOINTS, type EndpointPath } from "~/lib/endpoints";
 import { Client, uniqueEmail, type Auth } from "../support/client";
+import { markVerifiedIn } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
 
 let server: TestServer;
@@ -22,6 +23,7 @@ beforeAll(async () => {
   const email = uniqueEmail("ref");
   user = { ...(await api.signUp(email)), email };
   admin = await api.signUp("boss@admin.test");
+  markVerifiedIn(server.dataDir, admin.userId);
 });
 afterAll(async () => {
   await server?.dispose();

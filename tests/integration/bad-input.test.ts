@@ -15,6 +15,7 @@ import fc from "fast-check";
 import { join } from "node:path";
 import routes from "~/routes";
 import { Client, uniqueEmail } from "../support/client";
+import { markVerifiedIn } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
 
 type Body = Record<string, unknown> | undefined;
@@ -82,7 +83,9 @@ beforeAll(async () => {
   const user = await c.signUp(userEmail);
   auths.session = { cookie: user.cookie };
   auths.key = { "x-api-key": (await c.post("/api/keys/create", { name: "bad input" }, { cookie: user.cookie })).body.data.key };
-  auths.admin = { cookie: (await c.signUp(ADMIN)).cookie };
+  const admin = await c.signUp(ADMIN);
+  markVerifiedIn(server.dataDir, admin.userId);
+  auths.admin = { cookie: admin.cookie };
   db = new Database(join(server.dataDir, "atelier.db"), { readonly: true });
 });
 afterAll(async () => {

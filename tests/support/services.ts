@@ -33,11 +33,11 @@ export function uninstallTestServices() {
 
 let n = 0;
 /** A user row straight in the database (no sign-up flow). */
-export function insertUser(db: Db, email = `u${n++}-${randomUUID().slice(0, 8)}@example.test`) {
+export function insertUser(db: Db, email = `u${n++}-${randomUUID().slice(0, 8)}@example.test`, opts: { emailVerified?: boolean } = {}) {
   const id = randomUUID();
   const now = new Date();
   db.insert(user)
-    .values({ id, name: email.split("@")[0]!, email, createdAt: now, updatedAt: now, inviteCode: randomUUID().slice(0, 8).toUpperCase() })
+    .values({ id, name: email.split("@")[0]!, email, emailVerified: opts.emailVerified ?? false, createdAt: now, updatedAt: now, inviteCode: randomUUID().slice(0, 8).toUpperCase() })
     .run();
   return { id, email };
 }

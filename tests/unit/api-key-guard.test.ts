@@ -43,7 +43,7 @@ describe("a key acts as its owner", () => {
 
   test("an admin's key reaches an admin endpoint; a standard user's key gets 'forbidden'", async () => {
     const { db, clock } = installTestServices({ ADMIN_EMAILS: "boss@example.test" });
-    const admin = insertUser(db, "boss@example.test");
+    const admin = insertUser(db, "boss@example.test", { emailVerified: true });
     const plain = insertUser(db, "plain@example.test");
     const ak = createApiKey(db, { userId: admin.id, name: "a" }, clock);
     const pk = createApiKey(db, { userId: plain.id, name: "p" }, clock);
@@ -126,7 +126,7 @@ describe("rate limits in the guard", () => {
     const r = await call(getUserInfo, { "x-api-key": k.key });
     expect(r.status).toBe(200);
     expect(r.headers.get("ratelimit-policy")).toBe('"premium";q=4;w=60');
-    const admin = insertUser(db, "root@example.test");
+    const admin = insertUser(db, "root@example.test", { emailVerified: true });
     const ak = createApiKey(db, { userId: admin.id, name: "a" }, clock);
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await call(getUserInfo, { "x-api-key": ak.key })).status);

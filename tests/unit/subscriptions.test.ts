@@ -12,9 +12,9 @@ const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 function setup() {
   const db = openDatabase(":memory:");
   const clock = manualClock(T0);
-  const addUser = (email = `${randomUUID()}@example.test`) => {
+  const addUser = (email = `${randomUUID()}@example.test`, emailVerified = false) => {
     const id = randomUUID();
-    db.insert(user).values({ id, name: "n", email, createdAt: new Date(clock.now()), updatedAt: new Date(clock.now()), inviteCode: id.slice(0, 8) }).run();
+    db.insert(user).values({ id, name: "n", email, emailVerified, createdAt: new Date(clock.now()), updatedAt: new Date(clock.now()), inviteCode: id.slice(0, 8) }).run();
     return id;
   };
   return { db, clock, addUser };
@@ -99,7 +99,7 @@ describe("admin inputs and listing", () => {
     clock.advance(1);
     const prem = addUser("prem@example.test");
     clock.advance(1);
-    addUser("boss@example.test");
+    addUser("boss@example.test", true); // ADMIN_EMAILS counts once the address is verified
     grantCredits(db, { userId: std, amount: 7, source: "admin" }, clock);
     createSubscription(db, { userId: prem, productId: "pro", productName: "Pro", interval: "month", amount: 1 }, clock);
     const deps = { db, clock, config: { ADMIN_EMAILS: ["boss@example.test"] } };

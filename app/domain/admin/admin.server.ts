@@ -13,7 +13,7 @@ import type { Config } from "~/lib/config.server";
 import { AppError } from "~/lib/errors";
 import { getCredits, getCreditsMany, grantCredits } from "../credits/ledger.server";
 import { createSubscription, INTERVALS, isPremium, toSubscriptionInfo, type SubscriptionInfo } from "../subscriptions/subscriptions.server";
-import { isAdminEmail, resolveUserRef } from "../users/users.server";
+import { isAdmin, resolveUserRef } from "../users/users.server";
 
 export const MAX_ADMIN_GRANT = 1_000_000;
 export const MAX_EXPIRES_IN_DAYS = 36_500;
@@ -140,7 +140,7 @@ export function adminListUsers({ db, clock, config }: Deps, input: z.output<type
     created_at: iso(r.createdAt)!,
     left_credits: balances.get(r.id)?.left_credits ?? 0,
     total_credits: balances.get(r.id)?.total_credits ?? 0,
-    tier: isAdminEmail(config, r.email) ? "admin" : isPremium(db, r.id, clock) ? "premium" : "standard",
+    tier: isAdmin(config, r) ? "admin" : isPremium(db, r.id, clock) ? "premium" : "standard",
   }));
   return { users, total, page: input.page, page_size: input.page_size };
 }

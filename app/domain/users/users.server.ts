@@ -49,6 +49,29 @@ export function isAdminEmail(config: Pick<Config, "ADMIN_EMAILS">, email: string
   return config.ADMIN_EMAILS.includes(email.trim().toLowerCase());
 }
 
+/**
+ * Admin rights need proof (DESIGN §5): an operator promoted the account, or its
+ * address is in ADMIN_EMAILS and the account has verified it. Whoever signs up
+ * first with an admin address proves nothing.
+ */
+export function isAdmin(config: Pick<Config, "ADMIN_EMAILS">, u: Pick<UserRow, "role" | "email" | "emailVerified">): boolean {
+  return u.role === "admin" || (u.emailVerified && isAdminEmail(config, u.email));
+}
+
+export type Role = "admin" | "user";
+
+/** The stored role (`atelier admin promote|demote`). Unknown e-mail → `user not found`. */
+export function setRole(db: Db, email: string, role: Role, now: number): UserRow {
+  const updated = db
+    .update(user)
+    .set({ role, updatedAt: new Date(now) })
+    .where(eq(user.email, email.trim().toLowerCase()))
+    .returning()
+    .get();
+  if (!updated) throw new AppError("USER_NOT_FOUND");
+  return updated;
+}
+
 export function findUserByEmail(db: Pick<Db, "select">, email: string): UserRow | undefined {
   return db.select().from(user).where(eq(user.email, email.trim().toLowerCase())).get();
 }

@@ -1,0 +1,129 @@
+/**
+ * Issue 13 item 2 / DESIGN §5: admin rights need proof. An ADMIN_EMAILS address
+ * counts only once the account has verified it; otherwise only an operator's
+ * `atelier admin promote` makes an admin.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { Db } from "#db/client";
+import { Client, sessionCookie, uniqueEmail } from "../support/client";
+import { insertApiKey, markVerified, openServerDb } from "../support/db";
+import { ROOT, startServer, type TestServer } from "../support/server";
+
+let server: TestServer;
+let api: Client;
+let db: Db;
+const ADMIN_EMAIL = "chief@admin.test";
+const FORBIDDEN = { code: 1, message: "forbidden", data: null };
+
+beforeAll(async () => {
+  server = await startServer({ env: { ADMIN_EMAILS: ADMIN_EMAIL } });
+  api = new Client(server.url);
+  db = openServerDb(server.dataDir);
+});
+afterAll(async () => {
+  db?.$client.close();
+  await server?.dispose();
+});
+
+const listUsers = (auth: { cookie?: string; apiKey?: string }) => api.post("/api/admin/list-users", { page: 1, page_size: 5 }, auth);
+const adminPage = async (cookie: string) => (await fetch(server.url + "/admin", { headers: { cookie }, redirect: "manual" })).status;
+
+async function cli(...args: string[]) {
+  const proc = Bun.spawn(["bun", join(ROOT, "app/cli.ts"), "admin", ...args], {
+    cwd: server.dataDir,
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", DATA_DIR: server.dataDir, LOG_LEVEL: "warn", ADMIN_EMAILS: ADMIN_EMAIL },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  return { code, stdout, stderr };
+}
+
+describe("an ADMIN_EMAILS address proves nothing until it is verified", () => {
+  test("unverified sign-up with the admin address in another letter case: forbidden on admin endpoints (session and key), 404 on /admin", async () => {
+    const { cookie, userId } = await api.signUp(ADMIN_EMAIL.toUpperCase());
+    const key = insertApiKey(db, userId);
+    for (const [path, body] of [
+      ["/api/admin/grant-credits", { user_uuid: userId, credits: 1000 }],
+      ["/api/admin/create-subscription", { user_uuid: userId, product_id: "p", product_name: "P", interval: "month", amount: 1 }],
+      ["/api/admin/list-users", {}],
+    ] as const) {
+      expect((await api.post(path, body, { cookie })).body).toEqual(FORBIDDEN);
+      expect((await api.post(path, body, { apiKey: key })).body).toEqual(FORBIDDEN);
+    }
+    expect(await adminPage(cookie)).toBe(404);
+    // Nothing was granted to itself.
+    expect((await api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits).toBe(10);
+    // Its key runs at the standard tier, not the admin one.
+    const r = await api.post("/api/get-user-info", undefined, { apiKey: key });
+    expect(r.headers.get("ratelimit-policy")).toBe('"standard";q=100;w=60');
+
+    // Once the address is verified, the same account is an admin.
+    markVerified(db, userId);
+    expect((await listUsers({ cookie })).body.code).toBe(0);
+    expect(await adminPage(cookie)).toBe(200);
+  });
+
+  test("sign-up and update-user cannot set role or emailVerified", async () => {
+    const email = uniqueEmail("sneaky");
+    const res = await fetch(server.url + "/api/auth/sign-up/email", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url },
+      body: JSON.stringify({ email, name: "x", password: "correct-horse-battery", role: "admin", emailVerified: true }),
+    });
+    expect(res.status).toBe(200);
+    const cookie = sessionCookie(res);
+    expect((await listUsers({ cookie })).body).toEqual(FORBIDDEN);
+    await fetch(server.url + "/api/auth/update-user", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url, cookie },
+      body: JSON.stringify({ role: "admin", emailVerified: true }),
+    });
+    expect((await listUsers({ cookie })).body).toEqual(FORBIDDEN);
+    expect(db.$client.query("SELECT role, email_verified AS v FROM user WHERE email = ?").get(email)).toEqual({ role: "user", v: 0 });
+  });
+});
+
+describe("atelier admin promote / demote", () => {
+  test("promote makes an unverified account an admin; demote takes it back", async () => {
+    const email = uniqueEmail("operator-pick");
+    const { cookie } = await api.signUp(email);
+    expect((await listUsers({ cookie })).body).toEqual(FORBIDDEN);
+
+    const up = await cli("promote", "--email", email.toUpperCase(), "--json");
+    expect(up.code).toBe(0);
+    expect(JSON.parse(up.stdout)).toMatchObject({ email, role: "admin", is_admin: true });
+    expect((await listUsers({ cookie })).body.code).toBe(0);
+    expect(await adminPage(cookie)).toBe(200);
+
+    const down = await cli("demote", "--email", email);
+    expect(down.code).toBe(0);
+    expect(down.stdout).toContain("is not an admin");
+    expect((await listUsers({ cookie })).body).toEqual(FORBIDDEN);
+    expect(await adminPage(cookie)).toBe(404);
+  });
+
+  test("demoting a verified ADMIN_EMAILS account warns that the address keeps it admin", async () => {
+    const { id } = db.$client.query("SELECT id FROM user WHERE email = ?").get(ADMIN_EMAIL) as { id: string };
+    markVerified(db, id);
+    const r = await cli("demote", "--email", ADMIN_EMAIL);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("stays an admin until removed from ADMIN_EMAILS");
+  });
+
+  test("unknown e-mail or none → error, exit 1", async () => {
+    const r = await cli("promote", "--email", "nobody@nowhere.test");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("user not found");
+    const none = await cli("promote");
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain("--email is required");
+  });
+
+  test("--help lists promote and demote", async () => {
+    const r = await cli("--help");
+    expect(r.stdout).toContain("promote");
+    expect(r.stdout).toContain("demote");
+  });
+});

@@ -14,7 +14,7 @@ let server: TestServer;
 let api: Client;
 let db: Db;
 const ADMIN_EMAIL = "chief@admin.test";
-const FORBIDDEN = { code: 1, message: "forbidden", data: null };
+const FORBIDDEN = { code: 1 as const, message: "forbidden", data: null };
 
 beforeAll(async () => {
   server = await startServer({ env: { ADMIN_EMAILS: ADMIN_EMAIL } });

@@ -92,5 +92,14 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795350428960,
     "hash": "2ff736090ebe85e3ddde5d4db70e402684169dd8f1d1650be4a9758c3ba372d1"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `rate_limits` (\n\t`bucket` text PRIMARY KEY NOT NULL,\n\t`tat` integer NOT NULL\n);\n",
+      "\nDROP TABLE `rate_limit_hits`;"
+    ],
+    "bps": true,
+    "folderMillis": 1795350631263,
+    "hash": "0414116a233c6c1f07d5066649ee04d364a411934a8648caafbce4c181730410"
   }
 ];

@@ -379,16 +379,15 @@ export const apiKeys = sqliteTable(
   (t) => [index("api_keys_user_idx").on(t.userId, t.status)],
 );
 
-/** Rolling-window rate limiting shared by every process on the database. */
-export const rateLimitHits = sqliteTable(
-  "rate_limit_hits",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    bucket: text("bucket").notNull(),
-    at: integer("at").notNull(),
-  },
-  (t) => [index("rate_limit_hits_bucket_idx").on(t.bucket, t.at)],
-);
+/**
+ * Rate limits shared by every process on the database: one row per bucket
+ * (user, demo client…), GCRA's theoretical arrival time in µs
+ * (app/domain/rate-limits). A row whose tat is past means the same as no row.
+ */
+export const rateLimits = sqliteTable("rate_limits", {
+  bucket: text("bucket").primaryKey(),
+  tat: integer("tat").notNull(),
+});
 
 // ---------------------------------------------------------------- events for API clients (DESIGN §10)
 /** Idempotency-Key of generate: one row per (user, key); the primary key decides concurrent duplicates. */

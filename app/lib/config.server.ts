@@ -86,6 +86,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_PREMIUM: int(1, 10_000_000).default(500),
   RATE_LIMIT_ADMIN: int(1, 10_000_000).default(1000),
   RATE_LIMIT_WINDOW_MS: int(1000, 3_600_000).default(60_000),
+  /** API keys a user may create per hour (creating and revoking cannot churn without bound). */
+  KEY_CREATE_LIMIT: int(1, 10_000).default(30),
   /** Opt-in limits for session requests (spec 8.2 recommendations). */
   SESSION_RATE_LIMITS: bool.default(false),
 

@@ -151,13 +151,15 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
             Rate limits
           </h2>
           <p>
-            Requests with an API key are limited per key in any rolling {limits.windowSeconds} seconds: standard users {limits.standard}, premium
-            users {limits.premium}, admins {limits.admin}. Every key response carries:
+            Requests with an API key are limited per user — all of a user's keys share one limit — to {limits.standard} per{" "}
+            {limits.windowSeconds} seconds for standard users, {limits.premium} for premium users and {limits.admin} for admins: a burst of
+            that many at once, then the quota refills evenly over the window. Every key response carries:
           </p>
           <ul className="list-disc space-y-1 pl-6">
             <li>
               <code>RateLimit-Policy: "standard";q={limits.standard};w={limits.windowSeconds}</code> and{" "}
-              <code>RateLimit: "standard";r=&lt;remaining&gt;;t=&lt;seconds&gt;</code> (IETF draft)
+              <code>RateLimit: "standard";r=&lt;remaining&gt;;t=&lt;seconds&gt;</code> (IETF draft; <code>t</code>: until the whole quota is
+              back, or with none left until the next request fits)
             </li>
             <li>
               <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>, <code>X-RateLimit-Reset</code> (Unix seconds)

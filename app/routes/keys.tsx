@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { Field, Notice, PageHeader, TableScroll } from "~/components/ui";
 import { createApiKey, getApiKey, listApiKeys, MAX_ACTIVE_KEYS, revokeApiKey, type ApiKeyInfo } from "~/domain/api-keys/keys.server";
+import { keyCreationPolicy } from "~/domain/rate-limits/policy.server";
 import { isAppError } from "~/lib/errors";
 import { ApiKeyCreateSchema, ApiKeyRevokeSchema, fieldErrors } from "~/lib/forms";
 import { getServices } from "~/lib/services.server";
@@ -30,13 +31,13 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const { user } = await requireUiUser(request);
-  const { db, clock } = getServices();
+  const { db, clock, config } = getServices();
   const form = Object.fromEntries(await request.formData());
   try {
     if (form.intent === "create") {
       const parsed = ApiKeyCreateSchema.safeParse(form);
       if (!parsed.success) return { intent: "create" as const, errors: fieldErrors(parsed.error), values: { name: String(form.name ?? "") } };
-      return { intent: "create" as const, created: createApiKey(db, { userId: user.id, name: parsed.data.name }, clock) };
+      return { intent: "create" as const, created: createApiKey(db, { userId: user.id, name: parsed.data.name }, clock, { creationLimit: keyCreationPolicy(config) }) };
     }
     if (form.intent === "revoke") {
       const parsed = ApiKeyRevokeSchema.safeParse(form);

@@ -4,7 +4,7 @@
  * parsing the same JSON, the same lookups and writes through the same domain
  * functions — without React Router, better-auth or the shared guard.
  *
- *   auth by key      X-API-Key → key lookup (+ last-used check) → user → tier → rate-limit read + guarded insert
+ *   auth by key      X-API-Key → key lookup (+ last-used check) → user → tier → the limiter's one statement (per user)
  *   auth by session  session cookie → HMAC signature check → session row by token (prepared) → user
  *
  *   /key, /session                  get-user-info
@@ -20,8 +20,8 @@ import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
 import { getCredits } from "~/domain/credits/ledger.server";
 import { createGeneration, getOwnGeneration, listHistory, normalizePaging, toQueryView, validateGenerateInput } from "~/domain/generations/generations.server";
 import { rateLimitHeaders } from "~/domain/rate-limits/decide";
-import { createLimiter } from "~/domain/rate-limits/limiter.server";
-import { keyBucket, keyPolicy, keyTier } from "~/domain/rate-limits/policy.server";
+import { take } from "~/domain/rate-limits/limiter.server";
+import { keyPolicy, keyTier, userBucket } from "~/domain/rate-limits/policy.server";
 import { findUserById, toUserInfo, type UserRow } from "~/domain/users/users.server";
 import { envelopeResponse, errorBody, okBody } from "~/lib/envelope";
 import { systemClock } from "~/lib/clock";
@@ -30,7 +30,6 @@ import { isAppError } from "~/lib/errors";
 
 const config = parseConfig(process.env);
 const db = openDatabase(config.databasePath, { migrate: false });
-const limiter = createLimiter(db, systemClock, { maxWindowMs: config.RATE_LIMIT_WINDOW_MS });
 const QuerySchema = z.object({ gen_id: z.string().min(1).max(200) });
 const HistorySchema = z.object({ page: z.unknown().optional(), page_size: z.unknown().optional() });
 const GenerateSchema = z.record(z.string(), z.unknown());
@@ -39,7 +38,7 @@ function byKey(request: Request): { user: UserRow; headers: Record<string, strin
   const id = authenticateApiKey(db, request.headers.get("x-api-key") ?? "", systemClock);
   const user = findUserById(db, id.userId)!;
   const policy = keyPolicy(config, keyTier(db, { userId: user.id, isAdmin: false }, systemClock));
-  const d = limiter.check(keyBucket(id.keyId), policy);
+  const d = take(db, userBucket(user.id), policy, systemClock.now());
   return { user, headers: rateLimitHeaders(policy, d) };
 }
 

@@ -95,7 +95,7 @@ afterAll(async () => {
 
 /** Everything in the database that a failed call must not touch (the limiter's hits and key last-used stamps aside). */
 function snapshot(): string {
-  const tables = (db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('rate_limit_hits', '__drizzle_migrations') ORDER BY name").all() as { name: string }[]).map((t) => t.name);
+  const tables = (db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('rate_limits', '__drizzle_migrations') ORDER BY name").all() as { name: string }[]).map((t) => t.name);
   const parts: string[] = [];
   for (const t of tables) {
     const rows = db.query(`SELECT * FROM "${t}" ORDER BY rowid`).all() as Record<string, unknown>[];

@@ -92,26 +92,38 @@ describe("a bad key is rejected with 401 and never falls back to the session", (
 });
 
 describe("rate limits in the guard", () => {
-  test("standard: limit+1-th request → 429, Retry-After, envelope, headers; then the window rolls", async () => {
+  test("standard: a burst of the limit, then 429, Retry-After, envelope, headers; one more fits every window/limit", async () => {
     const { db, clock } = installTestServices({ RATE_LIMIT_STANDARD: "5" });
     const u = insertUser(db);
     const k = createApiKey(db, { userId: u.id, name: "k" }, clock);
-    for (let i = 0; i < 5; i++) {
+    // 5 per 60 s = one per 12 s, a burst of 5. One request a second: the part of the window in use
+    // grows by 12 s − 1 s each time (t = seconds until the whole quota is back; with none left,
+    // until the next request fits).
+    const expected = [
+      [4, 12],
+      [3, 23],
+      [2, 34],
+      [1, 45],
+      [0, 8],
+    ];
+    for (const [remaining, t] of expected) {
       const r = await call(getUserInfo, { "x-api-key": k.key });
       expect(r.status).toBe(200);
       expect(r.headers.get("ratelimit-policy")).toBe('"standard";q=5;w=60');
-      expect(r.headers.get("x-ratelimit-remaining")).toBe(String(4 - i));
-      expect(r.headers.get("ratelimit")).toBe(`"standard";r=${4 - i};t=${60 - i}`);
+      expect(r.headers.get("x-ratelimit-remaining")).toBe(String(remaining));
+      expect(r.headers.get("ratelimit")).toBe(`"standard";r=${remaining};t=${t}`);
       clock.advance(1000);
     }
     const over = await call(getUserInfo, { "x-api-key": k.key });
     expect(over.status).toBe(429);
     expect(over.body).toEqual({ code: 1, message: "Too Many Requests", data: null });
-    expect(over.headers.get("retry-after")).toBe("55");
+    expect(over.headers.get("retry-after")).toBe("7");
     expect(over.headers.get("x-ratelimit-remaining")).toBe("0");
     expect(over.headers.get("x-ratelimit-limit")).toBe("5");
-    expect(over.headers.get("x-ratelimit-reset")).toBe(String(Math.ceil((clock.now() + 55_000) / 1000)));
-    clock.advance(55_000);
+    expect(over.headers.get("x-ratelimit-reset")).toBe(String(Math.ceil((clock.now() + 7_000) / 1000)));
+    clock.advance(6_999);
+    expect((await call(getUserInfo, { "x-api-key": k.key })).status).toBe(429);
+    clock.advance(1);
     expect((await call(getUserInfo, { "x-api-key": k.key })).status).toBe(200);
   });
 
@@ -123,6 +135,9 @@ describe("rate limits in the guard", () => {
     await call(getUserInfo, { "x-api-key": k.key });
     expect((await call(getUserInfo, { "x-api-key": k.key })).status).toBe(429);
     makePremium(db, u.id);
+    // The whole window is in use (2 × 30 s); premium costs 15 s a request: one fits 15 s later
+    // (standard would need 30 s).
+    clock.advance(15_000);
     const r = await call(getUserInfo, { "x-api-key": k.key });
     expect(r.status).toBe(200);
     expect(r.headers.get("ratelimit-policy")).toBe('"premium";q=4;w=60');
@@ -133,14 +148,16 @@ describe("rate limits in the guard", () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
   });
 
-  test("each key has its own budget", async () => {
+  test("all keys of one user share one budget (DESIGN §5: per user); another user's key has its own", async () => {
     const { db, clock } = installTestServices({ RATE_LIMIT_STANDARD: "1" });
     const u = insertUser(db);
     const k1 = createApiKey(db, { userId: u.id, name: "1" }, clock);
     const k2 = createApiKey(db, { userId: u.id, name: "2" }, clock);
+    const other = createApiKey(db, { userId: insertUser(db).id, name: "o" }, clock);
     expect((await call(getUserInfo, { "x-api-key": k1.key })).status).toBe(200);
     expect((await call(getUserInfo, { "x-api-key": k1.key })).status).toBe(429);
-    expect((await call(getUserInfo, { "x-api-key": k2.key })).status).toBe(200);
+    expect((await call(getUserInfo, { "x-api-key": k2.key })).status).toBe(429);
+    expect((await call(getUserInfo, { "x-api-key": other.key })).status).toBe(200);
   });
 
   test("session requests are not limited and carry no rate-limit headers by default", async () => {

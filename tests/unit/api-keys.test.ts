@@ -78,6 +78,23 @@ describe("create", () => {
     expect(createApiKey(db, { userId: u.id, name: "replacement" }, clock).name).toBe("replacement");
     expect(listApiKeys(db, u.id)).toHaveLength(MAX_ACTIVE_KEYS + 1);
   });
+
+  test("key creation churn is bounded per user: create-and-revoke in a loop meets the creation limit", () => {
+    const u = insertUser(db);
+    const creationLimit = { name: "key-create", limit: 3, windowMs: 3_600_000 };
+    const churn = () => {
+      const k = createApiKey(db, { userId: u.id, name: "churn" }, clock, { creationLimit });
+      revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock);
+    };
+    for (let i = 0; i < 3; i++) churn();
+    const e = errorOf(churn);
+    expect(e.code).toBe("RATE_LIMITED");
+    expect(e.headers).toEqual({ "Retry-After": "1200" }); // 3 per hour: one more every 20 minutes
+    expect(createApiKey(db, { userId: insertUser(db).id, name: "other" }, clock, { creationLimit }).name).toBe("other");
+    clock.advance(20 * 60_000);
+    churn();
+    expect(errorOf(churn).code).toBe("RATE_LIMITED");
+  });
 });
 
 describe("list", () => {

@@ -11,6 +11,9 @@ import { apiKeys } from "#db/schema";
 import { changes } from "~/domain/credits/ledger.server";
 import { iso, type Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
+import type { Policy } from "~/domain/rate-limits/decide";
+import { take } from "~/domain/rate-limits/limiter.server";
+import { keyCreationBucket } from "~/domain/rate-limits/policy.server";
 import { hashApiKey } from "./authenticate.server";
 
 export const API_KEY_PREFIX = "atl_";
@@ -67,13 +70,18 @@ export function createApiKey(
   db: Db,
   input: { userId: string; name: string },
   clock: Clock,
-  opts: { maxActive?: number } = {},
+  opts: { maxActive?: number; creationLimit?: Policy } = {},
 ): CreatedApiKey {
   const name = input.name.trim();
   if (name.length < 1 || name.length > MAX_KEY_NAME) {
     throw new AppError("INVALID_PARAMS", { reason: `name must be 1 to ${MAX_KEY_NAME} characters` });
   }
   const maxActive = opts.maxActive ?? MAX_ACTIVE_KEYS;
+  // Rate limits count per user (DESIGN §5); this bounds creating and revoking keys in a loop.
+  if (opts.creationLimit) {
+    const d = take(db, keyCreationBucket(input.userId), opts.creationLimit, clock.now());
+    if (!d.allowed) throw Object.assign(new AppError("RATE_LIMITED"), { headers: { "Retry-After": String(Math.ceil(d.retryAfterMs! / 1000)) } });
+  }
   const key = generateApiKey();
   const row = {
     id: randomUUID(),

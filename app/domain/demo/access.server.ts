@@ -3,17 +3,17 @@
  *
  * - Development (and test): open to everyone, no limit (spec §4.6, §5.5).
  * - Production: a session or an API key is required unless DEMO_PUBLIC=true.
- *   Every client then gets DEMO_RATE_LIMIT calls per rolling minute: per user
+ *   Every client then gets DEMO_RATE_LIMIT calls per minute: per user
  *   when signed in, per IP address when anonymous.
  *
- * The limit is the shared rolling-window limiter in SQLite (rate_limit_hits,
- * app/domain/rate-limits), so every process on the database shares one count,
+ * The limit is the shared database limiter (GCRA, one row per client in
+ * rate_limits, app/domain/rate-limits), so every process on the database shares one count,
  * like the API-key limits. On a demo call its headers describe the demo policy.
  */
 import type { Db } from "#db/client";
 import { rateLimitHeaders } from "~/domain/rate-limits/decide";
-import { createLimiter, type Limiter } from "~/domain/rate-limits/limiter.server";
-import { DEMO_WINDOW_MS, maxWindowMs } from "~/domain/rate-limits/policy.server";
+import { take } from "~/domain/rate-limits/limiter.server";
+import { DEMO_WINDOW_MS } from "~/domain/rate-limits/policy.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { AppError } from "~/lib/errors";
@@ -26,8 +26,6 @@ export interface DemoClient {
 }
 
 export const demoBucket = (client: DemoClient) => (client.userId ? `demo:user:${client.userId}` : `demo:ip:${client.ip ?? "unknown"}`);
-
-const limiters = new WeakMap<Db, Limiter>();
 
 /**
  * The client address: the socket's peer, or (TRUST_PROXY=true) the last
@@ -44,20 +42,15 @@ export function clientIpOf(config: Config, request: Request, socketIp: string | 
 
 /**
  * Throws when the caller may not use the demo now; otherwise returns the
- * rate-limit headers to send (the shared rolling-window limiter, policy "demo").
+ * rate-limit headers to send (the shared limiter, policy "demo").
  */
 export function requireDemoAccess(deps: { db: Db; config: Config; clock: Clock }, client: DemoClient): Record<string, string> {
   const { config, db, clock } = deps;
   if (!config.isProduction) return {};
   if (!client.userId && !config.DEMO_PUBLIC) throw new AppError("UNAUTHENTICATED");
   if (config.DEMO_RATE_LIMIT === 0) return {};
-  let limiter = limiters.get(db);
-  if (!limiter) {
-    limiter = createLimiter(db, clock, { maxWindowMs: maxWindowMs(config) });
-    limiters.set(db, limiter);
-  }
   const policy = { name: "demo", limit: config.DEMO_RATE_LIMIT, windowMs: DEMO_WINDOW_MS };
-  const decision = limiter.check(demoBucket(client), policy);
+  const decision = take(db, demoBucket(client), policy, clock.now());
   const headers = rateLimitHeaders(policy, decision);
   if (!decision.allowed) {
     const e = new AppError("RATE_LIMITED");

@@ -1,6 +1,6 @@
 /**
- * Which limit applies (spec 8.2, DESIGN §5). Key requests: per key, by the
- * owner's tier read at request time. Session requests: unlimited, unless the
+ * Which limit applies (spec 8.2, DESIGN §5). Key requests: per user — every
+ * key of one user counts in one bucket — by the owner's tier read at request time. Session requests: unlimited, unless the
  * operator opts in to the recommended limits (SESSION_RATE_LIMITS=true).
  */
 import type { Db } from "#db/client";
@@ -8,6 +8,8 @@ import { isPremium } from "~/domain/subscriptions/subscriptions.server";
 import { DAY_MS, type Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import type { Policy } from "./decide";
+
+const HOUR_MS = 3_600_000;
 
 export type Tier = "standard" | "premium" | "admin";
 
@@ -23,9 +25,13 @@ export function keyPolicy(config: LimitConfig, tier: Tier): Policy {
   return { name: tier, limit, windowMs: config.RATE_LIMIT_WINDOW_MS };
 }
 
-export const keyBucket = (keyId: string) => `key:${keyId}`;
+/** One bucket per user for all of the user's keys (a user with 25 keys still gets one limit). */
+export const userBucket = (userId: string) => `user:${userId}`;
 
-const HOUR_MS = 3_600_000;
+/** Key creation per user, so creating and revoking keys cannot churn without bound. */
+export const keyCreationPolicy = (config: Pick<Config, "KEY_CREATE_LIMIT">): Policy => ({ name: "key-create", limit: config.KEY_CREATE_LIMIT, windowMs: HOUR_MS });
+export const keyCreationBucket = (userId: string) => `key-create:${userId}`;
+
 const MINUTE_MS = 60_000;
 
 /** The recommended session limits of spec 8.2, per user and endpoint. */
@@ -41,9 +47,3 @@ export const sessionBucket = (userId: string, path: string) => `session:${userId
 
 /** The demo endpoints' window (DEMO_RATE_LIMIT calls per client per minute; app/domain/demo/access.server.ts). */
 export const DEMO_WINDOW_MS = 60_000;
-
-/** The longest window any bucket uses under this configuration (what the sweep must keep). */
-export function maxWindowMs(config: Pick<Config, "RATE_LIMIT_WINDOW_MS" | "SESSION_RATE_LIMITS">): number {
-  const keys = Math.max(config.RATE_LIMIT_WINDOW_MS, DEMO_WINDOW_MS);
-  return config.SESSION_RATE_LIMITS ? Math.max(DAY_MS, keys) : keys;
-}

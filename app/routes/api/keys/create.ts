@@ -1,4 +1,5 @@
 import { createApiKey } from "~/domain/api-keys/keys.server";
+import { keyCreationPolicy } from "~/domain/rate-limits/policy.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
 import { endpoint } from "~/lib/endpoints";
 import { AppError } from "~/lib/errors";
@@ -11,7 +12,9 @@ export const action = api({
   body: E.body,
   onInvalid: () => new AppError("INVALID_PARAMS", { reason: "name must be 1 to 100 characters" }),
   handler: ({ caller, input, services }) => ({
-    data: createApiKey(services.db, { userId: caller.user.id, name: input.name }, services.clock),
+    data: createApiKey(services.db, { userId: caller.user.id, name: input.name }, services.clock, {
+      creationLimit: keyCreationPolicy(services.config),
+    }),
   }),
 });
 export const loader = methodNotAllowed;

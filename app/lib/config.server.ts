@@ -71,6 +71,20 @@ const EnvSchema = z.object({
 
   /** Let result downloads (and webhooks) reach loopback/private/CGNAT addresses: local fakes and tests only. */
   OUTBOUND_ALLOW_PRIVATE: bool.default(false),
+  /** Let webhooks reach loopback/private addresses (development, tests). Link-local/metadata stay refused. */
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  /** One delivery attempt's limit (connect + answer). */
+  WEBHOOK_TIMEOUT_MS: int(100, 60_000).default(10_000),
+  /** Waits before each retry, ms (the first attempt is immediate). Default: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (≈ 27.6 h). */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default("5000,300000,1800000,7200000,18000000,36000000,36000000")
+    .refine((s) => s.split(",").every((x) => /^\s*\d+\s*$/.test(x)), "a comma-separated list of milliseconds")
+    .transform((s) => s.split(",").map((x) => Number(x.trim()))),
+  /** An endpoint failing without a single success for this long is disabled. */
+  WEBHOOK_DISABLE_AFTER_MS: int(1000, 365 * 86_400_000).default(3 * 86_400_000),
+  /** Deliveries in flight per process. */
+  WEBHOOK_CONCURRENCY: int(1, 1000).default(16),
   SIMULATOR_DELAY_MS: int(0, 600_000).default(1500),
   JOBS: bool.default(true),
   JOB_CONCURRENCY: int(1, 1000).default(8),

@@ -18,7 +18,7 @@ const covered = new Set<string>();
 const unrouted = new Set<string>();
 
 beforeAll(async () => {
-  server = await startServer({ env: { ADMIN_EMAILS: "boss@admin.test" } });
+  server = await startServer({ env: { ADMIN_EMAILS: "boss@admin.test", WEBHOOK_ALLOW_PRIVATE: "true" } });
   api = new Client(server.url);
   const email = uniqueEmail("ref");
   user = { ...(await api.signUp(email)), email };
@@ -96,6 +96,28 @@ describe("real responses match the documented schemas", () => {
     expect((await check("/api/generator/cancel", { gen_id: slow.gen_id }, auth)).error_message).toBe("canceled");
     const h = await check("/api/generator/history", { page: 1, page_size: 10 }, auth);
     expect(h.generations.length).toBe(3);
+  });
+
+  test("webhooks", async () => {
+    const auth = { cookie: user.cookie };
+    const rcv = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("ok") });
+    try {
+      const wh = await check("/api/webhooks/create", { url: `http://127.0.0.1:${rcv.port}/hook`, description: "ref" }, auth);
+      await check("/api/webhooks/list", undefined, auth);
+      await check("/api/webhooks/rotate-secret", { webhook_id: wh.webhook_id }, auth);
+      const g = await check("/api/generator/generate", ENDPOINTS["/api/generator/generate"].example, auth);
+      await waitFor(g.gen_id, auth, "completed");
+      let deliveries: any[] = [];
+      for (let i = 0; i < 200 && !deliveries.some((d) => d.status === "delivered"); i++) {
+        deliveries = (await check("/api/webhooks/deliveries", { webhook_id: wh.webhook_id }, auth)).deliveries;
+        await Bun.sleep(25);
+      }
+      expect(deliveries[0].status).toBe("delivered");
+      await check("/api/webhooks/resend", { delivery_id: deliveries[0].delivery_id }, auth);
+      await check("/api/webhooks/delete", { webhook_id: wh.webhook_id }, auth);
+    } finally {
+      await rcv.stop(true);
+    }
   });
 
   test("admin endpoints", async () => {

@@ -1,0 +1,197 @@
+/**
+ * Webhook endpoints of a user (DESIGN §10, Standard Webhooks): create (the
+ * `whsec_` secret is shown then and on rotation only), list, delete, rotate
+ * the secret (the old one keeps signing for 24 h, so receivers can switch
+ * without losing events), the delivery log, and resend.
+ */
+import { and, desc, eq, inArray } from "drizzle-orm";
+import { randomBytes } from "node:crypto";
+import type { Db } from "#db/client";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "#db/schema";
+import { iso, type Clock } from "~/lib/clock";
+import { AppError } from "~/lib/errors";
+import { checkedAddress, OutboundRefused, type Resolver } from "~/lib/outbound.server";
+import { WEBHOOK_EVENTS, type WebhookEventType } from "./events";
+import { newId } from "./outbox.server";
+
+export const MAX_WEBHOOKS = 10;
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+export const MAX_URL_LENGTH = 2000;
+
+export type WebhookRow = typeof webhookEndpoints.$inferSelect;
+
+/** A Standard Webhooks secret: `whsec_` + base64 of 24 random bytes. */
+export const newSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
+
+export function toWebhookView(row: WebhookRow) {
+  return {
+    webhook_id: row.id,
+    url: row.url,
+    events: JSON.parse(row.events) as WebhookEventType[],
+    description: row.description,
+    status: row.status as "active" | "disabled",
+    disabled_reason: row.disabledReason,
+    created_at: iso(row.createdAt)!,
+  };
+}
+
+export interface DestinationPolicy {
+  allowPrivate: boolean;
+  /** DNS (tests pass a fake). */
+  resolve?: Resolver;
+}
+
+/** An http(s) URL whose host resolves only to addresses Atelier may contact; else `invalid params: url …`. */
+export async function checkDestination(raw: string, policy: DestinationPolicy): Promise<string> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new AppError("INVALID_PARAMS", { reason: "url must be an absolute http(s) URL" });
+  }
+  if (raw.length > MAX_URL_LENGTH) throw new AppError("INVALID_PARAMS", { reason: `url longer than ${MAX_URL_LENGTH} characters` });
+  try {
+    await checkedAddress(url, policy);
+  } catch (e) {
+    if (e instanceof OutboundRefused) throw new AppError("INVALID_PARAMS", { reason: `url refused: ${e.message}` });
+    throw e;
+  }
+  return url.href;
+}
+
+function own(db: Db, userId: string, webhookId: string): WebhookRow {
+  const row = db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, webhookId), eq(webhookEndpoints.userId, userId)))
+    .get();
+  if (!row) throw new AppError("WEBHOOK_NOT_FOUND");
+  return row;
+}
+
+export async function createWebhook(
+  db: Db,
+  args: { userId: string; url: string; events?: WebhookEventType[]; description?: string },
+  policy: DestinationPolicy,
+  clock: Clock,
+) {
+  const url = await checkDestination(args.url, policy);
+  const events = args.events?.length ? [...new Set(args.events)].sort() : [...WEBHOOK_EVENTS];
+  const secret = newSecret();
+  const row = db.transaction(
+    (tx) => {
+      const count = tx.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.userId, args.userId)).all().length;
+      if (count >= MAX_WEBHOOKS) throw new AppError("WEBHOOK_LIMIT", { max: MAX_WEBHOOKS });
+      return tx
+        .insert(webhookEndpoints)
+        .values({
+          id: newId("wh"),
+          userId: args.userId,
+          url,
+          description: args.description ?? "",
+          events: JSON.stringify(events),
+          secret,
+          createdAt: clock.now(),
+        })
+        .returning()
+        .get();
+    },
+    { behavior: "immediate" },
+  );
+  return { ...toWebhookView(row), secret };
+}
+
+export function listWebhooks(db: Db, userId: string) {
+  const rows = db.select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId)).orderBy(desc(webhookEndpoints.createdAt)).all();
+  return rows.map(toWebhookView);
+}
+
+/** Deletes the endpoint and its queued deliveries (events already sent stay in the receiver's hands). */
+export function deleteWebhook(db: Db, userId: string, webhookId: string) {
+  own(db, userId, webhookId);
+  db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.id, webhookId), eq(webhookEndpoints.userId, userId))).run();
+  return { webhook_id: webhookId, deleted: true };
+}
+
+/** A new secret; the previous one keeps signing (a second signature) for 24 h. */
+export function rotateSecret(db: Db, userId: string, webhookId: string, clock: Clock) {
+  const row = own(db, userId, webhookId);
+  const secret = newSecret();
+  db.update(webhookEndpoints)
+    .set({ secret, previousSecret: row.secret, previousSecretUntil: clock.now() + ROTATION_OVERLAP_MS })
+    .where(eq(webhookEndpoints.id, webhookId))
+    .run();
+  return { webhook_id: webhookId, secret, previous_secret_expires_at: iso(clock.now() + ROTATION_OVERLAP_MS)! };
+}
+
+/** The endpoint's recent deliveries, newest first, each with its recent attempts. */
+export function listDeliveries(db: Db, userId: string, webhookId: string, limit = 50) {
+  own(db, userId, webhookId);
+  const rows = db
+    .select({ d: webhookDeliveries, e: { id: webhookEvents.id, type: webhookEvents.type, genId: webhookEvents.genId } })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .where(eq(webhookDeliveries.endpointId, webhookId))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(limit)
+    .all();
+  const attempts = rows.length
+    ? db
+        .select()
+        .from(webhookAttempts)
+        .where(inArray(webhookAttempts.deliveryId, rows.map((r) => r.d.id)))
+        .orderBy(desc(webhookAttempts.attemptedAt))
+        .all()
+    : [];
+  return {
+    deliveries: rows.map(({ d, e }) => ({
+      delivery_id: d.id,
+      event_id: e.id,
+      type: e.type as WebhookEventType,
+      gen_id: e.genId,
+      status: d.status as "pending" | "delivered" | "failed",
+      attempts: d.attempts,
+      response_status: d.lastStatusCode,
+      duration_ms: d.lastDurationMs,
+      last_error: d.lastError,
+      created_at: iso(d.createdAt)!,
+      last_attempt_at: iso(d.lastAttemptAt),
+      next_attempt_at: d.status === "pending" ? iso(d.nextAttemptAt) : null,
+      delivered_at: iso(d.deliveredAt),
+      recent_attempts: attempts
+        .filter((a) => a.deliveryId === d.id)
+        .slice(0, 10)
+        .map((a) => ({ attempted_at: iso(a.attemptedAt)!, response_status: a.statusCode, duration_ms: a.durationMs, error: a.error })),
+    })),
+  };
+}
+
+/**
+ * Sends a delivery again now, with the same webhook-id (receivers dedupe on
+ * it), restarting its retry schedule. Resending to a disabled endpoint
+ * re-enables it: it is the user saying the receiver is fixed.
+ */
+export function resendDelivery(db: Db, userId: string, deliveryId: string, clock: Clock) {
+  return db.transaction(
+    (tx) => {
+      const found = tx
+        .select({ d: webhookDeliveries, endpointUser: webhookEndpoints.userId })
+        .from(webhookDeliveries)
+        .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+        .where(eq(webhookDeliveries.id, deliveryId))
+        .get();
+      if (!found || found.endpointUser !== userId) throw new AppError("DELIVERY_NOT_FOUND");
+      const now = clock.now();
+      tx.update(webhookDeliveries)
+        .set({ status: "pending", attempts: 0, nextAttemptAt: now, leaseOwner: null, leaseUntil: null })
+        .where(eq(webhookDeliveries.id, deliveryId))
+        .run();
+      tx.update(webhookEndpoints)
+        .set({ status: "active", disabledReason: null, failingSince: null })
+        .where(and(eq(webhookEndpoints.id, found.d.endpointId), eq(webhookEndpoints.status, "disabled")))
+        .run();
+      return { delivery_id: deliveryId, status: "pending" as const };
+    },
+    { behavior: "immediate" },
+  );
+}

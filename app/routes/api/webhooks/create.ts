@@ -1,0 +1,16 @@
+import { createWebhook } from "~/domain/webhooks/webhooks.server";
+import { api, methodNotAllowed } from "~/lib/api.server";
+import { endpoint } from "~/lib/endpoints";
+
+const E = endpoint("/api/webhooks/create");
+
+// DESIGN §10: a Standard Webhooks endpoint; the secret is shown now (and on rotation) only.
+export const action = api({
+  auth: E.auth,
+  body: E.body,
+  handler: async ({ caller, input, services }) => ({
+    data: await createWebhook(services.db, { userId: caller.user.id, ...input }, { allowPrivate: services.config.WEBHOOK_ALLOW_PRIVATE }, services.clock),
+    message: E.successMessage,
+  }),
+});
+export const loader = methodNotAllowed;

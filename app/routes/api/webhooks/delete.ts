@@ -1,0 +1,12 @@
+import { deleteWebhook } from "~/domain/webhooks/webhooks.server";
+import { api, methodNotAllowed } from "~/lib/api.server";
+import { endpoint } from "~/lib/endpoints";
+
+const E = endpoint("/api/webhooks/delete");
+
+export const action = api({
+  auth: E.auth,
+  body: E.body,
+  handler: ({ caller, input, services }) => ({ data: deleteWebhook(services.db, caller.user.id, input.webhook_id), message: E.successMessage }),
+});
+export const loader = methodNotAllowed;

@@ -1,0 +1,12 @@
+import { listDeliveries } from "~/domain/webhooks/webhooks.server";
+import { api, methodNotAllowed } from "~/lib/api.server";
+import { endpoint } from "~/lib/endpoints";
+
+const E = endpoint("/api/webhooks/deliveries");
+
+export const action = api({
+  auth: E.auth,
+  body: E.body,
+  handler: ({ caller, input, services }) => ({ data: listDeliveries(services.db, caller.user.id, input.webhook_id) }),
+});
+export const loader = methodNotAllowed;

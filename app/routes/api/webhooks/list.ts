@@ -1,0 +1,11 @@
+import { listWebhooks } from "~/domain/webhooks/webhooks.server";
+import { api, methodNotAllowed } from "~/lib/api.server";
+import { endpoint } from "~/lib/endpoints";
+
+const E = endpoint("/api/webhooks/list");
+
+export const action = api({
+  auth: E.auth,
+  handler: ({ caller, services }) => ({ data: { webhooks: listWebhooks(services.db, caller.user.id) } }),
+});
+export const loader = methodNotAllowed;

@@ -1,0 +1,17 @@
+import { outboxChanged } from "~/domain/generations/changes.server";
+import { resendDelivery } from "~/domain/webhooks/webhooks.server";
+import { api, methodNotAllowed } from "~/lib/api.server";
+import { endpoint } from "~/lib/endpoints";
+
+const E = endpoint("/api/webhooks/resend");
+
+export const action = api({
+  auth: E.auth,
+  body: E.body,
+  handler: ({ caller, input, services }) => {
+    const data = resendDelivery(services.db, caller.user.id, input.delivery_id, services.clock);
+    outboxChanged();
+    return { data, message: E.successMessage };
+  },
+});
+export const loader = methodNotAllowed;

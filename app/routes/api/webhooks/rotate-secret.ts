@@ -1,0 +1,15 @@
+import { rotateSecret } from "~/domain/webhooks/webhooks.server";
+import { api, methodNotAllowed } from "~/lib/api.server";
+import { endpoint } from "~/lib/endpoints";
+
+const E = endpoint("/api/webhooks/rotate-secret");
+
+export const action = api({
+  auth: E.auth,
+  body: E.body,
+  handler: ({ caller, input, services }) => ({
+    data: rotateSecret(services.db, caller.user.id, input.webhook_id, services.clock),
+    message: E.successMessage,
+  }),
+});
+export const loader = methodNotAllowed;

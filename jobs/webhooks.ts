@@ -1,0 +1,112 @@
+/**
+ * The webhook dispatcher (DESIGN §10): a loop next to the job runner in every
+ * server process. It claims due deliveries (leases, so processes never send
+ * one attempt twice), sends them with up to WEBHOOK_CONCURRENCY in flight, and
+ * records each attempt through the domain. A final transition in this process
+ * wakes it at once; its tick (JOB_TICK_MS) finds work queued by other
+ * processes and retries that came due.
+ */
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import type { Db } from "#db/client";
+import { onOutbox } from "~/domain/generations/changes.server";
+import { claimDeliveries, recordAttempt, releaseDeliveries, sendDelivery, type DeliveryPolicy } from "~/domain/webhooks/delivery.server";
+import type { Clock } from "~/lib/clock";
+import type { Config } from "~/lib/config.server";
+import { log } from "~/lib/log.server";
+
+type WebhookConfig = Pick<
+  Config,
+  "JOB_TICK_MS" | "WEBHOOK_ALLOW_PRIVATE" | "WEBHOOK_TIMEOUT_MS" | "WEBHOOK_RETRY_SCHEDULE" | "WEBHOOK_DISABLE_AFTER_MS" | "WEBHOOK_CONCURRENCY"
+>;
+
+export function deliveryPolicy(config: WebhookConfig): DeliveryPolicy {
+  return {
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    schedule: config.WEBHOOK_RETRY_SCHEDULE,
+    disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+  };
+}
+
+export interface Dispatcher {
+  readonly owner: string;
+  start(): void;
+  stop(graceMs?: number): Promise<void>;
+  tick(): void;
+  inFlight(): number;
+}
+
+export function createWebhookDispatcher(deps: { db: Db; clock: Clock; config: WebhookConfig; owner?: string; policy?: Partial<DeliveryPolicy> }): Dispatcher {
+  const owner = deps.owner ?? `${hostname()}:${process.pid}:wh:${randomBytes(3).toString("hex")}`;
+  const { db, clock, config } = deps;
+  const policy = { ...deliveryPolicy(config), ...deps.policy };
+  // A sender that dies mid-attempt: its lease lapses a little after the attempt's own timeout.
+  const leaseMs = policy.timeoutMs + 5_000;
+  const abort = new AbortController();
+  const active = new Set<Promise<void>>();
+  let interval: ReturnType<typeof setInterval> | undefined;
+  let unsubscribe: (() => void) | undefined;
+  let stopping = false;
+  let kickQueued = false;
+
+  const kick = () => {
+    if (kickQueued || stopping) return;
+    kickQueued = true;
+    queueMicrotask(() => {
+      kickQueued = false;
+      tick();
+    });
+  };
+
+  function tick() {
+    if (stopping) return;
+    const free = config.WEBHOOK_CONCURRENCY - active.size;
+    if (free <= 0) return;
+    let claimed;
+    try {
+      claimed = claimDeliveries(db, { owner, limit: free, leaseMs }, clock);
+    } catch (error) {
+      log.warn("webhook claim failed", { error });
+      return;
+    }
+    for (const d of claimed) {
+      const p = (async () => {
+        const outcome = await sendDelivery(d, policy, clock, abort.signal);
+        if (abort.signal.aborted) return; // shutting down: the lease is released and the attempt repeated elsewhere
+        const status = recordAttempt(db, owner, d, outcome, policy, clock);
+        if (status !== "delivered") log.debug("webhook attempt failed", { delivery_id: d.id, status, error: outcome.error, http: outcome.statusCode });
+      })()
+        .catch((error) => log.error("webhook delivery crashed", { delivery_id: d.id, error }))
+        .finally(() => {
+          active.delete(p);
+          if (claimed.length === free) kick();
+        });
+      active.add(p);
+    }
+  }
+
+  return {
+    owner,
+    start() {
+      if (interval) return;
+      interval = setInterval(tick, config.JOB_TICK_MS);
+      unsubscribe = onOutbox(kick);
+      tick();
+    },
+    async stop(graceMs = 5000) {
+      stopping = true;
+      clearInterval(interval);
+      unsubscribe?.();
+      if (active.size > 0) await Promise.race([Promise.allSettled(active), Bun.sleep(graceMs)]);
+      abort.abort();
+      try {
+        releaseDeliveries(db, owner);
+      } catch (error) {
+        log.warn("releasing webhook leases failed", { error });
+      }
+    },
+    tick,
+    inFlight: () => active.size,
+  };
+}

@@ -20,6 +20,7 @@ export default [
   route("api/generator/query", "routes/api/generator/query.ts"),
   route("api/generator/history", "routes/api/generator/history.ts"),
   route("api/generator/cancel", "routes/api/generator/cancel.ts"),
+  route("api/generator/stream", "routes/api/generator/stream.ts"),
   route("api/webhooks/create", "routes/api/webhooks/create.ts"),
   route("api/webhooks/list", "routes/api/webhooks/list.ts"),
   route("api/webhooks/delete", "routes/api/webhooks/delete.ts"),

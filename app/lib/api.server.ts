@@ -37,6 +37,8 @@ export interface ApiOptions<A extends AuthMode, S extends z.ZodType | undefined,
   auth: A;
   /** The body schema; without one the body is not read (spec: "No request body"). */
   body?: S;
+  /** GET endpoints (the status stream): `body` then validates the query parameters instead. */
+  method?: "POST" | "GET";
   /** Maps a failed parse to the endpoint's own error (default: `invalid params`). */
   onInvalid?: (error: z.ZodError, raw: unknown) => AppError;
   handler: (ctx: ApiContext<A, S extends z.ZodType ? z.output<S> : undefined>) => Promise<ApiResult<T>> | ApiResult<T>;
@@ -130,12 +132,13 @@ export function api<A extends AuthMode, S extends z.ZodType | undefined = undefi
 ) {
   return async ({ request }: { request: Request }): Promise<Response> => {
     try {
-      if (request.method !== "POST") throw methodError();
+      const method = opts.method ?? "POST";
+      if (request.method !== method) throw methodError(method);
       const services = getServices();
       const caller = await guard(opts.auth, request, services);
       let input: unknown = undefined;
       if (opts.body) {
-        const raw = await readJsonBody(request);
+        const raw = method === "GET" ? Object.fromEntries(new URL(request.url).searchParams) : await readJsonBody(request);
         if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
           throw opts.onInvalid?.(new ZodError([]), raw) ?? new AppError("INVALID_PARAMS");
         }
@@ -157,9 +160,9 @@ export function api<A extends AuthMode, S extends z.ZodType | undefined = undefi
   };
 }
 
-function methodError(): AppError {
+function methodError(allow: "POST" | "GET" = "POST"): AppError {
   const e = new AppError("METHOD_NOT_ALLOWED");
-  e.headers = { Allow: "POST" };
+  e.headers = { Allow: allow };
   return e;
 }
 

@@ -245,6 +245,21 @@ export const ENDPOINTS = {
     ],
     example: { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "A red fox in fresh snow" },
   },
+  "/api/generator/stream": {
+    method: "GET",
+    tag: "Generation",
+    summary: "Follow a task's status (Server-Sent Events)",
+    description:
+      "A `text/event-stream`: an `event: status` whose `data` is the query response's data (JSON), sent at once and again on every change, including changes made by other server processes or nodes; the stream closes after the final status (completed or failed). A comment line keeps idle connections open. In a browser: `new EventSource('/api/generator/stream?gen_id=…')` (session cookie); from a script send X-API-Key. Errors before the stream starts are envelope errors (JSON).",
+    auth: "user",
+    source: "DESIGN §10",
+    body: z.strictObject({ gen_id: z.string().min(1).max(200) }),
+    query: [{ name: "gen_id", description: "the task to follow", required: true }],
+    response: z.string().describe("event: status\\ndata: {\"gen_id\":\"…\",\"status\":\"processing\",…}\\n\\n"),
+    envelope: false,
+    contentType: "text/event-stream",
+    errors: [...AUTH_ERRORS, "GENERATION_NOT_FOUND", "INVALID_PARAMS", ...COMMON],
+  },
   "/api/generator/cancel": {
     method: "POST",
     tag: "Generation",

@@ -82,7 +82,13 @@ function operation(path: string, def: EndpointDef, method: string) {
   const envelopeErrors = messagesFor(def.errors, 200);
   const ok =
     def.envelope === false
-      ? { content: { [def.contentType ?? "application/json"]: { schema: successSchema } } }
+      ? {
+          content: {
+            [def.contentType ?? "application/json"]: { schema: successSchema },
+            // Errors before a stream starts are JSON envelopes (gen-stream-text, stream).
+            ...(envelopeErrors.length && (def.contentType ?? "application/json") !== "application/json" ? { "application/json": { schema: errorEnvelope } } : {}),
+          },
+        }
       : {
           content: {
             "application/json": {
@@ -94,7 +100,9 @@ function operation(path: string, def: EndpointDef, method: string) {
     "200": {
       description:
         def.envelope === false
-          ? "Success."
+          ? envelopeErrors.length
+            ? `Success (${def.contentType}), or an envelope error (application/json, code 1, HTTP 200) with one of: ${envelopeErrors.map((m) => `\`${m}\``).join(", ")}.`
+            : "Success."
           : `Success (code 0), or an envelope error (code 1, HTTP 200) with one of: ${envelopeErrors.map((m) => `\`${m}\``).join(", ") || "none"}.`,
       headers: def.auth === "none" ? undefined : RATE_HEADERS,
       ...ok,

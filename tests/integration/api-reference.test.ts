@@ -94,6 +94,11 @@ describe("real responses match the documented schemas", () => {
     );
     expect(["pending", "processing"]).toContain((await check("/api/generator/query", { gen_id: slow.gen_id }, auth)).status);
     expect((await check("/api/generator/cancel", { gen_id: slow.gen_id }, auth)).error_message).toBe("canceled");
+    const sse = await fetch(`${server.url}/api/generator/stream?gen_id=${ok.gen_id}`, { headers: { cookie: user.cookie } });
+    expect(sse.headers.get("content-type")).toStartWith("text/event-stream");
+    const data = JSON.parse((await sse.text()).split("\n").find((l) => l.startsWith("data: "))!.slice(6));
+    expect(ENDPOINTS["/api/generator/query"].response.safeParse(data).success).toBe(true);
+    covered.add("/api/generator/stream");
     const h = await check("/api/generator/history", { page: 1, page_size: 10 }, auth);
     expect(h.generations.length).toBe(3);
   });

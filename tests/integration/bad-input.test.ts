@@ -56,6 +56,8 @@ const ENDPOINTS: Record<string, Endpoint> = {
   "/api/generator/cancel": { valid: { gen_id: "00000000-0000-0000-0000-000000000000" } },
   "/api/webhooks/create": { valid: { url: "http://127.0.0.1:9/hook", events: ["generation.completed"] } },
   "/api/webhooks/list": {},
+  // GET with ?gen_id: every case here lacks it (or uses another method), so each answers an envelope.
+  "/api/generator/stream": {},
   "/api/webhooks/delete": { valid: { webhook_id: "wh_nope" } },
   "/api/webhooks/rotate-secret": { valid: { webhook_id: "wh_nope" } },
   "/api/webhooks/deliveries": { valid: { webhook_id: "wh_nope" } },

@@ -1,0 +1,26 @@
+import { statusStream } from "~/domain/generations/stream.server";
+import { api } from "~/lib/api.server";
+import { endpoint } from "~/lib/endpoints";
+
+const E = endpoint("/api/generator/stream");
+
+// DESIGN §10: Server-Sent Events of one task's status; the same auth as the JSON endpoints.
+export const loader = api({
+  method: "GET",
+  auth: E.auth,
+  body: E.body,
+  handler: ({ caller, input, services, request }) => {
+    const stream = statusStream(services.db, caller.user.id, input.gen_id, { signal: request.signal });
+    return {
+      response: new Response(stream, {
+        headers: {
+          "content-type": "text/event-stream; charset=utf-8",
+          "cache-control": "no-cache, no-transform",
+          "x-accel-buffering": "no",
+        },
+      }),
+    };
+  },
+});
+// Any other method: 405 with `Allow: GET`.
+export const action = loader;

@@ -9,6 +9,19 @@ export const AI_TYPES: readonly AiType[] = ["image", "video"];
 export type ProviderName = "openai" | "replicate" | "kling" | "runway";
 export const PROVIDERS: readonly ProviderName[] = ["openai", "replicate", "kling", "runway"];
 
+/**
+ * One option a model accepts, as its provider's API names and bounds it
+ * (docs/providers.md cites the sources). `default` is what the provider uses
+ * when the option is left out; the simulator renders the same shape.
+ */
+export type OptionSpec = { label: string; help?: string } & (
+  | { type: "enum"; values: readonly string[]; default: string }
+  | { type: "integer"; min: number; max: number; default?: number; values?: readonly number[] }
+  | { type: "number"; min: number; max: number; default?: number }
+  | { type: "boolean"; default: boolean }
+  | { type: "text"; maxLength: number }
+);
+
 export interface Offering {
   aiType: AiType;
   provider: ProviderName;
@@ -17,17 +30,165 @@ export interface Offering {
   label: string;
   /** How the upstream API behaves: one call returns results, or submit + poll. */
   lifecycle: "sync" | "async";
+  /** The `options` keys this model accepts; anything else is refused. */
+  options: Readonly<Record<string, OptionSpec>>;
 }
 
+const SEED_MAX = 2_147_483_647;
+const KLING_NEGATIVE: OptionSpec = { type: "text", maxLength: 2500, label: "Negative prompt", help: "what the result should not show" };
+const KLING_VIDEO: Record<string, OptionSpec> = {
+  aspect_ratio: { type: "enum", values: ["16:9", "9:16", "1:1"], default: "16:9", label: "Aspect ratio" },
+  duration: { type: "integer", min: 5, max: 10, values: [5, 10], default: 5, label: "Duration (s)" },
+  negative_prompt: KLING_NEGATIVE,
+  cfg_scale: { type: "number", min: 0, max: 1, default: 0.5, label: "Prompt adherence", help: "0–1; higher follows the prompt more closely" },
+};
+
 export const CATALOG: readonly Offering[] = [
-  { aiType: "image", provider: "openai", model: "dall-e-3", credits: 5, label: "DALL·E 3", lifecycle: "sync" },
-  { aiType: "image", provider: "openai", model: "gpt-image-1", credits: 8, label: "GPT Image 1", lifecycle: "sync" },
-  { aiType: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", credits: 3, label: "FLUX.1 [schnell]", lifecycle: "async" },
-  { aiType: "image", provider: "kling", model: "kling-v1", credits: 4, label: "Kling v1 image", lifecycle: "async" },
-  { aiType: "video", provider: "runway", model: "gen4.5", credits: 10, label: "Runway Gen-4.5", lifecycle: "async" },
-  { aiType: "video", provider: "kling", model: "kling-v1", credits: 10, label: "Kling v1 video", lifecycle: "async" },
-  { aiType: "video", provider: "kling", model: "kling-v1-6", credits: 15, label: "Kling v1.6 video", lifecycle: "async" },
+  {
+    aiType: "image",
+    provider: "openai",
+    model: "dall-e-3",
+    credits: 5,
+    label: "DALL·E 3",
+    lifecycle: "sync",
+    options: {
+      size: { type: "enum", values: ["1024x1024", "1792x1024", "1024x1792"], default: "1024x1024", label: "Size" },
+      quality: { type: "enum", values: ["standard", "hd"], default: "standard", label: "Quality" },
+      style: { type: "enum", values: ["vivid", "natural"], default: "vivid", label: "Style" },
+    },
+  },
+  {
+    aiType: "image",
+    provider: "openai",
+    model: "gpt-image-1",
+    credits: 8,
+    label: "GPT Image 1",
+    lifecycle: "sync",
+    options: {
+      size: { type: "enum", values: ["1024x1024", "1536x1024", "1024x1536"], default: "1024x1024", label: "Size" },
+      quality: { type: "enum", values: ["low", "medium", "high", "auto"], default: "auto", label: "Quality" },
+    },
+  },
+  {
+    aiType: "image",
+    provider: "replicate",
+    model: "black-forest-labs/flux-schnell",
+    credits: 3,
+    label: "FLUX.1 [schnell]",
+    lifecycle: "async",
+    options: {
+      aspect_ratio: {
+        type: "enum",
+        values: ["1:1", "16:9", "21:9", "3:2", "2:3", "4:5", "5:4", "3:4", "4:3", "9:16", "9:21"],
+        default: "1:1",
+        label: "Aspect ratio",
+      },
+      seed: { type: "integer", min: 0, max: SEED_MAX, label: "Seed", help: "the same seed and prompt give the same image" },
+      output_format: { type: "enum", values: ["webp", "jpg", "png"], default: "webp", label: "Format" },
+      output_quality: { type: "integer", min: 0, max: 100, default: 80, label: "Quality" },
+      num_inference_steps: { type: "integer", min: 1, max: 4, default: 4, label: "Steps" },
+      megapixels: { type: "enum", values: ["1", "0.25"], default: "1", label: "Megapixels" },
+      go_fast: { type: "boolean", default: true, label: "Go fast" },
+    },
+  },
+  {
+    aiType: "image",
+    provider: "kling",
+    model: "kling-v1",
+    credits: 4,
+    label: "Kling v1 image",
+    lifecycle: "async",
+    options: {
+      aspect_ratio: { type: "enum", values: ["16:9", "9:16", "1:1", "4:3", "3:4", "3:2", "2:3"], default: "16:9", label: "Aspect ratio" },
+      negative_prompt: KLING_NEGATIVE,
+    },
+  },
+  {
+    aiType: "video",
+    provider: "runway",
+    model: "gen4.5",
+    credits: 10,
+    label: "Runway Gen-4.5",
+    lifecycle: "async",
+    options: {
+      ratio: { type: "enum", values: ["1280:720", "720:1280"], default: "1280:720", label: "Aspect ratio" },
+      duration: { type: "integer", min: 2, max: 10, default: 5, label: "Duration (s)" },
+      seed: { type: "integer", min: 0, max: 4_294_967_295, label: "Seed" },
+    },
+  },
+  { aiType: "video", provider: "kling", model: "kling-v1", credits: 10, label: "Kling v1 video", lifecycle: "async", options: KLING_VIDEO },
+  { aiType: "video", provider: "kling", model: "kling-v1-6", credits: 15, label: "Kling v1.6 video", lifecycle: "async", options: KLING_VIDEO },
 ];
+
+/** `options` as JSON may not be longer than this (bytes of UTF-8). */
+export const MAX_OPTIONS_BYTES = 8192;
+
+/** What a spec accepts, in words (error messages and the API reference). */
+export function describeOption(spec: OptionSpec): string {
+  switch (spec.type) {
+    case "enum":
+      return `one of ${spec.values.join(", ")}`;
+    case "integer":
+      return spec.values ? `one of ${spec.values.join(", ")}` : `an integer from ${spec.min} to ${spec.max}`;
+    case "number":
+      return `a number from ${spec.min} to ${spec.max}`;
+    case "boolean":
+      return "true or false";
+    case "text":
+      return `a string of at most ${spec.maxLength} characters`;
+  }
+}
+
+function accepts(spec: OptionSpec, v: unknown): boolean {
+  switch (spec.type) {
+    case "enum":
+      return typeof v === "string" && spec.values.includes(v);
+    case "integer":
+      return typeof v === "number" && Number.isInteger(v) && v >= spec.min && v <= spec.max && (!spec.values || spec.values.includes(v));
+    case "number":
+      return typeof v === "number" && Number.isFinite(v) && v >= spec.min && v <= spec.max;
+    case "boolean":
+      return typeof v === "boolean";
+    case "text":
+      return typeof v === "string" && v.length <= spec.maxLength;
+  }
+}
+
+/**
+ * The options of a task that its model declares, with acceptable values only
+ * (adapters send these upstream; tasks stored before validation existed may
+ * hold anything).
+ */
+export function acceptedOptions(aiType: string, provider: string, model: string, options: Record<string, unknown>): Record<string, unknown> {
+  const specs = findOffering(aiType, provider, model)?.options ?? {};
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(options)) {
+    const spec = Object.hasOwn(specs, k) ? specs[k] : undefined;
+    if (spec && accepts(spec, v)) out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * Checks `options` against what the model declares: a JSON object of at most
+ * MAX_OPTIONS_BYTES, known keys only, each value in range. Returns the reason
+ * for `invalid params: <reason>`, or null when the options are acceptable.
+ */
+export function optionsProblem(offering: Offering, options: unknown): string | null {
+  if (options === undefined || options === null) return null;
+  if (typeof options !== "object" || Array.isArray(options)) return "options must be an object";
+  const size = new TextEncoder().encode(JSON.stringify(options)).byteLength;
+  if (size > MAX_OPTIONS_BYTES) return `options must be at most ${MAX_OPTIONS_BYTES} bytes of JSON`;
+  for (const [key, value] of Object.entries(options)) {
+    const spec = Object.hasOwn(offering.options, key) ? offering.options[key] : undefined;
+    if (!spec) {
+      const known = Object.keys(offering.options);
+      return `options.${key.slice(0, 64)} is not accepted by ${offering.model}${known.length ? ` (accepted: ${known.join(", ")})` : " (it takes no options)"}`;
+    }
+    if (!accepts(spec, value)) return `options.${key} must be ${describeOption(spec)}`;
+  }
+  return null;
+}
 
 export const isAiType = (v: unknown): v is AiType => v === "image" || v === "video";
 

@@ -11,7 +11,7 @@
 import { z } from "zod";
 import { DemoRequestSchema } from "~/domain/demo/schema";
 import { CreateSubscriptionSchema, GrantCreditsSchema, ListUsersSchema } from "~/domain/admin/admin.server";
-import { AI_TYPES, CATALOG, PROVIDERS } from "~/domain/catalog";
+import { AI_TYPES, CATALOG, describeOption, MAX_OPTIONS_BYTES, PROVIDERS } from "~/domain/catalog";
 import { INTERVALS } from "~/domain/subscriptions/subscriptions.server";
 import { PLAN_INTERVALS, PRODUCT_KINDS } from "~/domain/billing/products.server";
 import { WEBHOOK_EVENTS } from "~/domain/webhooks/events";
@@ -195,6 +195,9 @@ export const CheckoutSchema = z.object({ product_id: z.string().trim().min(1).ma
 
 // ---- documented request bodies where validation happens in domain code
 
+const optionsList = CATALOG.map(
+  (o) => `${o.provider} ${o.model} (${o.aiType}): ${Object.entries(o.options).map(([k, spec]) => `${k} = ${describeOption(spec)}`).join("; ") || "none"}.`,
+).join(" ");
 const offeringList = CATALOG.map((o) => `${o.aiType} · ${o.provider} · ${o.model} (${o.credits} credits)`).join("; ");
 
 export const GenerateBodyDoc = z.strictObject({
@@ -202,7 +205,7 @@ export const GenerateBodyDoc = z.strictObject({
   provider: z.enum(PROVIDERS).describe("provider name for that ai_type"),
   model: z.string().min(1).describe(`model identifier; offered: ${offeringList}`),
   prompt: z.string().min(1).max(4000).describe("generation prompt, at most 4000 characters"),
-  options: z.record(z.string(), z.unknown()).optional().describe("provider-specific options"),
+  options: z.record(z.string(), z.unknown()).optional().describe(`model-specific options, at most ${MAX_OPTIONS_BYTES} bytes of JSON; unknown keys are refused. ${optionsList}`),
 });
 
 export const HistoryBodyDoc = z.strictObject({
@@ -238,12 +241,19 @@ export const ENDPOINTS = {
       "UNSUPPORTED_PROVIDER",
       "UNSUPPORTED_MODEL",
       "PROMPT_TOO_LONG",
+      "INVALID_OPTIONS",
       "INSUFFICIENT_CREDITS",
       "INVALID_PARAMS",
       "IDEMPOTENCY_MISMATCH",
       ...COMMON,
     ],
-    example: { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "A red fox in fresh snow" },
+    example: {
+      ai_type: "image",
+      provider: "replicate",
+      model: "black-forest-labs/flux-schnell",
+      prompt: "A red fox in fresh snow",
+      options: { aspect_ratio: "16:9", seed: 42 },
+    },
   },
   "/api/generator/stream": {
     method: "GET",

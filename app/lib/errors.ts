@@ -6,6 +6,7 @@
 type Params = {
   UNAUTHENTICATED: void;
   INVALID_PARAMS: { reason?: string } | void;
+  INVALID_OPTIONS: { reason: string };
   GENERATION_FIELDS_REQUIRED: void;
   INVALID_AI_TYPE: void;
   PROMPT_TOO_LONG: { max: number };
@@ -44,6 +45,8 @@ type Rule<C extends ErrorCode> = { status: number; message: (p: Params[C]) => st
 export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
   UNAUTHENTICATED: { status: 200, message: () => "no auth, please sign-in" },
   INVALID_PARAMS: { status: 200, message: (p) => (p && p.reason ? `invalid params: ${p.reason}` : "invalid params") },
+  // Generate's `options` against the model's catalog entry: size, unknown key, value out of range.
+  INVALID_OPTIONS: { status: 200, message: (p) => `invalid params: ${p.reason}` },
   GENERATION_FIELDS_REQUIRED: {
     status: 200,
     message: () => "invalid params: ai_type, provider, model, prompt required",
@@ -97,6 +100,7 @@ const P = (name: string) => `<${name}>` as unknown as number & string;
 export const ERROR_PLACEHOLDERS: { [C in ErrorCode]: Params[C] } = {
   UNAUTHENTICATED: undefined,
   INVALID_PARAMS: { reason: P("reason") },
+  INVALID_OPTIONS: { reason: P("reason") },
   GENERATION_FIELDS_REQUIRED: undefined,
   INVALID_AI_TYPE: undefined,
   PROMPT_TOO_LONG: { max: 4000 },
@@ -128,11 +132,22 @@ export const ERROR_PLACEHOLDERS: { [C in ErrorCode]: Params[C] } = {
   WEBHOOK_NOT_CONFIGURED: undefined,
 };
 
+/** The reasons INVALID_OPTIONS gives (app/domain/catalog.ts optionsProblem), as patterns for the API reference. */
+const OPTION_MESSAGE_PATTERNS = [
+  "options must be an object",
+  "options must be at most 8192 bytes of JSON",
+  "options.<key> is not accepted by <model> (accepted: <keys>)",
+  "options.<key> must be <what the model accepts>",
+];
+
 /** Every message pattern a code can produce, with its HTTP status (the API reference's error table). */
 export function errorPatterns(code: ErrorCode): { status: number; messages: string[] } {
   const rule = ERRORS[code] as Rule<ErrorCode>;
   const messages = [rule.message(ERROR_PLACEHOLDERS[code] as never)];
   if (code === "INVALID_PARAMS") messages.unshift(rule.message(undefined as never));
+  if (code === "INVALID_OPTIONS") {
+    messages.splice(0, 1, ...OPTION_MESSAGE_PATTERNS.map((reason) => rule.message({ reason } as never)));
+  }
   if (code === "UNSUPPORTED_PROVIDER") messages.unshift(rule.message({ aiType: "image", provider: P("provider") } as never));
   if (code === "UPSTREAM_FAILED") messages.push(rule.message({ provider: P("provider") } as never));
   return { status: rule.status, messages };

@@ -20,7 +20,7 @@ import {
   type CallContext,
   type JsonReply,
 } from "./http.server";
-import type { AsyncProvider, GenerationRequest, PollResult, ResultAsset } from "./types";
+import { declaredOptions, type AsyncProvider, type GenerationRequest, type PollResult, type ResultAsset } from "./types";
 
 const CREDENTIALS = "KLING_ACCESS_KEY / KLING_SECRET_KEY";
 
@@ -96,15 +96,16 @@ export function createKlingProvider(config: Config, options?: AdapterOptions): A
     lifecycle: "async",
 
     async submit(req: GenerationRequest, signal: AbortSignal) {
-      const o = req.options;
+      // The catalog's options for this model: aspect_ratio, negative_prompt; videos also duration and cfg_scale
+      // (`mode: "pro"` is not offered: it costs more upstream than the catalog price).
+      const o = declaredOptions(req);
       const body: Record<string, unknown> = { model_name: req.upstreamModel, prompt: req.prompt };
-      if (typeof o.negative_prompt === "string") body.negative_prompt = o.negative_prompt;
-      if (typeof o.aspect_ratio === "string") body.aspect_ratio = o.aspect_ratio;
+      if (o.negative_prompt) body.negative_prompt = o.negative_prompt;
+      if (o.aspect_ratio !== undefined) body.aspect_ratio = o.aspect_ratio;
       if (req.aiType === "video") {
         // Kling wants duration as a string, "5" or "10".
-        if (o.duration === 5 || o.duration === 10 || o.duration === "5" || o.duration === "10") body.duration = String(o.duration);
-        if (o.mode === "std" || o.mode === "pro") body.mode = o.mode;
-        if (typeof o.cfg_scale === "number") body.cfg_scale = o.cfg_scale;
+        if (o.duration !== undefined) body.duration = String(o.duration);
+        if (o.cfg_scale !== undefined) body.cfg_scale = o.cfg_scale;
       } else {
         body.n = 1;
       }

@@ -18,7 +18,7 @@ import {
   type AdapterOptions,
   type CallContext,
 } from "./http.server";
-import type { GenerationRequest, ResultAsset, SyncProvider } from "./types";
+import { declaredOptions, type GenerationRequest, type ResultAsset, type SyncProvider } from "./types";
 
 /** Image generation can take a minute or two (gpt-image-1 at high quality). */
 const OPENAI_TIMEOUT_MS = 180_000;
@@ -86,8 +86,9 @@ export function createOpenAIProvider(config: Config, options?: AdapterOptions): 
     lifecycle: "sync",
 
     async generate(req: GenerationRequest, signal: AbortSignal): Promise<ResultAsset[]> {
-      const o = req.options;
-      const size = typeof o.size === "string" && /^\d+x\d+$/.test(o.size) ? (o.size as `${number}x${number}`) : undefined;
+      // size, quality (and style for DALL·E 3) as the catalog declares them for this model.
+      const o = declaredOptions(req);
+      const size = typeof o.size === "string" ? (o.size as `${number}x${number}`) : undefined;
       const openaiOptions: Record<string, string> = {};
       if (typeof o.quality === "string") openaiOptions.quality = o.quality;
       if (typeof o.style === "string") openaiOptions.style = o.style;

@@ -15,19 +15,7 @@ import {
   type AdapterOptions,
   type CallContext,
 } from "./http.server";
-import { ProviderError, type AsyncProvider, type GenerationRequest, type PollResult, type ResultAsset } from "./types";
-
-/** Inputs of black-forest-labs/flux-schnell we pass through from `options` (anything else is ignored). */
-const INPUT_KEYS: Record<string, "string" | "number" | "boolean"> = {
-  aspect_ratio: "string",
-  output_format: "string",
-  output_quality: "number",
-  seed: "number",
-  go_fast: "boolean",
-  megapixels: "string",
-  num_inference_steps: "number",
-  disable_safety_checker: "boolean",
-};
+import { declaredOptions, ProviderError, type AsyncProvider, type GenerationRequest, type PollResult, type ResultAsset } from "./types";
 
 interface Prediction {
   id: string;
@@ -57,10 +45,8 @@ export function createReplicateProvider(config: Config, options?: AdapterOptions
           operatorHint: `Replicate model "${req.upstreamModel}" is not owner/name (official models only; check MODEL_MAP)`,
         });
       }
-      const input: Record<string, unknown> = { prompt: req.prompt };
-      for (const [k, type] of Object.entries(INPUT_KEYS)) {
-        if (typeof req.options[k] === type) input[k] = req.options[k];
-      }
+      // The catalog declares flux-schnell's inputs (aspect_ratio, seed, output_format…); num_outputs is not one (cost).
+      const input: Record<string, unknown> = { prompt: req.prompt, ...declaredOptions(req) };
       const url = `${base}/models/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/predictions`;
       // Replicate's own client retries a non-GET request only on 429 (replicate-javascript lib/util.js): a 5xx may have created the prediction.
       const reply = await retryCreate(retry, signal, async () => {

@@ -15,11 +15,9 @@ import {
   type AdapterOptions,
   type CallContext,
 } from "./http.server";
-import type { AsyncProvider, GenerationRequest, PollResult, ResultAsset } from "./types";
+import { declaredOptions, type AsyncProvider, type GenerationRequest, type PollResult, type ResultAsset } from "./types";
 
 export const RUNWAY_VERSION = "2024-11-06";
-/** gen4.5 accepts these ratios and an integer duration of 2–10 s (@runwayml/sdk TextToVideoCreateParams.Gen4_5). */
-const RATIOS = new Set(["1280:720", "720:1280"]);
 
 interface Task {
   id: string;
@@ -43,11 +41,10 @@ export function createRunwayProvider(config: Config, options?: AdapterOptions): 
     lifecycle: "async",
 
     async submit(req: GenerationRequest, signal: AbortSignal) {
-      const ratio = typeof req.options.ratio === "string" && RATIOS.has(req.options.ratio) ? req.options.ratio : "1280:720";
-      const d = req.options.duration;
-      const duration = typeof d === "number" && Number.isInteger(d) && d >= 2 && d <= 10 ? d : 5;
-      const body: Record<string, unknown> = { model: req.upstreamModel, promptText: req.prompt, ratio, duration };
-      if (typeof req.options.seed === "number" && Number.isInteger(req.options.seed)) body.seed = req.options.seed;
+      // ratio, duration and seed as the catalog declares them; Runway requires ratio and duration, so their defaults go when absent.
+      const o = declaredOptions(req);
+      const body: Record<string, unknown> = { model: req.upstreamModel, promptText: req.prompt, ratio: o.ratio ?? "1280:720", duration: o.duration ?? 5 };
+      if (o.seed !== undefined) body.seed = o.seed;
       const url = `${base}/v1/text_to_video`;
       // Runway's API takes no idempotency key: a 5xx or a lost answer may still have started a (paid) task, so only 429 and refused connections are retried.
       const reply = await retryCreate(retry, signal, async () => {

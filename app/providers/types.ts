@@ -7,7 +7,7 @@
  *   the runner persists *before* polling, so a restart resumes polling instead
  *   of paying upstream twice (Replicate, Kling, Runway).
  */
-import type { AiType, ProviderName } from "~/domain/catalog";
+import { acceptedOptions, type AiType, type ProviderName } from "~/domain/catalog";
 
 export interface GenerationRequest {
   genId: string;
@@ -18,8 +18,12 @@ export interface GenerationRequest {
   /** The model id sent upstream (MODEL_MAP may map it; defaults to `model`). */
   upstreamModel: string;
   prompt: string;
+  /** The task's options (validated against the catalog at creation; adapters read them through `declaredOptions`). */
   options: Record<string, unknown>;
 }
+
+/** The request's options that its model declares in the catalog, with acceptable values only. */
+export const declaredOptions = (req: GenerationRequest) => acceptedOptions(req.aiType, req.provider, req.model, req.options);
 
 /** A result: bytes we already have, or a URL Atelier must download (upstream URLs expire). */
 export type ResultAsset =

@@ -125,6 +125,11 @@ export function startKlingFake(opts: { port?: number; accessKey?: string; secret
         if (typeof b.prompt !== "string" || b.prompt === "" || b.prompt.length > 2500) return envelope(1201, "prompt is required, at most 2500 characters", null, 400);
         if (typeof model !== "string" || !(kind === "image" ? IMAGE_MODELS : VIDEO_MODELS).has(model)) return envelope(1201, `model_name ${String(model)} is invalid`, null, 400);
         if (kind === "video" && b.duration !== undefined && b.duration !== "5" && b.duration !== "10") return envelope(1201, "duration must be \"5\" or \"10\"", null, 400);
+        // Image Generation / Text to Video: aspect ratios per kind, negative_prompt ≤ 2500, cfg_scale 0–1.
+        const ratios = kind === "image" ? ["16:9", "9:16", "1:1", "4:3", "3:4", "3:2", "2:3"] : ["16:9", "9:16", "1:1"];
+        if (b.aspect_ratio !== undefined && !ratios.includes(String(b.aspect_ratio))) return envelope(1201, `aspect_ratio ${String(b.aspect_ratio)} is invalid`, null, 400);
+        if (b.negative_prompt !== undefined && (typeof b.negative_prompt !== "string" || b.negative_prompt.length > 2500)) return envelope(1201, "negative_prompt at most 2500 characters", null, 400);
+        if (kind === "video" && b.cfg_scale !== undefined && (typeof b.cfg_scale !== "number" || b.cfg_scale < 0 || b.cfg_scale > 1)) return envelope(1201, "cfg_scale must be 0 to 1", null, 400);
         if (kind === "image" && b.n !== undefined && (typeof b.n !== "number" || b.n < 1 || b.n > 9)) return envelope(1201, "n must be 1 to 9", null, 400);
         const ext = typeof b.external_task_id === "string" ? b.external_task_id : undefined;
         if (ext && [...tasks.values()].some((t) => t.externalTaskId === ext)) return envelope(1201, "external_task_id already exists", null, 400);

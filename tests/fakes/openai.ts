@@ -12,6 +12,12 @@ const SIZES: Record<string, Set<string>> = {
   "gpt-image-1": new Set(["auto", "1024x1024", "1536x1024", "1024x1536"]),
 };
 
+/** Images API "Create image": quality and style values per model. */
+const QUALITIES: Record<string, Set<string>> = {
+  "dall-e-3": new Set(["standard", "hd"]),
+  "gpt-image-1": new Set(["low", "medium", "high", "auto"]),
+};
+
 export type OpenAIFault = Fault | "quota" | "content_policy";
 
 export interface OpenAIFake extends RunningFake<OpenAIFault> {
@@ -63,6 +69,8 @@ export function startOpenAIFake(opts: { port?: number; apiKey?: string } = {}): 
       if (typeof b.prompt !== "string" || b.prompt === "") return error(400, "Invalid 'prompt': empty string.", "invalid_request_error", "empty_string", "prompt");
       if (b.n !== undefined && b.model === "dall-e-3" && b.n !== 1) return error(400, "Invalid 'n': dall-e-3 only supports n=1.", "invalid_request_error", "invalid_value", "n");
       if (b.size !== undefined && SIZES[b.model] && !SIZES[b.model]!.has(String(b.size))) return error(400, `Invalid value: '${String(b.size)}'.`, "invalid_request_error", "invalid_value", "size");
+      if (b.quality !== undefined && QUALITIES[b.model] && !QUALITIES[b.model]!.has(String(b.quality))) return error(400, `Invalid value: '${String(b.quality)}'.`, "invalid_request_error", "invalid_value", "quality");
+      if (b.style !== undefined && (b.model !== "dall-e-3" || !["vivid", "natural"].includes(String(b.style)))) return error(400, `Invalid value: '${String(b.style)}'.`, "invalid_request_error", "invalid_value", "style");
       if (b.model.startsWith("gpt-image") && b.response_format !== undefined) return error(400, "Unknown parameter: 'response_format'.", "invalid_request_error", "unknown_parameter", "response_format");
       // DALL·E answers with URLs unless asked for base64; the SDK asks for b64_json.
       if (b.model.startsWith("dall-e") && b.response_format !== "b64_json") {

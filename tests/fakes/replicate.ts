@@ -37,6 +37,25 @@ export interface ReplicateFake extends RunningFake {
 const problem = (status: number, title: string, detail: string, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify({ title, detail, status }), { status, headers: { "content-type": "application/problem+json", ...headers } });
 
+const FLUX_RATIOS = ["1:1", "16:9", "21:9", "3:2", "2:3", "4:5", "5:4", "3:4", "4:3", "9:16", "9:21"];
+const int = (v: unknown, min: number, max: number) => typeof v === "number" && Number.isInteger(v) && v >= min && v <= max;
+
+function fluxSchnellInputProblem(input: Record<string, unknown>): string | null {
+  const checks: [string, (v: unknown) => boolean][] = [
+    ["aspect_ratio", (v) => FLUX_RATIOS.includes(String(v))],
+    ["seed", (v) => Number.isInteger(v)],
+    ["num_outputs", (v) => int(v, 1, 4)],
+    ["output_format", (v) => ["webp", "jpg", "png"].includes(String(v))],
+    ["output_quality", (v) => int(v, 0, 100)],
+    ["num_inference_steps", (v) => int(v, 1, 4)],
+    ["megapixels", (v) => v === "1" || v === "0.25"],
+    ["go_fast", (v) => typeof v === "boolean"],
+    ["disable_safety_checker", (v) => typeof v === "boolean"],
+  ];
+  for (const [k, ok] of checks) if (input[k] !== undefined && !ok(input[k])) return `${k}: invalid value ${JSON.stringify(input[k])}`;
+  return null;
+}
+
 export function startReplicateFake(opts: { port?: number; token?: string } = {}): ReplicateFake {
   const state = new FakeState();
   const predictions = new Map<string, Pred>();
@@ -116,6 +135,9 @@ export function startReplicateFake(opts: { port?: number; token?: string } = {})
         if (typeof body.input.prompt !== "string" || body.input.prompt === "") {
           return problem(422, "Input validation failed", "- input: prompt is required");
         }
+        // flux-schnell's input schema (replicate.com/black-forest-labs/flux-schnell/api/schema).
+        const bad = fluxSchnellInputProblem(body.input);
+        if (model === "black-forest-labs/flux-schnell" && bad) return problem(422, "Input validation failed", `- input.${bad}`);
         const p: Pred = { id: fakeId(), model, input: body.input, polls: 0, outcome: fake.outcome, created_at: new Date().toISOString() };
         predictions.set(p.id, p);
         return json(view(p, origin), 201);

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "#db/client";
 import { prepared } from "#db/prepared";
 import { generations, idempotencyKeys, user } from "#db/schema";
-import { findOffering, isAiType, providersFor, type AiType, type Offering, type ProviderName } from "~/domain/catalog";
+import { findOffering, isAiType, optionsProblem, providersFor, type AiType, type Offering, type ProviderName } from "~/domain/catalog";
 import { assertCanReserve } from "~/domain/credits/ledger.server";
 import { iso, type Clock } from "~/lib/clock";
 import { GENERATION_STATUSES, type GenerationStatus } from "./status";
@@ -34,7 +34,8 @@ const present = (v: unknown): v is string => typeof v === "string" && v.trim() !
 /**
  * Spec 4.1 rules in order: the four fields (missing, empty or not a string),
  * then ai_type, provider for that type, model for that provider, prompt
- * length, options (an object when given).
+ * length, options (what the model declares in the catalog: known keys,
+ * values in range, ≤ 8 KB of JSON) — all before anything is written.
  */
 export function validateGenerateInput(raw: Record<string, unknown>): GenerateInput {
   const { ai_type, provider, model, prompt, options } = raw;
@@ -48,9 +49,8 @@ export function validateGenerateInput(raw: Record<string, unknown>): GenerateInp
   const offering = findOffering(ai_type, provider, model);
   if (!offering) throw new AppError("UNSUPPORTED_MODEL", { model });
   if (prompt.length > MAX_PROMPT_LENGTH) throw new AppError("PROMPT_TOO_LONG", { max: MAX_PROMPT_LENGTH });
-  if (options !== undefined && options !== null && (typeof options !== "object" || Array.isArray(options))) {
-    throw new AppError("INVALID_PARAMS");
-  }
+  const problem = optionsProblem(offering, options);
+  if (problem) throw new AppError("INVALID_OPTIONS", { reason: problem });
   return { offering, prompt, options: (options as Record<string, unknown> | null | undefined) ?? {} };
 }
 

@@ -65,11 +65,20 @@ describe("Kling: success", () => {
   for (const model of ["kling-v1", "kling-v1-6"]) {
     test(`video ${model}: POST /v1/videos/text2video (duration as a string), polled to succeed, MP4 downloads`, async () => {
       const p = provider();
-      const r = video(model, { duration: 10, mode: "pro", aspect_ratio: "9:16" });
+      const r = video(model, { duration: 10, mode: "pro", aspect_ratio: "9:16", negative_prompt: "blur", cfg_scale: 0.7 });
       const { upstreamTaskId } = await p.submit(r, signal());
       const create = fake.state.requests[0]!;
       expect(create.path).toBe("/v1/videos/text2video");
-      expect(create.body).toEqual({ model_name: model, prompt: "waves on a black sand beach", aspect_ratio: "9:16", duration: "10", mode: "pro", external_task_id: r.genId });
+      // The catalog's options arrive; `mode` is not one of them (pro costs more upstream than the catalog price).
+      expect(create.body).toEqual({
+        model_name: model,
+        prompt: "waves on a black sand beach",
+        negative_prompt: "blur",
+        aspect_ratio: "9:16",
+        duration: "10",
+        cfg_scale: 0.7,
+        external_task_id: r.genId,
+      });
       const states = await pollToEnd(p, upstreamTaskId, r);
       expect(states.map((s) => s.state)).toEqual(["pending", "running", "succeeded"]);
       expect(fake.state.requests.at(-1)!.path).toBe(`/v1/videos/text2video/${upstreamTaskId}`);

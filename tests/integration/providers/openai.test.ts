@@ -28,6 +28,14 @@ describe("OpenAI: success", () => {
     expect(Buffer.from(a.bytes).equals(Buffer.from(SAMPLE_PNG))).toBe(true);
   });
 
+  test("gpt-image-1: the catalog's size and quality arrive; style (DALL·E 3 only) and unknown keys do not", async () => {
+    await provider().generate(req("gpt-image-1", { size: "1024x1536", quality: "high", style: "vivid", background: "transparent" }), signal());
+    const body = fake.state.requests[0]!.body as Record<string, unknown>;
+    expect(body).toMatchObject({ model: "gpt-image-1", size: "1024x1536", quality: "high" });
+    expect(body.style).toBeUndefined();
+    expect(body.background).toBeUndefined();
+  });
+
   test("gpt-image-1: no response_format is sent (the model always answers base64)", async () => {
     const assets = await provider().generate(req("gpt-image-1"), signal());
     expect((fake.state.requests[0]!.body as Record<string, unknown>).response_format).toBeUndefined();

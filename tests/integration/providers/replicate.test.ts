@@ -44,6 +44,13 @@ describe("Replicate: success", () => {
     expect(Buffer.from(file.bytes).equals(Buffer.from(SAMPLE_PNG))).toBe(true);
   });
 
+  test("every option the catalog declares for flux-schnell arrives in `input` (the fake validates their values)", async () => {
+    const options = { aspect_ratio: "9:21", seed: 123, output_format: "png", output_quality: 90, num_inference_steps: 2, megapixels: "0.25", go_fast: false };
+    const { upstreamTaskId } = await provider().submit(req(options), signal());
+    expect(fake.state.requests[0]!.body).toEqual({ input: { prompt: "a red fox in snow", ...options } });
+    expect(fake.predictions.get(upstreamTaskId)!.input).toEqual({ prompt: "a red fox in snow", ...options });
+  });
+
   test("MODEL_MAP's upstream model id is the one called", async () => {
     await provider().submit(req({}, "black-forest-labs/flux-dev"), signal());
     expect(fake.state.requests[0]!.path).toBe("/v1/models/black-forest-labs/flux-dev/predictions");

@@ -137,11 +137,12 @@ describe("POST /api/generator/generate (spec 4.1)", () => {
 
   test("options of the wrong type, or a body that is not an object: invalid params", async () => {
     const a = await user();
-    expect(await generate(a, { ...IMAGE, prompt: "x", options: "big" })).toEqual({ code: 1, message: "invalid params", data: null });
-    expect(await generate(a, { ...IMAGE, prompt: "x", options: [1] })).toEqual({ code: 1, message: "invalid params", data: null });
+    const notObject = { code: 1, message: "invalid params: options must be an object", data: null };
+    expect(await generate(a, { ...IMAGE, prompt: "x", options: "big" })).toEqual(notObject);
+    expect(await generate(a, { ...IMAGE, prompt: "x", options: [1] })).toEqual(notObject);
     const arr = await api.post("/api/generator/generate", "[1,2]", a);
     expect(arr.body).toEqual({ code: 1, message: "invalid params", data: null });
-    const ok = await generate(a, { ...IMAGE, prompt: "with options", options: { size: "1024x1024" } });
+    const ok = await generate(a, { ...IMAGE, prompt: "with options", options: { aspect_ratio: "16:9" } });
     expect(ok.code).toBe(0);
   });
 

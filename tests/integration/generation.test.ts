@@ -137,7 +137,7 @@ describe("POST /api/generator/generate (spec 4.1)", () => {
 
   test("options of the wrong type, or a body that is not an object: invalid params", async () => {
     const a = await user();
-    const notObject = { code: 1, message: "invalid params: options must be an object", data: null };
+    const notObject = { code: 1 as const, message: "invalid params: options must be an object", data: null };
     expect(await generate(a, { ...IMAGE, prompt: "x", options: "big" })).toEqual(notObject);
     expect(await generate(a, { ...IMAGE, prompt: "x", options: [1] })).toEqual(notObject);
     const arr = await api.post("/api/generator/generate", "[1,2]", a);

@@ -4,11 +4,14 @@
  * delivers after restart; rotation; private destinations refused; an endpoint
  * that keeps failing is disabled with its reason; resend; isolation.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Webhook } from "standardwebhooks";
 import { Client, uniqueEmail } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
 import { startReceiver, type Receiver } from "../support/webhook-receiver";
+
+// A loaded shared machine makes servers slow to start and answer.
+setDefaultTimeout(30_000);
 
 const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell" };
 const FAST = { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_TIMEOUT_MS: "1000", WEBHOOK_RETRY_SCHEDULE: "200,200,200,200,200", SIGNUP_CREDITS: "100" };
@@ -100,7 +103,7 @@ describe("webhooks", () => {
     await Bun.sleep(300);
     expect(only.received.length).toBe(1);
     expect(only.verify(only.received[0]!, sub.secret).type).toBe("generation.failed");
-  });
+  }, 30_000);
 
   test("500, then a timeout, then 200: the event arrives with one webhook-id and is delivered once", async () => {
     const rcv = receiver();
@@ -123,7 +126,7 @@ describe("webhooks", () => {
     expect(attempts[1].error).toContain("no answer within 1000 ms");
     await Bun.sleep(800);
     expect(rcv.received.length).toBe(3); // nothing after the 2xx
-  });
+  }, 30_000);
 
   test("rotating the secret: the new secret verifies, the old one keeps verifying during the overlap", async () => {
     const rcv = receiver();
@@ -143,7 +146,7 @@ describe("webhooks", () => {
     // The list never shows secrets.
     const list = await api.post("/api/webhooks/list", undefined, { cookie });
     expect(JSON.stringify(list.body)).not.toContain("whsec_");
-  });
+  }, 30_000);
 
   test("an endpoint failing past WEBHOOK_DISABLE_AFTER_MS is disabled with the reason; resend re-enables it and keeps the webhook-id", async () => {
     const s = await startServer({ env: { ...FAST, WEBHOOK_DISABLE_AFTER_MS: "1000", WEBHOOK_RETRY_SCHEDULE: "300,300,300,300,300,300,300,300" } });
@@ -175,7 +178,7 @@ describe("webhooks", () => {
     } finally {
       await s.dispose();
     }
-  });
+  }, 40_000);
 
   test("isolation: another user's webhook and delivery are not found; delete removes", async () => {
     const rcv = receiver();
@@ -191,7 +194,7 @@ describe("webhooks", () => {
     expect((await api.post("/api/webhooks/list", undefined, { cookie: a.cookie })).body.data.webhooks).toEqual([]);
     expect((await api.post("/api/webhooks/create", { url: rcv.url, events: ["generation.started"] }, { cookie: a.cookie })).body.message).toBe("invalid params");
     expect((await api.post("/api/webhooks/create", { url: "ftp://example.com/x" }, { cookie: a.cookie })).body.message).toStartWith("invalid params: url refused");
-  });
+  }, 30_000);
 });
 
 describe("private destinations", () => {
@@ -213,7 +216,7 @@ describe("private destinations", () => {
       expect(r.body.message).toStartWith("invalid params: url refused");
     }
     expect((await api.post("/api/webhooks/list", undefined, { cookie })).body.data.webhooks).toEqual([]);
-  });
+  }, 30_000);
 });
 
 describe("crash safety", () => {

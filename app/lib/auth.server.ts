@@ -1,20 +1,49 @@
 /**
  * better-auth: email + password sessions, mounted at /api/auth/*.
  * User ids are UUIDs; the user row carries Atelier's invite fields.
+ *
+ * Two modes, chosen by the mail transport (docs/decisions.md):
+ * - `SMTP_URL` set: an account must verify its e-mail before it can sign in;
+ *   sign-up answers the same for new and taken addresses and signs nobody in;
+ *   the sign-up bonus is granted on verification.
+ * - no mail transport: accounts work at once (sign-up signs in, the bonus comes
+ *   with it) and the verification and reset links are written to the log.
+ * In both, an ADMIN_EMAILS address counts only once verified (users.server.ts).
  */
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
 import { randomInt } from "node:crypto";
 import type { Db } from "#db/client";
 import * as schema from "#db/schema";
+import { alreadyRegisteredMail, RESET_LINK_HOURS, resetPasswordMail, VERIFY_LINK_HOURS, verificationMail } from "~/domain/auth/emails";
+import { profileProblem } from "~/domain/auth/profile";
+import { beginSignIn, clearSignIn } from "~/domain/auth/sign-in-throttle.server";
+import { grantSignupBonus } from "~/domain/credits/signup.server";
+import { clientIpOf } from "~/domain/demo/access.server";
 import type { Clock } from "./clock";
-import { DAY_MS } from "./clock";
 import type { Config } from "./config.server";
-import { grantCredits } from "~/domain/credits/ledger.server";
+import { currentClientIp } from "./log.server";
+import { createMailer, sendInBackground, type Mailer } from "./mail.server";
 
 const INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 export const newInviteCode = () => Array.from({ length: 8 }, () => INVITE_ALPHABET[randomInt(INVITE_ALPHABET.length)]).join("");
+
+/**
+ * The client address better-auth's per-IP limiter reads. Only the server sets
+ * it (withClientIp replaces whatever a client sent); better-auth would
+ * otherwise trust a client's own X-Forwarded-For.
+ */
+export const CLIENT_IP_HEADER = "x-atelier-client-ip";
+
+export function withClientIp(config: Config, request: Request): Request {
+  const headers = new Headers(request.headers);
+  headers.delete(CLIENT_IP_HEADER);
+  const ip = clientIpOf(config, request, currentClientIp());
+  if (ip) headers.set(CLIENT_IP_HEADER, ip);
+  return new Request(request, { headers });
+}
 
 /** The referrer's uuid for an invite code, or null when the code is unknown. */
 function referrerOf(db: Db, code: unknown): string | null {
@@ -23,8 +52,17 @@ function referrerOf(db: Db, code: unknown): string | null {
   return row?.id ?? null;
 }
 
-export function createAuth(config: Config, db: Db, clock: Clock) {
+function checkProfile(fields: { name?: unknown; image?: unknown }) {
+  const problem = profileProblem(fields);
+  if (problem) throw new APIError("BAD_REQUEST", problem);
+}
+
+const SIGN_IN_PATH = "/sign-in/email";
+const emailOf = (body: unknown) => (body as { email?: unknown } | undefined)?.email;
+
+export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer = createMailer(config)) {
   const secure = config.publicUrl.startsWith("https://");
+  const verifyByMail = mailer.kind === "smtp";
   return betterAuth({
     appName: "Atelier",
     baseURL: config.publicUrl,
@@ -33,9 +71,35 @@ export function createAuth(config: Config, db: Db, clock: Clock) {
     trustedOrigins: [config.publicUrl, ...config.TRUSTED_ORIGINS],
     database: drizzleAdapter(db, {
       provider: "sqlite",
-      schema: { user: schema.user, session: schema.session, account: schema.account, verification: schema.verification },
+      schema: { user: schema.user, session: schema.session, account: schema.account, verification: schema.verification, rateLimit: schema.rateLimit },
     }),
-    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 128 },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      // With mail, nobody is signed in before proving the address; better-auth then also answers a sign-up
+      // for a taken address exactly like one for a new address (and we mail the owner instead).
+      requireEmailVerification: verifyByMail,
+      autoSignIn: !verifyByMail,
+      onExistingUserSignUp: async ({ user }) => sendInBackground(mailer, alreadyRegisteredMail(user, config.publicUrl)),
+      sendResetPassword: async ({ user, token }) =>
+        sendInBackground(mailer, resetPasswordMail(user, `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`)),
+      resetPasswordTokenExpiresIn: RESET_LINK_HOURS * 3600,
+      revokeSessionsOnPasswordReset: true,
+      // The reset link proved the mailbox: the account's sign-in failures no longer count.
+      onPasswordReset: async ({ user }) => clearSignIn(db, user.email),
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: verifyByMail,
+      autoSignInAfterVerification: false,
+      expiresIn: VERIFY_LINK_HOURS * 3600,
+      sendVerificationEmail: async ({ user, token }) =>
+        sendInBackground(mailer, verificationMail(user, `${config.publicUrl}/verify-email?token=${encodeURIComponent(token)}`)),
+      afterEmailVerification: async (user) => {
+        grantSignupBonus(db, user.id, config.SIGNUP_CREDITS, clock);
+      },
+    },
     user: {
       additionalFields: {
         inviteCode: { type: "string", input: false, required: false },
@@ -49,18 +113,51 @@ export function createAuth(config: Config, db: Db, clock: Clock) {
       cookiePrefix: "atelier",
       // better-auth skips its origin (CSRF) check when NODE_ENV=test; Atelier checks in every mode.
       disableOriginCheck: false,
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
-    // Sign-in throttling is better-auth's own; spec 8.2 leaves API sessions unlimited.
-    rateLimit: { enabled: false },
+    // Per IP, shared by every process through the database; its built-in rules hold sign-in and sign-up to
+    // 3 requests per 10 s and reset/verification e-mails to 3 per minute. Spec 8.2 leaves API sessions unlimited.
+    rateLimit: {
+      enabled: config.AUTH_RATE_LIMIT,
+      storage: "database",
+      modelName: "rateLimit",
+      customRules: { "/sign-up/email": { window: 600, max: 10 } },
+    },
     telemetry: { enabled: false },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== SIGN_IN_PATH) return;
+        const email = emailOf(ctx.body);
+        if (typeof email !== "string") return;
+        const verdict = beginSignIn(db, email, clock.now());
+        if (!verdict.allowed) {
+          const seconds = Math.ceil(verdict.retryAfterMs / 1000);
+          throw new APIError(
+            "TOO_MANY_REQUESTS",
+            { code: "TOO_MANY_ATTEMPTS", message: `Too many failed sign-ins for this account. Try again in ${Math.ceil(seconds / 60)} minutes.` },
+            { "Retry-After": String(seconds) },
+          );
+        }
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== SIGN_IN_PATH) return;
+        const email = emailOf(ctx.body);
+        const returned = ctx.context.returned;
+        // A session, or "verify your e-mail first": either way the password was right.
+        const passwordRight = !isAPIError(returned) || returned.body?.code === "EMAIL_NOT_VERIFIED";
+        if (typeof email === "string" && passwordRight) clearSignIn(db, email);
+      }),
+    },
     databaseHooks: {
       user: {
         create: {
           before: async (user, ctx) => {
+            checkProfile(user);
             const ref = (ctx?.body as Record<string, unknown> | undefined)?.ref ?? ctx?.query?.ref;
             return {
               data: {
                 ...user,
+                image: user.image || null,
                 inviteCode: newInviteCode(),
                 invitedBy: referrerOf(db, ref),
                 isAffiliate: false,
@@ -68,14 +165,14 @@ export function createAuth(config: Config, db: Db, clock: Clock) {
             };
           },
           after: async (user) => {
-            if (config.SIGNUP_CREDITS > 0) {
-              const now = clock.now();
-              grantCredits(
-                db,
-                { userId: user.id, amount: config.SIGNUP_CREDITS, source: "signup", expiresAt: now + 365 * DAY_MS },
-                { now: () => now },
-              );
-            }
+            // With mail the bonus waits for the verified address (afterEmailVerification).
+            if (!verifyByMail) grantSignupBonus(db, user.id, config.SIGNUP_CREDITS, clock);
+          },
+        },
+        update: {
+          before: async (user) => {
+            checkProfile(user);
+            return user.image === "" ? { data: { ...user, image: null } } : undefined;
           },
         },
       },

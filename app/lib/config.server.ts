@@ -66,6 +66,12 @@ const EnvSchema = z.object({
   DEMO_RATE_LIMIT: int(0, 1_000_000).default(10),
   /** Pause between the words of a simulated demo reply. */
   DEMO_SIMULATOR_WORD_MS: int(0, 10_000).default(40),
+  /** Mail transport for verification and password-reset e-mails (`smtp://user:pass@host:587`, `smtps://…`); unset: links go to the log. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+  /** Sender of those e-mails; default `Atelier <no-reply@<PUBLIC_URL host>>`. */
+  MAIL_FROM: opt,
+  /** better-auth's per-IP limiter on sign-in, sign-up and reset requests; `off` for tests and trusted networks. The per-account sign-in throttle is always on. */
+  AUTH_RATE_LIMIT: bool.default(true),
   /** Behind a reverse proxy: take the client address from the last X-Forwarded-For entry. */
   TRUST_PROXY: bool.default(false),
 

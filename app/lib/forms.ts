@@ -14,6 +14,16 @@ export const SignInSchema = z.object({
   next: z.string().optional(),
 });
 
+export const EmailSchema = z.object({ email: z.email("Enter a valid email address").max(254) });
+
+export const ResetPasswordSchema = z
+  .object({
+    token: z.string().min(1, "This link is incomplete. Ask for a new one."),
+    password: z.string().min(8, "At least 8 characters").max(128, "At most 128 characters"),
+    confirm: z.string(),
+  })
+  .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The two passwords differ" });
+
 export type FieldErrors = Partial<Record<string, string>>;
 
 /** First message per field, for showing next to inputs. */

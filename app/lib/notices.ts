@@ -5,6 +5,7 @@
  */
 export const NOTICES = {
   "signed-out": { kind: "info", text: "You are signed out. See you soon." },
+  "password-reset": { kind: "success", text: "Your password has been changed. Sign in with the new one." },
   "generation-started": { kind: "success", text: "Generation started. It appears in your gallery and updates by itself." },
   "checkout-success": { kind: "success", text: "Thank you! Your payment went through: the credits are in your balance as soon as it is confirmed." },
   "checkout-canceled": { kind: "info", text: "Checkout canceled: nothing was charged." },

@@ -1,8 +1,8 @@
 import { Form, redirect, useNavigation } from "react-router";
 import { Field, Notice } from "~/components/ui";
 import { authErrorMessage } from "~/lib/auth-errors";
+import { authPost } from "~/lib/auth-forms.server";
 import { fieldErrors, SignInSchema } from "~/lib/forms";
-import { getServices } from "~/lib/services.server";
 import { getUiUser, safeNext } from "~/lib/session.server";
 import type { Route } from "./+types/sign-in";
 
@@ -18,16 +18,9 @@ export async function action({ request }: Route.ActionArgs) {
   const form = Object.fromEntries(await request.formData());
   const parsed = SignInSchema.safeParse(form);
   if (!parsed.success) return { errors: fieldErrors(parsed.error), email: String(form.email ?? "") };
-  try {
-    const { headers } = await getServices().auth.api.signInEmail({
-      body: { email: parsed.data.email, password: parsed.data.password },
-      headers: request.headers,
-      returnHeaders: true,
-    });
-    return redirect(safeNext(parsed.data.next), { headers });
-  } catch (error) {
-    return { errors: { form: authErrorMessage(error) }, email: parsed.data.email };
-  }
+  const reply = await authPost(request, "/sign-in/email", { email: parsed.data.email, password: parsed.data.password });
+  if (!reply.ok) return { errors: { form: authErrorMessage(reply) }, email: parsed.data.email };
+  return redirect(safeNext(parsed.data.next), { headers: reply.headers });
 }
 
 export default function SignIn({ loaderData, actionData }: Route.ComponentProps) {
@@ -42,6 +35,11 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
           <input type="hidden" name="next" value={loaderData.next} />
           <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.email} error={errors.email} />
           <Field label="Password" name="password" type="password" autoComplete="current-password" required error={errors.password} />
+          <p className="text-sm">
+            <a className="font-medium text-indigo-700 underline" href="/forgot-password">
+              Forgot your password?
+            </a>
+          </p>
           <button type="submit" className="btn-primary w-full" disabled={busy}>
             {busy ? "Signing in…" : "Sign in"}
           </button>

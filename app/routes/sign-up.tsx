@@ -2,7 +2,7 @@ import { Form, redirect, useNavigation } from "react-router";
 import { Field, Notice } from "~/components/ui";
 import { fieldErrors, SignUpSchema } from "~/lib/forms";
 import { authErrorMessage } from "~/lib/auth-errors";
-import { getServices } from "~/lib/services.server";
+import { authPost } from "~/lib/auth-forms.server";
 import { getUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/sign-up";
 
@@ -17,23 +17,38 @@ export async function action({ request }: Route.ActionArgs) {
   const form = Object.fromEntries(await request.formData());
   const parsed = SignUpSchema.safeParse(form);
   if (!parsed.success) return { errors: fieldErrors(parsed.error), values: { name: String(form.name ?? ""), email: String(form.email ?? "") } };
-  try {
-    // `ref` travels with the body; the user-create hook resolves it to invited_by.
-    const body = { name: parsed.data.name, email: parsed.data.email, password: parsed.data.password, ref: parsed.data.ref };
-    const { headers } = await getServices().auth.api.signUpEmail({
-      body,
-      headers: request.headers,
-      returnHeaders: true,
-    });
-    return redirect("/account", { headers });
-  } catch (error) {
-    return { errors: { form: authErrorMessage(error) }, values: { name: parsed.data.name, email: parsed.data.email } };
-  }
+  // `ref` travels with the body; the user-create hook resolves it to invited_by.
+  const reply = await authPost(request, "/sign-up/email", { name: parsed.data.name, email: parsed.data.email, password: parsed.data.password, ref: parsed.data.ref });
+  if (!reply.ok) return { errors: { form: authErrorMessage(reply) }, values: { name: parsed.data.name, email: parsed.data.email } };
+  // Without a mail transport sign-up signs in; with one, the account waits for its verified address
+  // (and a taken address gets the very same answer: its owner is mailed instead).
+  if (reply.headers.has("set-cookie")) return redirect("/account", { headers: reply.headers });
+  return { sent: parsed.data.email };
 }
 
 export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
-  const errors = actionData?.errors ?? {};
+  const errors: Partial<Record<string, string>> = (actionData && "errors" in actionData ? actionData.errors : undefined) ?? {};
+  const values = actionData && "values" in actionData ? actionData.values : undefined;
+  if (actionData && "sent" in actionData) {
+    return (
+      <div className="mx-auto max-w-md">
+        <div className="card">
+          <h1 className="text-2xl font-semibold">Check your inbox</h1>
+          <Notice kind="success">
+            We have sent a link to <strong>{actionData.sent}</strong>. Open it to confirm your address, then sign in.
+          </Notice>
+          <p className="mt-4 text-sm text-slate-600">
+            Nothing arrived after a few minutes? Look in your spam folder, or{" "}
+            <a className="font-medium text-indigo-700 underline" href="/verify-email">
+              ask for a new link
+            </a>
+            .
+          </p>
+        </div>
+      </div>
+    );
+  }
   return (
     <div className="mx-auto max-w-md">
       <div className="card">
@@ -42,8 +57,8 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
         <Form method="post" className="mt-6 space-y-4" noValidate>
           {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
           <input type="hidden" name="ref" value={loaderData.ref} />
-          <Field label="Name" name="name" autoComplete="name" required maxLength={100} defaultValue={actionData?.values?.name} error={errors.name} />
-          <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.values?.email} error={errors.email} />
+          <Field label="Name" name="name" autoComplete="name" required maxLength={100} defaultValue={values?.name} error={errors.name} />
+          <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={values?.email} error={errors.email} />
           <Field label="Password" name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} hint="At least 8 characters." error={errors.password} />
           <button type="submit" className="btn-primary w-full" disabled={busy}>
             {busy ? "Creating account…" : "Sign up"}

@@ -59,6 +59,8 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     SIMULATOR_DELAY_MS: "50",
     JOB_TICK_MS: "50",
     LOG_LEVEL: "warn",
+    // better-auth's per-IP limiter would hold a suite's many sign-ups from 127.0.0.1 to 3 per 10 s; its own test turns it on.
+    AUTH_RATE_LIMIT: "off",
     ...opts.env,
   };
   let output = "";

@@ -1,6 +1,12 @@
+import { withClientIp } from "~/lib/auth.server";
 import { getServices } from "~/lib/services.server";
 import type { Route } from "./+types/auth";
 
 // better-auth's own HTTP API: /api/auth/sign-up/email, /sign-in/email, /sign-out, /get-session …
-export const loader = ({ request }: Route.LoaderArgs) => getServices().auth.handler(request);
-export const action = ({ request }: Route.ActionArgs) => getServices().auth.handler(request);
+// It sees the client address the server vouches for (its per-IP limiter keys on it).
+const handle = (request: Request) => {
+  const { auth, config } = getServices();
+  return auth.handler(withClientIp(config, request));
+};
+export const loader = ({ request }: Route.LoaderArgs) => handle(request);
+export const action = ({ request }: Route.ActionArgs) => handle(request);

@@ -1,0 +1,54 @@
+/** The account e-mails Atelier sends (plain text; the links are the point). */
+import type { Mail } from "~/lib/mail.server";
+
+export const VERIFY_LINK_HOURS = 24;
+export const RESET_LINK_HOURS = 1;
+
+const greeting = (name: string) => (name.trim() ? `Hello ${name.trim()},` : "Hello,");
+
+export function verificationMail(to: { email: string; name: string }, link: string): Mail {
+  return {
+    to: to.email,
+    subject: "Confirm your e-mail address for Atelier",
+    text: `${greeting(to.name)}
+
+Confirm this address to finish setting up your Atelier account:
+
+${link}
+
+The link works for ${VERIFY_LINK_HOURS} hours. If you did not sign up, ignore this e-mail.
+`,
+  };
+}
+
+export function resetPasswordMail(to: { email: string; name: string }, link: string): Mail {
+  return {
+    to: to.email,
+    subject: "Reset your Atelier password",
+    text: `${greeting(to.name)}
+
+Someone asked to reset the password of your Atelier account. Choose a new one here:
+
+${link}
+
+The link works for ${RESET_LINK_HOURS} hour and only once. If it was not you, ignore this e-mail: your password stays as it is.
+`,
+  };
+}
+
+/** To the owner of an address someone tried to sign up with again (sign-up itself says nothing). */
+export function alreadyRegisteredMail(to: { email: string; name: string }, publicUrl: string): Mail {
+  return {
+    to: to.email,
+    subject: "You already have an Atelier account",
+    text: `${greeting(to.name)}
+
+Someone, maybe you, tried to create an Atelier account with this address, which already has one.
+
+Sign in: ${publicUrl}/sign-in
+Forgot your password? ${publicUrl}/forgot-password
+
+If it was not you, you need not do anything.
+`,
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * The sign-up bonus (DESIGN §3): SIGNUP_CREDITS expiring after a year, granted
+ * once per user — at sign-up, or when the e-mail is verified if mail is
+ * configured. Checked inside a write transaction; the partial unique index
+ * `credit_grants_signup_once` is the database's guard.
+ */
+import { and, eq } from "drizzle-orm";
+import type { Db } from "#db/client";
+import { creditGrants } from "#db/schema";
+import { DAY_MS, type Clock } from "~/lib/clock";
+import { grantCredits } from "./ledger.server";
+
+export const SIGNUP_BONUS_DAYS = 365;
+
+/** True when this call granted the bonus; false when it was granted before (or is 0). */
+export function grantSignupBonus(db: Db, userId: string, amount: number, clock: Clock): boolean {
+  if (amount <= 0) return false;
+  return db.transaction(
+    (tx) => {
+      const had = tx
+        .select({ id: creditGrants.id })
+        .from(creditGrants)
+        .where(and(eq(creditGrants.userId, userId), eq(creditGrants.source, "signup")))
+        .get();
+      if (had) return false;
+      const now = clock.now();
+      grantCredits(tx, { userId, amount, source: "signup", expiresAt: now + SIGNUP_BONUS_DAYS * DAY_MS }, { now: () => now });
+      return true;
+    },
+    { behavior: "immediate" },
+  );
+}

@@ -1,0 +1,55 @@
+import { Form, redirect, useNavigation } from "react-router";
+import { Field, Notice } from "~/components/ui";
+import { authErrorMessage } from "~/lib/auth-errors";
+import { authPost } from "~/lib/auth-forms.server";
+import { fieldErrors, ResetPasswordSchema } from "~/lib/forms";
+import type { Route } from "./+types/reset-password";
+
+export const meta: Route.MetaFunction = () => [{ title: "Choose a new password — Atelier" }];
+
+/** The link in the reset e-mail lands here: `/reset-password?token=…`. */
+export function loader({ request }: Route.LoaderArgs) {
+  return { token: new URL(request.url).searchParams.get("token") ?? "" };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const form = Object.fromEntries(await request.formData());
+  const parsed = ResetPasswordSchema.safeParse(form);
+  if (!parsed.success) return { errors: fieldErrors(parsed.error) };
+  const reply = await authPost(request, "/reset-password", { token: parsed.data.token, newPassword: parsed.data.password });
+  if (!reply.ok) return { errors: { form: authErrorMessage(reply) } };
+  return redirect("/sign-in?notice=password-reset");
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  const errors: Partial<Record<string, string>> = actionData?.errors ?? {};
+  const broken = errors.form ?? errors.token;
+  return (
+    <div className="mx-auto max-w-md">
+      <div className="card">
+        <h1 className="text-2xl font-semibold">Choose a new password</h1>
+        {!loaderData.token ? (
+          <div className="mt-4">
+            <Notice kind="error">This link is incomplete. Open the link from the e-mail again, or ask for a new one.</Notice>
+          </div>
+        ) : (
+          <Form method="post" className="mt-6 space-y-4" noValidate>
+            {broken ? <Notice kind="error">{broken}</Notice> : null}
+            <input type="hidden" name="token" value={loaderData.token} />
+            <Field label="New password" name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} hint="At least 8 characters." error={errors.password} />
+            <Field label="Repeat the new password" name="confirm" type="password" autoComplete="new-password" required error={errors.confirm} />
+            <button type="submit" className="btn-primary w-full" disabled={busy}>
+              {busy ? "Saving…" : "Save the new password"}
+            </button>
+          </Form>
+        )}
+        <p className="mt-4 text-sm text-slate-600">
+          <a className="font-medium text-indigo-700 underline" href="/forgot-password">
+            Ask for a new link
+          </a>
+        </p>
+      </div>
+    </div>
+  );
+}

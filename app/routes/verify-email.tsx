@@ -1,0 +1,84 @@
+import { Form, useNavigation } from "react-router";
+import { Field, Notice } from "~/components/ui";
+import { authErrorMessage } from "~/lib/auth-errors";
+import { authPost } from "~/lib/auth-forms.server";
+import { EmailSchema, fieldErrors } from "~/lib/forms";
+import { getServices } from "~/lib/services.server";
+import { getUiUser } from "~/lib/session.server";
+import type { Route } from "./+types/verify-email";
+
+export const meta: Route.MetaFunction = () => [{ title: "Confirm your e-mail — Atelier" }];
+
+/** The link in the verification e-mail lands here: `/verify-email?token=…`. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token");
+  const signedIn = Boolean(await getUiUser(request));
+  if (!token) return { state: "ask" as const, signedIn, error: null };
+  try {
+    await getServices().auth.api.verifyEmail({ query: { token } });
+    return { state: "verified" as const, signedIn, error: null };
+  } catch (error) {
+    const e = error as { body?: { code?: string; message?: string }; statusCode?: number };
+    return { state: "failed" as const, signedIn, error: authErrorMessage({ status: e.statusCode, code: e.body?.code, message: e.body?.message }) };
+  }
+}
+
+/** Another link: the same answer whether or not the address has an account waiting. */
+export async function action({ request }: Route.ActionArgs) {
+  const form = Object.fromEntries(await request.formData());
+  const parsed = EmailSchema.safeParse(form);
+  if (!parsed.success) return { errors: fieldErrors(parsed.error), email: String(form.email ?? ""), sent: false };
+  const reply = await authPost(request, "/send-verification-email", { email: parsed.data.email });
+  if (!reply.ok && reply.status === 429) return { errors: { form: authErrorMessage(reply) }, email: parsed.data.email, sent: false };
+  return { errors: {}, email: parsed.data.email, sent: true };
+}
+
+export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  const errors: Partial<Record<string, string>> = actionData?.errors ?? {};
+  const { state, signedIn, error } = loaderData;
+  return (
+    <div className="mx-auto max-w-md">
+      <div className="card">
+        {state === "verified" ? (
+          <>
+            <h1 className="text-2xl font-semibold">E-mail confirmed</h1>
+            <div className="mt-4">
+              <Notice kind="success">Thank you: your address is confirmed.</Notice>
+            </div>
+            <p className="mt-4">
+              <a className="btn-primary inline-block" href={signedIn ? "/account" : "/sign-in"}>
+                {signedIn ? "Go to your account" : "Sign in"}
+              </a>
+            </p>
+          </>
+        ) : (
+          <>
+            <h1 className="text-2xl font-semibold">Confirm your e-mail</h1>
+            {state === "failed" && error ? (
+              <div className="mt-4">
+                <Notice kind="error">{error}</Notice>
+              </div>
+            ) : null}
+            {actionData?.sent ? (
+              <div className="mt-4">
+                <Notice kind="success">If {actionData.email} has an account waiting for confirmation, a new link is on its way.</Notice>
+              </div>
+            ) : (
+              <>
+                <p className="mt-1 text-sm text-slate-600">Enter your address and we will send you a new confirmation link.</p>
+                <Form method="post" className="mt-6 space-y-4" noValidate>
+                  {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
+                  <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.email} error={errors.email} />
+                  <button type="submit" className="btn-primary w-full" disabled={busy}>
+                    {busy ? "Sending…" : "Send a new link"}
+                  </button>
+                </Form>
+              </>
+            )}
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -296,4 +296,27 @@ describe("rate limits across processes and windows", () => {
     expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(1100); // 3 per hour: one more every 20 minutes
     expect((await cb.post("/api/keys/list", {}, { cookie })).body.data.keys).toHaveLength(3);
   });
+
+  test("a key revoked through process A fails in process B within one second (B caches keys)", async () => {
+    const ca = new Client(a.url);
+    const cb = new Client(b.url);
+    const { cookie } = await ca.signUp(uniqueEmail("revoke"));
+    const made = (await ca.post("/api/keys/create", { name: "to revoke" }, { cookie })).body.data;
+    // B has just read (and cached) the key.
+    expect((await cb.post("/api/get-user-info", undefined, { apiKey: made.key })).status).toBe(200);
+    expect((await ca.post("/api/keys/revoke", { key_id: made.key_id }, { cookie })).body.code).toBe(0);
+    const revokedAt = performance.now();
+    expect((await ca.post("/api/get-user-info", undefined, { apiKey: made.key })).status).toBe(401); // A: at once
+    let r;
+    for (;;) {
+      r = await cb.post("/api/get-user-info", undefined, { apiKey: made.key });
+      if (r.status !== 200 || performance.now() - revokedAt > 5000) break;
+      await Bun.sleep(20);
+    }
+    const ms = performance.now() - revokedAt;
+    expect(r.status).toBe(401);
+    expect(r.body).toEqual({ code: 1, message: "API key revoked", data: null });
+    // REVALIDATE_MS (1 s) plus one poll and one request on a busy machine.
+    expect(ms).toBeLessThan(1300);
+  });
 });

@@ -2,6 +2,13 @@
  * Resolves an `X-API-Key` header to its owner (spec §5). A present key that
  * is unknown, mistyped, empty or revoked is rejected with HTTP 401; it never
  * falls back to the session.
+ *
+ * Hot path (docs/performance.md): what a key row says that cannot change while
+ * the key works — its id and owner — is cached per process by the key's hash;
+ * its status is re-read from the database at least once a second
+ * (REVALIDATE_MS), so a key revoked by any process fails everywhere within one
+ * second (in the revoking process at once). `last_used_at` is written at most
+ * once a minute per key (guarded, so several processes write it once).
  */
 import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import { createHash } from "node:crypto";
@@ -14,14 +21,25 @@ export const hashApiKey = (key: string): string => createHash("sha256").update(k
 
 /** `last_used_at` is written at most this often per key (keeps writes off the hot path). */
 export const LAST_USED_RESOLUTION_MS = 60_000;
+/** How stale a cached key status may be: a revocation reaches every process within this. */
+export const REVALIDATE_MS = 1000;
+/** Cached keys per process; past this the cache starts over (a bound, not a tuning knob). */
+const MAX_CACHED = 10_000;
 
 export interface KeyIdentity {
   keyId: string;
   userId: string;
 }
 
-// Prepared once per database: this runs on every key request, and drizzle's
-// query building costs more than the lookup itself.
+interface Entry extends KeyIdentity {
+  active: boolean;
+  /** performance.now() of the last database read of this key. */
+  checkedAt: number;
+  /** last_used_at as last read or written (ms), null when never used. */
+  lastUsedAt: number | null;
+}
+
+// Prepared once per database: drizzle's query building costs more than the lookup itself.
 const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
 const prepareLookup = (db: Db) =>
   db
@@ -29,28 +47,59 @@ const prepareLookup = (db: Db) =>
     .from(apiKeys)
     .where(eq(apiKeys.keyHash, sql.placeholder("hash")))
     .prepare();
+const caches = new WeakMap<Db, Map<string, Entry>>();
+
+function cacheOf(db: Db): Map<string, Entry> {
+  let c = caches.get(db);
+  if (!c) caches.set(db, (c = new Map()));
+  return c;
+}
+
+function read(db: Db, hash: string): Entry | undefined {
+  let lookup = lookups.get(db);
+  if (!lookup) lookups.set(db, (lookup = prepareLookup(db)));
+  const row = lookup.get({ hash });
+  if (!row) return undefined;
+  return { keyId: row.id, userId: row.userId, active: row.status === "active", checkedAt: performance.now(), lastUsedAt: row.lastUsedAt?.getTime() ?? null };
+}
 
 export function authenticateApiKey(db: Db, rawKey: string, clock: Clock): KeyIdentity {
   const key = rawKey.trim();
   if (!key) throw new AppError("API_KEY_NOT_FOUND");
-  let lookup = lookups.get(db);
-  if (!lookup) lookups.set(db, (lookup = prepareLookup(db)));
-  const row = lookup.get({ hash: hashApiKey(key) });
-  if (!row) throw new AppError("API_KEY_NOT_FOUND");
-  if (row.status !== "active") throw new AppError("API_KEY_REVOKED");
+  const hash = hashApiKey(key);
+  const cache = cacheOf(db);
+  let entry = cache.get(hash);
+  if (!entry || performance.now() - entry.checkedAt >= REVALIDATE_MS) {
+    entry = read(db, hash);
+    if (!entry) {
+      cache.delete(hash);
+      throw new AppError("API_KEY_NOT_FOUND");
+    }
+    if (cache.size >= MAX_CACHED) cache.clear();
+    cache.set(hash, entry);
+  }
+  if (!entry.active) throw new AppError("API_KEY_REVOKED");
   const now = clock.now();
-  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+  if (entry.lastUsedAt === null || now - entry.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+    entry.lastUsedAt = now;
     // Guarded: of several processes seeing a stale stamp, one writes.
     db.update(apiKeys)
       .set({ lastUsedAt: new Date(now) })
       .where(
         and(
-          eq(apiKeys.id, row.id),
+          eq(apiKeys.id, entry.keyId),
           eq(apiKeys.status, "active"),
           or(isNull(apiKeys.lastUsedAt), lte(apiKeys.lastUsedAt, new Date(now - LAST_USED_RESOLUTION_MS))),
         ),
       )
       .run();
   }
-  return { keyId: row.id, userId: row.userId };
+  return { keyId: entry.keyId, userId: entry.userId };
+}
+
+/** Drops a key from this process's cache (its revocation takes effect here at once). */
+export function forgetApiKey(db: Db, keyId: string) {
+  const cache = caches.get(db);
+  if (!cache) return;
+  for (const [hash, e] of cache) if (e.keyId === keyId) cache.delete(hash);
 }

@@ -14,7 +14,7 @@ import { AppError } from "~/lib/errors";
 import type { Policy } from "~/domain/rate-limits/decide";
 import { take } from "~/domain/rate-limits/limiter.server";
 import { keyCreationBucket } from "~/domain/rate-limits/policy.server";
-import { hashApiKey } from "./authenticate.server";
+import { forgetApiKey, hashApiKey } from "./authenticate.server";
 
 export const API_KEY_PREFIX = "atl_";
 /** 32 base62 characters ≈ 190 bits from the CSPRNG. */
@@ -152,5 +152,6 @@ export function revokeApiKey(db: Db, input: { userId: string; keyId: string }, c
     },
     { behavior: "immediate" },
   );
+  forgetApiKey(db, input.keyId); // other processes notice within REVALIDATE_MS
   return { key_id: input.keyId, status: "revoked" };
 }

@@ -4,6 +4,7 @@
  */
 import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
+import type { Statement } from "bun:sqlite";
 import type { Db } from "#db/client";
 import { prepared } from "#db/prepared";
 import { orders } from "#db/schema";
@@ -57,8 +58,17 @@ export function getActiveSubscription(db: Pick<Db, "select">, userId: string, cl
   return q.get({ userId, now: clock.now() });
 }
 
-export function isPremium(db: Pick<Db, "select">, userId: string, clock: Clock): boolean {
-  return getActiveSubscription(db, userId, clock) !== undefined;
+// The same condition as getActiveSubscription, as one plain statement: the tier is read on every API-key
+// request, and drizzle's prepared select costs ~25 µs here against ~3 µs for this (docs/performance.md).
+const PREMIUM_SQL =
+  "SELECT 1 AS one FROM orders WHERE user_id = ? AND kind = 'subscription' AND status = 'paid' AND (period_end IS NULL OR period_end > ?) LIMIT 1";
+const premiumStatements = new WeakMap<Db, Statement<{ one: number }, [string, number]>>();
+
+/** Whether the user has a current paid subscription (getActiveSubscription's condition). */
+export function isPremium(db: Db, userId: string, clock: Clock): boolean {
+  let st = premiumStatements.get(db);
+  if (!st) premiumStatements.set(db, (st = db.$client.prepare(PREMIUM_SQL)));
+  return st.get(userId, clock.now()) !== null;
 }
 
 /** Billing intervals Atelier records (spec 2.3 shows only the monthly one). */

@@ -56,6 +56,7 @@ export default [
     route("studio/:genId", "routes/studio-detail.tsx"),
     route("docs", "routes/docs.tsx"),
     route("admin", "routes/admin.tsx"),
+    route("admin/billing", "routes/admin-billing.tsx"),
     route("pricing", "routes/pricing.tsx"),
     route("billing/simulated/:checkoutId", "routes/billing-simulated.tsx"),
   ]),

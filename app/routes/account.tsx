@@ -7,6 +7,8 @@ import { getActiveSubscription, toSubscriptionInfo } from "~/domain/subscription
 import { setAffiliate, toUserInfo } from "~/domain/users/users.server";
 import { iso } from "~/lib/clock";
 import { getServices } from "~/lib/services.server";
+import { OrderHistory, Referrals } from "~/components/billing/account-billing";
+import { accountBilling } from "~/domain/billing/orders.server";
 import { requireUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/account";
 
@@ -26,6 +28,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     debits: listDebits(db, user.id),
     checkedIn: checkedInToday(db, user.id, clock),
     subscription: sub ? { ...toSubscriptionInfo(sub), period_end: iso(sub.periodEnd) } : null,
+    billing: accountBilling(db, user.id),
+    rewardPercent: config.AFFILIATE_REWARD_PERCENT,
   };
 }
 
@@ -50,10 +54,10 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 const day = (s: string | null) => (s ? new Date(s).toISOString().slice(0, 16).replace("T", " ") + " UTC" : "never");
-const SOURCE: Record<string, string> = { signup: "Sign-up bonus", checkin: "Daily check-in", admin: "Granted by an admin", order: "Order" };
+const SOURCE: Record<string, string> = { signup: "Sign-up bonus", checkin: "Daily check-in", admin: "Granted by an admin", order: "Order", referral: "Referral reward" };
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, inviteLink, credits, reserved, grants, debits, checkedIn, subscription } = loaderData;
+  const { profile, inviteLink, credits, reserved, grants, debits, checkedIn, subscription, billing, rewardPercent } = loaderData;
   const busy = useNavigation().state === "submitting";
   const rows: [string, string][] = [
     ["User ID", profile.uuid],
@@ -130,6 +134,8 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         )}
       </section>
 
+      <OrderHistory data={billing} />
+
       <section className="card" aria-labelledby="affiliate-h">
         <h2 id="affiliate-h" className="text-lg font-semibold">
           Affiliate
@@ -154,6 +160,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <p className="mt-3 text-sm text-slate-600">
           Your invite link: <code className="break-all rounded bg-slate-100 px-1">{inviteLink}</code>
         </p>
+        <Referrals data={billing} isAffiliate={profile.is_affiliate} percent={rewardPercent} />
       </section>
 
       <section className="card" aria-labelledby="ledger-h">

@@ -95,7 +95,11 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
   const sub = actionData?.intent === "subscribe" ? actionData : undefined;
   return (
     <div className="space-y-8">
-      <PageHeader title="Admin" description="Users, credits, subscriptions and recent generations." />
+      <PageHeader title="Admin" description="Users, credits, subscriptions and recent generations.">
+        <Link to="/admin/billing" className="btn-secondary">
+          Billing: products, orders, revenue
+        </Link>
+      </PageHeader>
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <section className="card" aria-labelledby="grant-h">

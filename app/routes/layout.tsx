@@ -28,11 +28,12 @@ interface NavItem {
 }
 
 function navItems(signedIn: boolean, isAdmin: boolean, demoOpen: boolean): NavItem[] {
-  if (!signedIn) return [...(demoOpen ? [{ to: "/playground", label: "Playground" }] : []), { to: "/docs", label: "API docs" }];
+  if (!signedIn) return [...(demoOpen ? [{ to: "/playground", label: "Playground" }] : []), { to: "/pricing", label: "Pricing" }, { to: "/docs", label: "API docs" }];
   return [
     { to: "/studio", label: "Studio" },
     { to: "/playground", label: "Playground" },
     { to: "/account", label: "Account" },
+    { to: "/pricing", label: "Pricing" },
     { to: "/keys", label: "API keys" },
     { to: "/feedback", label: "Feedback" },
     { to: "/docs", label: "API docs" },

@@ -139,7 +139,7 @@ function ProductGrid({ title, id, items, signedIn, busy, current }: { title: str
             ) : signedIn ? (
               <Form method="post">
                 <input type="hidden" name="product_id" value={p.product_id} />
-                <button type="submit" className="btn-primary w-full" disabled={busy} aria-label={`Buy ${p.name}`}>
+                <button type="submit" className="btn-primary w-full" disabled={busy} aria-label={`${p.interval ? "Subscribe" : "Buy"} ${p.name}`}>
                   {p.interval ? "Subscribe" : "Buy"}
                 </button>
               </Form>

@@ -4,13 +4,15 @@ import { fieldErrors, SignUpSchema } from "~/lib/forms";
 import { authErrorMessage } from "~/lib/auth-errors";
 import { authPost } from "~/lib/auth-forms.server";
 import { getUiUser } from "~/lib/session.server";
+import { inviterOf } from "~/domain/billing/orders.server";
 import type { Route } from "./+types/sign-up";
 
 export const meta: Route.MetaFunction = () => [{ title: "Sign up — Atelier" }];
 
 export async function loader({ request }: Route.LoaderArgs) {
   if (await getUiUser(request)) throw redirect("/account");
-  return { ref: new URL(request.url).searchParams.get("ref") ?? "" };
+  const ref = new URL(request.url).searchParams.get("ref") ?? "";
+  return { ref, inviter: inviterOf(getServices().db, ref) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -56,6 +58,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
         <p className="mt-1 text-sm text-slate-600">New accounts start with free credits.</p>
         <Form method="post" className="mt-6 space-y-4" noValidate>
           {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
+          {loaderData.inviter ? <Notice kind="success">{loaderData.inviter.nickname} invited you to Atelier. Welcome!</Notice> : null}
           <input type="hidden" name="ref" value={loaderData.ref} />
           <Field label="Name" name="name" autoComplete="name" required maxLength={100} defaultValue={values?.name} error={errors.name} />
           <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={values?.email} error={errors.email} />

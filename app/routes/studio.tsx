@@ -16,9 +16,10 @@ import { GENERATION_STATUSES } from "~/domain/generations/status";
 import { getGenerationRuntime } from "~/domain/generations/runtime.server";
 import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";
-import { fieldErrors, StudioSchema } from "~/lib/forms";
+import { fieldErrors, StudioSchema, type FieldErrors } from "~/lib/forms";
 import { getServices } from "~/lib/services.server";
 import { requireUiUser } from "~/lib/session.server";
+import { OutOfCredits } from "~/components/billing/account-billing";
 import type { Route } from "./+types/studio";
 
 export const meta: Route.MetaFunction = () => [{ title: "Studio — Atelier" }];
@@ -72,7 +73,7 @@ export async function action({ request }: Route.ActionArgs) {
     const row = createGeneration(services.db, { userId: user.id, input, mode, config: services.config }, services.clock);
     return redirect(`/studio?created=${encodeURIComponent(row.id)}&notice=generation-started`);
   } catch (error) {
-    if (isAppError(error)) return { errors: { form: error.message }, values };
+    if (isAppError(error)) return { errors: { form: error.message } as FieldErrors, values, outOfCredits: error.code === "INSUFFICIENT_CREDITS" };
     throw error;
   }
 }
@@ -107,6 +108,7 @@ export default function Studio({ loaderData, actionData }: Route.ComponentProps)
         </h2>
         <Form method="post" className="mt-4 space-y-4" noValidate>
           {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
+          {actionData && "outOfCredits" in actionData && actionData.outOfCredits ? <OutOfCredits /> : null}
           <div className="grid grid-cols-1 gap-4 md:grid-cols-[minmax(0,20rem)_1fr]">
             <div>
               <label htmlFor="f-offering" className="label">

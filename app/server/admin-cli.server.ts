@@ -15,6 +15,8 @@ import {
 } from "~/domain/admin/admin.server";
 import { isAdmin, setRole } from "~/domain/users/users.server";
 import { AppError, isAppError } from "~/lib/errors";
+import { listProducts, ProductInputSchema, toProductInfo, upsertProduct } from "~/domain/billing/products.server";
+import { formatMoney } from "~/lib/money";
 import { closeServices, getServices } from "~/lib/services.server";
 
 export const ADMIN_HELP = `Usage: atelier admin <action> [options]   (bun run admin -- <action> …)
@@ -37,6 +39,15 @@ Actions:
       --email <email>
   demote               Remove the admin role that promote stored
       --email <email>               an ADMIN_EMAILS address stays admin while verified: remove it there too
+  list-products        Credit packs and plans, on sale or not
+  set-product          Add a product, or change the one with this id
+      --product-id <id> --name <name> --kind pack|subscription
+      --credits <n>                 a pack's credits, or a plan's per period
+      [--interval month|year]       plans only
+      --amount <n>                  price in cents
+      [--currency <iso>]            default usd
+      [--active true|false]         default true (false takes it off sale)
+      [--sort-order <n>]            default 0
 
 Every action accepts --json to print the result as JSON.`;
 
@@ -53,6 +64,11 @@ const OPTIONS = {
   "period-end": { type: "string" },
   page: { type: "string" },
   "page-size": { type: "string" },
+  name: { type: "string" },
+  kind: { type: "string" },
+  currency: { type: "string" },
+  active: { type: "string" },
+  "sort-order": { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -130,6 +146,31 @@ export async function runAdminCli(argv: string[]): Promise<number> {
           process.stderr.write(`warning: ${u.email} is in ADMIN_EMAILS with a verified e-mail, so it stays an admin until removed from ADMIN_EMAILS\n`);
         }
         out(result, `${u.email}: role ${u.role}; ${admin ? "is an admin" : "is not an admin"}`);
+        return 0;
+      }
+      case "list-products": {
+        const rows = listProducts(services.db, { includeInactive: true });
+        const lines = rows.map(
+          (p) =>
+            `${p.id.padEnd(20)}  ${p.kind.padEnd(12)}  ${String(p.credits).padStart(8)} credits${p.interval ? `/${p.interval}` : ""}  ${formatMoney(p.amount, p.currency).padStart(10)}  ${p.active ? "on sale" : "off sale"}  ${p.name}`,
+        );
+        out(rows.map((p) => ({ ...toProductInfo(p), active: p.active, sort_order: p.sortOrder })), lines.join("\n") || "no products");
+        return 0;
+      }
+      case "set-product": {
+        const input = parse(ProductInputSchema, {
+          product_id: v["product-id"],
+          name: v.name,
+          kind: v.kind,
+          credits: num(v.credits),
+          interval: v.interval,
+          amount: num(v.amount),
+          currency: v.currency,
+          active: v.active === undefined ? undefined : v.active === "true" ? true : v.active === "false" ? false : v.active,
+          sort_order: num(v["sort-order"]),
+        });
+        const p = upsertProduct(services.db, input, services.clock);
+        out({ ...toProductInfo(p), active: p.active, sort_order: p.sortOrder }, `saved ${p.id}: ${p.name}, ${p.credits} credits${p.interval ? ` per ${p.interval}` : ""}, ${formatMoney(p.amount, p.currency)}, ${p.active ? "on sale" : "off sale"}`);
         return 0;
       }
       default:

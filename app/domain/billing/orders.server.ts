@@ -144,3 +144,22 @@ export function referralTotal(db: Db, inviterId: string): number {
   const r = db.select({ n: sql<number>`coalesce(sum(${referralRewards.credits}), 0)` }).from(referralRewards).where(eq(referralRewards.inviterId, inviterId)).get();
   return Number(r?.n ?? 0);
 }
+
+/** Who owns an invite code (the sign-up page acknowledges the link); null for an unknown code. */
+export function inviterOf(db: Db, code: string | null | undefined): { nickname: string } | null {
+  if (!code || !/^[A-Za-z0-9]{4,32}$/.test(code)) return null;
+  const row = db.select({ name: user.name }).from(user).where(eq(user.inviteCode, code.toUpperCase())).get();
+  return row ? { nickname: row.name } : null;
+}
+
+/** Everything the account page shows about buying: orders, referrals, whether a portal exists. */
+export function accountBilling(db: Db, userId: string) {
+  const hasPortal =
+    db
+      .select({ c: orders.customerId })
+      .from(orders)
+      .where(and(eq(orders.userId, userId), eq(orders.provider, "stripe"), eq(orders.kind, "subscription")))
+      .limit(1)
+      .get() !== undefined;
+  return { payments: listUserPayments(db, userId), referrals: listReferrals(db, userId), referralCredits: referralTotal(db, userId), hasPortal };
+}

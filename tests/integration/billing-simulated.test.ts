@@ -5,8 +5,9 @@
  * checkout's owner carrying its per-checkout form token.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { Client, uniqueEmail } from "../support/client";
-import { startServer, type TestServer } from "../support/server";
+import { ROOT, startServer, type TestServer } from "../support/server";
 
 let server: TestServer;
 let api: Client;
@@ -82,5 +83,39 @@ describe("simulated checkout", () => {
     expect(await balance(u.cookie)).toBe(610);
     const sub = (await api.post("/api/get-user-subscription", undefined, { cookie: u.cookie })).body.data;
     expect(sub).toMatchObject({ product_id: "pro-monthly", interval: "month", amount: 1900, status: "paid" });
+  });
+});
+
+describe("products are editable with the admin CLI", () => {
+  async function cli(...args: string[]) {
+    const proc = Bun.spawn(["bun", join(ROOT, "app/cli.ts"), "admin", ...args], {
+      cwd: server.dataDir,
+      env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", DATA_DIR: server.dataDir, LOG_LEVEL: "error" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    return { stdout, stderr, code };
+  }
+
+  test("set-product adds and changes a product; --active false takes it off sale; bad input exits 1", async () => {
+    const added = await cli("set-product", "--product-id", "pack-50", "--name", "50 credits", "--kind", "pack", "--credits", "50", "--amount", "300");
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain("saved pack-50");
+    let list = (await api.post("/api/billing/products")).body.data.products;
+    expect(list.find((p: any) => p.product_id === "pack-50")).toEqual({ product_id: "pack-50", name: "50 credits", kind: "pack", credits: 50, interval: null, amount: 300, currency: "usd" });
+
+    expect((await cli("set-product", "--product-id", "pack-50", "--name", "50 credits", "--kind", "pack", "--credits", "50", "--amount", "300", "--active", "false")).code).toBe(0);
+    list = (await api.post("/api/billing/products")).body.data.products;
+    expect(list.find((p: any) => p.product_id === "pack-50")).toBeUndefined();
+    const u = await signUp("off-sale");
+    expect((await api.post("/api/billing/checkout", { product_id: "pack-50" }, { cookie: u.cookie })).body.message).toBe("product not found");
+
+    const bad = await cli("set-product", "--product-id", "plan-x", "--name", "X", "--kind", "subscription", "--credits", "5", "--amount", "900");
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("interval (month or year) is required for a subscription");
+    const listed = await cli("list-products");
+    expect(listed.stdout).toContain("pro-monthly");
+    expect(listed.stdout).toContain("off sale");
   });
 });

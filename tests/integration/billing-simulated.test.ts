@@ -117,5 +117,5 @@ describe("products are editable with the admin CLI", () => {
     const listed = await cli("list-products");
     expect(listed.stdout).toContain("pro-monthly");
     expect(listed.stdout).toContain("off sale");
-  });
+  }, 60_000);
 });

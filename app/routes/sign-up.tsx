@@ -3,6 +3,7 @@ import { Field, Notice } from "~/components/ui";
 import { fieldErrors, SignUpSchema } from "~/lib/forms";
 import { authErrorMessage } from "~/lib/auth-errors";
 import { authPost } from "~/lib/auth-forms.server";
+import { getServices } from "~/lib/services.server";
 import { getUiUser } from "~/lib/session.server";
 import { inviterOf } from "~/domain/billing/orders.server";
 import type { Route } from "./+types/sign-up";

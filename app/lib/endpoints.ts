@@ -49,6 +49,10 @@ export interface EndpointDef {
   example?: Record<string, unknown>;
   /** Request headers the endpoint reads besides auth (Idempotency-Key). */
   headers?: readonly { name: string; description: string; maxLength?: number }[];
+  /** Exactly one of these body fields must be given (documented as `oneOf`). */
+  exactlyOne?: readonly string[];
+  /** Other HTTP answers (better-auth's own errors), by status. */
+  extraResponses?: Readonly<Record<string, string>>;
   /** Query parameters (GET endpoints). */
   query?: readonly { name: string; description: string; required: boolean }[];
 }
@@ -200,7 +204,8 @@ const optionsList = CATALOG.map(
 ).join(" ");
 const offeringList = CATALOG.map((o) => `${o.aiType} · ${o.provider} · ${o.model} (${o.credits} credits)`).join("; ");
 
-export const GenerateBodyDoc = z.strictObject({
+// Not strict: the route ignores fields it does not know (documented as allowed, DESIGN §10 drift fix).
+export const GenerateBodyDoc = z.object({
   ai_type: z.enum(AI_TYPES).describe("image or video"),
   provider: z.enum(PROVIDERS).describe("provider name for that ai_type"),
   model: z.string().min(1).describe(`model identifier; offered: ${offeringList}`),
@@ -208,7 +213,7 @@ export const GenerateBodyDoc = z.strictObject({
   options: z.record(z.string(), z.unknown()).optional().describe(`model-specific options, at most ${MAX_OPTIONS_BYTES} bytes of JSON; unknown keys are refused. ${optionsList}`),
 });
 
-export const HistoryBodyDoc = z.strictObject({
+export const HistoryBodyDoc = z.object({
   page: z.int().min(1).default(1).optional(),
   page_size: z.int().min(1).default(20).optional().describe("over 100 is clamped to 100"),
 });
@@ -323,7 +328,7 @@ export const ENDPOINTS = {
       events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).optional().describe("default: every event type"),
       description: z.string().max(200).optional(),
     }),
-    response: WebhookSchema.extend({ secret: z.string().startsWith("whsec_").describe("the signing secret; shown once") }),
+    response: WebhookSchema.extend({ secret: z.string().regex(/^whsec_/).describe("the signing secret; shown once") }),
     successMessage: "webhook created",
     errors: [...AUTH_ERRORS, "WEBHOOK_LIMIT", "INVALID_PARAMS", ...COMMON],
     example: { url: "https://example.com/atelier-webhooks", events: ["generation.completed", "generation.failed"], description: "production" },
@@ -360,7 +365,7 @@ export const ENDPOINTS = {
     auth: "user",
     source: "DESIGN §10",
     body: WebhookIdBody,
-    response: z.strictObject({ webhook_id: z.string(), secret: z.string().startsWith("whsec_"), previous_secret_expires_at: isoTime() }),
+    response: z.strictObject({ webhook_id: z.string(), secret: z.string().regex(/^whsec_/), previous_secret_expires_at: isoTime() }),
     successMessage: "secret rotated",
     errors: [...AUTH_ERRORS, "WEBHOOK_NOT_FOUND", "INVALID_PARAMS", ...COMMON],
     example: { webhook_id: "wh_…" },
@@ -504,6 +509,11 @@ export const ENDPOINTS = {
     auth: "user",
     source: "spec 4.12",
     body: FeedbackSchema,
+    // The route counts characters (code points) and trims; the bounds as JSON Schema states them.
+    docBody: z.object({
+      content: z.string().min(1).max(5000).describe("1 to 5000 characters, not only whitespace"),
+      rating: z.int().min(1).max(5),
+    }),
     response: z.null(),
     successMessage: "feedback received, thank you",
     errors: [...AUTH_ERRORS, "INVALID_PARAMS", ...COMMON],
@@ -587,6 +597,7 @@ export const ENDPOINTS = {
     auth: "admin",
     source: "DESIGN §6",
     body: GrantCreditsSchema,
+    exactlyOne: ["email", "user_uuid"],
     response: z.strictObject({
       uuid: z.string(),
       email: z.string(),
@@ -607,6 +618,7 @@ export const ENDPOINTS = {
     auth: "admin",
     source: "DESIGN §6",
     body: CreateSubscriptionSchema,
+    exactlyOne: ["email", "user_uuid"],
     response: SubscriptionSchema.extend({ user_uuid: z.string(), email: z.string(), period_end: isoTime().nullable() }),
     successMessage: "subscription created",
     errors: [...AUTH_ERRORS, "FORBIDDEN", "USER_NOT_FOUND", "INVALID_PARAMS", ...COMMON],
@@ -660,7 +672,13 @@ export const ENDPOINTS = {
       "better-auth's e-mail sign-up. Answers better-auth's own JSON (not the envelope) and sets the `atelier.session_token` cookie. Send an Origin header equal to PUBLIC_URL.",
     auth: "none",
     source: "DESIGN §5",
-    body: z.strictObject({ name: z.string().min(1), email: z.email(), password: z.string().min(8).max(128) }),
+    body: z.object({ name: z.string().min(1), email: z.email(), password: z.string().min(8).max(128) }),
+    extraResponses: {
+      "400": "better-auth rejected the body (e.g. `INVALID_EMAIL`, `PASSWORD_TOO_SHORT`, `PASSWORD_TOO_LONG`): `{code, message}`",
+      "403": "`INVALID_ORIGIN`: the Origin header is not PUBLIC_URL or a trusted origin",
+      "422": "`USER_ALREADY_EXISTS` (or `FAILED_TO_CREATE_USER`): `{code, message}`",
+      "429": "too many sign-up attempts from this address",
+    },
     response: z.looseObject({ user: z.looseObject({ id: z.string(), email: z.string(), name: z.string() }) }),
     envelope: false,
     contentType: "application/json",
@@ -674,7 +692,13 @@ export const ENDPOINTS = {
     description: "better-auth's e-mail sign-in; sets the `atelier.session_token` cookie. Send an Origin header equal to PUBLIC_URL.",
     auth: "none",
     source: "DESIGN §5",
-    body: z.strictObject({ email: z.email(), password: z.string().min(1) }),
+    body: z.object({ email: z.email(), password: z.string().min(1) }),
+    extraResponses: {
+      "400": "better-auth rejected the body (e.g. `INVALID_EMAIL`): `{code, message}`",
+      "401": "`INVALID_EMAIL_OR_PASSWORD`: `{code, message}`",
+      "403": "`INVALID_ORIGIN`, or the e-mail is not verified when verification is required",
+      "429": "too many failed sign-ins for this account (cooldown) or from this address",
+    },
     response: z.looseObject({ user: z.looseObject({ id: z.string(), email: z.string(), name: z.string() }) }),
     envelope: false,
     contentType: "application/json",

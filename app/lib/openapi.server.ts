@@ -5,7 +5,7 @@
  * against, messages from the error table.
  */
 import { z } from "zod";
-import { ENDPOINTS, type EndpointDef } from "./endpoints";
+import { ENDPOINTS, QueryResponseSchema, type EndpointDef } from "./endpoints";
 import { errorPatterns, type ErrorCode } from "./errors";
 import { APP_VERSION } from "./version";
 
@@ -61,6 +61,28 @@ const errorEnvelope = { $ref: "#/components/schemas/ErrorEnvelope" };
 
 function messagesFor(codes: readonly ErrorCode[], status: number): string[] {
   return [...new Set(codes.flatMap((c) => (errorPatterns(c).status === status ? errorPatterns(c).messages : [])))];
+}
+
+/**
+ * The request body as the route really treats it: required only when `{}`
+ * would be refused; endpoints that read no body say that any body is ignored;
+ * "exactly one of" rules as `oneOf`.
+ */
+function requestBody(def: EndpointDef, schema: z.ZodType | undefined): Json | undefined {
+  if (!schema) {
+    if (def.method !== "POST" || def.envelope === false) return undefined;
+    return {
+      required: false,
+      description: "No fields. The route does not read the body: whatever is sent is ignored.",
+      content: { "application/json": { schema: { type: "object" } } },
+    };
+  }
+  const json = jsonSchema(schema, "input");
+  if (def.exactlyOne) json.oneOf = def.exactlyOne.map((k) => ({ required: [k] }));
+  return {
+    required: !schema.safeParse({}).success,
+    content: { "application/json": { schema: json, ...(def.example ? { example: def.example } : {}) } },
+  };
 }
 
 function operation(path: string, def: EndpointDef, method: string) {
@@ -123,6 +145,12 @@ function operation(path: string, def: EndpointDef, method: string) {
       content: { "application/json": { schema: errorEnvelope } },
     };
   }
+  for (const [status, description] of Object.entries(def.extraResponses ?? {})) {
+    responses[status] = {
+      description,
+      content: { "application/json": { schema: { type: "object", required: ["message"], properties: { code: { type: "string" }, message: { type: "string" } } } } },
+    };
+  }
   if (path === "/api/health") responses["503"] = { description: "The database check failed (data.database = error)." };
   return {
     operationId: method === def.method.toLowerCase() ? id : `${id}${method === "get" ? "Get" : "Post"}`,
@@ -144,16 +172,62 @@ function operation(path: string, def: EndpointDef, method: string) {
           ],
         }
       : {}),
-    ...(requestSchema && method === "post"
-      ? {
-          requestBody: {
-            required: true,
-            content: { "application/json": { schema: jsonSchema(requestSchema, "input"), ...(def.example ? { example: def.example } : {}) } },
-          },
-        }
-      : {}),
+    ...(method === "post" ? { requestBody: requestBody(def, requestSchema) } : {}),
     responses,
   };
+}
+
+/** The Standard Webhooks headers Atelier sends with every event. */
+const WEBHOOK_HEADERS = [
+  { name: "webhook-id", description: "The event id (`msg_…`): the same on every retry and resend; dedupe on it.", example: "msg_2c9Y0h6kZ1bQn3s4t5u6vw" },
+  { name: "webhook-timestamp", description: "Unix seconds of this attempt; reject values far from your clock (the libraries allow 5 minutes).", example: "1763805600" },
+  {
+    name: "webhook-signature",
+    description:
+      "`v1,<base64 HMAC-SHA256 of \"<webhook-id>.<webhook-timestamp>.<body>\">`, keyed with the base64-decoded part of your `whsec_` secret. During the 24 h after a rotation, two signatures separated by a space (new and old secret): accept if any matches.",
+    example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
+  },
+];
+
+/** OpenAPI 3.1 `webhooks`: the events Atelier POSTs to endpoints created with /api/webhooks/create. */
+export function webhooksSection(): Json {
+  const variant = (status: "completed" | "failed") =>
+    QueryResponseSchema.options.find((o) => (o.shape.status as z.ZodLiteral<string>).value === status)!;
+  const out: Json = {};
+  for (const [type, status] of [
+    ["generation.completed", "completed"],
+    ["generation.failed", "failed"],
+  ] as const) {
+    out[type] = {
+      post: {
+        operationId: type.replace(".", "_"),
+        tags: ["Webhooks"],
+        summary: `${type}: a task ${status === "completed" ? "completed (results stored, credits debited)" : "failed, was canceled or timed out (nothing charged)"}`,
+        description:
+          "Sent once per event to each active endpoint subscribed to it, signed per the Standard Webhooks specification. Answer any 2xx within 10 s to acknowledge; anything else (or a redirect, or no answer) is retried with backoff for about 27 hours (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), always with the same webhook-id. An endpoint without a successful delivery for 3 days is disabled (the reason shows in /api/webhooks/list).",
+        parameters: WEBHOOK_HEADERS.map((h) => ({ name: h.name, in: "header", required: true, description: h.description, schema: { type: "string" }, example: h.example })),
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["type", "timestamp", "data"],
+                additionalProperties: false,
+                properties: {
+                  type: { const: type },
+                  timestamp: { type: "string", format: "date-time", description: "when the event happened (the task's final transition)" },
+                  data: { ...jsonSchema(variant(status), "output"), description: "exactly the data of /api/generator/query for this task at that moment" },
+                },
+              },
+            },
+          },
+        },
+        responses: { "200": { description: "Any 2xx acknowledges the event." } },
+      },
+    };
+  }
+  return out;
 }
 
 export function buildOpenApi(serverUrl: string) {
@@ -174,6 +248,7 @@ export function buildOpenApi(serverUrl: string) {
     servers: [{ url: serverUrl }],
     tags: [...new Set(Object.values(ENDPOINTS).map((d) => d.tag))].map((name) => ({ name })),
     paths,
+    webhooks: webhooksSection(),
     components: {
       securitySchemes: SECURITY_SCHEMES,
       schemas: {

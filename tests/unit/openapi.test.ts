@@ -78,7 +78,8 @@ describe("GET /api/openapi.json document", () => {
       // A GET endpoint's `body` schema validates its query string (the status stream): documented as parameters.
       if (def.method === "GET" && "query" in def) expect(op.parameters.map((p: { in: string }) => p.in)).toContain("query");
       else if (("body" in def && def.body) || ("docBody" in def && def.docBody)) expect(op.requestBody.content["application/json"].schema).toBeTruthy();
-      else if (def.method === "POST") expect(op.requestBody).toBeUndefined();
+      // No body read: documented as optional and ignored (a validator must not reject a client that sends `{}`).
+      else if (def.method === "POST" && !("envelope" in def && def.envelope === false)) expect(op.requestBody).toMatchObject({ required: false });
     }
   });
 
@@ -88,6 +89,22 @@ describe("GET /api/openapi.json document", () => {
     expect(doc.paths["/api/keys/create"].post.security).toEqual([{ session: [] }]);
     expect(doc.paths["/api/get-user-info"].post.security).toEqual([{ apiKey: [] }, { session: [] }]);
     expect(doc.paths["/api/health"].get.security).toEqual([]);
+  });
+
+  test("request bodies are required only where `{}` is refused; exactly one of email/user_uuid; feedback bounds; generate allows extra fields", () => {
+    const body = (p: string) => doc.paths[p].post.requestBody;
+    expect(body("/api/generator/history").required).toBe(false);
+    expect(body("/api/admin/list-users").required).toBe(false);
+    expect(body("/api/get-user-info").required).toBe(false);
+    expect(body("/api/generator/generate").required).toBe(true);
+    expect(body("/api/generator/generate").content["application/json"].schema.additionalProperties).toBeUndefined();
+    expect(body("/api/admin/grant-credits").content["application/json"].schema.oneOf).toEqual([{ required: ["email"] }, { required: ["user_uuid"] }]);
+    const fb = body("/api/add-feedback").content["application/json"].schema;
+    expect(fb.properties.content).toMatchObject({ minLength: 1, maxLength: 5000 });
+    expect(Object.keys(doc.paths["/api/auth/sign-up/email"].post.responses).sort()).toEqual(["200", "400", "403", "422", "429"]);
+    expect(Object.keys(doc.paths["/api/auth/sign-in/email"].post.responses).sort()).toEqual(["200", "400", "401", "403", "429"]);
+    expect(Object.keys(doc.paths["/api/demo/gen-stream-text"].post.responses["200"].content)).toContain("application/json");
+    expect(doc.paths["/api/demo/gen-text"].post.responses["200"].description).toContain("upstream error: <provider> failed");
   });
 
   test("request schemas come from the validating zod schemas (feedback rating 1..5, content required)", () => {

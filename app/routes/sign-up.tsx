@@ -38,9 +38,11 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
       <div className="mx-auto max-w-md">
         <div className="card">
           <h1 className="text-2xl font-semibold">Check your inbox</h1>
-          <Notice kind="success">
-            We have sent a link to <strong>{actionData.sent}</strong>. Open it to confirm your address, then sign in.
-          </Notice>
+          <div className="mt-4">
+            <Notice kind="success">
+              We have sent a link to <strong>{actionData.sent}</strong>. Open it to confirm your address, then sign in.
+            </Notice>
+          </div>
           <p className="mt-4 text-sm text-slate-600">
             Nothing arrived after a few minutes? Look in your spam folder, or{" "}
             <a className="font-medium text-indigo-700 underline" href="/verify-email">

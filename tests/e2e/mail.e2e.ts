@@ -1,0 +1,138 @@
+/**
+ * E-mail verification and password reset in the browser, with a real mail
+ * transport: a second production server whose SMTP_URL points at a local SMTP
+ * server (tests/fakes/smtp.ts) that keeps the messages. Sign up → open the
+ * link from the mail → sign in; forgot password → reset (without JavaScript) →
+ * sign in with the new password.
+ */
+import { expect, test } from "@playwright/test";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startSmtp, type SmtpFake } from "../fakes/smtp";
+import { auditAndShoot, unique } from "./support";
+
+test.describe.configure({ mode: "serial" });
+
+const ROOT = join(import.meta.dirname, "../..");
+const PORT = Number(process.env.E2E_PORT) + 1;
+const BASE = `http://localhost:${PORT}`;
+let smtp: SmtpFake;
+let server: ChildProcess;
+let dataDir: string;
+
+test.beforeAll(async () => {
+  test.setTimeout(60_000);
+  smtp = await startSmtp();
+  dataDir = mkdtempSync(join(tmpdir(), "atelier-e2e-mail-"));
+  server = spawn("bun", [join(ROOT, "app/cli.ts"), "serve"], {
+    cwd: dataDir,
+    stdio: "ignore",
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/tmp",
+      NODE_ENV: "production",
+      BETTER_AUTH_SECRET: "e2e-mail-secret-e2e-mail-secret-e2e-mail",
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: BASE,
+      DATA_DIR: dataDir,
+      SMTP_URL: smtp.url,
+      AUTH_RATE_LIMIT: "off",
+      LOG_LEVEL: "warn",
+    },
+  });
+  for (let i = 0; ; i++) {
+    const ok = await fetch(`${BASE}/api/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (i > 400) throw new Error("the mail e2e server did not start");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+});
+
+test.afterAll(async () => {
+  server?.kill("SIGTERM");
+  await smtp?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+const email = unique("mail");
+
+test("sign up, confirm the address from the e-mail, sign in", async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto(`${BASE}/sign-up`);
+  await page.getByLabel("Name").fill("Mary Mail");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("correct-horse-battery");
+  await page.getByRole("button", { name: "Sign up" }).click();
+  await expect(page.getByRole("heading", { name: "Check your inbox", level: 1 })).toBeVisible();
+  await expect(page.getByRole("status")).toContainText(email);
+  await auditAndShoot(page, "sign-up-check-inbox");
+
+  // Not before the address is confirmed.
+  await page.goto(`${BASE}/sign-in`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("correct-horse-battery");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert")).toContainText("Confirm your e-mail address first");
+
+  const mail = await smtp.take(email, "Confirm your e-mail address");
+  await page.goto(smtp.linkIn(mail, `${BASE}/verify-email?token=`));
+  await expect(page.getByRole("heading", { name: "E-mail confirmed", level: 1 })).toBeVisible();
+  await auditAndShoot(page, "verify-email-confirmed");
+  await page.locator("main").getByRole("link", { name: "Sign in" }).click();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("correct-horse-battery");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.locator('[data-field="Email"]')).toHaveText(email);
+  await expect(page.getByText("10 credits")).toBeVisible();
+});
+
+test("forgot password → link from the e-mail → new password → sign in, all without JavaScript", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`${BASE}/sign-in`);
+  await page.getByRole("link", { name: "Forgot your password?" }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send the link" }).click();
+  await expect(page.getByRole("status")).toContainText(`If ${email} has an account`);
+
+  const mail = await smtp.take(email, "Reset your Atelier password");
+  await page.goto(smtp.linkIn(mail, `${BASE}/reset-password?token=`));
+  await expect(page.getByRole("heading", { name: "Choose a new password", level: 1 })).toBeVisible();
+  await page.getByLabel("New password", { exact: true }).fill("a-brand-new-secret");
+  await page.getByLabel("Repeat the new password").fill("a-different-one");
+  await page.getByRole("button", { name: "Save the new password" }).click();
+  await expect(page.getByText("The two passwords differ")).toBeVisible();
+  await page.getByLabel("New password", { exact: true }).fill("a-brand-new-secret");
+  await page.getByLabel("Repeat the new password").fill("a-brand-new-secret");
+  await page.getByRole("button", { name: "Save the new password" }).click();
+  await expect(page).toHaveURL(/\/sign-in\?notice=password-reset$/);
+  await expect(page.getByRole("status")).toHaveText("Your password has been changed. Sign in with the new one.");
+
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("correct-horse-battery");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert")).toContainText("Email or password is incorrect");
+  await page.getByLabel("Password").fill("a-brand-new-secret");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  await context.close();
+});
+
+// axe needs scripts: the pages above are audited and photographed here, with JavaScript on.
+test("forgot and reset password pages: accessible, phone-sized", async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto(`${BASE}/forgot-password`);
+  await auditAndShoot(page, "forgot-password");
+  await page.goto(`${BASE}/reset-password?token=expired-or-forged`);
+  await page.getByLabel("New password", { exact: true }).fill("a-brand-new-secret");
+  await page.getByLabel("Repeat the new password").fill("a-brand-new-secret");
+  await page.getByRole("button", { name: "Save the new password" }).click();
+  await expect(page.getByRole("alert")).toContainText("This link is invalid or has expired");
+  await auditAndShoot(page, "reset-password-invalid-link");
+});

@@ -12,8 +12,14 @@
  *   /query/key, /query/session      generator/query   {gen_id}
  *   /history/key, /history/session  generator/history {page, page_size}
  *   /generate/key, /generate/session generator/generate (creates a pending task; no runner)
+ *
+ * and the bare minimum any key read must do (issue 15), the denominator of the
+ * "vs minimum" ratios: JSON parse of the body, SHA-256 of the key, the key row
+ * by its (unique) hash, the user row by primary key, the envelope — nothing else:
+ *
+ *   /minimum                         {uuid, email} of the key's owner
  */
-import { createHmac } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { z } from "zod";
 import { openDatabase } from "#db/client";
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
@@ -75,10 +81,23 @@ const handlers: Record<string, Handler> = {
   },
 };
 
+// The minimum: plain prepared statements, no domain code.
+const keyRow = db.$client.prepare<{ userId: string; status: string }, [string]>("SELECT user_id AS userId, status FROM api_keys WHERE key_hash = ?");
+const userRow = db.$client.prepare<{ id: string; email: string }, [string]>("SELECT id, email FROM user WHERE id = ?");
+async function minimum(request: Request): Promise<Response> {
+  const text = await request.text();
+  if (text) JSON.parse(text);
+  const hash = createHash("sha256").update(request.headers.get("x-api-key") ?? "", "utf8").digest("hex");
+  const k = keyRow.get(hash);
+  const u = k?.status === "active" ? userRow.get(k.userId) : null;
+  return envelopeResponse(u ? okBody({ uuid: u.id, email: u.email }) : errorBody("API key not found"));
+}
+
 const server = Bun.serve({
   port: Number(process.env.PORT ?? 0),
   hostname: "127.0.0.1",
   async fetch(request) {
+    if (request.url.endsWith("/minimum")) return minimum(request);
     const parts = new URL(request.url).pathname.split("/").filter(Boolean);
     const via = parts.at(-1);
     const handler = handlers[parts.length === 2 ? parts[0]! : ""];

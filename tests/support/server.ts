@@ -35,6 +35,8 @@ export interface StartOptions {
   /** Extra CLI args after `serve`. */
   args?: string[];
   timeoutMs?: number;
+  /** Another built checkout to run (the before/after benchmark); default this one. */
+  root?: string;
 }
 
 export function requireBuild() {
@@ -64,7 +66,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     ...opts.env,
   };
   let output = "";
-  const proc = Bun.spawn(["bun", join(ROOT, "app/cli.ts"), "serve", ...(opts.args ?? [])], {
+  const proc = Bun.spawn(["bun", join(opts.root ?? ROOT, "app/cli.ts"), "serve", ...(opts.args ?? [])], {
     cwd: dataDir,
     env,
     stdout: "pipe",

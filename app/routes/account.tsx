@@ -21,6 +21,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const sub = getActiveSubscription(db, user.id, clock);
   return {
     profile: info,
+    emailVerified: user.emailVerified,
     inviteLink: `${config.publicUrl}/sign-up?ref=${info.invite_code}`,
     credits: getCredits(db, user.id, clock),
     reserved: reservedCredits(db, user.id),
@@ -57,11 +58,12 @@ const day = (s: string | null) => (s ? new Date(s).toISOString().slice(0, 16).re
 const SOURCE: Record<string, string> = { signup: "Sign-up bonus", checkin: "Daily check-in", admin: "Granted by an admin", order: "Order", referral: "Referral reward" };
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, inviteLink, credits, reserved, grants, debits, checkedIn, subscription, billing, rewardPercent } = loaderData;
+  const { profile, emailVerified, inviteLink, credits, reserved, grants, debits, checkedIn, subscription, billing, rewardPercent } = loaderData;
   const busy = useNavigation().state === "submitting";
   const rows: [string, string][] = [
     ["User ID", profile.uuid],
     ["Email", profile.email],
+    ["Email confirmed", emailVerified ? "Yes" : "Not yet"],
     ["Nickname", profile.nickname],
     ["Invite code", profile.invite_code],
     ["Invited by", profile.invited_by || "—"],
@@ -251,6 +253,15 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             </div>
           ))}
         </dl>
+        {emailVerified ? null : (
+          <Form method="post" action="/verify-email" className="mt-4 flex flex-wrap items-center gap-3">
+            <input type="hidden" name="email" value={profile.email} />
+            <p className="text-sm text-slate-600">Confirm your address to secure your account.</p>
+            <button type="submit" className="btn-secondary">
+              Send a confirmation link
+            </button>
+          </Form>
+        )}
       </section>
     </div>
   );

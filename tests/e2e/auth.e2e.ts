@@ -19,6 +19,11 @@ test("a person signs up through the form and sees their profile", async ({ page 
   await expect(page.locator('[data-field="Invite code"]')).toHaveText(/^[A-Z2-9]{8}$/);
   await expect(page.locator('[data-field="User ID"]')).toHaveText(/^[0-9a-f-]{36}$/);
   await expect(page.getByText("10 credits")).toBeVisible();
+  // No mail transport in this run: the account works unconfirmed and offers a confirmation link (written to the log).
+  await expect(page.locator('[data-field="Email confirmed"]')).toHaveText("Not yet");
+  await page.getByRole("button", { name: "Send a confirmation link" }).click();
+  await expect(page.getByRole("status")).toContainText(`If ${email} has an account waiting for confirmation`);
+  await page.goto("/account");
 
   // Sign out, then back in through the sign-in form.
   await page.getByRole("button", { name: "Sign out" }).click();

@@ -87,6 +87,8 @@ test("sign up, confirm the address from the e-mail, sign in", async ({ page }) =
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.locator('[data-field="Email"]')).toHaveText(email);
+  await expect(page.locator('[data-field="Email confirmed"]')).toHaveText("Yes");
+  await expect(page.getByRole("button", { name: "Send a confirmation link" })).toHaveCount(0);
   await expect(page.getByText("10 credits")).toBeVisible();
 });
 

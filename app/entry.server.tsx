@@ -4,6 +4,7 @@ import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { isRouteErrorResponse, type HandleErrorFunction } from "react-router";
 import { log } from "./lib/log.server";
+import { newNonce, setDocumentHeaders } from "./lib/security-headers.server";
 
 // The CLI (serve, migrate, admin, backup, version) lives in the server bundle,
 // so the HTTP server, the job runner and the routes share one copy of every module.
@@ -25,12 +26,15 @@ export default async function handleRequest(
   routerContext: EntryContext,
   _loadContext: RouterContextProvider,
 ) {
+  const nonce = newNonce();
+  setDocumentHeaders(responseHeaders, nonce);
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   let shellRendered = false;
   const userAgent = request.headers.get("user-agent");
-  const body = await renderToReadableStream(<ServerRouter context={routerContext} url={request.url} />, {
+  const body = await renderToReadableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
+    nonce,
     signal: AbortSignal.timeout(streamTimeout + 1000),
     onError(error: unknown) {
       responseStatusCode = 500;

@@ -3,7 +3,7 @@
  * Runs every test level in order and ends with one summary line:
  *   1. type-check (react-router typegen + tsc)
  *   2. production build
- *   3. `bun test` — unit tests and integration tests (real server processes over HTTP)
+ *   3. `bun test` — unit tests and integration tests (real server processes over HTTP; nginx from apt for the TLS proxy test)
  *   4. Playwright end-to-end tests in Debian's chromium (installed with apt when missing)
  *   5. CI-sized fast suites that scripts register in tests/ci-suites.json (bench smoke, etc.)
  * Usage: bun scripts/test.ts [--skip-e2e] [--only unit|integration|e2e]
@@ -79,6 +79,9 @@ const built = await step("build", async () => {
 });
 
 if (built && only !== "e2e") {
+  // tests/integration/tls-proxy.test.ts runs the documented nginx setup with a certificate made by openssl.
+  await ensureApt("nginx", "/usr/sbin/nginx", "the TLS proxy integration test");
+  await ensureApt("openssl", "/usr/bin/openssl", "the TLS proxy integration test");
   const dirs = only === "unit" ? ["tests/unit"] : only === "integration" ? ["tests/integration"] : ["tests/unit", "tests/integration"];
   await step(`bun test (${dirs.join(", ")})`, async () => {
     const out = join(root, "test-results/bun-junit.xml");

@@ -6,6 +6,7 @@
  *   export const loader = methodNotAllowed;
  */
 import { ZodError, type z } from "zod";
+import { requireSameSiteJson } from "./csrf.server";
 import { envelopeResponse, errorBody, okBody } from "./envelope";
 import { AppError, isAppError, isDatabaseBusy } from "./errors";
 import { resolveCaller, type Caller } from "./identity.server";
@@ -34,6 +35,8 @@ export interface ApiResult<T> {
 }
 
 export interface ApiOptions<A extends AuthMode, S extends z.ZodType | undefined, T> {
+  /** The route's own path (its endpoint-table key): rate-limit buckets follow the route, never the spelling of the URL. */
+  route: string;
   auth: A;
   /** The body schema; without one the body is not read (spec: "No request body"). */
   body?: S;
@@ -104,16 +107,18 @@ export async function readJsonBody(request: Request): Promise<unknown> {
 }
 
 /**
- * Who is calling, then the caller's rate limit (headers on every response of a
+ * Who is calling (a session request must come from our own pages: csrf.server.ts),
+ * then the caller's rate limit (headers on every response of a
  * limited caller, 429 when over), then what the endpoint's mode requires. A
  * present `X-API-Key` is the caller (401 when bad); it never falls back to the
  * session.
  */
-async function guard(mode: AuthMode, request: Request, services: Services): Promise<Caller | null> {
+async function guard(mode: AuthMode, route: string, request: Request, services: Services): Promise<Caller | null> {
   if (mode === "none") return null;
   const caller = await resolveCaller(request, services);
+  if (caller?.via === "session") requireSameSiteJson(request, services.config);
   if (caller) {
-    const limit = checkRateLimit(request, services, caller);
+    const limit = checkRateLimit(route, services, caller);
     if (limit) {
       addResponseHeaders(request, limit.headers);
       if (!limit.allowed) throw new AppError("RATE_LIMITED");
@@ -135,7 +140,7 @@ export function api<A extends AuthMode, S extends z.ZodType | undefined = undefi
       const method = opts.method ?? "POST";
       if (request.method !== method) throw methodError(method);
       const services = getServices();
-      const caller = await guard(opts.auth, request, services);
+      const caller = await guard(opts.auth, opts.route, request, services);
       let input: unknown = undefined;
       if (opts.body) {
         const raw = method === "GET" ? Object.fromEntries(new URL(request.url).searchParams) : await readJsonBody(request);

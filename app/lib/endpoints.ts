@@ -709,7 +709,7 @@ export const ENDPOINTS = {
 
 export type EndpointPath = keyof typeof ENDPOINTS;
 
-export const endpoint = <P extends EndpointPath>(path: P): (typeof ENDPOINTS)[P] => ENDPOINTS[path];
+export const endpoint = <P extends EndpointPath>(path: P): (typeof ENDPOINTS)[P] & { path: P } => ({ ...ENDPOINTS[path], path });
 
 /** The errors every caller can meet whatever the endpoint (HTTP statuses other than 200). */
-export const TRANSPORT_ERRORS: readonly ErrorCode[] = ["API_KEY_NOT_FOUND", "API_KEY_REVOKED", "RATE_LIMITED", "METHOD_NOT_ALLOWED", "NOT_FOUND", "INTERNAL"];
+export const TRANSPORT_ERRORS: readonly ErrorCode[] = ["API_KEY_NOT_FOUND", "API_KEY_REVOKED", "RATE_LIMITED", "CROSS_SITE", "METHOD_NOT_ALLOWED", "NOT_FOUND", "INTERNAL"];

@@ -36,6 +36,7 @@ type Params = {
   NO_BILLING_ACCOUNT: void;
   WEBHOOK_SIGNATURE: void;
   WEBHOOK_NOT_CONFIGURED: void;
+  CROSS_SITE: void;
 };
 
 export type ErrorCode = keyof Params;
@@ -74,6 +75,8 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
   BUSY: { status: 503, message: () => "service busy, please try again" },
   INTERNAL: { status: 500, message: () => "internal error" },
   UNSUPPORTED_TEXT_PROVIDER: { status: 200, message: (p) => `Unsupported provider: ${p.provider}` },
+  // A session request from another site, or not JSON (CSRF; docs/decisions.md): HTTP 403, like better-auth's origin check.
+  CROSS_SITE: { status: 403, message: () => "forbidden: cross-site request" },
   UPSTREAM_FAILED: {
     status: 200,
     message: (p) => `upstream error: ${p.provider}${p.status ? ` answered HTTP ${p.status}` : " failed"}`,
@@ -120,6 +123,7 @@ export const ERROR_PLACEHOLDERS: { [C in ErrorCode]: Params[C] } = {
   INTERNAL: undefined,
   UNSUPPORTED_TEXT_PROVIDER: { provider: P("provider") },
   UPSTREAM_FAILED: { provider: P("provider"), status: 502 },
+  CROSS_SITE: undefined,
   BUSY: undefined,
   IDEMPOTENCY_MISMATCH: undefined,
   GENERATION_FINISHED: undefined,

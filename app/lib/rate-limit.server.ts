@@ -17,7 +17,7 @@ export interface RateLimitOutcome {
 }
 
 /** Null when the request is not limited (a session with SESSION_RATE_LIMITS off). */
-export function checkRateLimit(request: Request, services: Services, caller: Caller): RateLimitOutcome | null {
+export function checkRateLimit(route: string, services: Services, caller: Caller): RateLimitOutcome | null {
   const { config, db, clock } = services;
   let bucket: string;
   let policy: Policy;
@@ -25,9 +25,8 @@ export function checkRateLimit(request: Request, services: Services, caller: Cal
     policy = keyPolicy(config, keyTier(db, { userId: caller.user.id, isAdmin: caller.isAdmin }, clock));
     bucket = userBucket(caller.user.id);
   } else if (config.SESSION_RATE_LIMITS) {
-    const path = new URL(request.url).pathname;
-    policy = sessionPolicy(path);
-    bucket = sessionBucket(caller.user.id, path);
+    policy = sessionPolicy(route);
+    bucket = sessionBucket(caller.user.id, route);
   } else {
     return null;
   }

@@ -27,7 +27,21 @@ export async function requireUiUser(request: Request): Promise<UiUser> {
   return ui;
 }
 
-/** Only same-site relative paths are followed after sign-in. */
-export function safeNext(next: string | null | undefined, fallback = "/account"): string {
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : fallback;
+/**
+ * Where to go after sign-in: `next` resolved against PUBLIC_URL as a browser
+ * would, followed only when it stays on PUBLIC_URL's origin (so `/\\evil`,
+ * `/%09/evil`, `//evil` and `https://evil` all fall back).
+ */
+export function safeNext(next: string | null | undefined, fallback = "/account", publicUrl = getServices().config.publicUrl): string {
+  if (!next) return fallback;
+  const base = new URL(publicUrl);
+  let target: URL;
+  try {
+    target = new URL(next, base);
+  } catch {
+    return fallback;
+  }
+  if (target.origin !== base.origin) return fallback;
+  // Absolute: a normalized path may itself start with "//" (`/.//evil`).
+  return target.href;
 }

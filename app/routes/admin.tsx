@@ -1,3 +1,4 @@
+import { pageFromQuery } from "~/domain/paging";
 import { data, Form, Link, useNavigation } from "react-router";
 import { Badge, EmptyState, Field, Notice, PageHeader, Pagination, Select, utcTime, TableScroll } from "~/components/ui";
 import { adminCreateSubscription, adminGrantCredits, adminListUsers, CreateSubscriptionSchema, GrantCreditsSchema } from "~/domain/admin/admin.server";
@@ -24,7 +25,7 @@ async function requireAdminPage(request: Request) {
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminPage(request);
   const services = getServices();
-  const page = Math.max(1, Math.floor(Number(new URL(request.url).searchParams.get("page") ?? "1")) || 1);
+  const page = pageFromQuery(new URL(request.url).searchParams.get("page"));
   const users = adminListUsers(services, { page, page_size: USERS_PAGE_SIZE });
   const row = (g: ReturnType<typeof listLatestAll>[number]) => ({
     id: g.id,

@@ -1,3 +1,4 @@
+import { pageFromQuery } from "~/domain/paging";
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { LiveRefresh, Progress, ResultMedia } from "~/components/generation";
 import { Badge, EmptyState, Notice, PageHeader, Pagination, utcTime } from "~/components/ui";
@@ -31,7 +32,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { db, clock } = getServices();
   const { providers } = getGenerationRuntime();
   const url = new URL(request.url);
-  const page = Math.max(1, Math.floor(Number(url.searchParams.get("page") ?? "1")) || 1);
+  const page = pageFromQuery(url.searchParams.get("page"));
   const filter = parseFilter(url.searchParams);
   const { rows, total } = listRecent(db, user.id, { page, pageSize: PAGE_SIZE }, filter);
   return {

@@ -8,6 +8,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { errorResponse } from "~/lib/api.server";
 import { log, requestContext } from "~/lib/log.server";
+import { setBaselineHeaders } from "~/lib/security-headers.server";
 import { closeServices, getServices } from "~/lib/services.server";
 import { APP_VERSION } from "~/lib/version";
 
@@ -84,6 +85,17 @@ async function dispatchDirect(route: DirectRoute, request: Request): Promise<Res
   return request.method === "HEAD" ? new Response(null, { status: result.status, headers: result.headers }) : result;
 }
 
+/**
+ * The request as the browser sent it: on PUBLIC_URL's origin. Behind a TLS proxy
+ * the socket sees `http://127.0.0.1:3000/…` while the browser's Origin is
+ * `https://atelier.example.com`; React Router's action check compares the two,
+ * so the app always sees the public origin (docs/decisions.md). The check itself
+ * stays on: a foreign Origin still differs.
+ */
+export function atPublicOrigin(request: Request, url: URL, publicOrigin: string): Request {
+  return url.origin === publicOrigin ? request : new Request(publicOrigin + url.pathname + url.search, request);
+}
+
 export type Shutdown = (reason: string) => Promise<void>;
 const shutdownHooks: Array<() => Promise<void> | void> = [];
 /** Work to finish before the process exits (job runner, flushes). */
@@ -104,6 +116,7 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
   const direct = directRoutesOf(build);
   const files = opts.staticFiles ?? staticFilesFrom(opts.clientDir);
   const quiet = config.LOG_LEVEL === "warn" || config.LOG_LEVEL === "error" || config.LOG_LEVEL === "silent";
+  const publicOrigin = new URL(config.publicUrl).origin;
 
   const server = Bun.serve({
     port: config.PORT,
@@ -128,15 +141,17 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
       } else {
         const route = direct.get(url.pathname);
         const clientIp = server.requestIP(request)?.address;
+        const publicRequest = atPublicOrigin(request, url, publicOrigin);
         response = await requestContext.run({ requestId, clientIp }, async () => {
           try {
-            return (route && (await dispatchDirect(route, request))) || (await handle(request));
+            return (route && (await dispatchDirect(route, publicRequest))) || (await handle(publicRequest));
           } catch (error) {
-            return errorResponse(error, request);
+            return errorResponse(error, publicRequest);
           }
         });
       }
       response.headers.set("X-Request-Id", requestId);
+      setBaselineHeaders(response.headers);
       if (!quiet) {
         log.info("request", {
           request_id: requestId,

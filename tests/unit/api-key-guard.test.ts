@@ -6,13 +6,14 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createApiKey, revokeApiKey } from "~/domain/api-keys/keys.server";
 import { api } from "~/lib/api.server";
+import { action as getUserCredits } from "~/routes/api/get-user-credits";
 import { action as getUserInfo } from "~/routes/api/get-user-info";
 import { action as keysList } from "~/routes/api/keys/list";
 import { installTestServices, insertUser, makePremium, uninstallTestServices } from "../support/services";
 
 afterEach(uninstallTestServices);
 
-const adminOnly = api({ auth: "admin", handler: ({ caller }) => ({ data: { admin: caller.user.email } }) });
+const adminOnly = api({ route: "/api/admin-only", auth: "admin", handler: ({ caller }) => ({ data: { admin: caller.user.email } }) });
 
 const call = async (action: (a: { request: Request }) => Promise<Response>, headers: Record<string, string> = {}, body?: unknown) => {
   const res = await action({
@@ -173,14 +174,15 @@ describe("rate limits in the guard", () => {
   test("SESSION_RATE_LIMITS=true: the recommended limits apply per user and endpoint", async () => {
     const { services } = installTestServices({ SESSION_RATE_LIMITS: "true" });
     const cookie = await sessionCookie(services, "limited@example.test");
-    const post = (path: string) =>
-      getUserInfo({ request: new Request(`http://localhost${path}`, { method: "POST", headers: { cookie } }) });
-    for (let i = 0; i < 100; i++) expect((await post("/api/get-user-info")).status).toBe(200);
-    const over = await post("/api/get-user-info");
+    const post = (action: typeof getUserInfo, path: string) =>
+      action({ request: new Request(`http://localhost${path}`, { method: "POST", headers: { cookie } }) });
+    for (let i = 0; i < 100; i++) expect((await post(getUserInfo, "/api/get-user-info")).status).toBe(200);
+    const over = await post(getUserInfo, "/api/get-user-info");
     expect(over.status).toBe(429);
     expect(over.headers.get("ratelimit-policy")).toBe('"session-user-info";q=100;w=3600');
-    // Another endpoint has its own budget (60/minute).
-    const other = await post("/api/get-user-credits");
+    // The bucket is the route's, whatever the URL says; another endpoint has its own budget (60/minute).
+    expect((await post(getUserInfo, "/api/GET-USER-INFO")).status).toBe(429);
+    const other = await post(getUserCredits, "/api/get-user-credits");
     expect(other.status).toBe(200);
     expect(other.headers.get("x-ratelimit-limit")).toBe("60");
   });

@@ -4,6 +4,7 @@
  * Inputs are validated by the schemas below; failures read
  * `invalid params: <reason>`.
  */
+import { offsetOf } from "~/domain/paging";
 import { count, desc } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "#db/client";
@@ -130,7 +131,7 @@ export function adminListUsers({ db, clock, config }: Deps, input: z.output<type
     .from(user)
     .orderBy(desc(user.createdAt), desc(user.id))
     .limit(input.page_size)
-    .offset((input.page - 1) * input.page_size)
+    .offset(offsetOf(input.page, input.page_size))
     .all();
   const balances = getCreditsMany(db, rows.map((r) => r.id), clock);
   const users: AdminUserEntry[] = rows.map((r) => ({

@@ -3,6 +3,7 @@
  * validating and creating a task (checking and reserving credits in one write
  * transaction), the status query, and the history.
  */
+import { offsetOf } from "~/domain/paging";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import type { Db } from "#db/client";
@@ -270,7 +271,7 @@ export function listRecent(db: Db, userId: string, paging: { page: number; pageS
     const count = prepared(db, "generations.count", (d) =>
       d.select({ n: sql<number>`count(*)` }).from(generations).where(eq(generations.userId, sql.placeholder("userId"))).prepare(),
     );
-    const rows = page.all({ userId, limit: paging.pageSize, offset: (paging.page - 1) * paging.pageSize });
+    const rows = page.all({ userId, limit: paging.pageSize, offset: offsetOf(paging.page, paging.pageSize) });
     return { rows, total: Number(count.get({ userId })?.n ?? 0) };
   }
   const where = and(
@@ -284,7 +285,7 @@ export function listRecent(db: Db, userId: string, paging: { page: number; pageS
     .where(where)
     .orderBy(desc(generations.createdAt), desc(generations.id))
     .limit(paging.pageSize)
-    .offset((paging.page - 1) * paging.pageSize)
+    .offset(offsetOf(paging.page, paging.pageSize))
     .all();
   const total = db.select({ n: sql<number>`count(*)` }).from(generations).where(where).get();
   return { rows, total: Number(total?.n ?? 0) };

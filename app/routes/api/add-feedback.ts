@@ -8,6 +8,7 @@ const E = endpoint("/api/add-feedback");
 
 // Spec 4.12: code 0, a success message, data null; `invalid params: <reason>` otherwise (DESIGN §1).
 export const action = api({
+  route: E.path,
   auth: E.auth,
   body: E.body,
   onInvalid: (error) => {

@@ -6,6 +6,7 @@ const E = endpoint("/api/get-user-credits");
 
 // Spec 4.8: {left_credits, total_credits} (DESIGN §3).
 export const action = api({
+  route: E.path,
   auth: E.auth,
   handler: ({ caller, services }) => ({ data: getCredits(services.db, caller.user.id, services.clock) }),
 });

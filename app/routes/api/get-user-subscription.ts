@@ -6,6 +6,7 @@ const E = endpoint("/api/get-user-subscription");
 
 // Spec 4.9: the active subscription (fields of 2.3), or data null with code 0.
 export const action = api({
+  route: E.path,
   auth: E.auth,
   handler: ({ caller, services }) => {
     const sub = getActiveSubscription(services.db, caller.user.id, services.clock);

@@ -7,6 +7,7 @@ const E = endpoint("/api/ping");
 
 // Spec 4.10: the daily check-in; code 0 whether or not a credit was added.
 export const action = api({
+  route: E.path,
   auth: E.auth,
   handler: ({ caller, services }) => {
     const r = checkIn(services.db, caller.user.id, services.clock);

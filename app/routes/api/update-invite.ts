@@ -7,6 +7,7 @@ const E = endpoint("/api/update-invite");
 
 // Spec 4.11: is_affiliate must be a JSON boolean; anything else is `invalid params`.
 export const action = api({
+  route: E.path,
   auth: E.auth,
   body: E.body,
   handler: ({ caller, services, input }) => {

@@ -7,6 +7,7 @@ const E = endpoint("/api/admin/create-subscription");
 
 // DESIGN §6: records a paid order → the subscription.
 export const action = api({
+  route: E.path,
   auth: E.auth,
   body: E.body,
   onInvalid: adminInvalid,

@@ -7,6 +7,7 @@ const E = endpoint("/api/admin/grant-credits");
 
 // DESIGN §6: {email | user_uuid, credits, expires_in_days?} → the new balance.
 export const action = api({
+  route: E.path,
   auth: E.auth,
   body: E.body,
   onInvalid: adminInvalid,

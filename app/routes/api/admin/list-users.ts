@@ -6,6 +6,7 @@ const E = endpoint("/api/admin/list-users");
 
 // DESIGN §6: {page, page_size} → users with balance and tier, newest first.
 export const action = api({
+  route: E.path,
   auth: E.auth,
   body: E.body,
   onInvalid: adminInvalid,

@@ -6,6 +6,7 @@ const E = endpoint("/api/billing/checkout");
 
 // DESIGN §9: a Checkout Session (or the simulated checkout) for one product.
 export const action = api({
+  route: E.path,
   auth: E.auth,
   body: E.body,
   handler: async ({ services, caller, input }) => ({

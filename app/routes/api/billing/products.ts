@@ -6,6 +6,7 @@ const E = endpoint("/api/billing/products");
 
 // DESIGN §9: public list of packs and plans.
 export const action = api({
+  route: E.path,
   auth: E.auth,
   handler: ({ services }) => ({ data: { products: listProducts(services.db).map(toProductInfo) } }),
 });

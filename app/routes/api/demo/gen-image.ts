@@ -5,6 +5,7 @@ import { api, methodNotAllowed } from "~/lib/api.server";
 
 // Spec 4.5: one image through generateImage, stored like generation results → {provider, model, mode, result_urls}.
 export const action = api({
+  route: "/api/demo/gen-image",
   auth: "optional",
   handler: async ({ request, services, caller }) => {
     const { input, models } = await beginDemoCall(request, services, caller);

@@ -5,6 +5,7 @@ import { api, methodNotAllowed } from "~/lib/api.server";
 // Spec 4.6: the reply as a plain-text stream (UTF-8 chunks as the model produces them).
 // Errors before the first chunk are envelope errors.
 export const action = api({
+  route: "/api/demo/gen-stream-text",
   auth: "optional",
   handler: async ({ request, services, caller }) => {
     const { input, models } = await beginDemoCall(request, services, caller);

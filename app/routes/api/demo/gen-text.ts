@@ -4,6 +4,7 @@ import { api, methodNotAllowed } from "~/lib/api.server";
 
 // Spec 4.4: the whole reply at once → {provider, model, mode, text, usage}.
 export const action = api({
+  route: "/api/demo/gen-text",
   auth: "optional",
   handler: async ({ request, services, caller }) => {
     const { input, models } = await beginDemoCall(request, services, caller);

@@ -8,6 +8,7 @@ const E = endpoint("/api/generator/cancel");
 
 // DESIGN §10: pending/processing → failed (`canceled`), never charged; upstream canceled where the provider can.
 export const action = api({
+  route: E.path,
   auth: E.auth,
   body: E.body,
   handler: async ({ caller, input, services }) => {

@@ -9,6 +9,7 @@ const E = endpoint("/api/generator/generate");
 // Spec 4.1: validate, check and reserve credits, create a pending task; the job runner does the rest.
 // With an Idempotency-Key (DESIGN §10) a repeat answers the first task; another body with the key is a 409.
 export const action = api({
+  route: E.path,
   auth: E.auth,
   body: E.body,
   handler: ({ caller, input, services, request }) => {

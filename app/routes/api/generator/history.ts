@@ -6,6 +6,7 @@ const E = endpoint("/api/generator/history");
 
 // Spec 4.3: the caller's tasks, newest first, paged.
 export const action = api({
+  route: E.path,
   auth: E.auth,
   body: E.body,
   handler: ({ caller, input, services }) => ({ data: listHistory(services.db, caller.user.id, normalizePaging(input)) }),

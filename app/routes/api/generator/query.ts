@@ -6,6 +6,7 @@ const E = endpoint("/api/generator/query");
 
 // Spec 4.2: one task's status, with the fields of its status.
 export const action = api({
+  route: E.path,
   auth: E.auth,
   body: E.body,
   handler: ({ caller, input, services }) => ({ data: toQueryView(getOwnGeneration(services.db, caller.user.id, input.gen_id)) }),

@@ -6,6 +6,7 @@ const E = endpoint("/api/generator/stream");
 
 // DESIGN §10: Server-Sent Events of one task's status; the same auth as the JSON endpoints.
 export const loader = api({
+  route: E.path,
   method: "GET",
   auth: E.auth,
   body: E.body,

@@ -8,6 +8,7 @@ const E = endpoint("/api/keys/create");
 
 // DESIGN §5: session only; the one response that shows the key itself.
 export const action = api({
+  route: E.path,
   auth: E.auth,
   body: E.body,
   onInvalid: () => new AppError("INVALID_PARAMS", { reason: "name must be 1 to 100 characters" }),

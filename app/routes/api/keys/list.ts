@@ -6,6 +6,7 @@ const E = endpoint("/api/keys/list");
 
 // DESIGN §5: every key of the signed-in user, active and revoked, newest first.
 export const action = api({
+  route: E.path,
   auth: E.auth,
   handler: ({ caller, services }) => ({ data: { keys: listApiKeys(services.db, caller.user.id) } }),
 });

@@ -6,6 +6,7 @@ const E = endpoint("/api/keys/revoke");
 
 // Spec 3.2: active → revoked, for good.
 export const action = api({
+  route: E.path,
   auth: E.auth,
   body: E.body,
   handler: ({ caller, input, services }) => ({

@@ -6,6 +6,7 @@ const E = endpoint("/api/webhooks/create");
 
 // DESIGN §10: a Standard Webhooks endpoint; the secret is shown now (and on rotation) only.
 export const action = api({
+  route: E.path,
   auth: E.auth,
   body: E.body,
   handler: async ({ caller, input, services }) => ({

@@ -5,6 +5,7 @@ import { endpoint } from "~/lib/endpoints";
 const E = endpoint("/api/webhooks/delete");
 
 export const action = api({
+  route: E.path,
   auth: E.auth,
   body: E.body,
   handler: ({ caller, input, services }) => ({ data: deleteWebhook(services.db, caller.user.id, input.webhook_id), message: E.successMessage }),

@@ -5,6 +5,7 @@ import { endpoint } from "~/lib/endpoints";
 const E = endpoint("/api/webhooks/list");
 
 export const action = api({
+  route: E.path,
   auth: E.auth,
   handler: ({ caller, services }) => ({ data: { webhooks: listWebhooks(services.db, caller.user.id) } }),
 });

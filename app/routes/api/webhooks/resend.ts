@@ -6,6 +6,7 @@ import { endpoint } from "~/lib/endpoints";
 const E = endpoint("/api/webhooks/resend");
 
 export const action = api({
+  route: E.path,
   auth: E.auth,
   body: E.body,
   handler: ({ caller, input, services }) => {

@@ -1,0 +1,46 @@
+/**
+ * Response headers that keep pages from being framed, sniffed or scripted by
+ * anyone else (DESIGN §5). Documents get a per-response CSP nonce that React
+ * Router puts on its own inline scripts (entry.server.tsx); every other
+ * response gets the same framing/sniffing/referrer rules and a CSP that allows
+ * nothing to run.
+ */
+import { randomBytes } from "node:crypto";
+
+const COMMON: Record<string, string> = {
+  "X-Frame-Options": "DENY",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+};
+
+export const newNonce = () => randomBytes(16).toString("base64");
+
+/** The CSP of an HTML page: our own scripts (by nonce), styles and media; avatars and stored results may be on other https hosts. */
+export function documentCsp(nonce: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self'",
+    "img-src 'self' data: blob: https:",
+    "media-src 'self' blob: https:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+export function setDocumentHeaders(headers: Headers, nonce: string): void {
+  for (const [k, v] of Object.entries(COMMON)) headers.set(k, v);
+  headers.set("Content-Security-Policy", documentCsp(nonce));
+}
+
+const OTHER_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
+
+/** For every response that is not a page (JSON, media, static files): set what the handler did not. */
+export function setBaselineHeaders(headers: Headers): void {
+  for (const [k, v] of Object.entries(COMMON)) if (!headers.has(k)) headers.set(k, v);
+  if (!headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", OTHER_CSP);
+}

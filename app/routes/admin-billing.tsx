@@ -160,7 +160,7 @@ export default function AdminBilling({ loaderData, actionData }: Route.Component
             </thead>
             <tbody>
               {products.map((p) => (
-                <tr key={p.product_id} className={`border-t border-slate-100 ${p.active ? "" : "text-slate-400"}`}>
+                <tr key={p.product_id} className={`border-t border-slate-100 ${p.active ? "" : "text-slate-500 italic"}`}>
                   <td className="py-1 pr-4">
                     <code className="text-xs">{p.product_id}</code>
                   </td>

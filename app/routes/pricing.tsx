@@ -1,6 +1,6 @@
 import { Form, redirect, useNavigation } from "react-router";
 import { Notice, PageHeader } from "~/components/ui";
-import { billingMode, portalUrl, startCheckout } from "~/domain/billing/checkout.server";
+import { billingMode, cancelSimulatedSubscription, portalUrl, startCheckout } from "~/domain/billing/checkout.server";
 import { listProducts, toProductInfo } from "~/domain/billing/products.server";
 import { getCredits, reservedCredits } from "~/domain/credits/ledger.server";
 import { getActiveSubscription, toSubscriptionInfo } from "~/domain/subscriptions/subscriptions.server";
@@ -43,6 +43,10 @@ export async function action({ request }: Route.ActionArgs) {
   const form = await request.formData();
   try {
     if (form.get("intent") === "portal") throw redirect(await portalUrl(services, user.id));
+    if (form.get("intent") === "cancel-simulated") {
+      cancelSimulatedSubscription(services, user.id);
+      return { ok: "Subscription canceled (simulated)." };
+    }
     const productId = String(form.get("product_id") ?? "");
     const { checkout_url } = await startCheckout(services, { id: user.id, email: user.email }, productId);
     throw redirect(checkout_url);
@@ -63,7 +67,8 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
         title="Pricing"
         description="Buy a credit pack (valid for a year) or subscribe for fresh credits every period. Credits are only spent when a generation completes."
       />
-      {actionData?.error ? <Notice kind="error">{actionData.error}</Notice> : null}
+      {actionData && "error" in actionData ? <Notice kind="error">{actionData.error}</Notice> : null}
+      {actionData && "ok" in actionData ? <Notice kind="success">{actionData.ok}</Notice> : null}
       {need && balance ? (
         <Notice kind="info">
           That generation needs {need} credits and you have {balance.available} available. Top up below to continue.
@@ -101,6 +106,13 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
               <input type="hidden" name="intent" value="portal" />
               <button type="submit" className="btn-secondary" disabled={busy}>
                 Manage subscription
+              </button>
+            </Form>
+          ) : subscription?.provider === "simulated" ? (
+            <Form method="post" className="mt-4">
+              <input type="hidden" name="intent" value="cancel-simulated" />
+              <button type="submit" className="btn-secondary" disabled={busy}>
+                Cancel subscription (simulated)
               </button>
             </Form>
           ) : null}

@@ -3,7 +3,7 @@
  * studio → pricing → buy a pack → the balance rises → the generation goes through.
  */
 import { expect, test } from "@playwright/test";
-import { auditAndShoot, signUp } from "./support";
+import { auditAndShoot, promote, signUp } from "./support";
 
 test("out of credits in the studio → pricing → buy a pack → the generation goes through", async ({ page }) => {
   await signUp(page, { name: "Buyer" });
@@ -53,4 +53,36 @@ test("the sign-up page acknowledges an invite link", async ({ page, browser }) =
   await other.goto(link);
   await expect(other.getByText("Inviter Ines invited you to Atelier")).toBeVisible();
   await other.close();
+});
+
+test("admin billing: revenue by month, orders, and a product added off sale", async ({ page: buyer, browser }) => {
+  test.setTimeout(120_000);
+  // A purchase first, so the tables have a row.
+  await signUp(buyer, { name: "Buyer Two" });
+  await buyer.goto("/pricing");
+  await buyer.getByRole("button", { name: "Buy 500 credits" }).click();
+  await buyer.getByRole("button", { name: /^Pay \$20\.00 \(simulated\)$/ }).click();
+  await expect(buyer.getByTestId("left-credits")).toHaveText("510");
+
+  const page = await (await browser.newContext()).newPage();
+  const email = await signUp(page, { name: "Billing Admin" });
+  promote(email);
+  await page.goto("/admin");
+  await page.getByRole("link", { name: "Billing: products, orders, revenue" }).click();
+  await expect(page).toHaveURL(/\/admin\/billing$/);
+  await expect(page.getByRole("table", { name: "Revenue by month" })).toContainText(new Date().toISOString().slice(0, 7));
+  await expect(page.getByRole("table", { name: "Recent orders" })).toContainText("500 credits");
+
+  await page.getByLabel("Product ID").fill("pack-e2e");
+  await page.getByLabel("Name").fill("E2E pack");
+  await page.getByLabel("Credits (per period for plans)").fill("42");
+  await page.getByLabel("Price in cents").fill("199");
+  await page.getByLabel("On sale").selectOption("false");
+  await page.getByRole("button", { name: "Save product" }).click();
+  await expect(page.getByText("Saved E2E pack (pack-e2e).")).toBeVisible();
+  await expect(page.getByRole("table", { name: "Products" })).toContainText("pack-e2e");
+  await auditAndShoot(page, "admin-billing");
+  // Off sale: not on the pricing page.
+  await page.goto("/pricing");
+  await expect(page.getByTestId("product-pack-e2e")).toHaveCount(0);
 });

@@ -83,6 +83,11 @@ describe("simulated checkout", () => {
     expect(await balance(u.cookie)).toBe(610);
     const sub = (await api.post("/api/get-user-subscription", undefined, { cookie: u.cookie })).body.data;
     expect(sub).toMatchObject({ product_id: "pro-monthly", interval: "month", amount: 1900, status: "paid" });
+    // No Stripe portal here: the pricing page cancels a simulated subscription; the credits stay.
+    const canceled = await post(`${server.url}/pricing`, u.cookie, { intent: "cancel-simulated" });
+    expect(canceled.status).toBe(200);
+    expect((await api.post("/api/get-user-subscription", undefined, { cookie: u.cookie })).body.data).toBeNull();
+    expect(await balance(u.cookie)).toBe(610);
   });
 });
 

@@ -116,6 +116,21 @@ try {
     assert(credits.body.data.left_credits === 13, `left_credits ${credits.body.data.left_credits}, want 13`);
   });
 
+  await check("buy a credit pack through the simulated checkout (no Stripe key)", async () => {
+    const r = await api.post("/api/billing/checkout", { product_id: "pack-100" }, { cookie });
+    assert(r.body.code === 0, JSON.stringify(r.body));
+    const checkout = new URL(r.body.data.checkout_url);
+    const paid = await fetch(`${url}${checkout.pathname}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: url, cookie },
+      body: new URLSearchParams({ token: checkout.searchParams.get("token")!, outcome: "pay" }),
+    });
+    assert(paid.status === 302, `checkout page: HTTP ${paid.status}`);
+    const credits = await api.post("/api/get-user-credits", undefined, { cookie });
+    assert(credits.body.data.left_credits === 113, `left_credits ${credits.body.data.left_credits}, want 113 after a 100-credit pack`);
+  });
+
   await check("back up the live database and open the copy", async () => {
     const target = join(dir, "backups/atelier-copy.db");
     const b = Bun.spawnSync([exe, "backup", target], { cwd: dir, env });

@@ -132,6 +132,27 @@ export function finishSimulatedCheckout(
   return { status: "completed", result };
 }
 
+/**
+ * Simulated subscriptions have no Stripe portal: their owner cancels here,
+ * through the same status fulfilment as `customer.subscription.deleted`.
+ */
+export function cancelSimulatedSubscription(deps: CheckoutDeps, userId: string): EventResult | null {
+  const order = deps.db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.provider, "simulated"), eq(orders.kind, "subscription"), eq(orders.status, "paid")))
+    .orderBy(desc(orders.createdAt))
+    .limit(1)
+    .get();
+  if (!order?.externalId) return null;
+  const now = deps.clock.now();
+  return processBillingEvent(
+    deps,
+    { id: `evt_sim_cancel_${order.orderNo}`, type: "simulated.subscription.deleted", payload: JSON.stringify({ order: order.orderNo }) },
+    { type: "status", provider: "simulated", subscriptionId: order.externalId, status: "canceled", at: Math.floor(now / 1000) },
+  );
+}
+
 /** The customer portal for a user with a Stripe subscription. */
 export async function portalUrl(deps: CheckoutDeps, userId: string): Promise<string> {
   const customer = billingMode(deps.config) === "stripe" ? customerOf(deps.db, userId) : null;

@@ -1,0 +1,144 @@
+/**
+ * Fulfilment rules (DESIGN §9) on an in-memory database: what a payment,
+ * a status change and a refund do to orders and the ledger. Numbers are the
+ * test's own (products set here), not derived from the code under test.
+ */
+import { beforeEach, describe, expect, test } from "bun:test";
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { openDatabase, type Db } from "#db/client";
+import { orders, user } from "#db/schema";
+import { processBillingEvent, type Fact } from "~/domain/billing/fulfil.server";
+import { upsertProduct } from "~/domain/billing/products.server";
+import { debitForGeneration, getCredits, listDebits } from "~/domain/credits/ledger.server";
+import { getActiveSubscription } from "~/domain/subscriptions/subscriptions.server";
+import { DAY_MS, manualClock } from "~/lib/clock";
+
+const T0 = Date.parse("2026-11-22T10:00:00.000Z");
+const config = { PACK_VALIDITY_DAYS: 30, SUBSCRIPTION_GRACE_DAYS: 2, AFFILIATE_REWARD_PERCENT: 25 };
+let db: Db;
+let clock: ReturnType<typeof manualClock>;
+let n = 0;
+
+function addUser(opts: { invitedBy?: string; affiliate?: boolean } = {}): string {
+  const id = randomUUID();
+  db.insert(user)
+    .values({ id, name: "u", email: `${id}@example.test`, createdAt: new Date(T0), updatedAt: new Date(T0), inviteCode: id.slice(0, 8).toUpperCase(), invitedBy: opts.invitedBy ?? null, isAffiliate: opts.affiliate ?? false })
+    .run();
+  return id;
+}
+const apply = (fact: Fact, id = `evt_${n++}`) => processBillingEvent({ db, clock, config }, { id, type: fact.type, payload: "{}" }, fact);
+const pack = (userId: string, ref = `cs_${n++}`, amount = 1000): Fact => ({ type: "payment", provider: "stripe", userId, productId: "p40", orderRef: ref, paymentRef: ref, amount, currency: "usd", paymentIntent: `pi_${ref}`, at: 100 });
+const left = (u: string) => getCredits(db, u, clock).left_credits;
+
+beforeEach(() => {
+  db = openDatabase(":memory:");
+  clock = manualClock(T0);
+  upsertProduct(db, { product_id: "p40", name: "40 credits", kind: "pack", credits: 40, interval: null, amount: 1000, currency: "usd", active: true, sort_order: 0 }, clock);
+  upsertProduct(db, { product_id: "plan", name: "Plan", kind: "subscription", credits: 300, interval: "month", amount: 900, currency: "usd", active: true, sort_order: 0 }, clock);
+});
+
+describe("packs", () => {
+  test("granted once per payment, valid PACK_VALIDITY_DAYS", () => {
+    const u = addUser();
+    const f = pack(u, "cs_a");
+    expect(apply(f).outcome).toStartWith("applied: 40 credits");
+    // Another event id for the same payment (e.g. async_payment_succeeded after completed): no second grant.
+    expect(apply(f).outcome).toBe("applied: payment cs_a already recorded");
+    expect(left(u)).toBe(40);
+    clock.set(T0 + 30 * DAY_MS - 1);
+    expect(left(u)).toBe(40);
+    clock.set(T0 + 30 * DAY_MS);
+    expect(left(u)).toBe(0);
+  });
+
+  test("partial refunds claw back in proportion, cumulatively, never below zero", () => {
+    const u = addUser();
+    apply(pack(u, "cs_b", 1000));
+    apply({ type: "refund", paymentIntent: "pi_cs_b", amountRefunded: 250 });
+    expect(left(u)).toBe(30);
+    // The same cumulative amount again: nothing more.
+    expect(apply({ type: "refund", paymentIntent: "pi_cs_b", amountRefunded: 250 }).outcome).toStartWith("ignored: cs_b already refunded 250");
+    db.transaction((tx) => debitForGeneration(tx, { genId: "g1", userId: u, amount: 25 }, clock));
+    expect(left(u)).toBe(5);
+    // The rest refunded: 30 more are due, only 5 remain.
+    expect(apply({ type: "refund", paymentIntent: "pi_cs_b", amountRefunded: 1000 }).outcome).toContain("5 of 30 credits clawed back");
+    expect(left(u)).toBe(0);
+    const refunds = listDebits(db, u).filter((d) => d.gen_id.startsWith("refund:"));
+    expect(refunds.map((d) => [d.amount, d.charged]).sort()).toEqual([
+      [10, 10],
+      [30, 5],
+    ]);
+    expect(db.select().from(orders).where(eq(orders.externalId, "cs_b")).get()!.status).toBe("refunded");
+  });
+
+  test("unknown user or product → ignored, nothing written but the event", () => {
+    expect(apply(pack("nobody")).outcome).toBe("ignored: unknown user nobody");
+    const u = addUser();
+    expect(apply({ ...pack(u), productId: "gone" }).outcome).toBe("ignored: unknown product gone");
+    expect(left(u)).toBe(0);
+  });
+});
+
+describe("subscriptions", () => {
+  const period = (userId: string | null, invoice: string, end: number, at: number): Fact => ({
+    type: "payment",
+    provider: "stripe",
+    userId,
+    productId: userId ? "plan" : null,
+    orderRef: "sub_1",
+    paymentRef: invoice,
+    amount: 900,
+    currency: "usd",
+    periodEnd: end,
+    at,
+  });
+
+  test("a renewal without metadata finds the order; period end moves; credits last until period end + grace", () => {
+    const u = addUser();
+    apply(period(u, "in_1", T0 + 30 * DAY_MS, 1));
+    apply(period(null, "in_2", T0 + 60 * DAY_MS, 2));
+    expect(left(u)).toBe(600);
+    expect(getActiveSubscription(db, u, clock)!.periodEnd!.getTime()).toBe(T0 + 60 * DAY_MS);
+    clock.set(T0 + 32 * DAY_MS - 1);
+    expect(left(u)).toBe(600);
+    clock.set(T0 + 32 * DAY_MS);
+    expect(left(u)).toBe(300);
+  });
+
+  test("an older status event never overwrites a newer one", () => {
+    const u = addUser();
+    apply(period(u, "in_1", T0 + 30 * DAY_MS, 10));
+    apply({ type: "status", provider: "stripe", subscriptionId: "sub_1", status: "canceled", at: 20 });
+    expect(apply({ type: "status", provider: "stripe", subscriptionId: "sub_1", status: "paid", at: 15 }).outcome).toStartWith("ignored: older");
+    expect(getActiveSubscription(db, u, clock)).toBeUndefined();
+  });
+
+  test("a status event before any payment records the order without credits", () => {
+    const u = addUser();
+    apply({ type: "status", provider: "stripe", subscriptionId: "sub_1", userId: u, productId: "plan", status: "paid", periodEnd: T0 + 30 * DAY_MS, at: 5 });
+    expect(getActiveSubscription(db, u, clock)).toBeDefined();
+    expect(left(u)).toBe(0);
+    apply(period(u, "in_1", T0 + 30 * DAY_MS, 6));
+    expect(left(u)).toBe(300);
+  });
+});
+
+describe("referrals", () => {
+  test("first payment of an invitee rewards an affiliate inviter once (AFFILIATE_REWARD_PERCENT, rounded down)", () => {
+    const inviter = addUser({ affiliate: true });
+    const invitee = addUser({ invitedBy: inviter });
+    apply(pack(invitee));
+    apply(pack(invitee));
+    expect(left(inviter)).toBe(10);
+  });
+
+  test("no reward when the inviter is not an affiliate at the time of the first payment, nor later", () => {
+    const inviter = addUser();
+    const invitee = addUser({ invitedBy: inviter });
+    apply(pack(invitee));
+    db.update(user).set({ isAffiliate: true }).where(eq(user.id, inviter)).run();
+    apply(pack(invitee));
+    expect(left(inviter)).toBe(0);
+  });
+});

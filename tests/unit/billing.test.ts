@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { openDatabase, type Db } from "#db/client";
 import { orders, user } from "#db/schema";
-import { processBillingEvent, type Fact } from "~/domain/billing/fulfil.server";
+import { processBillingEvent, type Fact, type PaymentFact } from "~/domain/billing/fulfil.server";
 import { upsertProduct } from "~/domain/billing/products.server";
 import { debitForGeneration, getCredits, listDebits } from "~/domain/credits/ledger.server";
 import { getActiveSubscription } from "~/domain/subscriptions/subscriptions.server";
@@ -28,7 +28,7 @@ function addUser(opts: { invitedBy?: string; affiliate?: boolean } = {}): string
   return id;
 }
 const apply = (fact: Fact, id = `evt_${n++}`) => processBillingEvent({ db, clock, config }, { id, type: fact.type, payload: "{}" }, fact);
-const pack = (userId: string, ref = `cs_${n++}`, amount = 1000): Fact => ({ type: "payment", provider: "stripe", userId, productId: "p40", orderRef: ref, paymentRef: ref, amount, currency: "usd", paymentIntent: `pi_${ref}`, at: 100 });
+const pack = (userId: string, ref = `cs_${n++}`, amount = 1000): PaymentFact => ({ type: "payment", provider: "stripe", userId, productId: "p40", orderRef: ref, paymentRef: ref, amount, currency: "usd", paymentIntent: `pi_${ref}`, at: 100 });
 const left = (u: string) => getCredits(db, u, clock).left_credits;
 
 beforeEach(() => {

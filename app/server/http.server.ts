@@ -140,9 +140,15 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
         });
       } else {
         const route = direct.get(url.pathname);
-        const clientIp = server.requestIP(request)?.address;
         const publicRequest = atPublicOrigin(request, url, publicOrigin);
-        response = await requestContext.run({ requestId, clientIp }, async () => {
+        // The peer address only when something asks (demo limits, auth throttling): most requests never do.
+        const context = {
+          requestId,
+          get clientIp() {
+            return server.requestIP(request)?.address;
+          },
+        };
+        response = await requestContext.run(context, async () => {
           try {
             return (route && (await dispatchDirect(route, publicRequest))) || (await handle(publicRequest));
           } catch (error) {

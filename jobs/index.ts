@@ -1,34 +1,42 @@
 /**
- * Wires the job runner to the server's life: started with `serve` (unless
- * JOBS=off), stopped on SIGTERM/SIGINT before the database closes.
+ * Wires the background work to the server's life: the job runner and the
+ * webhook dispatcher, started with `serve` (unless JOBS=off) or by `worker`,
+ * stopped on SIGTERM/SIGINT before the database closes.
  */
 import { getGenerationRuntime } from "~/domain/generations/runtime.server";
 import { getServices } from "~/lib/services.server";
 import { onServe, onShutdown } from "~/server/http.server";
-import { createRunner, type Runner } from "./runner";
-import { createWebhookDispatcher, type Dispatcher } from "./webhooks";
+import { createRunner } from "./runner";
+import { createWebhookDispatcher } from "./webhooks";
 
-export function startRunnerFromServices(): Runner {
+export interface BackgroundWork {
+  owner: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the job runner and the webhook dispatcher of this process. */
+export function startRunnerFromServices(): BackgroundWork {
   const { db, clock, config } = getServices();
   const { providers, storage } = getGenerationRuntime();
   const runner = createRunner({ db, clock, config, providers, storage });
+  const dispatcher = createWebhookDispatcher({ db, clock, config });
   runner.start();
-  return runner;
+  dispatcher.start();
+  return {
+    owner: runner.owner,
+    stop: async () => {
+      await Promise.all([runner.stop(), dispatcher.stop()]);
+    },
+  };
 }
 
-/** Registers the runner and the webhook dispatcher with the HTTP server's start and shutdown hooks. */
+/** Registers the background work with the HTTP server's start and shutdown hooks. */
 export function installJobRunner(): void {
   const { config } = getServices();
   if (!config.JOBS) return;
-  let runner: Runner | undefined;
-  let dispatcher: Dispatcher | undefined;
+  let work: BackgroundWork | undefined;
   onServe(() => {
-    runner = startRunnerFromServices();
-    const { db, clock } = getServices();
-    dispatcher = createWebhookDispatcher({ db, clock, config });
-    dispatcher.start();
+    work = startRunnerFromServices();
   });
-  onShutdown(async () => {
-    await Promise.all([runner?.stop(), dispatcher?.stop()]);
-  });
+  onShutdown(() => work?.stop());
 }

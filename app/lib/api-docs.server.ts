@@ -177,7 +177,73 @@ export function buildDocs(base: string, limits: { standard: number; premium: num
   });
   const errorTable = (Object.keys(ERRORS) as ErrorCode[]).map((code) => ({ code, ...errorPatterns(code) }));
   const tags = [...new Set(endpoints.map((e) => e.tag))];
-  return { base, endpoints, errorTable, tags, limits, pollingExample: pollingExample(base), envelopeExample: pretty({ code: 0, message: "ok", data: { left_credits: 11, total_credits: 11 } }) };
+  return {
+    base,
+    endpoints,
+    errorTable,
+    tags,
+    limits,
+    pollingExample: pollingExample(base),
+    webhookExamples: webhookExamples(base),
+    envelopeExample: pretty({ code: 0, message: "ok", data: { left_credits: 11, total_credits: 11 } }),
+  };
+}
+
+/** DESIGN §10: safe retries, webhooks (create + verify), the status stream. */
+function webhookExamples(base: string) {
+  return {
+    idempotency: `curl -s -X POST ${base}/api/generator/generate \\
+  -H "X-API-Key: $ATELIER_KEY" -H "Content-Type: application/json" \\
+  -H "Idempotency-Key: 4f7d0c1e-2b55-4b8e-9d6c-0a6c1f3e2b11" \\
+  -d '{"ai_type":"image","provider":"replicate","model":"black-forest-labs/flux-schnell","prompt":"A red fox"}'
+# Repeat it after a timeout: the same gen_id comes back (header Idempotent-Replayed: true), nothing is charged twice.`,
+    create: `curl -s -X POST ${base}/api/webhooks/create \\
+  -H "X-API-Key: $ATELIER_KEY" -H "Content-Type: application/json" \\
+  -d '{"url":"https://example.com/atelier-webhooks"}'
+# {"code":0,"message":"webhook created","data":{"webhook_id":"wh_…","url":"https://example.com/atelier-webhooks",
+#   "events":["generation.completed","generation.failed"],"secret":"whsec_…",…}}   ← keep the secret`,
+    verify: `// npm i standardwebhooks — the receiver (any framework; it needs the raw body)
+import { Webhook } from "standardwebhooks";
+const wh = new Webhook(process.env.ATELIER_WEBHOOK_SECRET); // "whsec_…"
+
+Bun.serve({ port: 8080, async fetch(req) {
+  const body = await req.text();
+  let event;
+  try {
+    event = wh.verify(body, Object.fromEntries(req.headers)); // throws on a bad signature or an old timestamp
+  } catch {
+    return new Response("bad signature", { status: 400 });
+  }
+  // event = {type: "generation.completed" | "generation.failed", timestamp, data: <the query response data>}
+  // Retries repeat the same webhook-id: skip ids you have already handled.
+  if (await alreadyHandled(req.headers.get("webhook-id"))) return new Response("ok");
+  if (event.type === "generation.completed") await save(event.data.gen_id, event.data.result_urls);
+  return new Response("ok"); // any 2xx within 10 s
+}});`,
+    verifyByHand: `// Without the library (Node/Bun): signature = base64(HMAC-SHA256(key, "<id>.<timestamp>.<body>"))
+import { createHmac, timingSafeEqual } from "node:crypto";
+function verify(secret, headers, body) {
+  const id = headers["webhook-id"], ts = headers["webhook-timestamp"];
+  if (Math.abs(Date.now() / 1000 - Number(ts)) > 300) return false; // replay window: 5 minutes
+  const key = Buffer.from(secret.slice("whsec_".length), "base64");
+  const expected = createHmac("sha256", key).update(\`\${id}.\${ts}.\${body}\`).digest();
+  // Several signatures (after a rotation) are separated by spaces: accept if any matches.
+  return headers["webhook-signature"].split(" ").some((s) => {
+    const sig = Buffer.from(s.split(",")[1] ?? "", "base64");
+    return sig.length === expected.length && timingSafeEqual(sig, expected);
+  });
+}`,
+    stream: `// Browser (session cookie) — or any SSE client with an X-API-Key header
+const es = new EventSource("/api/generator/stream?gen_id=" + genId);
+es.addEventListener("status", (e) => {
+  const data = JSON.parse(e.data); // the same fields as /api/generator/query
+  render(data);
+  if (data.status === "completed" || data.status === "failed") es.close();
+});
+
+# curl (the stream ends after the final status)
+curl -N "${base}/api/generator/stream?gen_id=$GEN_ID" -H "X-API-Key: $ATELIER_KEY"`,
+  };
 }
 
 function pollingExample(base: string): string {

@@ -77,7 +77,7 @@ function Shape({ shapes, caption, path }: { shapes: DocShape[]; caption: string;
 }
 
 export default function Docs({ loaderData }: Route.ComponentProps) {
-  const { base, endpoints, errorTable, tags, limits, pollingExample, envelopeExample } = loaderData;
+  const { base, endpoints, errorTable, tags, limits, pollingExample, envelopeExample, webhookExamples } = loaderData;
   return (
     <div className="lg:grid lg:grid-cols-[14rem_minmax(0,1fr)] lg:gap-8">
       <nav aria-label="API reference contents" className="mb-6 text-sm lg:sticky lg:top-4 lg:mb-0 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto">
@@ -138,12 +138,51 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
           </h2>
           <p>
             <code>/api/generator/generate</code> answers at once with a <code>gen_id</code> and status <code>pending</code>; the task runs in the
-            background (pending → processing → completed or failed). There are no webhooks: poll <code>/api/generator/query</code>{" "}
+            background (pending → processing → completed or failed). Poll <code>/api/generator/query</code>{" "}
             <strong>about every 3 seconds</strong> and <strong>stop after 60 attempts (5 minutes)</strong>. A failed task is still{" "}
             <code>code: 0</code> — the failure is in <code>data.status</code> and <code>data.error_message</code>, and it costs nothing. Credits are
             deducted only when a task completes.
           </p>
           <Code label="Polling example (fetch)">{pollingExample}</Code>
+          <p>
+            Instead of polling you can follow the task (<a className="link" href="#events">live status</a>) or receive a{" "}
+            <a className="link" href="#events">webhook</a>.
+          </p>
+        </section>
+
+        <section id="events" aria-labelledby="events-h" className="card space-y-3 text-sm">
+          <h2 id="events-h" className="text-xl font-semibold">
+            Events: safe retries, cancel, webhooks, live status
+          </h2>
+          <p>
+            <strong>Safe retries.</strong> Send an <code>Idempotency-Key</code> header with generate. The same key from the same user within 24 h
+            answers the first response again (same <code>gen_id</code>) without creating or charging anything; the same key with a different body
+            answers HTTP 409 <code>invalid params: Idempotency-Key reused with a different request</code>.
+          </p>
+          <Code label="Idempotent create (curl)">{webhookExamples.idempotency}</Code>
+          <p>
+            <strong>Cancel.</strong> <code>POST /api/generator/cancel {"{gen_id}"}</code> ends a pending or processing task as{" "}
+            <code>failed</code> with <code>error_message</code> <code>canceled</code>; it is never charged, and Replicate and Runway jobs are
+            canceled upstream too.
+          </p>
+          <p>
+            <strong>Webhooks</strong> (<a className="link" href="https://www.standardwebhooks.com/">Standard Webhooks</a>). Add an endpoint with{" "}
+            <code>/api/webhooks/create</code> or on the <a className="link" href="/keys#webhooks">API keys page</a>. Atelier POSTs{" "}
+            <code>generation.completed</code> and <code>generation.failed</code> as <code>{"{type, timestamp, data}"}</code>, where{" "}
+            <code>data</code> is exactly the query response, with the headers <code>webhook-id</code> (the same on every retry: dedupe on it),{" "}
+            <code>webhook-timestamp</code> and <code>webhook-signature</code>. Answer any 2xx within 10 s; otherwise the event is retried (5 s,
+            5 min, 30 min, 2 h, 5 h, 10 h, 10 h). An endpoint without a successful delivery for 3 days is disabled, with the reason in{" "}
+            <code>/api/webhooks/list</code>; <code>/api/webhooks/deliveries</code> shows every attempt and <code>/api/webhooks/resend</code>{" "}
+            sends one again. Webhook URLs must resolve to public addresses.
+          </p>
+          <Code label="Create an endpoint (curl)">{webhookExamples.create}</Code>
+          <Code label="Verify and handle events (JavaScript, standardwebhooks)">{webhookExamples.verify}</Code>
+          <Code label="Verify by hand (node:crypto)">{webhookExamples.verifyByHand}</Code>
+          <p>
+            <strong>Live status.</strong> <code>GET /api/generator/stream?gen_id=…</code> is a Server-Sent Events stream: an{" "}
+            <code>event: status</code> with the query data at once and on every change, closed after the final status.
+          </p>
+          <Code label="Follow a task (EventSource, curl)">{webhookExamples.stream}</Code>
         </section>
 
         <section id="rate-limits" aria-labelledby="rate-h" className="card space-y-3 text-sm">

@@ -1,6 +1,8 @@
 import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { Field, Notice, PageHeader, TableScroll } from "~/components/ui";
+import { WebhooksSection, type WebhookResult } from "~/components/webhooks-section";
+import { webhookAction, webhooksForPage } from "~/domain/webhooks/page.server";
 import { createApiKey, getApiKey, listApiKeys, MAX_ACTIVE_KEYS, revokeApiKey, type ApiKeyInfo } from "~/domain/api-keys/keys.server";
 import { keyCreationPolicy } from "~/domain/rate-limits/policy.server";
 import { isAppError } from "~/lib/errors";
@@ -26,13 +28,15 @@ export async function loader({ request }: Route.LoaderArgs) {
       confirm = null;
     }
   }
-  return { keys, confirm, max: MAX_ACTIVE_KEYS };
+  return { keys, confirm, max: MAX_ACTIVE_KEYS, webhooks: webhooksForPage(db, user.id) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const { user } = await requireUiUser(request);
   const { db, clock, config } = getServices();
-  const form = Object.fromEntries(await request.formData());
+  const data = await request.formData();
+  const form = Object.fromEntries(data);
+  if (String(form.intent ?? "").startsWith("webhook-")) return webhookAction(user.id, data);
   try {
     if (form.intent === "create") {
       const parsed = ApiKeyCreateSchema.safeParse(form);
@@ -76,7 +80,7 @@ function CopyButton({ text }: { text: string }) {
 }
 
 export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
-  const { keys, confirm, max } = loaderData;
+  const { keys, confirm, max, webhooks } = loaderData;
   const busy = useNavigation().state === "submitting";
   const result = actionData as
     | { intent: string; created?: { key: string; name: string }; revoked?: string; errors?: Record<string, string | undefined>; values?: { name: string } }
@@ -211,6 +215,8 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
           </TableScroll>
         )}
       </section>
+
+      <WebhooksSection webhooks={webhooks} result={result?.intent.startsWith("webhook-") ? (result as WebhookResult) : undefined} busy={busy} />
     </div>
   );
 }

@@ -14,6 +14,7 @@ import {
   validateGenerateInput,
 } from "~/domain/generations/generations.server";
 import { GENERATION_STATUSES } from "~/domain/generations/status";
+import { cancelGeneration } from "~/domain/generations/cancel.server";
 import { getGenerationRuntime } from "~/domain/generations/runtime.server";
 import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";
@@ -63,6 +64,16 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const { user } = await requireUiUser(request);
   const form = Object.fromEntries(await request.formData());
+  if (form.intent === "cancel") {
+    const services = getServices();
+    try {
+      await cancelGeneration({ db: services.db, clock: services.clock, providers: getGenerationRuntime().providers }, user.id, String(form.gen_id ?? ""));
+    } catch (error) {
+      // Finished meanwhile (or not this user's): the gallery shows the task as it is.
+      if (!isAppError(error)) throw error;
+    }
+    return redirect("/studio?notice=generation-canceled");
+  }
   const values = { offering: String(form.offering ?? ""), prompt: String(form.prompt ?? "") };
   const parsed = StudioSchema.safeParse(form);
   if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
@@ -263,6 +274,15 @@ export default function Studio({ loaderData, actionData }: Route.ComponentProps)
                 )}
                 <div className="flex flex-wrap items-center justify-between gap-2">
                   <Badge status={t.status} data-testid="status" />
+                  {t.status === "pending" || t.status === "processing" ? (
+                    <Form method="post" action="/studio">
+                      <input type="hidden" name="intent" value="cancel" />
+                      <input type="hidden" name="gen_id" value={t.id} />
+                      <button type="submit" className="btn-secondary px-2 py-0.5 text-xs" aria-label={`Cancel: ${t.prompt}`}>
+                        Cancel
+                      </button>
+                    </Form>
+                  ) : null}
                   <time className="text-xs text-slate-600" dateTime={t.createdAt}>
                     {utcTime(t.createdAt)}
                   </time>

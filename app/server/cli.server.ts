@@ -18,7 +18,7 @@ Usage: atelier [command] [options]
 
 Commands:
   serve              Start the web server and job runner (default)
-  worker             Run only the job runner (another process serves HTTP with JOBS=off)
+  worker             Run only the job runner and webhook dispatcher (another process serves HTTP with JOBS=off)
   migrate            Create the database and apply pending migrations
   backup <file>      Write a consistent copy of the database to <file> (safe while serving)
   admin <action>     Grant credits, record subscriptions, list users (admin --help)

@@ -91,3 +91,30 @@ test("the keys page works without JavaScript: create, read the key, revoke with 
   await api.dispose();
   await context.close();
 });
+
+test("webhooks beside the keys: add one (secret shown once), a metadata address refused, rotate, delete", async ({ page }) => {
+  await signUp(page, unique("hooks"));
+  await page.goto("/keys");
+  const section = page.locator("#webhooks");
+  await expect(section.getByText("No webhooks yet.")).toBeVisible();
+  await section.getByLabel("Endpoint URL").fill("http://169.254.169.254/latest/meta-data");
+  await section.getByRole("button", { name: "Add webhook" }).click();
+  await expect(section.getByText(/url refused/)).toBeVisible();
+
+  await section.getByLabel("Endpoint URL").fill("http://127.0.0.1:9/atelier-hook");
+  await section.getByLabel("Description").fill("e2e receiver");
+  await section.getByRole("button", { name: "Add webhook" }).click();
+  const secret = await page.getByTestId("webhook-secret").inputValue();
+  expect(secret).toMatch(/^whsec_/);
+  const row = section.locator("tr", { hasText: "http://127.0.0.1:9/atelier-hook" });
+  await expect(row.getByText("active")).toBeVisible();
+
+  await row.getByRole("button", { name: /Rotate the secret/ }).click();
+  const rotated = await page.getByTestId("webhook-secret").inputValue();
+  expect(rotated).toMatch(/^whsec_/);
+  expect(rotated).not.toBe(secret);
+  await expect(page.getByText("The old secret keeps signing for 24 hours.")).toBeVisible();
+
+  await section.locator("tr", { hasText: "atelier-hook" }).getByRole("button", { name: /^Delete/ }).click();
+  await expect(section.getByText("No webhooks yet.")).toBeVisible();
+});

@@ -60,6 +60,7 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       SIMULATOR_DELAY_MS: "300",
       ADMIN_EMAILS: "admin@e2e.test",
+      WEBHOOK_ALLOW_PRIVATE: "true",
       AUTH_RATE_LIMIT: "off",
       LOG_LEVEL: "warn",
     },

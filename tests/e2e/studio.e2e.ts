@@ -97,3 +97,18 @@ test("without JavaScript: field errors, a failed task costs nothing, refresh lin
   await expect(page.getByRole("listitem", { name: "Generation: No script needed [simulate:fail]" })).toBeVisible();
   await context.close();
 });
+
+test("cancel a running task from its card: it ends canceled and costs nothing", async ({ page }) => {
+  await signUp(page);
+  await page.goto("/studio");
+  await page.getByLabel("Type, provider and model").selectOption({ label: "FLUX.1 [schnell] — replicate / black-forest-labs/flux-schnell — 3 credits (simulated)" });
+  await page.getByLabel("Prompt").fill("A very slow fox [simulate:slow]");
+  await page.getByRole("button", { name: "Generate" }).click();
+  const card = page.getByRole("listitem", { name: "Generation: A very slow fox [simulate:slow]" });
+  await card.getByRole("button", { name: /^Cancel: A very slow fox/ }).click();
+  await expect(page).toHaveURL(/notice=generation-canceled/);
+  await expect(page.getByText("Generation canceled: nothing was charged.")).toBeVisible();
+  await expect(card.getByTestId("status")).toHaveText("failed");
+  await expect(card.getByRole("note")).toHaveText("canceled");
+  await expect(page.getByTestId("available")).toContainText("10");
+});

@@ -1,0 +1,59 @@
+/** The user center's webhook forms (keys page): the same domain calls as the JSON API. */
+import { desc, eq, inArray } from "drizzle-orm";
+import type { Db } from "#db/client";
+import { webhookDeliveries } from "#db/schema";
+import { iso } from "~/lib/clock";
+import { isAppError } from "~/lib/errors";
+import { getServices } from "~/lib/services.server";
+import { WEBHOOK_EVENTS, type WebhookEventType } from "./events";
+import { createWebhook, deleteWebhook, listWebhooks, rotateSecret } from "./webhooks.server";
+
+/** Endpoints with their latest delivery. */
+export function webhooksForPage(db: Db, userId: string) {
+  const hooks = listWebhooks(db, userId);
+  const latest = new Map<string, { status: string; response_status: number | null; at: string | null }>();
+  if (hooks.length) {
+    const rows = db
+      .select()
+      .from(webhookDeliveries)
+      .where(inArray(webhookDeliveries.endpointId, hooks.map((h) => h.webhook_id)))
+      .orderBy(desc(webhookDeliveries.createdAt))
+      .limit(200)
+      .all();
+    for (const r of rows) {
+      if (!latest.has(r.endpointId)) latest.set(r.endpointId, { status: r.status, response_status: r.lastStatusCode, at: iso(r.lastAttemptAt) });
+    }
+  }
+  return hooks.map((h) => ({ ...h, last_delivery: latest.get(h.webhook_id) ?? null }));
+}
+
+export async function webhookAction(userId: string, data: FormData) {
+  const { db, clock, config } = getServices();
+  const intent = String(data.get("intent"));
+  const url = String(data.get("url") ?? "").trim();
+  const description = String(data.get("description") ?? "").slice(0, 200);
+  try {
+    if (intent === "webhook-create") {
+      if (!url) return { intent, errors: { url: "Enter the URL that receives the events" }, values: { url, description } };
+      const events = data.getAll("events").map(String).filter((e): e is WebhookEventType => (WEBHOOK_EVENTS as readonly string[]).includes(e));
+      if (events.length === 0) return { intent, errors: { form: "Choose at least one event" }, values: { url, description } };
+      const created = await createWebhook(db, { userId, url, events, description }, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE }, clock);
+      return { intent, secret: { url: created.url, secret: created.secret, rotated: false } };
+    }
+    const id = String(data.get("webhook_id") ?? "");
+    if (intent === "webhook-rotate") {
+      const hook = listWebhooks(db, userId).find((h) => h.webhook_id === id);
+      const rotated = rotateSecret(db, userId, id, clock);
+      return { intent, secret: { url: hook?.url ?? id, secret: rotated.secret, rotated: true } };
+    }
+    if (intent === "webhook-delete") {
+      const hook = listWebhooks(db, userId).find((h) => h.webhook_id === id);
+      deleteWebhook(db, userId, id);
+      return { intent, deleted: hook?.url ?? id };
+    }
+    return { intent, errors: { form: "Unknown action" } };
+  } catch (error) {
+    if (isAppError(error)) return { intent, errors: intent === "webhook-create" ? { url: error.message } : { form: error.message }, values: { url, description } };
+    throw error;
+  }
+}

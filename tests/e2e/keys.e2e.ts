@@ -110,10 +110,10 @@ test("webhooks beside the keys: add one (secret shown once), a metadata address 
   await expect(row.getByText("active")).toBeVisible();
 
   await row.getByRole("button", { name: /Rotate the secret/ }).click();
+  await expect(page.getByText("The old secret keeps signing for 24 hours.")).toBeVisible();
   const rotated = await page.getByTestId("webhook-secret").inputValue();
   expect(rotated).toMatch(/^whsec_/);
   expect(rotated).not.toBe(secret);
-  await expect(page.getByText("The old secret keeps signing for 24 hours.")).toBeVisible();
 
   await section.locator("tr", { hasText: "atelier-hook" }).getByRole("button", { name: /^Delete/ }).click();
   await expect(section.getByText("No webhooks yet.")).toBeVisible();

@@ -24,6 +24,15 @@ describe("configuration (DESIGN §7)", () => {
     expect(parseConfig({ PUBLIC_URL: "https://atelier.example.com/" }).publicUrl).toBe("https://atelier.example.com");
   });
 
+  test("mail and auth throttling: SMTP_URL must be smtp(s); AUTH_RATE_LIMIT on unless turned off", () => {
+    expect(parseConfig({}).SMTP_URL).toBeUndefined();
+    expect(parseConfig({}).AUTH_RATE_LIMIT).toBe(true);
+    expect(parseConfig({ AUTH_RATE_LIMIT: "off" }).AUTH_RATE_LIMIT).toBe(false);
+    expect(parseConfig({ SMTP_URL: "smtps://u:p@smtp.example.com:465" }).SMTP_URL).toBe("smtps://u:p@smtp.example.com:465");
+    expect(() => parseConfig({ SMTP_URL: "http://smtp.example.com" })).toThrow(/^invalid configuration: SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
+    expect(() => parseConfig({ AUTH_RATE_LIMIT: "maybe" })).toThrow(/^invalid configuration: AUTH_RATE_LIMIT/);
+  });
+
   test("ADMIN_EMAILS is a lower-cased list", () => {
     expect(parseConfig({ ADMIN_EMAILS: " Root@Example.com, ops@example.com ,," }).ADMIN_EMAILS).toEqual(["root@example.com", "ops@example.com"]);
   });

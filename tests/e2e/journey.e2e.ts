@@ -177,7 +177,7 @@ test("a person's journey, and an admin's", async ({ page, browser }) => {
   await page.getByRole("link", { name: "← Back to the studio" }).click();
   await page.getByRole("link", { name: "Details: A paper boat drifting down a rainy street" }).click();
   await expect(page.locator('[data-field="Cost"]')).toHaveText("10 credits");
-  await expect(page.getByRole("img", { name: "Video: A paper boat drifting down a rainy street" })).toBeVisible();
+  await expect(page.locator('video[aria-label="Video: A paper boat drifting down a rainy street"]')).toBeVisible();
   await auditAndShoot(page, "studio-detail-video");
 
   // Someone else's generation id is a 404 page.

@@ -53,9 +53,10 @@ test("a video: progress while it runs, then the animation, in history", async ({
   // While it runs, a progress indicator is shown.
   await expect(video.getByRole("progressbar")).toBeVisible();
   await expect(video.getByTestId("status")).toHaveText("completed");
-  const anim = video.getByRole("img", { name: "Video: A drone shot over snowy mountains" });
-  await expect(anim).toBeVisible();
-  expect(await anim.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(256);
+  // A real video in a player: Kling's default 16:9, simulated at 512×288.
+  const player = video.locator('video[aria-label="Video: A drone shot over snowy mountains"]');
+  await expect(player).toBeVisible();
+  await expect.poll(() => player.evaluate((el: HTMLVideoElement) => el.videoWidth)).toBe(512);
   await expect(page.getByTestId("available")).toContainText("0");
   await expect(page.getByRole("heading", { name: /History/ })).toContainText("(1)");
   await expect(video).toContainText("video · kling / kling-v1 · 10 credits · simulated");

@@ -225,7 +225,7 @@ describe("POST /api/generator/query (spec 4.2)", () => {
     expect([...bytes.slice(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   });
 
-  test("sync provider (openai) completes too; a video is a real animated GIF", async () => {
+  test("sync provider (openai) completes too; a video is a real MP4", async () => {
     const a = await user();
     const img = await generate(a, { ...SYNC_IMAGE, prompt: "sync provider" });
     expect((await waitFor(a, img.data.gen_id)).status).toBe("completed");
@@ -234,9 +234,10 @@ describe("POST /api/generator/query (spec 4.2)", () => {
     const data = await waitFor(b, vid.data.gen_id);
     expect(data.status).toBe("completed");
     const file = await fetch(data.result_urls[0]);
-    expect(file.headers.get("content-type")).toBe("image/gif");
+    expect(file.headers.get("content-type")).toBe("video/mp4");
+    expect(data.result_urls[0]).toEndWith(".mp4");
     const bytes = new Uint8Array(await file.arrayBuffer());
-    expect(new TextDecoder().decode(bytes.slice(0, 6))).toBe("GIF89a");
+    expect(new TextDecoder().decode(bytes.slice(4, 8))).toBe("ftyp");
   });
 
   test("failed: error_message and completed_at, still envelope code 0", async () => {
@@ -400,7 +401,7 @@ describe("/media/… (result files)", () => {
   test("full file: type, length, long-lived cache, accepts ranges", async () => {
     const r = await fetch(url);
     expect(r.status).toBe(200);
-    expect(r.headers.get("content-type")).toBe("image/gif");
+    expect(r.headers.get("content-type")).toBe("video/mp4");
     expect(r.headers.get("accept-ranges")).toBe("bytes");
     expect(r.headers.get("cache-control")).toContain("max-age=31536000");
     expect(Number(r.headers.get("content-length"))).toBe(size);
@@ -410,10 +411,10 @@ describe("/media/… (result files)", () => {
 
   test("Range requests: first bytes, suffix, open end, unsatisfiable", async () => {
     const full = new Uint8Array(await (await fetch(url)).arrayBuffer());
-    const a = await fetch(url, { headers: { range: "bytes=0-5" } });
+    const a = await fetch(url, { headers: { range: "bytes=4-7" } });
     expect(a.status).toBe(206);
-    expect(a.headers.get("content-range")).toBe(`bytes 0-5/${size}`);
-    expect(new TextDecoder().decode(await a.arrayBuffer())).toBe("GIF89a");
+    expect(a.headers.get("content-range")).toBe(`bytes 4-7/${size}`);
+    expect(new TextDecoder().decode(await a.arrayBuffer())).toBe("ftyp"); // an MP4's first box
     const b = await fetch(url, { headers: { range: "bytes=-10" } });
     expect(b.status).toBe(206);
     expect([...new Uint8Array(await b.arrayBuffer())]).toEqual([...full.slice(size - 10)]);

@@ -37,7 +37,7 @@ import { manualClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
 import { AppError } from "~/lib/errors";
 import { createRegistry, type ProviderRegistry } from "~/providers/registry.server";
-import { hashPrompt, IMAGE_SIZE, renderImagePng, renderVideoGif, wrap } from "~/providers/simulator/render.server";
+import { hashPrompt, PIXEL_BUDGET, renderImagePng, wrap } from "~/providers/simulator/render.server";
 import { createSimulator } from "~/providers/simulator/simulator.server";
 import { ProviderError, type AsyncProvider, type Provider, type SyncProvider } from "~/providers/types";
 import { isSafeKey, LocalStorage, resolveKey } from "~/storage/local.server";
@@ -386,12 +386,13 @@ describe("simulator", () => {
 });
 
 describe("rendering", () => {
-  test("a real PNG of the prompt: decodes, 384×384, colours from the prompt's hash, text drawn", () => {
+  test("a real PNG of the prompt: decodes, square by default (384×384), colours from the prompt's hash, text drawn", () => {
     const a = renderImagePng("A lighthouse on a cliff at dawn");
     const b = renderImagePng("A lighthouse on a cliff at dusk");
     const png = decodePng(a);
-    expect([png.width, png.height]).toEqual([IMAGE_SIZE.width, IMAGE_SIZE.height]);
-    expect(png.palette!.length).toBe(67);
+    expect([png.width, png.height]).toEqual([384, 384]);
+    expect(png.width * png.height).toBe(PIXEL_BUDGET);
+    expect(png.palette!.length).toBe(68);
     expect(Buffer.from(a).equals(Buffer.from(b))).toBe(false);
     expect(hashPrompt("x")).not.toBe(hashPrompt("y"));
     // Text pixels (palette index 64, white) — more words, more ink.
@@ -402,15 +403,6 @@ describe("rendering", () => {
     expect(ink(renderImagePng("hi"))).toBeGreaterThan(0);
     expect(ink(renderImagePng("a much longer prompt with many more words in it"))).toBeGreaterThan(ink(renderImagePng("hi")) * 5);
     expect(ink(renderImagePng("✨ emoji only ✨"))).toBeGreaterThan(0);
-  });
-
-  test("a real animated GIF for videos", () => {
-    const gif = renderVideoGif("a drone over snowy mountains");
-    expect(new TextDecoder().decode(gif.slice(0, 6))).toBe("GIF89a");
-    let frames = 0;
-    for (let i = 0; i < gif.length - 1; i++) if (gif[i] === 0x21 && gif[i + 1] === 0xf9) frames++;
-    expect(frames).toBeGreaterThanOrEqual(12);
-    expect(gif[gif.length - 1]).toBe(0x3b);
   });
 
   test("wrap keeps words, cuts long ones, ellipsises overflow", () => {

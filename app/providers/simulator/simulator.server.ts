@@ -2,7 +2,8 @@
  * The simulator (DESIGN §2): stands in for every provider whose credentials
  * are not configured. Same lifecycle type as the real provider (sync for
  * OpenAI, submit + poll for the others), `SIMULATOR_DELAY_MS` per task, real
- * files rendered locally.
+ * files rendered locally in the shape the options ask for (aspect ratio,
+ * video duration), marked "SIMULATED · <model>".
  *
  *   `[simulate:fail]` in the prompt → fails like the provider would
  *   `[simulate:slow]` in the prompt → takes 10× the delay
@@ -12,7 +13,7 @@
  * or this one after a restart, resumes polling exactly as with a real API.
  */
 import { randomBytes } from "node:crypto";
-import type { AiType, ProviderName } from "~/domain/catalog";
+import { findOffering, type ProviderName } from "~/domain/catalog";
 import type { Clock } from "~/lib/clock";
 import {
   ProviderError,
@@ -22,8 +23,9 @@ import {
   type Provider,
   type ResultAsset,
   type SyncProvider,
+  declaredOptions,
 } from "../types";
-import { renderImagePng, renderVideoGif } from "./render.server";
+import { renderImagePng, renderVideoMp4, type Look } from "./render.server";
 
 export const FAIL_MARKER = "[simulate:fail]";
 export const SLOW_MARKER = "[simulate:slow]";
@@ -45,10 +47,32 @@ export function taskDelay(prompt: string, delayMs: number): number {
   return prompt.includes(SLOW_MARKER) ? delayMs * 10 : delayMs;
 }
 
-export function renderAssets(aiType: AiType, prompt: string): ResultAsset[] {
-  return aiType === "video"
-    ? [{ kind: "bytes", bytes: renderVideoGif(prompt), contentType: "image/gif" }]
-    : [{ kind: "bytes", bytes: renderImagePng(prompt), contentType: "image/png" }];
+/**
+ * The shape the real model would deliver for these options (its catalog
+ * defaults when absent): aspect ratio, caption, and a video's duration.
+ */
+export function simulatedShape(req: Pick<GenerationRequest, "aiType" | "provider" | "model" | "options">): { look: Look; seconds: number } {
+  const offering = findOffering(req.aiType, req.provider, req.model);
+  const specs = offering?.options ?? {};
+  const o = declaredOptions(req as GenerationRequest);
+  const pick = (k: string): unknown => o[k] ?? (specs[k] && "default" in specs[k]! ? specs[k]!.default : undefined);
+  // "1792x1024" (OpenAI size), "16:9" (aspect_ratio), "1280:720" (Runway ratio).
+  const shape = String(pick("size") ?? pick("aspect_ratio") ?? pick("ratio") ?? "1:1");
+  const m = /^(\d+)[x:](\d+)$/.exec(shape);
+  const ratio: [number, number] = m ? [Number(m[1]), Number(m[2])] : [1, 1];
+  const seconds = req.aiType === "video" ? Number(pick("duration") ?? 5) : 0;
+  // Sizes in pixels (OpenAI size, Runway ratio) read "1280 × 720"; aspect ratios stay "16:9".
+  const pixels = pick("size") !== undefined || pick("ratio") !== undefined;
+  const dims = pixels ? shape.replace(/[x:]/, " × ") : shape;
+  const caption = req.aiType === "video" ? `${dims} · ${seconds} s` : dims;
+  return { look: { ratio, mark: `SIMULATED · ${offering?.label ?? req.model}`, caption }, seconds };
+}
+
+export function renderAssets(req: Pick<GenerationRequest, "aiType" | "provider" | "model" | "options" | "prompt">): ResultAsset[] {
+  const { look, seconds } = simulatedShape(req);
+  return req.aiType === "video"
+    ? [{ kind: "bytes", bytes: renderVideoMp4(req.prompt, look, seconds), contentType: "video/mp4" }]
+    : [{ kind: "bytes", bytes: renderImagePng(req.prompt, look), contentType: "image/png" }];
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -78,7 +102,7 @@ export function createSimulator(name: ProviderName, lifecycle: "sync" | "async",
       async generate(req: GenerationRequest, signal: AbortSignal) {
         await sleep(taskDelay(req.prompt, opts.delayMs), signal);
         if (req.prompt.includes(FAIL_MARKER)) throw new ProviderError("bad_request", FAILURE_MESSAGE[name], { retryable: false });
-        return renderAssets(req.aiType, req.prompt);
+        return renderAssets(req);
       },
     };
     return p;
@@ -98,7 +122,7 @@ export function createSimulator(name: ProviderName, lifecycle: "sync" | "async",
       if (!m) throw new ProviderError("bad_request", "task not found", { status: 404, retryable: false });
       if (opts.clock.now() < Number(m[1])) return { state: "running" };
       if (req.prompt.includes(FAIL_MARKER)) return { state: "failed", message: FAILURE_MESSAGE[name] };
-      return { state: "succeeded", assets: renderAssets(req.aiType, req.prompt) };
+      return { state: "succeeded", assets: renderAssets(req) };
     },
   };
   return p;

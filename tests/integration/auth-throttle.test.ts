@@ -3,7 +3,9 @@
  * in the database, the same for unknown addresses) and per IP (better-auth's
  * limiter, database storage, AUTH_RATE_LIMIT).
  */
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { join } from "node:path";
 import { Client, uniqueEmail } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
 
@@ -110,11 +112,28 @@ describe("per IP (AUTH_RATE_LIMIT on, the default)", () => {
     expect(await (await signInForm(s, uniqueEmail("form"), "whatever-password")).text()).toContain("Too many attempts from your network");
   });
 
+  test("the count lives in the database: a second process on the same data sees it", async () => {
+    const other = await startServer({ dataDir: s.dataDir, env: { AUTH_RATE_LIMIT: "on" } });
+    try {
+      const ask = (srv: TestServer) => post(srv, "/api/auth/request-password-reset", { email: uniqueEmail("reset"), redirectTo: "/reset-password" });
+      const rs = [await ask(s), await ask(other), await ask(s), await ask(other)];
+      expect(rs.map((r) => r.status)).toEqual([200, 200, 200, 429]);
+    } finally {
+      await other.stop();
+    }
+  });
+
   test("a burst of 20 sign-ups: 10 accounts, the rest 429 (no free credits for them)", async () => {
     const rs = await Promise.all(
       Array.from({ length: 20 }, (_, i) => post(s, "/api/auth/sign-up/email", { email: uniqueEmail(`farm${i}`), password: PASSWORD, name: "farm" })),
     );
     expect(rs.filter((r) => r.status === 200).length).toBe(10);
     expect(rs.filter((r) => r.status === 429).length).toBe(10);
+    const db = new Database(join(s.dataDir, "atelier.db"), { readonly: true });
+    try {
+      expect(db.query("SELECT count(*) AS n, sum(amount) AS credits FROM credit_grants WHERE source = 'signup'").get()).toEqual({ n: 10, credits: 100 });
+    } finally {
+      db.close();
+    }
   });
 });

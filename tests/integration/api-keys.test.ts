@@ -235,8 +235,8 @@ describe("rate limits across processes and windows", () => {
   let b: TestServer;
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "atelier-it-shared-"));
-    // 10 per 20 s: a burst of 10, then one more every 2 s.
-    const env = { RATE_LIMIT_STANDARD: "10", RATE_LIMIT_WINDOW_MS: "20000", KEY_CREATE_LIMIT: "3", JOBS: "off" };
+    // 10 per 60 s: a burst of 10, then one more every 6 s (slow enough for a busy machine).
+    const env = { RATE_LIMIT_STANDARD: "10", RATE_LIMIT_WINDOW_MS: "60000", KEY_CREATE_LIMIT: "3", JOBS: "off" };
     a = await startServer({ dataDir, env });
     b = await startServer({ dataDir, env });
   });
@@ -258,10 +258,10 @@ describe("rate limits across processes and windows", () => {
     const overA = await ca.post("/api/get-user-info", undefined, { apiKey: key });
     const overB = await cb.post("/api/get-user-info", undefined, { apiKey: key2 }); // the same user's other key
     expect([overA.status, overB.status]).toEqual([429, 429]);
-    expect(overA.headers.get("ratelimit-policy")).toBe('"standard";q=10;w=20');
+    expect(overA.headers.get("ratelimit-policy")).toBe('"standard";q=10;w=60');
     const wait = Number(overB.headers.get("retry-after"));
     expect(wait).toBeGreaterThanOrEqual(1);
-    expect(wait).toBeLessThanOrEqual(2);
+    expect(wait).toBeLessThanOrEqual(6);
     await Bun.sleep(wait * 1000 + 50);
     expect((await ca.post("/api/get-user-info", undefined, { apiKey: key2 })).status).toBe(200);
   });
@@ -277,7 +277,7 @@ describe("rate limits across processes and windows", () => {
     );
     const passed = results.filter((r) => r.status === 200).length;
     expect(passed).toBeGreaterThanOrEqual(10);
-    expect(passed).toBeLessThanOrEqual(10 + Math.floor((Date.now() - t0) / 2000));
+    expect(passed).toBeLessThanOrEqual(10 + Math.floor((Date.now() - t0) / 6000));
     expect(results.filter((r) => r.status === 429)).toHaveLength(30 - passed);
   });
 
@@ -310,7 +310,7 @@ describe("rate limits across processes and windows", () => {
     let r;
     for (;;) {
       r = await cb.post("/api/get-user-info", undefined, { apiKey: made.key });
-      // 200 or 429 (this test's limit is 10 per 20 s): B still takes the key.
+      // 200 or 429 (this test's limit is 10 per 60 s): B still takes the key.
       if (r.status === 401 || performance.now() - revokedAt > 5000) break;
       await Bun.sleep(20);
     }

@@ -1,17 +1,245 @@
+/**
+ * The data interface every module uses (docs/data-layer.md). One domain code
+ * serves two engines:
+ *
+ * - single statements outside a transaction: `await db.one(q)`, `db.many(q)`,
+ *   `db.run(q)` (rows changed);
+ * - transactions: `await db.tx(function* (t) { const r = yield* one(t.select()…); … })`.
+ *   The body is a generator: on SQLite it is driven synchronously inside
+ *   `BEGIN IMMEDIATE … COMMIT` (nothing else can run on the connection while
+ *   the transaction is open); on PostgreSQL the same body is driven inside an
+ *   async transaction, awaiting each statement.
+ *
+ * Queries are built with drizzle's SQLite builder over the tables of
+ * db/schema.ts; on PostgreSQL the same calls build PostgreSQL queries over the
+ * same tables (db/schema.pg.ts derives the PostgreSQL DDL from them).
+ */
 import { Database } from "bun:sqlite";
+import type { SQL } from "drizzle-orm";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { migrations } from "./migrations.gen";
 import * as schema from "./schema";
 
-export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
+/** The drizzle builder domain code writes queries with (SQLite-typed on both engines). */
+export type Drizzle = BunSQLiteDatabase<typeof schema>;
+/** What a transaction body (and a reusable query generator) builds its statements on. */
+export type Tx = Pick<Drizzle, "select" | "selectDistinct" | "insert" | "update" | "delete">;
+
+export type Engine = "sqlite" | "postgres";
+
+/** A statement to run: a drizzle builder or a prepared statement (db/prepared.ts). */
+export interface Query<R = unknown> {
+  all(params?: Record<string, unknown>): R[] | unknown;
+  get(params?: Record<string, unknown>): R | undefined | unknown;
+  run(params?: Record<string, unknown>): unknown;
+}
+/** The row type a select (or `…returning()`) produces. */
+export type RowOf<Q> = Q extends { all(...a: any[]): infer A } ? (A extends readonly (infer E)[] ? E : never) : never;
+
+/** One step of a transaction body: what the runner executes and passes back. */
+export type Op =
+  | { k: "one" | "many" | "run"; q: Query; p?: Record<string, unknown> }
+  | { k: "lock"; table: string; id: string }
+  | { k: "sql"; mode: "many" | "run"; sqlite?: SQL; postgres?: SQL };
+
+/** A transaction body or a reusable sequence of statements. */
+export type Steps<T> = Generator<Op, T, any>;
+
+// ---------------------------------------------------------------- statement helpers (yield* them)
+
+/** The first row, or undefined. */
+export function* one<Q extends Query>(q: Q, p?: Record<string, unknown>): Steps<RowOf<Q> | undefined> {
+  return yield { k: "one", q, p };
+}
+/** Every row. */
+export function* many<Q extends Query>(q: Q, p?: Record<string, unknown>): Steps<RowOf<Q>[]> {
+  return yield { k: "many", q, p };
+}
+/** Runs a write; the number of rows it changed. */
+export function* run(q: Query, p?: Record<string, unknown>): Steps<number> {
+  return yield { k: "run", q, p };
+}
+/**
+ * Locks one row until the transaction ends (`SELECT … FOR UPDATE` on
+ * PostgreSQL). On SQLite the immediate transaction already holds the database
+ * write lock, so this is a no-op.
+ */
+export function* lockRow(table: "user", id: string): Steps<void> {
+  yield { k: "lock", table, id };
+}
+/** Dialect-specific SQL (the db layer's escape hatch): rows as plain objects. */
+export function* rawMany<R>(byEngine: { sqlite: SQL; postgres: SQL }): Steps<R[]> {
+  return yield { k: "sql", mode: "many", ...byEngine };
+}
+
+/** A unique or primary-key constraint refused a write (either engine; the driver error may be wrapped). */
+export function isUniqueViolation(e: unknown): boolean {
+  for (let c = e as { code?: unknown; cause?: unknown } | null | undefined, i = 0; c && i < 4; c = c.cause as typeof c, i++) {
+    const code = String(c.code ?? "");
+    if (code.startsWith("SQLITE_CONSTRAINT_PRIMARYKEY") || code.startsWith("SQLITE_CONSTRAINT_UNIQUE") || code === "23505") return true;
+    if ((c as { errno?: unknown }).errno === "23505") return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------- the database
+
+export interface DbInfo {
+  engine: Engine;
+  /** Connection pool figures on PostgreSQL. */
+  pool?: { max: number };
+}
+
+/**
+ * A plain-SQL statement with `?` parameters, prepared once per connection
+ * (hot paths where even drizzle's row mapping shows: session lookup, limiter).
+ * Write SQL both engines accept.
+ */
+export interface RawStatement<R> {
+  one(...params: unknown[]): Promise<R | undefined>;
+  many(...params: unknown[]): Promise<R[]>;
+  /** Rows changed. */
+  run(...params: unknown[]): Promise<number>;
+}
+
+export interface Db extends Tx {
+  readonly engine: Engine;
+  /** The drizzle instance (better-auth's adapter, migrations). */
+  readonly drizzle: Drizzle;
+  /** The bun:sqlite connection on SQLite (backup, fault tests); undefined on PostgreSQL. */
+  readonly sqlite: Database | undefined;
+  one<Q extends Query>(q: Q, p?: Record<string, unknown>): Promise<RowOf<Q> | undefined>;
+  many<Q extends Query>(q: Q, p?: Record<string, unknown>): Promise<RowOf<Q>[]>;
+  run(q: Query, p?: Record<string, unknown>): Promise<number>;
+  /** Runs `body` in one write transaction (SQLite: BEGIN IMMEDIATE, driven synchronously). */
+  tx<T>(body: (t: Tx) => Steps<T>): Promise<T>;
+  /** Runs a statement sequence outside a transaction (each statement on its own). */
+  exec<T>(steps: Steps<T>): Promise<T>;
+  /**
+   * @deprecated SQLite-only legacy: a synchronous drizzle transaction, for modules not yet converted to
+   * `tx(function* …)` (docs/data-layer.md). Throws on PostgreSQL.
+   */
+  transaction: Drizzle["transaction"];
+  /** A portable plain-SQL statement (cached: call it with a constant string). */
+  raw<R = Record<string, unknown>>(text: string): RawStatement<R>;
+  /** `SELECT 1`: is the database reachable? */
+  ping(): Promise<void>;
+  info(): DbInfo;
+  close(): Promise<void>;
+}
 
 export interface OpenOptions {
   /** Apply pending migrations (default true). */
   migrate?: boolean;
   /** How long a writer waits for a lock held by another process (ms). */
   busyTimeoutMs?: number;
+}
+
+/** Executes one step on SQLite, synchronously. */
+function sqliteStep(d: Drizzle, op: Op): unknown {
+  switch (op.k) {
+    case "one":
+      return op.q.get(op.p);
+    case "many":
+      return op.q.all(op.p);
+    case "run":
+      return (op.q.run(op.p) as { changes: number }).changes;
+    case "lock":
+      return undefined;
+    case "sql":
+      if (!op.sqlite) throw new Error("db: no SQLite form for this statement");
+      return op.mode === "many" ? d.all(op.sqlite) : (d.run(op.sqlite) as unknown as { changes: number }).changes;
+  }
+}
+
+/** Drives a statement sequence to its end synchronously (SQLite). */
+export function driveSync<T>(steps: Steps<T>, exec: (op: Op) => unknown): T {
+  let r = steps.next();
+  while (!r.done) {
+    let value: unknown;
+    try {
+      value = exec(r.value);
+    } catch (error) {
+      r = steps.throw(error);
+      continue;
+    }
+    r = steps.next(value);
+  }
+  return r.value;
+}
+
+/**
+ * @deprecated Bridge for modules not yet converted (SQLite only): runs a statement sequence synchronously on a
+ * legacy `db.transaction((tx) => …)` handle. Converted code uses `yield*` inside `db.tx` (docs/data-layer.md).
+ */
+export function legacySync<T>(tx: object, steps: Steps<T>): T {
+  return driveSync(steps, (op) => sqliteStep(tx as Drizzle, op));
+}
+
+/** Drives a statement sequence, awaiting each step (PostgreSQL). */
+export async function driveAsync<T>(steps: Steps<T>, exec: (op: Op) => Promise<unknown>): Promise<T> {
+  let r = steps.next();
+  while (!r.done) {
+    let value: unknown;
+    try {
+      value = await exec(r.value);
+    } catch (error) {
+      r = steps.throw(error);
+      continue;
+    }
+    r = steps.next(value);
+  }
+  return r.value;
+}
+
+function builders(d: Drizzle): Tx {
+  return {
+    select: d.select.bind(d),
+    selectDistinct: d.selectDistinct.bind(d),
+    insert: d.insert.bind(d),
+    update: d.update.bind(d),
+    delete: d.delete.bind(d),
+  } as Tx;
+}
+
+/** An SQLite database behind the data interface. */
+export function sqliteDb(client: Database): Db {
+  const d = drizzle({ client, schema }) as Drizzle;
+  const step = (op: Op) => sqliteStep(d, op);
+  const raws = new Map<string, RawStatement<any>>();
+  return {
+    ...builders(d),
+    engine: "sqlite",
+    drizzle: d,
+    sqlite: client,
+    one: async (q, p) => q.get(p) as any,
+    many: async (q, p) => q.all(p) as any,
+    run: async (q, p) => (q.run(p) as { changes: number }).changes,
+    // drizzle's bun-sqlite transaction is synchronous: the body runs to its end before COMMIT.
+    tx: async (body) => d.transaction((t) => driveSync(body(t as unknown as Tx), step), { behavior: "immediate" }),
+    exec: async (steps) => driveSync(steps, step),
+    transaction: d.transaction.bind(d),
+    raw(text) {
+      let r = raws.get(text);
+      if (!r) {
+        const st = client.prepare(text);
+        r = {
+          one: async (...p: any[]) => (st.get(...p) as any) ?? undefined,
+          many: async (...p: any[]) => st.all(...p) as any[],
+          run: async (...p: any[]) => st.run(...p).changes,
+        };
+        raws.set(text, r);
+      }
+      return r;
+    },
+    ping: async () => {
+      client.query("SELECT 1").get();
+    },
+    info: () => ({ engine: "sqlite" }),
+    close: async () => client.close(),
+  };
 }
 
 /**
@@ -25,21 +253,22 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec(`PRAGMA busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
-  const db = drizzle({ client: sqlite, schema }) as Db;
+  const db = sqliteDb(sqlite);
   if (opts.migrate !== false) applyMigrations(db);
   return db;
 }
 
 export function applyMigrations(db: Db): number {
+  const d = db.drizzle as any;
   const before = countApplied(db);
   // drizzle's dialect runs the pending ones inside one transaction.
-  (db as any).dialect.migrate(migrations, (db as any).session, { migrationsFolder: "(embedded)" });
+  d.dialect.migrate(migrations, d.session, { migrationsFolder: "(embedded)" });
   return countApplied(db) - before;
 }
 
 function countApplied(db: Db): number {
   try {
-    const row = db.$client.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number } | null;
+    const row = db.sqlite!.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number } | null;
     return row?.n ?? 0;
   } catch {
     return 0;

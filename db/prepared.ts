@@ -1,26 +1,32 @@
 /**
- * Prepared statements cached per SQLite connection. On this stack, building a
- * drizzle query costs ~100 µs, running it a few µs: hot-path reads are built
- * once (with `sql.placeholder`s) and reused. Works for the database and for a
- * transaction handle alike (both run on the same connection).
+ * Hot statements built once. On this stack, building a drizzle query costs
+ * ~100 µs and running it on SQLite a few µs: hot-path reads are built once
+ * (with `sql.placeholder`s) and reused, per SQLite connection (the same
+ * statement serves the database and a transaction on it). On PostgreSQL the
+ * network dominates and a statement must run on the transaction's own
+ * connection, so the builder is simply built on `t` each time.
+ *
+ *   const q = prepared(t, "users.byId", (t) => t.select().from(user).where(eq(user.id, sql.placeholder("id"))));
+ *   const row = yield* one(q, { id });          // or: await db.one(q, { id })
  */
-import type { Database } from "bun:sqlite";
+import { Database } from "bun:sqlite";
+import type { Tx } from "./client";
 
 const cache = new WeakMap<Database, Map<string, unknown>>();
 
-/** The bun:sqlite connection behind a drizzle database or transaction handle. */
-function connectionOf(dbOrTx: object): Database {
-  const c = (dbOrTx as { $client?: Database }).$client ?? (dbOrTx as { session?: { client?: Database } }).session?.client;
-  if (!c) throw new Error("prepared: not a bun-sqlite drizzle handle");
-  return c;
+/** The bun:sqlite connection behind a database or transaction handle; undefined on PostgreSQL. */
+function connectionOf(t: object): Database | undefined {
+  const c = (t as { sqlite?: unknown }).sqlite ?? (t as { session?: { client?: unknown } }).session?.client;
+  return c instanceof Database ? c : undefined;
 }
 
-/** The statement `build` makes for `key`, built once per connection. */
-export function prepared<D extends object, T>(dbOrTx: D, key: string, build: (db: D) => T): T {
-  const conn = connectionOf(dbOrTx);
+/** The statement `build` makes for `key`, prepared once per SQLite connection. */
+export function prepared<D extends Tx, B extends { prepare(): unknown }>(t: D, key: string, build: (t: D) => B): B {
+  const conn = connectionOf(t);
+  if (!conn) return build(t);
   let m = cache.get(conn);
   if (!m) cache.set(conn, (m = new Map()));
-  let st = m.get(key) as T | undefined;
-  if (st === undefined) m.set(key, (st = build(dbOrTx)));
+  let st = m.get(key) as B | undefined;
+  if (st === undefined) m.set(key, (st = build(t).prepare() as B));
   return st;
 }

@@ -38,8 +38,8 @@ export interface Runner {
   start(): void;
   /** Stops claiming, lets in-flight steps finish for up to `graceMs`, aborts the rest, releases leases. */
   stop(graceMs?: number): Promise<void>;
-  /** One claim round (tests and the benchmark drive it directly too). */
-  tick(): void;
+  /** One claim round (tests and the benchmark drive it directly too); resolves when the claim is done. */
+  tick(): Promise<void>;
   inFlight(): number;
   stats(): RunnerStats;
   /** Resolves when nothing is in flight. */
@@ -67,6 +67,7 @@ export function createRunner(deps: RunnerDeps): Runner {
   let stopping = false;
   let kickQueued = false;
   let lastClaimFull = false;
+  let claiming: Promise<void> | undefined;
   let idleWaiters: Array<() => void> = [];
 
   const kick = () => {
@@ -78,7 +79,23 @@ export function createRunner(deps: RunnerDeps): Runner {
     });
   };
 
-  function tick() {
+  /** One claim at a time: a tick that finds one under way asks for another round after it. */
+  let again = false;
+  function tick(): Promise<void> {
+    if (claiming) {
+      again = true;
+      return claiming;
+    }
+    claiming = (async () => {
+      do {
+        again = false;
+        await claimRound();
+      } while (again && !stopping);
+    })().finally(() => (claiming = undefined));
+    return claiming;
+  }
+
+  async function claimRound() {
     if (stopping) return;
     const free = config.JOB_CONCURRENCY - active.size;
     if (free <= 0) return;
@@ -86,9 +103,9 @@ export function createRunner(deps: RunnerDeps): Runner {
     let claimed;
     try {
       // After a full claim there is probably more: skip the idle probe and go straight to the write.
-      claimed = claimDue(db, { owner, limit: free, leaseMs: config.JOB_LEASE_MS, probe: !lastClaimFull }, clock);
+      claimed = await claimDue(db, { owner, limit: free, leaseMs: config.JOB_LEASE_MS, probe: !lastClaimFull }, clock);
     } catch (error) {
-      // SQLITE_BUSY beyond busy_timeout, a closed database during shutdown…: try again next tick.
+      // SQLITE_BUSY beyond busy_timeout, a database restart, a closed database during shutdown…: try again next tick.
       log.warn("job claim failed", { error });
       return;
     } finally {
@@ -119,15 +136,13 @@ export function createRunner(deps: RunnerDeps): Runner {
     owner,
     start() {
       if (interval) return;
-      interval = setInterval(tick, config.JOB_TICK_MS);
+      interval = setInterval(() => void tick(), config.JOB_TICK_MS);
       renewal = setInterval(() => {
-        try {
-          renewLeases(db, owner, [...active.keys()], clock.now() + config.JOB_LEASE_MS);
-        } catch (error) {
-          log.warn("lease renewal failed", { error });
-        }
+        renewLeases(db, owner, [...active.keys()], clock.now() + config.JOB_LEASE_MS).catch((error) =>
+          log.warn("lease renewal failed", { error }),
+        );
       }, Math.max(250, Math.floor(config.JOB_LEASE_MS / 3)));
-      tick();
+      void tick();
       log.debug("job runner started", { owner, concurrency: config.JOB_CONCURRENCY });
     },
     async stop(graceMs = 5000) {
@@ -141,8 +156,9 @@ export function createRunner(deps: RunnerDeps): Runner {
         abort.abort();
         await Promise.race([Promise.allSettled(active.values()), Bun.sleep(1000)]);
       }
+      await claiming;
       try {
-        const released = releaseLeases(db, owner);
+        const released = await releaseLeases(db, owner);
         log.info("job runner stopped", { owner, released, unfinished: active.size });
       } catch (error) {
         log.warn("releasing leases failed", { error });

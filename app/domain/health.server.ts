@@ -14,10 +14,10 @@ export function providerModes(config: Config): Record<ProviderName, ProviderMode
   return modes;
 }
 
-export function checkHealth(db: Db, config: Config) {
+export async function checkHealth(db: Db, config: Config) {
   let database: "ok" | "error" = "ok";
   try {
-    db.$client.query("SELECT 1").get();
+    await db.ping();
   } catch {
     database = "error";
   }
@@ -25,6 +25,7 @@ export function checkHealth(db: Db, config: Config) {
     status: database === "ok" ? "ok" : "degraded",
     version: APP_VERSION,
     database,
+    engine: db.engine,
     providers: providerModes(config),
   };
 }

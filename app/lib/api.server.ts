@@ -118,7 +118,7 @@ async function guard(mode: AuthMode, route: string, request: Request, services: 
   const caller = await resolveCaller(request, services);
   if (caller?.via === "session") requireSameSiteJson(request, services.config);
   if (caller) {
-    const limit = checkRateLimit(route, services, caller);
+    const limit = await checkRateLimit(route, services, caller);
     if (limit) {
       addResponseHeaders(request, limit.headers);
       if (!limit.allowed) throw new AppError("RATE_LIMITED");

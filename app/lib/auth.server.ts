@@ -46,9 +46,9 @@ export function withClientIp(config: Config, request: Request): Request {
 }
 
 /** The referrer's uuid for an invite code, or null when the code is unknown. */
-function referrerOf(db: Db, code: unknown): string | null {
+async function referrerOf(db: Db, code: unknown): Promise<string | null> {
   if (typeof code !== "string" || !/^[A-Za-z0-9]{4,32}$/.test(code)) return null;
-  const row = db.select({ id: schema.user.id }).from(schema.user).where(eq(schema.user.inviteCode, code.toUpperCase())).get();
+  const row = await db.one(db.select({ id: schema.user.id }).from(schema.user).where(eq(schema.user.inviteCode, code.toUpperCase())));
   return row?.id ?? null;
 }
 
@@ -69,7 +69,7 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
     basePath: "/api/auth",
     secret: config.authSecret,
     trustedOrigins: [config.publicUrl, ...config.TRUSTED_ORIGINS],
-    database: drizzleAdapter(db, {
+    database: drizzleAdapter(db.drizzle, {
       provider: "sqlite",
       schema: { user: schema.user, session: schema.session, account: schema.account, verification: schema.verification, rateLimit: schema.rateLimit },
     }),
@@ -97,7 +97,7 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
       sendVerificationEmail: async ({ user, token }) =>
         sendInBackground(mailer, verificationMail(user, `${config.publicUrl}/verify-email?token=${encodeURIComponent(token)}`)),
       afterEmailVerification: async (user) => {
-        grantSignupBonus(db, user.id, config.SIGNUP_CREDITS, clock);
+        await grantSignupBonus(db, user.id, config.SIGNUP_CREDITS, clock);
       },
     },
     user: {
@@ -159,14 +159,14 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
                 ...user,
                 image: user.image || null,
                 inviteCode: newInviteCode(),
-                invitedBy: referrerOf(db, ref),
+                invitedBy: await referrerOf(db, ref),
                 isAffiliate: false,
               },
             };
           },
           after: async (user) => {
             // With mail the bonus waits for the verified address (afterEmailVerification).
-            if (!verifyByMail) grantSignupBonus(db, user.id, config.SIGNUP_CREDITS, clock);
+            if (!verifyByMail) await grantSignupBonus(db, user.id, config.SIGNUP_CREDITS, clock);
           },
         },
         update: {

@@ -22,13 +22,13 @@ export const API_KEY_HEADER = "x-api-key";
 export async function resolveCaller(request: Request, services: Services): Promise<Caller | null> {
   const key = request.headers.get(API_KEY_HEADER);
   if (key !== null) {
-    const identity = authenticateApiKey(services.db, key, services.clock);
-    const user = findUserById(services.db, identity.userId);
+    const identity = await authenticateApiKey(services.db, key, services.clock);
+    const user = await findUserById(services.db, identity.userId);
     if (!user) throw new AppError("API_KEY_NOT_FOUND");
     return { user, via: "api_key", apiKeyId: identity.keyId, isAdmin: isAdmin(services.config, user) };
   }
   const userId = await sessionUser(request, services);
-  const user = userId ? findUserById(services.db, userId) : undefined;
+  const user = userId ? await findUserById(services.db, userId) : undefined;
   if (!user) return null;
   return { user, via: "session", apiKeyId: null, isAdmin: isAdmin(services.config, user) };
 }

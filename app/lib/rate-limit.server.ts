@@ -17,12 +17,12 @@ export interface RateLimitOutcome {
 }
 
 /** Null when the request is not limited (a session with SESSION_RATE_LIMITS off). */
-export function checkRateLimit(route: string, services: Services, caller: Caller): RateLimitOutcome | null {
+export async function checkRateLimit(route: string, services: Services, caller: Caller): Promise<RateLimitOutcome | null> {
   const { config, db, clock } = services;
   let bucket: string;
   let policy: Policy;
   if (caller.via === "api_key") {
-    policy = keyPolicy(config, keyTier(db, { userId: caller.user.id, isAdmin: caller.isAdmin }, clock));
+    policy = keyPolicy(config, await keyTier(db, { userId: caller.user.id, isAdmin: caller.isAdmin }, clock));
     bucket = userBucket(caller.user.id);
   } else if (config.SESSION_RATE_LIMITS) {
     policy = sessionPolicy(route);
@@ -30,6 +30,6 @@ export function checkRateLimit(route: string, services: Services, caller: Caller
   } else {
     return null;
   }
-  const decision = take(db, bucket, policy, clock.now());
+  const decision = await take(db, bucket, policy, clock.now());
   return { allowed: decision.allowed, headers: rateLimitHeaders(policy, decision) };
 }

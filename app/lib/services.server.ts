@@ -32,8 +32,9 @@ export function getServices(): Services {
 }
 
 /** Closes the database (graceful shutdown, CLI commands). */
-export function closeServices(): void {
+export async function closeServices(): Promise<void> {
   const g = globalThis as G;
-  g[KEY]?.db.$client.close();
+  const s = g[KEY];
   delete g[KEY];
+  await s?.db.close();
 }

@@ -12,7 +12,6 @@
  * this answers "ask better-auth" and the caller falls back to `getSession`, so
  * refresh, expiry clean-up and sign-out behave exactly as before.
  */
-import type { Statement } from "bun:sqlite";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Db } from "#db/client";
 import type { Auth } from "./auth.server";
@@ -41,15 +40,7 @@ function settingsOf(auth: Auth): Promise<Settings> {
   return s;
 }
 
-const statements = new WeakMap<Db, Statement<{ userId: string; expiresAt: number }, [string]>>();
-function lookup(db: Db) {
-  let st = statements.get(db);
-  if (!st) {
-    st = db.$client.prepare("SELECT user_id AS userId, expires_at AS expiresAt FROM session WHERE token = ?");
-    statements.set(db, st);
-  }
-  return st;
-}
+const LOOKUP = `SELECT user_id AS "userId", expires_at AS "expiresAt" FROM session WHERE token = ?`;
 
 /** The raw value of one cookie, URI-decoded; undefined when absent or undecodable. */
 export function readCookie(header: string | null, name: string): string | undefined {
@@ -83,8 +74,9 @@ export async function sessionUserId(auth: Auth, db: Db, headers: Headers, now: n
   const expected = createHmac("sha256", s.secret).update(token).digest();
   const given = Buffer.from(signature, "base64");
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  const row = lookup(db).get(token);
-  if (!row) return null;
+  const found = await db.raw<{ userId: string; expiresAt: number | string }>(LOOKUP).one(token);
+  if (!found) return null;
+  const row = { userId: found.userId, expiresAt: Number(found.expiresAt) };
   if (row.expiresAt <= now) return ASK_BETTER_AUTH; // expired: better-auth deletes it and clears the cookie
   if (row.expiresAt - s.expiresInMs + s.updateAgeMs <= now) return ASK_BETTER_AUTH; // due for its sliding refresh
   return row.userId;

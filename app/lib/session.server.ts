@@ -12,7 +12,7 @@ export interface UiUser {
 export async function getUiUser(request: Request): Promise<UiUser | null> {
   const services = getServices();
   const userId = await sessionUser(request, services);
-  const user = userId ? findUserById(services.db, userId) : undefined;
+  const user = userId ? await findUserById(services.db, userId) : undefined;
   if (!user) return null;
   return { user, isAdmin: isAdmin(services.config, user) };
 }

@@ -18,16 +18,16 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireUiUser(request);
   const { config, db, clock } = getServices();
   const info = toUserInfo(user);
-  const sub = getActiveSubscription(db, user.id, clock);
+  const sub = await getActiveSubscription(db, user.id, clock);
   return {
     profile: info,
     emailVerified: user.emailVerified,
     inviteLink: `${config.publicUrl}/sign-up?ref=${info.invite_code}`,
-    credits: getCredits(db, user.id, clock),
-    reserved: reservedCredits(db, user.id),
-    grants: listGrants(db, user.id, clock),
-    debits: listDebits(db, user.id),
-    checkedIn: checkedInToday(db, user.id, clock),
+    credits: await db.exec(getCredits(db, user.id, clock)),
+    reserved: await db.exec(reservedCredits(db, user.id)),
+    grants: await db.exec(listGrants(db, user.id, clock)),
+    debits: await db.exec(listDebits(db, user.id)),
+    checkedIn: await checkedInToday(db, user.id, clock),
     subscription: sub ? { ...toSubscriptionInfo(sub), period_end: iso(sub.periodEnd) } : null,
     billing: accountBilling(db, user.id),
     rewardPercent: config.AFFILIATE_REWARD_PERCENT,
@@ -40,13 +40,13 @@ export async function action({ request }: Route.ActionArgs) {
   const form = await request.formData();
   switch (form.get("intent")) {
     case "checkin": {
-      const r = checkIn(db, user.id, clock);
+      const r = await checkIn(db, user.id, clock);
       return { notice: { kind: r.added ? "success" : "info", text: r.added ? UI_MESSAGES.CHECKIN_ADDED : UI_MESSAGES.CHECKIN_ALREADY } } as const;
     }
     case "affiliate": {
       const value = form.get("is_affiliate");
       if (value !== "true" && value !== "false") return { notice: { kind: "error", text: "Choose on or off." } } as const;
-      const u = setAffiliate(db, user.id, value === "true", clock.now());
+      const u = await setAffiliate(db, user.id, value === "true", clock.now());
       return { notice: { kind: "success", text: u.isAffiliate ? UI_MESSAGES.AFFILIATE_ON : UI_MESSAGES.AFFILIATE_OFF } } as const;
     }
     default:

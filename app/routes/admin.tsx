@@ -26,8 +26,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminPage(request);
   const services = getServices();
   const page = pageFromQuery(new URL(request.url).searchParams.get("page"));
-  const users = adminListUsers(services, { page, page_size: USERS_PAGE_SIZE });
-  const row = (g: ReturnType<typeof listLatestAll>[number]) => ({
+  const users = await adminListUsers(services, { page, page_size: USERS_PAGE_SIZE });
+  const row = (g: Awaited<ReturnType<typeof listLatestAll>>[number]) => ({
     id: g.id,
     email: g.email ?? "(deleted)",
     aiType: g.aiType,
@@ -44,8 +44,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     page,
     pages: Math.max(1, Math.ceil(users.total / USERS_PAGE_SIZE)),
     total: users.total,
-    recent: listLatestAll(services.db, { limit: 10 }).map(row),
-    failures: listLatestAll(services.db, { limit: 10, status: "failed" }).map(row),
+    recent: (await listLatestAll(services.db, { limit: 10 })).map(row),
+    failures: (await listLatestAll(services.db, { limit: 10, status: "failed" })).map(row),
     intervals: INTERVALS,
   };
 }
@@ -75,12 +75,12 @@ export async function action({ request }: Route.ActionArgs): Promise<ActionResul
     if (intent === "grant") {
       const parsed = GrantCreditsSchema.safeParse(formInput(form, ["credits", "expires_in_days"], ["expires_in_days"]));
       if (!parsed.success) return { intent, errors: fieldErrors(parsed.error), values };
-      const r = adminGrantCredits(services, parsed.data);
+      const r = await adminGrantCredits(services, parsed.data);
       return { intent, ok: `Granted ${r.granted} credits to ${r.email}. Their balance is now ${r.left_credits}.` };
     }
     const parsed = CreateSubscriptionSchema.safeParse(formInput(form, ["amount"], ["sub_id", "period_end"]));
     if (!parsed.success) return { intent, errors: fieldErrors(parsed.error), values };
-    const s = adminCreateSubscription(services, parsed.data);
+    const s = await adminCreateSubscription(services, parsed.data);
     return { intent, ok: `Recorded “${s.product_name}” (${s.interval}) for ${s.email}: order ${s.order_no}.` };
   } catch (error) {
     if (isAppError(error) && error.code === "USER_NOT_FOUND") return { intent, errors: { email: "No user with this email" }, values };

@@ -22,7 +22,7 @@ export async function action({ request }: Route.ActionArgs) {
     return { ok: false, errors: fieldErrors(parsed.error), values: { content: String(form.content ?? ""), rating: String(form.rating ?? "") } };
   }
   const { db, clock } = getServices();
-  addFeedback(db, user.id, parsed.data, clock);
+  await addFeedback(db, user.id, parsed.data, clock);
   return { ok: true, errors: {}, values: { content: "", rating: "" } };
 }
 

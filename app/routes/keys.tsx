@@ -16,13 +16,13 @@ export const meta: Route.MetaFunction = () => [{ title: "API keys — Atelier" }
 export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireUiUser(request);
   const { db } = getServices();
-  const keys = listApiKeys(db, user.id);
+  const keys = await listApiKeys(db, user.id);
   // The confirmation step of a revoke is a page state (?revoke=<key_id>), so it works without JavaScript.
   const revokeId = new URL(request.url).searchParams.get("revoke");
   let confirm: ApiKeyInfo | null = null;
   if (revokeId) {
     try {
-      const k = getApiKey(db, user.id, revokeId);
+      const k = await getApiKey(db, user.id, revokeId);
       if (k.status === "active") confirm = k;
     } catch {
       confirm = null;
@@ -41,13 +41,13 @@ export async function action({ request }: Route.ActionArgs) {
     if (form.intent === "create") {
       const parsed = ApiKeyCreateSchema.safeParse(form);
       if (!parsed.success) return { intent: "create" as const, errors: fieldErrors(parsed.error), values: { name: String(form.name ?? "") } };
-      return { intent: "create" as const, created: createApiKey(db, { userId: user.id, name: parsed.data.name }, clock, { creationLimit: keyCreationPolicy(config) }) };
+      return { intent: "create" as const, created: await createApiKey(db, { userId: user.id, name: parsed.data.name }, clock, { creationLimit: keyCreationPolicy(config) }) };
     }
     if (form.intent === "revoke") {
       const parsed = ApiKeyRevokeSchema.safeParse(form);
       if (!parsed.success) return { intent: "revoke" as const, errors: { form: "Choose a key to revoke" } };
-      const key = getApiKey(db, user.id, parsed.data.key_id);
-      revokeApiKey(db, { userId: user.id, keyId: key.key_id }, clock);
+      const key = await getApiKey(db, user.id, parsed.data.key_id);
+      await revokeApiKey(db, { userId: user.id, keyId: key.key_id }, clock);
       return { intent: "revoke" as const, revoked: key.name };
     }
     return { intent: "unknown" as const, errors: { form: "Unknown action" } };

@@ -15,7 +15,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!ui) return { user: null, credits: null, isAdmin: false, notice, demoOpen };
   return {
     user: { name: ui.user.name, email: ui.user.email },
-    credits: getCredits(db, ui.user.id, clock).left_credits,
+    credits: (await db.exec(getCredits(db, ui.user.id, clock))).left_credits,
     isAdmin: ui.isAdmin,
     notice,
     demoOpen,

@@ -50,7 +50,7 @@ export async function action({ request }: Route.ActionArgs): Promise<ActionData>
   if (!parsed.success) return { intent, values, errors: fieldErrors(parsed.error) };
   try {
     const ip = clientIpOf(services.config, request, currentClientIp());
-    requireDemoAccess(services, { userId: ui?.user.id ?? null, ip });
+    await requireDemoAccess(services, { userId: ui?.user.id ?? null, ip });
     const models = createDemoModels(services.config);
     if (intent === "text") {
       const r = await generateDemoText({ models }, parsed.data, request.signal);

@@ -18,11 +18,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { db, clock, config } = services;
   const ui = await getUiUser(request);
   const products = listProducts(db).map(toProductInfo);
-  const sub = ui ? getActiveSubscription(db, ui.user.id, clock) : undefined;
+  const sub = ui ? await getActiveSubscription(db, ui.user.id, clock) : undefined;
   const balance = ui
-    ? (() => {
-        const left = getCredits(db, ui.user.id, clock).left_credits;
-        const held = reservedCredits(db, ui.user.id);
+    ? await (async () => {
+        const left = (await db.exec(getCredits(db, ui.user.id, clock))).left_credits;
+        const held = await db.exec(reservedCredits(db, ui.user.id));
         return { available: Math.max(0, left - held), held };
       })()
     : null;

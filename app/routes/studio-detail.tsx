@@ -19,7 +19,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const { db } = getServices();
   let row;
   try {
-    row = getOwnGeneration(db, user.id, params.genId);
+    row = await getOwnGeneration(db, user.id, params.genId);
   } catch (error) {
     // Another user's task looks exactly like a missing one (DESIGN §1).
     if (isAppError(error) && error.code === "GENERATION_NOT_FOUND") throw data("generation not found", { status: 404 });

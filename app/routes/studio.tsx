@@ -35,12 +35,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const page = pageFromQuery(url.searchParams.get("page"));
   const filter = parseFilter(url.searchParams);
-  const { rows, total } = listRecent(db, user.id, { page, pageSize: PAGE_SIZE }, filter);
+  const { rows, total } = await listRecent(db, user.id, { page, pageSize: PAGE_SIZE }, filter);
   return {
     offerings: CATALOG.map((o) => ({ ...o, value: `${o.aiType}|${o.provider}|${o.model}`, mode: providers.mode(o.provider) })),
-    available: Math.max(0, availableCredits(db, user.id, clock)),
+    available: Math.max(0, await db.exec(availableCredits(db, user.id, clock))),
     filter: { type: filter.aiType ?? "", status: filter.status ?? "" },
-    running: hasUnfinished(db, user.id),
+    running: await hasUnfinished(db, user.id),
     page,
     pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
     total,
@@ -82,7 +82,7 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     const input = validateGenerateInput({ ai_type, provider, model, prompt: parsed.data.prompt });
     const mode = getGenerationRuntime().providers.mode(input.offering.provider);
-    const row = createGeneration(services.db, { userId: user.id, input, mode, config: services.config }, services.clock);
+    const row = await createGeneration(services.db, { userId: user.id, input, mode, config: services.config }, services.clock);
     return redirect(`/studio?created=${encodeURIComponent(row.id)}&notice=generation-started`);
   } catch (error) {
     if (isAppError(error)) return { errors: { form: error.message } as FieldErrors, values, outOfCredits: error.code === "INSUFFICIENT_CREDITS" };

@@ -104,7 +104,7 @@ export async function runAdminCli(argv: string[]): Promise<number> {
     switch (action) {
       case "grant-credits": {
         const input = parse(GrantCreditsSchema, { ...who, credits: num(v.credits), expires_in_days: num(v["expires-in-days"]) });
-        const r = adminGrantCredits(services, input);
+        const r = await adminGrantCredits(services, input);
         out(r, `granted ${r.granted} credits to ${r.email} (expires ${r.expires_at ?? "never"}): balance ${r.left_credits}, lifetime ${r.total_credits}`);
         return 0;
       }
@@ -118,13 +118,13 @@ export async function runAdminCli(argv: string[]): Promise<number> {
           sub_id: v["sub-id"],
           period_end: v["period-end"],
         });
-        const s = adminCreateSubscription(services, input);
+        const s = await adminCreateSubscription(services, input);
         out(s, `subscription ${s.order_no} for ${s.email}: ${s.product_name} (${s.interval}), ${s.status}, period end ${s.period_end ?? "none"}`);
         return 0;
       }
       case "list-users": {
         const input = parse(ListUsersSchema, { page: num(v.page), page_size: num(v["page-size"]) });
-        const r = adminListUsers(services, input);
+        const r = await adminListUsers(services, input);
         const lines = [
           `${"uuid".padEnd(36)}  ${"email".padEnd(32)}  ${"tier".padEnd(8)}  ${"left".padStart(8)}  ${"total".padStart(8)}  created`,
           ...r.users.map(
@@ -139,7 +139,7 @@ export async function runAdminCli(argv: string[]): Promise<number> {
       case "promote":
       case "demote": {
         if (!v.email?.trim()) throw new AppError("INVALID_PARAMS", { reason: "--email is required" });
-        const u = setRole(services.db, v.email, action === "promote" ? "admin" : "user", services.clock.now());
+        const u = await setRole(services.db, v.email, action === "promote" ? "admin" : "user", services.clock.now());
         const admin = isAdmin(services.config, u);
         const result = { uuid: u.id, email: u.email, role: u.role, is_admin: admin };
         if (action === "demote" && admin) {
@@ -184,6 +184,6 @@ export async function runAdminCli(argv: string[]): Promise<number> {
     }
     throw e;
   } finally {
-    closeServices();
+    await closeServices();
   }
 }

@@ -21,7 +21,8 @@ export function backupDatabase(db: Db, target: string): BackupResult {
   if (existsSync(file)) throw new CliError(`backup: ${file} already exists; choose a new file name`);
   mkdirSync(dirname(file), { recursive: true });
   const t0 = performance.now();
-  db.$client.query("VACUUM INTO ?").run(file);
+  if (!db.sqlite) throw new CliError("backup: this database is PostgreSQL; use pg_dump");
+  db.sqlite.query("VACUUM INTO ?").run(file);
   const ms = performance.now() - t0;
   const copy = new Database(file, { readonly: true });
   try {

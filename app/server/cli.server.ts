@@ -46,7 +46,7 @@ export async function runCli(argv: string[], build: ServerBuild, opts: { clientD
           stopping = true;
           log.info("shutting down", { signal });
           await runner.stop();
-          closeServices();
+          await closeServices();
           process.exit(0);
         };
         process.on("SIGTERM", () => void stop("SIGTERM"));
@@ -58,7 +58,7 @@ export async function runCli(argv: string[], build: ServerBuild, opts: { clientD
         const config = getConfig();
         const db = openDatabase(config.databasePath, { migrate: false });
         const n = applyMigrations(db);
-        db.$client.close();
+        await db.close();
         return print(`database ${config.databasePath}: ${n} migration(s) applied`);
       }
       case "backup": {
@@ -73,7 +73,7 @@ export async function runCli(argv: string[], build: ServerBuild, opts: { clientD
           const r = backupDatabase(db, target);
           return print(`backup written: ${r.file} (${(r.bytes / 1024 / 1024).toFixed(2)} MiB, ${r.tables} tables, ${r.ms.toFixed(0)} ms, integrity ok)`);
         } finally {
-          db.$client.close();
+          await db.close();
         }
       }
       case "admin":

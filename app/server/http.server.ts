@@ -189,7 +189,7 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
         log.error("shutdown hook failed", { error });
       }
     }
-    closeServices();
+    await closeServices();
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -40,24 +40,24 @@ const QuerySchema = z.object({ gen_id: z.string().min(1).max(200) });
 const HistorySchema = z.object({ page: z.unknown().optional(), page_size: z.unknown().optional() });
 const GenerateSchema = z.record(z.string(), z.unknown());
 
-function byKey(request: Request): { user: UserRow; headers: Record<string, string> } {
-  const id = authenticateApiKey(db, request.headers.get("x-api-key") ?? "", systemClock);
-  const user = findUserById(db, id.userId)!;
-  const policy = keyPolicy(config, keyTier(db, { userId: user.id, isAdmin: false }, systemClock));
-  const d = take(db, userBucket(user.id), policy, systemClock.now());
+async function byKey(request: Request): Promise<{ user: UserRow; headers: Record<string, string> }> {
+  const id = await authenticateApiKey(db, request.headers.get("x-api-key") ?? "", systemClock);
+  const user = (await findUserById(db, id.userId))!;
+  const policy = keyPolicy(config, await keyTier(db, { userId: user.id, isAdmin: false }, systemClock));
+  const d = await take(db, userBucket(user.id), policy, systemClock.now());
   return { user, headers: rateLimitHeaders(policy, d) };
 }
 
 // The floor of the session work: signature check, one prepared lookup, the user row.
-const sessionByToken = db.$client.prepare<{ userId: string }, [string, number]>("SELECT user_id AS userId FROM session WHERE token = ? AND expires_at > ?");
-function bySession(request: Request): { user: UserRow; headers: Record<string, string> } | null {
+const sessionByToken = db.sqlite!.prepare<{ userId: string }, [string, number]>("SELECT user_id AS userId FROM session WHERE token = ? AND expires_at > ?");
+async function bySession(request: Request): Promise<{ user: UserRow; headers: Record<string, string> } | null> {
   const cookie = request.headers.get("cookie") ?? "";
   const raw = decodeURIComponent(/atelier\.session_token=([^;]+)/.exec(cookie)?.[1] ?? "");
   const dot = raw.lastIndexOf(".");
   const token = raw.slice(0, dot);
   if (createHmac("sha256", config.authSecret).update(token).digest("base64") !== raw.slice(dot + 1)) return null;
   const s = sessionByToken.get(token, Date.now());
-  const user = s ? findUserById(db, s.userId) : undefined;
+  const user = s ? await findUserById(db, s.userId) : undefined;
   return user ? { user, headers: {} } : null;
 }
 
@@ -71,12 +71,12 @@ async function json(request: Request): Promise<Record<string, unknown>> {
 type Handler = (user: UserRow, request: Request) => Promise<unknown> | unknown;
 const handlers: Record<string, Handler> = {
   "": (user) => toUserInfo(user),
-  credits: (user) => getCredits(db, user.id, systemClock),
-  query: async (user, request) => toQueryView(getOwnGeneration(db, user.id, QuerySchema.parse(await json(request)).gen_id)),
+  credits: (user) => db.exec(getCredits(db, user.id, systemClock)),
+  query: async (user, request) => toQueryView(await getOwnGeneration(db, user.id, QuerySchema.parse(await json(request)).gen_id)),
   history: async (user, request) => listHistory(db, user.id, normalizePaging(HistorySchema.parse(await json(request)))),
   generate: async (user, request) => {
     const input = validateGenerateInput(GenerateSchema.parse(await json(request)));
-    const row = createGeneration(db, { userId: user.id, input, mode: "simulated", config }, systemClock);
+    const row = await createGeneration(db, { userId: user.id, input, mode: "simulated", config }, systemClock);
     return { gen_id: row.id, status: "pending", message: "generation task created" };
   },
 };
@@ -103,7 +103,7 @@ const server = Bun.serve({
     const handler = handlers[parts.length === 2 ? parts[0]! : ""];
     if (!handler || (via !== "key" && via !== "session")) return new Response("not found", { status: 404 });
     try {
-      const caller = via === "key" ? byKey(request) : bySession(request);
+      const caller = await (via === "key" ? byKey(request) : bySession(request));
       if (!caller) return envelopeResponse(errorBody("no auth, please sign-in"));
       return envelopeResponse(okBody(await handler(caller.user, request)), { headers: caller.headers });
     } catch (e) {

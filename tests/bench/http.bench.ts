@@ -70,7 +70,7 @@ for (let i = 0; i < USERS; i++) {
   users.push({ cookie, key, userId, genIds: [] });
 }
 const db = openServerDb(dataDir);
-db.transaction((tx) => {
+db.drizzle.transaction((tx) => {
   const base = Date.now() - SEED_PER_USER * 60_000;
   for (const u of users) {
     for (let j = 0; j < SEED_PER_USER; j++) {
@@ -98,8 +98,8 @@ db.transaction((tx) => {
   }
 });
 /** Generate runs leave pending tasks; failing them afterwards keeps each run's reservation sums alike. */
-const settlePending = () => db.$client.run("UPDATE generations SET status = 'failed', error_message = 'bench', completed_at = ? WHERE status IN ('pending','processing')", [Date.now()]);
-const countTasks = () => (db.$client.query("SELECT count(*) AS n FROM generations").get() as { n: number }).n;
+const settlePending = () => db.sqlite!.run("UPDATE generations SET status = 'failed', error_message = 'bench', completed_at = ? WHERE status IN ('pending','processing')", [Date.now()]);
+const countTasks = () => (db.sqlite!.query("SELECT count(*) AS n FROM generations").get() as { n: number }).n;
 
 const bare = await startBare(dataDir, { ...env, DATABASE_PATH: join(dataDir, "atelier.db") });
 
@@ -207,7 +207,7 @@ const genPoint = points.find((p) => !p.read)!;
 const withWorker = await runWrk(dataDir, { url: server.url + genPoint.atelier, header: genPoint.auth.header, requests: genPoint.auth.requests }, { connections: 16, seconds: SECONDS, watchPid: server.proc.pid });
 checkRun("generate with worker", withWorker);
 await Bun.sleep(2000);
-const done = (db.$client.query("SELECT count(*) AS n FROM generations WHERE status = 'completed' AND error_message IS NULL AND created_at > ?").get(Date.now() - 60_000) as { n: number }).n;
+const done = (db.sqlite!.query("SELECT count(*) AS n FROM generations WHERE status = 'completed' AND error_message IS NULL AND created_at > ?").get(Date.now() - 60_000) as { n: number }).n;
 const workerRss = rssMiB(worker.pid, "VmHWM");
 worker.kill("SIGTERM");
 await worker.exited;
@@ -246,7 +246,7 @@ const limiterUs: Record<number, number> = {};
 }
 const N = QUICK ? 2000 : 20_000;
 const tk = process.cpuUsage();
-for (let i = 0; i < N; i++) authenticateApiKey(db, users[i % users.length]!.key, systemClock);
+for (let i = 0; i < N; i++) await authenticateApiKey(db, users[i % users.length]!.key, systemClock);
 const tkd = process.cpuUsage(tk);
 const keyLookupUs = (tkd.user + tkd.system) / N;
 
@@ -255,7 +255,7 @@ const rssLoadMax = Math.max(...rows.map((r) => r.atelierRssMax), withWorker.rssM
 const bareRssMax = Math.max(...rows.map((r) => r.bare.rssMaxMiB ?? 0));
 await bare.stop();
 await server.stop();
-db.$client.close();
+db.sqlite!.close();
 rmSync(dataDir, { recursive: true, force: true });
 
 // ---- report

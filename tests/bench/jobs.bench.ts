@@ -52,7 +52,7 @@ const offerings = [
   findOffering("image", "kling", "kling-v1")!,
 ];
 const userIds: string[] = [];
-db.transaction((tx) => {
+db.drizzle.transaction((tx) => {
   for (let i = 0; i < USERS; i++) {
     const id = crypto.randomUUID();
     userIds.push(id);
@@ -86,7 +86,7 @@ const renderPerSec = baseN / ((performance.now() - t0) / 1000);
 const runners = Array.from({ length: RUNNERS }, (_, i) =>
   createRunner({ db, clock, config, providers, storage, owner: `bench-${i}` }),
 );
-const unfinishedQuery = db.$client.query("SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')");
+const unfinishedQuery = db.sqlite!.query("SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')");
 const unfinished = () => (unfinishedQuery.get() as { n: number }).n;
 
 t0 = performance.now();
@@ -98,7 +98,7 @@ const cpu = process.cpuUsage(cpu0);
 const cpuMs = (cpu.user + cpu.system) / 1000;
 await Promise.all(runners.map((r) => r.stop(1000)));
 
-const done = db.$client.query(`SELECT
+const done = db.sqlite!.query(`SELECT
   sum(status = 'completed') AS completed, sum(status = 'failed') AS failed,
   (SELECT count(*) FROM credit_debits) AS debits, sum(attempts) AS submits, sum(poll_count) AS polls
   FROM generations`).get() as { completed: number; failed: number; debits: number; submits: number; polls: number };
@@ -134,7 +134,7 @@ console.log(`  PNG rendering (baseline)  ${f(renderMs)} ms ${pct(renderMs)}  (${
 console.log(`  the rest                  ${f(Math.max(0, runMs - syncMs))} ms ${pct(Math.max(0, runMs - syncMs))}  (file writes, promise scheduling, idle)`);
 console.log(`  (in-flight wall time, overlapping across ${CONCURRENCY} slots: provider calls ${agg.provider.toFixed(0)} ms, file storage ${agg.store.toFixed(0)} ms)`);
 
-db.$client.close();
+db.sqlite!.close();
 rmSync(dir, { recursive: true, force: true });
 const ok = done.completed === TASKS && done.debits === TASKS && tps >= MIN;
 if (!ok) console.error(`FAILED: ${done.completed}/${TASKS} completed, ${done.debits} debits, ${Math.round(tps)} tasks/s (min ${MIN})`);

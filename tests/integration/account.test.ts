@@ -22,7 +22,7 @@ beforeAll(async () => {
   db = openServerDb(server.dataDir);
 });
 afterAll(async () => {
-  db?.$client.close();
+  await db?.close();
   await server?.dispose();
 });
 
@@ -41,7 +41,7 @@ describe("security shared by the account endpoints", () => {
       expect(r.status).toBe(401);
       expect(r.body).toEqual({ code: 1, message: "API key not found", data: null });
       const { userId } = await api.signUp(uniqueEmail("revoked"));
-      const revoked = insertApiKey(db, userId, "revoked");
+      const revoked = await insertApiKey(db, userId, "revoked");
       const r2 = await api.post(path, {}, { apiKey: revoked });
       expect(r2.status).toBe(401);
       expect(r2.body.message).toBe("API key revoked");
@@ -68,7 +68,7 @@ describe("POST /api/get-user-credits (spec 4.8)", () => {
   test("an API key acts as its owner", async () => {
     const { cookie, userId } = await api.signUp(uniqueEmail("key-owner"));
     await api.post("/api/ping", undefined, { cookie });
-    const key = insertApiKey(db, userId);
+    const key = await insertApiKey(db, userId);
     const r = await api.post("/api/get-user-credits", undefined, { apiKey: key });
     expect(r.body.data).toEqual({ left_credits: 11, total_credits: 11 });
   });

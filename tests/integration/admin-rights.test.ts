@@ -27,7 +27,7 @@ beforeAll(async () => {
   db = openServerDb(server.dataDir);
 });
 afterAll(async () => {
-  db?.$client.close();
+  void db?.close();
   await server?.dispose();
 });
 
@@ -48,7 +48,7 @@ async function cli(...args: string[]) {
 describe("an ADMIN_EMAILS address proves nothing until it is verified", () => {
   test("unverified sign-up with the admin address in another letter case: forbidden on admin endpoints (session and key), 404 on /admin", async () => {
     const { cookie, userId } = await api.signUp(ADMIN_EMAIL.toUpperCase());
-    const key = insertApiKey(db, userId);
+    const key = await insertApiKey(db, userId);
     for (const [path, body] of [
       ["/api/admin/grant-credits", { user_uuid: userId, credits: 1000 }],
       ["/api/admin/create-subscription", { user_uuid: userId, product_id: "p", product_name: "P", interval: "month", amount: 1 }],
@@ -86,7 +86,7 @@ describe("an ADMIN_EMAILS address proves nothing until it is verified", () => {
       body: JSON.stringify({ role: "admin", emailVerified: true }),
     });
     expect((await listUsers({ cookie })).body).toEqual(FORBIDDEN);
-    expect(db.$client.query("SELECT role, email_verified AS v FROM user WHERE email = ?").get(email)).toEqual({ role: "user", v: 0 });
+    expect(db.sqlite!.query("SELECT role, email_verified AS v FROM user WHERE email = ?").get(email)).toEqual({ role: "user", v: 0 });
   });
 });
 
@@ -133,7 +133,7 @@ describe("atelier admin promote / demote", () => {
   });
 
   test("demoting a verified ADMIN_EMAILS account warns that the address keeps it admin", async () => {
-    const { id } = db.$client.query("SELECT id FROM user WHERE email = ?").get(ADMIN_EMAIL) as { id: string };
+    const { id } = db.sqlite!.query("SELECT id FROM user WHERE email = ?").get(ADMIN_EMAIL) as { id: string };
     markVerified(db, id);
     const r = await cli("demote", "--email", ADMIN_EMAIL);
     expect(r.code).toBe(0);

@@ -23,13 +23,13 @@ beforeAll(async () => {
   db = openServerDb(server.dataDir);
   const a = await api.signUp(ADMIN_EMAIL);
   markVerified(db, a.userId);
-  admin = { ...a, key: insertApiKey(db, a.userId) };
+  admin = { ...a, key: (await insertApiKey(db, a.userId)) };
   const email = uniqueEmail("member");
   const m = await api.signUp(email);
-  member = { ...m, email, key: insertApiKey(db, m.userId) };
+  member = { ...m, email, key: (await insertApiKey(db, m.userId)) };
 });
 afterAll(async () => {
-  db?.$client.close();
+  void db?.close();
   await server?.dispose();
 });
 

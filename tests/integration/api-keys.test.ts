@@ -202,7 +202,7 @@ describe("rate limits (spec 8.2, DESIGN §5)", () => {
     expect((await api.post("/api/get-user-info", undefined, { apiKey: key })).headers.get("x-ratelimit-limit")).toBe("100");
     const db = openDatabase(join(server.dataDir, "atelier.db"), { migrate: false });
     makePremium(db, userId);
-    db.$client.close();
+    await db.close();
     const r = await api.post("/api/get-user-info", undefined, { apiKey: key });
     expect(r.headers.get("ratelimit-policy")).toBe('"premium";q=500;w=60');
     // The standard request used 1 % of the window (600 ms): 5 premium requests' worth, this one a 6th.

@@ -33,7 +33,7 @@ beforeAll(async () => {
   db = openServerDb(server.dataDir);
 });
 afterAll(async () => {
-  db?.$client.close();
+  void db?.close();
   await server?.dispose();
   await stripe?.stop();
 });

@@ -64,7 +64,7 @@ describe("Idempotency-Key and cancel of pending tasks (runner off: tasks stay pe
     try {
       expect(db.select().from(generations).where(eq(generations.userId, userId)).all().length).toBe(1);
     } finally {
-      db.$client.close();
+      void db.close();
     }
     // One reservation of 3 credits: 20 − 3 available.
     const r = await api.post("/api/generator/generate", { ...IMAGE, prompt: "another" }, { cookie });
@@ -92,7 +92,7 @@ describe("Idempotency-Key and cancel of pending tasks (runner off: tasks stay pe
     try {
       expect(db.select().from(idempotencyKeys).where(eq(idempotencyKeys.userId, userId)).all().length).toBe(1);
     } finally {
-      db.$client.close();
+      void db.close();
     }
   });
 
@@ -103,7 +103,7 @@ describe("Idempotency-Key and cancel of pending tasks (runner off: tasks stay pe
     try {
       db.update(idempotencyKeys).set({ createdAt: Date.now() - 24 * 3600_000 - 1000 }).where(eq(idempotencyKeys.userId, userId)).run();
     } finally {
-      db.$client.close();
+      void db.close();
     }
     const second = await api.post("/api/generator/generate", IMAGE, { cookie }, { headers: { "Idempotency-Key": "k-old" } });
     expect(second.body.code).toBe(0);
@@ -146,8 +146,8 @@ describe("Idempotency-Key and cancel of pending tasks (runner off: tasks stay pe
   test("cancel with an API key; a missing gen_id is invalid params", async () => {
     const { userId } = await api.signUp(uniqueEmail("cancel-key"));
     const db = openServerDb(server.dataDir);
-    const key = insertApiKey(db, userId);
-    db.$client.close();
+    const key = await insertApiKey(db, userId);
+    void db.close();
     const created = await api.post("/api/generator/generate", IMAGE, { apiKey: key });
     const c = await api.post("/api/generator/cancel", { gen_id: created.body.data.gen_id }, { apiKey: key });
     expect(c.body.data.status).toBe("failed");
@@ -179,7 +179,7 @@ describe("cancel of processing tasks: each real adapter against its fake", () =>
     try {
       return db.select().from(generations).where(eq(generations.id, genId)).get();
     } finally {
-      db.$client.close();
+      void db.close();
     }
   };
 
@@ -208,7 +208,7 @@ describe("cancel of processing tasks: each real adapter against its fake", () =>
     try {
       expect(db.select().from(creditDebits).where(eq(creditDebits.genId, genId)).all()).toEqual([]);
     } finally {
-      db.$client.close();
+      void db.close();
     }
   }
 

@@ -59,8 +59,8 @@ describe("status stream", () => {
     const gen = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "done" }, { cookie })).body.data.gen_id;
     await api.post("/api/generator/cancel", { gen_id: gen }, { cookie });
     const db = openServerDb(web.dataDir);
-    const key = insertApiKey(db, userId);
-    db.$client.close();
+    const key = await insertApiKey(db, userId);
+    void db.close();
     const got = await readEvents(await fetch(`${web.url}/api/generator/stream?gen_id=${gen}`, { headers: { "x-api-key": key } }));
     expect(got).toEqual([expect.objectContaining({ gen_id: gen, status: "failed", error_message: "canceled" })]);
   });

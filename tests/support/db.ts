@@ -11,9 +11,9 @@ export function openServerDb(dataDir: string): Db {
 }
 
 /** Creates an API key for a user through the key domain (revoked on request) and returns the raw key. */
-export function insertApiKey(db: Db, userId: string, status: "active" | "revoked" = "active"): string {
-  const created = createApiKey(db, { userId, name: "test" }, systemClock);
-  if (status === "revoked") revokeApiKey(db, { userId, keyId: created.key_id }, systemClock);
+export async function insertApiKey(db: Db, userId: string, status: "active" | "revoked" = "active"): Promise<string> {
+  const created = await createApiKey(db, { userId, name: "test" }, systemClock);
+  if (status === "revoked") await revokeApiKey(db, { userId, keyId: created.key_id }, systemClock);
   return created.key;
 }
 
@@ -28,6 +28,6 @@ export function markVerifiedIn(dataDir: string, userId: string): void {
   try {
     markVerified(db, userId);
   } finally {
-    db.$client.close();
+    void db.close();
   }
 }

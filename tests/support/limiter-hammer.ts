@@ -17,8 +17,8 @@ while (Date.now() < Number(startAt));
 const admitted: number[] = [];
 let refused = 0;
 for (let now = Date.now(); now < end; now = Date.now()) {
-  if (take(db, bucket!, policy, now).allowed) admitted.push(now);
+  if ((await take(db, bucket!, policy, now)).allowed) admitted.push(now);
   else refused++;
 }
-db.$client.close();
+void db.close();
 console.log(JSON.stringify({ admitted, refused }));

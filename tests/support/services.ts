@@ -27,7 +27,7 @@ export function installTestServices(env: Record<string, string> = {}) {
 
 export function uninstallTestServices() {
   const g = globalThis as Record<symbol, Services | undefined>;
-  g[KEY]?.db.$client.close();
+  void g[KEY]?.db.close();
   delete g[KEY];
 }
 

@@ -34,7 +34,7 @@ describe("a key acts as its owner", () => {
   test("get-user-info with a key returns the owner's profile", async () => {
     const { db, clock } = installTestServices();
     const u = insertUser(db, "owner@example.test");
-    const k = createApiKey(db, { userId: u.id, name: "k" }, clock);
+    const k = await createApiKey(db, { userId: u.id, name: "k" }, clock);
     const r = await call(getUserInfo, { "x-api-key": k.key });
     expect(r.status).toBe(200);
     expect(r.body.code).toBe(0);
@@ -46,8 +46,8 @@ describe("a key acts as its owner", () => {
     const { db, clock } = installTestServices({ ADMIN_EMAILS: "boss@example.test" });
     const admin = insertUser(db, "boss@example.test", { emailVerified: true });
     const plain = insertUser(db, "plain@example.test");
-    const ak = createApiKey(db, { userId: admin.id, name: "a" }, clock);
-    const pk = createApiKey(db, { userId: plain.id, name: "p" }, clock);
+    const ak = await createApiKey(db, { userId: admin.id, name: "a" }, clock);
+    const pk = await createApiKey(db, { userId: plain.id, name: "p" }, clock);
     expect((await call(adminOnly, { "x-api-key": ak.key })).body).toEqual({ code: 0, message: "ok", data: { admin: "boss@example.test" } });
     const denied = await call(adminOnly, { "x-api-key": pk.key });
     expect(denied.status).toBe(200);
@@ -64,7 +64,7 @@ describe("a bad key is rejected with 401 and never falls back to the session", (
     const cookie = await sessionCookie(services, "s@example.test");
     expect((await call(getUserInfo, { cookie })).body.code).toBe(0);
     const u = insertUser(db);
-    const k = createApiKey(db, { userId: u.id, name: "k" }, clock);
+    const k = await createApiKey(db, { userId: u.id, name: "k" }, clock);
     const mistyped = k.key.slice(0, -2) + "zz";
     for (const [key, message] of [
       ["atl_unknownunknownunknownunknown0000", "API key not found"],
@@ -75,7 +75,7 @@ describe("a bad key is rejected with 401 and never falls back to the session", (
       expect(r.status).toBe(401);
       expect(r.body).toEqual({ code: 1, message, data: null });
     }
-    revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock);
+    await revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock);
     const r = await call(getUserInfo, { cookie, "x-api-key": k.key });
     expect(r.status).toBe(401);
     expect(r.body).toEqual({ code: 1, message: "API key revoked", data: null });
@@ -85,7 +85,7 @@ describe("a bad key is rejected with 401 and never falls back to the session", (
     const { services, db, clock } = installTestServices();
     const cookie = await sessionCookie(services, "m@example.test");
     const u = insertUser(db);
-    const k = createApiKey(db, { userId: u.id, name: "k" }, clock);
+    const k = await createApiKey(db, { userId: u.id, name: "k" }, clock);
     expect((await call(keysList, { cookie })).body.code).toBe(0);
     expect((await call(keysList, { cookie, "x-api-key": k.key })).body).toEqual({ code: 1, message: "forbidden", data: null });
     expect((await call(keysList, { "x-api-key": "atl_nope" })).status).toBe(401);
@@ -96,7 +96,7 @@ describe("rate limits in the guard", () => {
   test("standard: a burst of the limit, then 429, Retry-After, envelope, headers; one more fits every window/limit", async () => {
     const { db, clock } = installTestServices({ RATE_LIMIT_STANDARD: "5" });
     const u = insertUser(db);
-    const k = createApiKey(db, { userId: u.id, name: "k" }, clock);
+    const k = await createApiKey(db, { userId: u.id, name: "k" }, clock);
     // 5 per 60 s = one per 12 s, a burst of 5. One request a second: the part of the window in use
     // grows by 12 s − 1 s each time (t = seconds until the whole quota is back; with none left,
     // until the next request fits).
@@ -131,7 +131,7 @@ describe("rate limits in the guard", () => {
   test("tier read at request time: premium and admin limits", async () => {
     const { db, clock } = installTestServices({ ADMIN_EMAILS: "root@example.test", RATE_LIMIT_STANDARD: "2", RATE_LIMIT_PREMIUM: "4", RATE_LIMIT_ADMIN: "6" });
     const u = insertUser(db);
-    const k = createApiKey(db, { userId: u.id, name: "k" }, clock);
+    const k = await createApiKey(db, { userId: u.id, name: "k" }, clock);
     await call(getUserInfo, { "x-api-key": k.key });
     await call(getUserInfo, { "x-api-key": k.key });
     expect((await call(getUserInfo, { "x-api-key": k.key })).status).toBe(429);
@@ -143,7 +143,7 @@ describe("rate limits in the guard", () => {
     expect(r.status).toBe(200);
     expect(r.headers.get("ratelimit-policy")).toBe('"premium";q=4;w=60');
     const admin = insertUser(db, "root@example.test", { emailVerified: true });
-    const ak = createApiKey(db, { userId: admin.id, name: "a" }, clock);
+    const ak = await createApiKey(db, { userId: admin.id, name: "a" }, clock);
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await call(getUserInfo, { "x-api-key": ak.key })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
@@ -152,9 +152,9 @@ describe("rate limits in the guard", () => {
   test("all keys of one user share one budget (DESIGN §5: per user); another user's key has its own", async () => {
     const { db, clock } = installTestServices({ RATE_LIMIT_STANDARD: "1" });
     const u = insertUser(db);
-    const k1 = createApiKey(db, { userId: u.id, name: "1" }, clock);
-    const k2 = createApiKey(db, { userId: u.id, name: "2" }, clock);
-    const other = createApiKey(db, { userId: insertUser(db).id, name: "o" }, clock);
+    const k1 = await createApiKey(db, { userId: u.id, name: "1" }, clock);
+    const k2 = await createApiKey(db, { userId: u.id, name: "2" }, clock);
+    const other = await createApiKey(db, { userId: insertUser(db).id, name: "o" }, clock);
     expect((await call(getUserInfo, { "x-api-key": k1.key })).status).toBe(200);
     expect((await call(getUserInfo, { "x-api-key": k1.key })).status).toBe(429);
     expect((await call(getUserInfo, { "x-api-key": k2.key })).status).toBe(429);

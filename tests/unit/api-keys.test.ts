@@ -10,14 +10,14 @@ import { insertUser } from "../support/services";
 
 let db: Db;
 let clock: ReturnType<typeof manualClock>;
-beforeEach(() => {
+beforeEach(async () => {
   db = openDatabase(":memory:");
   clock = manualClock();
 });
 
-const errorOf = (fn: () => unknown): AppError => {
+const errorOf = async (p: Promise<unknown>): Promise<AppError> => {
   try {
-    fn();
+    await p;
   } catch (e) {
     if (e instanceof AppError) return e;
     throw e;
@@ -26,14 +26,14 @@ const errorOf = (fn: () => unknown): AppError => {
 };
 
 describe("key format (DESIGN §5)", () => {
-  test("atl_ + 32 base62 characters (≥ 128 bits), all different", () => {
+  test("atl_ + 32 base62 characters (≥ 128 bits), all different", async () => {
     const keys = new Set(Array.from({ length: 2000 }, generateApiKey));
     expect(keys.size).toBe(2000);
     for (const k of keys) expect(k).toMatch(/^atl_[0-9A-Za-z]{32}$/);
     expect(32 * Math.log2(62)).toBeGreaterThanOrEqual(128);
   });
 
-  test("characters are spread over the whole alphabet (no modulo bias to speak of)", () => {
+  test("characters are spread over the whole alphabet (no modulo bias to speak of)", async () => {
     const counts = new Map<string, number>();
     for (let i = 0; i < 2000; i++) for (const c of generateApiKey().slice(4)) counts.set(c, (counts.get(c) ?? 0) + 1);
     expect(counts.size).toBe(62);
@@ -43,9 +43,9 @@ describe("key format (DESIGN §5)", () => {
 });
 
 describe("create", () => {
-  test("returns the key once; only its SHA-256 hash and first characters are stored", () => {
+  test("returns the key once; only its SHA-256 hash and first characters are stored", async () => {
     const u = insertUser(db);
-    const created = createApiKey(db, { userId: u.id, name: "  build server  " }, clock);
+    const created = await createApiKey(db, { userId: u.id, name: "  build server  " }, clock);
     expect(Object.keys(created).sort()).toEqual(["created_at", "key", "key_id", "name", "start"]);
     expect(created.name).toBe("build server");
     expect(created.start).toBe(created.key.slice(0, 10));
@@ -57,54 +57,54 @@ describe("create", () => {
     expect(row.status).toBe("active");
   });
 
-  test("name must be 1..100 characters", () => {
+  test("name must be 1..100 characters", async () => {
     const u = insertUser(db);
-    expect(errorOf(() => createApiKey(db, { userId: u.id, name: "   " }, clock)).message).toBe("invalid params: name must be 1 to 100 characters");
-    expect(errorOf(() => createApiKey(db, { userId: u.id, name: "x".repeat(101) }, clock)).message).toBe(
+    expect((await errorOf(createApiKey(db, { userId: u.id, name: "   " }, clock))).message).toBe("invalid params: name must be 1 to 100 characters");
+    expect((await errorOf(createApiKey(db, { userId: u.id, name: "x".repeat(101) }, clock))).message).toBe(
       "invalid params: name must be 1 to 100 characters",
     );
-    expect(createApiKey(db, { userId: u.id, name: "x".repeat(100) }, clock).name).toHaveLength(100);
+    expect((await createApiKey(db, { userId: u.id, name: "x".repeat(100) }, clock)).name).toHaveLength(100);
   });
 
-  test(`at most ${MAX_ACTIVE_KEYS} active keys; revoked keys do not count`, () => {
+  test(`at most ${MAX_ACTIVE_KEYS} active keys; revoked keys do not count`, async () => {
     const u = insertUser(db);
-    const made = Array.from({ length: MAX_ACTIVE_KEYS }, (_, i) => createApiKey(db, { userId: u.id, name: `k${i}` }, clock));
-    const e = errorOf(() => createApiKey(db, { userId: u.id, name: "one too many" }, clock));
+    const made = await Promise.all(Array.from({ length: MAX_ACTIVE_KEYS }, (_, i) => createApiKey(db, { userId: u.id, name: `k${i}` }, clock)));
+    const e = await errorOf(createApiKey(db, { userId: u.id, name: "one too many" }, clock));
     expect(e.code).toBe("API_KEY_LIMIT");
     expect(e.message).toBe("invalid params: at most 25 active API keys per user");
     // Another user is not affected.
-    expect(createApiKey(db, { userId: insertUser(db).id, name: "other" }, clock).name).toBe("other");
-    revokeApiKey(db, { userId: u.id, keyId: made[0]!.key_id }, clock);
-    expect(createApiKey(db, { userId: u.id, name: "replacement" }, clock).name).toBe("replacement");
-    expect(listApiKeys(db, u.id)).toHaveLength(MAX_ACTIVE_KEYS + 1);
+    expect((await createApiKey(db, { userId: insertUser(db).id, name: "other" }, clock)).name).toBe("other");
+    await revokeApiKey(db, { userId: u.id, keyId: made[0]!.key_id }, clock);
+    expect((await createApiKey(db, { userId: u.id, name: "replacement" }, clock)).name).toBe("replacement");
+    expect(await listApiKeys(db, u.id)).toHaveLength(MAX_ACTIVE_KEYS + 1);
   });
 
-  test("key creation churn is bounded per user: create-and-revoke in a loop meets the creation limit", () => {
+  test("key creation churn is bounded per user: create-and-revoke in a loop meets the creation limit", async () => {
     const u = insertUser(db);
     const creationLimit = { name: "key-create", limit: 3, windowMs: 3_600_000 };
-    const churn = () => {
-      const k = createApiKey(db, { userId: u.id, name: "churn" }, clock, { creationLimit });
-      revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock);
+    const churn = async () => {
+      const k = await createApiKey(db, { userId: u.id, name: "churn" }, clock, { creationLimit });
+      await revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock);
     };
-    for (let i = 0; i < 3; i++) churn();
-    const e = errorOf(churn);
+    for (let i = 0; i < 3; i++) await churn();
+    const e = await errorOf(churn());
     expect(e.code).toBe("RATE_LIMITED");
     expect(e.headers).toEqual({ "Retry-After": "1200" }); // 3 per hour: one more every 20 minutes
-    expect(createApiKey(db, { userId: insertUser(db).id, name: "other" }, clock, { creationLimit }).name).toBe("other");
+    expect((await createApiKey(db, { userId: insertUser(db).id, name: "other" }, clock, { creationLimit })).name).toBe("other");
     clock.advance(20 * 60_000);
-    churn();
-    expect(errorOf(churn).code).toBe("RATE_LIMITED");
+    await churn();
+    expect((await errorOf(churn())).code).toBe("RATE_LIMITED");
   });
 });
 
 describe("list", () => {
-  test("newest first, with start, dates and status; never the key or its hash", () => {
+  test("newest first, with start, dates and status; never the key or its hash", async () => {
     const u = insertUser(db);
-    const a = createApiKey(db, { userId: u.id, name: "a" }, clock);
+    const a = await createApiKey(db, { userId: u.id, name: "a" }, clock);
     clock.advance(1000);
-    const b = createApiKey(db, { userId: u.id, name: "b" }, clock);
-    revokeApiKey(db, { userId: u.id, keyId: a.key_id }, clock);
-    const list = listApiKeys(db, u.id);
+    const b = await createApiKey(db, { userId: u.id, name: "b" }, clock);
+    await revokeApiKey(db, { userId: u.id, keyId: a.key_id }, clock);
+    const list = await listApiKeys(db, u.id);
     expect(list).toEqual([
       { key_id: b.key_id, name: "b", start: b.start, created_at: "2026-11-22T10:00:01.000Z", last_used_at: null, status: "active" },
       { key_id: a.key_id, name: "a", start: a.start, created_at: "2026-11-22T10:00:00.000Z", last_used_at: null, status: "revoked" },
@@ -113,84 +113,84 @@ describe("list", () => {
     expect(JSON.stringify(list)).not.toContain(hashApiKey(a.key));
   });
 
-  test("each user sees only their own keys", () => {
+  test("each user sees only their own keys", async () => {
     const u1 = insertUser(db);
     const u2 = insertUser(db);
-    createApiKey(db, { userId: u1.id, name: "mine" }, clock);
-    expect(listApiKeys(db, u2.id)).toEqual([]);
+    await createApiKey(db, { userId: u1.id, name: "mine" }, clock);
+    expect(await listApiKeys(db, u2.id)).toEqual([]);
   });
 });
 
 describe("revoke (spec 3.2)", () => {
-  test("active → revoked; the key is rejected with 'API key revoked' from then on", () => {
+  test("active → revoked; the key is rejected with 'API key revoked' from then on", async () => {
     const u = insertUser(db);
-    const k = createApiKey(db, { userId: u.id, name: "k" }, clock);
-    expect(authenticateApiKey(db, k.key, clock)).toEqual({ keyId: k.key_id, userId: u.id });
-    expect(revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock)).toEqual({ key_id: k.key_id, status: "revoked" });
-    const e = errorOf(() => authenticateApiKey(db, k.key, clock));
+    const k = await createApiKey(db, { userId: u.id, name: "k" }, clock);
+    expect(await authenticateApiKey(db, k.key, clock)).toEqual({ keyId: k.key_id, userId: u.id });
+    expect(await revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock)).toEqual({ key_id: k.key_id, status: "revoked" });
+    const e = await errorOf(authenticateApiKey(db, k.key, clock));
     expect(e.message).toBe("API key revoked");
     expect(e.status).toBe(401);
   });
 
-  test("revoking again answers the same and keeps the first revocation time; nothing makes it active again", () => {
+  test("revoking again answers the same and keeps the first revocation time; nothing makes it active again", async () => {
     const u = insertUser(db);
-    const k = createApiKey(db, { userId: u.id, name: "k" }, clock);
-    revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock);
+    const k = await createApiKey(db, { userId: u.id, name: "k" }, clock);
+    await revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock);
     const first = db.select().from(apiKeys).where(eq(apiKeys.id, k.key_id)).get()!.revokedAt;
     clock.advance(5000);
-    expect(revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock)).toEqual({ key_id: k.key_id, status: "revoked" });
+    expect(await revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock)).toEqual({ key_id: k.key_id, status: "revoked" });
     expect(db.select().from(apiKeys).where(eq(apiKeys.id, k.key_id)).get()!.revokedAt).toEqual(first);
-    expect(getApiKey(db, u.id, k.key_id).status).toBe("revoked");
-    expect(() => authenticateApiKey(db, k.key, clock)).toThrow("API key revoked");
+    expect((await getApiKey(db, u.id, k.key_id)).status).toBe("revoked");
+    await expect(authenticateApiKey(db, k.key, clock)).rejects.toThrow("API key revoked");
   });
 
-  test("another user's key_id, or an unknown one → 'key not found', and the key stays active", () => {
+  test("another user's key_id, or an unknown one → 'key not found', and the key stays active", async () => {
     const owner = insertUser(db);
     const other = insertUser(db);
-    const k = createApiKey(db, { userId: owner.id, name: "k" }, clock);
-    const e = errorOf(() => revokeApiKey(db, { userId: other.id, keyId: k.key_id }, clock));
+    const k = await createApiKey(db, { userId: owner.id, name: "k" }, clock);
+    const e = await errorOf(revokeApiKey(db, { userId: other.id, keyId: k.key_id }, clock));
     expect(e.code).toBe("KEY_ID_NOT_FOUND");
     expect(e.message).toBe("key not found");
-    expect(errorOf(() => revokeApiKey(db, { userId: owner.id, keyId: "nope" }, clock)).message).toBe("key not found");
-    expect(authenticateApiKey(db, k.key, clock).userId).toBe(owner.id);
+    expect((await errorOf(revokeApiKey(db, { userId: owner.id, keyId: "nope" }, clock))).message).toBe("key not found");
+    expect((await authenticateApiKey(db, k.key, clock)).userId).toBe(owner.id);
   });
 });
 
 describe("authenticate (spec §5)", () => {
-  test("unknown, mistyped, empty → 'API key not found' (401)", () => {
+  test("unknown, mistyped, empty → 'API key not found' (401)", async () => {
     const u = insertUser(db);
-    const k = createApiKey(db, { userId: u.id, name: "k" }, clock);
+    const k = await createApiKey(db, { userId: u.id, name: "k" }, clock);
     const mistyped = k.key.slice(0, -1) + (k.key.endsWith("a") ? "b" : "a");
     for (const bad of ["atl_doesnotexist", mistyped, k.key.toUpperCase(), "", "   "]) {
-      const e = errorOf(() => authenticateApiKey(db, bad, clock));
+      const e = await errorOf(authenticateApiKey(db, bad, clock));
       expect(e.message).toBe("API key not found");
       expect(e.status).toBe(401);
     }
   });
 
-  test("last_used_at is stamped on use, then at most once a minute", () => {
+  test("last_used_at is stamped on use, then at most once a minute", async () => {
     const u = insertUser(db);
-    const k = createApiKey(db, { userId: u.id, name: "k" }, clock);
-    const lastUsed = () => getApiKey(db, u.id, k.key_id).last_used_at;
-    expect(lastUsed()).toBeNull();
+    const k = await createApiKey(db, { userId: u.id, name: "k" }, clock);
+    const lastUsed = async () => (await getApiKey(db, u.id, k.key_id)).last_used_at;
+    expect(await lastUsed()).toBeNull();
     clock.advance(10_000);
-    authenticateApiKey(db, k.key, clock);
-    expect(lastUsed()).toBe("2026-11-22T10:00:10.000Z");
+    await authenticateApiKey(db, k.key, clock);
+    expect(await lastUsed()).toBe("2026-11-22T10:00:10.000Z");
     clock.advance(LAST_USED_RESOLUTION_MS - 1);
-    authenticateApiKey(db, k.key, clock);
-    expect(lastUsed()).toBe("2026-11-22T10:00:10.000Z");
+    await authenticateApiKey(db, k.key, clock);
+    expect(await lastUsed()).toBe("2026-11-22T10:00:10.000Z");
     clock.advance(1);
-    authenticateApiKey(db, k.key, clock);
-    expect(lastUsed()).toBe("2026-11-22T10:01:10.000Z");
+    await authenticateApiKey(db, k.key, clock);
+    expect(await lastUsed()).toBe("2026-11-22T10:01:10.000Z");
   });
 
-  test("a revoked key's last_used_at no longer moves", () => {
+  test("a revoked key's last_used_at no longer moves", async () => {
     const u = insertUser(db);
-    const k = createApiKey(db, { userId: u.id, name: "k" }, clock);
-    authenticateApiKey(db, k.key, clock);
-    revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock);
+    const k = await createApiKey(db, { userId: u.id, name: "k" }, clock);
+    await authenticateApiKey(db, k.key, clock);
+    await revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock);
     clock.advance(10 * 60_000);
-    expect(() => authenticateApiKey(db, k.key, clock)).toThrow();
-    expect(getApiKey(db, u.id, k.key_id).last_used_at).toBe("2026-11-22T10:00:00.000Z");
+    await expect(authenticateApiKey(db, k.key, clock)).rejects.toThrow();
+    expect((await getApiKey(db, u.id, k.key_id)).last_used_at).toBe("2026-11-22T10:00:00.000Z");
   });
 });

@@ -88,7 +88,7 @@ describe("simulated language model (a real ai SDK LanguageModelV4)", () => {
 });
 
 describe("demo catalog and request validation", () => {
-  test("every text provider has models; targets round-trip (model ids may contain / and :)", () => {
+  test("every text provider has models; targets round-trip (model ids may contain / and :)", async () => {
     for (const p of TEXT_PROVIDERS) {
       expect(p.models.length).toBeGreaterThan(0);
       for (const m of p.models) expect(splitTarget(targetValue(p.name, m))).toEqual({ provider: p.name, model: m });
@@ -98,7 +98,7 @@ describe("demo catalog and request validation", () => {
     expect(findTextProvider("deepseek")?.api).toBe("chat");
   });
 
-  test("unknown provider / model messages", () => {
+  test("unknown provider / model messages", async () => {
     expect(() => resolveTextOffering({ provider: "acme", model: "x" })).toThrow("Unsupported provider: acme");
     expect(() => resolveTextOffering({ provider: "openai", model: "gpt-nope" })).toThrow("Unsupported model: gpt-nope");
     expect(() => resolveTextOffering({ provider: "openai", model: "deepseek-chat" })).toThrow("Unsupported model: deepseek-chat");
@@ -109,7 +109,7 @@ describe("demo catalog and request validation", () => {
     expect(() => resolveImageOffering({ provider: "openai", model: "gpt-4o-mini" })).toThrow("Unsupported model: gpt-4o-mini");
   });
 
-  test("missing fields, wrong types, non-objects → invalid params; too long → its own message", () => {
+  test("missing fields, wrong types, non-objects → invalid params; too long → its own message", async () => {
     const msg = (raw: unknown) => {
       try {
         parseDemoRequest(raw);
@@ -136,66 +136,66 @@ describe("demo catalog and request validation", () => {
 });
 
 describe("demo access and rate limit (DESIGN §5)", () => {
-  test("per client through the shared limiter (GCRA, 3 per minute = one per 20 s): deny with Retry-After, free again as time passes", () => {
+  test("per client through the shared limiter (GCRA, 3 per minute = one per 20 s): deny with Retry-After, free again as time passes", async () => {
     const db = openDatabase(":memory:");
     const clock = manualClock();
     const deps = { db, config: config({ NODE_ENV: "production", BETTER_AUTH_SECRET: "x".repeat(40), DEMO_RATE_LIMIT: "3" }), clock };
-    const hit = (userId: string) => {
+    const hit = async (userId: string): Promise<Record<string, string>> => {
       try {
-        return requireDemoAccess(deps, { userId, ip: null });
+        return await requireDemoAccess(deps, { userId, ip: null });
       } catch (e) {
         return { denied: (e as AppError).message, ...(e as AppError).headers };
       }
     };
-    expect(hit("a")).toMatchObject({ "X-RateLimit-Limit": "3", "X-RateLimit-Remaining": "2", "RateLimit-Policy": '"demo";q=3;w=60' });
+    expect((await hit("a"))).toMatchObject({ "X-RateLimit-Limit": "3", "X-RateLimit-Remaining": "2", "RateLimit-Policy": '"demo";q=3;w=60' });
     clock.advance(10_000);
-    expect(hit("a")["X-RateLimit-Remaining"]).toBe("1");
-    expect(hit("a")["X-RateLimit-Remaining"]).toBe("0");
+    expect((await hit("a"))["X-RateLimit-Remaining"]).toBe("1");
+    expect((await hit("a"))["X-RateLimit-Remaining"]).toBe("0");
     // 3 taken by t0+10 s: the quota is used up until t0+60 s; one request fits again at t0+20 s.
-    expect(hit("a")).toMatchObject({ denied: "Too Many Requests", "Retry-After": "10" });
-    expect(hit("b")["X-RateLimit-Remaining"]).toBe("2"); // clients are independent
+    expect((await hit("a"))).toMatchObject({ denied: "Too Many Requests", "Retry-After": "10" });
+    expect((await hit("b"))["X-RateLimit-Remaining"]).toBe("2"); // clients are independent
     clock.advance(10_000);
-    expect(hit("a")["X-RateLimit-Remaining"]).toBe("0");
-    expect(hit("a")).toMatchObject({ denied: "Too Many Requests", "Retry-After": "20" });
+    expect((await hit("a"))["X-RateLimit-Remaining"]).toBe("0");
+    expect((await hit("a"))).toMatchObject({ denied: "Too Many Requests", "Retry-After": "20" });
     clock.advance(60_000); // a whole window later: the whole quota is back
-    expect(hit("a")["X-RateLimit-Remaining"]).toBe("2");
+    expect((await hit("a"))["X-RateLimit-Remaining"]).toBe("2");
   });
 
-  test("development: open to anonymous callers, no limit", () => {
+  test("development: open to anonymous callers, no limit", async () => {
     const db = openDatabase(":memory:");
     const deps = { db, config: config({ NODE_ENV: "development", DEMO_RATE_LIMIT: "1" }), clock: manualClock() };
-    for (let i = 0; i < 5; i++) expect(requireDemoAccess(deps, { userId: null, ip: "1.2.3.4" })).toEqual({});
+    for (let i = 0; i < 5; i++) expect((await requireDemoAccess(deps, { userId: null, ip: "1.2.3.4" }))).toEqual({});
   });
 
-  test("production: anonymous refused unless DEMO_PUBLIC; signed-in allowed; limits per user and per IP", () => {
+  test("production: anonymous refused unless DEMO_PUBLIC; signed-in allowed; limits per user and per IP", async () => {
     const db = openDatabase(":memory:");
     const secret = { NODE_ENV: "production", BETTER_AUTH_SECRET: "x".repeat(40), DEMO_RATE_LIMIT: "2" };
     const closed = { db, config: config(secret), clock: manualClock() };
-    expect(() => requireDemoAccess(closed, { userId: null, ip: "1.2.3.4" })).toThrow("no auth, please sign-in");
-    expect(requireDemoAccess(closed, { userId: "u1", ip: "1.2.3.4" })["X-RateLimit-Remaining"]).toBe("1");
-    requireDemoAccess(closed, { userId: "u1", ip: "1.2.3.4" });
+    await expect(requireDemoAccess(closed, { userId: null, ip: "1.2.3.4" })).rejects.toThrow("no auth, please sign-in");
+    expect((await requireDemoAccess(closed, { userId: "u1", ip: "1.2.3.4" }))["X-RateLimit-Remaining"]).toBe("1");
+    await requireDemoAccess(closed, { userId: "u1", ip: "1.2.3.4" });
     let limited: AppError | undefined;
     try {
-      requireDemoAccess(closed, { userId: "u1", ip: "1.2.3.4" });
+      await requireDemoAccess(closed, { userId: "u1", ip: "1.2.3.4" });
     } catch (e) {
       limited = e as AppError;
     }
     expect(limited?.message).toBe("Too Many Requests");
     expect(limited?.status).toBe(429);
     expect(limited?.headers?.["Retry-After"]).toBe("30") // 2 per minute: one more fits every 30 s;
-    expect(requireDemoAccess(closed, { userId: "u2", ip: "1.2.3.4" })["X-RateLimit-Remaining"]).toBe("1");
+    expect((await requireDemoAccess(closed, { userId: "u2", ip: "1.2.3.4" }))["X-RateLimit-Remaining"]).toBe("1");
 
     const open = { db, config: config({ ...secret, DEMO_PUBLIC: "true" }), clock: manualClock() };
-    requireDemoAccess(open, { userId: null, ip: "9.9.9.9" });
-    requireDemoAccess(open, { userId: null, ip: "9.9.9.9" });
-    expect(() => requireDemoAccess(open, { userId: null, ip: "9.9.9.9" })).toThrow("Too Many Requests");
-    expect(requireDemoAccess(open, { userId: null, ip: "8.8.8.8" })["X-RateLimit-Remaining"]).toBe("1");
+    await requireDemoAccess(open, { userId: null, ip: "9.9.9.9" });
+    await requireDemoAccess(open, { userId: null, ip: "9.9.9.9" });
+    await expect(requireDemoAccess(open, { userId: null, ip: "9.9.9.9" })).rejects.toThrow("Too Many Requests");
+    expect((await requireDemoAccess(open, { userId: null, ip: "8.8.8.8" }))["X-RateLimit-Remaining"]).toBe("1");
 
     const unlimited = { db, config: config({ ...secret, DEMO_PUBLIC: "true", DEMO_RATE_LIMIT: "0" }), clock: manualClock() };
-    for (let i = 0; i < 5; i++) expect(requireDemoAccess(unlimited, { userId: null, ip: "9.9.9.9" })).toEqual({});
+    for (let i = 0; i < 5; i++) expect((await requireDemoAccess(unlimited, { userId: null, ip: "9.9.9.9" }))).toEqual({});
   });
 
-  test("client address: the socket, or the last X-Forwarded-For entry only with TRUST_PROXY", () => {
+  test("client address: the socket, or the last X-Forwarded-For entry only with TRUST_PROXY", async () => {
     const req = new Request("http://x/", { headers: { "x-forwarded-for": "6.6.6.6, 10.0.0.7" } });
     expect(clientIpOf(config(), req, "127.0.0.1")).toBe("127.0.0.1");
     expect(clientIpOf(config({ TRUST_PROXY: "true" }), req, "127.0.0.1")).toBe("10.0.0.7");
@@ -220,7 +220,7 @@ describe("live text providers through @ai-sdk/openai against a fake OpenAI serve
       }),
     );
   });
-  afterAll(() => fake.stop());
+  afterAll(async () => fake.stop());
 
   test("openai → Responses API (/v1/responses) with the bearer key", async () => {
     const before = fake.calls.length;
@@ -240,7 +240,7 @@ describe("live text providers through @ai-sdk/openai against a fake OpenAI serve
     expect(fake.calls[before]!.path).toBe("/v1/chat/completions");
   });
 
-  test("providers without a key are simulated", () => {
+  test("providers without a key are simulated", async () => {
     expect(models.text(findTextProvider("openrouter")!, "openai/gpt-4o-mini").mode).toBe("simulated");
   });
 
@@ -310,7 +310,7 @@ describe("demo images through generateImage", () => {
   beforeAll(async () => {
     fake = await startFakeOpenAI();
   });
-  afterAll(() => fake.stop());
+  afterAll(async () => fake.stop());
 
   test("openai live: /v1/images/generations with b64_json, one call (maxRetries 0), bytes stored as PNG", async () => {
     const models = createDemoModels(config({ OPENAI_API_KEY: fake.apiKey, OPENAI_BASE_URL: fake.baseURL }));

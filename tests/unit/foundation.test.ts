@@ -14,7 +14,7 @@ describe("embedded migrations", () => {
 
   test("apply on an empty database, and a second open applies nothing", () => {
     const db = openDatabase(":memory:");
-    const tables = db.$client.query("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name").all() as { name: string }[];
+    const tables = db.sqlite!.query("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name").all() as { name: string }[];
     expect(tables.map((t) => t.name)).toEqual(
       expect.arrayContaining(["user", "session", "account", "verification", "credit_grants", "generations", "api_keys"]),
     );

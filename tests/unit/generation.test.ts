@@ -45,14 +45,14 @@ import { isSafeKey, LocalStorage, resolveKey } from "~/storage/local.server";
 const CONFIG = { IMAGE_DEADLINE_MS: 600_000, VIDEO_DEADLINE_MS: 1_200_000 };
 const never = new AbortController().signal;
 
-function setup(credits = 100) {
+async function setup(credits = 100) {
   const db = openDatabase(":memory:");
   const clock = manualClock();
   const userId = crypto.randomUUID();
   db.insert(user)
     .values({ id: userId, name: "u", email: `${userId}@x.test`, createdAt: new Date(clock.now()), updatedAt: new Date(clock.now()), inviteCode: userId.slice(0, 8) })
     .run();
-  grantCredits(db, { userId, amount: credits, source: "admin" }, clock);
+  await db.exec(grantCredits(db, { userId, amount: credits, source: "admin" }, clock));
   const create = (prompt = "a cat", offering = findOffering("image", "replicate", "black-forest-labs/flux-schnell")!, mode: "live" | "simulated" = "simulated") =>
     createGeneration(db, { userId, input: { offering, prompt, options: {} }, mode, config: CONFIG }, clock);
   return { db, clock, userId, create };
@@ -62,7 +62,7 @@ const row = (db: Db, id: string) => db.select().from(generations).where(eq(gener
 const debits = (db: Db) => db.select().from(creditDebits).all();
 
 describe("validateGenerateInput", () => {
-  test("the rule order of spec 4.1", () => {
+  test("the rule order of spec 4.1", async () => {
     const msg = (raw: Record<string, unknown>) => {
       try {
         validateGenerateInput(raw);
@@ -81,18 +81,18 @@ describe("validateGenerateInput", () => {
 });
 
 describe("createGeneration", () => {
-  test("reserves: unfinished tasks hold their cost; the message names need and have", () => {
-    const { create } = setup(10);
-    create(); // 3
-    create(); // 3
-    create(); // 3 → 1 left
-    expect(() => create()).toThrow("insufficient credits: need 3, have 1");
+  test("reserves: unfinished tasks hold their cost; the message names need and have", async () => {
+    const { create } = await setup(10);
+    await create(); // 3
+    await create(); // 3
+    await create(); // 3 → 1 left
+    await expect(create()).rejects.toThrow("insufficient credits: need 3, have 1");
   });
 
-  test("pending rows have no poll time, a deadline per ai_type, and the provider's mode", () => {
-    const { db, clock, create } = setup();
-    const img = create("x", findOffering("image", "openai", "dall-e-3")!, "live");
-    const vid = create("x", findOffering("video", "runway", "gen4.5")!);
+  test("pending rows have no poll time, a deadline per ai_type, and the provider's mode", async () => {
+    const { db, clock, create } = await setup();
+    const img = await create("x", findOffering("image", "openai", "dall-e-3")!, "live");
+    const vid = await create("x", findOffering("video", "runway", "gen4.5")!);
     expect(row(db, img.id)).toMatchObject({ status: "pending", nextPollAt: null, mode: "live", deadlineAt: clock.now() + 600_000 });
     expect(row(db, vid.id).deadlineAt).toBe(clock.now() + 1_200_000);
     expect(toQueryView(row(db, img.id))).toEqual({ gen_id: img.id, status: "pending", created_at: "2026-11-22T10:00:00.000Z" });
@@ -100,10 +100,10 @@ describe("createGeneration", () => {
 });
 
 describe("history", () => {
-  test("created_at desc, then gen_id desc; paging bounds", () => {
-    const { db, userId, create } = setup();
-    const ids = [create().id, create().id, create().id]; // same millisecond (manual clock)
-    const page = listHistory(db, userId, { page: 1, pageSize: 20 });
+  test("created_at desc, then gen_id desc; paging bounds", async () => {
+    const { db, userId, create } = await setup();
+    const ids = [(await create()).id, (await create()).id, (await create()).id]; // same millisecond (manual clock)
+    const page = await listHistory(db, userId, { page: 1, pageSize: 20 });
     expect(page.generations.map((g) => g.gen_id)).toEqual([...ids].sort().reverse());
     expect(normalizePaging({})).toEqual({ page: 1, pageSize: 20 });
     expect(normalizePaging({ page: 3, page_size: 1000 })).toEqual({ page: 3, pageSize: 100 });
@@ -112,57 +112,58 @@ describe("history", () => {
 });
 
 describe("claims and leases", () => {
-  test("a claimed task is not claimed again by another owner until its lease expires", () => {
-    const { db, clock, create } = setup();
-    const g = create();
-    const a = claimDue(db, { owner: "A", limit: 10, leaseMs: 1000 }, clock);
+  test("a claimed task is not claimed again by another owner until its lease expires", async () => {
+    const { db, clock, create } = await setup();
+    const g = await create();
+    const a = await claimDue(db, { owner: "A", limit: 10, leaseMs: 1000 }, clock);
     expect(a.map((t) => t.row.id)).toEqual([g.id]);
     expect(a[0]!.reclaimed).toBe(false);
     expect(a[0]!.row).toMatchObject({ status: "processing", leaseOwner: "A", attempts: 1 });
-    expect(claimDue(db, { owner: "B", limit: 10, leaseMs: 1000 }, clock)).toEqual([]);
+    expect(await claimDue(db, { owner: "B", limit: 10, leaseMs: 1000 }, clock)).toEqual([]);
     clock.advance(1000);
-    const b = claimDue(db, { owner: "B", limit: 10, leaseMs: 1000 }, clock);
+    const b = await claimDue(db, { owner: "B", limit: 10, leaseMs: 1000 }, clock);
     expect(b.map((t) => [t.row.id, t.reclaimed, t.row.leaseOwner, t.row.attempts])).toEqual([[g.id, true, "B", 2]]);
     // A lost the lease: its completion changes nothing and debits nothing.
-    expect(completeGeneration(db, { id: g.id, owner: "A", resultUrls: ["u"] }, clock)).toBe(false);
+    expect(await completeGeneration(db, { id: g.id, owner: "A", resultUrls: ["u"] }, clock)).toBe(false);
     expect(debits(db)).toEqual([]);
   });
 
-  test("the claim respects the limit and takes the oldest first; polls wait for next_poll_at", () => {
-    const { db, clock, create } = setup();
-    const ids = Array.from({ length: 5 }, () => create().id);
-    const first = claimDue(db, { owner: "A", limit: 2, leaseMs: 1000 }, clock);
+  test("the claim respects the limit and takes the oldest first; polls wait for next_poll_at", async () => {
+    const { db, clock, create } = await setup();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await create()).id);
+    const first = await claimDue(db, { owner: "A", limit: 2, leaseMs: 1000 }, clock);
     expect(first.map((t) => t.row.id)).toEqual(ids.slice(0, 2));
     db.update(generations).set({ leaseOwner: null, leaseUntil: null, upstreamTaskId: "up", nextPollAt: clock.now() + 500 }).where(eq(generations.id, ids[0]!)).run();
-    const next = claimDue(db, { owner: "A", limit: 10, leaseMs: 1000 }, clock);
+    const next = await claimDue(db, { owner: "A", limit: 10, leaseMs: 1000 }, clock);
     expect(next.map((t) => t.row.id)).toEqual(ids.slice(2));
     clock.advance(500);
-    expect(claimDue(db, { owner: "B", limit: 10, leaseMs: 1000 }, clock).map((t) => t.row.id)).toEqual([ids[0]]);
+    expect((await claimDue(db, { owner: "B", limit: 10, leaseMs: 1000 }, clock)).map((t) => t.row.id)).toEqual([ids[0]]);
   });
 
-  test("complete + debit happen once; fail debits nothing", () => {
-    const { db, clock, userId, create } = setup(10);
-    const ok = create();
-    const bad = create();
-    claimDue(db, { owner: "A", limit: 10, leaseMs: 1000 }, clock);
-    expect(completeGeneration(db, { id: ok.id, owner: "A", resultUrls: ["http://x/media/a.png"] }, clock)).toBe(true);
-    expect(completeGeneration(db, { id: ok.id, owner: "A", resultUrls: ["http://x/media/a.png"] }, clock)).toBe(false);
-    expect(failGeneration(db, { id: bad.id, owner: "A", message: "boom" }, clock)).toBe(true);
-    expect(failGeneration(db, { id: ok.id, owner: "A", message: "late" }, clock)).toBe(false);
+  test("complete + debit happen once; fail debits nothing", async () => {
+    const { db, clock, userId, create } = await setup(10);
+    const ok = await create();
+    const bad = await create();
+    await claimDue(db, { owner: "A", limit: 10, leaseMs: 1000 }, clock);
+    expect(await completeGeneration(db, { id: ok.id, owner: "A", resultUrls: ["http://x/media/a.png"] }, clock)).toBe(true);
+    expect(await completeGeneration(db, { id: ok.id, owner: "A", resultUrls: ["http://x/media/a.png"] }, clock)).toBe(false);
+    expect(await failGeneration(db, { id: bad.id, owner: "A", message: "boom" }, clock)).toBe(true);
+    expect(await failGeneration(db, { id: ok.id, owner: "A", message: "late" }, clock)).toBe(false);
     expect(debits(db).map((d) => [d.genId, d.amount])).toEqual([[ok.id, 3]]);
-    expect(getCredits(db, userId, clock).left_credits).toBe(7);
+    expect((await db.exec(getCredits(db, userId, clock))).left_credits).toBe(7);
     expect(toQueryView(row(db, ok.id))).toMatchObject({ status: "completed", result_urls: ["http://x/media/a.png"] });
     expect(toQueryView(row(db, bad.id))).toMatchObject({ status: "failed", error_message: "boom" });
   });
 
-  test("releaseLeases hands back simulated tasks and submitted live ones, not a live submit in flight", () => {
-    const { db, clock, create } = setup();
-    const sim = create();
-    const liveSubmitting = create("x", findOffering("image", "kling", "kling-v1")!, "live");
-    const livePolled = create("x", findOffering("image", "kling", "kling-v1")!, "live");
-    claimDue(db, { owner: "A", limit: 10, leaseMs: 60_000 }, clock);
+  test("releaseLeases hands back simulated tasks and submitted live ones, not a live submit in flight", async () => {
+    const { db, clock, create } = await setup();
+    const sim = await create();
+    const liveSubmitting = await create("x", findOffering("image", "kling", "kling-v1")!, "live");
+    const livePolled = await create("x", findOffering("image", "kling", "kling-v1")!, "live");
+    await claimDue(db, { owner: "A", limit: 10, leaseMs: 60_000 }, clock);
     db.update(generations).set({ upstreamTaskId: "up-1" }).where(eq(generations.id, livePolled.id)).run();
-    expect(releaseLeases(db, "A")).toBe(2);
+    expect(await releaseLeases(db, "A")).toBe(2);
     expect(row(db, sim.id).leaseOwner).toBeNull();
     expect(row(db, livePolled.id).leaseOwner).toBeNull();
     expect(row(db, liveSubmitting.id).leaseOwner).toBe("A");
@@ -170,21 +171,21 @@ describe("claims and leases", () => {
 });
 
 describe("planStep and backoff", () => {
-  test("deadline, interrupted live submit, poll, submit", () => {
-    const { db, clock, create } = setup();
-    const g = create("x", findOffering("image", "openai", "dall-e-3")!, "live");
-    const [t] = claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock);
+  test("deadline, interrupted live submit, poll, submit", async () => {
+    const { db, clock, create } = await setup();
+    const g = await create("x", findOffering("image", "openai", "dall-e-3")!, "live");
+    const [t] = await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock);
     expect(planStep(t!, clock.now())).toEqual({ kind: "submit" });
     expect(planStep(t!, t!.row.deadlineAt)).toEqual({ kind: "fail", message: TIMED_OUT });
     clock.advance(1000);
-    const [again] = claimDue(db, { owner: "B", limit: 1, leaseMs: 1000 }, clock);
+    const [again] = await claimDue(db, { owner: "B", limit: 1, leaseMs: 1000 }, clock);
     expect(again!.row.id).toBe(g.id);
     expect(planStep(again!, clock.now())).toEqual({ kind: "fail", message: INTERRUPTED });
     expect(planStep({ ...again!, row: { ...again!.row, mode: "simulated" } }, clock.now())).toEqual({ kind: "submit" });
     expect(planStep({ ...again!, row: { ...again!.row, upstreamTaskId: "u" } }, clock.now())).toEqual({ kind: "poll", upstreamTaskId: "u" });
   });
 
-  test("poll delays: live 1 s growing to 5 s; simulated scaled to the delay", () => {
+  test("poll delays: live 1 s growing to 5 s; simulated scaled to the delay", async () => {
     expect([0, 1, 2, 3, 4, 5, 10].map((n) => pollDelayMs(n, "live", 1500))).toEqual([1000, 1500, 2250, 3375, 5000, 5000, 5000]);
     expect(pollDelayMs(0, "simulated", 0)).toBe(0);
     expect(pollDelayMs(0, "simulated", 1500)).toBe(375);
@@ -211,8 +212,8 @@ describe("runStep with providers that misbehave", () => {
   const dir = mkdtempSync(join(tmpdir(), "atelier-unit-"));
 
   test("async: submit persists the upstream id, poll stores results and completes", async () => {
-    const { db, clock, create } = setup();
-    const g = create();
+    const { db, clock, create } = await setup();
+    const g = await create();
     const seen: string[] = [];
     let polls = 0;
     const p: AsyncProvider = {
@@ -224,7 +225,7 @@ describe("runStep with providers that misbehave", () => {
     };
     const ctx = stepCtx(db, clock, p, dir);
     const step = async () => {
-      const tasks = claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock);
+      const tasks = await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock);
       for (const t of tasks) await runStep(ctx, t, never);
       return tasks.length;
     };
@@ -245,8 +246,8 @@ describe("runStep with providers that misbehave", () => {
   });
 
   test("a transient poll error keeps polling; a permanent one fails with the provider's message", async () => {
-    const { db, clock, create } = setup();
-    const g = create();
+    const { db, clock, create } = await setup();
+    const g = await create();
     let mode: "transient" | "permanent" = "transient";
     const p: AsyncProvider = {
       name: "replicate",
@@ -261,7 +262,7 @@ describe("runStep with providers that misbehave", () => {
     };
     const ctx = stepCtx(db, clock, p, dir);
     const run = async () => {
-      for (const t of claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock)) await runStep(ctx, t, never);
+      for (const t of await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock)) await runStep(ctx, t, never);
       clock.advance(10_000);
     };
     await run(); // submit
@@ -274,8 +275,8 @@ describe("runStep with providers that misbehave", () => {
   });
 
   test("sync: retryable submit errors retry a bounded number of times; others fail at once", async () => {
-    const { db, clock, create } = setup();
-    const g = create("x", findOffering("image", "openai", "dall-e-3")!, "live");
+    const { db, clock, create } = await setup();
+    const g = await create("x", findOffering("image", "openai", "dall-e-3")!, "live");
     let calls = 0;
     const p: SyncProvider = {
       name: "openai",
@@ -288,47 +289,47 @@ describe("runStep with providers that misbehave", () => {
     };
     const ctx = stepCtx(db, clock, p, dir);
     for (let i = 0; i < 5; i++) {
-      for (const t of claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock)) await runStep(ctx, t, never);
+      for (const t of await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock)) await runStep(ctx, t, never);
       clock.advance(10_000);
     }
     expect(calls).toBe(3);
     expect(row(db, g.id)).toMatchObject({ status: "failed", errorMessage: "rate limited upstream", attempts: 3 });
 
-    const h = create("y", findOffering("image", "openai", "dall-e-3")!, "live");
+    const h = await create("y", findOffering("image", "openai", "dall-e-3")!, "live");
     const q: SyncProvider = { ...p, generate: async () => Promise.reject(new Error("bug with a secret inside")) };
-    for (const t of claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock)) await runStep(stepCtx(db, clock, q, dir), t, never);
+    for (const t of await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock)) await runStep(stepCtx(db, clock, q, dir), t, never);
     expect(row(db, h.id)).toMatchObject({ status: "failed", errorMessage: "generation failed: internal error" });
   });
 
   test("a task past its deadline fails with 'generation timed out'", async () => {
-    const { db, clock, create } = setup();
-    const g = create();
+    const { db, clock, create } = await setup();
+    const g = await create();
     clock.advance(600_000);
     const p = createSimulator("replicate", "async", { delayMs: 0, clock });
-    for (const t of claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock)) await runStep(stepCtx(db, clock, p, dir), t, never);
+    for (const t of await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock)) await runStep(stepCtx(db, clock, p, dir), t, never);
     expect(row(db, g.id)).toMatchObject({ status: "failed", errorMessage: "generation timed out" });
   });
 
   test("the runner drives many tasks to completion with the simulator, each debited once", async () => {
-    const { db, userId } = setup(1000);
+    const { db, userId } = await setup(1000);
     const realClock = { now: () => Date.now() };
     const config = parseConfig({ DATA_DIR: dir, SIMULATOR_DELAY_MS: "0", JOB_CONCURRENCY: "4" });
     for (let i = 0; i < 30; i++) {
       const o = i % 3 ? findOffering("image", "kling", "kling-v1")! : findOffering("image", "openai", "dall-e-3")!;
-      createGeneration(db, { userId, input: { offering: o, prompt: `t${i}`, options: {} }, mode: "simulated", config: CONFIG }, realClock);
+      await createGeneration(db, { userId, input: { offering: o, prompt: `t${i}`, options: {} }, mode: "simulated", config: CONFIG }, realClock);
     }
     const runner = createRunner({ db, clock: realClock, config, providers: createRegistry(config, realClock), storage: new LocalStorage(dir, "http://pub/media") });
     runner.start();
     const until = Date.now() + 10_000;
-    const left = () => (db.$client.query("SELECT count(*) AS n FROM generations WHERE status != 'completed'").get() as { n: number }).n;
+    const left = () => (db.sqlite!.query("SELECT count(*) AS n FROM generations WHERE status != 'completed'").get() as { n: number }).n;
     while (left() > 0 && Date.now() < until) await Bun.sleep(10);
     await runner.stop(1000);
-    expect((db.$client.query("SELECT count(*) AS n FROM generations WHERE status = 'completed'").get() as any).n).toBe(30);
+    expect((db.sqlite!.query("SELECT count(*) AS n FROM generations WHERE status = 'completed'").get() as any).n).toBe(30);
     expect(debits(db).length).toBe(30);
     expect(runner.stats().claimed).toBeGreaterThanOrEqual(30);
   });
 
-  test("cleanup", () => rmSync(dir, { recursive: true, force: true }));
+  test("cleanup", async () => rmSync(dir, { recursive: true, force: true }));
 });
 
 describe("simulator", () => {
@@ -369,7 +370,7 @@ describe("simulator", () => {
     expect(err.message).toContain("safety system");
   });
 
-  test("registry: simulator without credentials or without an adapter; live adapter otherwise; MODEL_MAP", () => {
+  test("registry: simulator without credentials or without an adapter; live adapter otherwise; MODEL_MAP", async () => {
     const clock = manualClock();
     const none = createRegistry(parseConfig({}), clock);
     expect(["openai", "replicate", "kling", "runway"].map((p) => none.mode(p as any))).toEqual(["simulated", "simulated", "simulated", "simulated"]);
@@ -413,7 +414,7 @@ describe("rendering", () => {
 });
 
 describe("storage keys", () => {
-  test("only safe relative keys resolve inside the root", () => {
+  test("only safe relative keys resolve inside the root", async () => {
     expect(isSafeKey("0b1c/0.png")).toBe(true);
     for (const bad of ["../x", "a/../../x", "/etc/passwd", "a//b", ".hidden", "a/./b", "a\\b", ""]) {
       expect(resolveKey("/data/media", bad)).toBeNull();

@@ -55,67 +55,67 @@ function addGeneration(userId: string, cost: number, status = "pending", d: Db =
 }
 
 const grant = (userId: string, amount: number, expiresAt: number | null, source: "signup" | "checkin" | "admin" | "order" = "admin") =>
-  grantCredits(db, { userId, amount, source, expiresAt }, clock);
+  db.exec(grantCredits(db, { userId, amount, source, expiresAt }, clock));
 
 const debit = (userId: string, amount: number, genId: string = randomUUID()) =>
-  db.transaction((tx) => debitForGeneration(tx, { genId, userId, amount }, clock), { behavior: "immediate" });
+  db.tx((tx) => debitForGeneration(tx, { genId, userId, amount }, clock));
 
 const remainingOf = (id: string) => db.select().from(creditGrants).where(eq(creditGrants.id, id)).get()!.remaining;
 
-beforeEach(() => {
+beforeEach(async () => {
   db = openDatabase(":memory:");
   clock = manualClock(T0);
 });
 
 describe("grants and balances (DESIGN §3)", () => {
-  test("left = Σ remaining of unexpired grants; total = Σ amount of every grant", () => {
+  test("left = Σ remaining of unexpired grants; total = Σ amount of every grant", async () => {
     const u = addUser();
-    expect(getCredits(db, u, clock)).toEqual({ left_credits: 0, total_credits: 0 });
-    grant(u, 10, T0 + 365 * DAY_MS, "signup");
-    grant(u, 5, null);
-    grant(u, 3, T0 + HOUR);
-    expect(getCredits(db, u, clock)).toEqual({ left_credits: 18, total_credits: 18 });
-    debit(u, 4);
-    expect(getCredits(db, u, clock)).toEqual({ left_credits: 14, total_credits: 18 });
+    expect(await db.exec(getCredits(db, u, clock))).toEqual({ left_credits: 0, total_credits: 0 });
+    await grant(u, 10, T0 + 365 * DAY_MS, "signup");
+    await grant(u, 5, null);
+    await grant(u, 3, T0 + HOUR);
+    expect(await db.exec(getCredits(db, u, clock))).toEqual({ left_credits: 18, total_credits: 18 });
+    await debit(u, 4);
+    expect(await db.exec(getCredits(db, u, clock))).toEqual({ left_credits: 14, total_credits: 18 });
     clock.advance(2 * HOUR); // the 3-credit grant (which paid 3 of the 4) has expired
-    expect(getCredits(db, u, clock)).toEqual({ left_credits: 14, total_credits: 18 });
+    expect(await db.exec(getCredits(db, u, clock))).toEqual({ left_credits: 14, total_credits: 18 });
     clock.advance(365 * DAY_MS);
-    expect(getCredits(db, u, clock)).toEqual({ left_credits: 5, total_credits: 18 });
+    expect(await db.exec(getCredits(db, u, clock))).toEqual({ left_credits: 5, total_credits: 18 });
   });
 
-  test("expiry at the exact boundary: spendable 1 ms before, gone at the instant", () => {
+  test("expiry at the exact boundary: spendable 1 ms before, gone at the instant", async () => {
     const u = addUser();
-    const g = grant(u, 7, T0 + DAY_MS);
+    const g = await grant(u, 7, T0 + DAY_MS);
     clock.set(T0 + DAY_MS - 1);
-    expect(getCredits(db, u, clock).left_credits).toBe(7);
-    expect(() => db.transaction((tx) => assertCanReserve(tx, u, 7, clock))).not.toThrow();
+    expect((await db.exec(getCredits(db, u, clock))).left_credits).toBe(7);
+    await db.tx((tx) => assertCanReserve(tx, u, 7, clock));
     clock.set(T0 + DAY_MS);
-    expect(getCredits(db, u, clock)).toEqual({ left_credits: 0, total_credits: 7 });
-    expect(() => db.transaction((tx) => assertCanReserve(tx, u, 1, clock))).toThrow("insufficient credits: need 1, have 0");
-    const r = debit(u, 2);
+    expect(await db.exec(getCredits(db, u, clock))).toEqual({ left_credits: 0, total_credits: 7 });
+    await expect(db.tx((tx) => assertCanReserve(tx, u, 1, clock))).rejects.toThrow("insufficient credits: need 1, have 0");
+    const r = await debit(u, 2);
     expect(r.charged).toBe(0);
     expect(remainingOf(g.id)).toBe(7);
-    expect(listGrants(db, u, clock)[0]!.expired).toBe(true);
+    expect((await db.exec(listGrants(db, u, clock)))[0]!.expired).toBe(true);
   });
 
-  test("a grant must be a positive integer with a future expiry", () => {
+  test("a grant must be a positive integer with a future expiry", async () => {
     const u = addUser();
     for (const bad of [0, -1, 1.5, Number.NaN]) {
-      expect(() => grant(u, bad, null)).toThrow(new AppError("INVALID_PARAMS", { reason: "credits must be a positive integer" }));
+      await expect(grant(u, bad, null)).rejects.toThrow(new AppError("INVALID_PARAMS", { reason: "credits must be a positive integer" }));
     }
-    expect(() => grant(u, 1, T0)).toThrow("invalid params: expiry must be in the future");
-    expect(getCredits(db, u, clock).total_credits).toBe(0);
+    await expect(grant(u, 1, T0)).rejects.toThrow("invalid params: expiry must be in the future");
+    expect((await db.exec(getCredits(db, u, clock))).total_credits).toBe(0);
   });
 
-  test("balances are per user", () => {
+  test("balances are per user", async () => {
     const a = addUser();
     const b = addUser();
-    grant(a, 4, null);
-    grant(b, 9, null);
-    debit(a, 1);
-    expect(getCredits(db, a, clock).left_credits).toBe(3);
-    expect(getCredits(db, b, clock).left_credits).toBe(9);
-    const many = getCreditsMany(db, [a, b, addUser()], clock);
+    await grant(a, 4, null);
+    await grant(b, 9, null);
+    await debit(a, 1);
+    expect((await db.exec(getCredits(db, a, clock))).left_credits).toBe(3);
+    expect((await db.exec(getCredits(db, b, clock))).left_credits).toBe(9);
+    const many = await db.exec(getCreditsMany(db, [a, b, addUser()], clock));
     expect(many.get(a)).toEqual({ left_credits: 3, total_credits: 4 });
     expect(many.get(b)).toEqual({ left_credits: 9, total_credits: 9 });
     expect(many.size).toBe(2);
@@ -123,26 +123,26 @@ describe("grants and balances (DESIGN §3)", () => {
 });
 
 describe("debits", () => {
-  test("spending order: soonest-expiring first, never-expiring last, then oldest first", () => {
+  test("spending order: soonest-expiring first, never-expiring last, then oldest first", async () => {
     const u = addUser();
-    const never1 = grant(u, 2, null);
+    const never1 = await grant(u, 2, null);
     clock.advance(1);
-    const later = grant(u, 2, T0 + 30 * DAY_MS);
+    const later = await grant(u, 2, T0 + 30 * DAY_MS);
     clock.advance(1);
-    const soonNewer = grant(u, 2, T0 + 5 * DAY_MS);
+    const soonNewer = await grant(u, 2, T0 + 5 * DAY_MS);
     clock.advance(1);
-    const never2 = grant(u, 2, null);
+    const never2 = await grant(u, 2, null);
     clock.set(T0 - 10); // an older grant with the same expiry as soonNewer
-    const soonOlder = grant(u, 2, T0 + 5 * DAY_MS);
+    const soonOlder = await grant(u, 2, T0 + 5 * DAY_MS);
     clock.set(T0 + 10);
 
     const order = [soonOlder, soonNewer, later, never1, never2];
     // Spend one grant and a half at a time and watch the grants drain in order.
-    const r1 = debit(u, 3);
+    const r1 = await debit(u, 3);
     expect(order.map((g) => remainingOf(g.id))).toEqual([0, 1, 2, 2, 2]);
-    const r2 = debit(u, 4);
+    const r2 = await debit(u, 4);
     expect(order.map((g) => remainingOf(g.id))).toEqual([0, 0, 0, 1, 2]);
-    const r3 = debit(u, 2);
+    const r3 = await debit(u, 2);
     expect(order.map((g) => remainingOf(g.id))).toEqual([0, 0, 0, 0, 1]);
     expect([r1.charged, r2.charged, r3.charged]).toEqual([3, 4, 2]);
 
@@ -150,58 +150,58 @@ describe("debits", () => {
     expect(Object.fromEntries(alloc.map((a) => [a.grantId, a.amount]))).toEqual({ [soonNewer.id]: 1, [later.id]: 2, [never1.id]: 1 });
   });
 
-  test("expired grants are skipped even when they sort first", () => {
+  test("expired grants are skipped even when they sort first", async () => {
     const u = addUser();
-    const old = grant(u, 5, T0 + HOUR);
-    const fresh = grant(u, 5, T0 + 2 * DAY_MS);
+    const old = await grant(u, 5, T0 + HOUR);
+    const fresh = await grant(u, 5, T0 + 2 * DAY_MS);
     clock.advance(HOUR);
-    expect(debit(u, 3).charged).toBe(3);
+    expect((await debit(u, 3)).charged).toBe(3);
     expect(remainingOf(old.id)).toBe(5);
     expect(remainingOf(fresh.id)).toBe(2);
   });
 
-  test("a debit applied twice for one gen_id is counted once", () => {
+  test("a debit applied twice for one gen_id is counted once", async () => {
     const u = addUser();
-    grant(u, 10, null);
+    await grant(u, 10, null);
     const gen = addGeneration(u, 4, "completed");
-    const first = debit(u, 4, gen);
-    const second = debit(u, 4, gen);
+    const first = await debit(u, 4, gen);
+    const second = await debit(u, 4, gen);
     expect(first.applied).toBe(true);
     expect(second).toEqual({ debitId: first.debitId, amount: 4, charged: 4, applied: false });
-    expect(getCredits(db, u, clock).left_credits).toBe(6);
+    expect((await db.exec(getCredits(db, u, clock))).left_credits).toBe(6);
     expect(db.select().from(creditDebits).all()).toHaveLength(1);
     // A rolled-back outer transaction leaves no trace either.
     const gen2 = addGeneration(u, 2, "completed");
-    expect(() =>
-      db.transaction((tx) => {
-        debitForGeneration(tx, { genId: gen2, userId: u, amount: 2 }, clock);
+    await expect(
+      db.tx(function* (tx) {
+        yield* debitForGeneration(tx, { genId: gen2, userId: u, amount: 2 }, clock);
         throw new Error("completion failed");
       }),
-    ).toThrow("completion failed");
-    expect(getCredits(db, u, clock).left_credits).toBe(6);
-    expect(debit(u, 2, gen2).applied).toBe(true);
-    expect(getCredits(db, u, clock).left_credits).toBe(4);
+    ).rejects.toThrow("completion failed");
+    expect((await db.exec(getCredits(db, u, clock))).left_credits).toBe(6);
+    expect((await debit(u, 2, gen2)).applied).toBe(true);
+    expect((await db.exec(getCredits(db, u, clock))).left_credits).toBe(4);
   });
 
-  test("a debit larger than what is left takes what is left, never below zero", () => {
+  test("a debit larger than what is left takes what is left, never below zero", async () => {
     const u = addUser();
-    grant(u, 3, null);
-    const r = debit(u, 10);
+    await grant(u, 3, null);
+    const r = await debit(u, 10);
     expect(r).toMatchObject({ amount: 10, charged: 3, applied: true });
-    expect(getCredits(db, u, clock).left_credits).toBe(0);
-    expect(debit(u, 1).charged).toBe(0);
-    expect(getCredits(db, u, clock).left_credits).toBe(0);
+    expect((await db.exec(getCredits(db, u, clock))).left_credits).toBe(0);
+    expect((await debit(u, 1)).charged).toBe(0);
+    expect((await db.exec(getCredits(db, u, clock))).left_credits).toBe(0);
   });
 
-  test("statements: grants and debits with the generation they paid for", () => {
+  test("statements: grants and debits with the generation they paid for", async () => {
     const u = addUser();
-    grant(u, 10, T0 + 365 * DAY_MS, "signup");
+    await grant(u, 10, T0 + 365 * DAY_MS, "signup");
     const gen = addGeneration(u, 5, "completed");
     clock.advance(1000);
-    debit(u, 5, gen);
+    await debit(u, 5, gen);
     clock.advance(1000);
-    debit(u, 1, "gen-deleted");
-    const grants = listGrants(db, u, clock);
+    await debit(u, 1, "gen-deleted");
+    const grants = await db.exec(listGrants(db, u, clock));
     expect(grants).toEqual([
       {
         id: expect.any(String),
@@ -214,102 +214,99 @@ describe("debits", () => {
         expired: false,
       },
     ]);
-    const debits = listDebits(db, u);
+    const debits = await db.exec(listDebits(db, u));
     // Newest first; a debit whose generation row is gone still lists, without details.
     expect(debits.map((d) => [d.gen_id, d.amount, d.charged, d.created_at, d.generation])).toEqual([
       ["gen-deleted", 1, 1, "2026-11-22T10:00:02.000Z", null],
       [gen, 5, 5, "2026-11-22T10:00:01.000Z", { ai_type: "image", provider: "openai", model: "dall-e-3", prompt: "a fox" }],
     ]);
-    expect(listDebits(db, addUser())).toEqual([]);
+    expect(await db.exec(listDebits(db, addUser()))).toEqual([]);
   });
 });
 
 describe("reservations", () => {
-  test("available = left − credits of pending and processing tasks; finished tasks hold nothing", () => {
+  test("available = left − credits of pending and processing tasks; finished tasks hold nothing", async () => {
     const u = addUser();
-    grant(u, 20, null);
+    await grant(u, 20, null);
     addGeneration(u, 5, "pending");
     addGeneration(u, 4, "processing");
     addGeneration(u, 3, "failed");
     addGeneration(u, 2, "completed");
     addGeneration(addUser(), 7, "pending"); // another user's task
-    expect(reservedCredits(db, u)).toBe(9);
-    expect(availableCredits(db, u, clock)).toBe(11);
-    expect(() => db.transaction((tx) => assertCanReserve(tx, u, 11, clock))).not.toThrow();
-    expect(() => db.transaction((tx) => assertCanReserve(tx, u, 12, clock))).toThrow(
+    expect(await db.exec(reservedCredits(db, u))).toBe(9);
+    expect(await db.exec(availableCredits(db, u, clock))).toBe(11);
+    await db.tx((tx) => assertCanReserve(tx, u, 11, clock));
+    await expect(db.tx((tx) => assertCanReserve(tx, u, 12, clock))).rejects.toThrow(
       new AppError("INSUFFICIENT_CREDITS", { need: 12, have: 11 }),
     );
   });
 
-  test("a grant expiring between reservation and debit: the debit takes what is left", () => {
+  test("a grant expiring between reservation and debit: the debit takes what is left", async () => {
     const u = addUser();
-    const expiring = grant(u, 10, T0 + HOUR);
-    const keep = grant(u, 3, null);
-    const gen = db.transaction(
-      (tx) => {
-        assertCanReserve(tx, u, 8, clock);
-        return addGeneration(u, 8, "pending", tx as unknown as Db);
-      },
-      { behavior: "immediate" },
-    );
-    expect(availableCredits(db, u, clock)).toBe(5);
+    const expiring = await grant(u, 10, T0 + HOUR);
+    const keep = await grant(u, 3, null);
+    const gen = await db.tx(function* (tx) {
+      yield* assertCanReserve(tx, u, 8, clock);
+      return addGeneration(u, 8, "pending", tx as unknown as Db);
+    });
+    expect(await db.exec(availableCredits(db, u, clock))).toBe(5);
     clock.advance(2 * HOUR);
     // While the task runs, the shortfall shows as 0 available, not a negative number.
-    expect(availableCredits(db, u, clock)).toBe(-5);
-    expect(() => db.transaction((tx) => assertCanReserve(tx, u, 1, clock))).toThrow("insufficient credits: need 1, have 0");
+    expect(await db.exec(availableCredits(db, u, clock))).toBe(-5);
+    await expect(db.tx((tx) => assertCanReserve(tx, u, 1, clock))).rejects.toThrow("insufficient credits: need 1, have 0");
     db.update(generations).set({ status: "completed" }).where(eq(generations.id, gen)).run();
-    const r = debit(u, 8, gen);
+    const r = await debit(u, 8, gen);
     expect(r).toMatchObject({ amount: 8, charged: 3, applied: true });
     expect(remainingOf(expiring.id)).toBe(10);
     expect(remainingOf(keep.id)).toBe(0);
-    expect(getCredits(db, u, clock)).toEqual({ left_credits: 0, total_credits: 13 });
+    expect(await db.exec(getCredits(db, u, clock))).toEqual({ left_credits: 0, total_credits: 13 });
   });
 });
 
 describe("daily check-in (spec 4.10)", () => {
-  test("first call of the UTC day adds 1 credit valid 365 days; later calls that day add nothing", () => {
+  test("first call of the UTC day adds 1 credit valid 365 days; later calls that day add nothing", async () => {
     const u = addUser();
     clock.set(Date.parse("2026-11-22T00:00:00.000Z"));
-    expect(checkedInToday(db, u, clock)).toBe(false);
-    expect(checkIn(db, u, clock)).toEqual({ added: true, day: "2026-11-22", left_credits: 1, total_credits: 1 });
-    expect(checkedInToday(db, u, clock)).toBe(true);
+    expect(await checkedInToday(db, u, clock)).toBe(false);
+    expect(await checkIn(db, u, clock)).toEqual({ added: true, day: "2026-11-22", left_credits: 1, total_credits: 1 });
+    expect(await checkedInToday(db, u, clock)).toBe(true);
     clock.set(Date.parse("2026-11-22T23:59:59.999Z"));
-    expect(checkIn(db, u, clock)).toEqual({ added: false, day: "2026-11-22", left_credits: 1, total_credits: 1 });
+    expect(await checkIn(db, u, clock)).toEqual({ added: false, day: "2026-11-22", left_credits: 1, total_credits: 1 });
     clock.set(Date.parse("2026-11-23T00:00:00.000Z"));
-    expect(checkedInToday(db, u, clock)).toBe(false);
-    expect(checkIn(db, u, clock)).toEqual({ added: true, day: "2026-11-23", left_credits: 2, total_credits: 2 });
-    const grants = listGrants(db, u, clock);
+    expect(await checkedInToday(db, u, clock)).toBe(false);
+    expect(await checkIn(db, u, clock)).toEqual({ added: true, day: "2026-11-23", left_credits: 2, total_credits: 2 });
+    const grants = await db.exec(listGrants(db, u, clock));
     expect(grants.map((g) => [g.source, g.amount, g.created_at, g.expires_at])).toEqual([
       ["checkin", 1, "2026-11-23T00:00:00.000Z", "2027-11-23T00:00:00.000Z"],
       ["checkin", 1, "2026-11-22T00:00:00.000Z", "2027-11-22T00:00:00.000Z"],
     ]);
     // …and the credit expires 365 days later.
     clock.set(Date.parse("2027-11-22T00:00:00.000Z"));
-    expect(getCredits(db, u, clock)).toEqual({ left_credits: 1, total_credits: 2 });
+    expect(await db.exec(getCredits(db, u, clock))).toEqual({ left_credits: 1, total_credits: 2 });
   });
 
-  test("one instant per check-in: the credit expires exactly 365 days after it was granted", () => {
+  test("one instant per check-in: the credit expires exactly 365 days after it was granted", async () => {
     const u = addUser();
     let t = Date.parse("2026-11-22T23:59:59.999Z");
     const ticking = { now: () => t++ }; // a clock that moves on every read
-    expect(checkIn(db, u, ticking).day).toBe("2026-11-22");
+    expect((await checkIn(db, u, ticking)).day).toBe("2026-11-22");
     const g = db.select().from(creditGrants).where(eq(creditGrants.userId, u)).get()!;
     expect(g.createdAt.toISOString()).toBe("2026-11-22T23:59:59.999Z");
     expect(g.expiresAt!.getTime() - g.createdAt.getTime()).toBe(365 * DAY_MS);
   });
 
-  test("check-ins are per user", () => {
+  test("check-ins are per user", async () => {
     const a = addUser();
     const b = addUser();
-    expect(checkIn(db, a, clock).added).toBe(true);
-    expect(checkIn(db, b, clock).added).toBe(true);
-    expect(checkIn(db, a, clock).added).toBe(false);
+    expect((await checkIn(db, a, clock)).added).toBe(true);
+    expect((await checkIn(db, b, clock)).added).toBe(true);
+    expect((await checkIn(db, a, clock)).added).toBe(false);
   });
 });
 
 describe("real concurrency: worker threads with their own connections to one database file", () => {
   const dir = mkdtempSync(join(tmpdir(), "atelier-ledger-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => rmSync(dir, { recursive: true, force: true }));
 
   async function race(op: "reserve" | "checkin", path: string, userId: string, workers: number, attempts: number, cost = 0) {
     const gate = new SharedArrayBuffer(4);
@@ -338,16 +335,16 @@ describe("real concurrency: worker threads with their own connections to one dat
     const path = join(dir, "reserve.db");
     const file = openDatabase(path);
     const u = addUser(file);
-    grantCredits(file, { userId: u, amount: 100, source: "admin" }, clock);
+    await file.exec(grantCredits(file, { userId: u, amount: 100, source: "admin" }, clock));
     const out = await race("reserve", path, u, 10, 5, 3);
     const ok = out.reduce((a, r) => a + r.ok, 0);
     const refused = out.reduce((a, r) => a + r.refused, 0);
     expect(ok + refused).toBe(50);
     expect(ok).toBe(33); // floor(100 / 3)
     expect(new Set(out.flatMap((r) => r.messages))).toEqual(new Set(["insufficient credits: need 3, have 1"]));
-    expect(reservedCredits(file, u)).toBe(99);
-    expect(availableCredits(file, u, clock)).toBe(1);
-    file.$client.close();
+    expect(await file.exec(reservedCredits(file, u))).toBe(99);
+    expect(await file.exec(availableCredits(file, u, clock))).toBe(1);
+    await file.close();
   }, 60_000);
 
   test("20 concurrent check-ins add one credit", async () => {
@@ -357,7 +354,7 @@ describe("real concurrency: worker threads with their own connections to one dat
     const out = await race("checkin", path, u, 10, 2);
     expect(out.reduce((a, r) => a + r.ok, 0)).toBe(1);
     expect(out.reduce((a, r) => a + r.refused, 0)).toBe(19);
-    expect(getCredits(file, u, clock)).toEqual({ left_credits: 1, total_credits: 1 });
-    file.$client.close();
+    expect(await file.exec(getCredits(file, u, clock))).toEqual({ left_credits: 1, total_credits: 1 });
+    await file.close();
   }, 60_000);
 });

@@ -20,7 +20,7 @@ import type { RaceJob, RaceResult } from "./support/race-worker";
 const NOW = Date.UTC(2026, 10, 22, 12);
 const clock = { now: () => NOW };
 const dir = mkdtempSync(join(tmpdir(), "atelier-races-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => rmSync(dir, { recursive: true, force: true }));
 
 async function addUser(db: Db): Promise<string> {
   const id = randomUUID();
@@ -58,13 +58,13 @@ describe("races between threads calling the real domain functions", () => {
     const db = openDatabase(path);
     for (let round = 0; round < ROUNDS; round++) {
       const u = await addUser(db);
-      await grantCredits(db, { userId: u, amount: 30, source: "admin" }, clock); // flux-schnell costs 3 (spec 8.1)
+      await db.exec(grantCredits(db, { userId: u, amount: 30, source: "admin" }, clock)); // flux-schnell costs 3 (spec 8.1)
       const out = await race("create", path, u, 4, 12);
       expect({ round, accepted: sum(out, "ok"), refused: sum(out, "refused") }).toEqual({ round, accepted: 10, refused: 38 });
       expect(new Set(out.flatMap((r) => r.messages))).toEqual(new Set(["insufficient credits: need 3, have 0"]));
-      expect(await reservedCredits(db, u)).toBe(30);
+      expect(await db.exec(reservedCredits(db, u))).toBe(30);
     }
-    db.$client.close();
+    void db.close();
   }, 120_000);
 
   test(`checkIn: ${ROUNDS} rounds of 8 threads × 3 check-ins add exactly one credit`, async () => {
@@ -74,16 +74,16 @@ describe("races between threads calling the real domain functions", () => {
       const u = await addUser(db);
       const out = await race("checkin", path, u, 8, 3);
       expect({ round, added: sum(out, "ok"), already: sum(out, "refused") }).toEqual({ round, added: 1, already: 23 });
-      expect(await getCredits(db, u, clock)).toEqual({ left_credits: 1, total_credits: 1 });
+      expect(await db.exec(getCredits(db, u, clock))).toEqual({ left_credits: 1, total_credits: 1 });
     }
-    db.$client.close();
+    void db.close();
   }, 120_000);
 
   test("claimDue + completeGeneration: 4 threads drain 60 tasks; each is claimed once, completed once, debited once", async () => {
     const path = join(dir, "claims.db");
     const db = openDatabase(path);
     const u = await addUser(db);
-    await grantCredits(db, { userId: u, amount: 200, source: "admin" }, clock);
+    await db.exec(grantCredits(db, { userId: u, amount: 200, source: "admin" }, clock));
     const offering = findOffering("image", "replicate", "black-forest-labs/flux-schnell")!;
     const config = { IMAGE_DEADLINE_MS: 600_000, VIDEO_DEADLINE_MS: 1_200_000 };
     for (let i = 0; i < 60; i++) await createGeneration(db, { userId: u, input: { offering, prompt: `t${i}`, options: {} }, mode: "simulated", config }, clock);
@@ -97,7 +97,7 @@ describe("races between threads calling the real domain functions", () => {
     expect(Number(n)).toBe(60);
     const [{ done }] = await db.select({ done: sql<number>`count(*)` }).from(generations).where(eq(generations.status, "completed"));
     expect(Number(done)).toBe(60);
-    expect(await getCredits(db, u, clock)).toEqual({ left_credits: 20, total_credits: 200 });
-    db.$client.close();
+    expect(await db.exec(getCredits(db, u, clock))).toEqual({ left_credits: 20, total_credits: 200 });
+    void db.close();
   }, 120_000);
 });

@@ -41,7 +41,7 @@ function fixture() {
 }
 
 describe("parseFilter", () => {
-  test("known type and status; anything else means all", () => {
+  test("known type and status; anything else means all", async () => {
     expect(parseFilter(new URLSearchParams("type=video&status=failed"))).toEqual({ aiType: "video", status: "failed" });
     expect(parseFilter(new URLSearchParams("type=audio&status=done"))).toEqual({ aiType: undefined, status: undefined });
     expect(parseFilter(new URLSearchParams(""))).toEqual({ aiType: undefined, status: undefined });
@@ -49,49 +49,49 @@ describe("parseFilter", () => {
 });
 
 describe("listRecent with filters", () => {
-  test("by type, by status, both; totals follow the filter; only the user's own rows", () => {
+  test("by type, by status, both; totals follow the filter; only the user's own rows", async () => {
     const { db, a } = fixture();
     const page = { page: 1, pageSize: 10 };
-    expect(listRecent(db, a.id, page).total).toBe(4);
-    const videos = listRecent(db, a.id, page, { aiType: "video" });
+    expect((await listRecent(db, a.id, page)).total).toBe(4);
+    const videos = await listRecent(db, a.id, page, { aiType: "video" });
     expect(videos.total).toBe(2);
     expect(videos.rows.map((r) => r.status)).toEqual(["processing", "completed"]); // newest first
-    const failed = listRecent(db, a.id, page, { status: "failed" });
+    const failed = await listRecent(db, a.id, page, { status: "failed" });
     expect(failed.rows.map((r) => r.prompt)).toEqual([expect.stringContaining("image failed")]);
-    expect(listRecent(db, a.id, page, { aiType: "video", status: "failed" }).total).toBe(0);
-    const paged = listRecent(db, a.id, { page: 2, pageSize: 3 });
+    expect((await listRecent(db, a.id, page, { aiType: "video", status: "failed" })).total).toBe(0);
+    const paged = await listRecent(db, a.id, { page: 2, pageSize: 3 });
     expect(paged.rows.length).toBe(1);
     expect(paged.total).toBe(4);
   });
 });
 
 describe("hasUnfinished", () => {
-  test("true while a pending or processing task exists, for that user only", () => {
+  test("true while a pending or processing task exists, for that user only", async () => {
     const { db, a, b } = fixture();
-    expect(hasUnfinished(db, a.id)).toBe(true);
-    expect(hasUnfinished(db, b.id)).toBe(false);
+    expect((await hasUnfinished(db, a.id))).toBe(true);
+    expect((await hasUnfinished(db, b.id))).toBe(false);
     addTask(db, b.id, "image", "pending", Date.now());
-    expect(hasUnfinished(db, b.id)).toBe(true);
+    expect((await hasUnfinished(db, b.id))).toBe(true);
   });
 });
 
 describe("listLatestAll (admin)", () => {
-  test("everyone's tasks newest first with the owner's email; failures only when asked; limited", () => {
+  test("everyone's tasks newest first with the owner's email; failures only when asked; limited", async () => {
     const { db, a, b } = fixture();
-    const all = listLatestAll(db, { limit: 10 });
+    const all = await listLatestAll(db, { limit: 10 });
     expect(all.length).toBe(5);
     expect(all[0]!.email).toBe(b.email);
-    const failures = listLatestAll(db, { limit: 10, status: "failed" });
+    const failures = await listLatestAll(db, { limit: 10, status: "failed" });
     expect(failures.map((f) => [f.email, f.errorMessage])).toEqual([
       [b.email, "boom"],
       [a.email, "boom"],
     ]);
-    expect(listLatestAll(db, { limit: 2 }).length).toBe(2);
+    expect((await listLatestAll(db, { limit: 2 })).length).toBe(2);
   });
 });
 
 describe("flash notices (?notice=)", () => {
-  test("known keys show their text; unknown keys and free text show nothing", () => {
+  test("known keys show their text; unknown keys and free text show nothing", async () => {
     expect(noticeFrom("http://x/studio?notice=generation-started")).toEqual(NOTICES["generation-started"]);
     expect(noticeFrom("http://x/?notice=<script>alert(1)</script>")).toBeNull();
     expect(noticeFrom("http://x/?notice=toString")).toBeNull();

@@ -71,31 +71,29 @@ export interface Deps {
   config: Pick<Config, "ADMIN_EMAILS">;
 }
 
-export function adminGrantCredits({ db, clock }: Deps, input: z.output<typeof GrantCreditsSchema>) {
-  const u = resolveUserRef(db, input);
-  return db.transaction(
-    (tx) => {
-      const now = clock.now();
-      const at: Clock = { now: () => now };
-      const expiresAt = input.expires_in_days ? now + input.expires_in_days * DAY_MS : null;
-      const grant = grantCredits(tx, { userId: u.id, amount: input.credits, source: "admin", expiresAt }, at);
-      return {
-        uuid: u.id,
-        email: u.email,
-        granted: grant.amount,
-        expires_at: iso(grant.expiresAt),
-        ...getCredits(tx, u.id, at),
-      };
-    },
-    { behavior: "immediate" },
-  );
+export async function adminGrantCredits({ db, clock }: Deps, input: z.output<typeof GrantCreditsSchema>) {
+  const u = await resolveUserRef(db, input);
+  return db.tx(function* (tx) {
+    const now = clock.now();
+    const at: Clock = { now: () => now };
+    const expiresAt = input.expires_in_days ? now + input.expires_in_days * DAY_MS : null;
+    const grant = yield* grantCredits(tx, { userId: u.id, amount: input.credits, source: "admin", expiresAt }, at);
+    return {
+      uuid: u.id,
+      email: u.email,
+      granted: grant.amount,
+      expires_at: iso(grant.expiresAt),
+      ...(yield* getCredits(tx, u.id, at)),
+    };
+  });
 }
 
 export type AdminSubscription = SubscriptionInfo & { user_uuid: string; email: string; period_end: string | null };
 
-export function adminCreateSubscription({ db, clock }: Deps, input: z.output<typeof CreateSubscriptionSchema>): AdminSubscription {
-  const u = resolveUserRef(db, input);
-  const order = createSubscription(
+export async function adminCreateSubscription({ db, clock }: Deps, input: z.output<typeof CreateSubscriptionSchema>): Promise<AdminSubscription> {
+  const u = await resolveUserRef(db, input);
+  const order = await db.exec(
+    createSubscription(
     db,
     {
       userId: u.id,
@@ -107,6 +105,7 @@ export function adminCreateSubscription({ db, clock }: Deps, input: z.output<typ
       periodEnd: input.period_end ? Date.parse(input.period_end) : undefined,
     },
     clock,
+    ),
   );
   return { ...toSubscriptionInfo(order), user_uuid: u.id, email: u.email, period_end: iso(order.periodEnd) };
 }
@@ -124,24 +123,28 @@ export interface AdminUserEntry {
 }
 
 /** Users newest first, with balance and rate-limit tier. */
-export function adminListUsers({ db, clock, config }: Deps, input: z.output<typeof ListUsersSchema>) {
-  const total = db.select({ n: count() }).from(user).get()?.n ?? 0;
-  const rows = db
-    .select()
-    .from(user)
-    .orderBy(desc(user.createdAt), desc(user.id))
-    .limit(input.page_size)
-    .offset(offsetOf(input.page, input.page_size))
-    .all();
-  const balances = getCreditsMany(db, rows.map((r) => r.id), clock);
-  const users: AdminUserEntry[] = rows.map((r) => ({
-    uuid: r.id,
-    email: r.email,
-    nickname: r.name,
-    created_at: iso(r.createdAt)!,
-    left_credits: balances.get(r.id)?.left_credits ?? 0,
-    total_credits: balances.get(r.id)?.total_credits ?? 0,
-    tier: isAdmin(config, r) ? "admin" : isPremium(db, r.id, clock) ? "premium" : "standard",
-  }));
+export async function adminListUsers({ db, clock, config }: Deps, input: z.output<typeof ListUsersSchema>) {
+  const total = Number((await db.one(db.select({ n: count() }).from(user)))?.n ?? 0);
+  const rows = await db.many(
+    db
+      .select()
+      .from(user)
+      .orderBy(desc(user.createdAt), desc(user.id))
+      .limit(input.page_size)
+      .offset(offsetOf(input.page, input.page_size)),
+  );
+  const balances = await db.exec(getCreditsMany(db, rows.map((r) => r.id), clock));
+  const users: AdminUserEntry[] = [];
+  for (const r of rows) {
+    users.push({
+      uuid: r.id,
+      email: r.email,
+      nickname: r.name,
+      created_at: iso(r.createdAt)!,
+      left_credits: balances.get(r.id)?.left_credits ?? 0,
+      total_credits: balances.get(r.id)?.total_credits ?? 0,
+      tier: isAdmin(config, r) ? "admin" : (await isPremium(db, r.id, clock)) ? "premium" : "standard",
+    });
+  }
   return { users, total, page: input.page, page_size: input.page_size };
 }

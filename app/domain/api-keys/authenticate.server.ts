@@ -13,6 +13,7 @@
 import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import { createHash } from "node:crypto";
 import type { Db } from "#db/client";
+import { prepared } from "#db/prepared";
 import { apiKeys } from "#db/schema";
 import type { Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
@@ -39,14 +40,6 @@ interface Entry extends KeyIdentity {
   lastUsedAt: number | null;
 }
 
-// Prepared once per database: drizzle's query building costs more than the lookup itself.
-const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
-const prepareLookup = (db: Db) =>
-  db
-    .select({ id: apiKeys.id, userId: apiKeys.userId, status: apiKeys.status, lastUsedAt: apiKeys.lastUsedAt })
-    .from(apiKeys)
-    .where(eq(apiKeys.keyHash, sql.placeholder("hash")))
-    .prepare();
 const caches = new WeakMap<Db, Map<string, Entry>>();
 
 function cacheOf(db: Db): Map<string, Entry> {
@@ -55,22 +48,27 @@ function cacheOf(db: Db): Map<string, Entry> {
   return c;
 }
 
-function read(db: Db, hash: string): Entry | undefined {
-  let lookup = lookups.get(db);
-  if (!lookup) lookups.set(db, (lookup = prepareLookup(db)));
-  const row = lookup.get({ hash });
+async function read(db: Db, hash: string): Promise<Entry | undefined> {
+  // Prepared once: drizzle's query building costs more than the lookup itself.
+  const lookup = prepared(db, "apiKeys.byHash", (d) =>
+    d
+      .select({ id: apiKeys.id, userId: apiKeys.userId, status: apiKeys.status, lastUsedAt: apiKeys.lastUsedAt })
+      .from(apiKeys)
+      .where(eq(apiKeys.keyHash, sql.placeholder("hash"))),
+  );
+  const row = await db.one(lookup, { hash });
   if (!row) return undefined;
   return { keyId: row.id, userId: row.userId, active: row.status === "active", checkedAt: performance.now(), lastUsedAt: row.lastUsedAt?.getTime() ?? null };
 }
 
-export function authenticateApiKey(db: Db, rawKey: string, clock: Clock): KeyIdentity {
+export async function authenticateApiKey(db: Db, rawKey: string, clock: Clock): Promise<KeyIdentity> {
   const key = rawKey.trim();
   if (!key) throw new AppError("API_KEY_NOT_FOUND");
   const hash = hashApiKey(key);
   const cache = cacheOf(db);
   let entry = cache.get(hash);
   if (!entry || performance.now() - entry.checkedAt >= REVALIDATE_MS) {
-    entry = read(db, hash);
+    entry = await read(db, hash);
     if (!entry) {
       cache.delete(hash);
       throw new AppError("API_KEY_NOT_FOUND");
@@ -83,7 +81,9 @@ export function authenticateApiKey(db: Db, rawKey: string, clock: Clock): KeyIde
   if (entry.lastUsedAt === null || now - entry.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
     entry.lastUsedAt = now;
     // Guarded: of several processes seeing a stale stamp, one writes.
-    db.update(apiKeys)
+    await db.run(
+      db
+      .update(apiKeys)
       .set({ lastUsedAt: new Date(now) })
       .where(
         and(
@@ -91,8 +91,8 @@ export function authenticateApiKey(db: Db, rawKey: string, clock: Clock): KeyIde
           eq(apiKeys.status, "active"),
           or(isNull(apiKeys.lastUsedAt), lte(apiKeys.lastUsedAt, new Date(now - LAST_USED_RESOLUTION_MS))),
         ),
-      )
-      .run();
+      ),
+    );
   }
   return { keyId: entry.keyId, userId: entry.userId };
 }

@@ -1,14 +1,13 @@
 /**
  * API keys (spec 2.5, 3.2; DESIGN §5): created with a name, shown once,
  * stored only as a SHA-256 hash, listed, revoked for good. At most
- * MAX_ACTIVE_KEYS active keys per user. Writes run in synchronous immediate
- * transactions with guarded updates.
+ * MAX_ACTIVE_KEYS active keys per user. Writes run in transactions (the
+ * user's row locked while counting) with guarded updates.
  */
 import { and, count, desc, eq } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
-import type { Db } from "#db/client";
+import { lockRow, one, run, type Db } from "#db/client";
 import { apiKeys } from "#db/schema";
-import { changes } from "~/domain/credits/ledger.server";
 import { iso, type Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 import type { Policy } from "~/domain/rate-limits/decide";
@@ -66,12 +65,12 @@ export const toApiKeyInfo = (r: ApiKeyRow): ApiKeyInfo => ({
   status: r.status === "active" ? "active" : "revoked",
 });
 
-export function createApiKey(
+export async function createApiKey(
   db: Db,
   input: { userId: string; name: string },
   clock: Clock,
   opts: { maxActive?: number; creationLimit?: Policy } = {},
-): CreatedApiKey {
+): Promise<CreatedApiKey> {
   const name = input.name.trim();
   if (name.length < 1 || name.length > MAX_KEY_NAME) {
     throw new AppError("INVALID_PARAMS", { reason: `name must be 1 to ${MAX_KEY_NAME} characters` });
@@ -79,7 +78,7 @@ export function createApiKey(
   const maxActive = opts.maxActive ?? MAX_ACTIVE_KEYS;
   // Rate limits count per user (DESIGN §5); this bounds creating and revoking keys in a loop.
   if (opts.creationLimit) {
-    const d = take(db, keyCreationBucket(input.userId), opts.creationLimit, clock.now());
+    const d = await take(db, keyCreationBucket(input.userId), opts.creationLimit, clock.now());
     if (!d.allowed) throw Object.assign(new AppError("RATE_LIMITED"), { headers: { "Retry-After": String(Math.ceil(d.retryAfterMs! / 1000)) } });
   }
   const key = generateApiKey();
@@ -92,39 +91,29 @@ export function createApiKey(
     status: "active",
     createdAt: new Date(clock.now()),
   };
-  db.transaction(
-    (tx) => {
-      const active = tx
+  await db.tx(function* (tx) {
+    yield* lockRow("user", input.userId);
+    const active = yield* one(
+      tx
         .select({ n: count() })
         .from(apiKeys)
-        .where(and(eq(apiKeys.userId, input.userId), eq(apiKeys.status, "active")))
-        .get();
-      if ((active?.n ?? 0) >= maxActive) throw new AppError("API_KEY_LIMIT", { max: maxActive });
-      tx.insert(apiKeys).values(row).run();
-    },
-    { behavior: "immediate" },
-  );
+        .where(and(eq(apiKeys.userId, input.userId), eq(apiKeys.status, "active"))),
+    );
+    if (Number(active?.n ?? 0) >= maxActive) throw new AppError("API_KEY_LIMIT", { max: maxActive });
+    yield* run(tx.insert(apiKeys).values(row));
+  });
   return { key_id: row.id, key, name, start: row.start, created_at: iso(row.createdAt)! };
 }
 
 /** Every key of the user, active and revoked, newest first. */
-export function listApiKeys(db: Db, userId: string): ApiKeyInfo[] {
-  return db
-    .select()
-    .from(apiKeys)
-    .where(eq(apiKeys.userId, userId))
-    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
-    .all()
-    .map(toApiKeyInfo);
+export async function listApiKeys(db: Db, userId: string): Promise<ApiKeyInfo[]> {
+  const rows = await db.many(db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)));
+  return rows.map(toApiKeyInfo);
 }
 
 /** One key of the user; another user's key is indistinguishable from a missing one. */
-export function getApiKey(db: Db, userId: string, keyId: string): ApiKeyInfo {
-  const row = db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)))
-    .get();
+export async function getApiKey(db: Db, userId: string, keyId: string): Promise<ApiKeyInfo> {
+  const row = await db.one(db.select().from(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId))));
   if (!row) throw new AppError("KEY_ID_NOT_FOUND");
   return toApiKeyInfo(row);
 }
@@ -133,25 +122,12 @@ export function getApiKey(db: Db, userId: string, keyId: string): ApiKeyInfo {
  * active → revoked, for good. Revoking a revoked key changes nothing and
  * answers the same; there is no way back to active.
  */
-export function revokeApiKey(db: Db, input: { userId: string; keyId: string }, clock: Clock): { key_id: string; status: "revoked" } {
-  db.transaction(
-    (tx) => {
-      const row = tx
-        .select({ id: apiKeys.id, status: apiKeys.status })
-        .from(apiKeys)
-        .where(and(eq(apiKeys.id, input.keyId), eq(apiKeys.userId, input.userId)))
-        .get();
-      if (!row) throw new AppError("KEY_ID_NOT_FOUND");
-      if (row.status !== "active") return;
-      const res = tx
-        .update(apiKeys)
-        .set({ status: "revoked", revokedAt: new Date(clock.now()) })
-        .where(and(eq(apiKeys.id, input.keyId), eq(apiKeys.userId, input.userId), eq(apiKeys.status, "active")))
-        .run();
-      if (changes(res) !== 1) throw new Error(`api key ${input.keyId} changed under a revoke`);
-    },
-    { behavior: "immediate" },
-  );
+export async function revokeApiKey(db: Db, input: { userId: string; keyId: string }, clock: Clock): Promise<{ key_id: string; status: "revoked" }> {
+  const mine = and(eq(apiKeys.id, input.keyId), eq(apiKeys.userId, input.userId));
+  const row = await db.one(db.select({ id: apiKeys.id }).from(apiKeys).where(mine));
+  if (!row) throw new AppError("KEY_ID_NOT_FOUND");
+  // Guarded: active → revoked once; revoking a revoked key changes nothing.
+  await db.run(db.update(apiKeys).set({ status: "revoked", revokedAt: new Date(clock.now()) }).where(and(mine, eq(apiKeys.status, "active"))));
   forgetApiKey(db, input.keyId); // other processes notice within REVALIDATE_MS
   return { key_id: input.keyId, status: "revoked" };
 }

@@ -13,7 +13,7 @@
  */
 import { and, count, eq, isNull, lt, lte, or } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
-import type { Db } from "#db/client";
+import { legacySync, type Db } from "#db/client";
 import { billingEvents, orderPayments, orders, referralRewards, user } from "#db/schema";
 import { DAY_MS, type Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
@@ -228,10 +228,9 @@ function applyPayment(tx: Tx, f: PaymentFact, clock: Clock, config: BillingConfi
     order.kind === "pack"
       ? now + config.PACK_VALIDITY_DAYS * DAY_MS
       : Math.max(f.periodEnd ?? defaultPeriodEnd(order.interval as Interval, now)!, now + DAY_MS) + config.SUBSCRIPTION_GRACE_DAYS * DAY_MS;
-  const grant = grantCredits(
+  const grant = legacySync(
     tx,
-    { userId: order.userId, amount: product.credits, source: "order", expiresAt, note: `${order.orderNo} · ${product.name}` },
-    clock,
+    grantCredits(tx, { userId: order.userId, amount: product.credits, source: "order", expiresAt, note: `${order.orderNo} · ${product.name}` }, clock),
   );
   tx.update(orderPayments).set({ grantId: grant.id }).where(eq(orderPayments.id, paymentId)).run();
   const reward = rewardReferral(tx, order, product.credits, clock, config);
@@ -286,7 +285,7 @@ function applyRefund(tx: Tx, f: RefundFact, clock: Clock): string {
     .run();
   if (changes(guarded) !== 1) throw new Error(`billing: payment ${payment.id} changed under a refund`);
   const taken = payment.grantId
-    ? clawBackGrant(tx, { key: `refund:${payment.ref}:${refunded}`, userId: payment.userId, grantId: payment.grantId, amount: due }, clock)
+    ? legacySync(tx, clawBackGrant(tx, { key: `refund:${payment.ref}:${refunded}`, userId: payment.userId, grantId: payment.grantId, amount: due }, clock))
     : 0;
   if (refunded >= payment.amount) {
     tx.update(orders)
@@ -316,10 +315,9 @@ function rewardReferral(tx: Tx, order: OrderRow, credits: number, clock: Clock, 
     .onConflictDoNothing()
     .run();
   if (changes(inserted) === 0) return null;
-  const grant = grantCredits(
+  const grant = legacySync(
     tx,
-    { userId: inviter.id, amount: reward, source: "referral", expiresAt: clock.now() + 365 * DAY_MS, note: `referral · ${order.orderNo}` },
-    clock,
+    grantCredits(tx, { userId: inviter.id, amount: reward, source: "referral", expiresAt: clock.now() + 365 * DAY_MS, note: `referral · ${order.orderNo}` }, clock),
   );
   tx.update(referralRewards).set({ grantId: grant.id }).where(eq(referralRewards.inviteeId, order.userId)).run();
   return `${reward} credits to ${inviter.id}`;

@@ -5,10 +5,10 @@
  * add exactly one credit.
  */
 import { and, eq } from "drizzle-orm";
-import type { Db } from "#db/client";
+import { run, type Db } from "#db/client";
 import { checkins } from "#db/schema";
 import { DAY_MS, utcDay, type Clock } from "~/lib/clock";
-import { changes, getCredits, grantCredits, type Credits } from "./ledger.server";
+import { getCredits, grantCredits, type Credits } from "./ledger.server";
 
 export const CHECKIN_CREDITS = 1;
 export const CHECKIN_VALID_DAYS = 365;
@@ -20,36 +20,27 @@ export interface CheckInResult extends Credits {
   day: string;
 }
 
-export function checkIn(db: Db, userId: string, clock: Clock): CheckInResult {
-  return db.transaction(
-    (tx) => {
+export function checkIn(db: Db, userId: string, clock: Clock): Promise<CheckInResult> {
+  return db.tx(function* (tx) {
       // One instant for the whole check-in: its day, the grant's creation and its expiry.
       const now = clock.now();
       const at: Clock = { now: () => now };
       const day = utcDay(now);
-      const res = tx.insert(checkins).values({ userId, day, createdAt: new Date(now) }).onConflictDoNothing().run();
-      const added = changes(res) === 1;
+      const added = (yield* run(tx.insert(checkins).values({ userId, day, createdAt: new Date(now) }).onConflictDoNothing())) === 1;
       if (added) {
-        grantCredits(
+        yield* grantCredits(
           tx,
           { userId, amount: CHECKIN_CREDITS, source: "checkin", expiresAt: now + CHECKIN_VALID_DAYS * DAY_MS, note: day },
           at,
         );
       }
-      return { added, day, ...getCredits(tx, userId, at) };
-    },
-    { behavior: "immediate" },
-  );
+      return { added, day, ...(yield* getCredits(tx, userId, at)) };
+  });
 }
 
 /** Whether the user has already checked in on the current UTC day. */
-export function checkedInToday(db: Pick<Db, "select">, userId: string, clock: Clock): boolean {
+export async function checkedInToday(db: Db, userId: string, clock: Clock): Promise<boolean> {
   const day = utcDay(clock.now());
-  return (
-    db
-      .select({ day: checkins.day })
-      .from(checkins)
-      .where(and(eq(checkins.userId, userId), eq(checkins.day, day)))
-      .get() !== undefined
-  );
+  const row = await db.one(db.select({ day: checkins.day }).from(checkins).where(and(eq(checkins.userId, userId), eq(checkins.day, day))));
+  return row !== undefined;
 }

@@ -1,26 +1,25 @@
 /**
  * The credits ledger (DESIGN §3). Grants carry an amount, what remains, an
  * optional expiry and a source; a debit per completed generation records how
- * it was drawn from the grants. Every function here is synchronous: callers
- * run them inside `db.transaction(..., { behavior: "immediate" })`
- * (bun-sqlite transactions are sync; never await inside one).
+ * it was drawn from the grants. Functions here are statement sequences
+ * (generators, docs/data-layer.md): callers run them inside `db.tx(...)`
+ * with `yield*`, or alone with `db.exec(...)`.
  *
  * Expiry boundary: a grant is spendable while `now < expires_at`; at the exact
  * expiry instant it is gone.
  */
 import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
-import type { Db } from "#db/client";
+import { many, one, run, type Steps, type Tx } from "#db/client";
 import { prepared } from "#db/prepared";
 import { creditAllocations, creditDebits, creditGrants, generations } from "#db/schema";
 import { AppError } from "~/lib/errors";
 import type { Clock } from "~/lib/clock";
 
-/** Rows changed by a drizzle `.run()` on bun-sqlite (typed as void upstream). */
-export const changes = (res: unknown): number => (res as { changes: number }).changes;
+export type { Tx };
 
-/** A transaction handle or the database itself: both run the same statements. */
-export type Tx = Pick<Db, "select" | "insert" | "update" | "delete" | "run" | "get" | "all">;
+/** @deprecated Rows changed by a synchronous SQLite `.run()`; converted code uses `run()` from #db/client (docs/data-layer.md). */
+export const changes = (res: unknown): number => (res as { changes: number }).changes;
 
 export type GrantSource = "signup" | "checkin" | "admin" | "order" | "referral";
 export const GRANT_SOURCES: readonly GrantSource[] = ["signup", "checkin", "admin", "order", "referral"];
@@ -40,7 +39,7 @@ const unexpired = (now: number) => or(isNull(creditGrants.expiresAt), gt(creditG
 
 const isCount = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n);
 
-export function grantCredits(tx: Tx, input: GrantInput, clock: Clock): GrantRow {
+export function* grantCredits(tx: Tx, input: GrantInput, clock: Clock): Steps<GrantRow> {
   if (!isCount(input.amount) || input.amount <= 0) {
     throw new AppError("INVALID_PARAMS", { reason: "credits must be a positive integer" });
   }
@@ -59,7 +58,7 @@ export function grantCredits(tx: Tx, input: GrantInput, clock: Clock): GrantRow 
     expiresAt: input.expiresAt == null ? null : new Date(input.expiresAt),
     createdAt: new Date(now),
   };
-  tx.insert(creditGrants).values(row).run();
+  yield* run(tx.insert(creditGrants).values(row));
   return row;
 }
 
@@ -69,7 +68,7 @@ export interface Credits {
 }
 
 /** `left_credits`: Σ remaining of unexpired grants. `total_credits`: Σ amount of every grant ever made. */
-export function getCredits(tx: Tx, userId: string, clock: Clock): Credits {
+export function* getCredits(tx: Tx, userId: string, clock: Clock): Steps<Credits> {
   const now = clock.now();
   // Read on every balance request and every reservation: prepared once per connection.
   const q = prepared(tx, "ledger.getCredits", (t) =>
@@ -79,19 +78,19 @@ export function getCredits(tx: Tx, userId: string, clock: Clock): Credits {
         total: sql<number>`coalesce(sum(${creditGrants.amount}), 0)`,
       })
       .from(creditGrants)
-      .where(eq(creditGrants.userId, sql.placeholder("userId")))
-      .prepare(),
+      .where(eq(creditGrants.userId, sql.placeholder("userId"))),
   );
-  const row = q.get({ now, userId });
+  const row = yield* one(q, { now, userId });
   return { left_credits: Number(row?.left ?? 0), total_credits: Number(row?.total ?? 0) };
 }
 
 /** Balances of many users in one query (admin lists). Users without grants are absent. */
-export function getCreditsMany(tx: Tx, userIds: string[], clock: Clock): Map<string, Credits> {
+export function* getCreditsMany(tx: Tx, userIds: string[], clock: Clock): Steps<Map<string, Credits>> {
   const out = new Map<string, Credits>();
   if (userIds.length === 0) return out;
   const now = clock.now();
-  const rows = tx
+  const rows = yield* many(
+    tx
     .select({
       userId: creditGrants.userId,
       left: sql<number>`coalesce(sum(case when ${creditGrants.expiresAt} is null or ${creditGrants.expiresAt} > ${now} then ${creditGrants.remaining} else 0 end), 0)`,
@@ -99,39 +98,38 @@ export function getCreditsMany(tx: Tx, userIds: string[], clock: Clock): Map<str
     })
     .from(creditGrants)
     .where(inArray(creditGrants.userId, userIds))
-    .groupBy(creditGrants.userId)
-    .all();
+    .groupBy(creditGrants.userId),
+  );
   for (const r of rows) out.set(r.userId, { left_credits: Number(r.left), total_credits: Number(r.total) });
   return out;
 }
 
 /** Credits held by the user's unfinished (pending or processing) tasks. */
-export function reservedCredits(tx: Tx, userId: string): number {
+export function* reservedCredits(tx: Tx, userId: string): Steps<number> {
   const q = prepared(tx, "ledger.reservedCredits", (t) =>
     t
       .select({ n: sql<number>`coalesce(sum(${generations.creditsCost}), 0)` })
       .from(generations)
-      .where(and(eq(generations.userId, sql.placeholder("userId")), inArray(generations.status, ["pending", "processing"])))
-      .prepare(),
+      .where(and(eq(generations.userId, sql.placeholder("userId")), inArray(generations.status, ["pending", "processing"]))),
   );
-  const row = q.get({ userId });
+  const row = yield* one(q, { userId });
   return Number(row?.n ?? 0);
 }
 
 /** available = left_credits − reserved (negative when grants expired under running tasks). */
-export function availableCredits(tx: Tx, userId: string, clock: Clock): number {
-  return getCredits(tx, userId, clock).left_credits - reservedCredits(tx, userId);
+export function* availableCredits(tx: Tx, userId: string, clock: Clock): Steps<number> {
+  return (yield* getCredits(tx, userId, clock)).left_credits - (yield* reservedCredits(tx, userId));
 }
 
 /**
  * The reservation check the generation module calls inside its create
- * transaction (behavior "immediate"), right before inserting the task (which
+ * transaction (with the user's row locked), right before inserting the task (which
  * is the reservation). Throws `insufficient credits: need <cost>, have <available>`
  * with available floored at 0.
  */
-export function assertCanReserve(tx: Tx, userId: string, cost: number, clock: Clock): void {
+export function* assertCanReserve(tx: Tx, userId: string, cost: number, clock: Clock): Steps<void> {
   if (!isCount(cost) || cost < 0) throw new Error(`ledger: invalid cost ${cost}`);
-  const have = availableCredits(tx, userId, clock);
+  const have = yield* availableCredits(tx, userId, clock);
   if (have < cost) throw new AppError("INSUFFICIENT_CREDITS", { need: cost, have: Math.max(0, have) });
 }
 
@@ -150,47 +148,50 @@ export interface DebitResult {
  * first. If grants expired meanwhile it takes what is left, never below zero.
  * Call it in the same transaction as the guarded `processing → completed` update.
  */
-export function debitForGeneration(
+export function* debitForGeneration(
   tx: Tx,
   input: { genId: string; userId: string; amount: number },
   clock: Clock,
-): DebitResult {
+): Steps<DebitResult> {
   if (!isCount(input.amount) || input.amount < 0) throw new Error(`ledger: invalid debit amount ${input.amount}`);
   const now = clock.now();
   const debitId = randomUUID();
   // The unique gen_id decides who debits: a second call (or a racing process) inserts nothing.
-  const inserted = tx
-    .insert(creditDebits)
-    .values({ id: debitId, userId: input.userId, genId: input.genId, amount: input.amount, charged: 0, createdAt: new Date(now) })
-    .onConflictDoNothing({ target: creditDebits.genId })
-    .run();
-  if (changes(inserted) === 0) {
-    const existing = tx.select().from(creditDebits).where(eq(creditDebits.genId, input.genId)).get()!;
+  const inserted = yield* run(
+    tx
+      .insert(creditDebits)
+      .values({ id: debitId, userId: input.userId, genId: input.genId, amount: input.amount, charged: 0, createdAt: new Date(now) })
+      .onConflictDoNothing({ target: creditDebits.genId }),
+  );
+  if (inserted === 0) {
+    const existing = (yield* one(tx.select().from(creditDebits).where(eq(creditDebits.genId, input.genId))))!;
     return { debitId: existing.id, amount: existing.amount, charged: existing.charged, applied: false };
   }
 
-  const grants = tx
-    .select({ id: creditGrants.id, remaining: creditGrants.remaining })
-    .from(creditGrants)
-    .where(and(eq(creditGrants.userId, input.userId), gt(creditGrants.remaining, 0), unexpired(now)))
-    .orderBy(sql`${creditGrants.expiresAt} is null`, asc(creditGrants.expiresAt), asc(creditGrants.createdAt), asc(creditGrants.id))
-    .all();
+  const grants = yield* many(
+    tx
+      .select({ id: creditGrants.id, remaining: creditGrants.remaining })
+      .from(creditGrants)
+      .where(and(eq(creditGrants.userId, input.userId), gt(creditGrants.remaining, 0), unexpired(now)))
+      .orderBy(sql`${creditGrants.expiresAt} is null`, asc(creditGrants.expiresAt), asc(creditGrants.createdAt), asc(creditGrants.id)),
+  );
 
   let need = input.amount;
   for (const g of grants) {
     if (need === 0) break;
     const take = Math.min(need, g.remaining);
-    const res = tx
-      .update(creditGrants)
-      .set({ remaining: sql`${creditGrants.remaining} - ${take}` })
-      .where(and(eq(creditGrants.id, g.id), sql`${creditGrants.remaining} >= ${take}`))
-      .run();
-    if (changes(res) !== 1) throw new Error(`ledger: grant ${g.id} changed under a debit`);
-    tx.insert(creditAllocations).values({ debitId, grantId: g.id, amount: take }).run();
+    const changed = yield* run(
+      tx
+        .update(creditGrants)
+        .set({ remaining: sql`${creditGrants.remaining} - ${take}` })
+        .where(and(eq(creditGrants.id, g.id), sql`${creditGrants.remaining} >= ${take}`)),
+    );
+    if (changed !== 1) throw new Error(`ledger: grant ${g.id} changed under a debit`);
+    yield* run(tx.insert(creditAllocations).values({ debitId, grantId: g.id, amount: take }));
     need -= take;
   }
   const charged = input.amount - need;
-  tx.update(creditDebits).set({ charged }).where(eq(creditDebits.id, debitId)).run();
+  yield* run(tx.update(creditDebits).set({ charged }).where(eq(creditDebits.id, debitId)));
   return { debitId, amount: input.amount, charged, applied: true };
 }
 
@@ -199,25 +200,27 @@ export function debitForGeneration(
  * below zero, recorded as a debit keyed by `key` (unique like a gen_id, so a
  * repeated call changes nothing). Returns what was actually taken.
  */
-export function clawBackGrant(tx: Tx, input: { key: string; userId: string; grantId: string; amount: number }, clock: Clock): number {
+export function* clawBackGrant(tx: Tx, input: { key: string; userId: string; grantId: string; amount: number }, clock: Clock): Steps<number> {
   if (!isCount(input.amount) || input.amount <= 0) return 0;
-  const grant = tx.select({ remaining: creditGrants.remaining }).from(creditGrants).where(eq(creditGrants.id, input.grantId)).get();
+  const grant = yield* one(tx.select({ remaining: creditGrants.remaining }).from(creditGrants).where(eq(creditGrants.id, input.grantId)));
   const take = Math.min(input.amount, grant?.remaining ?? 0);
   const debitId = randomUUID();
-  const inserted = tx
-    .insert(creditDebits)
-    .values({ id: debitId, userId: input.userId, genId: input.key, amount: input.amount, charged: take, createdAt: new Date(clock.now()) })
-    .onConflictDoNothing({ target: creditDebits.genId })
-    .run();
-  if (changes(inserted) === 0) return 0;
+  const inserted = yield* run(
+    tx
+      .insert(creditDebits)
+      .values({ id: debitId, userId: input.userId, genId: input.key, amount: input.amount, charged: take, createdAt: new Date(clock.now()) })
+      .onConflictDoNothing({ target: creditDebits.genId }),
+  );
+  if (inserted === 0) return 0;
   if (take > 0) {
-    const res = tx
-      .update(creditGrants)
-      .set({ remaining: sql`${creditGrants.remaining} - ${take}` })
-      .where(and(eq(creditGrants.id, input.grantId), sql`${creditGrants.remaining} >= ${take}`))
-      .run();
-    if (changes(res) !== 1) throw new Error(`ledger: grant ${input.grantId} changed under a claw-back`);
-    tx.insert(creditAllocations).values({ debitId, grantId: input.grantId, amount: take }).run();
+    const changed = yield* run(
+      tx
+        .update(creditGrants)
+        .set({ remaining: sql`${creditGrants.remaining} - ${take}` })
+        .where(and(eq(creditGrants.id, input.grantId), sql`${creditGrants.remaining} >= ${take}`)),
+    );
+    if (changed !== 1) throw new Error(`ledger: grant ${input.grantId} changed under a claw-back`);
+    yield* run(tx.insert(creditAllocations).values({ debitId, grantId: input.grantId, amount: take }));
   }
   return take;
 }
@@ -246,16 +249,12 @@ export interface DebitEntry {
 }
 
 /** The user's grants, newest first. */
-export function listGrants(tx: Tx, userId: string, clock: Clock, limit = 100): GrantEntry[] {
+export function* listGrants(tx: Tx, userId: string, clock: Clock, limit = 100): Steps<GrantEntry[]> {
   const now = clock.now();
-  return tx
-    .select()
-    .from(creditGrants)
-    .where(eq(creditGrants.userId, userId))
-    .orderBy(desc(creditGrants.createdAt), desc(creditGrants.id))
-    .limit(limit)
-    .all()
-    .map((g) => ({
+  const rows = yield* many(
+    tx.select().from(creditGrants).where(eq(creditGrants.userId, userId)).orderBy(desc(creditGrants.createdAt), desc(creditGrants.id)).limit(limit),
+  );
+  return rows.map((g) => ({
       id: g.id,
       source: g.source as GrantSource,
       amount: g.amount,
@@ -268,8 +267,9 @@ export function listGrants(tx: Tx, userId: string, clock: Clock, limit = 100): G
 }
 
 /** The user's debits with the generation each paid for, newest first. */
-export function listDebits(tx: Tx, userId: string, limit = 100): DebitEntry[] {
-  return tx
+export function* listDebits(tx: Tx, userId: string, limit = 100): Steps<DebitEntry[]> {
+  const rows = yield* many(
+    tx
     .select({
       id: creditDebits.id,
       genId: creditDebits.genId,
@@ -285,9 +285,9 @@ export function listDebits(tx: Tx, userId: string, limit = 100): DebitEntry[] {
     .leftJoin(generations, eq(generations.id, creditDebits.genId))
     .where(eq(creditDebits.userId, userId))
     .orderBy(desc(creditDebits.createdAt), desc(creditDebits.id))
-    .limit(limit)
-    .all()
-    .map((d) => ({
+    .limit(limit),
+  );
+  return rows.map((d) => ({
       id: d.id,
       gen_id: d.genId,
       amount: d.amount,

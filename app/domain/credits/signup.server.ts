@@ -5,7 +5,7 @@
  * `credit_grants_signup_once` is the database's guard.
  */
 import { and, eq } from "drizzle-orm";
-import type { Db } from "#db/client";
+import { lockRow, one, type Db } from "#db/client";
 import { creditGrants } from "#db/schema";
 import { DAY_MS, type Clock } from "~/lib/clock";
 import { grantCredits } from "./ledger.server";
@@ -13,20 +13,14 @@ import { grantCredits } from "./ledger.server";
 export const SIGNUP_BONUS_DAYS = 365;
 
 /** True when this call granted the bonus; false when it was granted before (or is 0). */
-export function grantSignupBonus(db: Db, userId: string, amount: number, clock: Clock): boolean {
+export async function grantSignupBonus(db: Db, userId: string, amount: number, clock: Clock): Promise<boolean> {
   if (amount <= 0) return false;
-  return db.transaction(
-    (tx) => {
-      const had = tx
-        .select({ id: creditGrants.id })
-        .from(creditGrants)
-        .where(and(eq(creditGrants.userId, userId), eq(creditGrants.source, "signup")))
-        .get();
-      if (had) return false;
-      const now = clock.now();
-      grantCredits(tx, { userId, amount, source: "signup", expiresAt: now + SIGNUP_BONUS_DAYS * DAY_MS }, { now: () => now });
-      return true;
-    },
-    { behavior: "immediate" },
-  );
+  return db.tx(function* (tx) {
+    yield* lockRow("user", userId);
+    const had = yield* one(tx.select({ id: creditGrants.id }).from(creditGrants).where(and(eq(creditGrants.userId, userId), eq(creditGrants.source, "signup"))));
+    if (had) return false;
+    const now = clock.now();
+    yield* grantCredits(tx, { userId, amount, source: "signup", expiresAt: now + SIGNUP_BONUS_DAYS * DAY_MS }, { now: () => now });
+    return true;
+  });
 }

@@ -44,13 +44,13 @@ export function clientIpOf(config: Config, request: Request, socketIp: string | 
  * Throws when the caller may not use the demo now; otherwise returns the
  * rate-limit headers to send (the shared limiter, policy "demo").
  */
-export function requireDemoAccess(deps: { db: Db; config: Config; clock: Clock }, client: DemoClient): Record<string, string> {
+export async function requireDemoAccess(deps: { db: Db; config: Config; clock: Clock }, client: DemoClient): Promise<Record<string, string>> {
   const { config, db, clock } = deps;
   if (!config.isProduction) return {};
   if (!client.userId && !config.DEMO_PUBLIC) throw new AppError("UNAUTHENTICATED");
   if (config.DEMO_RATE_LIMIT === 0) return {};
   const policy = { name: "demo", limit: config.DEMO_RATE_LIMIT, windowMs: DEMO_WINDOW_MS };
-  const decision = take(db, demoBucket(client), policy, clock.now());
+  const decision = await take(db, demoBucket(client), policy, clock.now());
   const headers = rateLimitHeaders(policy, decision);
   if (!decision.allowed) {
     const e = new AppError("RATE_LIMITED");

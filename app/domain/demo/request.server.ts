@@ -35,7 +35,7 @@ export async function beginDemoCall(
   caller: Caller | null,
 ): Promise<{ input: DemoRequest; models: DemoModels; rateHeaders: Record<string, string> }> {
   const ip = clientIpOf(services.config, request, currentClientIp());
-  const rateHeaders = requireDemoAccess(services, { userId: caller?.user.id ?? null, ip });
+  const rateHeaders = await requireDemoAccess(services, { userId: caller?.user.id ?? null, ip });
   addResponseHeaders(request, rateHeaders);
   const input = parseDemoRequest(await readJsonBody(request));
   return { input, models: createDemoModels(services.config), rateHeaders };

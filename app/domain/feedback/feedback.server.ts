@@ -4,8 +4,8 @@ import type { Db } from "#db/client";
 import { feedback } from "#db/schema";
 import type { Clock } from "~/lib/clock";
 
-export function addFeedback(db: Db, userId: string, input: { content: string; rating: number }, clock: Clock) {
+export async function addFeedback(db: Db, userId: string, input: { content: string; rating: number }, clock: Clock) {
   const row = { id: randomUUID(), userId, content: input.content, rating: input.rating, createdAt: new Date(clock.now()) };
-  db.insert(feedback).values(row).run();
+  await db.run(db.insert(feedback).values(row));
   return row;
 }

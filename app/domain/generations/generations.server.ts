@@ -6,7 +6,7 @@
 import { offsetOf } from "~/domain/paging";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
-import type { Db } from "#db/client";
+import { isUniqueViolation, lockRow, one, run, type Db, type Steps, type Tx } from "#db/client";
 import { prepared } from "#db/prepared";
 import { generations, idempotencyKeys, user } from "#db/schema";
 import { findOffering, isAiType, optionsProblem, providersFor, type AiType, type Offering, type ProviderName } from "~/domain/catalog";
@@ -70,11 +70,12 @@ export interface CreateArgs {
 
 /**
  * Creates a pending task. The balance check and the insert (which is the
- * reservation) share one immediate write transaction, so concurrent creates
- * can never overdraw.
+ * reservation) share one write transaction that holds the user's row lock
+ * (SQLite: the immediate transaction's write lock), so concurrent creates can
+ * never overdraw.
  */
-export function createGeneration(db: Db, args: CreateArgs, clock: Clock): GenerationRow {
-  return createOrReplay(db, args, clock).row;
+export async function createGeneration(db: Db, args: CreateArgs, clock: Clock): Promise<GenerationRow> {
+  return (await createOrReplay(db, args, clock)).row;
 }
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -83,25 +84,17 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
  * The task an Idempotency-Key already made (within 24 h), or undefined; the
  * same key with another body is a 409. An expired entry is forgotten.
  */
-export function findIdempotent(tx: Db, userId: string, key: string, requestHash: string, now: number): GenerationRow | undefined {
-  const hit = tx
-    .select()
-    .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)))
-    .get();
+export function* findIdempotent(tx: Tx, userId: string, key: string, requestHash: string, now: number): Steps<GenerationRow | undefined> {
+  const mine = and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key));
+  const hit = yield* one(tx.select().from(idempotencyKeys).where(mine));
   if (!hit) return undefined;
   if (hit.createdAt <= now - IDEMPOTENCY_TTL_MS) {
-    tx.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key))).run();
+    yield* run(tx.delete(idempotencyKeys).where(mine));
     return undefined;
   }
   if (hit.requestHash !== requestHash) throw new AppError("IDEMPOTENCY_MISMATCH");
-  return tx.select().from(generations).where(eq(generations.id, hit.genId)).get();
+  return yield* one(tx.select().from(generations).where(eq(generations.id, hit.genId)));
 }
-
-const isUniqueViolation = (e: unknown) => {
-  const code = String((e as { code?: unknown } | null)?.code ?? "");
-  return code.startsWith("SQLITE_CONSTRAINT_PRIMARYKEY") || code.startsWith("SQLITE_CONSTRAINT_UNIQUE") || code === "23505";
-};
 
 /**
  * createGeneration with an optional Idempotency-Key: inside the same write
@@ -110,58 +103,55 @@ const isUniqueViolation = (e: unknown) => {
  * decides concurrent duplicates: on an engine where two transactions can
  * race (PostgreSQL), the loser's insert fails and it runs again as a replay.
  */
-export function createOrReplay(db: Db, args: CreateArgs, clock: Clock): { row: GenerationRow; replayed: boolean } {
+export async function createOrReplay(db: Db, args: CreateArgs, clock: Clock): Promise<{ row: GenerationRow; replayed: boolean }> {
   try {
-    return createOrReplayOnce(db, args, clock);
+    return await createOrReplayOnce(db, args, clock);
   } catch (e) {
     if (!args.idempotency || !isUniqueViolation(e)) throw e;
     return createOrReplayOnce(db, args, clock);
   }
 }
 
-function createOrReplayOnce(db: Db, args: CreateArgs, clock: Clock): { row: GenerationRow; replayed: boolean } {
+function createOrReplayOnce(db: Db, args: CreateArgs, clock: Clock): Promise<{ row: GenerationRow; replayed: boolean }> {
   const { offering, prompt, options } = args.input;
   const idem = args.idempotency;
-  return db.transaction(
-    (tx) => {
-      const now = clock.now();
-      if (idem) {
-        const prior = findIdempotent(tx as unknown as Db, args.userId, idem.key, idem.requestHash, now);
-        if (prior) return { row: prior, replayed: true };
-      }
-      assertCanReserve(tx, args.userId, offering.credits, clock);
-      const row = {
-        id: randomUUID(),
-        userId: args.userId,
-        aiType: offering.aiType,
-        provider: offering.provider,
-        model: offering.model,
-        prompt,
-        options: JSON.stringify(options),
-        status: "pending",
-        creditsCost: offering.credits,
-        mode: args.mode,
-        deadlineAt: now + deadlineFor(offering.aiType, args.config),
-        createdAt: new Date(now),
-      } satisfies typeof generations.$inferInsert;
-      const created = tx.insert(generations).values(row).returning().get();
-      if (idem) tx.insert(idempotencyKeys).values({ userId: args.userId, key: idem.key, requestHash: idem.requestHash, genId: created.id, createdAt: now }).run();
-      return { row: created, replayed: false };
-    },
-    { behavior: "immediate" },
-  );
+  return db.tx(function* (tx) {
+    yield* lockRow("user", args.userId);
+    const now = clock.now();
+    if (idem) {
+      const prior = yield* findIdempotent(tx, args.userId, idem.key, idem.requestHash, now);
+      if (prior) return { row: prior, replayed: true };
+    }
+    yield* assertCanReserve(tx, args.userId, offering.credits, clock);
+    const row = {
+      id: randomUUID(),
+      userId: args.userId,
+      aiType: offering.aiType,
+      provider: offering.provider,
+      model: offering.model,
+      prompt,
+      options: JSON.stringify(options),
+      status: "pending",
+      creditsCost: offering.credits,
+      mode: args.mode,
+      deadlineAt: now + deadlineFor(offering.aiType, args.config),
+      createdAt: new Date(now),
+    } satisfies typeof generations.$inferInsert;
+    const created = (yield* one(tx.insert(generations).values(row).returning()))!;
+    if (idem) yield* run(tx.insert(idempotencyKeys).values({ userId: args.userId, key: idem.key, requestHash: idem.requestHash, genId: created.id, createdAt: now }));
+    return { row: created, replayed: false };
+  });
 }
 
 /** A task of this user, or `generation not found` (also for another user's id: no hint that it exists). */
-export function getOwnGeneration(db: Db, userId: string, genId: string): GenerationRow {
+export async function getOwnGeneration(db: Db, userId: string, genId: string): Promise<GenerationRow> {
   const q = prepared(db, "generations.own", (d) =>
     d
       .select()
       .from(generations)
-      .where(and(eq(generations.id, sql.placeholder("genId")), eq(generations.userId, sql.placeholder("userId"))))
-      .prepare(),
+      .where(and(eq(generations.id, sql.placeholder("genId")), eq(generations.userId, sql.placeholder("userId")))),
   );
-  const row = q.get({ genId, userId });
+  const row = await db.one(q, { genId, userId });
   if (!row) throw new AppError("GENERATION_NOT_FOUND");
   return row;
 }
@@ -233,8 +223,8 @@ export function normalizePaging(raw: { page?: unknown; page_size?: unknown }): {
 }
 
 /** Newest first: created_at desc, then gen_id desc (DESIGN §1). */
-export function listHistory(db: Db, userId: string, paging: { page: number; pageSize: number }): HistoryPage {
-  const { rows, total } = listRecent(db, userId, paging);
+export async function listHistory(db: Db, userId: string, paging: { page: number; pageSize: number }): Promise<HistoryPage> {
+  const { rows, total } = await listRecent(db, userId, paging);
   return { generations: rows.map(toHistoryEntry), total, page: paging.page, page_size: paging.pageSize };
 }
 
@@ -255,7 +245,7 @@ export function parseFilter(params: URLSearchParams): GenerationFilter {
 }
 
 /** Rows of one history page (the studio shows them with more detail), optionally filtered. */
-export function listRecent(db: Db, userId: string, paging: { page: number; pageSize: number }, filter: GenerationFilter = {}) {
+export async function listRecent(db: Db, userId: string, paging: { page: number; pageSize: number }, filter: GenerationFilter = {}) {
   if (!filter.aiType && !filter.status) {
     // The API's history page: prepared once per connection (building a drizzle query costs ~100 µs).
     const page = prepared(db, "generations.page", (d) =>
@@ -265,47 +255,48 @@ export function listRecent(db: Db, userId: string, paging: { page: number; pageS
         .where(eq(generations.userId, sql.placeholder("userId")))
         .orderBy(desc(generations.createdAt), desc(generations.id))
         .limit(sql.placeholder("limit"))
-        .offset(sql.placeholder("offset"))
-        .prepare(),
+        .offset(sql.placeholder("offset")),
     );
     const count = prepared(db, "generations.count", (d) =>
-      d.select({ n: sql<number>`count(*)` }).from(generations).where(eq(generations.userId, sql.placeholder("userId"))).prepare(),
+      d.select({ n: sql<number>`count(*)` }).from(generations).where(eq(generations.userId, sql.placeholder("userId"))),
     );
-    const rows = page.all({ userId, limit: paging.pageSize, offset: offsetOf(paging.page, paging.pageSize) });
-    return { rows, total: Number(count.get({ userId })?.n ?? 0) };
+    const rows = await db.many(page, { userId, limit: paging.pageSize, offset: offsetOf(paging.page, paging.pageSize) });
+    return { rows, total: Number((await db.one(count, { userId }))?.n ?? 0) };
   }
   const where = and(
     eq(generations.userId, userId),
     filter.aiType ? eq(generations.aiType, filter.aiType) : undefined,
     filter.status ? eq(generations.status, filter.status) : undefined,
   );
-  const rows = db
-    .select()
-    .from(generations)
-    .where(where)
-    .orderBy(desc(generations.createdAt), desc(generations.id))
-    .limit(paging.pageSize)
-    .offset(offsetOf(paging.page, paging.pageSize))
-    .all();
-  const total = db.select({ n: sql<number>`count(*)` }).from(generations).where(where).get();
+  const rows = await db.many(
+    db
+      .select()
+      .from(generations)
+      .where(where)
+      .orderBy(desc(generations.createdAt), desc(generations.id))
+      .limit(paging.pageSize)
+      .offset(offsetOf(paging.page, paging.pageSize)),
+  );
+  const total = await db.one(db.select({ n: sql<number>`count(*)` }).from(generations).where(where));
   return { rows, total: Number(total?.n ?? 0) };
 }
 
 /** Whether the user has unfinished tasks (the studio keeps polling while so). */
-export function hasUnfinished(db: Db, userId: string): boolean {
-  return (
+export async function hasUnfinished(db: Db, userId: string): Promise<boolean> {
+  const row = await db.one(
     db
       .select({ id: generations.id })
       .from(generations)
       .where(and(eq(generations.userId, userId), inArray(generations.status, ["pending", "processing"])))
-      .limit(1)
-      .get() !== undefined
+      .limit(1),
   );
+  return row !== undefined;
 }
 
 /** Everyone's latest tasks, newest first (the admin page); `failed` only when asked. */
 export function listLatestAll(db: Db, opts: { limit: number; status?: GenerationStatus }) {
-  return db
+  return db.many(
+    db
     .select({
       id: generations.id,
       userId: generations.userId,
@@ -325,6 +316,6 @@ export function listLatestAll(db: Db, opts: { limit: number; status?: Generation
     .leftJoin(user, eq(user.id, generations.userId))
     .where(opts.status ? eq(generations.status, opts.status) : undefined)
     .orderBy(desc(generations.createdAt), desc(generations.id))
-    .limit(opts.limit)
-    .all();
+    .limit(opts.limit),
+  );
 }

@@ -12,9 +12,10 @@
  * schedules: it calls `claimDue` and `runStep`.
  */
 import { and, asc, eq, inArray, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
-import type { Db } from "#db/client";
+import { many, one, type Db, type Steps, type Tx } from "#db/client";
+import { prepared } from "#db/prepared";
 import { generations } from "#db/schema";
-import { debitForGeneration, changes } from "~/domain/credits/ledger.server";
+import { debitForGeneration } from "~/domain/credits/ledger.server";
 import type { ProviderName, AiType } from "~/domain/catalog";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
@@ -59,134 +60,124 @@ const owned = (id: typeof id$ | string, owner: typeof owner$ | string) =>
   and(eq(generations.id, id), eq(generations.status, "processing"), eq(generations.leaseOwner, owner));
 
 /** processing → a final status, by the lease holder only; returns the row (for the outbox). */
-const finalTransition = (db: Db, set: { status: "completed" | "failed"; resultUrls?: SQL; errorMessage?: SQL }) =>
-  db
+const finalTransition = (t: Tx, set: { status: "completed" | "failed"; resultUrls?: SQL; errorMessage?: SQL }) =>
+  t
     .update(generations)
     .set({ ...set, completedAt: sql`${now$}`, leaseOwner: null, leaseUntil: null, nextPollAt: null })
     .where(owned(id$, owner$))
-    .returning()
-    .prepare();
+    .returning();
+
+const cols = { id: generations.id, leaseUntil: generations.leaseUntil };
 
 /**
- * The statements each task goes through several times, prepared once per
- * database: building a query costs far more than running it here.
+ * Due candidates, each kind through the (status, next_poll_at) index: polls that are due,
+ * leases that expired (a crashed process), then new tasks (next_poll_at null: rowid = insertion order, no sort).
+ * Statements are built once per SQLite connection (db/prepared.ts): building costs far more than running here.
  */
-function buildStatements(db: Db) {
-  const cols = { id: generations.id, leaseUntil: generations.leaseUntil };
-  return {
-    // Due candidates, each kind through the (status, next_poll_at) index: polls that are due,
-    // leases that expired (a crashed process), then new tasks (next_poll_at null: rowid = insertion order, no sort).
-    duePolls: db
-      .select(cols)
-      .from(generations)
-      .where(and(eq(generations.status, "processing"), lte(generations.nextPollAt, now$), or(isNull(generations.leaseUntil), lte(generations.leaseUntil, now$))))
-      .orderBy(asc(generations.nextPollAt))
-      .limit(limit$)
-      .prepare(),
-    expiredLeases: db
-      .select(cols)
-      .from(generations)
-      .where(and(eq(generations.status, "processing"), isNull(generations.nextPollAt), lte(generations.leaseUntil, now$)))
-      .limit(limit$)
-      .prepare(),
-    pending: db
-      .select(cols)
-      .from(generations)
-      .where(and(eq(generations.status, "pending"), isNull(generations.nextPollAt)))
-      .orderBy(sql`${generations}.rowid`)
-      .limit(limit$)
-      .prepare(),
-    claim: db
-      .update(generations)
-      .set({
-        status: "processing",
-        leaseOwner: sql`${owner$}`,
-        leaseUntil: sql`${sql.placeholder("leaseUntil")}`,
-        startedAt: sql`coalesce(${generations.startedAt}, ${now$})`,
-        attempts: sql`${generations.attempts} + (case when ${generations.upstreamTaskId} is null then 1 else 0 end)`,
-      })
-      .where(and(sql`${generations.id} in (select value from json_each(${sql.placeholder("ids")}))`, due(now$)))
-      .returning()
-      .prepare(),
-    submitted: db
-      .update(generations)
-      .set({ upstreamTaskId: sql`${sql.placeholder("upstreamTaskId")}`, nextPollAt: sql`${sql.placeholder("nextPollAt")}`, leaseOwner: null, leaseUntil: null })
-      .where(owned(id$, owner$))
-      .prepare(),
-    complete: finalTransition(db, { status: "completed", resultUrls: sql`${sql.placeholder("resultUrls")}` }),
-    fail: finalTransition(db, { status: "failed", errorMessage: sql`${sql.placeholder("message")}` }),
-  };
-}
-
-const STATEMENTS = new WeakMap<Db, ReturnType<typeof buildStatements>>();
-function statements(db: Db) {
-  let s = STATEMENTS.get(db);
-  if (!s) STATEMENTS.set(db, (s = buildStatements(db)));
-  return s;
-}
-
-function dueCandidates(db: Db, now: number, limit: number) {
-  const st = statements(db);
-  const found = st.duePolls.all({ now, limit });
-  if (found.length < limit) found.push(...st.expiredLeases.all({ now, limit: limit - found.length }));
-  if (found.length < limit) found.push(...st.pending.all({ limit: limit - found.length }));
+function* dueCandidates(t: Tx, now: number, limit: number): Steps<{ id: string; leaseUntil: number | null }[]> {
+  const found = yield* many(
+    prepared(t, "lifecycle.duePolls", (t) =>
+      t
+        .select(cols)
+        .from(generations)
+        .where(and(eq(generations.status, "processing"), lte(generations.nextPollAt, now$), or(isNull(generations.leaseUntil), lte(generations.leaseUntil, now$))))
+        .orderBy(asc(generations.nextPollAt))
+        .limit(limit$),
+    ),
+    { now, limit },
+  );
+  if (found.length < limit) {
+    const expired = prepared(t, "lifecycle.expiredLeases", (t) =>
+      t
+        .select(cols)
+        .from(generations)
+        .where(and(eq(generations.status, "processing"), isNull(generations.nextPollAt), lte(generations.leaseUntil, now$)))
+        .limit(limit$),
+    );
+    found.push(...(yield* many(expired, { now, limit: limit - found.length })));
+  }
+  if (found.length < limit) {
+    const pending = prepared(t, "lifecycle.pending", (t) =>
+      t
+        .select(cols)
+        .from(generations)
+        .where(and(eq(generations.status, "pending"), isNull(generations.nextPollAt)))
+        .orderBy(sql`${generations}.rowid`)
+        .limit(limit$),
+    );
+    found.push(...(yield* many(pending, { limit: limit - found.length })));
+  }
   return found;
 }
 
 /**
  * Claims up to `limit` due tasks for `owner` until now + leaseMs. With
  * `probe`, a cheap read first (so idle ticks take no write lock); then, inside
- * one immediate transaction, the candidates are read and taken with one
- * guarded `UPDATE … RETURNING` (the guard re-checks that each is still due).
+ * one write transaction, the candidates are read and taken with one guarded
+ * `UPDATE … RETURNING` (the guard re-checks that each is still due).
  */
-export function claimDue(db: Db, args: { owner: string; limit: number; leaseMs: number; probe?: boolean }, clock: Clock): ClaimedTask[] {
+export async function claimDue(db: Db, args: { owner: string; limit: number; leaseMs: number; probe?: boolean }, clock: Clock): Promise<ClaimedTask[]> {
   if (args.limit <= 0) return [];
   const now = clock.now();
-  if (args.probe !== false && dueCandidates(db, now, 1).length === 0) return [];
-  return db.transaction(
-    () => {
-      const candidates = dueCandidates(db, now, args.limit);
-      if (candidates.length === 0) return [];
-      const rows = statements(db).claim.all({
-        owner: args.owner,
-        leaseUntil: now + args.leaseMs,
-        now,
-        ids: JSON.stringify(candidates.map((c) => c.id)),
-      }) as GenerationRow[];
-      const expired = new Set(candidates.filter((c) => c.leaseUntil !== null).map((c) => c.id));
-      return rows.map((row) => ({ row, reclaimed: expired.has(row.id) }));
-    },
-    { behavior: "immediate" },
-  );
+  if (args.probe !== false && (await db.exec(dueCandidates(db, now, 1))).length === 0) return [];
+  return db.tx(function* (t) {
+    const candidates = yield* dueCandidates(t, now, args.limit);
+    if (candidates.length === 0) return [];
+    const claim = prepared(t, "lifecycle.claim", (t) =>
+      t
+        .update(generations)
+        .set({
+          status: "processing",
+          leaseOwner: sql`${owner$}`,
+          leaseUntil: sql`${sql.placeholder("leaseUntil")}`,
+          startedAt: sql`coalesce(${generations.startedAt}, ${now$})`,
+          attempts: sql`${generations.attempts} + (case when ${generations.upstreamTaskId} is null then 1 else 0 end)`,
+        })
+        .where(and(sql`${generations.id} in (select value from json_each(${sql.placeholder("ids")}))`, due(now$)))
+        .returning(),
+    );
+    const rows = yield* many(claim, { owner: args.owner, leaseUntil: now + args.leaseMs, now, ids: JSON.stringify(candidates.map((c) => c.id)) });
+    const expired = new Set(candidates.filter((c) => c.leaseUntil !== null).map((c) => c.id));
+    return rows.map((row) => ({ row, reclaimed: expired.has(row.id) }));
+  });
 }
 
 /** Keeps the lease of tasks in a long provider call. */
-export function renewLeases(db: Db, owner: string, ids: string[], until: number): void {
+export async function renewLeases(db: Db, owner: string, ids: string[], until: number): Promise<void> {
   if (ids.length === 0) return;
-  db.update(generations)
-    .set({ leaseUntil: until })
-    .where(and(inArray(generations.id, ids), eq(generations.status, "processing"), eq(generations.leaseOwner, owner)))
-    .run();
+  await db.run(
+    db
+      .update(generations)
+      .set({ leaseUntil: until })
+      .where(and(inArray(generations.id, ids), eq(generations.status, "processing"), eq(generations.leaseOwner, owner))),
+  );
 }
 
 /** The upstream task id is persisted before any poll, so a restart resumes polling instead of paying twice. */
-export function markSubmitted(db: Db, args: { id: string; owner: string; upstreamTaskId: string; nextPollAt: number }): boolean {
-  return changes(statements(db).submitted.run(args)) === 1;
+export async function markSubmitted(db: Db, args: { id: string; owner: string; upstreamTaskId: string; nextPollAt: number }): Promise<boolean> {
+  const submitted = prepared(db, "lifecycle.submitted", (t) =>
+    t
+      .update(generations)
+      .set({ upstreamTaskId: sql`${sql.placeholder("upstreamTaskId")}`, nextPollAt: sql`${sql.placeholder("nextPollAt")}`, leaseOwner: null, leaseUntil: null })
+      .where(owned(id$, owner$)),
+  );
+  return (await db.run(submitted, args)) === 1;
 }
 
 /** Not done yet (or a transient error): release the task until its next poll. */
-export function schedulePoll(db: Db, args: { id: string; owner: string; nextPollAt: number; countPoll: boolean }): boolean {
-  const res = db
-    .update(generations)
-    .set({
-      nextPollAt: args.nextPollAt,
-      leaseOwner: null,
-      leaseUntil: null,
-      pollCount: args.countPoll ? sql`${generations.pollCount} + 1` : generations.pollCount,
-    })
-    .where(owned(args.id, args.owner))
-    .run();
-  return changes(res) === 1;
+export async function schedulePoll(db: Db, args: { id: string; owner: string; nextPollAt: number; countPoll: boolean }): Promise<boolean> {
+  const changed = await db.run(
+    db
+      .update(generations)
+      .set({
+        nextPollAt: args.nextPollAt,
+        leaseOwner: null,
+        leaseUntil: null,
+        pollCount: args.countPoll ? sql`${generations.pollCount} + 1` : generations.pollCount,
+      })
+      .where(owned(args.id, args.owner)),
+  );
+  return changed === 1;
 }
 
 /** After a final transition committed: wake this process's streams and dispatcher. */
@@ -200,33 +191,29 @@ function finished(id: string, queued: number) {
  * transaction: exactly once, by the lease holder only (a canceled task is no
  * longer `processing`, so its late result changes nothing).
  */
-export function completeGeneration(db: Db, args: { id: string; owner: string; resultUrls: string[] }, clock: Clock): boolean {
-  const queued = db.transaction(
-    (tx) => {
-      const now = clock.now();
-      const row = statements(db).complete.get({ id: args.id, owner: args.owner, now, resultUrls: JSON.stringify(args.resultUrls) }) as GenerationRow | undefined;
-      if (!row) return -1;
-      debitForGeneration(tx, { genId: args.id, userId: row.userId, amount: row.creditsCost }, clock);
-      return enqueueGenerationEvent(tx, row, now);
-    },
-    { behavior: "immediate" },
-  );
+export async function completeGeneration(db: Db, args: { id: string; owner: string; resultUrls: string[] }, clock: Clock): Promise<boolean> {
+  const queued = await db.tx(function* (t) {
+    const now = clock.now();
+    const complete = prepared(t, "lifecycle.complete", (t) => finalTransition(t, { status: "completed", resultUrls: sql`${sql.placeholder("resultUrls")}` }));
+    const row = yield* one(complete, { id: args.id, owner: args.owner, now, resultUrls: JSON.stringify(args.resultUrls) });
+    if (!row) return -1;
+    yield* debitForGeneration(t, { genId: args.id, userId: row.userId, amount: row.creditsCost }, clock);
+    return yield* enqueueGenerationEvent(t, row, now);
+  });
   if (queued < 0) return false;
   finished(args.id, queued);
   return true;
 }
 
 /** processing → failed with a message the user may see (and the outbox rows); nothing is debited. */
-export function failGeneration(db: Db, args: { id: string; owner: string; message: string }, clock: Clock): boolean {
-  const queued = db.transaction(
-    (tx) => {
-      const now = clock.now();
-      const row = statements(db).fail.get({ id: args.id, owner: args.owner, now, message: args.message.slice(0, 1000) }) as GenerationRow | undefined;
-      if (!row) return -1;
-      return enqueueGenerationEvent(tx, row, now);
-    },
-    { behavior: "immediate" },
-  );
+export async function failGeneration(db: Db, args: { id: string; owner: string; message: string }, clock: Clock): Promise<boolean> {
+  const queued = await db.tx(function* (t) {
+    const now = clock.now();
+    const fail = prepared(t, "lifecycle.fail", (t) => finalTransition(t, { status: "failed", errorMessage: sql`${sql.placeholder("message")}` }));
+    const row = yield* one(fail, { id: args.id, owner: args.owner, now, message: args.message.slice(0, 1000) });
+    if (!row) return -1;
+    return yield* enqueueGenerationEvent(t, row, now);
+  });
   if (queued < 0) return false;
   finished(args.id, queued);
   return true;
@@ -238,19 +225,19 @@ export function failGeneration(db: Db, args: { id: string; owner: string; messag
  * the middle of its submit keeps its lease until it expires (and then fails as
  * interrupted: resubmitting could pay upstream twice).
  */
-export function releaseLeases(db: Db, owner: string): number {
-  const res = db
-    .update(generations)
-    .set({ leaseOwner: null, leaseUntil: null })
-    .where(
-      and(
-        eq(generations.status, "processing"),
-        eq(generations.leaseOwner, owner),
-        or(isNotNull(generations.upstreamTaskId), eq(generations.mode, "simulated")),
+export function releaseLeases(db: Db, owner: string): Promise<number> {
+  return db.run(
+    db
+      .update(generations)
+      .set({ leaseOwner: null, leaseUntil: null })
+      .where(
+        and(
+          eq(generations.status, "processing"),
+          eq(generations.leaseOwner, owner),
+          or(isNotNull(generations.upstreamTaskId), eq(generations.mode, "simulated")),
+        ),
       ),
-    )
-    .run();
-  return changes(res);
+  );
 }
 
 /** Best effort: asks the provider to stop a task (Replicate cancel, Runway delete); others have no such call. */
@@ -381,23 +368,23 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
       if (t) t[k] += performance.now() - t0;
     }
   };
-  const write = <T>(fn: () => T): T => {
+  const write = async <T>(fn: () => Promise<T>): Promise<T> => {
     const t0 = performance.now();
     try {
-      return fn();
+      return await fn();
     } finally {
       if (t) t.db += performance.now() - t0;
     }
   };
-  const fail = (message: string) => {
-    if (write(() => failGeneration(db, { id: row.id, owner, message }, clock))) log.debug("generation failed", { gen_id: row.id, owner, message });
+  const fail = async (message: string) => {
+    if (await write(() => failGeneration(db, { id: row.id, owner, message }, clock))) log.debug("generation failed", { gen_id: row.id, owner, message });
   };
   const finish = async (assets: ResultAsset[]) => {
     const urls = await timed("store", () => storeResults(ctx.storage, row.id, assets, signal, {
         allowPrivate: ctx.config.OUTBOUND_ALLOW_PRIVATE,
         maxBytes: row.aiType === "image" ? MAX_IMAGE_BYTES : MAX_DOWNLOAD_BYTES,
       }));
-    if (write(() => completeGeneration(db, { id: row.id, owner, resultUrls: urls }, clock))) {
+    if (await write(() => completeGeneration(db, { id: row.id, owner, resultUrls: urls }, clock))) {
       log.debug("generation completed", { gen_id: row.id, owner });
     } else {
       log.warn("generation lost its lease before completing", { gen_id: row.id });
@@ -405,7 +392,7 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
   };
 
   if (plan.kind === "fail") {
-    fail(plan.message);
+    await fail(plan.message);
     return;
   }
   const provider = ctx.providers.get(row.provider as ProviderName);
@@ -422,7 +409,7 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
         await finish(assets);
       } else {
         const { upstreamTaskId } = await timed("provider", () => provider.submit(req, callSignal));
-        if (!write(() => markSubmitted(db, { id: row.id, owner, upstreamTaskId, nextPollAt: nextPoll(0) }))) {
+        if (!(await write(() => markSubmitted(db, { id: row.id, owner, upstreamTaskId, nextPollAt: nextPoll(0) })))) {
           // Canceled (or lost) while submitting: the upstream job is nobody's now.
           await cancelUpstream(provider, upstreamTaskId, row.id);
         }
@@ -432,16 +419,16 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
     if (provider.lifecycle !== "async") throw new ProviderError("bad_response", "provider cannot poll", { retryable: false });
     const result = await timed("provider", () => provider.poll(plan.upstreamTaskId, req, callSignal));
     if (result.state === "pending" || result.state === "running") {
-      write(() => schedulePoll(db, { id: row.id, owner, nextPollAt: nextPoll(row.pollCount + 1), countPoll: true }));
+      await write(() => schedulePoll(db, { id: row.id, owner, nextPollAt: nextPoll(row.pollCount + 1), countPoll: true }));
     } else if (result.state === "failed") {
-      fail(result.message);
+      await fail(result.message);
     } else {
       await finish(result.assets);
     }
   } catch (error) {
     if (signal.aborted) return; // shutting down: the lease is released (or expires) and another process resumes
     if (deadline.aborted || clock.now() >= row.deadlineAt) {
-      fail(TIMED_OUT);
+      await fail(TIMED_OUT);
       return;
     }
     if (error instanceof ProviderError) {
@@ -455,13 +442,13 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
     const retryable = error instanceof ProviderError && error.retryable;
     if (plan.kind === "poll") {
       // Polling again is always safe: the upstream job exists once.
-      if (retryable) write(() => schedulePoll(db, { id: row.id, owner, nextPollAt: nextPoll(row.pollCount + 1), countPoll: true }));
-      else fail(userMessage(error));
+      if (retryable) await write(() => schedulePoll(db, { id: row.id, owner, nextPollAt: nextPoll(row.pollCount + 1), countPoll: true }));
+      else await fail(userMessage(error));
     } else if (retryable && row.attempts < MAX_SUBMIT_ATTEMPTS) {
       // The adapter says this call can be repeated without a duplicate upstream job.
-      write(() => schedulePoll(db, { id: row.id, owner, nextPollAt: nextPoll(row.attempts), countPoll: false }));
+      await write(() => schedulePoll(db, { id: row.id, owner, nextPollAt: nextPoll(row.attempts), countPoll: false }));
     } else {
-      fail(userMessage(error));
+      await fail(userMessage(error));
     }
   }
 }

@@ -25,16 +25,15 @@ const encoder = new TextEncoder();
 const frame = (id: number, data: unknown) => encoder.encode(`id: ${id}\nevent: status\ndata: ${JSON.stringify(data)}\n\n`);
 
 /** The stream of a task of this user; throws `generation not found` before anything is sent. */
-export function statusStream(db: Db, userId: string, genId: string, opts: StreamOptions = {}): ReadableStream<Uint8Array> {
+export async function statusStream(db: Db, userId: string, genId: string, opts: StreamOptions = {}): Promise<ReadableStream<Uint8Array>> {
   const pollMs = opts.pollMs ?? 250;
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
-  const first = getOwnGeneration(db, userId, genId);
+  const first = await getOwnGeneration(db, userId, genId);
   const stamp = prepared(db, "generations.stamp", (d) =>
     d
       .select({ status: generations.status, startedAt: generations.startedAt, completedAt: generations.completedAt })
       .from(generations)
-      .where(eq(generations.id, sql.placeholder("id")))
-      .prepare(),
+      .where(eq(generations.id, sql.placeholder("id"))),
   );
   const key = (r: { status: string; startedAt: Date | null; completedAt: Date | null } | undefined) =>
     r ? `${r.status}|${r.startedAt?.getTime() ?? ""}|${r.completedAt?.getTime() ?? ""}` : "gone";
@@ -73,12 +72,12 @@ export function statusStream(db: Db, userId: string, genId: string, opts: Stream
           });
           wake = undefined;
           if (closed || opts.signal?.aborted) break;
-          const now = stamp.get({ id: genId });
+          const now = await db.one(stamp, { id: genId });
           const k = key(now);
           if (!now) break; // deleted (the user's account went away)
           if (k !== last) {
             last = k;
-            const row = getOwnGeneration(db, userId, genId);
+            const row = await getOwnGeneration(db, userId, genId);
             status = row.status;
             send(frame(++seq, toQueryView(row)));
           } else if (Date.now() - lastBeat >= heartbeatMs) {

@@ -12,7 +12,6 @@
  * write lock, so two processes can never both take the last slot. No per-hit
  * rows, nothing to sweep: a row whose tat is past is the same as no row.
  */
-import type { Statement } from "bun:sqlite";
 import type { Db } from "#db/client";
 import { admitted, denied, intervalUs, US_PER_MS, type Decision, type Policy } from "./decide";
 
@@ -33,26 +32,12 @@ export function gcraSql(dialect: "sqlite" | "postgres"): string {
   );
 }
 
-interface Statements {
-  take: Statement<{ tat: number }, [string, number, number, number]>;
-  read: Statement<{ tat: number }, [string]>;
-}
-const statements = new WeakMap<Db, Statements>();
-
-function prepared(db: Db): Statements {
-  let s = statements.get(db);
-  if (!s) {
-    const c = db.$client;
-    s = { take: c.prepare(gcraSql("sqlite")), read: c.prepare("SELECT tat FROM rate_limits WHERE bucket = ?") };
-    statements.set(db, s);
-  }
-  return s;
-}
+const TAKE = { sqlite: gcraSql("sqlite"), postgres: gcraSql("postgres") };
+const READ = "SELECT tat FROM rate_limits WHERE bucket = ?";
 
 /** One request against `bucket` at `nowMs`: admitted (and counted) or refused. */
-export function take(db: Db, bucket: string, policy: Pick<Policy, "limit" | "windowMs">, nowMs: number): Decision {
-  const st = prepared(db);
-  const row = st.take.get(bucket, Math.floor(nowMs * US_PER_MS), intervalUs(policy), policy.windowMs * US_PER_MS);
+export async function take(db: Db, bucket: string, policy: Pick<Policy, "limit" | "windowMs">, nowMs: number): Promise<Decision> {
+  const row = await db.raw<{ tat: number | string }>(TAKE[db.engine]).one(bucket, Math.floor(nowMs * US_PER_MS), intervalUs(policy), policy.windowMs * US_PER_MS);
   if (row) return admitted(policy, nowMs, Number(row.tat));
-  return denied(policy, nowMs, Number(st.read.get(bucket)?.tat ?? 0));
+  return denied(policy, nowMs, Number((await db.raw<{ tat: number | string }>(READ).one(bucket))?.tat ?? 0));
 }

@@ -13,9 +13,9 @@ const HOUR_MS = 3_600_000;
 
 export type Tier = "standard" | "premium" | "admin";
 
-export function keyTier(db: Db, owner: { userId: string; isAdmin: boolean }, clock: Clock): Tier {
+export async function keyTier(db: Db, owner: { userId: string; isAdmin: boolean }, clock: Clock): Promise<Tier> {
   if (owner.isAdmin) return "admin";
-  return isPremium(db, owner.userId, clock) ? "premium" : "standard";
+  return (await isPremium(db, owner.userId, clock)) ? "premium" : "standard";
 }
 
 type LimitConfig = Pick<Config, "RATE_LIMIT_STANDARD" | "RATE_LIMIT_PREMIUM" | "RATE_LIMIT_ADMIN" | "RATE_LIMIT_WINDOW_MS">;

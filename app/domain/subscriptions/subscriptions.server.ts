@@ -4,8 +4,7 @@
  */
 import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
-import type { Statement } from "bun:sqlite";
-import type { Db } from "#db/client";
+import { run, type Db, type Steps, type Tx } from "#db/client";
 import { prepared } from "#db/prepared";
 import { orders } from "#db/schema";
 import { iso, type Clock } from "~/lib/clock";
@@ -37,7 +36,7 @@ export function toSubscriptionInfo(o: OrderRow): SubscriptionInfo {
 }
 
 /** The user's current paid subscription (latest first), if any. */
-export function getActiveSubscription(db: Pick<Db, "select">, userId: string, clock: Clock): OrderRow | undefined {
+export function getActiveSubscription(db: Db, userId: string, clock: Clock): Promise<OrderRow | undefined> {
   // Read on every API-key request (the tier decides the rate limit): prepared once per connection.
   const q = prepared(db, "subscriptions.active", (d) =>
     d
@@ -53,22 +52,18 @@ export function getActiveSubscription(db: Pick<Db, "select">, userId: string, cl
       )
       .orderBy(desc(orders.createdAt))
       .limit(1)
-      .prepare(),
   );
-  return q.get({ userId, now: clock.now() });
+  return db.one(q, { userId, now: clock.now() });
 }
 
 // The same condition as getActiveSubscription, as one plain statement: the tier is read on every API-key
 // request, and drizzle's prepared select costs ~25 µs here against ~3 µs for this (docs/performance.md).
 const PREMIUM_SQL =
   "SELECT 1 AS one FROM orders WHERE user_id = ? AND kind = 'subscription' AND status = 'paid' AND (period_end IS NULL OR period_end > ?) LIMIT 1";
-const premiumStatements = new WeakMap<Db, Statement<{ one: number }, [string, number]>>();
 
 /** Whether the user has a current paid subscription (getActiveSubscription's condition). */
-export function isPremium(db: Db, userId: string, clock: Clock): boolean {
-  let st = premiumStatements.get(db);
-  if (!st) premiumStatements.set(db, (st = db.$client.prepare(PREMIUM_SQL)));
-  return st.get(userId, clock.now()) !== null;
+export async function isPremium(db: Db, userId: string, clock: Clock): Promise<boolean> {
+  return (await db.raw(PREMIUM_SQL).one(userId, clock.now())) !== undefined;
 }
 
 /** Billing intervals Atelier records (spec 2.3 shows only the monthly one). */
@@ -108,7 +103,7 @@ export const newOrderNo = (now: number) =>
   `ORD-${new Date(now).toISOString().slice(0, 10).replaceAll("-", "")}-${randomBytes(6).toString("hex").toUpperCase()}`;
 
 /** Records a paid order (DESIGN §3: orders are recorded by an admin). */
-export function createSubscription(db: Pick<Db, "insert">, input: CreateSubscriptionInput, clock: Clock): OrderRow {
+export function* createSubscription(db: Tx, input: CreateSubscriptionInput, clock: Clock): Steps<OrderRow> {
   const now = clock.now();
   const periodEnd = input.periodEnd === undefined ? defaultPeriodEnd(input.interval, now) : input.periodEnd;
   const row: OrderRow = {
@@ -129,6 +124,6 @@ export function createSubscription(db: Pick<Db, "insert">, input: CreateSubscrip
     customerId: null,
     statusAt: null,
   };
-  db.insert(orders).values(row).run();
+  yield* run(db.insert(orders).values(row));
   return row;
 }

@@ -34,13 +34,13 @@ export function toUserInfo(u: UserRow): UserInfo {
   };
 }
 
-export function findUserById(db: Db, id: string): UserRow | undefined {
+export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   // Every authenticated request reads its user: prepared once (query building costs ~15× the lookup here).
-  return prepared(db, "users.byId", (d) => d.select().from(user).where(eq(user.id, sql.placeholder("id"))).prepare()).get({ id });
+  return db.one(prepared(db, "users.byId", (d) => d.select().from(user).where(eq(user.id, sql.placeholder("id")))), { id });
 }
 
-export function getUserOrThrow(db: Db, id: string): UserRow {
-  const u = findUserById(db, id);
+export async function getUserOrThrow(db: Db, id: string): Promise<UserRow> {
+  const u = await findUserById(db, id);
   if (!u) throw new AppError("USER_NOT_FOUND");
   return u;
 }
@@ -61,36 +61,26 @@ export function isAdmin(config: Pick<Config, "ADMIN_EMAILS">, u: Pick<UserRow, "
 export type Role = "admin" | "user";
 
 /** The stored role (`atelier admin promote|demote`). Unknown e-mail → `user not found`. */
-export function setRole(db: Db, email: string, role: Role, now: number): UserRow {
-  const updated = db
-    .update(user)
-    .set({ role, updatedAt: new Date(now) })
-    .where(eq(user.email, email.trim().toLowerCase()))
-    .returning()
-    .get();
+export async function setRole(db: Db, email: string, role: Role, now: number): Promise<UserRow> {
+  const updated = await db.one(db.update(user).set({ role, updatedAt: new Date(now) }).where(eq(user.email, email.trim().toLowerCase())).returning());
   if (!updated) throw new AppError("USER_NOT_FOUND");
   return updated;
 }
 
-export function findUserByEmail(db: Pick<Db, "select">, email: string): UserRow | undefined {
-  return db.select().from(user).where(eq(user.email, email.trim().toLowerCase())).get();
+export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return db.one(db.select().from(user).where(eq(user.email, email.trim().toLowerCase())));
 }
 
 /** An admin's reference to a user: by email or by uuid. Unknown → `user not found`. */
-export function resolveUserRef(db: Db, ref: { email?: string; user_uuid?: string }): UserRow {
-  const u = ref.user_uuid !== undefined ? findUserById(db, ref.user_uuid) : findUserByEmail(db, ref.email ?? "");
+export async function resolveUserRef(db: Db, ref: { email?: string; user_uuid?: string }): Promise<UserRow> {
+  const u = await (ref.user_uuid !== undefined ? findUserById(db, ref.user_uuid) : findUserByEmail(db, ref.email ?? ""));
   if (!u) throw new AppError("USER_NOT_FOUND");
   return u;
 }
 
 /** Spec 4.11: switches affiliate status; returns the updated row. */
-export function setAffiliate(db: Db, userId: string, isAffiliate: boolean, now: number): UserRow {
-  const updated = db
-    .update(user)
-    .set({ isAffiliate, updatedAt: new Date(now) })
-    .where(eq(user.id, userId))
-    .returning()
-    .get();
+export async function setAffiliate(db: Db, userId: string, isAffiliate: boolean, now: number): Promise<UserRow> {
+  const updated = await db.one(db.update(user).set({ isAffiliate, updatedAt: new Date(now) }).where(eq(user.id, userId)).returning());
   if (!updated) throw new AppError("USER_NOT_FOUND");
   return updated;
 }

@@ -7,7 +7,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
-import type { Db } from "#db/client";
+import { many, run, type Steps, type Tx } from "#db/client";
 import { prepared } from "#db/prepared";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "#db/schema";
 import type { GenerationRow } from "~/domain/generations/generations.server";
@@ -18,29 +18,30 @@ import type { WebhookEventType } from "./events";
 export const newMessageId = () => `msg_${randomBytes(16).toString("base64url")}`;
 export const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString("base64url")}`;
 
-type Tx = Pick<Db, "select" | "insert" | "update" | "delete">;
 
 /**
  * Queues the event of a task that just reached its final status, one delivery
  * per active endpoint of its owner subscribed to it. Returns how many were
  * queued (0: the owner has no such endpoint, nothing is written).
  */
-export function enqueueGenerationEvent(tx: Tx, row: GenerationRow, now: number): number {
+export function* enqueueGenerationEvent(tx: Tx, row: GenerationRow, now: number): Steps<number> {
   const type: WebhookEventType = row.status === "completed" ? "generation.completed" : "generation.failed";
-  const endpoints = prepared(tx as object, "webhooks.active", (d) =>
-    (d as Db)
+  const active = prepared(tx, "webhooks.active", (d) =>
+    d
       .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
       .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.userId, sql.placeholder("userId")), eq(webhookEndpoints.status, "active")))
-      .prepare(),
-  ).all({ userId: row.userId });
+      .where(and(eq(webhookEndpoints.userId, sql.placeholder("userId")), eq(webhookEndpoints.status, "active"))),
+  );
+  const endpoints = yield* many(active, { userId: row.userId });
   const targets = endpoints.filter((e) => (JSON.parse(e.events) as string[]).includes(type));
   if (targets.length === 0) return 0;
   const eventId = newMessageId();
   const payload = JSON.stringify({ type, timestamp: new Date(now).toISOString(), data: toQueryView(row) });
-  tx.insert(webhookEvents).values({ id: eventId, userId: row.userId, type, genId: row.id, payload, createdAt: now }).run();
-  tx.insert(webhookDeliveries)
-    .values(targets.map((t) => ({ id: newId("dlv"), eventId, endpointId: t.id, status: "pending", nextAttemptAt: now, createdAt: now })))
-    .run();
+  yield* run(tx.insert(webhookEvents).values({ id: eventId, userId: row.userId, type, genId: row.id, payload, createdAt: now }));
+  yield* run(
+    tx
+      .insert(webhookDeliveries)
+      .values(targets.map((t) => ({ id: newId("dlv"), eventId, endpointId: t.id, status: "pending", nextAttemptAt: now, createdAt: now }))),
+  );
   return targets.length;
 }

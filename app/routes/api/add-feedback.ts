@@ -15,8 +15,8 @@ export const action = api({
     const reason = error.issues[0]?.message;
     return new AppError("INVALID_PARAMS", reason ? { reason } : undefined);
   },
-  handler: ({ caller, services, input }) => {
-    addFeedback(services.db, caller.user.id, input, services.clock);
+  handler: async ({ caller, services, input }) => {
+    await addFeedback(services.db, caller.user.id, input, services.clock);
     return { message: MESSAGES.FEEDBACK_RECEIVED, data: null };
   },
 });

@@ -8,6 +8,6 @@ const E = endpoint("/api/get-user-credits");
 export const action = api({
   route: E.path,
   auth: E.auth,
-  handler: ({ caller, services }) => ({ data: getCredits(services.db, caller.user.id, services.clock) }),
+  handler: async ({ caller, services }) => ({ data: await services.db.exec(getCredits(services.db, caller.user.id, services.clock)) }),
 });
 export const loader = methodNotAllowed;

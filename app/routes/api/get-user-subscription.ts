@@ -8,8 +8,8 @@ const E = endpoint("/api/get-user-subscription");
 export const action = api({
   route: E.path,
   auth: E.auth,
-  handler: ({ caller, services }) => {
-    const sub = getActiveSubscription(services.db, caller.user.id, services.clock);
+  handler: async ({ caller, services }) => {
+    const sub = await getActiveSubscription(services.db, caller.user.id, services.clock);
     return { data: sub ? toSubscriptionInfo(sub) : null };
   },
 });

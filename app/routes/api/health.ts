@@ -3,9 +3,9 @@ import { envelopeResponse, okBody } from "~/lib/envelope";
 import { getServices } from "~/lib/services.server";
 
 // GET (and POST) /api/health: for load balancers and operators; no auth.
-function health() {
+async function health() {
   const { db, config } = getServices();
-  const data = checkHealth(db, config);
+  const data = await checkHealth(db, config);
   return envelopeResponse(okBody(data), { status: data.database === "ok" ? 200 : 503 });
 }
 export const loader = health;

@@ -9,8 +9,8 @@ const E = endpoint("/api/ping");
 export const action = api({
   route: E.path,
   auth: E.auth,
-  handler: ({ caller, services }) => {
-    const r = checkIn(services.db, caller.user.id, services.clock);
+  handler: async ({ caller, services }) => {
+    const r = await checkIn(services.db, caller.user.id, services.clock);
     return {
       message: r.added ? MESSAGES.PING_ADDED : MESSAGES.PING_ALREADY,
       data: { added: r.added, day: r.day, left_credits: r.left_credits, total_credits: r.total_credits },

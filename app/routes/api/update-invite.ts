@@ -10,8 +10,8 @@ export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
-  handler: ({ caller, services, input }) => {
-    const u = setAffiliate(services.db, caller.user.id, input.is_affiliate, services.clock.now());
+  handler: async ({ caller, services, input }) => {
+    const u = await setAffiliate(services.db, caller.user.id, input.is_affiliate, services.clock.now());
     return { message: MESSAGES.AFFILIATE_UPDATED, data: { uuid: u.id, email: u.email, is_affiliate: u.isAffiliate } };
   },
 });

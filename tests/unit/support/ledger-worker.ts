@@ -4,7 +4,7 @@
  * generation module does) or the check-in, and reports what happened.
  */
 import { randomUUID } from "node:crypto";
-import { openDatabase } from "#db/client";
+import { openDatabase, run } from "#db/client";
 import { generations } from "#db/schema";
 import { checkIn } from "~/domain/credits/checkin.server";
 import { assertCanReserve } from "~/domain/credits/ledger.server";
@@ -23,7 +23,7 @@ export interface Job {
   gate: SharedArrayBuffer;
 }
 
-self.onmessage = (event: MessageEvent<Job>) => {
+self.onmessage = async (event: MessageEvent<Job>) => {
   const job = event.data;
   const db = openDatabase(job.path, { migrate: false, busyTimeoutMs: 30_000 });
   const clock = { now: () => job.now };
@@ -35,15 +35,16 @@ self.onmessage = (event: MessageEvent<Job>) => {
   const messages: string[] = [];
   for (let i = 0; i < job.attempts; i++) {
     if (job.op === "checkin") {
-      if (checkIn(db, job.userId, clock).added) ok++;
+      if ((await checkIn(db, job.userId, clock)).added) ok++;
       else refused++;
       continue;
     }
     try {
-      db.transaction(
-        (tx) => {
-          assertCanReserve(tx, job.userId, job.cost, clock);
-          tx.insert(generations)
+      await db.tx(function* (tx) {
+          yield* assertCanReserve(tx, job.userId, job.cost, clock);
+          yield* run(
+            tx
+            .insert(generations)
             .values({
               id: randomUUID(),
               userId: job.userId,
@@ -55,11 +56,9 @@ self.onmessage = (event: MessageEvent<Job>) => {
               creditsCost: job.cost,
               deadlineAt: job.now + 600_000,
               createdAt: new Date(job.now),
-            })
-            .run();
-        },
-        { behavior: "immediate" },
-      );
+            }),
+          );
+      });
       ok++;
     } catch (e) {
       if (!isAppError(e)) throw e;
@@ -67,6 +66,6 @@ self.onmessage = (event: MessageEvent<Job>) => {
       messages.push(e.message);
     }
   }
-  db.$client.close();
+  await db.close();
   self.postMessage({ done: true, ok, refused, messages });
 };

@@ -70,6 +70,6 @@ self.onmessage = async (event: MessageEvent<RaceJob>) => {
       }
     }
   }
-  db.$client.close();
+  void db.close();
   self.postMessage(out);
 };

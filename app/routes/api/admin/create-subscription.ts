@@ -11,6 +11,6 @@ export const action = api({
   auth: E.auth,
   body: E.body,
   onInvalid: adminInvalid,
-  handler: ({ services, input }) => ({ message: MESSAGES.SUBSCRIPTION_CREATED, data: adminCreateSubscription(services, input) }),
+  handler: async ({ services, input }) => ({ message: MESSAGES.SUBSCRIPTION_CREATED, data: await adminCreateSubscription(services, input) }),
 });
 export const loader = methodNotAllowed;

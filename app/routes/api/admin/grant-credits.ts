@@ -11,6 +11,6 @@ export const action = api({
   auth: E.auth,
   body: E.body,
   onInvalid: adminInvalid,
-  handler: ({ services, input }) => ({ message: MESSAGES.CREDITS_GRANTED, data: adminGrantCredits(services, input) }),
+  handler: async ({ services, input }) => ({ message: MESSAGES.CREDITS_GRANTED, data: await adminGrantCredits(services, input) }),
 });
 export const loader = methodNotAllowed;

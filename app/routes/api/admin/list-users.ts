@@ -10,6 +10,6 @@ export const action = api({
   auth: E.auth,
   body: E.body,
   onInvalid: adminInvalid,
-  handler: ({ services, input }) => ({ data: adminListUsers(services, input) }),
+  handler: async ({ services, input }) => ({ data: await adminListUsers(services, input) }),
 });
 export const loader = methodNotAllowed;

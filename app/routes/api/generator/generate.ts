@@ -12,14 +12,14 @@ export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
-  handler: ({ caller, input, services, request }) => {
+  handler: async ({ caller, input, services, request }) => {
     const key = parseIdempotencyKey(request.headers.get(IDEMPOTENCY_HEADER));
     const idempotency = key ? { key, requestHash: requestHash(input) } : undefined;
     // A repeat is answered before validation, so "another body" is a 409 whatever that body holds.
-    const prior = idempotency && findIdempotent(services.db, caller.user.id, idempotency.key, idempotency.requestHash, services.clock.now());
+    const prior = idempotency && (await services.db.exec(findIdempotent(services.db, caller.user.id, idempotency.key, idempotency.requestHash, services.clock.now())));
     const { row, replayed } = prior
       ? { row: prior, replayed: true }
-      : (() => {
+      : await (() => {
           const parsed = validateGenerateInput(input);
           const mode = getGenerationRuntime().providers.mode(parsed.offering.provider);
           return createOrReplay(services.db, { userId: caller.user.id, input: parsed, mode, config: services.config, idempotency }, services.clock);

@@ -9,6 +9,6 @@ export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
-  handler: ({ caller, input, services }) => ({ data: listHistory(services.db, caller.user.id, normalizePaging(input)) }),
+  handler: async ({ caller, input, services }) => ({ data: await listHistory(services.db, caller.user.id, normalizePaging(input)) }),
 });
 export const loader = methodNotAllowed;

@@ -9,6 +9,6 @@ export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
-  handler: ({ caller, input, services }) => ({ data: toQueryView(getOwnGeneration(services.db, caller.user.id, input.gen_id)) }),
+  handler: async ({ caller, input, services }) => ({ data: toQueryView(await getOwnGeneration(services.db, caller.user.id, input.gen_id)) }),
 });
 export const loader = methodNotAllowed;

@@ -10,8 +10,8 @@ export const loader = api({
   method: "GET",
   auth: E.auth,
   body: E.body,
-  handler: ({ caller, input, services, request }) => {
-    const stream = statusStream(services.db, caller.user.id, input.gen_id, { signal: request.signal });
+  handler: async ({ caller, input, services, request }) => {
+    const stream = await statusStream(services.db, caller.user.id, input.gen_id, { signal: request.signal });
     return {
       response: new Response(stream, {
         headers: {

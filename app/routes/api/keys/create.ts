@@ -12,8 +12,8 @@ export const action = api({
   auth: E.auth,
   body: E.body,
   onInvalid: () => new AppError("INVALID_PARAMS", { reason: "name must be 1 to 100 characters" }),
-  handler: ({ caller, input, services }) => ({
-    data: createApiKey(services.db, { userId: caller.user.id, name: input.name }, services.clock, {
+  handler: async ({ caller, input, services }) => ({
+    data: await createApiKey(services.db, { userId: caller.user.id, name: input.name }, services.clock, {
       creationLimit: keyCreationPolicy(services.config),
     }),
   }),

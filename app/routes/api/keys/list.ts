@@ -8,6 +8,6 @@ const E = endpoint("/api/keys/list");
 export const action = api({
   route: E.path,
   auth: E.auth,
-  handler: ({ caller, services }) => ({ data: { keys: listApiKeys(services.db, caller.user.id) } }),
+  handler: async ({ caller, services }) => ({ data: { keys: await listApiKeys(services.db, caller.user.id) } }),
 });
 export const loader = methodNotAllowed;

@@ -9,8 +9,8 @@ export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
-  handler: ({ caller, input, services }) => ({
-    data: revokeApiKey(services.db, { userId: caller.user.id, keyId: input.key_id }, services.clock),
+  handler: async ({ caller, input, services }) => ({
+    data: await revokeApiKey(services.db, { userId: caller.user.id, keyId: input.key_id }, services.clock),
   }),
 });
 export const loader = methodNotAllowed;

@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "#db/client";
+import { legacySync, openDatabase } from "#db/client";
 import { createRunner } from "#jobs/runner";
 import { findOffering } from "~/domain/catalog";
 import { grantCredits } from "~/domain/credits/ledger.server";
@@ -59,7 +59,7 @@ db.drizzle.transaction((tx) => {
     tx.insert(user)
       .values({ id, name: `bench ${i}`, email: `bench${i}@example.test`, createdAt: new Date(), updatedAt: new Date(), inviteCode: `BENCH${i}` })
       .run();
-    grantCredits(tx, { userId: id, amount: 1_000_000, source: "admin" }, clock);
+    legacySync(tx, grantCredits(tx, { userId: id, amount: 1_000_000, source: "admin" }, clock));
   }
 });
 const prompts = Array.from({ length: TASKS }, (_, i) => `benchmark task ${i}: a watercolour harbour at dusk, boats and gulls`);
@@ -68,7 +68,7 @@ let t0 = performance.now();
 for (let i = 0; i < TASKS; i++) {
   const o = offerings[i % offerings.length]!;
   const input = validateGenerateInput({ ai_type: o.aiType, provider: o.provider, model: o.model, prompt: prompts[i] });
-  createGeneration(db, { userId: userIds[i % USERS]!, input, mode: "simulated", config }, clock);
+  await createGeneration(db, { userId: userIds[i % USERS]!, input, mode: "simulated", config }, clock);
 }
 const createMs = performance.now() - t0;
 

@@ -228,7 +228,7 @@ describe("refunds", () => {
     const s = await checkout(u.cookie, PACK_100.id);
     await deliverOk(await stripe.pay(s.id));
     // Spend 80: the 10 sign-up credits (expiring first) and 70 of the pack.
-    db.transaction((tx) => debitForGeneration(tx, { genId: `spend-${u.userId}`, userId: u.userId, amount: 80 }, systemClock), { behavior: "immediate" });
+    await db.tx((tx) => debitForGeneration(tx, { genId: `spend-${u.userId}`, userId: u.userId, amount: 80 }, systemClock));
     expect((await credits(u.cookie)).left_credits).toBe(30);
 
     const [ack] = await deliverOk(await stripe.refund(stripe.paymentIntentOf(s.id)));

@@ -82,8 +82,8 @@ const handlers: Record<string, Handler> = {
 };
 
 // The minimum: plain prepared statements, no domain code.
-const keyRow = db.$client.prepare<{ userId: string; status: string }, [string]>("SELECT user_id AS userId, status FROM api_keys WHERE key_hash = ?");
-const userRow = db.$client.prepare<{ id: string; email: string }, [string]>("SELECT id, email FROM user WHERE id = ?");
+const keyRow = db.sqlite!.prepare<{ userId: string; status: string }, [string]>("SELECT user_id AS userId, status FROM api_keys WHERE key_hash = ?");
+const userRow = db.sqlite!.prepare<{ id: string; email: string }, [string]>("SELECT id, email FROM user WHERE id = ?");
 async function minimum(request: Request): Promise<Response> {
   const text = await request.text();
   if (text) JSON.parse(text);

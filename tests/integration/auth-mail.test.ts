@@ -27,7 +27,7 @@ beforeAll(async () => {
   db = openServerDb(server.dataDir);
 });
 afterAll(async () => {
-  db?.$client.close();
+  void db?.close();
   await server?.dispose();
   await smtp?.close();
 });
@@ -42,7 +42,7 @@ const signUp = (email: string, password = PASSWORD, name = "Mail Test") => post(
 const signIn = (email: string, password = PASSWORD) => post("/api/auth/sign-in/email", { email, password });
 const cookieOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith("atelier.session_token="))?.split(";")[0];
 const grants = (email: string) =>
-  db.$client.query("SELECT g.source, g.amount FROM credit_grants g JOIN user u ON u.id = g.user_id WHERE u.email = ?").all(email);
+  db.sqlite!.query("SELECT g.source, g.amount FROM credit_grants g JOIN user u ON u.id = g.user_id WHERE u.email = ?").all(email);
 
 describe("sign-up with a mail transport", () => {
   test("no session until the address is verified; the bonus and the ADMIN_EMAILS rights come with verification", async () => {
@@ -100,7 +100,7 @@ describe("sign-up with a mail transport", () => {
     const notice = await smtp.take(email, "You already have an Atelier account");
     expect(notice.text).toContain(`${server.url}/forgot-password`);
     // The second attempt changed nothing: the first password still belongs to the account.
-    expect(db.$client.query("SELECT count(*) AS n FROM user WHERE email = ?").get(email)).toEqual({ n: 1 });
+    expect(db.sqlite!.query("SELECT count(*) AS n FROM user WHERE email = ?").get(email)).toEqual({ n: 1 });
   });
 });
 

@@ -17,7 +17,7 @@ describe("per-account sign-in throttle", () => {
   const attempts = (db: ReturnType<typeof openDatabase>, email: string, n: number, now: number) =>
     Array.from({ length: n }, () => beginSignIn(db, email, now).allowed);
 
-  test("10 attempts pass, the 11th is refused for the 15-minute cooldown; then a fresh window", () => {
+  test("10 attempts pass, the 11th is refused for the 15-minute cooldown; then a fresh window", async () => {
     const db = openDatabase(":memory:");
     const t0 = 1_000_000_000_000;
     expect(attempts(db, "a@x.test", 10, t0)).toEqual(Array(10).fill(true));
@@ -30,7 +30,7 @@ describe("per-account sign-in throttle", () => {
     expect(beginSignIn(db, "a@x.test", t0 + 15 * MIN + 2).allowed).toBe(false);
   });
 
-  test("failures older than the 15-minute window do not count", () => {
+  test("failures older than the 15-minute window do not count", async () => {
     const db = openDatabase(":memory:");
     const t0 = 1_000_000_000_000;
     attempts(db, "slow@x.test", 9, t0);
@@ -38,7 +38,7 @@ describe("per-account sign-in throttle", () => {
     expect(beginSignIn(db, "slow@x.test", t0 + SIGN_IN_POLICY.windowMs).allowed).toBe(false);
   });
 
-  test("a success clears the count; addresses are counted apart; only a hash is stored", () => {
+  test("a success clears the count; addresses are counted apart; only a hash is stored", async () => {
     const db = openDatabase(":memory:");
     const t = 1_000_000_000_000;
     attempts(db, "b@x.test", 9, t);
@@ -71,14 +71,14 @@ describe("profile fields", () => {
 });
 
 describe("sign-up bonus", () => {
-  test("granted once per user, however often it is asked for", () => {
+  test("granted once per user, however often it is asked for", async () => {
     const db = openDatabase(":memory:");
     const clock = manualClock();
     const u = insertUser(db);
-    expect(grantSignupBonus(db, u.id, 10, clock)).toBe(true);
-    expect(grantSignupBonus(db, u.id, 10, clock)).toBe(false);
-    expect(grantSignupBonus(db, u.id, 0, clock)).toBe(false);
+    expect((await grantSignupBonus(db, u.id, 10, clock))).toBe(true);
+    expect((await grantSignupBonus(db, u.id, 10, clock))).toBe(false);
+    expect((await grantSignupBonus(db, u.id, 0, clock))).toBe(false);
     // The database refuses a second one even past the check.
-    expect(() => db.$client.run(`INSERT INTO credit_grants (id, user_id, amount, remaining, source) VALUES ('x', '${u.id}', 1, 1, 'signup')`)).toThrow(/UNIQUE/);
+    expect(() => db.sqlite!.run(`INSERT INTO credit_grants (id, user_id, amount, remaining, source) VALUES ('x', '${u.id}', 1, 1, 'signup')`)).toThrow(/UNIQUE/);
   });
 });

@@ -185,8 +185,11 @@ export interface Look {
 
 const DEFAULT_LOOK: Look = { ratio: [1, 1], mark: "SIMULATED", caption: "" };
 
-/** The picture common to images and video frames: gradient, prompt, badge top left, caption bottom right. */
-function paintPicture(prompt: string, width: number, height: number, look: Look, bottomReserve: number) {
+/**
+ * The picture common to images and video frames: gradient, prompt, badge top left, caption bottom right —
+ * top right for videos (`video`), where a player's controls cover the bottom.
+ */
+function paintPicture(prompt: string, width: number, height: number, look: Look, bottomReserve: number, video = false) {
   const hash = hashPrompt(prompt);
   const scale = Math.max(2, Math.round(Math.sqrt(width * height) / 128));
   const cols = Math.max(4, Math.floor((width - 2 * scale * 6) / (6 * scale)));
@@ -194,13 +197,24 @@ function paintPicture(prompt: string, width: number, height: number, look: Look,
   const lines = wrap(printable(prompt), cols, Math.min(8, maxLines));
   const idx = new Uint8Array(width * height);
   paintFrame(idx, width, height, lines, scale, hash % (width + height));
-  const small = Math.max(2, scale - 1);
-  badge(idx, width, height, printable(look.mark), 3 * small, 3 * small, small);
+  const mark = printable(look.mark);
+  // Badges one step smaller than the prompt, and smaller still when the mark would not fit (a 9:21 image).
+  let small = Math.max(2, scale - 1);
+  while (small > 1 && lineWidth(mark) * small + 10 * small > width) small--;
+  const margin = 3 * small;
+  const rowH = FONT.lineHeight * small + 7 * small; // a badge and the gap below it
+  const caption = printable(look.caption);
+  badge(idx, width, height, mark, margin, margin, small);
+  // On a narrow picture the top-right caption goes one row down rather than over the mark.
+  const pillW = (t: string) => lineWidth(t) * small + 4 * small;
+  const captionRow = video && pillW(mark) + pillW(caption) + 3 * margin > width ? 1 : 0;
   if (look.caption) {
     const h = FONT.lineHeight * small + 4 * small;
-    badge(idx, width, height, printable(look.caption), 3 * small, height - bottomReserve - h - 3 * small, small, true);
+    badge(idx, width, height, caption, margin, video ? margin + captionRow * rowH : height - bottomReserve - h - margin, small, true);
   }
-  return { idx, palette: paletteFor(hash), small };
+  /** Where a video's clock goes: the row under the caption. */
+  const clockY = margin + (captionRow + 1) * rowH;
+  return { idx, palette: paletteFor(hash), small, clockY };
 }
 /** Characters the font can draw; the rest become `?`. */
 const printable = (s: string) => s.replace(/[^\x20-\x7e·×]/g, "?");
@@ -269,14 +283,14 @@ const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60))
 
 /**
  * An MP4 (H.264) of `seconds` at VIDEO_FPS: the picture stays, a progress bar
- * along the bottom fills and a clock counts, so only a few macroblocks change
+ * along the bottom fills and a clock (top right) counts, so only a few macroblocks change
  * per frame (P_Skip for the rest) and the file stays small.
  */
 export function renderVideoMp4(prompt: string, look: Look, seconds: number): Uint8Array {
   const { width, height } = fitArea(look.ratio[0], look.ratio[1], PIXEL_BUDGET, 16);
   const barH = Math.max(4, Math.round(height / 48));
-  const base = paintPicture(prompt, width, height, look, barH);
-  const { idx: picture, palette, small } = base;
+  const base = paintPicture(prompt, width, height, look, barH, true);
+  const { idx: picture, palette, small, clockY } = base;
   const stream = createH264Stream(width, height, palette);
   const target = new ArrayBufferTarget();
   const muxer = new Muxer({ target, video: { codec: "avc", width, height, frameRate: VIDEO_FPS }, fastStart: "in-memory" });
@@ -288,7 +302,8 @@ export function renderVideoMp4(prompt: string, look: Look, seconds: number): Uin
     frame.set(picture);
     fillRect(frame, width, height, 0, height - barH, width, barH, TRACK);
     fillRect(frame, width, height, 0, height - barH, Math.round(((f + 1) / frames) * width), barH, ACCENT);
-    badge(frame, width, height, `${clock(f / VIDEO_FPS)} / ${total}`, 3 * small, height - barH - FONT.lineHeight * small - 7 * small, small);
+    // The clock under the caption, top right (a player's controls cover the bottom).
+    badge(frame, width, height, `${clock(f / VIDEO_FPS)} / ${total}`, 3 * small, clockY, small, true);
     const { data, key } = stream.encode(frame);
     const meta = f === 0 ? { decoderConfig: { codec: H264_CODEC, codedWidth: width, codedHeight: height, description: avcDecoderConfig(stream.sps, stream.pps) } } : undefined;
     muxer.addVideoChunkRaw(data, key ? "key" : "delta", f * frameUs, frameUs, meta);

@@ -13,11 +13,17 @@ export function ResultMedia({ url, aiType, prompt, thumb }: { url: string; aiTyp
   return <img src={url} alt={`${aiType === "video" ? "Video" : "Image"}: ${prompt}`} className={box} loading="lazy" decoding="async" />;
 }
 
+/** Status streams a page keeps open at most (HTTP/1.1 allows ~6 connections per origin; leave room for the rest). */
+export const MAX_STREAMS = 3;
+
 /**
  * While tasks run, re-read the page data every few seconds (with JavaScript),
- * or reload the page (without: a meta refresh).
+ * or reload the page (without: a meta refresh). With `watch`, the page also
+ * follows those tasks' status streams (GET /api/generator/stream) and
+ * re-reads at once when one changes, so a finished task shows without waiting
+ * for the next poll.
  */
-export function LiveRefresh({ active, everyMs = 2500 }: { active: boolean; everyMs?: number }) {
+export function LiveRefresh({ active, everyMs = 2500, watch = [] }: { active: boolean; everyMs?: number; watch?: { id: string; status: string }[] }) {
   const revalidator = useRevalidator();
   useEffect(() => {
     if (!active) return;
@@ -26,6 +32,31 @@ export function LiveRefresh({ active, everyMs = 2500 }: { active: boolean; every
     }, everyMs);
     return () => clearInterval(id);
   }, [active, everyMs, revalidator]);
+  const watched = watch
+    .slice(0, MAX_STREAMS)
+    .map((w) => `${w.id}:${w.status}`)
+    .join(",");
+  useEffect(() => {
+    if (!active || !watched || typeof EventSource === "undefined") return;
+    const sources = watched.split(",").map((entry) => {
+      const [genId, shown] = entry.split(":");
+      const es = new EventSource(`/api/generator/stream?gen_id=${encodeURIComponent(genId!)}`);
+      let last = shown;
+      es.addEventListener("status", (e) => {
+        const { status } = JSON.parse((e as MessageEvent<string>).data) as { status: string };
+        // A status other than the one on the page: re-read the page data now.
+        if (status !== last) void revalidator.revalidate();
+        last = status;
+        if (status === "completed" || status === "failed") es.close();
+      });
+      // Errors (a restart, a proxy) just close it: polling carries on.
+      es.onerror = () => es.close();
+      return es;
+    });
+    return () => sources.forEach((es) => es.close());
+    // revalidator changes identity on every render; the streams depend only on which tasks are watched.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [active, watched]);
   if (!active) return null;
   return (
     <noscript>

@@ -77,7 +77,7 @@ export default function GenerationDetail({ loaderData }: Route.ComponentProps) {
   ];
   return (
     <div className="space-y-6">
-      <LiveRefresh active={running} />
+      <LiveRefresh active={running} watch={[gen]} />
       <nav aria-label="Breadcrumb" className="text-sm">
         <Link to="/studio" className="link">
           ← Back to the studio

@@ -107,7 +107,7 @@ export default function Studio({ loaderData, actionData }: Route.ComponentProps)
   const selected = actionData?.values?.offering ?? offerings[0]?.value;
   return (
     <div className="space-y-8">
-      <LiveRefresh active={running} />
+      <LiveRefresh active={running} watch={tasks.filter((t) => t.status === "pending" || t.status === "processing")} />
       <PageHeader title="Studio" description="Create images and videos; credits are charged only when a result is delivered.">
         <p className="text-sm text-slate-700" data-testid="available">
           Available: <strong>{available}</strong> credits

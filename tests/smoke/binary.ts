@@ -142,6 +142,26 @@ try {
     assert(row?.email === "smoke@example.test", "the copy lacks the user");
     assert(gens.n === 1, `the copy has ${gens.n} completed generations, want 1`);
   });
+
+  await check("a simulated video is an H.264 MP4 rendered inside the executable (mp4-muxer bundled)", async () => {
+    const g = await api.post(
+      "/api/generator/generate",
+      { ai_type: "video", provider: "kling", model: "kling-v1", prompt: "a smoke test lighthouse", options: { aspect_ratio: "9:16", duration: 5 } },
+      { cookie },
+    );
+    assert(g.body.code === 0, JSON.stringify(g.body));
+    let d: any;
+    for (let i = 0; i < 100; i++) {
+      d = (await api.post("/api/generator/query", { gen_id: g.body.data.gen_id }, { cookie })).body.data;
+      if (d.status === "completed" || d.status === "failed") break;
+      await Bun.sleep(100);
+    }
+    assert(d.status === "completed", `status ${d.status} ${d.error_message ?? ""}`);
+    const res = await fetch(d.result_urls[0]);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    assert(res.headers.get("content-type") === "video/mp4", `content-type ${res.headers.get("content-type")}`);
+    assert(new TextDecoder().decode(bytes.subarray(4, 8)) === "ftyp", "result is not an MP4");
+  });
 } finally {
   proc.kill("SIGTERM");
   const code = await proc.exited;

@@ -6,6 +6,7 @@
 import { openDatabase, type Db } from "#db/client";
 import { seedProducts } from "~/domain/billing/products.server";
 import { createAuth, type Auth } from "./auth.server";
+import { log } from "./log.server";
 import { systemClock, type Clock } from "./clock";
 import { getConfig, type Config } from "./config.server";
 
@@ -25,7 +26,8 @@ export function getServices(): Services {
     const config = getConfig();
     const db = openDatabase(config.databasePath);
     const clock = systemClock;
-    seedProducts(db, clock);
+    // A fresh install sells the default products. On SQLite this transaction runs to its end right here.
+    db.tx((t) => seedProducts(t, clock)).catch((error) => log.error("seeding the default products failed", { error }));
     g[KEY] = { config, db, clock, auth: createAuth(config, db, clock) };
   }
   return g[KEY]!;

@@ -29,7 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     debits: await db.exec(listDebits(db, user.id)),
     checkedIn: await checkedInToday(db, user.id, clock),
     subscription: sub ? { ...toSubscriptionInfo(sub), period_end: iso(sub.periodEnd) } : null,
-    billing: accountBilling(db, user.id),
+    billing: await accountBilling(db, user.id),
     rewardPercent: config.AFFILIATE_REWARD_PERCENT,
   };
 }

@@ -22,9 +22,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { db, config } = getServices();
   return {
     mode: billingMode(config),
-    products: listProducts(db, { includeInactive: true }).map((p) => ({ ...toProductInfo(p), active: p.active, sort_order: p.sortOrder })),
-    revenue: revenueByMonth(db),
-    payments: listAllPayments(db, 50),
+    products: (await listProducts(db, { includeInactive: true })).map((p) => ({ ...toProductInfo(p), active: p.active, sort_order: p.sortOrder })),
+    revenue: await revenueByMonth(db),
+    payments: await listAllPayments(db, 50),
   };
 }
 
@@ -46,7 +46,7 @@ export async function action({ request }: Route.ActionArgs) {
   };
   const parsed = ProductInputSchema.safeParse(input);
   if (!parsed.success) return { errors: fieldErrors(parsed.error), values: form as Record<string, string> };
-  const p = upsertProduct(db, parsed.data, clock);
+  const p = await upsertProduct(db, parsed.data, clock);
   return { ok: `Saved ${p.name} (${p.id}).` };
 }
 

@@ -13,7 +13,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Simulated checkout — 
 // only a POST by the checkout's owner carrying its form token completes or cancels it.
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { user } = await requireUiUser(request);
-  const view = getSimulatedCheckout(getServices().db, params.checkoutId, user.id);
+  const view = await getSimulatedCheckout(getServices().db, params.checkoutId, user.id);
   if (!view) throw data("Checkout not found", { status: 404 });
   const p = view.product;
   return {
@@ -31,7 +31,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const outcome = form.get("outcome") === "pay" ? "pay" : "cancel";
   let status: "completed" | "canceled";
   try {
-    status = finishSimulatedCheckout(services, { id: params.checkoutId, userId: user.id, token: String(form.get("token") ?? ""), outcome }).status;
+    status = (await finishSimulatedCheckout(services, { id: params.checkoutId, userId: user.id, token: String(form.get("token") ?? ""), outcome })).status;
   } catch (e) {
     if (isAppError(e)) throw data(e.message, { status: 403 });
     throw e;

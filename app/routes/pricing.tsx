@@ -17,7 +17,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const services = getServices();
   const { db, clock, config } = services;
   const ui = await getUiUser(request);
-  const products = listProducts(db).map(toProductInfo);
+  const products = (await listProducts(db)).map(toProductInfo);
   const sub = ui ? await getActiveSubscription(db, ui.user.id, clock) : undefined;
   const balance = ui
     ? await (async () => {
@@ -44,7 +44,7 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     if (form.get("intent") === "portal") throw redirect(await portalUrl(services, user.id));
     if (form.get("intent") === "cancel-simulated") {
-      cancelSimulatedSubscription(services, user.id);
+      await cancelSimulatedSubscription(services, user.id);
       return { ok: "Subscription canceled (simulated)." };
     }
     const productId = String(form.get("product_id") ?? "");

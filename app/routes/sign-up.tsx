@@ -13,7 +13,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Sign up — Atelier" }]
 export async function loader({ request }: Route.LoaderArgs) {
   if (await getUiUser(request)) throw redirect("/account");
   const ref = new URL(request.url).searchParams.get("ref") ?? "";
-  return { ref, inviter: inviterOf(getServices().db, ref) };
+  return { ref, inviter: await inviterOf(getServices().db, ref) };
 }
 
 export async function action({ request }: Route.ActionArgs) {

@@ -149,7 +149,7 @@ export async function runAdminCli(argv: string[]): Promise<number> {
         return 0;
       }
       case "list-products": {
-        const rows = listProducts(services.db, { includeInactive: true });
+        const rows = await listProducts(services.db, { includeInactive: true });
         const lines = rows.map(
           (p) =>
             `${p.id.padEnd(20)}  ${p.kind.padEnd(12)}  ${String(p.credits).padStart(8)} credits${p.interval ? `/${p.interval}` : ""}  ${formatMoney(p.amount, p.currency).padStart(10)}  ${p.active ? "on sale" : "off sale"}  ${p.name}`,
@@ -169,7 +169,7 @@ export async function runAdminCli(argv: string[]): Promise<number> {
           active: v.active === undefined ? undefined : v.active === "true" ? true : v.active === "false" ? false : v.active,
           sort_order: num(v["sort-order"]),
         });
-        const p = upsertProduct(services.db, input, services.clock);
+        const p = await upsertProduct(services.db, input, services.clock);
         out({ ...toProductInfo(p), active: p.active, sort_order: p.sortOrder }, `saved ${p.id}: ${p.name}, ${p.credits} credits${p.interval ? ` per ${p.interval}` : ""}, ${formatMoney(p.amount, p.currency)}, ${p.active ? "on sale" : "off sale"}`);
         return 0;
       }

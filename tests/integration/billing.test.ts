@@ -98,7 +98,7 @@ describe("a credit pack, end to end", () => {
     expect(await credits(u.cookie)).toEqual({ left_credits: SIGNUP + PACK_100.credits, total_credits: SIGNUP + PACK_100.credits });
     // A pack is not a subscription.
     expect(await subscription(u.cookie)).toBeNull();
-    const grant = db.select().from(creditGrants).where(eq(creditGrants.userId, u.userId)).all().find((g) => g.source === "order")!;
+    const grant = (await db.many(db.select().from(creditGrants).where(eq(creditGrants.userId, u.userId)))).find((g) => g.source === "order")!;
     const days = (grant.expiresAt!.getTime() - grant.createdAt.getTime()) / 86_400_000;
     expect(Math.round(days)).toBe(365);
   });
@@ -117,17 +117,17 @@ describe("a subscription: bought, renewed twice, refunded, canceled", () => {
     let sub = await subscription(u.cookie);
     expect(sub).toMatchObject({ product_id: PRO_MONTHLY.id, product_name: "Pro monthly", interval: "month", amount: PRO_MONTHLY.amount, status: "paid", sub_id: subId });
     expect(await credits(u.cookie)).toMatchObject({ left_credits: SIGNUP + 600 });
-    const periodEnd = () => db.select().from(orders).where(eq(orders.externalId, subId)).get()!.periodEnd!.getTime();
+    const periodEnd = async () => (await db.one(db.select().from(orders).where(eq(orders.externalId, subId))))!.periodEnd!.getTime();
     const stripePeriodEnd = () => stripe.subscriptions.get(subId)!.items.data[0].current_period_end * 1000;
-    expect(periodEnd()).toBe(stripePeriodEnd());
+    expect(await periodEnd()).toBe(stripePeriodEnd());
 
-    const end0 = periodEnd();
+    const end0 = await periodEnd();
     await deliverOk(await stripe.renew(subId));
-    expect(periodEnd()).toBeGreaterThan(end0);
-    expect(periodEnd()).toBe(stripePeriodEnd());
+    expect(await periodEnd()).toBeGreaterThan(end0);
+    expect(await periodEnd()).toBe(stripePeriodEnd());
     const renewal2 = await stripe.renew(subId);
     await deliverOk(renewal2);
-    expect(periodEnd()).toBe(stripePeriodEnd());
+    expect(await periodEnd()).toBe(stripePeriodEnd());
     expect(await credits(u.cookie)).toMatchObject({ left_credits: SIGNUP + 3 * 600, total_credits: SIGNUP + 3 * 600 });
 
     // Refund the second renewal: its PaymentIntent is found through the invoice payments API.
@@ -140,7 +140,7 @@ describe("a subscription: bought, renewed twice, refunded, canceled", () => {
 
     await deliverOk(await stripe.cancel(subId));
     expect(await subscription(u.cookie)).toBeNull();
-    expect(db.select().from(orders).where(eq(orders.externalId, subId)).get()!.status).toBe("canceled");
+    expect((await db.one(db.select().from(orders).where(eq(orders.externalId, subId))))!.status).toBe("canceled");
   });
 });
 
@@ -169,7 +169,7 @@ describe("the webhook signature", () => {
     expect((await post(JSON.stringify(JSON.parse(paid!.payload)), paid!.signature)).status).toBe(400);
 
     expect(await credits(u.cookie)).toEqual({ left_credits: SIGNUP, total_credits: SIGNUP });
-    expect(db.select().from(billingEvents).where(eq(billingEvents.id, paid!.event.id)).get()).toBeUndefined();
+    expect((await db.one(db.select().from(billingEvents).where(eq(billingEvents.id, paid!.event.id))))).toBeUndefined();
     // The genuine delivery still works afterwards.
     await deliverOk([paid!]);
     expect((await credits(u.cookie)).left_credits).toBe(SIGNUP + PACK_100.credits);
@@ -186,7 +186,7 @@ describe("duplicates and order", () => {
     const bodies = await Promise.all(res.map((r) => r.json()));
     expect(bodies.filter((b) => b.data.duplicate === false).length).toBe(1);
     expect(await credits(u.cookie)).toEqual({ left_credits: SIGNUP + PACK_100.credits, total_credits: SIGNUP + PACK_100.credits });
-    expect(db.select().from(creditGrants).where(eq(creditGrants.userId, u.userId)).all().filter((g) => g.source === "order").length).toBe(1);
+    expect((await db.many(db.select().from(creditGrants).where(eq(creditGrants.userId, u.userId)))).filter((g) => g.source === "order").length).toBe(1);
     // A later replay too.
     const [again] = await deliverOk([paid!]);
     expect(again.data.duplicate).toBe(true);
@@ -203,7 +203,7 @@ describe("duplicates and order", () => {
     expect((await credits(u.cookie)).left_credits).toBe(SIGNUP + 600);
     await deliverOk([byType("checkout.session.completed"), byType("customer.subscription.created")]);
     expect((await credits(u.cookie)).left_credits).toBe(SIGNUP + 600);
-    expect(db.select().from(orders).where(eq(orders.userId, u.userId)).all().length).toBe(1);
+    expect((await db.many(db.select().from(orders).where(eq(orders.userId, u.userId)))).length).toBe(1);
   });
 
   test("an event for a user who does not exist → 200, logged as ignored, payload kept", async () => {
@@ -216,7 +216,7 @@ describe("duplicates and order", () => {
     });
     const [ack] = await deliverOk([ghost]);
     expect(ack.data.outcome).toBe("ignored: unknown user no-such-user");
-    const row = db.select().from(billingEvents).where(eq(billingEvents.id, "evt_ghost_1")).get()!;
+    const row = (await db.one(db.select().from(billingEvents).where(eq(billingEvents.id, "evt_ghost_1"))))!;
     expect(row.payload).toBe(ghost.payload);
     expect(server.logs()).toContain("billing event ignored");
   });
@@ -234,9 +234,9 @@ describe("refunds", () => {
     const [ack] = await deliverOk(await stripe.refund(stripe.paymentIntentOf(s.id)));
     expect(ack.data.outcome).toContain("30 of 100 credits clawed back");
     expect(await credits(u.cookie)).toEqual({ left_credits: 0, total_credits: SIGNUP + PACK_100.credits });
-    const clawback = db.select().from(creditDebits).where(eq(creditDebits.userId, u.userId)).all().find((d) => d.genId.startsWith("refund:"))!;
+    const clawback = (await db.many(db.select().from(creditDebits).where(eq(creditDebits.userId, u.userId)))).find((d) => d.genId.startsWith("refund:"))!;
     expect({ amount: clawback.amount, charged: clawback.charged }).toEqual({ amount: 100, charged: 30 });
-    expect(db.select().from(orders).where(eq(orders.externalId, s.id)).get()!.status).toBe("refunded");
+    expect((await db.one(db.select().from(orders).where(eq(orders.externalId, s.id))))!.status).toBe("refunded");
   });
 });
 
@@ -253,7 +253,7 @@ describe("affiliates", () => {
     // A second order of the same invitee: no second reward.
     await deliverOk(await stripe.pay((await checkout(invitee.cookie, PACK_100.id)).id));
     expect((await credits(inviter.cookie)).left_credits).toBe(SIGNUP + 10);
-    const rewards = db.select().from(creditGrants).where(eq(creditGrants.userId, inviter.userId)).all().filter((g) => g.source === "referral");
+    const rewards = (await db.many(db.select().from(creditGrants).where(eq(creditGrants.userId, inviter.userId)))).filter((g) => g.source === "referral");
     expect(rewards.map((g) => g.amount)).toEqual([10]);
   });
 

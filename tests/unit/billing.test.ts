@@ -20,63 +20,63 @@ let db: Db;
 let clock: ReturnType<typeof manualClock>;
 let n = 0;
 
-function addUser(opts: { invitedBy?: string; affiliate?: boolean } = {}): string {
+async function addUser(opts: { invitedBy?: string; affiliate?: boolean } = {}): Promise<string> {
   const id = randomUUID();
-  db.insert(user)
-    .values({ id, name: "u", email: `${id}@example.test`, createdAt: new Date(T0), updatedAt: new Date(T0), inviteCode: id.slice(0, 8).toUpperCase(), invitedBy: opts.invitedBy ?? null, isAffiliate: opts.affiliate ?? false })
-    .run();
+  await db.run(
+    db.insert(user).values({ id, name: "u", email: `${id}@example.test`, createdAt: new Date(T0), updatedAt: new Date(T0), inviteCode: id.slice(0, 8).toUpperCase(), invitedBy: opts.invitedBy ?? null, isAffiliate: opts.affiliate ?? false }),
+  );
   return id;
 }
-const apply = (fact: Fact, id = `evt_${n++}`) => processBillingEvent({ db, clock, config }, { id, type: fact.type, payload: "{}" }, fact);
+const apply = async (fact: Fact, id = `evt_${n++}`) => processBillingEvent({ db, clock, config }, { id, type: fact.type, payload: "{}" }, fact);
 const pack = (userId: string, ref = `cs_${n++}`, amount = 1000): PaymentFact => ({ type: "payment", provider: "stripe", userId, productId: "p40", orderRef: ref, paymentRef: ref, amount, currency: "usd", paymentIntent: `pi_${ref}`, at: 100 });
 const left = async (u: string) => (await db.exec(getCredits(db, u, clock))).left_credits;
 
 beforeEach(async () => {
   db = openDatabase(":memory:");
   clock = manualClock(T0);
-  upsertProduct(db, { product_id: "p40", name: "40 credits", kind: "pack", credits: 40, interval: null, amount: 1000, currency: "usd", active: true, sort_order: 0 }, clock);
-  upsertProduct(db, { product_id: "plan", name: "Plan", kind: "subscription", credits: 300, interval: "month", amount: 900, currency: "usd", active: true, sort_order: 0 }, clock);
+  await upsertProduct(db, { product_id: "p40", name: "40 credits", kind: "pack", credits: 40, interval: null, amount: 1000, currency: "usd", active: true, sort_order: 0 }, clock);
+  await upsertProduct(db, { product_id: "plan", name: "Plan", kind: "subscription", credits: 300, interval: "month", amount: 900, currency: "usd", active: true, sort_order: 0 }, clock);
 });
 
 describe("packs", () => {
   test("granted once per payment, valid PACK_VALIDITY_DAYS", async () => {
-    const u = addUser();
+    const u = await addUser();
     const f = pack(u, "cs_a");
-    expect(apply(f).outcome).toStartWith("applied: 40 credits");
+    expect((await apply(f)).outcome).toStartWith("applied: 40 credits");
     // Another event id for the same payment (e.g. async_payment_succeeded after completed): no second grant.
-    expect(apply(f).outcome).toBe("applied: payment cs_a already recorded");
-    expect((await left(u))).toBe(40);
+    expect((await apply(f)).outcome).toBe("applied: payment cs_a already recorded");
+    expect(await left(u)).toBe(40);
     clock.set(T0 + 30 * DAY_MS - 1);
-    expect((await left(u))).toBe(40);
+    expect(await left(u)).toBe(40);
     clock.set(T0 + 30 * DAY_MS);
-    expect((await left(u))).toBe(0);
+    expect(await left(u)).toBe(0);
   });
 
   test("partial refunds claw back in proportion, cumulatively, never below zero", async () => {
-    const u = addUser();
-    apply(pack(u, "cs_b", 1000));
-    apply({ type: "refund", paymentIntent: "pi_cs_b", amountRefunded: 250 });
-    expect((await left(u))).toBe(30);
+    const u = await addUser();
+    await apply(pack(u, "cs_b", 1000));
+    await apply({ type: "refund", paymentIntent: "pi_cs_b", amountRefunded: 250 });
+    expect(await left(u)).toBe(30);
     // The same cumulative amount again: nothing more.
-    expect(apply({ type: "refund", paymentIntent: "pi_cs_b", amountRefunded: 250 }).outcome).toStartWith("ignored: cs_b already refunded 250");
-    await db.tx((tx) => debitForGeneration(tx, { genId: "g1", userId: u, amount: 25 }, clock));
-    expect((await left(u))).toBe(5);
+    expect((await apply({ type: "refund", paymentIntent: "pi_cs_b", amountRefunded: 250 })).outcome).toStartWith("ignored: cs_b already refunded 250");
+    await db.tx((t) => debitForGeneration(t, { genId: "g1", userId: u, amount: 25 }, clock));
+    expect(await left(u)).toBe(5);
     // The rest refunded: 30 more are due, only 5 remain.
-    expect(apply({ type: "refund", paymentIntent: "pi_cs_b", amountRefunded: 1000 }).outcome).toContain("5 of 30 credits clawed back");
-    expect((await left(u))).toBe(0);
+    expect((await apply({ type: "refund", paymentIntent: "pi_cs_b", amountRefunded: 1000 })).outcome).toContain("5 of 30 credits clawed back");
+    expect(await left(u)).toBe(0);
     const refunds = (await db.exec(listDebits(db, u))).filter((d) => d.gen_id.startsWith("refund:"));
     expect(refunds.map((d) => [d.amount, d.charged]).sort()).toEqual([
       [10, 10],
       [30, 5],
     ]);
-    expect(db.select().from(orders).where(eq(orders.externalId, "cs_b")).get()!.status).toBe("refunded");
+    expect((await db.one(db.select().from(orders).where(eq(orders.externalId, "cs_b"))))!.status).toBe("refunded");
   });
 
   test("unknown user or product → ignored, nothing written but the event", async () => {
-    expect(apply(pack("nobody")).outcome).toBe("ignored: unknown user nobody");
-    const u = addUser();
-    expect(apply({ ...pack(u), productId: "gone" }).outcome).toBe("ignored: unknown product gone");
-    expect((await left(u))).toBe(0);
+    expect((await apply(pack("nobody"))).outcome).toBe("ignored: unknown user nobody");
+    const u = await addUser();
+    expect((await apply({ ...pack(u), productId: "gone" })).outcome).toBe("ignored: unknown product gone");
+    expect(await left(u)).toBe(0);
   });
 });
 
@@ -95,50 +95,50 @@ describe("subscriptions", () => {
   });
 
   test("a renewal without metadata finds the order; period end moves; credits last until period end + grace", async () => {
-    const u = addUser();
-    apply(period(u, "in_1", T0 + 30 * DAY_MS, 1));
-    apply(period(null, "in_2", T0 + 60 * DAY_MS, 2));
-    expect((await left(u))).toBe(600);
+    const u = await addUser();
+    await apply(period(u, "in_1", T0 + 30 * DAY_MS, 1));
+    await apply(period(null, "in_2", T0 + 60 * DAY_MS, 2));
+    expect(await left(u)).toBe(600);
     expect((await getActiveSubscription(db, u, clock))!.periodEnd!.getTime()).toBe(T0 + 60 * DAY_MS);
     clock.set(T0 + 32 * DAY_MS - 1);
-    expect((await left(u))).toBe(600);
+    expect(await left(u)).toBe(600);
     clock.set(T0 + 32 * DAY_MS);
-    expect((await left(u))).toBe(300);
+    expect(await left(u)).toBe(300);
   });
 
   test("an older status event never overwrites a newer one", async () => {
-    const u = addUser();
-    apply(period(u, "in_1", T0 + 30 * DAY_MS, 10));
-    apply({ type: "status", provider: "stripe", subscriptionId: "sub_1", status: "canceled", at: 20 });
-    expect(apply({ type: "status", provider: "stripe", subscriptionId: "sub_1", status: "paid", at: 15 }).outcome).toStartWith("ignored: older");
-    expect((await getActiveSubscription(db, u, clock))).toBeUndefined();
+    const u = await addUser();
+    await apply(period(u, "in_1", T0 + 30 * DAY_MS, 10));
+    await apply({ type: "status", provider: "stripe", subscriptionId: "sub_1", status: "canceled", at: 20 });
+    expect((await apply({ type: "status", provider: "stripe", subscriptionId: "sub_1", status: "paid", at: 15 })).outcome).toStartWith("ignored: older");
+    expect(await getActiveSubscription(db, u, clock)).toBeUndefined();
   });
 
   test("a status event before any payment records the order without credits", async () => {
-    const u = addUser();
-    apply({ type: "status", provider: "stripe", subscriptionId: "sub_1", userId: u, productId: "plan", status: "paid", periodEnd: T0 + 30 * DAY_MS, at: 5 });
-    expect((await getActiveSubscription(db, u, clock))).toBeDefined();
-    expect((await left(u))).toBe(0);
-    apply(period(u, "in_1", T0 + 30 * DAY_MS, 6));
-    expect((await left(u))).toBe(300);
+    const u = await addUser();
+    await apply({ type: "status", provider: "stripe", subscriptionId: "sub_1", userId: u, productId: "plan", status: "paid", periodEnd: T0 + 30 * DAY_MS, at: 5 });
+    expect(await getActiveSubscription(db, u, clock)).toBeDefined();
+    expect(await left(u)).toBe(0);
+    await apply(period(u, "in_1", T0 + 30 * DAY_MS, 6));
+    expect(await left(u)).toBe(300);
   });
 });
 
 describe("referrals", () => {
   test("first payment of an invitee rewards an affiliate inviter once (AFFILIATE_REWARD_PERCENT, rounded down)", async () => {
-    const inviter = addUser({ affiliate: true });
-    const invitee = addUser({ invitedBy: inviter });
-    apply(pack(invitee));
-    apply(pack(invitee));
-    expect((await left(inviter))).toBe(10);
+    const inviter = await addUser({ affiliate: true });
+    const invitee = await addUser({ invitedBy: inviter });
+    await apply(pack(invitee));
+    await apply(pack(invitee));
+    expect(await left(inviter)).toBe(10);
   });
 
   test("no reward when the inviter is not an affiliate at the time of the first payment, nor later", async () => {
-    const inviter = addUser();
-    const invitee = addUser({ invitedBy: inviter });
-    apply(pack(invitee));
-    db.update(user).set({ isAffiliate: true }).where(eq(user.id, inviter)).run();
-    apply(pack(invitee));
-    expect((await left(inviter))).toBe(0);
+    const inviter = await addUser();
+    const invitee = await addUser({ invitedBy: inviter });
+    await apply(pack(invitee));
+    await db.run(db.update(user).set({ isAffiliate: true }).where(eq(user.id, inviter)));
+    await apply(pack(invitee));
+    expect(await left(inviter)).toBe(0);
   });
 });

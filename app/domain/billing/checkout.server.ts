@@ -12,7 +12,6 @@ import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { AppError } from "~/lib/errors";
 import { log } from "~/lib/log.server";
-import { changes } from "../credits/ledger.server";
 import { defaultPeriodEnd, type Interval } from "../subscriptions/subscriptions.server";
 import { processBillingEvent, type BillingConfig, type EventResult } from "./fulfil.server";
 import { getProduct, requireBuyableProduct, type ProductRow } from "./products.server";
@@ -34,37 +33,40 @@ export const returnUrls = (publicUrl: string) => ({
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
 /** The user's Stripe customer, from their latest order that has one. */
-function customerOf(db: Db, userId: string): string | null {
-  const row = db
-    .select({ c: orders.customerId })
-    .from(orders)
-    .where(and(eq(orders.userId, userId), eq(orders.provider, "stripe"), isNotNull(orders.customerId)))
-    .orderBy(desc(orders.createdAt))
-    .limit(1)
-    .get();
+async function customerOf(db: Db, userId: string): Promise<string | null> {
+  const row = await db.one(
+    db
+      .select({ c: orders.customerId })
+      .from(orders)
+      .where(and(eq(orders.userId, userId), eq(orders.provider, "stripe"), isNotNull(orders.customerId)))
+      .orderBy(desc(orders.createdAt))
+      .limit(1),
+  );
   return row?.c ?? null;
 }
 
 /** `POST /api/billing/checkout`: where to send the buyer. */
 export async function startCheckout(deps: CheckoutDeps, buyer: { id: string; email: string }, productId: string): Promise<{ checkout_url: string }> {
   const { db, clock, config } = deps;
-  const product = requireBuyableProduct(db, productId);
+  const product = await requireBuyableProduct(db, productId);
   const urls = returnUrls(config.publicUrl);
   if (billingMode(config) === "stripe") {
-    const session = await createStripeCheckout(config, { userId: buyer.id, email: buyer.email, product, customerId: customerOf(db, buyer.id), ...urls }).catch(
+    const session = await createStripeCheckout(config, { userId: buyer.id, email: buyer.email, product, customerId: await customerOf(db, buyer.id), ...urls }).catch(
       (e: { statusCode?: number; message?: string }) => {
         log.warn("stripe: checkout session failed", { error: e.message, status: e.statusCode });
         throw new AppError("UPSTREAM_FAILED", { provider: "stripe", status: e.statusCode });
       },
     );
-    db.insert(checkouts).values({ id: session.id, userId: buyer.id, productId: product.id, provider: "stripe", createdAt: new Date(clock.now()) }).onConflictDoNothing().run();
+    await db.run(
+      db.insert(checkouts).values({ id: session.id, userId: buyer.id, productId: product.id, provider: "stripe", createdAt: new Date(clock.now()) }).onConflictDoNothing({ target: checkouts.id }),
+    );
     return { checkout_url: session.url };
   }
   const id = `cs_sim_${randomBytes(12).toString("hex")}`;
   const token = randomBytes(24).toString("base64url");
-  db.insert(checkouts)
-    .values({ id, userId: buyer.id, productId: product.id, provider: "simulated", tokenHash: sha256(token), createdAt: new Date(clock.now()) })
-    .run();
+  await db.run(
+    db.insert(checkouts).values({ id, userId: buyer.id, productId: product.id, provider: "simulated", tokenHash: sha256(token), createdAt: new Date(clock.now()) }),
+  );
   return { checkout_url: `${config.publicUrl}/billing/simulated/${id}?token=${token}` };
 }
 
@@ -75,10 +77,10 @@ export interface SimulatedCheckoutView {
 }
 
 /** The simulated page: only its owner sees it. */
-export function getSimulatedCheckout(db: Db, id: string, userId: string): SimulatedCheckoutView | null {
-  const c = db.select().from(checkouts).where(eq(checkouts.id, id)).get();
+export async function getSimulatedCheckout(db: Db, id: string, userId: string): Promise<SimulatedCheckoutView | null> {
+  const c = await db.one(db.select().from(checkouts).where(eq(checkouts.id, id)));
   if (!c || c.provider !== "simulated" || c.userId !== userId) return null;
-  const product = getProduct(db, c.productId);
+  const product = await getProduct(db, c.productId);
   return product ? { id: c.id, status: c.status, product } : null;
 }
 
@@ -93,27 +95,27 @@ const tokenMatches = (hash: string | null, token: string) => {
  * Completes or cancels a simulated checkout: a POST by its owner carrying its
  * form token. Completion is a payment fact through the webhook's fulfilment.
  */
-export function finishSimulatedCheckout(
+export async function finishSimulatedCheckout(
   deps: CheckoutDeps,
   input: { id: string; userId: string; token: string; outcome: "pay" | "cancel" },
-): { status: "completed" | "canceled"; result?: EventResult } {
+): Promise<{ status: "completed" | "canceled"; result?: EventResult }> {
   const { db, clock } = deps;
-  const c = db.select().from(checkouts).where(eq(checkouts.id, input.id)).get();
+  const c = await db.one(db.select().from(checkouts).where(eq(checkouts.id, input.id)));
   if (!c || c.provider !== "simulated" || c.userId !== input.userId || !tokenMatches(c.tokenHash, input.token)) {
     throw new AppError("FORBIDDEN");
   }
   if (input.outcome === "cancel") {
-    db.update(checkouts).set({ status: "canceled" }).where(and(eq(checkouts.id, c.id), eq(checkouts.status, "open"))).run();
+    await db.run(db.update(checkouts).set({ status: "canceled" }).where(and(eq(checkouts.id, c.id), eq(checkouts.status, "open"))));
     return { status: "canceled" };
   }
-  const product = getProduct(db, c.productId);
+  const product = await getProduct(db, c.productId);
   if (!product) throw new AppError("PRODUCT_NOT_FOUND");
   // Claim the checkout first: two submits of the same form pay once.
-  const claimed = db.update(checkouts).set({ status: "completed" }).where(and(eq(checkouts.id, c.id), eq(checkouts.status, "open"))).run();
-  if (changes(claimed) === 0) return { status: "completed" };
+  const claimed = await db.run(db.update(checkouts).set({ status: "completed" }).where(and(eq(checkouts.id, c.id), eq(checkouts.status, "open"))));
+  if (claimed === 0) return { status: "completed" };
   const now = clock.now();
   const isPlan = product.kind === "subscription";
-  const result = processBillingEvent(
+  const result = await processBillingEvent(
     deps,
     { id: `evt_sim_${c.id}`, type: "simulated.checkout.completed", payload: JSON.stringify({ checkout: c.id, product: product.id }) },
     {
@@ -136,14 +138,16 @@ export function finishSimulatedCheckout(
  * Simulated subscriptions have no Stripe portal: their owner cancels here,
  * through the same status fulfilment as `customer.subscription.deleted`.
  */
-export function cancelSimulatedSubscription(deps: CheckoutDeps, userId: string): EventResult | null {
-  const order = deps.db
-    .select()
-    .from(orders)
-    .where(and(eq(orders.userId, userId), eq(orders.provider, "simulated"), eq(orders.kind, "subscription"), eq(orders.status, "paid")))
-    .orderBy(desc(orders.createdAt))
-    .limit(1)
-    .get();
+export async function cancelSimulatedSubscription(deps: CheckoutDeps, userId: string): Promise<EventResult | null> {
+  const { db } = deps;
+  const order = await db.one(
+    db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.userId, userId), eq(orders.provider, "simulated"), eq(orders.kind, "subscription"), eq(orders.status, "paid")))
+      .orderBy(desc(orders.createdAt))
+      .limit(1),
+  );
   if (!order?.externalId) return null;
   const now = deps.clock.now();
   return processBillingEvent(
@@ -155,7 +159,7 @@ export function cancelSimulatedSubscription(deps: CheckoutDeps, userId: string):
 
 /** The customer portal for a user with a Stripe subscription. */
 export async function portalUrl(deps: CheckoutDeps, userId: string): Promise<string> {
-  const customer = billingMode(deps.config) === "stripe" ? customerOf(deps.db, userId) : null;
+  const customer = billingMode(deps.config) === "stripe" ? await customerOf(deps.db, userId) : null;
   if (!customer) throw new AppError("NO_BILLING_ACCOUNT");
   return createPortalUrl(deps.config, customer, `${deps.config.publicUrl}/account`);
 }
@@ -163,8 +167,9 @@ export async function portalUrl(deps: CheckoutDeps, userId: string): Promise<str
 /** `POST /api/billing/webhook/stripe`: verify, translate, fulfil once. */
 export async function receiveStripeWebhook(deps: CheckoutDeps, raw: Uint8Array, signature: string | null): Promise<EventResult & { id: string }> {
   const event = await verifyStripeEvent(deps.config, raw, signature);
-  const known = (pi: string) => deps.db.select({ id: orderPayments.id }).from(orderPayments).where(eq(orderPayments.paymentIntent, pi)).get() !== undefined;
+  const { db } = deps;
+  const known = async (pi: string) => (await db.one(db.select({ id: orderPayments.id }).from(orderPayments).where(eq(orderPayments.paymentIntent, pi)))) !== undefined;
   const fact = await factFromEvent(deps.config, event, known);
   const payload = new TextDecoder().decode(raw);
-  return { id: event.id, ...processBillingEvent(deps, { id: event.id, type: event.type, payload }, fact) };
+  return { id: event.id, ...(await processBillingEvent(deps, { id: event.id, type: event.type, payload }, fact)) };
 }

@@ -3,8 +3,8 @@
  * webhook and the simulated checkout both turn what happened into a `Fact`
  * and call `processBillingEvent`, which records the event id once and applies
  * the fact in the same write transaction, so a duplicate or concurrent
- * delivery changes nothing. Every function below the entry point is
- * synchronous (bun-sqlite transactions; never await inside one).
+ * delivery changes nothing. Every function below the entry point is a
+ * statement sequence run inside that transaction (docs/data-layer.md).
  *
  * Guards, besides the event id: one order per provider object (unique
  * `orders.external_id`), one payment per Checkout Session or invoice (unique
@@ -13,14 +13,14 @@
  */
 import { and, count, eq, isNull, lt, lte, or } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
-import { legacySync, type Db } from "#db/client";
+import { one, run, type Db, type Steps } from "#db/client";
 import { billingEvents, orderPayments, orders, referralRewards, user } from "#db/schema";
 import { DAY_MS, type Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { log } from "~/lib/log.server";
-import { changes, clawBackGrant, grantCredits, type Tx } from "../credits/ledger.server";
+import { clawBackGrant, grantCredits, type Tx } from "../credits/ledger.server";
 import { defaultPeriodEnd, newOrderNo, type Interval, type OrderRow } from "../subscriptions/subscriptions.server";
-import { getProduct } from "./products.server";
+import { productStep } from "./products.server";
 
 export type BillingConfig = Pick<Config, "PACK_VALIDITY_DAYS" | "SUBSCRIPTION_GRACE_DAYS" | "AFFILIATE_REWARD_PERCENT">;
 export type Provider = "stripe" | "simulated";
@@ -87,28 +87,26 @@ export interface EventResult {
  * Records `event.id` once and applies its fact in the same transaction.
  * A fact of null (an event type we do not act on) is recorded as ignored.
  */
-export function processBillingEvent(
+export async function processBillingEvent(
   { db, clock, config }: BillingDeps,
   event: { id: string; type: string; payload: string },
   fact: Fact | null,
-): EventResult {
-  const result = db.transaction(
-    (tx) => {
-      const inserted = tx
+): Promise<EventResult> {
+  const result = await db.tx(function* (t) {
+    const inserted = yield* run(
+      t
         .insert(billingEvents)
         .values({ id: event.id, type: event.type, outcome: "processing", payload: event.payload, createdAt: new Date(clock.now()) })
-        .onConflictDoNothing()
-        .run();
-      if (changes(inserted) === 0) {
-        const seen = tx.select({ outcome: billingEvents.outcome }).from(billingEvents).where(eq(billingEvents.id, event.id)).get();
-        return { duplicate: true, outcome: seen?.outcome ?? "seen" };
-      }
-      const outcome = fact ? applyFact(tx, fact, clock, config) : "ignored: event type not handled";
-      tx.update(billingEvents).set({ outcome }).where(eq(billingEvents.id, event.id)).run();
-      return { duplicate: false, outcome };
-    },
-    { behavior: "immediate" },
-  );
+        .onConflictDoNothing({ target: billingEvents.id }),
+    );
+    if (inserted === 0) {
+      const seen = yield* one(t.select({ outcome: billingEvents.outcome }).from(billingEvents).where(eq(billingEvents.id, event.id)));
+      return { duplicate: true, outcome: seen?.outcome ?? "seen" };
+    }
+    const outcome = fact ? yield* applyFact(t, fact, clock, config) : "ignored: event type not handled";
+    yield* run(t.update(billingEvents).set({ outcome }).where(eq(billingEvents.id, event.id)));
+    return { duplicate: false, outcome };
+  });
   if (!result.duplicate && result.outcome.startsWith("ignored")) {
     log.warn("billing event ignored", { event_id: event.id, type: event.type, outcome: result.outcome });
   } else if (!result.duplicate) {
@@ -117,34 +115,38 @@ export function processBillingEvent(
   return result;
 }
 
-export function applyFact(tx: Tx, fact: Fact, clock: Clock, config: BillingConfig): string {
+export function* applyFact(tx: Tx, fact: Fact, clock: Clock, config: BillingConfig): Steps<string> {
   switch (fact.type) {
     case "payment":
-      return applyPayment(tx, fact, clock, config);
+      return yield* applyPayment(tx, fact, clock, config);
     case "status":
-      return applyStatus(tx, fact, clock);
+      return yield* applyStatus(tx, fact, clock);
     case "refund":
-      return applyRefund(tx, fact, clock);
+      return yield* applyRefund(tx, fact, clock);
   }
 }
 
-const orderByRef = (tx: Tx, ref: string): OrderRow | undefined => tx.select().from(orders).where(eq(orders.externalId, ref)).get();
-const userExists = (tx: Tx, id: string) => tx.select({ id: user.id }).from(user).where(eq(user.id, id)).get() !== undefined;
+const orderByRef = (tx: Tx, ref: string): Steps<OrderRow | undefined> => one(tx.select().from(orders).where(eq(orders.externalId, ref)));
+function* userExists(tx: Tx, id: string): Steps<boolean> {
+  return (yield* one(tx.select({ id: user.id }).from(user).where(eq(user.id, id)))) !== undefined;
+}
 
 /** Finds or creates the order of a provider object (race-safe through the unique external id). */
-function ensureOrder(
+function* ensureOrder(
   tx: Tx,
   f: { provider: Provider; orderRef: string; userId: string; productId: string; customerId?: string | null; periodEnd?: number | null; amount?: number; currency?: string; status?: string; at: number },
   clock: Clock,
-): OrderRow | string {
-  const existing = orderByRef(tx, f.orderRef);
+): Steps<OrderRow | string> {
+  const existing = yield* orderByRef(tx, f.orderRef);
   if (existing) return existing;
-  if (!userExists(tx, f.userId)) return `ignored: unknown user ${f.userId}`;
-  const product = getProduct(tx, f.productId);
+  if (!(yield* userExists(tx, f.userId))) return `ignored: unknown user ${f.userId}`;
+  const product = yield* productStep(tx, f.productId);
   if (!product) return `ignored: unknown product ${f.productId}`;
   const now = clock.now();
   const interval = (product.interval ?? "one-time") as Interval;
-  tx.insert(orders)
+  yield* run(
+    tx
+    .insert(orders)
     .values({
       orderNo: newOrderNo(now),
       userId: f.userId,
@@ -163,29 +165,30 @@ function ensureOrder(
       customerId: f.customerId ?? null,
       statusAt: f.at,
     })
-    .onConflictDoNothing()
-    .run();
-  return orderByRef(tx, f.orderRef)!;
+    .onConflictDoNothing({ target: orders.externalId }),
+  );
+  return (yield* orderByRef(tx, f.orderRef))!;
 }
 
-function applyPayment(tx: Tx, f: PaymentFact, clock: Clock, config: BillingConfig): string {
+function* applyPayment(tx: Tx, f: PaymentFact, clock: Clock, config: BillingConfig): Steps<string> {
   let userId = f.userId;
   let productId = f.productId;
   if (!userId || !productId) {
     // A renewal invoice without our metadata: the order made at checkout knows.
-    const known = orderByRef(tx, f.orderRef);
+    const known = yield* orderByRef(tx, f.orderRef);
     if (!known) return `ignored: no user or product for ${f.orderRef}`;
     userId = known.userId;
     productId = known.productId;
   }
-  const order = ensureOrder(tx, { ...f, userId, productId }, clock);
+  const order = yield* ensureOrder(tx, { ...f, userId, productId }, clock);
   if (typeof order === "string") return order;
-  const product = getProduct(tx, order.productId);
+  const product = yield* productStep(tx, order.productId);
   if (!product) return `ignored: unknown product ${order.productId}`;
 
   const now = clock.now();
   const paymentId = randomUUID();
-  const inserted = tx
+  const inserted = yield* run(
+    tx
     .insert(orderPayments)
     .values({
       id: paymentId,
@@ -199,28 +202,32 @@ function applyPayment(tx: Tx, f: PaymentFact, clock: Clock, config: BillingConfi
       periodEnd: f.periodEnd ? new Date(f.periodEnd) : null,
       createdAt: new Date(now),
     })
-    .onConflictDoNothing({ target: orderPayments.ref })
-    .run();
-  const fresh = changes(inserted) === 1;
+    .onConflictDoNothing({ target: orderPayments.ref }),
+  );
+  const fresh = inserted === 1;
   if (!fresh && f.paymentIntent) {
     // The same period seen again (checkout, then invoice.paid): keep what the later event knows.
-    tx.update(orderPayments).set({ paymentIntent: f.paymentIntent }).where(and(eq(orderPayments.ref, f.paymentRef), isNull(orderPayments.paymentIntent))).run();
+    yield* run(tx.update(orderPayments).set({ paymentIntent: f.paymentIntent }).where(and(eq(orderPayments.ref, f.paymentRef), isNull(orderPayments.paymentIntent))));
   }
 
   if (order.kind === "subscription") {
     const periodEnd = f.periodEnd ?? (fresh ? defaultPeriodEnd(order.interval as Interval, now) : null);
     if (periodEnd) {
-      tx.update(orders)
-        .set({ periodEnd: new Date(periodEnd) })
-        .where(and(eq(orders.orderNo, order.orderNo), or(isNull(orders.periodEnd), lt(orders.periodEnd, new Date(periodEnd)))))
-        .run();
+      yield* run(
+        tx
+          .update(orders)
+          .set({ periodEnd: new Date(periodEnd) })
+          .where(and(eq(orders.orderNo, order.orderNo), or(isNull(orders.periodEnd), lt(orders.periodEnd, new Date(periodEnd))))),
+      );
     }
     // Paid again → active again, unless a newer event said otherwise.
-    tx.update(orders)
-      .set({ status: "paid", statusAt: f.at })
-      .where(and(eq(orders.orderNo, order.orderNo), or(isNull(orders.statusAt), lte(orders.statusAt, f.at))))
-      .run();
-    if (f.customerId) tx.update(orders).set({ customerId: f.customerId }).where(and(eq(orders.orderNo, order.orderNo), isNull(orders.customerId))).run();
+    yield* run(
+      tx
+        .update(orders)
+        .set({ status: "paid", statusAt: f.at })
+        .where(and(eq(orders.orderNo, order.orderNo), or(isNull(orders.statusAt), lte(orders.statusAt, f.at)))),
+    );
+    if (f.customerId) yield* run(tx.update(orders).set({ customerId: f.customerId }).where(and(eq(orders.orderNo, order.orderNo), isNull(orders.customerId))));
   }
   if (!fresh) return `applied: payment ${f.paymentRef} already recorded`;
 
@@ -228,12 +235,13 @@ function applyPayment(tx: Tx, f: PaymentFact, clock: Clock, config: BillingConfi
     order.kind === "pack"
       ? now + config.PACK_VALIDITY_DAYS * DAY_MS
       : Math.max(f.periodEnd ?? defaultPeriodEnd(order.interval as Interval, now)!, now + DAY_MS) + config.SUBSCRIPTION_GRACE_DAYS * DAY_MS;
-  const grant = legacySync(
+  const grant = yield* grantCredits(
     tx,
-    grantCredits(tx, { userId: order.userId, amount: product.credits, source: "order", expiresAt, note: `${order.orderNo} · ${product.name}` }, clock),
+    { userId: order.userId, amount: product.credits, source: "order", expiresAt, note: `${order.orderNo} · ${product.name}` },
+    clock,
   );
-  tx.update(orderPayments).set({ grantId: grant.id }).where(eq(orderPayments.id, paymentId)).run();
-  const reward = rewardReferral(tx, order, product.credits, clock, config);
+  yield* run(tx.update(orderPayments).set({ grantId: grant.id }).where(eq(orderPayments.id, paymentId)));
+  const reward = yield* rewardReferral(tx, order, product.credits, clock, config);
   return `applied: ${product.credits} credits for ${order.orderNo}${reward ? `; referral ${reward}` : ""}`;
 }
 
@@ -251,47 +259,46 @@ export function subscriptionStatus(stripeStatus: string): string {
   }
 }
 
-function applyStatus(tx: Tx, f: StatusFact, clock: Clock): string {
-  let order = orderByRef(tx, f.subscriptionId);
+function* applyStatus(tx: Tx, f: StatusFact, clock: Clock): Steps<string> {
+  let order = yield* orderByRef(tx, f.subscriptionId);
   if (!order) {
     if (!f.userId || !f.productId) return `ignored: unknown subscription ${f.subscriptionId}`;
     // Arrived before the checkout and its invoice: record the order now (no credits until a payment).
-    const made = ensureOrder(tx, { ...f, orderRef: f.subscriptionId, userId: f.userId, productId: f.productId, status: f.status }, clock);
+    const made = yield* ensureOrder(tx, { ...f, orderRef: f.subscriptionId, userId: f.userId, productId: f.productId, status: f.status }, clock);
     if (typeof made === "string") return made;
     order = made;
   }
-  const res = tx
-    .update(orders)
-    .set({ status: f.status, statusAt: f.at, ...(f.periodEnd ? { periodEnd: new Date(f.periodEnd) } : {}) })
-    .where(and(eq(orders.orderNo, order.orderNo), or(isNull(orders.statusAt), lte(orders.statusAt, f.at))))
-    .run();
-  if (f.customerId) tx.update(orders).set({ customerId: f.customerId }).where(and(eq(orders.orderNo, order.orderNo), isNull(orders.customerId))).run();
-  return changes(res) === 1 ? `applied: ${order.orderNo} is ${f.status}` : `ignored: older than the status of ${order.orderNo}`;
+  const res = yield* run(
+    tx
+      .update(orders)
+      .set({ status: f.status, statusAt: f.at, ...(f.periodEnd ? { periodEnd: new Date(f.periodEnd) } : {}) })
+      .where(and(eq(orders.orderNo, order.orderNo), or(isNull(orders.statusAt), lte(orders.statusAt, f.at)))),
+  );
+  if (f.customerId) yield* run(tx.update(orders).set({ customerId: f.customerId }).where(and(eq(orders.orderNo, order.orderNo), isNull(orders.customerId))));
+  return res === 1 ? `applied: ${order.orderNo} is ${f.status}` : `ignored: older than the status of ${order.orderNo}`;
 }
 
-function applyRefund(tx: Tx, f: RefundFact, clock: Clock): string {
+function* applyRefund(tx: Tx, f: RefundFact, clock: Clock): Steps<string> {
   const payment =
-    (f.paymentRef ? tx.select().from(orderPayments).where(eq(orderPayments.ref, f.paymentRef)).get() : undefined) ??
-    (f.paymentIntent ? tx.select().from(orderPayments).where(eq(orderPayments.paymentIntent, f.paymentIntent)).get() : undefined);
+    (f.paymentRef ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.ref, f.paymentRef))) : undefined) ??
+    (f.paymentIntent ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.paymentIntent, f.paymentIntent))) : undefined);
   if (!payment) return `ignored: no payment for ${f.paymentRef ?? f.paymentIntent ?? "?"}`;
   if (f.amountRefunded <= payment.refundedAmount) return `ignored: ${payment.ref} already refunded ${payment.refundedAmount}`;
   const refunded = Math.min(f.amountRefunded, payment.amount);
   const target = payment.amount > 0 ? Math.floor((payment.credits * refunded) / payment.amount) : payment.credits;
   const due = Math.max(0, target - payment.clawedBack);
-  const guarded = tx
-    .update(orderPayments)
-    .set({ refundedAmount: refunded, clawedBack: payment.clawedBack + due })
-    .where(and(eq(orderPayments.id, payment.id), eq(orderPayments.refundedAmount, payment.refundedAmount)))
-    .run();
-  if (changes(guarded) !== 1) throw new Error(`billing: payment ${payment.id} changed under a refund`);
+  const guarded = yield* run(
+    tx
+      .update(orderPayments)
+      .set({ refundedAmount: refunded, clawedBack: payment.clawedBack + due })
+      .where(and(eq(orderPayments.id, payment.id), eq(orderPayments.refundedAmount, payment.refundedAmount))),
+  );
+  if (guarded !== 1) throw new Error(`billing: payment ${payment.id} changed under a refund`);
   const taken = payment.grantId
-    ? legacySync(tx, clawBackGrant(tx, { key: `refund:${payment.ref}:${refunded}`, userId: payment.userId, grantId: payment.grantId, amount: due }, clock))
+    ? yield* clawBackGrant(tx, { key: `refund:${payment.ref}:${refunded}`, userId: payment.userId, grantId: payment.grantId, amount: due }, clock)
     : 0;
   if (refunded >= payment.amount) {
-    tx.update(orders)
-      .set({ status: "refunded" })
-      .where(and(eq(orders.orderNo, payment.orderNo), eq(orders.kind, "pack")))
-      .run();
+    yield* run(tx.update(orders).set({ status: "refunded" }).where(and(eq(orders.orderNo, payment.orderNo), eq(orders.kind, "pack"))));
   }
   return `applied: refund ${refunded} of ${payment.amount} on ${payment.ref}; ${taken} of ${due} credits clawed back`;
 }
@@ -300,25 +307,27 @@ function applyRefund(tx: Tx, f: RefundFact, clock: Clock): string {
  * DESIGN §9: the invitee's first paid order rewards an affiliate inviter with
  * AFFILIATE_REWARD_PERCENT of its credits, once per invitee (primary key).
  */
-function rewardReferral(tx: Tx, order: OrderRow, credits: number, clock: Clock, config: BillingConfig): string | null {
-  const paid = tx.select({ n: count() }).from(orderPayments).where(eq(orderPayments.userId, order.userId)).get()?.n ?? 0;
+function* rewardReferral(tx: Tx, order: OrderRow, credits: number, clock: Clock, config: BillingConfig): Steps<string | null> {
+  const paid = Number((yield* one(tx.select({ n: count() }).from(orderPayments).where(eq(orderPayments.userId, order.userId))))?.n ?? 0);
   if (paid !== 1) return null;
-  const invitee = tx.select({ invitedBy: user.invitedBy }).from(user).where(eq(user.id, order.userId)).get();
+  const invitee = yield* one(tx.select({ invitedBy: user.invitedBy }).from(user).where(eq(user.id, order.userId)));
   if (!invitee?.invitedBy) return null;
-  const inviter = tx.select({ id: user.id, isAffiliate: user.isAffiliate }).from(user).where(eq(user.id, invitee.invitedBy)).get();
+  const inviter = yield* one(tx.select({ id: user.id, isAffiliate: user.isAffiliate }).from(user).where(eq(user.id, invitee.invitedBy)));
   if (!inviter?.isAffiliate) return null;
   const reward = Math.floor((credits * config.AFFILIATE_REWARD_PERCENT) / 100);
   if (reward <= 0) return null;
-  const inserted = tx
-    .insert(referralRewards)
-    .values({ inviteeId: order.userId, inviterId: inviter.id, orderNo: order.orderNo, credits: reward, createdAt: new Date(clock.now()) })
-    .onConflictDoNothing()
-    .run();
-  if (changes(inserted) === 0) return null;
-  const grant = legacySync(
-    tx,
-    grantCredits(tx, { userId: inviter.id, amount: reward, source: "referral", expiresAt: clock.now() + 365 * DAY_MS, note: `referral · ${order.orderNo}` }, clock),
+  const inserted = yield* run(
+    tx
+      .insert(referralRewards)
+      .values({ inviteeId: order.userId, inviterId: inviter.id, orderNo: order.orderNo, credits: reward, createdAt: new Date(clock.now()) })
+      .onConflictDoNothing({ target: referralRewards.inviteeId }),
   );
-  tx.update(referralRewards).set({ grantId: grant.id }).where(eq(referralRewards.inviteeId, order.userId)).run();
+  if (inserted === 0) return null;
+  const grant = yield* grantCredits(
+    tx,
+    { userId: inviter.id, amount: reward, source: "referral", expiresAt: clock.now() + 365 * DAY_MS, note: `referral · ${order.orderNo}` },
+    clock,
+  );
+  yield* run(tx.update(referralRewards).set({ grantId: grant.id }).where(eq(referralRewards.inviteeId, order.userId)));
   return `${reward} credits to ${inviter.id}`;
 }

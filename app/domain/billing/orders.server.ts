@@ -50,30 +50,32 @@ const toEntry = (r: PaymentRow): PaymentEntry => ({
 });
 
 /** The user's payments (packs and subscription periods), newest first. */
-export function listUserPayments(db: Db, userId: string, limit = 50): PaymentEntry[] {
-  return db
+export async function listUserPayments(db: Db, userId: string, limit = 50): Promise<PaymentEntry[]> {
+  const rows = await db.many(
+    db
     .select(paymentColumns)
     .from(orderPayments)
     .innerJoin(orders, eq(orders.orderNo, orderPayments.orderNo))
     .leftJoin(user, eq(user.id, orderPayments.userId))
     .where(eq(orderPayments.userId, userId))
     .orderBy(desc(orderPayments.createdAt), desc(orderPayments.id))
-    .limit(limit)
-    .all()
-    .map(toEntry);
+    .limit(limit),
+  );
+  return rows.map(toEntry);
 }
 
 /** Every payment with its buyer, newest first (admin). */
-export function listAllPayments(db: Db, limit = 100): (PaymentEntry & { email: string })[] {
-  return db
+export async function listAllPayments(db: Db, limit = 100): Promise<(PaymentEntry & { email: string })[]> {
+  const rows = await db.many(
+    db
     .select(paymentColumns)
     .from(orderPayments)
     .innerJoin(orders, eq(orders.orderNo, orderPayments.orderNo))
     .leftJoin(user, eq(user.id, orderPayments.userId))
     .orderBy(desc(orderPayments.createdAt), desc(orderPayments.id))
-    .limit(limit)
-    .all()
-    .map((r) => ({ ...toEntry(r), email: r.email ?? "(deleted user)" }));
+    .limit(limit),
+  );
+  return rows.map((r) => ({ ...toEntry(r), email: r.email ?? "(deleted user)" }));
 }
 
 export interface RevenueMonth {
@@ -86,12 +88,13 @@ export interface RevenueMonth {
 }
 
 /** Revenue by UTC month and currency (admin), newest month first. */
-export function revenueByMonth(db: Db, months = 12): RevenueMonth[] {
-  const rows = db
-    .select({ createdAt: orderPayments.createdAt, currency: orderPayments.currency, amount: orderPayments.amount, refunded: orderPayments.refundedAmount })
-    .from(orderPayments)
-    .orderBy(desc(orderPayments.createdAt))
-    .all();
+export async function revenueByMonth(db: Db, months = 12): Promise<RevenueMonth[]> {
+  const rows = await db.many(
+    db
+      .select({ createdAt: orderPayments.createdAt, currency: orderPayments.currency, amount: orderPayments.amount, refunded: orderPayments.refundedAmount })
+      .from(orderPayments)
+      .orderBy(desc(orderPayments.createdAt)),
+  );
   const byKey = new Map<string, RevenueMonth>();
   for (const r of rows) {
     const month = r.createdAt.toISOString().slice(0, 7);
@@ -115,16 +118,17 @@ export interface ReferralEntry {
 }
 
 /** Users this user invited, with the reward each earned (account page). */
-export function listReferrals(db: Db, inviterId: string, limit = 100): ReferralEntry[] {
-  return db
+export async function listReferrals(db: Db, inviterId: string, limit = 100): Promise<ReferralEntry[]> {
+  const rows = await db.many(
+    db
     .select({ email: user.email, name: user.name, createdAt: user.createdAt, credits: referralRewards.credits, rewardedAt: referralRewards.createdAt })
     .from(user)
     .leftJoin(referralRewards, and(eq(referralRewards.inviteeId, user.id), eq(referralRewards.inviterId, inviterId)))
     .where(eq(user.invitedBy, inviterId))
     .orderBy(desc(user.createdAt))
-    .limit(limit)
-    .all()
-    .map((r) => ({
+    .limit(limit),
+  );
+  return rows.map((r) => ({
       email: maskEmail(r.email),
       nickname: r.name,
       joined_at: iso(r.createdAt)!,
@@ -140,26 +144,31 @@ export const maskEmail = (email: string) => {
 };
 
 /** Total referral credits earned. */
-export function referralTotal(db: Db, inviterId: string): number {
-  const r = db.select({ n: sql<number>`coalesce(sum(${referralRewards.credits}), 0)` }).from(referralRewards).where(eq(referralRewards.inviterId, inviterId)).get();
+export async function referralTotal(db: Db, inviterId: string): Promise<number> {
+  const r = await db.one(db.select({ n: sql<number>`coalesce(sum(${referralRewards.credits}), 0)` }).from(referralRewards).where(eq(referralRewards.inviterId, inviterId)));
   return Number(r?.n ?? 0);
 }
 
 /** Who owns an invite code (the sign-up page acknowledges the link); null for an unknown code. */
-export function inviterOf(db: Db, code: string | null | undefined): { nickname: string } | null {
+export async function inviterOf(db: Db, code: string | null | undefined): Promise<{ nickname: string } | null> {
   if (!code || !/^[A-Za-z0-9]{4,32}$/.test(code)) return null;
-  const row = db.select({ name: user.name }).from(user).where(eq(user.inviteCode, code.toUpperCase())).get();
+  const row = await db.one(db.select({ name: user.name }).from(user).where(eq(user.inviteCode, code.toUpperCase())));
   return row ? { nickname: row.name } : null;
 }
 
 /** Everything the account page shows about buying: orders, referrals, whether a portal exists. */
-export function accountBilling(db: Db, userId: string) {
-  const hasPortal =
+export async function accountBilling(db: Db, userId: string) {
+  const portal = await db.one(
     db
       .select({ c: orders.customerId })
       .from(orders)
       .where(and(eq(orders.userId, userId), eq(orders.provider, "stripe"), eq(orders.kind, "subscription")))
-      .limit(1)
-      .get() !== undefined;
-  return { payments: listUserPayments(db, userId), referrals: listReferrals(db, userId), referralCredits: referralTotal(db, userId), hasPortal };
+      .limit(1),
+  );
+  return {
+    payments: await listUserPayments(db, userId),
+    referrals: await listReferrals(db, userId),
+    referralCredits: await referralTotal(db, userId),
+    hasPortal: portal !== undefined,
+  };
 }

@@ -5,7 +5,7 @@
  */
 import { asc, count, eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "#db/client";
+import { one, run, type Db, type Steps, type Tx } from "#db/client";
 import { products } from "#db/schema";
 import type { Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
@@ -49,28 +49,31 @@ export const DEFAULT_PRODUCTS: Omit<ProductRow, "createdAt" | "updatedAt" | "act
  * never deleted (orders name them), so an emptied table cannot happen later;
  * concurrent starts insert each default at most once (primary key).
  */
-export function seedProducts(db: Pick<Db, "select" | "insert">, clock: Clock): number {
-  const n = db.select({ n: count() }).from(products).get()?.n ?? 0;
+export function* seedProducts(t: Tx, clock: Clock): Steps<number> {
+  const n = Number((yield* one(t.select({ n: count() }).from(products)))?.n ?? 0);
   if (n > 0) return 0;
   const now = new Date(clock.now());
   const rows = DEFAULT_PRODUCTS.map((p) => ({ ...p, active: true, createdAt: now, updatedAt: now }));
-  db.insert(products).values(rows).onConflictDoNothing().run();
+  yield* run(t.insert(products).values(rows).onConflictDoNothing({ target: products.id }));
   return rows.length;
 }
 
 /** Active products in display order (the pricing page, the public list). */
-export function listProducts(db: Pick<Db, "select">, opts: { includeInactive?: boolean } = {}): ProductRow[] {
+export function listProducts(db: Db, opts: { includeInactive?: boolean } = {}): Promise<ProductRow[]> {
   const q = db.select().from(products);
-  return (opts.includeInactive ? q : q.where(eq(products.active, true))).orderBy(asc(products.sortOrder), asc(products.id)).all();
+  return db.many((opts.includeInactive ? q : q.where(eq(products.active, true))).orderBy(asc(products.sortOrder), asc(products.id)));
 }
 
-export function getProduct(db: Pick<Db, "select">, id: string): ProductRow | undefined {
-  return db.select().from(products).where(eq(products.id, id)).get();
+/** One product, inside a transaction body. */
+export const productStep = (t: Tx, id: string): Steps<ProductRow | undefined> => one(t.select().from(products).where(eq(products.id, id)));
+
+export function getProduct(db: Db, id: string): Promise<ProductRow | undefined> {
+  return db.one(db.select().from(products).where(eq(products.id, id)));
 }
 
 /** A product a user may buy now; unknown or inactive → `product not found`. */
-export function requireBuyableProduct(db: Pick<Db, "select">, id: string): ProductRow {
-  const p = getProduct(db, id);
+export async function requireBuyableProduct(db: Db, id: string): Promise<ProductRow> {
+  const p = await getProduct(db, id);
   if (!p || !p.active) throw new AppError("PRODUCT_NOT_FOUND");
   return p;
 }
@@ -112,7 +115,7 @@ export const ProductInputSchema = z
   });
 export type ProductInput = z.output<typeof ProductInputSchema>;
 
-export function upsertProduct(db: Pick<Db, "insert">, input: ProductInput, clock: Clock): ProductRow {
+export async function upsertProduct(db: Db, input: ProductInput, clock: Clock): Promise<ProductRow> {
   const now = new Date(clock.now());
   const row = {
     id: input.product_id,
@@ -126,10 +129,5 @@ export function upsertProduct(db: Pick<Db, "insert">, input: ProductInput, clock
     sortOrder: input.sort_order,
     updatedAt: now,
   };
-  return db
-    .insert(products)
-    .values({ ...row, createdAt: now })
-    .onConflictDoUpdate({ target: products.id, set: row })
-    .returning()
-    .get();
+  return (await db.one(db.insert(products).values({ ...row, createdAt: now }).onConflictDoUpdate({ target: products.id, set: row }).returning()))!;
 }

@@ -108,7 +108,7 @@ const ms = (seconds: number | null | undefined) => (seconds ? seconds * 1000 : n
 export async function factFromEvent(
   config: StripeConfig,
   event: Stripe.Event,
-  knownPaymentIntent: (pi: string) => boolean,
+  knownPaymentIntent: (pi: string) => Promise<boolean>,
 ): Promise<Fact | null> {
   switch (event.type) {
     case "checkout.session.completed":
@@ -175,7 +175,7 @@ export async function factFromEvent(
       const ch = event.data.object;
       const pi = idOf(ch.payment_intent);
       let paymentRef: string | null = null;
-      if (pi && !knownPaymentIntent(pi) && config.STRIPE_SECRET_KEY) {
+      if (pi && config.STRIPE_SECRET_KEY && !(await knownPaymentIntent(pi))) {
         // Which invoice did this PaymentIntent pay? (A renewal's charge.)
         const found = await stripeClient(config).invoicePayments.list({ payment: { type: "payment_intent", payment_intent: pi }, limit: 1 });
         paymentRef = idOf(found.data[0]?.invoice as string | { id: string } | undefined);

@@ -8,6 +8,6 @@ const E = endpoint("/api/billing/products");
 export const action = api({
   route: E.path,
   auth: E.auth,
-  handler: ({ services }) => ({ data: { products: listProducts(services.db).map(toProductInfo) } }),
+  handler: async ({ services }) => ({ data: { products: (await listProducts(services.db)).map(toProductInfo) } }),
 });
 export const loader = methodNotAllowed;

@@ -1,8 +1,5 @@
-import { afterAll, beforeEach, describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { openDatabase, type Db } from "#db/client";
 import { creditAllocations, creditDebits, creditGrants, generations, user } from "#db/schema";
@@ -302,59 +299,4 @@ describe("daily check-in (spec 4.10)", () => {
     expect((await checkIn(db, b, clock)).added).toBe(true);
     expect((await checkIn(db, a, clock)).added).toBe(false);
   });
-});
-
-describe("real concurrency: worker threads with their own connections to one database file", () => {
-  const dir = mkdtempSync(join(tmpdir(), "atelier-ledger-"));
-  afterAll(async () => rmSync(dir, { recursive: true, force: true }));
-
-  async function race(op: "reserve" | "checkin", path: string, userId: string, workers: number, attempts: number, cost = 0) {
-    const gate = new SharedArrayBuffer(4);
-    const threads = Array.from({ length: workers }, () => new Worker(new URL("./support/ledger-worker.ts", import.meta.url).href));
-    const results = threads.map(
-      (w) =>
-        new Promise<{ ok: number; refused: number; messages: string[] }>((resolve, reject) => {
-          w.onerror = (e) => reject(e);
-          w.onmessage = (m) => {
-            if (m.data.done) resolve(m.data);
-          };
-        }),
-    );
-    const ready = threads.map((w) => new Promise<void>((r) => w.addEventListener("message", (m) => m.data.ready && r())));
-    threads.forEach((w) => w.postMessage({ op, path, userId, cost, attempts, now: clock.now(), gate }));
-    await Promise.all(ready);
-    const flag = new Int32Array(gate);
-    Atomics.store(flag, 0, 1);
-    Atomics.notify(flag, 0);
-    const out = await Promise.all(results);
-    threads.forEach((w) => w.terminate());
-    return out;
-  }
-
-  test("50 concurrent reservations against one balance never overdraw", async () => {
-    const path = join(dir, "reserve.db");
-    const file = openDatabase(path);
-    const u = addUser(file);
-    await file.exec(grantCredits(file, { userId: u, amount: 100, source: "admin" }, clock));
-    const out = await race("reserve", path, u, 10, 5, 3);
-    const ok = out.reduce((a, r) => a + r.ok, 0);
-    const refused = out.reduce((a, r) => a + r.refused, 0);
-    expect(ok + refused).toBe(50);
-    expect(ok).toBe(33); // floor(100 / 3)
-    expect(new Set(out.flatMap((r) => r.messages))).toEqual(new Set(["insufficient credits: need 3, have 1"]));
-    expect(await file.exec(reservedCredits(file, u))).toBe(99);
-    expect(await file.exec(availableCredits(file, u, clock))).toBe(1);
-    await file.close();
-  }, 60_000);
-
-  test("20 concurrent check-ins add one credit", async () => {
-    const path = join(dir, "checkin.db");
-    const file = openDatabase(path);
-    const u = addUser(file);
-    const out = await race("checkin", path, u, 10, 2);
-    expect(out.reduce((a, r) => a + r.ok, 0)).toBe(1);
-    expect(out.reduce((a, r) => a + r.refused, 0)).toBe(19);
-    expect(await file.exec(getCredits(file, u, clock))).toEqual({ left_credits: 1, total_credits: 1 });
-    await file.close();
-  }, 60_000);
 });

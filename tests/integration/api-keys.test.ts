@@ -239,7 +239,7 @@ describe("rate limits across processes and windows", () => {
     const env = { RATE_LIMIT_STANDARD: "10", RATE_LIMIT_WINDOW_MS: "60000", KEY_CREATE_LIMIT: "3", JOBS: "off" };
     a = await startServer({ dataDir, env });
     b = await startServer({ dataDir, env });
-  });
+  }, 30_000); // two servers starting on a busy machine can take longer than the default 5 s
   afterAll(async () => {
     await a?.stop();
     await b?.stop();

@@ -17,7 +17,7 @@
 import { Database } from "bun:sqlite";
 import type { SQL } from "drizzle-orm";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import { mkdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { migrations } from "./migrations.gen";
 import * as schema from "./schema";
@@ -247,15 +247,32 @@ export function sqliteDb(client: Database): Db {
  * on and applies the embedded migrations. `:memory:` works for unit tests.
  */
 export function openDatabase(path: string, opts: OpenOptions = {}): Db {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  if (path !== ":memory:") privateFile(path);
   const sqlite = new Database(path, { create: true, strict: true });
   sqlite.exec("PRAGMA journal_mode = WAL");
+  // SQLite gives the -wal and -shm files the database file's mode; older installs may have made them 0644.
+  if (path !== ":memory:") for (const f of [`${path}-wal`, `${path}-shm`]) ownerOnly(f);
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec(`PRAGMA busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
   const db = sqliteDb(sqlite);
   if (opts.migrate !== false) applyMigrations(db);
   return db;
+}
+
+/** The database file (and its folder, 0700 when new) readable by this user only: it holds sessions and key hashes. */
+function privateFile(path: string): void {
+  const dir = dirname(path);
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (existsSync(path)) ownerOnly(path);
+  else writeFileSync(path, "", { mode: 0o600, flag: "a" });
+}
+
+/** chmod 0600 when the file exists and is ours (another user's file is left alone). */
+function ownerOnly(file: string): void {
+  try {
+    chmodSync(file, 0o600);
+  } catch {}
 }
 
 export function applyMigrations(db: Db): number {

@@ -24,7 +24,7 @@ import { grantSignupBonus } from "~/domain/credits/signup.server";
 import { clientIpOf } from "~/domain/demo/access.server";
 import type { Clock } from "./clock";
 import type { Config } from "./config.server";
-import { currentClientIp } from "./log.server";
+import { currentClientIp, log } from "./log.server";
 import { createMailer, sendInBackground, type Mailer } from "./mail.server";
 
 const INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -65,6 +65,11 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
   const verifyByMail = mailer.kind === "smtp";
   return betterAuth({
     appName: "Atelier",
+    // better-auth's own messages ("Invalid password", …) as lines of our JSON log, with the request id.
+    logger: {
+      level: "warn",
+      log: (level, message, ...args) => log[level](`better-auth: ${message}`, args.length ? { details: args } : undefined),
+    },
     baseURL: config.publicUrl,
     basePath: "/api/auth",
     secret: config.authSecret,

@@ -3,7 +3,7 @@
  * A bad value stops start-up with one line naming the variable.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 
@@ -24,7 +24,8 @@ const csv = z
   );
 
 const EnvSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  // `bun run start` and the executable serve production by default; `bun run dev` sets development.
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: int(0, 65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
   PUBLIC_URL: url.optional(),
@@ -62,7 +63,7 @@ const EnvSchema = z.object({
   SILICONFLOW_API_KEY: opt,
   SILICONFLOW_BASE_URL: url.default("https://api.siliconflow.cn/v1"),
   DEMO_PUBLIC: bool.default(false),
-  /** Demo requests per client (user, or IP when anonymous) per minute in production; 0 turns the limit off. */
+  /** Demo requests per client (user, or IP when anonymous) per minute, in every mode; 0 turns the limit off. */
   DEMO_RATE_LIMIT: int(0, 1_000_000).default(10),
   /** Pause between the words of a simulated demo reply. */
   DEMO_SIMULATOR_WORD_MS: int(0, 10_000).default(40),
@@ -155,9 +156,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const e = parsed.data;
   const isProduction = e.NODE_ENV === "production";
   const dataDir = resolve(e.DATA_DIR);
-  if (isProduction && !e.BETTER_AUTH_SECRET) {
+  // One node generates its secret into DATA_DIR (ensureAuthSecret); several nodes must share one.
+  if (env.DATABASE_URL && !e.BETTER_AUTH_SECRET) {
     throw new ConfigError(
-      "invalid configuration: BETTER_AUTH_SECRET: required when NODE_ENV=production (32+ random characters)",
+      "invalid configuration: BETTER_AUTH_SECRET: required when DATABASE_URL is set (every node shares it; 32+ random characters)",
     );
   }
   if (Boolean(e.KLING_ACCESS_KEY) !== Boolean(e.KLING_SECRET_KEY)) {
@@ -188,12 +190,26 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   };
 }
 
-/** Outside production a secret is generated once and kept in DATA_DIR. */
+/** DATA_DIR, created readable by this user only (database, secret and media live there). */
+export function ensureDataDir(dir: string): void {
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+/**
+ * Without BETTER_AUTH_SECRET (a single node), a secret is generated once and
+ * kept in DATA_DIR/.auth-secret (mode 0600), so `./atelier` starts with no configuration.
+ */
 export function ensureAuthSecret(config: Config): Config {
   if (config.authSecret) return config;
   const file = join(config.dataDir, ".auth-secret");
-  mkdirSync(config.dataDir, { recursive: true });
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
+  ensureDataDir(config.dataDir);
+  try {
+    writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    // Another process (or an earlier start) made it first: use that one.
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    chmodSync(file, 0o600);
+  }
   return { ...config, authSecret: readFileSync(file, "utf8").trim() };
 }
 

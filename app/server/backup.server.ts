@@ -4,7 +4,7 @@
  * then opened and checked before we call it done.
  */
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Db } from "#db/client";
 import { CliError } from "./cli-error";
@@ -23,6 +23,7 @@ export function backupDatabase(db: Db, target: string): BackupResult {
   const t0 = performance.now();
   if (!db.sqlite) throw new CliError("backup: this database is PostgreSQL; use pg_dump");
   db.sqlite.query("VACUUM INTO ?").run(file);
+  chmodSync(file, 0o600); // a copy of sessions and key hashes, like the database itself
   const ms = performance.now() - t0;
   const copy = new Database(file, { readonly: true });
   try {

@@ -7,6 +7,7 @@ import { createRequestHandler, type ServerBuild } from "react-router";
 import { readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { errorResponse } from "~/lib/api.server";
+import { CliError } from "./cli-error";
 import { log, requestContext } from "~/lib/log.server";
 import { setBaselineHeaders } from "~/lib/security-headers.server";
 import { closeServices, getServices } from "~/lib/services.server";
@@ -118,7 +119,7 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
   const quiet = config.LOG_LEVEL === "warn" || config.LOG_LEVEL === "error" || config.LOG_LEVEL === "silent";
   const publicOrigin = new URL(config.publicUrl).origin;
 
-  const server = Bun.serve({
+  const server = listen(config, {
     port: config.PORT,
     hostname: config.HOST,
     // Bodies are limited to 1 MiB per endpoint; this is the transport ceiling.
@@ -195,12 +196,31 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
-  log.info("listening", {
+  const ready = {
+    open: config.publicUrl,
+    listen: `http://${config.HOST}:${server.port}`,
     version: APP_VERSION,
-    url: `http://${config.HOST}:${server.port}`,
-    public_url: config.publicUrl,
+    mode: config.NODE_ENV,
     database: config.databasePath,
     startup_ms: Math.round(performance.now() - started),
-  });
+  };
+  // One line: a person at a terminal reads where to go; a log collector gets the JSON.
+  if (process.stdout.isTTY) process.stdout.write(`Atelier ${APP_VERSION} is ready: open ${ready.open} (${ready.mode}, listening on ${ready.listen})\n`);
+  else log.info("ready", ready);
   return server;
+}
+
+type ServeOptions = Parameters<typeof Bun.serve>[0];
+
+/** Bun.serve, with a taken port or address reported as one line (CliError) instead of a stack trace. */
+function listen(config: { PORT: number; HOST: string }, options: ServeOptions) {
+  try {
+    return Bun.serve(options);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") throw new CliError(`port ${config.PORT} on ${config.HOST} is already in use: stop the other server or set PORT to a free port`);
+    if (code === "EACCES") throw new CliError(`not allowed to listen on ${config.HOST}:${config.PORT}: use a port above 1023 or run with the needed rights`);
+    if (code === "EADDRNOTAVAIL") throw new CliError(`HOST ${config.HOST} is not an address of this machine`);
+    throw error;
+  }
 }

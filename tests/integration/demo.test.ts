@@ -3,14 +3,20 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { hashApiKey } from "~/domain/api-keys/authenticate.server";
 import { simulatedReply, wordChunks } from "~/providers/simulator/language-model.server";
-import { Client, uniqueEmail } from "../support/client";
+import { grantCredits } from "~/domain/credits/ledger.server";
+import { systemClock } from "~/lib/clock";
+import { Client, uniqueEmail, type Auth, type Reply } from "../support/client";
+import { insertApiKey, openServerDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
 import { chunksOf, FAKE_FAIL_AFTER, fakeReply, startFakeOpenAI, type FakeOpenAI } from "../fakes/openai-text";
+
+/** Headers every demo call of the current describe sends (the paying caller's key, where live calls are made). */
+let callerHeaders: Record<string, string> = {};
 
 /** Posts to the stream endpoint and records each chunk with its arrival time. */
 async function streamPost(url: string, body: unknown, headers: Record<string, string> = {}) {
   const t0 = performance.now();
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...callerHeaders, ...headers }, body: JSON.stringify(body) });
   const chunks: { text: string; at: number }[] = [];
   if (!(res.headers.get("content-type") ?? "").startsWith("text/plain")) return { res, chunks, json: await res.json() };
   const reader = res.body!.getReader();
@@ -25,6 +31,28 @@ async function streamPost(url: string, body: unknown, headers: Record<string, st
 }
 
 const ENDPOINTS = ["/api/demo/gen-text", "/api/demo/gen-stream-text"] as const;
+
+/** A client whose calls carry an API key unless told otherwise (live demo calls are paid: DESIGN §5). */
+class KeyClient extends Client {
+  constructor(baseUrl: string, private readonly key: string) {
+    super(baseUrl);
+  }
+  override post<T = any>(path: string, body?: unknown, auth: Auth = {}, init: RequestInit = {}): Promise<Reply<T>> {
+    return super.post<T>(path, body, auth.cookie || auth.apiKey !== undefined ? auth : { apiKey: this.key }, init);
+  }
+}
+
+/** A signed-up user with plenty of credits and an API key: the payer of the live demo calls. */
+async function payingKey(server: TestServer): Promise<string> {
+  const { userId } = await new Client(server.url).signUp(uniqueEmail("demo-payer"));
+  const db = openServerDb(server.dataDir);
+  try {
+    grantCredits(db, { userId, amount: 100_000, source: "admin" }, systemClock);
+    return insertApiKey(db, userId);
+  } finally {
+    db.$client.close();
+  }
+}
 
 describe("demo endpoints in development (open), live and simulated", () => {
   let server: TestServer;
@@ -43,12 +71,16 @@ describe("demo endpoints in development (open), live and simulated", () => {
         SILICONFLOW_API_KEY: "sk-wrong-key",
         SILICONFLOW_BASE_URL: fake.baseURL,
         DEMO_SIMULATOR_WORD_MS: "15",
-        DEMO_RATE_LIMIT: "1",
+        DEMO_RATE_LIMIT: "0",
+        RATE_LIMIT_STANDARD: "100000",
       },
     });
-    api = new Client(server.url);
+    const key = await payingKey(server);
+    api = new KeyClient(server.url, key);
+    callerHeaders = { "x-api-key": key };
   });
   afterAll(async () => {
+    callerHeaders = {};
     await server?.dispose();
     await fake?.stop();
   });
@@ -99,7 +131,7 @@ describe("demo endpoints in development (open), live and simulated", () => {
     });
   }
 
-  test("no limit in development (DEMO_RATE_LIMIT applies in production only)", async () => {
+  test("DEMO_RATE_LIMIT=0 turns the demo limit off", async () => {
     for (let i = 0; i < 3; i++) {
       const r = await api.post("/api/demo/gen-text", { provider: "openrouter", model: "openai/gpt-4o-mini", prompt: `n${i}` });
       expect(r.body.code).toBe(0);

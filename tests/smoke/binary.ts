@@ -6,7 +6,7 @@
  * Usage: bun run compile && bun tests/smoke/binary.ts
  */
 import { Database } from "bun:sqlite";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "../support/client";
@@ -66,6 +66,13 @@ try {
 
   const api = new Client(url);
   let cookie = "";
+  await check("runs in production mode with no configuration: secret generated 0600, anonymous demo calls refused", async () => {
+    const secret = join(dir, "data/.auth-secret");
+    assert(existsSync(secret) && (statSync(secret).mode & 0o777) === 0o600, "no 0600 data/.auth-secret");
+    assert((statSync(join(dir, "data")).mode & 0o777) === 0o700, "data/ is not 0700");
+    const demo = await api.post("/api/demo/gen-text", { provider: "openrouter", model: "openai/gpt-4o-mini", prompt: "hi" });
+    assert(demo.body.message === "no auth, please sign-in", `demo answered ${JSON.stringify(demo.body)}`);
+  });
   await check("serves the UI with its embedded client assets", async () => {
     const html = await (await fetch(url + "/sign-up")).text();
     const css = /href="(\/assets\/[^"]+\.css)"/.exec(html)?.[1];

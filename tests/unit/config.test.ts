@@ -17,6 +17,14 @@ describe("configuration (DESIGN §7)", () => {
     expect(c.RATE_LIMIT_PREMIUM).toBe(500);
     expect(c.RATE_LIMIT_ADMIN).toBe(1000);
     expect(c.DEMO_PUBLIC).toBe(false);
+    // A server started with no configuration is a production server (issue 13, finding 6).
+    expect(c.NODE_ENV).toBe("production");
+    expect(c.isProduction).toBe(true);
+  });
+
+  test("no BETTER_AUTH_SECRET: fine on a single node (generated into DATA_DIR), required with DATABASE_URL", () => {
+    expect(parseConfig({ NODE_ENV: "production" }).authSecret).toBe("");
+    expect(() => parseConfig({ DATABASE_URL: "postgres://db/atelier" })).toThrow(/^invalid configuration: BETTER_AUTH_SECRET: required when DATABASE_URL is set/);
   });
 
   test("PUBLIC_URL follows PORT when unset; trailing slash trimmed when set", () => {
@@ -45,7 +53,6 @@ describe("configuration (DESIGN §7)", () => {
     [{ JOBS: "maybe" }, "JOBS"],
     [{ NODE_ENV: "staging" }, "NODE_ENV"],
     [{ BETTER_AUTH_SECRET: "short" }, "BETTER_AUTH_SECRET"],
-    [{ NODE_ENV: "production" }, "BETTER_AUTH_SECRET"],
     [{ KLING_ACCESS_KEY: "ak" }, "KLING_SECRET_KEY"],
     [{ MODEL_MAP: "nonsense" }, "MODEL_MAP"],
   ];

@@ -161,10 +161,13 @@ describe("demo access and rate limit (DESIGN §5)", () => {
     expect((await hit("a"))["X-RateLimit-Remaining"]).toBe("2");
   });
 
-  test("development: open to anonymous callers, no limit", async () => {
+  test("development: open to anonymous callers, DEMO_RATE_LIMIT still applies (0 = off)", async () => {
     const db = openDatabase(":memory:");
     const deps = { db, config: config({ NODE_ENV: "development", DEMO_RATE_LIMIT: "1" }), clock: manualClock() };
-    for (let i = 0; i < 5; i++) expect((await requireDemoAccess(deps, { userId: null, ip: "1.2.3.4" }))).toEqual({});
+    expect((await requireDemoAccess(deps, { userId: null, ip: "1.2.3.4" }))["X-RateLimit-Remaining"]).toBe("0");
+    expect(requireDemoAccess(deps, { userId: null, ip: "1.2.3.4" })).rejects.toThrow("Too Many Requests");
+    const off = { db, config: config({ NODE_ENV: "development", DEMO_RATE_LIMIT: "0" }), clock: manualClock() };
+    for (let i = 0; i < 5; i++) expect(await requireDemoAccess(off, { userId: null, ip: "1.2.3.4" })).toEqual({});
   });
 
   test("production: anonymous refused unless DEMO_PUBLIC; signed-in allowed; limits per user and per IP", async () => {

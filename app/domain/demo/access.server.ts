@@ -1,10 +1,11 @@
 /**
  * Who may call the demo endpoints (DESIGN §5) and how often.
  *
- * - Development (and test): open to everyone, no limit (spec §4.6, §5.5).
+ * - Development (and test): open to everyone (spec §4.6, §5.5).
  * - Production: a session or an API key is required unless DEMO_PUBLIC=true.
- *   Every client then gets DEMO_RATE_LIMIT calls per minute: per user
- *   when signed in, per IP address when anonymous.
+ * - Every mode: each client gets DEMO_RATE_LIMIT calls per minute, per
+ *   user when signed in, per IP address when anonymous (0 turns it off).
+ * - A call to a live provider is paid (billing.server.ts), so it needs a caller.
  *
  * The limit is the shared database limiter (GCRA, one row per client in
  * rate_limits, app/domain/rate-limits), so every process on the database shares one count,
@@ -46,8 +47,7 @@ export function clientIpOf(config: Config, request: Request, socketIp: string | 
  */
 export async function requireDemoAccess(deps: { db: Db; config: Config; clock: Clock }, client: DemoClient): Promise<Record<string, string>> {
   const { config, db, clock } = deps;
-  if (!config.isProduction) return {};
-  if (!client.userId && !config.DEMO_PUBLIC) throw new AppError("UNAUTHENTICATED");
+  if (config.isProduction && !client.userId && !config.DEMO_PUBLIC) throw new AppError("UNAUTHENTICATED");
   if (config.DEMO_RATE_LIMIT === 0) return {};
   const policy = { name: "demo", limit: config.DEMO_RATE_LIMIT, windowMs: DEMO_WINDOW_MS };
   const decision = await take(db, demoBucket(client), policy, clock.now());

@@ -1,8 +1,9 @@
 /**
  * The demo catalog (spec §4.4–4.6): which text providers and models the demo
  * endpoints accept. One table drives validation, the playground's picker and
- * the README. Demo calls are free; they are gated by access and a rate limit
- * instead (DESIGN §5).
+ * the README. Simulated demo calls are free; a call to a live provider costs
+ * DEMO_TEXT_CREDITS (text) or the image model's catalog price (billing.server.ts).
+ * All are gated by access and DEMO_RATE_LIMIT (DESIGN §5).
  *
  * Text providers are OpenAI-compatible endpoints. OpenAI itself is called
  * through the Responses API (`/responses`); the others only speak Chat
@@ -41,6 +42,9 @@ export const IMAGE_PROVIDERS: readonly { name: DemoImageProviderName; label: str
 export function findImageProvider(provider: string) {
   return IMAGE_PROVIDERS.find((p) => p.name === provider);
 }
+
+/** What one live text reply costs (a live image costs its model's catalog price). */
+export const DEMO_TEXT_CREDITS = 1;
 
 /** The longest prompt any endpoint accepts (DESIGN §1). */
 export const MAX_PROMPT = 4000;

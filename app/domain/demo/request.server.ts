@@ -5,7 +5,9 @@
  *
  * Order of errors, pinned by tests: access → rate limit → body
  * (`invalid params`, then `invalid params: prompt too long (max 4000)`) →
- * provider → model → upstream.
+ * payment of a live call → provider → model → upstream (an unknown provider or
+ * model is never live, so it costs nothing and gets its own message). The route
+ * calls `settle()` once the upstream answered.
  */
 import type { z } from "zod";
 import { addResponseHeaders, readJsonBody } from "~/lib/api.server";
@@ -15,6 +17,7 @@ import { currentClientIp } from "~/lib/log.server";
 import type { Services } from "~/lib/services.server";
 import { clientIpOf, requireDemoAccess } from "./access.server";
 import { MAX_PROMPT } from "./catalog";
+import { chargeDemoCall, type DemoKind } from "./billing.server";
 import { createDemoModels, type DemoModels } from "./models.server";
 import { DemoRequestSchema, onlyPromptTooLong, type DemoRequest } from "./schema";
 
@@ -33,10 +36,13 @@ export async function beginDemoCall(
   request: Request,
   services: Services,
   caller: Caller | null,
-): Promise<{ input: DemoRequest; models: DemoModels; rateHeaders: Record<string, string> }> {
+  kind: DemoKind,
+): Promise<{ input: DemoRequest; models: DemoModels; settle: () => Promise<void>; rateHeaders: Record<string, string> }> {
   const ip = clientIpOf(services.config, request, currentClientIp());
-  const rateHeaders = await requireDemoAccess(services, { userId: caller?.user.id ?? null, ip });
+  const payer = caller?.user.id ?? null;
+  const rateHeaders = await requireDemoAccess(services, { userId: payer, ip });
   addResponseHeaders(request, rateHeaders);
   const input = parseDemoRequest(await readJsonBody(request));
-  return { input, models: createDemoModels(services.config), rateHeaders };
+  const settle = await chargeDemoCall(services, kind, input, payer);
+  return { input, models: createDemoModels(services.config), settle, rateHeaders };
 }

@@ -8,8 +8,10 @@ export const action = api({
   route: "/api/demo/gen-image",
   auth: "optional",
   handler: async ({ request, services, caller }) => {
-    const { input, models } = await beginDemoCall(request, services, caller);
-    return { data: await generateDemoImage({ models, storage: demoStorage(services.config) }, input, request.signal) };
+    const { input, models, settle } = await beginDemoCall(request, services, caller, "image");
+    const data = await generateDemoImage({ models, storage: demoStorage(services.config) }, input, request.signal);
+    await settle();
+    return { data };
   },
 });
 export const loader = methodNotAllowed;

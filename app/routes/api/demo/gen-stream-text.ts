@@ -8,8 +8,11 @@ export const action = api({
   route: "/api/demo/gen-stream-text",
   auth: "optional",
   handler: async ({ request, services, caller }) => {
-    const { input, models } = await beginDemoCall(request, services, caller);
-    return { response: await streamDemoText({ models }, input, { abortSignal: request.signal }) };
+    const { input, models, settle } = await beginDemoCall(request, services, caller, "text");
+    // The upstream has started answering: a live call is paid now, however the stream ends.
+    const response = await streamDemoText({ models }, input, { abortSignal: request.signal });
+    await settle();
+    return { response };
   },
 });
 export const loader = methodNotAllowed;

@@ -7,8 +7,10 @@ export const action = api({
   route: "/api/demo/gen-text",
   auth: "optional",
   handler: async ({ request, services, caller }) => {
-    const { input, models } = await beginDemoCall(request, services, caller);
-    return { data: await generateDemoText({ models }, input, request.signal) };
+    const { input, models, settle } = await beginDemoCall(request, services, caller, "text");
+    const data = await generateDemoText({ models }, input, request.signal);
+    await settle();
+    return { data };
   },
 });
 export const loader = methodNotAllowed;

@@ -47,10 +47,12 @@ async function payingKey(server: TestServer): Promise<string> {
   const { userId } = await new Client(server.url).signUp(uniqueEmail("demo-payer"));
   const db = openServerDb(server.dataDir);
   try {
-    grantCredits(db, { userId, amount: 100_000, source: "admin" }, systemClock);
-    return insertApiKey(db, userId);
+    await db.tx(function* (t) {
+      yield* grantCredits(t, { userId, amount: 100_000, source: "admin" }, systemClock);
+    });
+    return await insertApiKey(db, userId);
   } finally {
-    db.$client.close();
+    await db.close();
   }
 }
 

@@ -92,7 +92,9 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
       resetPasswordTokenExpiresIn: RESET_LINK_HOURS * 3600,
       revokeSessionsOnPasswordReset: true,
       // The reset link proved the mailbox: the account's sign-in failures no longer count.
-      onPasswordReset: async ({ user }) => clearSignIn(db, user.email),
+      onPasswordReset: async ({ user }) => {
+        await clearSignIn(db, user.email);
+      },
     },
     emailVerification: {
       sendOnSignUp: true,
@@ -134,7 +136,7 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
         if (ctx.path !== SIGN_IN_PATH) return;
         const email = emailOf(ctx.body);
         if (typeof email !== "string") return;
-        const verdict = beginSignIn(db, email, clock.now());
+        const verdict = await beginSignIn(db, email, clock.now());
         if (!verdict.allowed) {
           const seconds = Math.ceil(verdict.retryAfterMs / 1000);
           throw new APIError(
@@ -150,7 +152,7 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
         const returned = ctx.context.returned;
         // A session, or "verify your e-mail first": either way the password was right.
         const passwordRight = !isAPIError(returned) || returned.body?.code === "EMAIL_NOT_VERIFIED";
-        if (typeof email === "string" && passwordRight) clearSignIn(db, email);
+        if (typeof email === "string" && passwordRight) await clearSignIn(db, email);
       }),
     },
     databaseHooks: {

@@ -5,7 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
+import { eq } from "drizzle-orm";
 import type { Db } from "#db/client";
+import { user } from "#db/schema";
 import { Client, sessionCookie, uniqueEmail } from "../support/client";
 import { insertApiKey, markVerified, openServerDb } from "../support/db";
 import { ROOT, startServer, type TestServer } from "../support/server";
@@ -65,7 +67,7 @@ describe("an ADMIN_EMAILS address proves nothing until it is verified", () => {
     expect(r.headers.get("ratelimit-policy")).toBe('"standard";q=100;w=60');
 
     // Once the address is verified, the same account is an admin.
-    markVerified(db, userId);
+    await markVerified(db, userId);
     expect((await listUsers({ cookie })).body.code).toBe(0);
     expect(await adminPage(cookie)).toBe(200);
   });
@@ -86,7 +88,7 @@ describe("an ADMIN_EMAILS address proves nothing until it is verified", () => {
       body: JSON.stringify({ role: "admin", emailVerified: true }),
     });
     expect((await listUsers({ cookie })).body).toEqual(FORBIDDEN);
-    expect(db.sqlite!.query("SELECT role, email_verified AS v FROM user WHERE email = ?").get(email)).toEqual({ role: "user", v: 0 });
+    expect(await db.one(db.select({ role: user.role, verified: user.emailVerified }).from(user).where(eq(user.email, email)))).toEqual({ role: "user", verified: false });
   });
 });
 
@@ -133,8 +135,8 @@ describe("atelier admin promote / demote", () => {
   });
 
   test("demoting a verified ADMIN_EMAILS account warns that the address keeps it admin", async () => {
-    const { id } = db.sqlite!.query("SELECT id FROM user WHERE email = ?").get(ADMIN_EMAIL) as { id: string };
-    markVerified(db, id);
+    const { id } = (await db.one(db.select({ id: user.id }).from(user).where(eq(user.email, ADMIN_EMAIL))))!;
+    await markVerified(db, id);
     const r = await cli("demote", "--email", ADMIN_EMAIL);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("stays an admin until removed from ADMIN_EMAILS");

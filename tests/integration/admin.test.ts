@@ -22,7 +22,7 @@ beforeAll(async () => {
   api = new Client(server.url);
   db = openServerDb(server.dataDir);
   const a = await api.signUp(ADMIN_EMAIL);
-  markVerified(db, a.userId);
+  await markVerified(db, a.userId);
   admin = { ...a, key: (await insertApiKey(db, a.userId)) };
   const email = uniqueEmail("member");
   const m = await api.signUp(email);

@@ -212,7 +212,7 @@ describe("rate limits (spec 8.2, DESIGN §5)", () => {
 
   test("an admin's key gets 1000", async () => {
     const { cookie, userId } = await api.signUp(ADMIN);
-    markVerifiedIn(server.dataDir, userId);
+    await markVerifiedIn(server.dataDir, userId);
     const key = (await api.post("/api/keys/create", { name: "admin" }, { cookie })).body.data.key;
     const r = await api.post("/api/get-user-info", undefined, { apiKey: key });
     expect(r.headers.get("ratelimit-policy")).toBe('"admin";q=1000;w=60');

@@ -23,7 +23,7 @@ beforeAll(async () => {
   const email = uniqueEmail("ref");
   user = { ...(await api.signUp(email)), email };
   admin = await api.signUp("boss@admin.test");
-  markVerifiedIn(server.dataDir, admin.userId);
+  await markVerifiedIn(server.dataDir, admin.userId);
 });
 afterAll(async () => {
   await server?.dispose();

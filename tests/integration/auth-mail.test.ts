@@ -5,7 +5,9 @@
  * whether an address is taken, and password reset.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { eq } from "drizzle-orm";
 import type { Db } from "#db/client";
+import { creditGrants, user } from "#db/schema";
 import { startSmtp, type SmtpFake } from "../fakes/smtp";
 import { Client, uniqueEmail } from "../support/client";
 import { openServerDb } from "../support/db";
@@ -42,7 +44,7 @@ const signUp = (email: string, password = PASSWORD, name = "Mail Test") => post(
 const signIn = (email: string, password = PASSWORD) => post("/api/auth/sign-in/email", { email, password });
 const cookieOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith("atelier.session_token="))?.split(";")[0];
 const grants = (email: string) =>
-  db.sqlite!.query("SELECT g.source, g.amount FROM credit_grants g JOIN user u ON u.id = g.user_id WHERE u.email = ?").all(email);
+  db.many(db.select({ source: creditGrants.source, amount: creditGrants.amount }).from(creditGrants).innerJoin(user, eq(user.id, creditGrants.userId)).where(eq(user.email, email)));
 
 describe("sign-up with a mail transport", () => {
   test("no session until the address is verified; the bonus and the ADMIN_EMAILS rights come with verification", async () => {
@@ -50,7 +52,7 @@ describe("sign-up with a mail transport", () => {
     expect(up.status).toBe(200);
     expect(cookieOf(up)).toBeUndefined();
     expect(((await up.json()) as { token: unknown }).token).toBeNull();
-    expect(grants(ADMIN)).toEqual([]);
+    expect(await grants(ADMIN)).toEqual([]);
 
     const mail = await smtp.take(ADMIN, "Confirm your e-mail address");
     expect(mail.from).toContain("robot@atelier.test");
@@ -65,10 +67,10 @@ describe("sign-up with a mail transport", () => {
     const landing = await fetch(link);
     expect(landing.status).toBe(200);
     expect(await landing.text()).toContain("E-mail confirmed");
-    expect(grants(ADMIN)).toEqual([{ source: "signup", amount: 10 }]);
+    expect(await grants(ADMIN)).toEqual([{ source: "signup", amount: 10 }]);
     // Following the link again grants nothing more.
     await fetch(link);
-    expect(grants(ADMIN)).toEqual([{ source: "signup", amount: 10 }]);
+    expect(await grants(ADMIN)).toEqual([{ source: "signup", amount: 10 }]);
 
     const inRes = await signIn(ADMIN);
     expect(inRes.status).toBe(200);
@@ -100,7 +102,7 @@ describe("sign-up with a mail transport", () => {
     const notice = await smtp.take(email, "You already have an Atelier account");
     expect(notice.text).toContain(`${server.url}/forgot-password`);
     // The second attempt changed nothing: the first password still belongs to the account.
-    expect(db.sqlite!.query("SELECT count(*) AS n FROM user WHERE email = ?").get(email)).toEqual({ n: 1 });
+    expect(await db.many(db.select({ id: user.id }).from(user).where(eq(user.email, email)))).toHaveLength(1);
   });
 });
 

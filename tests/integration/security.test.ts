@@ -20,7 +20,7 @@ beforeAll(async () => {
   const email = uniqueEmail("sec");
   member = { ...(await api.signUp(email)), email };
   admin = await api.signUp(ADMIN_EMAIL);
-  markVerifiedIn(server.dataDir, admin.userId);
+  await markVerifiedIn(server.dataDir, admin.userId);
 });
 afterAll(async () => {
   await server?.dispose();

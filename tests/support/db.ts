@@ -18,16 +18,16 @@ export async function insertApiKey(db: Db, userId: string, status: "active" | "r
 }
 
 /** Marks an account's e-mail verified, as the verification link would (fixture for ADMIN_EMAILS admins). */
-export function markVerified(db: Db, userId: string): void {
-  db.update(user).set({ emailVerified: true }).where(eq(user.id, userId)).run();
+export async function markVerified(db: Db, userId: string): Promise<void> {
+  await db.run(db.update(user).set({ emailVerified: true }).where(eq(user.id, userId)));
 }
 
 /** markVerified on a server's database file, for tests that hold no handle of their own. */
-export function markVerifiedIn(dataDir: string, userId: string): void {
+export async function markVerifiedIn(dataDir: string, userId: string): Promise<void> {
   const db = openServerDb(dataDir);
   try {
-    markVerified(db, userId);
+    await markVerified(db, userId);
   } finally {
-    void db.close();
+    await db.close();
   }
 }

@@ -14,38 +14,41 @@ import { insertUser } from "../support/services";
 const MIN = 60_000;
 
 describe("per-account sign-in throttle", () => {
-  const attempts = (db: ReturnType<typeof openDatabase>, email: string, n: number, now: number) =>
-    Array.from({ length: n }, () => beginSignIn(db, email, now).allowed);
+  const attempts = async (db: ReturnType<typeof openDatabase>, email: string, n: number, now: number) => {
+    const out: boolean[] = [];
+    for (let i = 0; i < n; i++) out.push((await beginSignIn(db, email, now)).allowed);
+    return out;
+  };
 
   test("10 attempts pass, the 11th is refused for the 15-minute cooldown; then a fresh window", async () => {
     const db = openDatabase(":memory:");
     const t0 = 1_000_000_000_000;
-    expect(attempts(db, "a@x.test", 10, t0)).toEqual(Array(10).fill(true));
-    expect(beginSignIn(db, "a@x.test", t0 + 1)).toEqual({ allowed: false, retryAfterMs: 15 * MIN });
+    expect(await attempts(db, "a@x.test", 10, t0)).toEqual(Array(10).fill(true));
+    expect(await beginSignIn(db, "a@x.test", t0 + 1)).toEqual({ allowed: false, retryAfterMs: 15 * MIN });
     // Attempts during the cooldown do not extend it.
-    expect(beginSignIn(db, "a@x.test", t0 + 10 * MIN)).toEqual({ allowed: false, retryAfterMs: 5 * MIN + 1 });
-    expect(beginSignIn(db, "A@X.test ", t0 + 15 * MIN)).toEqual({ allowed: false, retryAfterMs: 1 });
+    expect(await beginSignIn(db, "a@x.test", t0 + 10 * MIN)).toEqual({ allowed: false, retryAfterMs: 5 * MIN + 1 });
+    expect(await beginSignIn(db, "A@X.test ", t0 + 15 * MIN)).toEqual({ allowed: false, retryAfterMs: 1 });
     // Cooldown over: a new window of 10.
-    expect(attempts(db, "a@x.test", 10, t0 + 15 * MIN + 1)).toEqual(Array(10).fill(true));
-    expect(beginSignIn(db, "a@x.test", t0 + 15 * MIN + 2).allowed).toBe(false);
+    expect(await attempts(db, "a@x.test", 10, t0 + 15 * MIN + 1)).toEqual(Array(10).fill(true));
+    expect((await beginSignIn(db, "a@x.test", t0 + 15 * MIN + 2)).allowed).toBe(false);
   });
 
   test("failures older than the 15-minute window do not count", async () => {
     const db = openDatabase(":memory:");
     const t0 = 1_000_000_000_000;
-    attempts(db, "slow@x.test", 9, t0);
-    expect(attempts(db, "slow@x.test", 10, t0 + SIGN_IN_POLICY.windowMs)).toEqual(Array(10).fill(true));
-    expect(beginSignIn(db, "slow@x.test", t0 + SIGN_IN_POLICY.windowMs).allowed).toBe(false);
+    await attempts(db, "slow@x.test", 9, t0);
+    expect(await attempts(db, "slow@x.test", 10, t0 + SIGN_IN_POLICY.windowMs)).toEqual(Array(10).fill(true));
+    expect((await beginSignIn(db, "slow@x.test", t0 + SIGN_IN_POLICY.windowMs)).allowed).toBe(false);
   });
 
   test("a success clears the count; addresses are counted apart; only a hash is stored", async () => {
     const db = openDatabase(":memory:");
     const t = 1_000_000_000_000;
-    attempts(db, "b@x.test", 9, t);
-    clearSignIn(db, "B@x.test");
-    expect(attempts(db, "b@x.test", 10, t)).toEqual(Array(10).fill(true));
-    expect(beginSignIn(db, "c@x.test", t).allowed).toBe(true);
-    const keys = db.select().from(signInAttempts).all().map((r) => r.emailHash);
+    await attempts(db, "b@x.test", 9, t);
+    await clearSignIn(db, "B@x.test");
+    expect(await attempts(db, "b@x.test", 10, t)).toEqual(Array(10).fill(true));
+    expect((await beginSignIn(db, "c@x.test", t)).allowed).toBe(true);
+    const keys = (await db.many(db.select().from(signInAttempts))).map((r) => r.emailHash);
     expect(keys.every((k) => /^[0-9a-f]{64}$/.test(k))).toBe(true);
   });
 });
@@ -74,7 +77,7 @@ describe("sign-up bonus", () => {
   test("granted once per user, however often it is asked for", async () => {
     const db = openDatabase(":memory:");
     const clock = manualClock();
-    const u = insertUser(db);
+    const u = await insertUser(db);
     expect((await grantSignupBonus(db, u.id, 10, clock))).toBe(true);
     expect((await grantSignupBonus(db, u.id, 10, clock))).toBe(false);
     expect((await grantSignupBonus(db, u.id, 0, clock))).toBe(false);

@@ -27,30 +27,31 @@ export type Verdict = { allowed: true } | { allowed: false; retryAfterMs: number
 export const emailKey = (email: string) => createHash("sha256").update(email.trim().toLowerCase()).digest("hex");
 
 /** Counts this attempt and says whether it may go on to the password check. */
-export function beginSignIn(db: Db, email: string, now: number, policy: ThrottlePolicy = SIGN_IN_POLICY): Verdict {
+export async function beginSignIn(db: Db, email: string, now: number, policy: ThrottlePolicy = SIGN_IN_POLICY): Promise<Verdict> {
   const t = signInAttempts;
   const locked = sql`coalesce(${t.lockedUntil}, 0) > ${now}`;
   const fresh = sql`(${t.windowStart} <= ${now - policy.windowMs} and not (${locked}))`;
   const next = sql`(case when ${fresh} then 1 else ${t.attempts} + 1 end)`;
-  const row = db
-    .insert(t)
-    .values({ emailHash: emailKey(email), attempts: 1, windowStart: now, lockedUntil: null })
-    .onConflictDoUpdate({
-      target: t.emailHash,
-      // Every right-hand side reads the row as it was before this statement.
-      set: {
-        attempts: next,
-        windowStart: sql`case when ${fresh} then ${now} else ${t.windowStart} end`,
-        lockedUntil: sql`case when ${locked} then ${t.lockedUntil} when ${next} > ${policy.maxFailures} then ${now + policy.cooldownMs} else null end`,
-      },
-    })
-    .returning({ lockedUntil: t.lockedUntil })
-    .get();
-  const until = row?.lockedUntil ?? 0;
+  const row = await db.one(
+    db
+      .insert(t)
+      .values({ emailHash: emailKey(email), attempts: 1, windowStart: now, lockedUntil: null })
+      .onConflictDoUpdate({
+        target: t.emailHash,
+        // Every right-hand side reads the row as it was before this statement (both engines).
+        set: {
+          attempts: next,
+          windowStart: sql`case when ${fresh} then ${now} else ${t.windowStart} end`,
+          lockedUntil: sql`case when ${locked} then ${t.lockedUntil} when ${next} > ${policy.maxFailures} then ${now + policy.cooldownMs} else null end`,
+        },
+      })
+      .returning({ lockedUntil: t.lockedUntil }),
+  );
+  const until = Number(row?.lockedUntil ?? 0);
   return until > now ? { allowed: false, retryAfterMs: until - now } : { allowed: true };
 }
 
 /** The password was right (or the reset link proved the mailbox): forget the failures. */
-export function clearSignIn(db: Db, email: string): void {
-  db.delete(signInAttempts).where(eq(signInAttempts.emailHash, emailKey(email))).run();
+export async function clearSignIn(db: Db, email: string): Promise<void> {
+  await db.run(db.delete(signInAttempts).where(eq(signInAttempts.emailHash, emailKey(email))));
 }

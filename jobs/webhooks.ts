@@ -33,7 +33,7 @@ export interface Dispatcher {
   readonly owner: string;
   start(): void;
   stop(graceMs?: number): Promise<void>;
-  tick(): void;
+  tick(): Promise<void>;
   inFlight(): number;
 }
 
@@ -55,26 +55,40 @@ export function createWebhookDispatcher(deps: { db: Db; clock: Clock; config: We
     kickQueued = true;
     queueMicrotask(() => {
       kickQueued = false;
-      tick();
+      void tick();
     });
   };
 
-  function tick() {
+  let claiming = false;
+  let again = false;
+  async function tick() {
     if (stopping) return;
+    // A wake-up during a claim is not lost: the claim runs once more after it.
+    if (claiming) {
+      again = true;
+      return;
+    }
     const free = config.WEBHOOK_CONCURRENCY - active.size;
     if (free <= 0) return;
+    claiming = true;
     let claimed;
     try {
-      claimed = claimDeliveries(db, { owner, limit: free, leaseMs }, clock);
+      claimed = await claimDeliveries(db, { owner, limit: free, leaseMs }, clock);
     } catch (error) {
       log.warn("webhook claim failed", { error });
       return;
+    } finally {
+      claiming = false;
+      if (again) {
+        again = false;
+        kick();
+      }
     }
     for (const d of claimed) {
       const p = (async () => {
         const outcome = await sendDelivery(d, policy, clock, abort.signal);
         if (abort.signal.aborted) return; // shutting down: the lease is released and the attempt repeated elsewhere
-        const status = recordAttempt(db, owner, d, outcome, policy, clock);
+        const status = await recordAttempt(db, owner, d, outcome, policy, clock);
         if (status !== "delivered") log.debug("webhook attempt failed", { delivery_id: d.id, status, error: outcome.error, http: outcome.statusCode });
       })()
         .catch((error) => log.error("webhook delivery crashed", { delivery_id: d.id, error }))
@@ -90,9 +104,9 @@ export function createWebhookDispatcher(deps: { db: Db; clock: Clock; config: We
     owner,
     start() {
       if (interval) return;
-      interval = setInterval(tick, config.JOB_TICK_MS);
+      interval = setInterval(() => void tick(), config.JOB_TICK_MS);
       unsubscribe = onOutbox(kick);
-      tick();
+      void tick();
     },
     async stop(graceMs = 5000) {
       stopping = true;
@@ -101,7 +115,7 @@ export function createWebhookDispatcher(deps: { db: Db; clock: Clock; config: We
       if (active.size > 0) await Promise.race([Promise.allSettled(active), Bun.sleep(graceMs)]);
       abort.abort();
       try {
-        releaseDeliveries(db, owner);
+        await releaseDeliveries(db, owner);
       } catch (error) {
         log.warn("releasing webhook leases failed", { error });
       }

@@ -28,7 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       confirm = null;
     }
   }
-  return { keys, confirm, max: MAX_ACTIVE_KEYS, webhooks: webhooksForPage(db, user.id) };
+  return { keys, confirm, max: MAX_ACTIVE_KEYS, webhooks: await webhooksForPage(db, user.id) };
 }
 
 export async function action({ request }: Route.ActionArgs) {

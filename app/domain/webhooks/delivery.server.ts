@@ -10,13 +10,12 @@
  * it runs out (failed). An endpoint that has not answered 2xx for
  * WEBHOOK_DISABLE_AFTER_MS (3 days) is disabled with the reason.
  */
-import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import { Webhook } from "standardwebhooks";
-import type { Db } from "#db/client";
+import { many, one, run, type Db } from "#db/client";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "#db/schema";
 import { iso, type Clock } from "~/lib/clock";
-import { changes } from "~/domain/credits/ledger.server";
 import { OutboundRefused, readCapped, safeFetch, type Resolver } from "~/lib/outbound.server";
 
 export interface DeliveryPolicy {
@@ -46,43 +45,44 @@ const due = (now: number) =>
   );
 
 /** Claims up to `limit` due deliveries for `owner` (cheap probe first, so idle ticks take no write lock). */
-export function claimDeliveries(db: Db, args: { owner: string; limit: number; leaseMs: number }, clock: Clock): ClaimedDelivery[] {
+export async function claimDeliveries(db: Db, args: { owner: string; limit: number; leaseMs: number }, clock: Clock): Promise<ClaimedDelivery[]> {
   if (args.limit <= 0) return [];
   const now = clock.now();
-  const probe = () => db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(due(now)).orderBy(webhookDeliveries.nextAttemptAt).limit(args.limit).all();
-  if (probe().length === 0) return [];
-  const ids = db.transaction(
-    (tx) => {
-      const candidates = probe().map((c) => c.id);
-      if (candidates.length === 0) return [];
-      return tx
+  const probe = (t: Db | Parameters<Parameters<Db["tx"]>[0]>[0]) =>
+    t.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(due(now)).orderBy(webhookDeliveries.nextAttemptAt, webhookDeliveries.id).limit(args.limit);
+  if ((await db.many(probe(db))).length === 0) return [];
+  // The guard re-checks "due" on each row: two processes (or nodes) never both take one.
+  const ids = await db.tx(function* (t) {
+    const candidates = (yield* many(probe(t))).map((c) => c.id);
+    if (candidates.length === 0) return [];
+    const taken = yield* many(
+      t
         .update(webhookDeliveries)
         .set({ leaseOwner: args.owner, leaseUntil: now + args.leaseMs })
         .where(and(inArray(webhookDeliveries.id, candidates), due(now)))
-        .returning({ id: webhookDeliveries.id })
-        .all()
-        .map((r) => r.id);
-    },
-    { behavior: "immediate" },
-  );
+        .returning({ id: webhookDeliveries.id }),
+    );
+    return taken.map((r) => r.id);
+  });
   if (ids.length === 0) return [];
-  const rows = db
-    .select({
-      id: webhookDeliveries.id,
-      attempts: webhookDeliveries.attempts,
-      eventId: webhookEvents.id,
-      payload: webhookEvents.payload,
-      endpointId: webhookEndpoints.id,
-      url: webhookEndpoints.url,
-      secret: webhookEndpoints.secret,
-      previousSecret: webhookEndpoints.previousSecret,
-      previousSecretUntil: webhookEndpoints.previousSecretUntil,
-    })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .where(inArray(webhookDeliveries.id, ids))
-    .all();
+  const rows = await db.many(
+    db
+      .select({
+        id: webhookDeliveries.id,
+        attempts: webhookDeliveries.attempts,
+        eventId: webhookEvents.id,
+        payload: webhookEvents.payload,
+        endpointId: webhookEndpoints.id,
+        url: webhookEndpoints.url,
+        secret: webhookEndpoints.secret,
+        previousSecret: webhookEndpoints.previousSecret,
+        previousSecretUntil: webhookEndpoints.previousSecretUntil,
+      })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+      .where(inArray(webhookDeliveries.id, ids)),
+  );
   return rows.map((r) => ({
     id: r.id,
     attempts: r.attempts,
@@ -90,7 +90,7 @@ export function claimDeliveries(db: Db, args: { owner: string; limit: number; le
     payload: r.payload,
     endpointId: r.endpointId,
     url: r.url,
-    secrets: [r.secret, ...(r.previousSecret && (r.previousSecretUntil ?? 0) > now ? [r.previousSecret] : [])],
+    secrets: [r.secret, ...(r.previousSecret && Number(r.previousSecretUntil ?? 0) > now ? [r.previousSecret] : [])],
   }));
 }
 
@@ -155,13 +155,13 @@ export async function sendDelivery(d: ClaimedDelivery, policy: DeliveryPolicy, c
  * `disableAfterMs` disables it and fails its queued deliveries).
  * Returns the delivery's new status, or null when the lease was lost.
  */
-export function recordAttempt(db: Db, owner: string, d: ClaimedDelivery, o: AttemptOutcome, policy: DeliveryPolicy, clock: Clock): "delivered" | "pending" | "failed" | null {
-  return db.transaction(
-    (tx) => {
-      const now = clock.now();
-      const attempts = d.attempts + 1;
-      const status = o.ok ? "delivered" : attempts > policy.schedule.length ? "failed" : "pending";
-      const res = tx
+export function recordAttempt(db: Db, owner: string, d: ClaimedDelivery, o: AttemptOutcome, policy: DeliveryPolicy, clock: Clock): Promise<"delivered" | "pending" | "failed" | null> {
+  return db.tx(function* (t) {
+    const now = clock.now();
+    const attempts = d.attempts + 1;
+    const status = o.ok ? "delivered" : attempts > policy.schedule.length ? "failed" : "pending";
+    const changed = yield* run(
+      t
         .update(webhookDeliveries)
         .set({
           status,
@@ -175,41 +175,42 @@ export function recordAttempt(db: Db, owner: string, d: ClaimedDelivery, o: Atte
           lastAttemptAt: o.at,
           deliveredAt: o.ok ? now : null,
         })
-        .where(and(eq(webhookDeliveries.id, d.id), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.leaseOwner, owner)))
-        .run();
-      if (changes(res) !== 1) return null;
-      tx.insert(webhookAttempts).values({ id: randomUUID(), deliveryId: d.id, attemptedAt: o.at, statusCode: o.statusCode, durationMs: o.durationMs, error: o.error }).run();
-      if (o.ok) {
-        tx.update(webhookEndpoints).set({ failingSince: null }).where(and(eq(webhookEndpoints.id, d.endpointId), sql`${webhookEndpoints.failingSince} is not null`)).run();
-        return status;
-      }
-      const ep = tx
+        .where(and(eq(webhookDeliveries.id, d.id), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.leaseOwner, owner))),
+    );
+    if (changed !== 1) return null;
+    yield* run(t.insert(webhookAttempts).values({ id: randomUUID(), deliveryId: d.id, attemptedAt: o.at, statusCode: o.statusCode, durationMs: o.durationMs, error: o.error }));
+    if (o.ok) {
+      yield* run(t.update(webhookEndpoints).set({ failingSince: null }).where(and(eq(webhookEndpoints.id, d.endpointId), isNotNull(webhookEndpoints.failingSince))));
+      return status;
+    }
+    const ep = yield* one(
+      t
         .update(webhookEndpoints)
         .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${o.at})` })
         .where(eq(webhookEndpoints.id, d.endpointId))
-        .returning({ failingSince: webhookEndpoints.failingSince, status: webhookEndpoints.status })
-        .get();
-      if (ep && ep.status === "active" && ep.failingSince !== null && now - ep.failingSince >= policy.disableAfterMs) {
-        const reason = `disabled ${iso(now)}: no successful delivery since ${iso(ep.failingSince)} (last error: ${o.error ?? "unknown"})`;
-        tx.update(webhookEndpoints).set({ status: "disabled", disabledReason: reason }).where(eq(webhookEndpoints.id, d.endpointId)).run();
-        tx.update(webhookDeliveries)
+        .returning({ failingSince: webhookEndpoints.failingSince, status: webhookEndpoints.status }),
+    );
+    const since = ep?.failingSince == null ? null : Number(ep.failingSince);
+    if (ep && ep.status === "active" && since !== null && now - since >= policy.disableAfterMs) {
+      const reason = `disabled ${iso(now)}: no successful delivery since ${iso(since)} (last error: ${o.error ?? "unknown"})`;
+      yield* run(t.update(webhookEndpoints).set({ status: "disabled", disabledReason: reason }).where(eq(webhookEndpoints.id, d.endpointId)));
+      yield* run(
+        t
+          .update(webhookDeliveries)
           .set({ status: "failed", nextAttemptAt: null, lastError: "endpoint disabled" })
-          .where(and(eq(webhookDeliveries.endpointId, d.endpointId), eq(webhookDeliveries.status, "pending"), isNull(webhookDeliveries.leaseOwner)))
-          .run();
-      }
-      return status;
-    },
-    { behavior: "immediate" },
-  );
+          .where(and(eq(webhookDeliveries.endpointId, d.endpointId), eq(webhookDeliveries.status, "pending"), isNull(webhookDeliveries.leaseOwner))),
+      );
+    }
+    return status;
+  });
 }
 
 /** Hands back unsent deliveries this process holds (shutdown). */
-export function releaseDeliveries(db: Db, owner: string): number {
-  return changes(
+export function releaseDeliveries(db: Db, owner: string): Promise<number> {
+  return db.run(
     db
       .update(webhookDeliveries)
       .set({ leaseOwner: null, leaseUntil: null })
-      .where(and(eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.leaseOwner, owner)))
-      .run(),
+      .where(and(eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.leaseOwner, owner))),
   );
 }

@@ -1,5 +1,5 @@
 /** The user center's webhook forms (keys page): the same domain calls as the JSON API. */
-import { desc, eq, inArray } from "drizzle-orm";
+import { desc, inArray } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { webhookDeliveries } from "#db/schema";
 import { iso } from "~/lib/clock";
@@ -9,19 +9,20 @@ import { WEBHOOK_EVENTS, type WebhookEventType } from "./events";
 import { createWebhook, deleteWebhook, listWebhooks, rotateSecret } from "./webhooks.server";
 
 /** Endpoints with their latest delivery. */
-export function webhooksForPage(db: Db, userId: string) {
-  const hooks = listWebhooks(db, userId);
+export async function webhooksForPage(db: Db, userId: string) {
+  const hooks = await listWebhooks(db, userId);
   const latest = new Map<string, { status: string; response_status: number | null; at: string | null }>();
   if (hooks.length) {
-    const rows = db
-      .select()
-      .from(webhookDeliveries)
-      .where(inArray(webhookDeliveries.endpointId, hooks.map((h) => h.webhook_id)))
-      .orderBy(desc(webhookDeliveries.createdAt))
-      .limit(200)
-      .all();
+    const rows = await db.many(
+      db
+        .select()
+        .from(webhookDeliveries)
+        .where(inArray(webhookDeliveries.endpointId, hooks.map((h) => h.webhook_id)))
+        .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+        .limit(200),
+    );
     for (const r of rows) {
-      if (!latest.has(r.endpointId)) latest.set(r.endpointId, { status: r.status, response_status: r.lastStatusCode, at: iso(r.lastAttemptAt) });
+      if (!latest.has(r.endpointId)) latest.set(r.endpointId, { status: r.status, response_status: r.lastStatusCode, at: iso(r.lastAttemptAt === null ? null : Number(r.lastAttemptAt)) });
     }
   }
   return hooks.map((h) => ({ ...h, last_delivery: latest.get(h.webhook_id) ?? null }));
@@ -42,13 +43,13 @@ export async function webhookAction(userId: string, data: FormData) {
     }
     const id = String(data.get("webhook_id") ?? "");
     if (intent === "webhook-rotate") {
-      const hook = listWebhooks(db, userId).find((h) => h.webhook_id === id);
-      const rotated = rotateSecret(db, userId, id, clock);
+      const hook = (await listWebhooks(db, userId)).find((h) => h.webhook_id === id);
+      const rotated = await rotateSecret(db, userId, id, clock);
       return { intent, secret: { url: hook?.url ?? id, secret: rotated.secret, rotated: true } };
     }
     if (intent === "webhook-delete") {
-      const hook = listWebhooks(db, userId).find((h) => h.webhook_id === id);
-      deleteWebhook(db, userId, id);
+      const hook = (await listWebhooks(db, userId)).find((h) => h.webhook_id === id);
+      await deleteWebhook(db, userId, id);
       return { intent, deleted: hook?.url ?? id };
     }
     return { intent, errors: { form: "Unknown action" } };

@@ -6,7 +6,7 @@
  */
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
-import type { Db } from "#db/client";
+import { lockRow, many, one, run, type Db } from "#db/client";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "#db/schema";
 import { iso, type Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
@@ -59,12 +59,8 @@ export async function checkDestination(raw: string, policy: DestinationPolicy): 
   return url.href;
 }
 
-function own(db: Db, userId: string, webhookId: string): WebhookRow {
-  const row = db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, webhookId), eq(webhookEndpoints.userId, userId)))
-    .get();
+async function own(db: Db, userId: string, webhookId: string): Promise<WebhookRow> {
+  const row = await db.one(db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, webhookId), eq(webhookEndpoints.userId, userId))));
   if (!row) throw new AppError("WEBHOOK_NOT_FOUND");
   return row;
 }
@@ -78,11 +74,12 @@ export async function createWebhook(
   const url = await checkDestination(args.url, policy);
   const events = args.events?.length ? [...new Set(args.events)].sort() : [...WEBHOOK_EVENTS];
   const secret = newSecret();
-  const row = db.transaction(
-    (tx) => {
-      const count = tx.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.userId, args.userId)).all().length;
-      if (count >= MAX_WEBHOOKS) throw new AppError("WEBHOOK_LIMIT", { max: MAX_WEBHOOKS });
-      return tx
+  const row = await db.tx(function* (t) {
+    yield* lockRow("user", args.userId);
+    const count = (yield* many(t.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.userId, args.userId)))).length;
+    if (count >= MAX_WEBHOOKS) throw new AppError("WEBHOOK_LIMIT", { max: MAX_WEBHOOKS });
+    const created = yield* one(
+      t
         .insert(webhookEndpoints)
         .values({
           id: newId("wh"),
@@ -93,55 +90,58 @@ export async function createWebhook(
           secret,
           createdAt: clock.now(),
         })
-        .returning()
-        .get();
-    },
-    { behavior: "immediate" },
-  );
+        .returning(),
+    );
+    return created!;
+  });
   return { ...toWebhookView(row), secret };
 }
 
-export function listWebhooks(db: Db, userId: string) {
-  const rows = db.select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId)).orderBy(desc(webhookEndpoints.createdAt)).all();
+export async function listWebhooks(db: Db, userId: string) {
+  const rows = await db.many(db.select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId)).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id)));
   return rows.map(toWebhookView);
 }
 
 /** Deletes the endpoint and its queued deliveries (events already sent stay in the receiver's hands). */
-export function deleteWebhook(db: Db, userId: string, webhookId: string) {
-  own(db, userId, webhookId);
-  db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.id, webhookId), eq(webhookEndpoints.userId, userId))).run();
-  return { webhook_id: webhookId, deleted: true };
+export async function deleteWebhook(db: Db, userId: string, webhookId: string) {
+  await own(db, userId, webhookId);
+  await db.run(db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.id, webhookId), eq(webhookEndpoints.userId, userId))));
+  return { webhook_id: webhookId, deleted: true as const };
 }
 
 /** A new secret; the previous one keeps signing (a second signature) for 24 h. */
-export function rotateSecret(db: Db, userId: string, webhookId: string, clock: Clock) {
-  const row = own(db, userId, webhookId);
+export async function rotateSecret(db: Db, userId: string, webhookId: string, clock: Clock) {
+  const row = await own(db, userId, webhookId);
   const secret = newSecret();
-  db.update(webhookEndpoints)
-    .set({ secret, previousSecret: row.secret, previousSecretUntil: clock.now() + ROTATION_OVERLAP_MS })
-    .where(eq(webhookEndpoints.id, webhookId))
-    .run();
+  await db.run(
+    db
+      .update(webhookEndpoints)
+      .set({ secret, previousSecret: row.secret, previousSecretUntil: clock.now() + ROTATION_OVERLAP_MS })
+      .where(eq(webhookEndpoints.id, webhookId)),
+  );
   return { webhook_id: webhookId, secret, previous_secret_expires_at: iso(clock.now() + ROTATION_OVERLAP_MS)! };
 }
 
 /** The endpoint's recent deliveries, newest first, each with its recent attempts. */
-export function listDeliveries(db: Db, userId: string, webhookId: string, limit = 50) {
-  own(db, userId, webhookId);
-  const rows = db
-    .select({ d: webhookDeliveries, e: { id: webhookEvents.id, type: webhookEvents.type, genId: webhookEvents.genId } })
+export async function listDeliveries(db: Db, userId: string, webhookId: string, limit = 50) {
+  await own(db, userId, webhookId);
+  const rows = await db.many(
+    db
+      .select({ d: webhookDeliveries, e: { id: webhookEvents.id, type: webhookEvents.type, genId: webhookEvents.genId } })
     .from(webhookDeliveries)
     .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
     .where(eq(webhookDeliveries.endpointId, webhookId))
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-    .limit(limit)
-    .all();
+      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+      .limit(limit),
+  );
   const attempts = rows.length
-    ? db
-        .select()
-        .from(webhookAttempts)
-        .where(inArray(webhookAttempts.deliveryId, rows.map((r) => r.d.id)))
-        .orderBy(desc(webhookAttempts.attemptedAt))
-        .all()
+    ? await db.many(
+        db
+          .select()
+          .from(webhookAttempts)
+          .where(inArray(webhookAttempts.deliveryId, rows.map((r) => r.d.id)))
+          .orderBy(desc(webhookAttempts.attemptedAt), desc(webhookAttempts.id)),
+      )
     : [];
   return {
     deliveries: rows.map(({ d, e }) => ({
@@ -172,26 +172,28 @@ export function listDeliveries(db: Db, userId: string, webhookId: string, limit 
  * re-enables it: it is the user saying the receiver is fixed.
  */
 export function resendDelivery(db: Db, userId: string, deliveryId: string, clock: Clock) {
-  return db.transaction(
-    (tx) => {
-      const found = tx
+  return db.tx(function* (t) {
+    const found = yield* one(
+      t
         .select({ d: webhookDeliveries, endpointUser: webhookEndpoints.userId })
         .from(webhookDeliveries)
         .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-        .where(eq(webhookDeliveries.id, deliveryId))
-        .get();
-      if (!found || found.endpointUser !== userId) throw new AppError("DELIVERY_NOT_FOUND");
-      const now = clock.now();
-      tx.update(webhookDeliveries)
+        .where(eq(webhookDeliveries.id, deliveryId)),
+    );
+    if (!found || found.endpointUser !== userId) throw new AppError("DELIVERY_NOT_FOUND");
+    const now = clock.now();
+    yield* run(
+      t
+        .update(webhookDeliveries)
         .set({ status: "pending", attempts: 0, nextAttemptAt: now, leaseOwner: null, leaseUntil: null })
-        .where(eq(webhookDeliveries.id, deliveryId))
-        .run();
-      tx.update(webhookEndpoints)
+        .where(eq(webhookDeliveries.id, deliveryId)),
+    );
+    yield* run(
+      t
+        .update(webhookEndpoints)
         .set({ status: "active", disabledReason: null, failingSince: null })
-        .where(and(eq(webhookEndpoints.id, found.d.endpointId), eq(webhookEndpoints.status, "disabled")))
-        .run();
-      return { delivery_id: deliveryId, status: "pending" as const };
-    },
-    { behavior: "immediate" },
-  );
+        .where(and(eq(webhookEndpoints.id, found.d.endpointId), eq(webhookEndpoints.status, "disabled"))),
+    );
+    return { delivery_id: deliveryId, status: "pending" as const };
+  });
 }

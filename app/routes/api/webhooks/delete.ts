@@ -8,6 +8,6 @@ export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
-  handler: ({ caller, input, services }) => ({ data: deleteWebhook(services.db, caller.user.id, input.webhook_id), message: E.successMessage }),
+  handler: async ({ caller, input, services }) => ({ data: await deleteWebhook(services.db, caller.user.id, input.webhook_id), message: E.successMessage }),
 });
 export const loader = methodNotAllowed;

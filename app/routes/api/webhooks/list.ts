@@ -7,6 +7,6 @@ const E = endpoint("/api/webhooks/list");
 export const action = api({
   route: E.path,
   auth: E.auth,
-  handler: ({ caller, services }) => ({ data: { webhooks: listWebhooks(services.db, caller.user.id) } }),
+  handler: async ({ caller, services }) => ({ data: { webhooks: await listWebhooks(services.db, caller.user.id) } }),
 });
 export const loader = methodNotAllowed;

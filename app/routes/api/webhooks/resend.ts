@@ -9,8 +9,8 @@ export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
-  handler: ({ caller, input, services }) => {
-    const data = resendDelivery(services.db, caller.user.id, input.delivery_id, services.clock);
+  handler: async ({ caller, input, services }) => {
+    const data = await resendDelivery(services.db, caller.user.id, input.delivery_id, services.clock);
     outboxChanged();
     return { data, message: E.successMessage };
   },

@@ -8,8 +8,8 @@ export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
-  handler: ({ caller, input, services }) => ({
-    data: rotateSecret(services.db, caller.user.id, input.webhook_id, services.clock),
+  handler: async ({ caller, input, services }) => ({
+    data: await rotateSecret(services.db, caller.user.id, input.webhook_id, services.clock),
     message: E.successMessage,
   }),
 });

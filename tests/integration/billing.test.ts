@@ -13,7 +13,7 @@ import { systemClock } from "~/lib/clock";
 import { ENDPOINTS } from "~/lib/endpoints";
 import { startStripeFake, type SignedEvent, type StripeFake } from "../fakes/stripe";
 import { Client, uniqueEmail } from "../support/client";
-import { openServerDb } from "../support/db";
+import { insertApiKey, openServerDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
 
 let server: TestServer;
@@ -104,6 +104,17 @@ describe("a credit pack, end to end", () => {
   });
 });
 
+describe("checkout with an API key", () => {
+  test("an API key may start a checkout for its owner", async () => {
+    const u = await signUp("key-buyer");
+    const key = await insertApiKey(db, u.userId);
+    const r = await api.post("/api/billing/checkout", { product_id: PACK_100.id }, { apiKey: key });
+    expect(r.body.code).toBe(0);
+    const session = stripe.sessions.get(new URL(r.body.data.checkout_url).pathname.split("/").pop()!)!;
+    expect(session.client_reference_id).toBe(u.userId);
+  });
+});
+
 describe("a subscription: bought, renewed twice, refunded, canceled", () => {
   test("each step moves credits, period end and status", async () => {
     const u = await signUp("sub");
@@ -137,6 +148,19 @@ describe("a subscription: bought, renewed twice, refunded, canceled", () => {
     expect(ack.data.outcome).toContain("600 of 600 credits clawed back");
     expect(await credits(u.cookie)).toMatchObject({ left_credits: SIGNUP + 2 * 600 });
     expect((await subscription(u.cookie)).status).toBe("paid");
+
+    // The customer portal: the pricing page's button redirects to the session Stripe opens for this customer.
+    const portal = await fetch(`${server.url}/pricing`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url, cookie: u.cookie },
+      body: new URLSearchParams({ intent: "portal" }),
+    });
+    expect(portal.status).toBe(302);
+    expect(portal.headers.get("location")).toStartWith(`${stripe.origin}/portal/bps_`);
+    const portalCall = stripe.state.requests.findLast((r) => r.path === "/v1/billing_portal/sessions")!;
+    expect(new URLSearchParams(portalCall.body as string).get("customer")).toBe(stripe.subscriptions.get(subId)!.customer);
+    expect(new URLSearchParams(portalCall.body as string).get("return_url")).toBe(`${server.url}/account`);
 
     await deliverOk(await stripe.cancel(subId));
     expect(await subscription(u.cookie)).toBeNull();

@@ -293,3 +293,119 @@ function countApplied(db: Db): number {
 }
 
 export { schema };
+
+// ---------------------------------------------------------------- PostgreSQL
+
+export interface PostgresOptions {
+  /** Connections in the pool (default 10). */
+  poolMax?: number;
+  /** Apply pending migrations (default true). */
+  migrate?: boolean;
+}
+
+/** `?` parameters (the portable raw-SQL form) → `$1…$n`; leaves `?` inside quotes alone. */
+export function toDollarParams(text: string): string {
+  let n = 0;
+  let quote: string | null = null;
+  let out = "";
+  for (const ch of text) {
+    if (quote) {
+      if (ch === quote) quote = null;
+      out += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      out += ch;
+    } else if (ch === "?") out += `$${++n}`;
+    else out += ch;
+  }
+  return out;
+}
+
+/**
+ * PostgreSQL behind the same interface (DATABASE_URL). The driver is postgres.js
+ * (docs/decisions.md): bigint and numeric come back as JavaScript numbers, as
+ * SQLite's integers do, so the shared query builder's row mapping holds.
+ */
+export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<Db> {
+  const { default: postgres } = await import("postgres");
+  const { drizzle: drizzlePg } = await import("drizzle-orm/postgres-js");
+  const { sql } = await import("drizzle-orm");
+  const { pgSchema } = await import("./schema.pg");
+  const max = opts.poolMax ?? 10;
+  const asNumber = { to: 20, from: [20, 1700], serialize: (x: unknown) => String(x), parse: (x: string) => Number(x) };
+  const client = postgres(url, { max, types: { int8: asNumber }, onnotice: () => {}, connect_timeout: 10 });
+  const d = drizzlePg({ client, schema: pgSchema }) as unknown as Drizzle & { execute(q: SQL): Promise<any> };
+  const exec = (q: Query, p?: Record<string, unknown>) => (q as unknown as { execute(p?: Record<string, unknown>): Promise<any> }).execute(p);
+  const step = async (t: any, op: Op): Promise<unknown> => {
+    switch (op.k) {
+      case "one":
+        return (await exec(op.q, op.p))[0];
+      case "many":
+        return [...(await exec(op.q, op.p))];
+      case "run":
+        return (await exec(op.q, op.p)).count as number;
+      case "lock":
+        await t.execute(sql`select 1 from ${sql.identifier(op.table)} where id = ${op.id} for update`);
+        return undefined;
+      case "sql": {
+        if (!op.postgres) throw new Error("db: no PostgreSQL form for this statement");
+        const res = await t.execute(op.postgres);
+        return op.mode === "many" ? [...res] : res.count;
+      }
+    }
+  };
+  const raws = new Map<string, RawStatement<any>>();
+  const db: Db = {
+    ...builders(d),
+    engine: "postgres",
+    drizzle: d,
+    sqlite: undefined,
+    one: async (q, p) => (await exec(q, p))[0],
+    many: async (q, p) => [...(await exec(q, p))],
+    run: async (q, p) => (await exec(q, p)).count,
+    tx: (body) => (d as any).transaction((t: any) => driveAsync(body(t as Tx), (op) => step(t, op))),
+    exec: (steps) => driveAsync(steps, (op) => step(d, op)),
+    transaction: (() => {
+      throw new Error("db.transaction is SQLite-only legacy: convert to db.tx(function* …) (docs/data-layer.md)");
+    }) as unknown as Drizzle["transaction"],
+    raw(text) {
+      let r = raws.get(text);
+      if (!r) {
+        const pgText = toDollarParams(text);
+        const q = (params: unknown[]) => client.unsafe(pgText, params as any[], { prepare: true });
+        r = {
+          one: async (...p: unknown[]) => (await q(p))[0],
+          many: async (...p: unknown[]) => [...(await q(p))],
+          run: async (...p: unknown[]) => (await q(p)).count,
+        };
+        raws.set(text, r);
+      }
+      return r;
+    },
+    ping: async () => {
+      await client`select 1`;
+    },
+    info: () => ({ engine: "postgres", pool: { max } }),
+    close: () => client.end({ timeout: 5 }),
+  };
+  if (opts.migrate !== false) await applyPgMigrations(db);
+  return db;
+}
+
+/**
+ * Applies the embedded PostgreSQL migrations in one transaction, on one reserved
+ * connection holding an advisory lock, so nodes starting together migrate once.
+ */
+export async function applyPgMigrations(db: Db): Promise<void> {
+  const { pgMigrations } = await import("./migrations-pg.gen");
+  const client = (db.drizzle as unknown as { $client: { reserve(): Promise<any> } }).$client;
+  const conn = await client.reserve();
+  try {
+    await conn`select pg_advisory_lock(7230114)`;
+    const d = db.drizzle as any;
+    await d.dialect.migrate(pgMigrations, d.session, { migrationsFolder: "(embedded)" });
+  } finally {
+    await conn`select pg_advisory_unlock(7230114)`.catch(() => {});
+    conn.release();
+  }
+}

@@ -85,7 +85,8 @@ if (built && only !== "e2e") {
   const dirs = only === "unit" ? ["tests/unit"] : only === "integration" ? ["tests/integration"] : ["tests/unit", "tests/integration"];
   await step(`bun test (${dirs.join(", ")})`, async () => {
     const out = join(root, "test-results/bun-junit.xml");
-    const code = await run(["bun", "test", ...dirs.map((d) => `./${d}`), "--reporter=junit", `--reporter-outfile=${out}`]);
+    // --timeout on the command line: bunfig's [test] timeout and a preload's setDefaultTimeout reach only the first file (Bun 1.4.5).
+    const code = await run(["bun", "test", "--timeout", "60000", ...dirs.map((d) => `./${d}`), "--reporter=junit", `--reporter-outfile=${out}`]);
     const c = junitCounts(out);
     // A crash before any report is a failure too.
     if (code !== 0 && c.failed === 0) c.failed = 1;

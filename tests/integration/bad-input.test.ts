@@ -101,8 +101,7 @@ afterAll(async () => {
   await server?.dispose();
 });
 
-/** Everything in the database that a failed call must not touch (the limiter's hits and key last-used stamps aside). */
-// Limiter counters are written by failed requests on purpose (a failed sign-in counts toward the throttle).
+/** Everything in the database that a failed call must not touch — except the counters a failure is meant to move: the key limiter (rate_limits), better-auth's per-IP limiter (rate_limit), failed sign-ins (sign_in_attempts) — and key last-used stamps. */
 function snapshot(): string {
   const tables = (db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('rate_limits', 'rate_limit', 'sign_in_attempts', '__drizzle_migrations') ORDER BY name").all() as { name: string }[]).map((t) => t.name);
   const parts: string[] = [];

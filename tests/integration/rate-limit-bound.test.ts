@@ -48,7 +48,8 @@ test("two processes hammering one user never get more than the bound through", a
     }
   }
   expect(worst).toBeLessThanOrEqual(0);
-  // And not stricter than it needs to be: over the whole run, close to the bound.
+  // And not much stricter than it needs to be: over the whole run, near the bound. Not exact: on a loaded machine
+  // both hammering processes can be descheduled at once while the bucket is full, and that capacity is lost.
   const span = all.at(-1)! - all[0]!;
-  expect(all.length).toBeGreaterThanOrEqual(Math.floor((WINDOW_MS + span) * 1000 / T_US) - 2);
+  expect(all.length).toBeGreaterThanOrEqual(Math.floor(0.9 * Math.floor((WINDOW_MS + span) * 1000 / T_US)));
 }, 30_000);

@@ -82,6 +82,8 @@ if (built && only !== "e2e") {
   // tests/integration/tls-proxy.test.ts runs the documented nginx setup with a certificate made by openssl.
   await ensureApt("nginx", "/usr/sbin/nginx", "the TLS proxy integration test");
   await ensureApt("openssl", "/usr/bin/openssl", "the TLS proxy integration test");
+  // tests/unit/postgres-domain.test.ts and schema-pg.test.ts start throwaway PostgreSQL clusters (tests/support/postgres.ts).
+  await ensureApt("postgresql", "/usr/lib/postgresql/15/bin/initdb", "the PostgreSQL tests");
   const dirs = only === "unit" ? ["tests/unit"] : only === "integration" ? ["tests/integration"] : ["tests/unit", "tests/integration"];
   await step(`bun test (${dirs.join(", ")})`, async () => {
     const out = join(root, "test-results/bun-junit.xml");

@@ -117,11 +117,6 @@ export interface Db extends Tx {
   tx<T>(body: (t: Tx) => Steps<T>): Promise<T>;
   /** Runs a statement sequence outside a transaction (each statement on its own). */
   exec<T>(steps: Steps<T>): Promise<T>;
-  /**
-   * @deprecated SQLite-only legacy: a synchronous drizzle transaction, for modules not yet converted to
-   * `tx(function* …)` (docs/data-layer.md). Throws on PostgreSQL.
-   */
-  transaction: Drizzle["transaction"];
   /** A portable plain-SQL statement (cached: call it with a constant string). */
   raw<R = Record<string, unknown>>(text: string): RawStatement<R>;
   /** `SELECT 1`: is the database reachable? */
@@ -170,14 +165,6 @@ export function driveSync<T>(steps: Steps<T>, exec: (op: Op) => unknown): T {
   return r.value;
 }
 
-/**
- * @deprecated Bridge for modules not yet converted (SQLite only): runs a statement sequence synchronously on a
- * legacy `db.transaction((tx) => …)` handle. Converted code uses `yield*` inside `db.tx` (docs/data-layer.md).
- */
-export function legacySync<T>(tx: object, steps: Steps<T>): T {
-  return driveSync(steps, (op) => sqliteStep(tx as Drizzle, op));
-}
-
 /** Drives a statement sequence, awaiting each step (PostgreSQL). */
 export async function driveAsync<T>(steps: Steps<T>, exec: (op: Op) => Promise<unknown>): Promise<T> {
   let r = steps.next();
@@ -220,7 +207,6 @@ export function sqliteDb(client: Database): Db {
     // drizzle's bun-sqlite transaction is synchronous: the body runs to its end before COMMIT.
     tx: async (body) => d.transaction((t) => driveSync(body(t as unknown as Tx), step), { behavior: "immediate" }),
     exec: async (steps) => driveSync(steps, step),
-    transaction: d.transaction.bind(d),
     raw(text) {
       let r = raws.get(text);
       if (!r) {
@@ -365,9 +351,6 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     run: async (q, p) => (await exec(q, p)).count,
     tx: (body) => (d as any).transaction((t: any) => driveAsync(body(t as Tx), (op) => step(t, op))),
     exec: (steps) => driveAsync(steps, (op) => step(d, op)),
-    transaction: (() => {
-      throw new Error("db.transaction is SQLite-only legacy: convert to db.tx(function* …) (docs/data-layer.md)");
-    }) as unknown as Drizzle["transaction"],
     raw(text) {
       let r = raws.get(text);
       if (!r) {

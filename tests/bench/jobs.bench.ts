@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { legacySync, openDatabase } from "#db/client";
+import { openDatabase, run } from "#db/client";
 import { createRunner } from "#jobs/runner";
 import { findOffering } from "~/domain/catalog";
 import { grantCredits } from "~/domain/credits/ledger.server";
@@ -52,14 +52,14 @@ const offerings = [
   findOffering("image", "kling", "kling-v1")!,
 ];
 const userIds: string[] = [];
-db.drizzle.transaction((tx) => {
+await db.tx(function* (tx) {
   for (let i = 0; i < USERS; i++) {
     const id = crypto.randomUUID();
     userIds.push(id);
-    tx.insert(user)
-      .values({ id, name: `bench ${i}`, email: `bench${i}@example.test`, createdAt: new Date(), updatedAt: new Date(), inviteCode: `BENCH${i}` })
-      .run();
-    legacySync(tx, grantCredits(tx, { userId: id, amount: 1_000_000, source: "admin" }, clock));
+    yield* run(
+      tx.insert(user).values({ id, name: `bench ${i}`, email: `bench${i}@example.test`, createdAt: new Date(), updatedAt: new Date(), inviteCode: `BENCH${i}` }),
+    );
+    yield* grantCredits(tx, { userId: id, amount: 1_000_000, source: "admin" }, clock);
   }
 });
 const prompts = Array.from({ length: TASKS }, (_, i) => `benchmark task ${i}: a watercolour harbour at dusk, boats and gulls`);

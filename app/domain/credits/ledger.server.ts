@@ -18,9 +18,6 @@ import type { Clock } from "~/lib/clock";
 
 export type { Tx };
 
-/** @deprecated Rows changed by a synchronous SQLite `.run()`; converted code uses `run()` from #db/client (docs/data-layer.md). */
-export const changes = (res: unknown): number => (res as { changes: number }).changes;
-
 export type GrantSource = "signup" | "checkin" | "admin" | "order" | "referral";
 export const GRANT_SOURCES: readonly GrantSource[] = ["signup", "checkin", "admin", "order", "referral"];
 

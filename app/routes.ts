@@ -55,9 +55,12 @@ export default [
     route("playground", "routes/playground.tsx"),
     route("studio/:genId", "routes/studio-detail.tsx"),
     route("docs", "routes/docs.tsx"),
+    route("docs/:endpoint", "routes/docs-endpoint.tsx"),
     route("admin", "routes/admin.tsx"),
     route("admin/billing", "routes/admin-billing.tsx"),
     route("pricing", "routes/pricing.tsx"),
     route("billing/simulated/:checkoutId", "routes/billing-simulated.tsx"),
+    // Unknown addresses: a 404 page with the header and navigation.
+    route("*", "routes/not-found.tsx"),
   ]),
 ] satisfies RouteConfig;

@@ -101,5 +101,13 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795350631263,
     "hash": "0414116a233c6c1f07d5066649ee04d364a411934a8648caafbce4c181730410"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `generations` ADD `hidden_at` integer;"
+    ],
+    "bps": true,
+    "folderMillis": 1795350968839,
+    "hash": "7d8d84367f6374abe9df699cdd81adbf72f56075b6af4245ad2530ad1cc2b8db"
   }
 ];

@@ -349,6 +349,8 @@ export const generations = sqliteTable(
     createdAt: ms("created_at").notNull(),
     startedAt: ms("started_at"),
     completedAt: ms("completed_at"),
+    /** Set when the owner removes it from their studio gallery (the task, its cost and the ledger stay). */
+    hiddenAt: ms("hidden_at"),
   },
   (t) => [
     index("generations_user_created_idx").on(t.userId, t.createdAt, t.id),

@@ -63,24 +63,39 @@ function notesOf(s: JsonSchema): string {
   const inner = (s.anyOf ?? s.oneOf ?? [s]).find((v) => v.type !== "null") ?? s;
   const d = s.description ?? inner.description;
   if (d) parts.push(d);
-  if (inner.minLength !== undefined || inner.maxLength !== undefined) {
-    parts.push(`${inner.minLength ?? 0} to ${inner.maxLength ?? "∞"} characters`);
-  }
-  if (inner.minimum !== undefined || inner.maximum !== undefined) parts.push(`${inner.minimum ?? "−∞"} to ${inner.maximum ?? "∞"}`);
+  const { minLength: minL, maxLength: maxL } = inner;
+  // JSON Schema's bounds of "any safe integer" say nothing to a reader.
+  const bound = (n: number | undefined) => (n === undefined || Math.abs(n) >= Number.MAX_SAFE_INTEGER ? undefined : n);
+  const [min, max] = [bound(inner.minimum), bound(inner.maximum)];
+  if (minL !== undefined && maxL !== undefined) parts.push(minL > 0 ? `${minL} to ${maxL} characters` : `up to ${maxL} characters`);
+  else if (maxL !== undefined) parts.push(`up to ${maxL} characters`);
+  else if (minL !== undefined && minL > 1) parts.push(`at least ${minL} characters`);
+  else if (minL === 1) parts.push("not empty");
+  if (min !== undefined && max !== undefined) parts.push(`${min} to ${max}`);
+  else if (min !== undefined) parts.push(`at least ${min}`);
+  else if (max !== undefined) parts.push(`at most ${max}`);
   if (s.default !== undefined || inner.default !== undefined) parts.push(`default ${JSON.stringify(s.default ?? inner.default)}`);
   return parts.join("; ");
 }
+
+/** Notes written for maintainers ("(spec 4.1)", "DESIGN §1") stay out of the reader's docs. */
+export const forReaders = (text: string) =>
+  text
+    .replace(/\s*\((?:see )?(?:spec|DESIGN)\b[^)]*\)/gi, "")
+    .replace(/[;,]?\s*(?:spec|DESIGN)\s*(?:§\s*)?\d+(?:\.\d+)*(?:\s+rule(?:s)?(?: order)?)?/gi, "")
+    .replace(/\s{2,}/g, " ")
+    .trim();
 
 function shapeOf(s: JsonSchema, title?: string): DocShape {
   if (s.properties) {
     const required = new Set(s.required ?? []);
     return {
       title,
-      fields: Object.entries(s.properties).map(([name, p]) => ({ name, type: typeOf(p), required: required.has(name), notes: notesOf(p) })),
+      fields: Object.entries(s.properties).map(([name, p]) => ({ name, type: typeOf(p), required: required.has(name), notes: forReaders(notesOf(p)) })),
     };
   }
   if (s.type === "null") return { title, fields: [], text: "null" };
-  return { title, fields: [], text: `${typeOf(s)}${s.description ? ` — ${s.description}` : ""}` };
+  return { title, fields: [], text: `${typeOf(s)}${s.description ? ` — ${forReaders(s.description)}` : ""}` };
 }
 
 function shapes(s: JsonSchema): DocShape[] {
@@ -135,7 +150,6 @@ export interface DocEndpoint {
   summary: string;
   description: string;
   auth: string;
-  source: string;
   request: DocShape[] | null;
   response: DocShape[];
   envelope: boolean;
@@ -161,10 +175,9 @@ export function buildDocs(base: string, limits: { standard: number; premium: num
       method: def.method,
       alsoMethod: def.alsoMethod,
       tag: def.tag,
-      summary: def.summary,
-      description: def.description,
+      summary: forReaders(def.summary),
+      description: forReaders(def.description),
       auth: AUTH_TEXT[def.auth],
-      source: def.source,
       request: req ? shapes(toSchema(req, "input")) : null,
       response: shapes(toSchema(def.response, "output")),
       envelope: def.envelope !== false,
@@ -175,7 +188,8 @@ export function buildDocs(base: string, limits: { standard: number; premium: num
       errors: [...new Map(errors.map((e) => [e.message, e])).values()],
     };
   });
-  const errorTable = (Object.keys(ERRORS) as ErrorCode[]).map((code) => ({ code, ...errorPatterns(code) }));
+  // Responses carry messages, never these codes: the table lists messages and statuses only.
+  const errorTable = (Object.keys(ERRORS) as ErrorCode[]).map((code) => errorPatterns(code));
   const tags = [...new Set(endpoints.map((e) => e.tag))];
   return {
     base,

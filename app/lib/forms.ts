@@ -67,10 +67,21 @@ export const FeedbackSchema = z.object({
   rating: z.number({ error: FEEDBACK_ERRORS.rating }).int(FEEDBACK_ERRORS.rating).min(1, FEEDBACK_ERRORS.rating).max(5, FEEDBACK_ERRORS.rating),
 });
 
-/** The same schema for the HTML form, whose rating arrives as text. */
+/** The same rules for the HTML form (whose rating arrives as text), said the way a person would. */
+const FEEDBACK_FORM_ERRORS = {
+  content: "Tell us what you think — a sentence is enough.",
+  tooLong: `Please keep it under ${FEEDBACK_MAX_CHARS} characters.`,
+  rating: "Choose a rating from 1 to 5 stars.",
+};
 export const FeedbackFormSchema = z.object({
-  content: FeedbackSchema.shape.content,
-  rating: z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v), FeedbackSchema.shape.rating),
+  content: z
+    .string({ error: FEEDBACK_FORM_ERRORS.content })
+    .refine((s) => s.trim().length > 0, FEEDBACK_FORM_ERRORS.content)
+    .refine((s) => chars(s) <= FEEDBACK_MAX_CHARS, FEEDBACK_FORM_ERRORS.tooLong),
+  rating: z.preprocess(
+    (v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v),
+    z.number({ error: FEEDBACK_FORM_ERRORS.rating }).int(FEEDBACK_FORM_ERRORS.rating).min(1, FEEDBACK_FORM_ERRORS.rating).max(5, FEEDBACK_FORM_ERRORS.rating),
+  ),
 });
 
 export const AffiliateSchema = z.object({ is_affiliate: z.boolean() });

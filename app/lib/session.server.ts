@@ -32,7 +32,7 @@ export async function requireUiUser(request: Request): Promise<UiUser> {
  * would, followed only when it stays on PUBLIC_URL's origin (so `/\\evil`,
  * `/%09/evil`, `//evil` and `https://evil` all fall back).
  */
-export function safeNext(next: string | null | undefined, fallback = "/account", publicUrl = getServices().config.publicUrl): string {
+export function safeNext(next: string | null | undefined, fallback = "/studio", publicUrl = getServices().config.publicUrl): string {
   if (!next) return fallback;
   const base = new URL(publicUrl);
   let target: URL;

@@ -1,14 +1,15 @@
-import { Form, useNavigation } from "react-router";
-import { Notice, PageHeader, TableScroll } from "~/components/ui";
+import { CalendarCheck, Check, Gift } from "lucide-react";
+import { Form, Link, useNavigation } from "react-router";
+import { Badge, Button, Card, cn, CopyButton, formatDate, Notice, PageHeader } from "~/components/ui";
 import { UI_MESSAGES } from "~/domain/account/messages";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
-import { getCredits, listDebits, listGrants, reservedCredits } from "~/domain/credits/ledger.server";
+import { balanceOf, getCredits, listDebits, listGrants } from "~/domain/credits/ledger.server";
 import { getActiveSubscription, toSubscriptionInfo } from "~/domain/subscriptions/subscriptions.server";
-import { setAffiliate, toUserInfo } from "~/domain/users/users.server";
-import { iso } from "~/lib/clock";
-import { getServices } from "~/lib/services.server";
+import { findUserById, setAffiliate, toUserInfo } from "~/domain/users/users.server";
+import { DAY_MS, iso } from "~/lib/clock";
 import { OrderHistory, Referrals } from "~/components/billing/account-billing";
 import { accountBilling } from "~/domain/billing/orders.server";
+import { getServices } from "~/lib/services.server";
 import { requireUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/account";
 
@@ -19,15 +20,20 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { config, db, clock } = getServices();
   const info = toUserInfo(user);
   const sub = await getActiveSubscription(db, user.id, clock);
+  const inviter = user.invitedBy ? await findUserById(db, user.invitedBy) : undefined;
+  const now = clock.now();
+  const nextCheckIn = Math.floor(now / DAY_MS) * DAY_MS + DAY_MS;
   return {
     profile: info,
     emailVerified: user.emailVerified,
+    inviter: inviter ? { name: inviter.name, email: inviter.email } : null,
     inviteLink: `${config.publicUrl}/sign-up?ref=${info.invite_code}`,
     credits: await db.exec(getCredits(db, user.id, clock)),
-    reserved: await db.exec(reservedCredits(db, user.id)),
+    balance: await db.exec(balanceOf(db, user.id, clock)),
     grants: await db.exec(listGrants(db, user.id, clock)),
     debits: await db.exec(listDebits(db, user.id)),
     checkedIn: await checkedInToday(db, user.id, clock),
+    nextCheckIn: { at: new Date(nextCheckIn).toISOString(), inMinutes: Math.ceil((nextCheckIn - now) / 60_000) },
     subscription: sub ? { ...toSubscriptionInfo(sub), period_end: iso(sub.periodEnd) } : null,
     billing: await accountBilling(db, user.id),
     rewardPercent: config.AFFILIATE_REWARD_PERCENT,
@@ -54,200 +60,183 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-const day = (s: string | null) => (s ? new Date(s).toISOString().slice(0, 16).replace("T", " ") + " UTC" : "never");
-const SOURCE: Record<string, string> = { signup: "Sign-up bonus", checkin: "Daily check-in", admin: "Granted by an admin", order: "Order", referral: "Referral reward" };
+const SOURCE: Record<string, string> = { signup: "Sign-up bonus", checkin: "Daily check-in", admin: "Granted by an admin", order: "Purchase", referral: "Referral reward" };
+const inHours = (min: number) => (min >= 60 ? `${Math.floor(min / 60)} h ${min % 60} min` : `${min} min`);
+
+function Stat({ label, value, testId, hint }: { label: string; value: number; testId: string; hint?: string }) {
+  return (
+    <div className="rounded-2xl bg-muted p-4">
+      <dt className="text-sm text-muted-foreground">{label}</dt>
+      <dd className="mt-1 text-3xl font-semibold tabular-nums" data-testid={testId}>
+        {value}
+      </dd>
+      {hint ? <dd className="mt-1 text-xs text-muted-foreground">{hint}</dd> : null}
+    </div>
+  );
+}
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, emailVerified, inviteLink, credits, reserved, grants, debits, checkedIn, subscription, billing, rewardPercent } = loaderData;
+  const { profile, emailVerified, inviter, inviteLink, credits, balance, grants, debits, checkedIn, nextCheckIn, subscription, billing, rewardPercent } = loaderData;
   const busy = useNavigation().state === "submitting";
-  const rows: [string, string][] = [
-    ["User ID", profile.uuid],
+  const rows: [string, React.ReactNode][] = [
     ["Email", profile.email],
     ["Email confirmed", emailVerified ? "Yes" : "Not yet"],
     ["Nickname", profile.nickname],
-    ["Invite code", profile.invite_code],
-    ["Invited by", profile.invited_by || "—"],
-    ["Affiliate", profile.is_affiliate ? "Yes" : "No"],
-    ["Member since", new Date(profile.created_at).toUTCString()],
+    ["Member since", formatDate(profile.created_at, { time: false })],
+    ["Invited by", inviter ? `${inviter.name} (${inviter.email})` : "—"],
+    ["Invite code", <code key="c">{profile.invite_code}</code>],
+    ["User ID", <code key="u" className="text-xs">{profile.uuid}</code>],
   ];
   return (
     <div className="space-y-6">
-      <PageHeader title="Account" />
+      <PageHeader title="Account" description="Your credits, invite link and profile." />
       {actionData?.notice ? <Notice kind={actionData.notice.kind}>{actionData.notice.text}</Notice> : null}
 
-      <section className="card" aria-labelledby="credits-h">
-        <h2 id="credits-h" className="text-lg font-semibold">
-          Credits
-        </h2>
-        <dl className="mt-4 grid grid-cols-2 gap-4 sm:grid-cols-3">
-          <div>
-            <dt className="text-sm font-medium text-slate-500">Balance</dt>
-            <dd className="text-3xl font-semibold" data-testid="left-credits">
-              {credits.left_credits}
-            </dd>
-          </div>
-          <div>
-            <dt className="text-sm font-medium text-slate-500">Earned in total</dt>
-            <dd className="text-3xl font-semibold" data-testid="total-credits">
-              {credits.total_credits}
-            </dd>
-          </div>
-          <div>
-            <dt className="text-sm font-medium text-slate-500">Held by running tasks</dt>
-            <dd className="text-3xl font-semibold" data-testid="reserved-credits">
-              {reserved}
-            </dd>
-          </div>
+      <Card title="Credits" id="credits">
+        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+          <Stat label="Available now" value={balance.available} testId="available-credits" />
+          <Stat label="Held by running tasks" value={balance.held} testId="reserved-credits" />
+          <Stat label="Balance" value={credits.left_credits} testId="left-credits" hint="Available + held" />
+          <Stat label="Earned in total" value={credits.total_credits} testId="total-credits" />
         </dl>
-        <div className="mt-6 flex flex-wrap items-center gap-4">
-          <Form method="post">
-            <input type="hidden" name="intent" value="checkin" />
-            <button type="submit" className="btn-primary" disabled={busy}>
-              Daily check-in
-            </button>
-          </Form>
-          <p className="text-sm text-slate-600" data-testid="checkin-state">
-            {checkedIn ? "Checked in today ✓ — next check-in after 00:00 UTC." : "Not checked in today: claim 1 free credit (valid 1 year)."}
-          </p>
+        <div className="mt-5 flex flex-wrap items-center gap-3 rounded-2xl border border-border p-4">
+          <span aria-hidden="true" className="flex size-10 items-center justify-center rounded-xl bg-accent-soft text-accent-soft-foreground">
+            {checkedIn ? <Check className="size-5" /> : <CalendarCheck className="size-5" />}
+          </span>
+          <div className="min-w-0 flex-1 basis-48">
+            <p className="font-medium">Daily check-in</p>
+            <p className="text-sm text-muted-foreground" data-testid="checkin-state">
+              {checkedIn
+                ? `Checked in today. The next check-in opens at 00:00 UTC, in ${inHours(nextCheckIn.inMinutes)}.`
+                : "Not checked in today: claim 1 free credit, valid for a year."}
+            </p>
+          </div>
+          {checkedIn ? (
+            <Badge tone="success">Done for today</Badge>
+          ) : (
+            <Form method="post">
+              <input type="hidden" name="intent" value="checkin" />
+              <Button type="submit" disabled={busy}>
+                Daily check-in
+              </Button>
+            </Form>
+          )}
         </div>
-      </section>
+      </Card>
 
-      <section className="card" aria-labelledby="subscription-h">
-        <h2 id="subscription-h" className="text-lg font-semibold">
-          Subscription
-        </h2>
-        {subscription ? (
-          <dl className="mt-4 grid grid-cols-1 gap-x-6 gap-y-2 sm:grid-cols-[12rem_1fr]" data-testid="subscription">
-            <dt className="text-sm font-medium text-slate-500">Plan</dt>
-            <dd className="text-sm">
-              {subscription.product_name} ({subscription.interval})
-            </dd>
-            <dt className="text-sm font-medium text-slate-500">Status</dt>
-            <dd className="text-sm">{subscription.status}</dd>
-            <dt className="text-sm font-medium text-slate-500">Order</dt>
-            <dd className="text-sm">{subscription.order_no}</dd>
-            <dt className="text-sm font-medium text-slate-500">Renews / ends</dt>
-            <dd className="text-sm">{subscription.period_end ? day(subscription.period_end) : "no end date"}</dd>
-          </dl>
-        ) : (
-          <p className="mt-2 text-sm text-slate-600" data-testid="subscription">
-            No active subscription — you are on the standard tier.
-          </p>
-        )}
-      </section>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card title="Invite friends" id="invite">
+          <p className="text-sm text-muted-foreground">People who sign up with your link are linked to your account.</p>
+          <div className="mt-3 flex flex-wrap items-center gap-2">
+            <code className="min-w-0 flex-1 rounded-xl bg-muted px-3 py-2 text-xs break-all" data-testid="invite-link">
+              {inviteLink}
+            </code>
+            <CopyButton text={inviteLink} label="Copy link" />
+          </div>
+          <Form method="post" className="mt-5 flex items-start gap-3 border-t border-border pt-4">
+            <input type="hidden" name="intent" value="affiliate" />
+            <input type="hidden" name="is_affiliate" value={profile.is_affiliate ? "false" : "true"} />
+            <button
+              type="submit"
+              role="switch"
+              aria-checked={profile.is_affiliate}
+              aria-labelledby="affiliate-label"
+              aria-describedby="affiliate-d"
+              disabled={busy}
+              className={cn("relative mt-0.5 inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full transition", profile.is_affiliate ? "bg-primary" : "bg-input")}
+            >
+              <span className={cn("inline-block size-5 rounded-full bg-white shadow transition", profile.is_affiliate ? "translate-x-5" : "translate-x-0.5")} />
+            </button>
+            <span>
+              <span id="affiliate-label" className="block text-sm font-medium">
+                Affiliate program <span data-testid="affiliate-state">{profile.is_affiliate ? "(on)" : "(off)"}</span>
+              </span>
+              <span id="affiliate-d" className="mt-0.5 block text-sm text-muted-foreground">
+                When on, you earn {rewardPercent} % of the credits of the first purchase of each person who signed up with your link. Your link works either way.
+              </span>
+            </span>
+          </Form>
+          <Referrals data={billing} isAffiliate={profile.is_affiliate} percent={rewardPercent} />
+        </Card>
+
+        <Card title="Subscription" id="subscription">
+          {subscription ? (
+            <dl className="grid grid-cols-[minmax(0,8rem)_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm" data-testid="subscription">
+              <dt className="text-muted-foreground">Plan</dt>
+              <dd>
+                {subscription.product_name} ({subscription.interval})
+              </dd>
+              <dt className="text-muted-foreground">Status</dt>
+              <dd>
+                <Badge tone="success">{subscription.status}</Badge>
+              </dd>
+              <dt className="text-muted-foreground">Order</dt>
+              <dd className="break-all">{subscription.order_no}</dd>
+              <dt className="text-muted-foreground">Renews / ends</dt>
+              <dd>{subscription.period_end ? formatDate(subscription.period_end) : "no end date"}</dd>
+            </dl>
+          ) : (
+            <p className="text-sm text-muted-foreground" data-testid="subscription">
+              No active subscription — you are on the standard tier.
+            </p>
+          )}
+        </Card>
+      </div>
 
       <OrderHistory data={billing} />
 
-      <section className="card" aria-labelledby="affiliate-h">
-        <h2 id="affiliate-h" className="text-lg font-semibold">
-          Affiliate
-        </h2>
-        <Form method="post" className="mt-3 flex items-center gap-3">
-          <input type="hidden" name="intent" value="affiliate" />
-          <input type="hidden" name="is_affiliate" value={profile.is_affiliate ? "false" : "true"} />
-          <button
-            type="submit"
-            role="switch"
-            aria-checked={profile.is_affiliate}
-            aria-label="Affiliate program"
-            disabled={busy}
-            className={`relative inline-flex h-6 w-11 items-center rounded-full transition ${profile.is_affiliate ? "bg-indigo-700" : "bg-slate-300"}`}
-          >
-            <span className={`inline-block h-5 w-5 rounded-full bg-white shadow transition ${profile.is_affiliate ? "translate-x-5" : "translate-x-0.5"}`} />
-          </button>
-          <span className="text-sm" data-testid="affiliate-state">
-            {profile.is_affiliate ? "Affiliate: on" : "Affiliate: off"}
-          </span>
-        </Form>
-        <p className="mt-3 text-sm text-slate-600">
-          Your invite link: <code className="break-all rounded bg-slate-100 px-1">{inviteLink}</code>
-        </p>
-        <Referrals data={billing} isAffiliate={profile.is_affiliate} percent={rewardPercent} />
-      </section>
-
-      <section className="card" aria-labelledby="ledger-h">
-        <h2 id="ledger-h" className="text-lg font-semibold">
-          Credit history
-        </h2>
-        <h3 className="mt-4 text-sm font-semibold text-slate-700">Grants</h3>
-        <TableScroll label="Credit grants" className="mt-2">
-          <table className="w-full text-left text-sm" aria-label="Credit grants">
-            <thead className="text-slate-500">
-              <tr>
-                <th className="py-1 pr-4 font-medium">Source</th>
-                <th className="py-1 pr-4 font-medium">Granted</th>
-                <th className="py-1 pr-4 font-medium">Remaining</th>
-                <th className="py-1 pr-4 font-medium">Received</th>
-                <th className="py-1 pr-4 font-medium">Expires</th>
-              </tr>
-            </thead>
-            <tbody>
-              {grants.map((g) => (
-                <tr key={g.id} className={`border-t border-slate-100 ${g.expired ? "text-slate-400" : ""}`}>
-                  <td className="py-1 pr-4">{SOURCE[g.source] ?? g.source}</td>
-                  <td className="py-1 pr-4">{g.amount}</td>
-                  <td className="py-1 pr-4">{g.expired ? "expired" : g.remaining}</td>
-                  <td className="py-1 pr-4">{day(g.created_at)}</td>
-                  <td className="py-1 pr-4">{day(g.expires_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-        <h3 className="mt-6 text-sm font-semibold text-slate-700">Spent</h3>
+      <Card title="Credit history" id="ledger" description="What came in, and what each result cost.">
+        <h3 className="text-sm font-semibold">Received</h3>
+        <ul className="mt-2 divide-y divide-border" aria-label="Credit grants">
+          {grants.map((g) => (
+            <li key={g.id} className={cn("flex flex-wrap items-baseline justify-between gap-x-4 gap-y-0.5 py-2.5 text-sm", g.expired && "text-muted-foreground")}>
+              <span className="flex items-center gap-2 font-medium">
+                <Gift aria-hidden="true" className="size-4 text-accent" />
+                {SOURCE[g.source] ?? g.source}
+              </span>
+              <span className="tabular-nums">
+                +{g.amount}
+                <span className="text-muted-foreground"> · {g.expired ? "expired" : `${g.remaining} left`}</span>
+              </span>
+              <span className="w-full text-xs text-muted-foreground">
+                {formatDate(g.created_at)} · {g.expires_at ? `expires ${formatDate(g.expires_at, { time: false })}` : "never expires"}
+              </span>
+            </li>
+          ))}
+        </ul>
+        <h3 className="mt-6 text-sm font-semibold">Spent</h3>
         {debits.length === 0 ? (
-          <p className="mt-2 text-sm text-slate-600">No credits spent yet.</p>
+          <p className="mt-2 text-sm text-muted-foreground">
+            No credits spent yet.{" "}
+            <Link to="/studio" className="link">
+              Create something
+            </Link>
+          </p>
         ) : (
-          <TableScroll label="Credit debits" className="mt-2">
-            <table className="w-full text-left text-sm" aria-label="Credit debits">
-              <thead className="text-slate-500">
-                <tr>
-                  <th className="py-1 pr-4 font-medium">Generation</th>
-                  <th className="py-1 pr-4 font-medium">Cost</th>
-                  <th className="py-1 pr-4 font-medium">Charged</th>
-                  <th className="py-1 pr-4 font-medium">When</th>
-                </tr>
-              </thead>
-              <tbody>
-                {debits.map((d) => (
-                  <tr key={d.id} className="border-t border-slate-100">
-                    <td className="py-1 pr-4">
-                      <code className="text-xs">{d.gen_id}</code>
-                      {d.generation ? (
-                        <span className="ml-2 text-slate-600">
-                          {d.generation.ai_type} · {d.generation.provider}/{d.generation.model} · “{d.generation.prompt.slice(0, 60)}”
-                        </span>
-                      ) : null}
-                    </td>
-                    <td className="py-1 pr-4">{d.amount}</td>
-                    <td className="py-1 pr-4">{d.charged}</td>
-                    <td className="py-1 pr-4">{day(d.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <ul className="mt-2 divide-y divide-border" aria-label="Credit debits">
+            {debits.map((d) => (
+              <li key={d.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-0.5 py-2.5 text-sm">
+                <Link to={`/studio/${d.gen_id}`} className="min-w-0 flex-1 truncate font-medium hover:underline">
+                  {d.generation ? `“${d.generation.prompt}”` : d.gen_id}
+                </Link>
+                <span className="tabular-nums">−{d.charged}</span>
+                <span className="w-full text-xs text-muted-foreground">
+                  {formatDate(d.created_at)}
+                  {d.generation ? ` · ${d.generation.ai_type} · ${d.generation.provider}/${d.generation.model}` : ""}
+                  {d.charged !== d.amount ? ` · price ${d.amount}, ${d.charged} could be drawn` : ""}
+                </span>
+              </li>
+            ))}
+          </ul>
         )}
-      </section>
+      </Card>
 
-      <section className="card" aria-labelledby="profile-h">
-        <div className="flex items-center gap-4">
-          {profile.avatar_url ? (
-            <img src={profile.avatar_url} alt="" className="h-12 w-12 rounded-full" />
-          ) : (
-            <div aria-hidden className="flex h-12 w-12 items-center justify-center rounded-full bg-indigo-100 text-lg font-semibold text-indigo-800">
-              {profile.nickname.slice(0, 1).toUpperCase()}
-            </div>
-          )}
-          <h2 id="profile-h" className="text-lg font-semibold">
-            Profile
-          </h2>
-        </div>
-        <dl className="mt-4 grid grid-cols-1 gap-x-6 gap-y-3 sm:grid-cols-[12rem_1fr]">
+      <Card title="Profile" id="profile">
+        <dl className="grid grid-cols-1 gap-x-6 gap-y-1 sm:grid-cols-[10rem_minmax(0,1fr)] sm:gap-y-3">
           {rows.map(([k, v]) => (
             <div key={k} className="contents">
-              <dt className="text-sm font-medium text-slate-500">{k}</dt>
-              <dd className="break-all text-sm" data-field={k}>
+              <dt className="text-sm text-muted-foreground">{k}</dt>
+              <dd className="mb-2 text-sm break-words sm:mb-0" data-field={k}>
                 {v}
               </dd>
             </div>
@@ -256,13 +245,13 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         {emailVerified ? null : (
           <Form method="post" action="/verify-email" className="mt-4 flex flex-wrap items-center gap-3">
             <input type="hidden" name="email" value={profile.email} />
-            <p className="text-sm text-slate-600">Confirm your address to secure your account.</p>
-            <button type="submit" className="btn-secondary">
+            <p className="text-sm text-muted-foreground">Confirm your address to secure your account.</p>
+            <Button type="submit" variant="secondary" size="sm">
               Send a confirmation link
-            </button>
+            </Button>
           </Form>
         )}
-      </section>
+      </Card>
     </div>
   );
 }

@@ -1,8 +1,10 @@
-import { pageFromQuery } from "~/domain/paging";
 import { data, Form, Link, useNavigation } from "react-router";
-import { Badge, EmptyState, Field, Notice, PageHeader, Pagination, Select, utcTime, TableScroll } from "~/components/ui";
+import { Coins, CreditCard, Search, Star } from "lucide-react";
+import { isVideoFile } from "~/components/media";
+import { Badge, Button, buttonVariants, Card, EmptyState, Field, formatDate, inputClass, Notice, PageHeader, Pagination, Select } from "~/components/ui";
 import { adminCreateSubscription, adminGrantCredits, adminListUsers, CreateSubscriptionSchema, GrantCreditsSchema } from "~/domain/admin/admin.server";
-import { listLatestAll } from "~/domain/generations/generations.server";
+import { listFeedback } from "~/domain/feedback/feedback.server";
+import { listLatestAll, parseResultUrls } from "~/domain/generations/generations.server";
 import { INTERVALS } from "~/domain/subscriptions/subscriptions.server";
 import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";
@@ -25,8 +27,10 @@ async function requireAdminPage(request: Request) {
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminPage(request);
   const services = getServices();
-  const page = pageFromQuery(new URL(request.url).searchParams.get("page"));
-  const users = await adminListUsers(services, { page, page_size: USERS_PAGE_SIZE });
+  const url = new URL(request.url);
+  const page = Math.max(1, Math.floor(Number(url.searchParams.get("page") ?? "1")) || 1);
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 254);
+  const users = await adminListUsers(services, { page, page_size: USERS_PAGE_SIZE }, q || undefined);
   const row = (g: Awaited<ReturnType<typeof listLatestAll>>[number]) => ({
     id: g.id,
     email: g.email ?? "(deleted)",
@@ -37,6 +41,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     status: g.status,
     mode: g.mode,
     error: g.errorMessage,
+    thumb: parseResultUrls(g)[0] ?? null,
     createdAt: iso(g.createdAt)!,
   });
   return {
@@ -46,7 +51,11 @@ export async function loader({ request }: Route.LoaderArgs) {
     total: users.total,
     recent: (await listLatestAll(services.db, { limit: 10 })).map(row),
     failures: (await listLatestAll(services.db, { limit: 10, status: "failed" })).map(row),
+    feedback: (await listFeedback(services.db, { limit: 20 })).map((f) => ({ ...f, createdAt: iso(f.createdAt)! })),
     intervals: INTERVALS,
+    q,
+    // "Grant" / "Subscription" links from the user list fill the forms' email.
+    prefill: { grant: url.searchParams.get("grant") ?? "", subscribe: url.searchParams.get("subscribe") ?? "" },
   };
 }
 
@@ -90,28 +99,87 @@ export async function action({ request }: Route.ActionArgs): Promise<ActionResul
 }
 
 export default function Admin({ loaderData, actionData }: Route.ComponentProps) {
-  const { users, page, pages, total, recent, failures, intervals } = loaderData;
+  const { users, page, pages, total, recent, failures, feedback, intervals, q, prefill } = loaderData;
   const busy = useNavigation().state === "submitting";
   const grant = actionData?.intent === "grant" ? actionData : undefined;
   const sub = actionData?.intent === "subscribe" ? actionData : undefined;
+  const listHref = (p: number) => `/admin?${new URLSearchParams({ ...(q ? { q } : {}), ...(p > 1 ? { page: String(p) } : {}) })}`;
   return (
     <div className="space-y-8">
-      <PageHeader title="Admin" description="Users, credits, subscriptions and recent generations.">
-        <Link to="/admin/billing" className="btn-secondary">
+      <PageHeader title="Admin" description="Users, credits, subscriptions, feedback and recent generations.">
+        <Link to="/admin/billing" className={buttonVariants({ variant: "secondary" })}>
           Billing: products, orders, revenue
         </Link>
       </PageHeader>
 
+      <Card title={`Users (${total})`} id="users">
+        <Form method="get" action="/admin" role="search" className="mb-4 flex flex-wrap gap-2">
+          <label htmlFor="user-search" className="sr-only">
+            Search users by email or nickname
+          </label>
+          <input id="user-search" name="q" type="search" defaultValue={q} placeholder="Search by email or nickname" className={`${inputClass} max-w-sm min-w-0 flex-1`} />
+          <Button type="submit" variant="secondary">
+            <Search aria-hidden="true" /> Search
+          </Button>
+          {q ? (
+            <Link to="/admin" className={buttonVariants({ variant: "ghost" })}>
+              Clear
+            </Link>
+          ) : null}
+        </Form>
+        {users.length === 0 ? (
+          <EmptyState title={q ? `No user matches “${q}”.` : "No users yet."} />
+        ) : (
+          <ul className="divide-y divide-border" aria-label="Users">
+            {users.map((u) => (
+              <li key={u.uuid} data-user={u.email} className="flex flex-wrap items-center gap-x-6 gap-y-2 py-3">
+                <div className="min-w-0 flex-1 basis-56">
+                  <p className="truncate font-medium">{u.email}</p>
+                  <p className="text-xs text-muted-foreground">
+                    {u.nickname} · joined {formatDate(u.created_at, { time: false })}
+                  </p>
+                </div>
+                <dl className="flex gap-5 text-sm">
+                  <div>
+                    <dt className="text-xs text-muted-foreground">Balance</dt>
+                    <dd className="font-semibold tabular-nums" data-field="balance">
+                      {u.left_credits}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt className="text-xs text-muted-foreground">Earned</dt>
+                    <dd className="tabular-nums">{u.total_credits}</dd>
+                  </div>
+                  <div>
+                    <dt className="text-xs text-muted-foreground">Tier</dt>
+                    <dd data-field="tier">{u.tier}</dd>
+                  </div>
+                </dl>
+                <div className="flex gap-2">
+                  <Link to={`/admin?grant=${encodeURIComponent(u.email)}#grant-h`} className={buttonVariants({ variant: "secondary", size: "sm" })} aria-label={`Grant credits to ${u.email}`}>
+                    <Coins aria-hidden="true" /> Grant
+                  </Link>
+                  <Link to={`/admin?subscribe=${encodeURIComponent(u.email)}#sub-h`} className={buttonVariants({ variant: "secondary", size: "sm" })} aria-label={`Record a subscription for ${u.email}`}>
+                    <CreditCard aria-hidden="true" /> Subscription
+                  </Link>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+        <Pagination label="User pages" page={page} pages={pages} href={listHref} />
+      </Card>
+
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-        <section className="card" aria-labelledby="grant-h">
-          <h2 id="grant-h" className="text-lg font-semibold">
+        <section className="rounded-card border border-border bg-surface p-5 sm:p-6" aria-labelledby="grant-h">
+          <h2 id="grant-h" className="text-base font-semibold">
             Grant credits
           </h2>
-          <Form method="post" className="mt-4 space-y-4" noValidate key={grant?.ok ? "sent-grant" : "grant"}>
+          <Form method="post" className="mt-4 space-y-4" noValidate key={grant?.ok ? "sent-grant" : `grant-${prefill.grant}`}>
             <input type="hidden" name="intent" value="grant" />
             {grant?.ok ? <Notice kind="success">{grant.ok}</Notice> : null}
             {grant?.errors?.form ? <Notice kind="error">{grant.errors.form}</Notice> : null}
-            <Field id="grant-email" label="User email" name="email" type="email" required defaultValue={grant?.values?.email} error={grant?.errors?.email} />
+            <Field id="grant-email" label="User email" name="email" type="email" required defaultValue={grant?.values?.email ?? prefill.grant} error={grant?.errors?.email} />
             <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
               <Field id="grant-credits" label="Credits" name="credits" inputMode="numeric" required defaultValue={grant?.values?.credits} error={grant?.errors?.credits} />
               <Field
@@ -124,21 +192,21 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
                 error={grant?.errors?.expires_in_days}
               />
             </div>
-            <button type="submit" className="btn-primary" disabled={busy}>
+            <Button type="submit" disabled={busy}>
               Grant credits
-            </button>
+            </Button>
           </Form>
         </section>
 
-        <section className="card" aria-labelledby="sub-h">
-          <h2 id="sub-h" className="text-lg font-semibold">
+        <section className="rounded-card border border-border bg-surface p-5 sm:p-6" aria-labelledby="sub-h">
+          <h2 id="sub-h" className="text-base font-semibold">
             Record a subscription
           </h2>
-          <Form method="post" className="mt-4 space-y-4" noValidate key={sub?.ok ? "sent-sub" : "sub"}>
+          <Form method="post" className="mt-4 space-y-4" noValidate key={sub?.ok ? "sent-sub" : `sub-${prefill.subscribe}`}>
             <input type="hidden" name="intent" value="subscribe" />
             {sub?.ok ? <Notice kind="success">{sub.ok}</Notice> : null}
             {sub?.errors?.form ? <Notice kind="error">{sub.errors.form}</Notice> : null}
-            <Field id="sub-email" label="User email" name="email" type="email" required defaultValue={sub?.values?.email} error={sub?.errors?.email} />
+            <Field id="sub-email" label="User email" name="email" type="email" required defaultValue={sub?.values?.email ?? prefill.subscribe} error={sub?.errors?.email} />
             <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
               <Field id="sub-product-id" label="Product id" name="product_id" required defaultValue={sub?.values?.product_id} error={sub?.errors?.product_id} />
               <Field id="sub-product-name" label="Product name" name="product_name" required defaultValue={sub?.values?.product_name} error={sub?.errors?.product_name} />
@@ -149,15 +217,7 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
                   </option>
                 ))}
               </Select>
-              <Field
-                id="sub-amount"
-                label="Amount (cents)"
-                name="amount"
-                inputMode="numeric"
-                required
-                defaultValue={sub?.values?.amount}
-                error={sub?.errors?.amount}
-              />
+              <Field id="sub-amount" label="Amount (cents)" name="amount" inputMode="numeric" required defaultValue={sub?.values?.amount} error={sub?.errors?.amount} />
               <Field id="sub-sub-id" label="Subscription id" name="sub_id" hint="Optional" defaultValue={sub?.values?.sub_id} error={sub?.errors?.sub_id} />
               <Field
                 id="sub-period-end"
@@ -169,61 +229,39 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
                 error={sub?.errors?.period_end}
               />
             </div>
-            <button type="submit" className="btn-primary" disabled={busy}>
+            <Button type="submit" disabled={busy}>
               Record subscription
-            </button>
+            </Button>
           </Form>
         </section>
       </div>
 
-      <section className="card" aria-labelledby="users-h">
-        <h2 id="users-h" className="text-lg font-semibold">
-          Users <span className="text-sm font-normal text-slate-600">({total})</span>
-        </h2>
-        <TableScroll label="Users table" className="mt-3">
-          <table className="table-base" aria-label="Users">
-            <thead>
-              <tr>
-                <th scope="col" className="th">
-                  Email
-                </th>
-                <th scope="col" className="th">
-                  Nickname
-                </th>
-                <th scope="col" className="th">
-                  Balance
-                </th>
-                <th scope="col" className="th">
-                  Earned
-                </th>
-                <th scope="col" className="th">
-                  Tier
-                </th>
-                <th scope="col" className="th">
-                  Joined
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.map((u) => (
-                <tr key={u.uuid} data-user={u.email}>
-                  <td className="td whitespace-nowrap">{u.email}</td>
-                  <td className="td">{u.nickname}</td>
-                  <td className="td" data-field="balance">
-                    {u.left_credits}
-                  </td>
-                  <td className="td">{u.total_credits}</td>
-                  <td className="td" data-field="tier">
-                    {u.tier}
-                  </td>
-                  <td className="td whitespace-nowrap">{utcTime(u.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-        <Pagination label="User pages" page={page} pages={pages} href={(p) => `/admin${p > 1 ? `?page=${p}` : ""}`} />
-      </section>
+      <Card title={`Feedback inbox (${feedback.length})`} id="feedback" description="The latest messages from the feedback page and the API.">
+        {feedback.length === 0 ? (
+          <EmptyState title="No feedback yet." />
+        ) : (
+          <ul className="divide-y divide-border" aria-label="Feedback">
+            {feedback.map((f) => (
+              <li key={f.id} className="py-3">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <span className="flex items-center gap-0.5 text-accent" aria-label={`${f.rating} of 5 stars`} role="img">
+                    {[1, 2, 3, 4, 5].map((i) => (
+                      <Star key={i} aria-hidden="true" className={`size-4 ${i <= f.rating ? "fill-current" : "opacity-30"}`} />
+                    ))}
+                  </span>
+                  <time className="text-xs text-muted-foreground" dateTime={f.createdAt}>
+                    {formatDate(f.createdAt)}
+                  </time>
+                </div>
+                <p className="mt-1.5 text-sm break-words whitespace-pre-wrap">{f.content}</p>
+                <p className="mt-1 text-xs text-muted-foreground">
+                  {f.name ?? "(deleted user)"} · {f.email ?? "—"}
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <GenerationList title="Recent generations" id="recent" rows={recent} empty="No generations yet." />
@@ -233,51 +271,42 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
   );
 }
 
-function GenerationList({
-  title,
-  id,
-  rows,
-  empty,
-  showError,
-}: {
-  title: string;
-  id: string;
-  rows: { id: string; email: string; aiType: string; provider: string; model: string; prompt: string; status: string; mode: string; error: string | null; createdAt: string }[];
-  empty: string;
-  showError?: boolean;
-}) {
+type Row = Route.ComponentProps["loaderData"]["recent"][number];
+
+function GenerationList({ title, id, rows, empty, showError }: { title: string; id: string; rows: Row[]; empty: string; showError?: boolean }) {
   return (
-    <section className="card" aria-labelledby={`${id}-h`}>
-      <h2 id={`${id}-h`} className="text-lg font-semibold">
-        {title}
-      </h2>
+    <Card title={title} id={id}>
       {rows.length === 0 ? (
-        <div className="mt-3">
-          <EmptyState title={empty} />
-        </div>
+        <EmptyState title={empty} />
       ) : (
-        <ul className="mt-3 divide-y divide-slate-100" aria-label={title}>
+        <ul className="divide-y divide-border" aria-label={title}>
           {rows.map((g) => (
-            <li key={g.id} className="py-2 text-sm">
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <Badge status={g.status} />
-                <time className="text-xs text-slate-600" dateTime={g.createdAt}>
-                  {utcTime(g.createdAt, true)}
-                </time>
+            <li key={g.id} className="flex gap-3 py-3 text-sm">
+              <div className="size-14 shrink-0 overflow-hidden rounded-xl bg-muted">
+                {g.thumb && !isVideoFile(g.thumb) ? (
+                  <img src={g.thumb} alt="" loading="lazy" className="size-full object-cover" />
+                ) : g.thumb ? (
+                  <video src={g.thumb} muted preload="metadata" aria-hidden="true" className="size-full object-cover" />
+                ) : null}
               </div>
-              <p className="mt-1 break-words">{g.prompt}</p>
-              <p className="text-xs text-slate-600">
-                {g.email} · {g.aiType} · {g.provider} / {g.model}
-                {g.mode === "simulated" ? " · simulated" : ""}
-              </p>
-              {showError && g.error ? <p className="mt-1 text-xs text-red-800">{g.error}</p> : null}
+              <div className="min-w-0 flex-1">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <Badge status={g.status} />
+                  <time className="text-xs text-muted-foreground" dateTime={g.createdAt}>
+                    {formatDate(g.createdAt, { seconds: true })}
+                  </time>
+                </div>
+                <p className="mt-1 line-clamp-2 break-words">{g.prompt}</p>
+                <p className="text-xs text-muted-foreground">
+                  {g.email} · {g.aiType} · {g.provider} / {g.model}
+                  {g.mode === "simulated" ? " · simulated" : ""}
+                </p>
+                {showError && g.error ? <p className="mt-1 text-xs text-danger-soft-foreground">{g.error}</p> : null}
+              </div>
             </li>
           ))}
         </ul>
       )}
-      <p className="mt-3 text-xs text-slate-600">
-        Users see their own tasks in the <Link to="/studio" className="link">studio</Link>.
-      </p>
-    </section>
+    </Card>
   );
 }

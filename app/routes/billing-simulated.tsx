@@ -47,7 +47,7 @@ export default function SimulatedCheckout({ loaderData }: Route.ComponentProps) 
   return (
     <div className="mx-auto max-w-lg space-y-6">
       <PageHeader title="Checkout" />
-      <div className="rounded-md border-2 border-dashed border-amber-400 bg-amber-50 px-4 py-3 text-sm text-amber-900" role="note" data-testid="simulated-banner">
+      <div className="rounded-md border-2 border-dashed border-border bg-warning-soft px-4 py-3 text-sm text-warning-soft-foreground" role="note" data-testid="simulated-banner">
         <strong>Simulated checkout.</strong> This server has no Stripe key: no card is asked for and no money moves. Paying here runs the
         same fulfilment as a real Stripe payment.
       </div>
@@ -57,9 +57,9 @@ export default function SimulatedCheckout({ loaderData }: Route.ComponentProps) 
         </h2>
         <p className="mt-2 text-3xl font-semibold">
           {product.price}
-          {product.interval ? <span className="text-base font-normal text-slate-500"> / {product.interval}</span> : null}
+          {product.interval ? <span className="text-base font-normal text-muted-foreground"> / {product.interval}</span> : null}
         </p>
-        <p className="mt-1 text-sm text-slate-600">
+        <p className="mt-1 text-sm text-muted-foreground">
           {product.credits.toLocaleString("en")} credits{product.interval ? ` every ${product.interval}` : ""}
         </p>
         {status !== "open" ? (

@@ -1,5 +1,7 @@
-import { PageHeader, TableScroll } from "~/components/ui";
-import { buildDocs, type DocShape } from "~/lib/api-docs.server";
+import { Link } from "react-router";
+import { Code, DocsNav, MethodBadge } from "~/components/docs";
+import { PageHeader, table, TableScroll } from "~/components/ui";
+import { buildDocs } from "~/lib/api-docs.server";
 import { getServices } from "~/lib/services.server";
 import type { Route } from "./+types/docs";
 
@@ -18,77 +20,11 @@ export function loader() {
   });
 }
 
-function Code({ children, label }: { children: string; label: string }) {
-  return (
-    <pre className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs leading-relaxed text-slate-100" aria-label={label} tabIndex={0}>
-      <code>{children}</code>
-    </pre>
-  );
-}
-
-function Shape({ shapes, caption, path }: { shapes: DocShape[]; caption: string; path: string }) {
-  return (
-    <>
-      {shapes.map((s, i) =>
-        s.fields.length ? (
-          <TableScroll label={`${path} ${caption}${s.title ? ` ${s.title}` : ""}`} key={i} className="mt-2">
-            <table className="table-base min-w-[34rem]">
-              <caption className="py-1 text-left text-xs font-medium text-slate-600">
-                {caption}
-                {s.title ? ` — ${s.title}` : ""}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col" className="th">
-                    Field
-                  </th>
-                  <th scope="col" className="th">
-                    Type
-                  </th>
-                  <th scope="col" className="th">
-                    Required
-                  </th>
-                  <th scope="col" className="th">
-                    Notes
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {s.fields.map((f) => (
-                  <tr key={f.name}>
-                    <td className="td font-mono text-xs">{f.name}</td>
-                    <td className="td font-mono text-xs">{f.type}</td>
-                    <td className="td">{f.required ? "yes" : "no"}</td>
-                    <td className="td text-slate-700">{f.notes}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        ) : (
-          <p key={i} className="mt-2 text-sm">
-            {caption}
-            {s.title ? ` (${s.title})` : ""}: <code className="text-xs">{s.text}</code>
-          </p>
-        ),
-      )}
-    </>
-  );
-}
-
 export default function Docs({ loaderData }: Route.ComponentProps) {
   const { base, endpoints, errorTable, tags, limits, pollingExample, envelopeExample, webhookExamples } = loaderData;
   return (
     <div className="lg:grid lg:grid-cols-[14rem_minmax(0,1fr)] lg:gap-8">
-      <nav aria-label="API reference contents" className="mb-6 text-sm lg:sticky lg:top-4 lg:mb-0 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto">
-        <details className="card p-3 lg:hidden">
-          <summary className="cursor-pointer font-medium">Contents</summary>
-          <Toc tags={tags} endpoints={endpoints} />
-        </details>
-        <div className="hidden lg:block">
-          <Toc tags={tags} endpoints={endpoints} />
-        </div>
-      </nav>
+      <DocsNav tags={tags} endpoints={endpoints} />
 
       <div className="min-w-0 space-y-10">
         <PageHeader
@@ -100,7 +36,7 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
           }
         />
 
-        <section id="basics" aria-labelledby="basics-h" className="card space-y-3 text-sm">
+        <section id="basics" aria-labelledby="basics-h" className="space-y-3 rounded-card border border-border bg-surface p-5 text-sm sm:p-6">
           <h2 id="basics-h" className="text-xl font-semibold">
             Basics
           </h2>
@@ -113,7 +49,7 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
           <Code label="Envelope example">{envelopeExample}</Code>
         </section>
 
-        <section id="auth" aria-labelledby="auth-h" className="card space-y-3 text-sm">
+        <section id="auth" aria-labelledby="auth-h" className="space-y-3 rounded-card border border-border bg-surface p-5 text-sm sm:p-6">
           <h2 id="auth-h" className="text-xl font-semibold">
             Authentication
           </h2>
@@ -130,9 +66,12 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
           <p>
             Not signed in: <code>{"{code: 1, message: \"no auth, please sign-in\", data: null}"}</code>.
           </p>
+          <Code label="First request with a key">{`export ATELIER_API_KEY=atl_…   # from the API keys page
+curl -s -X POST ${base}/api/get-user-credits \\
+  -H "X-API-Key: $ATELIER_API_KEY"`}</Code>
         </section>
 
-        <section id="polling" aria-labelledby="polling-h" className="card space-y-3 text-sm">
+        <section id="polling" aria-labelledby="polling-h" className="space-y-3 rounded-card border border-border bg-surface p-5 text-sm sm:p-6">
           <h2 id="polling-h" className="text-xl font-semibold">
             Generating: create, then poll
           </h2>
@@ -185,7 +124,7 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
           <Code label="Follow a task (EventSource, curl)">{webhookExamples.stream}</Code>
         </section>
 
-        <section id="rate-limits" aria-labelledby="rate-h" className="card space-y-3 text-sm">
+        <section id="rate-limits" aria-labelledby="rate-h" className="space-y-3 rounded-card border border-border bg-surface p-5 text-sm sm:p-6">
           <h2 id="rate-h" className="text-xl font-semibold">
             Rate limits
           </h2>
@@ -223,154 +162,65 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
 }`}</Code>
         </section>
 
-        {tags.map((tag) => (
-          <section key={tag} aria-labelledby={`tag-${tag}`} className="space-y-6">
-            <h2 id={`tag-${tag}`} className="text-xl font-semibold">
-              {tag}
-            </h2>
-            {endpoints
-              .filter((e) => e.tag === tag)
-              .map((e) => (
-                <article key={e.path} id={e.id} className="card scroll-mt-4 space-y-3" aria-labelledby={`${e.id}-h`}>
-                  <h3 id={`${e.id}-h`} className="flex flex-wrap items-center gap-2 text-lg font-semibold">
-                    <span className="badge bg-indigo-100 text-indigo-900">{e.method}</span>
-                    {e.alsoMethod ? <span className="badge bg-indigo-100 text-indigo-900">{e.alsoMethod}</span> : null}
-                    <code className="break-all">{e.path}</code>
-                  </h3>
-                  <p className="font-medium">{e.summary}</p>
-                  <p className="text-sm text-slate-700">{e.description}</p>
-                  <p className="text-sm">
-                    <strong>Auth:</strong> {e.auth} <span className="text-slate-600">({e.source})</span>
-                  </p>
-                  <div>
-                    <h4 className="text-sm font-semibold">Request</h4>
-                    {e.request ? <Shape shapes={e.request} caption="Body fields" path={e.path} /> : <p className="mt-1 text-sm">No request body.</p>}
-                  </div>
-                  <div>
-                    <h4 className="text-sm font-semibold">Response</h4>
-                    {e.envelope ? (
-                      <p className="mt-1 text-sm">
-                        Envelope with <code>code: 0</code>
-                        {e.successMessage ? (
-                          <>
-                            , <code>message: "{e.successMessage}"</code>
-                          </>
-                        ) : null}{" "}
-                        and <code>data</code>:
-                      </p>
-                    ) : (
-                      <p className="mt-1 text-sm">
-                        Not wrapped in the envelope; <code>{e.contentType}</code>.
-                      </p>
-                    )}
-                    <Shape shapes={e.response} caption={e.envelope ? "data" : "Body"} path={e.path} />
-                  </div>
-                  <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">
-                    <div>
-                      <h4 className="mb-1 text-sm font-semibold">curl</h4>
-                      <Code label={`curl example for ${e.path}`}>{e.curl}</Code>
-                    </div>
-                    <div>
-                      <h4 className="mb-1 text-sm font-semibold">fetch</h4>
-                      <Code label={`fetch example for ${e.path}`}>{e.fetch}</Code>
-                    </div>
-                  </div>
-                  {e.errors.length ? (
-                    <div>
-                      <h4 className="text-sm font-semibold">Errors</h4>
-                      <ul className="mt-1 space-y-0.5 text-sm">
-                        {e.errors.map((x) => (
-                          <li key={x.message}>
-                            <span className="text-slate-600">HTTP {x.status}</span> <code>{x.message}</code>
-                          </li>
-                        ))}
-                      </ul>
-                    </div>
-                  ) : null}
-                </article>
-              ))}
-          </section>
-        ))}
+        <section id="endpoints" aria-labelledby="endpoints-h" className="space-y-6">
+          <h2 id="endpoints-h" className="text-xl font-semibold">
+            Endpoints
+          </h2>
+          {tags.map((tag) => (
+            <div key={tag} className="rounded-card border border-border bg-surface p-5 sm:p-6">
+              <h3 id={`tag-${tag}`} className="text-base font-semibold">
+                {tag}
+              </h3>
+              <ul className="mt-3 divide-y divide-border" aria-labelledby={`tag-${tag}`}>
+                {endpoints
+                  .filter((e) => e.tag === tag)
+                  .map((e) => (
+                    <li key={e.path}>
+                      <Link to={`/docs/${e.id}`} className="group flex flex-wrap items-center gap-x-3 gap-y-1 py-2.5" prefetch="intent">
+                        <MethodBadge method={e.method} />
+                        <code className="text-sm font-medium break-all group-hover:underline">{e.path}</code>
+                        <span className="w-full text-sm text-muted-foreground sm:w-auto sm:flex-1 sm:text-right">{e.summary}</span>
+                      </Link>
+                    </li>
+                  ))}
+              </ul>
+            </div>
+          ))}
+        </section>
 
-        <section id="errors" aria-labelledby="errors-h" className="card">
+        <section id="errors" aria-labelledby="errors-h" className="rounded-card border border-border bg-surface p-5 sm:p-6">
           <h2 id="errors-h" className="text-xl font-semibold">
             Every error message
           </h2>
-          <p className="mt-1 text-sm text-slate-700">
+          <p className="mt-1 text-sm text-muted-foreground">
             Messages in angle brackets are filled in. All errors use the envelope with <code>code: 1</code> and <code>data: null</code>.
           </p>
           <TableScroll label="Error messages table" className="mt-3">
-            <table className="table-base" aria-label="Error messages">
+            <table className={table.root} aria-label="Error messages">
               <thead>
                 <tr>
-                  <th scope="col" className="th">
+                  <th scope="col" className={table.th}>
                     Message
                   </th>
-                  <th scope="col" className="th">
+                  <th scope="col" className={table.th}>
                     HTTP
-                  </th>
-                  <th scope="col" className="th">
-                    Code
                   </th>
                 </tr>
               </thead>
               <tbody>
-                {errorTable.flatMap((e) =>
-                  e.messages.map((m) => (
-                    <tr key={`${e.code}-${m}`}>
-                      <td className="td">
-                        <code>{m}</code>
-                      </td>
-                      <td className="td">{e.status}</td>
-                      <td className="td font-mono text-xs text-slate-600">{e.code}</td>
-                    </tr>
-                  )),
-                )}
+                {[...new Map(errorTable.flatMap((e) => e.messages.map((m) => [m, e.status] as const))).entries()].map(([m, status]) => (
+                  <tr key={m}>
+                    <td className={table.td}>
+                      <code>{m}</code>
+                    </td>
+                    <td className={table.td}>{status}</td>
+                  </tr>
+                ))}
               </tbody>
             </table>
           </TableScroll>
         </section>
       </div>
     </div>
-  );
-}
-
-function Toc({ tags, endpoints }: { tags: string[]; endpoints: { id: string; path: string; tag: string }[] }) {
-  return (
-    <ul className="mt-2 space-y-1 lg:mt-0">
-      {[
-        ["basics", "Basics"],
-        ["auth", "Authentication"],
-        ["polling", "Create, then poll"],
-        ["rate-limits", "Rate limits"],
-      ].map(([id, label]) => (
-        <li key={id}>
-          <a href={`#${id}`} className="link">
-            {label}
-          </a>
-        </li>
-      ))}
-      {tags.map((t) => (
-        <li key={t} className="pt-2">
-          <span className="font-semibold text-slate-800">{t}</span>
-          <ul className="mt-1 space-y-1 pl-2">
-            {endpoints
-              .filter((e) => e.tag === t)
-              .map((e) => (
-                <li key={e.path}>
-                  <a href={`#${e.id}`} className="link font-mono text-xs break-all">
-                    {e.path.replace(/^\/api/, "")}
-                  </a>
-                </li>
-              ))}
-          </ul>
-        </li>
-      ))}
-      <li className="pt-2">
-        <a href="#errors" className="link">
-          Every error message
-        </a>
-      </li>
-    </ul>
   );
 }

@@ -1,5 +1,6 @@
 import { Form, useNavigation } from "react-router";
-import { Notice, PageHeader } from "~/components/ui";
+import { Send, Star } from "lucide-react";
+import { Button, coverInput, FieldError, labelClass, Notice, PageHeader, TextArea } from "~/components/ui";
 import { UI_MESSAGES } from "~/domain/account/messages";
 import { addFeedback } from "~/domain/feedback/feedback.server";
 import { FEEDBACK_MAX_CHARS, FeedbackFormSchema, fieldErrors } from "~/lib/forms";
@@ -34,54 +35,40 @@ export default function Feedback({ actionData }: Route.ComponentProps) {
   const values = actionData?.values ?? { content: "", rating: "" };
   return (
     <div className="mx-auto max-w-2xl">
-      <PageHeader title="Feedback" />
-      <div className="card">
-        {actionData?.ok ? <Notice kind="success">{UI_MESSAGES.FEEDBACK_SENT}</Notice> : null}
-        <Form method="post" className="mt-2 space-y-4" noValidate key={actionData?.ok ? "sent" : "form"}>
-          <div>
-            <label htmlFor="f-content" className="label">
-              Your feedback
-            </label>
-            <textarea
-              id="f-content"
-              name="content"
-              rows={6}
-              required
-              maxLength={FEEDBACK_MAX_CHARS}
-              defaultValue={values.content}
-              className="input mt-1"
-              aria-invalid={errors.content ? true : undefined}
-              aria-describedby={errors.content ? "f-content-error" : "f-content-hint"}
-            />
-            {errors.content ? (
-              <p id="f-content-error" className="field-error" role="alert">
-                {errors.content}
-              </p>
-            ) : (
-              <p id="f-content-hint" className="mt-1 text-sm text-slate-500">
-                Up to {FEEDBACK_MAX_CHARS} characters.
-              </p>
-            )}
-          </div>
-          <fieldset aria-invalid={errors.rating ? true : undefined} aria-describedby={errors.rating ? "f-rating-error" : undefined}>
-            <legend className="label">Rating</legend>
-            <div className="mt-2 flex gap-4">
+      <PageHeader title="Feedback" description="What works, what doesn’t, what you wish Atelier did. We read every message." />
+      <div className="rounded-card border border-border bg-surface p-5 sm:p-6">
+        {actionData?.ok ? <Notice kind="success" className="mb-4">{UI_MESSAGES.FEEDBACK_SENT}</Notice> : null}
+        <Form method="post" className="space-y-5" noValidate key={actionData?.ok ? "sent" : "form"}>
+          <TextArea
+            label="Your feedback"
+            name="content"
+            rows={6}
+            required
+            maxLength={FEEDBACK_MAX_CHARS}
+            defaultValue={values.content}
+            error={errors.content}
+            hint={`Up to ${FEEDBACK_MAX_CHARS} characters.`}
+          />
+          <fieldset aria-describedby={errors.rating ? "f-rating-error" : undefined}>
+            <legend className={labelClass}>How do you like Atelier so far?</legend>
+            <div className="mt-2 flex flex-wrap gap-2">
               {RATINGS.map((r) => (
-                <label key={r} className="flex items-center gap-1 text-sm">
-                  <input type="radio" name="rating" value={r} defaultChecked={values.rating === String(r)} required />
+                <label
+                  key={r}
+                  className="relative flex cursor-pointer items-center gap-1.5 rounded-full border border-border px-3 py-1.5 text-sm transition hover:bg-muted has-[:checked]:border-primary has-[:checked]:bg-accent-soft has-[:checked]:text-accent-soft-foreground has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring"
+                >
+                  <input type="radio" name="rating" value={r} defaultChecked={values.rating === String(r)} required className={coverInput} />
+                  <Star aria-hidden="true" className="size-4" />
                   {r} {r === 1 ? "star" : "stars"}
                 </label>
               ))}
             </div>
-            {errors.rating ? (
-              <p id="f-rating-error" className="field-error" role="alert">
-                {errors.rating}
-              </p>
-            ) : null}
+            {errors.rating ? <FieldError id="f-rating-error">{errors.rating}</FieldError> : null}
           </fieldset>
-          <button type="submit" className="btn-primary" disabled={busy}>
+          <Button type="submit" disabled={busy}>
+            <Send aria-hidden="true" />
             {busy ? "Sending…" : "Send feedback"}
-          </button>
+          </Button>
         </Form>
       </div>
     </div>

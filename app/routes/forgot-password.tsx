@@ -32,7 +32,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
           </div>
         ) : (
           <>
-            <p className="mt-1 text-sm text-slate-600">Enter your address and we will send you a link to choose a new one.</p>
+            <p className="mt-1 text-sm text-muted-foreground">Enter your address and we will send you a link to choose a new one.</p>
             <Form method="post" className="mt-6 space-y-4" noValidate>
               {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
               <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.email} error={errors.email} />
@@ -42,9 +42,9 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
             </Form>
           </>
         )}
-        <p className="mt-4 text-sm text-slate-600">
+        <p className="mt-4 text-sm text-muted-foreground">
           Remembered it?{" "}
-          <a className="font-medium text-indigo-700 underline" href="/sign-in">
+          <a className="font-medium text-accent underline" href="/sign-in">
             Sign in
           </a>
         </p>

@@ -1,6 +1,7 @@
-import { useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { Field, Notice, PageHeader, TableScroll } from "~/components/ui";
+import { KeyRound } from "lucide-react";
+import { Code } from "~/components/docs";
+import { Badge, Button, buttonVariants, Card, CopyButton, EmptyState, Field, formatDate, Notice, PageHeader } from "~/components/ui";
 import { WebhooksSection, type WebhookResult } from "~/components/webhooks-section";
 import { webhookAction, webhooksForPage } from "~/domain/webhooks/page.server";
 import { createApiKey, getApiKey, listApiKeys, MAX_ACTIVE_KEYS, revokeApiKey, type ApiKeyInfo } from "~/domain/api-keys/keys.server";
@@ -28,7 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       confirm = null;
     }
   }
-  return { keys, confirm, max: MAX_ACTIVE_KEYS, webhooks: await webhooksForPage(db, user.id) };
+  return { keys, confirm, max: MAX_ACTIVE_KEYS, publicUrl: getServices().config.publicUrl, webhooks: await webhooksForPage(db, user.id) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -57,30 +58,11 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-const fmt = (iso: string | null) => (iso ? new Date(iso).toUTCString() : "Never");
-
-function CopyButton({ text }: { text: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <button
-      type="button"
-      className="btn-secondary"
-      onClick={async () => {
-        try {
-          await navigator.clipboard.writeText(text);
-          setCopied(true);
-        } catch {
-          setCopied(false);
-        }
-      }}
-    >
-      {copied ? "Copied" : "Copy"}
-    </button>
-  );
-}
+/** A request that works when pasted into a terminal as it is. */
+const curl = (origin: string, key: string) => `curl -X POST ${origin}/api/get-user-credits \\\n  -H "X-API-Key: ${key}"`;
 
 export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
-  const { keys, confirm, max, webhooks } = loaderData;
+  const { keys, confirm, max, publicUrl, webhooks } = loaderData;
   const busy = useNavigation().state === "submitting";
   const result = actionData as
     | { intent: string; created?: { key: string; name: string }; revoked?: string; errors?: Record<string, string | undefined>; values?: { name: string } }
@@ -90,56 +72,54 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <PageHeader title="API keys">
-        <p className="text-sm text-slate-600">
+        <p className="text-sm text-muted-foreground">
           {active} of {max} active keys
         </p>
       </PageHeader>
 
       {result?.created ? (
-        <section className="card border-amber-300 bg-amber-50" aria-labelledby="new-key-h">
-          <h2 id="new-key-h" className="text-lg font-semibold">
-            Your new key “{result.created.name}”
-          </h2>
+        <Card title={`Your new key “${result.created.name}”`} id="new-key" className="border-primary/40">
           <Notice kind="info">Copy this key now. It is shown only once and cannot be retrieved later.</Notice>
           <div className="mt-3 flex flex-wrap items-center gap-2">
             <label htmlFor="new-key" className="sr-only">
               New API key
             </label>
-            <input id="new-key" readOnly value={result.created.key} className="input flex-1 font-mono" data-testid="new-key" onFocus={(e) => e.currentTarget.select()} />
-            <CopyButton text={result.created.key} />
+            <input id="new-key" readOnly value={result.created.key} className="block min-w-0 flex-1 rounded-xl border border-input bg-muted px-3 py-2 font-mono text-sm" data-testid="new-key" onFocus={(e) => e.currentTarget.select()} />
+            <CopyButton text={result.created.key} label="Copy key" />
           </div>
-          <p className="mt-3 text-sm text-slate-600">
-            Use it as the <code>X-API-Key</code> header: <code className="break-all">curl -X POST …/api/get-user-info -H "X-API-Key: {result.created.key.slice(0, 8)}…"</code>
-          </p>
-        </section>
+          <p className="mt-4 text-sm text-muted-foreground">Try it — paste this into a terminal:</p>
+          <div className="mt-2">
+            <Code label="Example request">{curl(publicUrl, result.created.key)}</Code>
+          </div>
+        </Card>
       ) : null}
 
       {result?.revoked ? <Notice kind="success">Key “{result.revoked}” was revoked. Requests with it are now rejected.</Notice> : null}
       {result?.intent === "revoke" && result.errors?.form ? <Notice kind="error">{result.errors.form}</Notice> : null}
 
       {confirm && !result?.revoked ? (
-        <section className="card border-red-300" aria-labelledby="confirm-h" role="alertdialog" aria-describedby="confirm-d">
+        <section className="rounded-card border border-danger/40 bg-surface p-5 sm:p-6" aria-labelledby="confirm-h" role="alertdialog" aria-describedby="confirm-d">
           <h2 id="confirm-h" className="text-lg font-semibold">
             Revoke “{confirm.name}”?
           </h2>
-          <p id="confirm-d" className="mt-2 text-sm text-slate-700">
+          <p id="confirm-d" className="mt-2 text-sm text-muted-foreground">
             Programs using <code>{confirm.start}…</code> will be rejected at once. Revocation cannot be undone; you would have to create a new
             key.
           </p>
           <Form method="post" action="/keys" className="mt-4 flex gap-2">
             <input type="hidden" name="intent" value="revoke" />
             <input type="hidden" name="key_id" value={confirm.key_id} />
-            <button type="submit" className="btn-danger" disabled={busy}>
+            <Button type="submit" variant="danger" disabled={busy}>
               Yes, revoke key
-            </button>
-            <a href="/keys" className="btn-secondary">
+            </Button>
+            <a href="/keys" className={buttonVariants({ variant: "secondary" })}>
               Cancel
             </a>
           </Form>
         </section>
       ) : null}
 
-      <section className="card" aria-labelledby="create-h">
+      <section className="rounded-card border border-border bg-surface p-5 sm:p-6" aria-labelledby="create-h">
         <h2 id="create-h" className="text-lg font-semibold">
           Create a key
         </h2>
@@ -156,9 +136,9 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
               error={createErrors.name}
             />
           </div>
-          <button type="submit" className="btn-primary" disabled={busy}>
+          <Button type="submit" disabled={busy}>
             Create key
-          </button>
+          </Button>
         </Form>
         {createErrors.form ? (
           <div className="mt-3">
@@ -167,54 +147,35 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
         ) : null}
       </section>
 
-      <section className="card" aria-labelledby="list-h">
-        <h2 id="list-h" className="text-lg font-semibold">
-          Your keys
-        </h2>
+      <Card title="Your keys" id="list">
         {keys.length === 0 ? (
-          <p className="mt-3 text-sm text-slate-600">No keys yet.</p>
+          <EmptyState title="No keys yet" icon={<KeyRound />}>
+            Create one above to call the API from your programs.
+          </EmptyState>
         ) : (
-          <TableScroll label="Your keys table" className="mt-3">
-            <table className="w-full text-left text-sm">
-              <thead>
-                <tr className="border-b border-slate-200 text-slate-500">
-                  <th scope="col" className="py-2 pr-4 font-medium">Name</th>
-                  <th scope="col" className="py-2 pr-4 font-medium">Key</th>
-                  <th scope="col" className="py-2 pr-4 font-medium">Created</th>
-                  <th scope="col" className="py-2 pr-4 font-medium">Last used</th>
-                  <th scope="col" className="py-2 pr-4 font-medium">Status</th>
-                  <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.map((k) => (
-                  <tr key={k.key_id} className="border-b border-slate-100" data-key-id={k.key_id}>
-                    <td className="py-2 pr-4 font-medium">{k.name}</td>
-                    <td className="py-2 pr-4 font-mono">{k.start}…</td>
-                    <td className="py-2 pr-4">{fmt(k.created_at)}</td>
-                    <td className="py-2 pr-4" data-field="last-used">{fmt(k.last_used_at)}</td>
-                    <td className="py-2 pr-4">
-                      <span
-                        data-field="status"
-                        className={`rounded-full px-2 py-0.5 text-xs font-medium ${k.status === "active" ? "bg-emerald-100 text-emerald-900" : "bg-slate-200 text-slate-700"}`}
-                      >
-                        {k.status}
-                      </span>
-                    </td>
-                    <td className="py-2 text-right">
-                      {k.status === "active" ? (
-                        <a href={`/keys?revoke=${encodeURIComponent(k.key_id)}`} className="btn-secondary" aria-label={`Revoke ${k.name}`}>
-                          Revoke
-                        </a>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <ul className="divide-y divide-border" aria-label="Your keys">
+            {keys.map((k) => (
+              <li key={k.key_id} className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3" data-key-id={k.key_id}>
+                <div className="min-w-0 flex-1">
+                  <p className="flex flex-wrap items-center gap-2">
+                    <span className="font-medium">{k.name}</span>
+                    <code className="text-xs text-muted-foreground">{k.start}…</code>
+                    <Badge status={k.status} data-field="status" />
+                  </p>
+                  <p className="mt-0.5 text-xs text-muted-foreground">
+                    Created {formatDate(k.created_at)} · Last used <span data-field="last-used">{k.last_used_at ? formatDate(k.last_used_at) : "never"}</span>
+                  </p>
+                </div>
+                {k.status === "active" ? (
+                  <a href={`/keys?revoke=${encodeURIComponent(k.key_id)}`} className={buttonVariants({ variant: "secondary", size: "sm" })} aria-label={`Revoke ${k.name}`}>
+                    Revoke
+                  </a>
+                ) : null}
+              </li>
+            ))}
+          </ul>
         )}
-      </section>
+      </Card>
 
       <WebhooksSection webhooks={webhooks} result={result?.intent.startsWith("webhook-") ? (result as WebhookResult) : undefined} busy={busy} />
     </div>

@@ -1,6 +1,9 @@
+import { Coins, Menu, Sparkles } from "lucide-react";
 import { Form, isRouteErrorResponse, Link, NavLink, Outlet, useLocation, useNavigation } from "react-router";
-import { Notice } from "~/components/ui";
-import { getCredits } from "~/domain/credits/ledger.server";
+import { useLiveUpdates, type LiveTask } from "~/components/live";
+import { Button, buttonVariants, cn, Notice, Toaster } from "~/components/ui";
+import { balanceOf } from "~/domain/credits/ledger.server";
+import { liveSummary } from "~/domain/generations/generations.server";
 import { noticeFrom } from "~/lib/notices";
 import { getServices } from "~/lib/services.server";
 import { getUiUser } from "~/lib/session.server";
@@ -12,15 +15,18 @@ export async function loader({ request }: Route.LoaderArgs) {
   const notice = noticeFrom(request.url);
   const { db, clock, config } = getServices();
   const demoOpen = !config.isProduction || config.DEMO_PUBLIC;
-  if (!ui) return { user: null, credits: null, isAdmin: false, notice, demoOpen };
+  if (!ui) return { user: null, balance: null, live: { active: [], finished: [] }, isAdmin: false, notice, demoOpen };
   return {
     user: { name: ui.user.name, email: ui.user.email },
-    credits: (await db.exec(getCredits(db, ui.user.id, clock))).left_credits,
+    balance: await db.exec(balanceOf(db, ui.user.id, clock)),
+    live: (await liveSummary(db, ui.user.id)) as { active: LiveTask[]; finished: LiveTask[] },
     isAdmin: ui.isAdmin,
     notice,
     demoOpen,
   };
 }
+
+type LayoutData = Route.ComponentProps["loaderData"];
 
 interface NavItem {
   to: string;
@@ -31,9 +37,9 @@ function navItems(signedIn: boolean, isAdmin: boolean, demoOpen: boolean): NavIt
   if (!signedIn) return [...(demoOpen ? [{ to: "/playground", label: "Playground" }] : []), { to: "/pricing", label: "Pricing" }, { to: "/docs", label: "API docs" }];
   return [
     { to: "/studio", label: "Studio" },
+    { to: "/pricing", label: "Pricing" },
     { to: "/playground", label: "Playground" },
     { to: "/account", label: "Account" },
-    { to: "/pricing", label: "Pricing" },
     { to: "/keys", label: "API keys" },
     { to: "/feedback", label: "Feedback" },
     { to: "/docs", label: "API docs" },
@@ -43,10 +49,10 @@ function navItems(signedIn: boolean, isAdmin: boolean, demoOpen: boolean): NavIt
 
 function NavLinks({ items, vertical }: { items: NavItem[]; vertical?: boolean }) {
   return (
-    <ul className={vertical ? "flex flex-col gap-1" : "flex flex-wrap items-center gap-1"}>
+    <ul className={vertical ? "flex flex-col gap-1" : "flex items-center gap-0.5"}>
       {items.map((i) => (
         <li key={i.to}>
-          <NavLink to={i.to} className={`nav-link ${vertical ? "block" : ""}`} prefetch="intent">
+          <NavLink to={i.to} className={cn("nav-link", vertical && "block rounded-xl px-3 py-2")} prefetch="intent">
             {i.label}
           </NavLink>
         </li>
@@ -55,78 +61,89 @@ function NavLinks({ items, vertical }: { items: NavItem[]; vertical?: boolean })
   );
 }
 
-function Balance({ credits }: { credits: number }) {
+/** The one balance: what can be spent now, with what running tasks hold beside it. */
+export function Balance({ available, held }: { available: number; held: number }) {
+  const label = `${available} ${available === 1 ? "credit" : "credits"}`;
   return (
     <Link
       to="/account"
-      className="rounded-full bg-amber-100 px-3 py-1 text-sm font-medium whitespace-nowrap text-amber-900 hover:bg-amber-200"
-      aria-label={`Balance: ${credits} ${credits === 1 ? "credit" : "credits"} (account)`}
-      data-testid="balance"
+      className="inline-flex h-9 items-center gap-1.5 rounded-full border border-border bg-surface px-3 text-sm font-medium whitespace-nowrap hover:bg-muted"
+      aria-label={`Balance: ${label} available${held ? `, ${held} held by running tasks` : ""} (account)`}
     >
-      {credits} {credits === 1 ? "credit" : "credits"}
+      <Coins aria-hidden="true" className="size-4 text-accent" />
+      <span data-testid="balance">{label}</span>
+      {held ? (
+        <span className="hidden text-muted-foreground sm:inline" data-testid="held">
+          · {held} held
+        </span>
+      ) : null}
     </Link>
   );
 }
 
-function SignOut() {
+function SignOut({ className }: { className?: string }) {
   return (
-    <Form method="post" action="/sign-out">
-      <button type="submit" className="btn-secondary">
+    <Form method="post" action="/sign-out" className={className}>
+      <Button type="submit" variant="ghost" size="sm">
         Sign out
-      </button>
+      </Button>
     </Form>
   );
 }
 
-function Header({ user, credits, isAdmin, demoOpen }: Pick<Route.ComponentProps["loaderData"], "user" | "credits" | "isAdmin" | "demoOpen">) {
-  const items = navItems(Boolean(user), isAdmin, demoOpen);
+export function Logo() {
+  return (
+    <span className="flex items-center gap-2 text-lg font-semibold tracking-tight">
+      <span aria-hidden="true" className="flex size-8 items-center justify-center rounded-xl bg-gradient-to-br from-violet-500 via-fuchsia-500 to-orange-400 text-white shadow-sm">
+        <Sparkles className="size-4" />
+      </span>
+      Atelier
+    </span>
+  );
+}
+
+function Header({ data }: { data: LayoutData | undefined }) {
+  const user = data?.user ?? null;
+  const items = navItems(Boolean(user), data?.isAdmin ?? false, data?.demoOpen ?? false);
   const { pathname } = useLocation();
   return (
-    <header className="border-b border-slate-200 bg-white">
-      <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
-        <Link to={user ? "/studio" : "/"} className="flex items-center gap-2 text-lg font-semibold tracking-tight">
-          <img src="/favicon.svg" alt="" className="h-6 w-6" />
-          Atelier
+    <header className="sticky top-0 z-30 border-b border-border bg-background/85 backdrop-blur">
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4">
+        <Link to={user ? "/studio" : "/"} aria-label="Atelier home" className="rounded-xl">
+          <Logo />
         </Link>
 
+        {/* Wide screens: everything in one row. */}
+        <nav aria-label="Main" className={cn("hidden flex-1 items-center lg:flex", user ? "justify-center" : "justify-end")}>
+          <NavLinks items={items} />
+        </nav>
+
         <div className="flex items-center gap-2">
-          {/* Wide screens: everything in one row. */}
-          <nav aria-label="Main" className="hidden items-center gap-2 lg:flex">
-            <NavLinks items={items} />
-            {user ? null : (
-              <>
-                <NavLink to="/sign-in" className="nav-link">
-                  Sign in
-                </NavLink>
-                <Link to="/sign-up" className="btn-primary">
-                  Sign up
-                </Link>
-              </>
-            )}
-          </nav>
-          {user ? <Balance credits={credits ?? 0} /> : null}
+          {user && data?.balance ? <Balance {...data.balance} /> : null}
           {user ? (
-            <div className="hidden lg:block">
-              <SignOut />
+            <SignOut className="hidden lg:block" />
+          ) : (
+            <div className="hidden items-center gap-1 sm:flex">
+              <NavLink to="/sign-in" className="nav-link">
+                Sign in
+              </NavLink>
+              <Link to="/sign-up" className={buttonVariants({ size: "sm" })}>
+                Start creating
+              </Link>
             </div>
-          ) : null}
+          )}
           {/* Narrow screens: the links fold into a menu that opens without JavaScript. */}
-          <details className="group relative lg:hidden" key={pathname}>
-            <summary className="btn-secondary cursor-pointer list-none" aria-label="Menu">
-              <svg aria-hidden="true" viewBox="0 0 20 20" className="h-5 w-5" fill="currentColor">
-                <path d="M3 5h14v2H3zM3 9h14v2H3zM3 13h14v2H3z" />
-              </svg>
+          <details className="relative lg:hidden" key={pathname}>
+            <summary className={cn(buttonVariants({ variant: "secondary", size: "sm" }), "list-none")} aria-label="Menu">
+              <Menu aria-hidden="true" />
               <span>Menu</span>
             </summary>
-            <nav
-              aria-label="Main menu"
-              className="absolute right-0 z-20 mt-2 w-64 rounded-lg border border-slate-200 bg-white p-2 shadow-lg"
-            >
+            <nav aria-label="Main menu" className="absolute right-0 z-40 mt-2 w-64 rounded-2xl border border-border bg-surface-raised p-2 shadow-xl">
               <NavLinks items={items} vertical />
-              <div className="mt-2 border-t border-slate-200 pt-2">
+              <div className="mt-2 border-t border-border pt-2">
                 {user ? (
                   <div className="flex items-center justify-between gap-2 px-1">
-                    <span className="truncate text-sm text-slate-600">{user.email}</span>
+                    <span className="truncate text-sm text-muted-foreground">{user.email}</span>
                     <SignOut />
                   </div>
                 ) : (
@@ -147,37 +164,45 @@ function Header({ user, credits, isAdmin, demoOpen }: Pick<Route.ComponentProps[
   );
 }
 
-function Shell({ data, children }: { data: Route.ComponentProps["loaderData"] | undefined; children: React.ReactNode }) {
+function Live({ data }: { data: LayoutData | undefined }) {
+  useLiveUpdates(data?.live ?? { active: [], finished: [] });
+  return null;
+}
+
+function Shell({ data, children }: { data: LayoutData | undefined; children: React.ReactNode }) {
   const navigating = useNavigation().state === "loading";
   return (
-    <div className="flex min-h-screen flex-col">
-      <a href="#main" className="skip-link">
-        Skip to content
-      </a>
-      <Header user={data?.user ?? null} credits={data?.credits ?? null} isAdmin={data?.isAdmin ?? false} demoOpen={data?.demoOpen ?? false} />
-      <div aria-hidden="true" className={`h-0.5 bg-indigo-600 transition-opacity ${navigating ? "animate-pulse opacity-100" : "opacity-0"}`} />
-      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 focus:outline-none">
-        {data?.notice ? (
-          <div className="mb-6">
-            <Notice kind={data.notice.kind}>{data.notice.text}</Notice>
+    <Toaster>
+      <div className="flex min-h-screen flex-col">
+        <a href="#main" className="skip-link">
+          Skip to content
+        </a>
+        <Live data={data} />
+        <Header data={data} />
+        <div aria-hidden="true" className={cn("h-0.5 bg-primary transition-opacity", navigating ? "animate-pulse opacity-100" : "opacity-0")} />
+        <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-8 focus:outline-none">
+          {data?.notice ? (
+            <Notice kind={data.notice.kind} className="mb-6">
+              {data.notice.text}
+            </Notice>
+          ) : null}
+          {children}
+        </main>
+        <footer className="border-t border-border">
+          <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-2 px-4 py-6 text-sm text-muted-foreground">
+            <span>Atelier {APP_VERSION}</span>
+            <span className="flex gap-4">
+              <Link to="/docs" className="hover:text-foreground">
+                API reference
+              </Link>
+              <a href="/api/openapi.json" className="hover:text-foreground">
+                OpenAPI
+              </a>
+            </span>
           </div>
-        ) : null}
-        {children}
-      </main>
-      <footer className="border-t border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-4 text-sm text-slate-600">
-          <span>Atelier {APP_VERSION}</span>
-          <span className="flex gap-4">
-            <Link to="/docs" className="link">
-              API reference
-            </Link>
-            <a href="/api/openapi.json" className="link">
-              OpenAPI
-            </a>
-          </span>
-        </div>
-      </footer>
-    </div>
+        </footer>
+      </div>
+    </Toaster>
   );
 }
 
@@ -189,11 +214,13 @@ export default function Layout({ loaderData }: Route.ComponentProps) {
   );
 }
 
-/** Errors inside a page keep the header and navigation. */
+/** Errors inside a page (and unknown addresses) keep the header and navigation. */
 export function ErrorBoundary({ error, loaderData }: Route.ErrorBoundaryProps) {
   let title = "Something went wrong";
   let details = "An unexpected error occurred. Please try again.";
+  let code = "Error";
   if (isRouteErrorResponse(error)) {
+    code = String(error.status);
     if (error.status === 404) {
       title = "Page not found";
       details = "The page you asked for does not exist, or it is not yours.";
@@ -205,16 +232,25 @@ export function ErrorBoundary({ error, loaderData }: Route.ErrorBoundaryProps) {
       details = error.statusText || details;
     }
   }
+  const data = loaderData as LayoutData | undefined;
   return (
-    <Shell data={loaderData as Route.ComponentProps["loaderData"] | undefined}>
-      <section className="mx-auto max-w-xl py-8" aria-labelledby="error-h">
-        <h1 id="error-h" className="text-2xl font-semibold">
+    <Shell data={data}>
+      <section className="mx-auto flex max-w-xl flex-col items-center py-16 text-center" aria-labelledby="error-h">
+        <p className="bg-gradient-to-br from-violet-500 via-fuchsia-500 to-orange-400 bg-clip-text text-6xl font-bold tracking-tight text-transparent" aria-hidden="true">
+          {code}
+        </p>
+        <h1 id="error-h" className="mt-4 text-2xl font-semibold">
           {title}
         </h1>
-        <p className="mt-2 text-slate-600">{details}</p>
-        <Link className="btn-secondary mt-6" to="/">
-          Back to Atelier
-        </Link>
+        <p className="mt-2 text-muted-foreground">{details}</p>
+        <div className="mt-8 flex flex-wrap justify-center gap-3">
+          <Link className={buttonVariants()} to={data?.user ? "/studio" : "/"}>
+            {data?.user ? "Back to the studio" : "Back to Atelier"}
+          </Link>
+          <Link className={buttonVariants({ variant: "secondary" })} to="/docs">
+            API docs
+          </Link>
+        </div>
       </section>
     </Shell>
   );

@@ -160,7 +160,7 @@ export default function Playground({ loaderData, actionData }: Route.ComponentPr
   return (
     <div className="space-y-6">
       <PageHeader title="Playground" />
-      <p className="text-sm text-slate-600">
+      <p className="text-sm text-muted-foreground">
         Try the demo models. Providers without a configured key answer from the built-in simulator. Demo calls cost no
         credits.
       </p>
@@ -217,7 +217,7 @@ export default function Playground({ loaderData, actionData }: Route.ComponentPr
             aria-busy={streaming}
             data-testid="text-output"
             data-chunks={chunks}
-            className="mt-1 block min-h-16 whitespace-pre-wrap rounded-md border border-slate-200 bg-slate-50 p-3 text-sm"
+            className="mt-1 block min-h-16 whitespace-pre-wrap rounded-md border border-border bg-muted p-3 text-sm"
           >
             {shownText ?? ""}
           </output>
@@ -256,7 +256,7 @@ export default function Playground({ loaderData, actionData }: Route.ComponentPr
           <div className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2">
             {imageData.imageUrls.map((url) => (
               <a key={url} href={url} className="block">
-                <img src={url} alt={`Generated: ${imageData.values?.prompt ?? ""}`} className="w-full rounded-md border border-slate-200" />
+                <img src={url} alt={`Generated: ${imageData.values?.prompt ?? ""}`} className="w-full rounded-md border border-border" />
               </a>
             ))}
           </div>

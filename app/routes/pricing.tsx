@@ -85,17 +85,17 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
           </h2>
           <dl className="mt-3 flex flex-wrap gap-8">
             <div>
-              <dt className="text-sm text-slate-500">Available</dt>
+              <dt className="text-sm text-muted-foreground">Available</dt>
               <dd className="text-2xl font-semibold" data-testid="pricing-available">
                 {balance.available}
               </dd>
             </div>
             <div>
-              <dt className="text-sm text-slate-500">Held by running tasks</dt>
+              <dt className="text-sm text-muted-foreground">Held by running tasks</dt>
               <dd className="text-2xl font-semibold">{balance.held}</dd>
             </div>
             <div>
-              <dt className="text-sm text-slate-500">Plan</dt>
+              <dt className="text-sm text-muted-foreground">Plan</dt>
               <dd className="text-2xl font-semibold" data-testid="pricing-plan">
                 {subscription ? subscription.product_name : "Standard"}
               </dd>
@@ -140,14 +140,14 @@ function ProductGrid({ title, id, items, signedIn, busy, current }: { title: str
             <h3 className="font-semibold">{p.name}</h3>
             <p className="mt-2 text-3xl font-semibold">
               {formatMoney(p.amount, p.currency)}
-              {p.interval ? <span className="text-base font-normal text-slate-500"> / {p.interval}</span> : null}
+              {p.interval ? <span className="text-base font-normal text-muted-foreground"> / {p.interval}</span> : null}
             </p>
-            <p className="mt-1 text-sm text-slate-600">
+            <p className="mt-1 text-sm text-muted-foreground">
               {p.credits.toLocaleString("en")} credits{p.interval ? ` every ${p.interval}` : ", valid 1 year"}
             </p>
             <div className="mt-4 flex-1" />
             {current === p.product_id ? (
-              <p className="text-sm font-medium text-emerald-700">Your current plan</p>
+              <p className="text-sm font-medium text-success-soft-foreground">Your current plan</p>
             ) : signedIn ? (
               <Form method="post">
                 <input type="hidden" name="product_id" value={p.product_id} />

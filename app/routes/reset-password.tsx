@@ -44,8 +44,8 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             </button>
           </Form>
         )}
-        <p className="mt-4 text-sm text-slate-600">
-          <a className="font-medium text-indigo-700 underline" href="/forgot-password">
+        <p className="mt-4 text-sm text-muted-foreground">
+          <a className="font-medium text-accent underline" href="/forgot-password">
             Ask for a new link
           </a>
         </p>

@@ -36,7 +36,7 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
           <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.email} error={errors.email} />
           <Field label="Password" name="password" type="password" autoComplete="current-password" required error={errors.password} />
           <p className="text-sm">
-            <a className="font-medium text-indigo-700 underline" href="/forgot-password">
+            <a className="font-medium text-accent underline" href="/forgot-password">
               Forgot your password?
             </a>
           </p>
@@ -44,9 +44,9 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
             {busy ? "Signing in…" : "Sign in"}
           </button>
         </Form>
-        <p className="mt-4 text-sm text-slate-600">
+        <p className="mt-4 text-sm text-muted-foreground">
           No account yet?{" "}
-          <a className="font-medium text-indigo-700 underline" href="/sign-up">
+          <a className="font-medium text-accent underline" href="/sign-up">
             Sign up
           </a>
         </p>

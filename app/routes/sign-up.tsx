@@ -11,7 +11,7 @@ import type { Route } from "./+types/sign-up";
 export const meta: Route.MetaFunction = () => [{ title: "Sign up — Atelier" }];
 
 export async function loader({ request }: Route.LoaderArgs) {
-  if (await getUiUser(request)) throw redirect("/account");
+  if (await getUiUser(request)) throw redirect("/studio");
   const ref = new URL(request.url).searchParams.get("ref") ?? "";
   return { ref, inviter: await inviterOf(getServices().db, ref) };
 }
@@ -25,7 +25,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (!reply.ok) return { errors: { form: authErrorMessage(reply) }, values: { name: parsed.data.name, email: parsed.data.email } };
   // Without a mail transport sign-up signs in; with one, the account waits for its verified address
   // (and a taken address gets the very same answer: its owner is mailed instead).
-  if (reply.headers.has("set-cookie")) return redirect("/account", { headers: reply.headers });
+  if (reply.headers.has("set-cookie")) return redirect("/studio", { headers: reply.headers });
   return { sent: parsed.data.email };
 }
 
@@ -43,9 +43,9 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
               We have sent a link to <strong>{actionData.sent}</strong>. Open it to confirm your address, then sign in.
             </Notice>
           </div>
-          <p className="mt-4 text-sm text-slate-600">
+          <p className="mt-4 text-sm text-muted-foreground">
             Nothing arrived after a few minutes? Look in your spam folder, or{" "}
-            <a className="font-medium text-indigo-700 underline" href="/verify-email">
+            <a className="font-medium text-accent underline" href="/verify-email">
               ask for a new link
             </a>
             .
@@ -58,7 +58,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
     <div className="mx-auto max-w-md">
       <div className="card">
         <h1 className="text-2xl font-semibold">Create your account</h1>
-        <p className="mt-1 text-sm text-slate-600">New accounts start with free credits.</p>
+        <p className="mt-1 text-sm text-muted-foreground">New accounts start with free credits.</p>
         <Form method="post" className="mt-6 space-y-4" noValidate>
           {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
           {loaderData.inviter ? <Notice kind="success">{loaderData.inviter.nickname} invited you to Atelier. Welcome!</Notice> : null}
@@ -70,9 +70,9 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
             {busy ? "Creating account…" : "Sign up"}
           </button>
         </Form>
-        <p className="mt-4 text-sm text-slate-600">
+        <p className="mt-4 text-sm text-muted-foreground">
           Already have an account?{" "}
-          <a className="font-medium text-indigo-700 underline" href="/sign-in">
+          <a className="font-medium text-accent underline" href="/sign-in">
             Sign in
           </a>
         </p>

@@ -1,8 +1,9 @@
-import { data, Link } from "react-router";
-import { LiveRefresh, Progress, ResultMedia } from "~/components/generation";
-import { Badge, duration, PageHeader, utcTime } from "~/components/ui";
+import { ArrowLeft, ChevronLeft, ChevronRight, Download, Eye, EyeOff, RotateCcw, Sparkles, TriangleAlert } from "lucide-react";
+import { data, Form, Link } from "react-router";
+import { fileExtension, ResultMedia, shapeClass, useLightbox } from "~/components/media";
+import { Badge, Button, buttonVariants, Card, cn, CopyButton, duration, formatDate, Notice, plural } from "~/components/ui";
 import { findOffering } from "~/domain/catalog";
-import { chargedCost, getOwnGeneration, parseResultUrls } from "~/domain/generations/generations.server";
+import { chargedCost, galleryNeighbours, getOwnGeneration, parseResultUrls, setHidden } from "~/domain/generations/generations.server";
 import { isFinished } from "~/domain/generations/status";
 import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";
@@ -14,30 +15,35 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: loaderData ? `${loaderData.gen.prompt.slice(0, 60)} — Studio — Atelier` : "Generation — Atelier" },
 ];
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const { user } = await requireUiUser(request);
-  const { db } = getServices();
-  let row;
+/** Another user's task looks exactly like a missing one (DESIGN §1). */
+async function own<T>(f: () => Promise<T>): Promise<T> {
   try {
-    row = await getOwnGeneration(db, user.id, params.genId);
+    return await f();
   } catch (error) {
-    // Another user's task looks exactly like a missing one (DESIGN §1).
     if (isAppError(error) && error.code === "GENERATION_NOT_FOUND") throw data("generation not found", { status: 404 });
     throw error;
   }
-  let options: string | null = null;
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const { user } = await requireUiUser(request);
+  const { db } = getServices();
+  const row = await own(() => getOwnGeneration(db, user.id, params.genId));
+  let raw: Record<string, unknown> = {};
   try {
-    const o = JSON.parse(row.options);
-    options = o && Object.keys(o).length ? JSON.stringify(o, null, 2) : null;
+    const o = JSON.parse(row.options) as Record<string, unknown> | null;
+    raw = o && typeof o === "object" && !Array.isArray(o) ? o : {};
   } catch {
-    options = null;
+    raw = {};
   }
+  const options: [string, string][] = Object.entries(raw).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]);
   return {
     gen: {
       id: row.id,
       aiType: row.aiType,
       provider: row.provider,
       model: row.model,
+      offering: `${row.aiType}|${row.provider}|${row.model}`,
       label: findOffering(row.aiType, row.provider, row.model)?.label ?? row.model,
       prompt: row.prompt,
       status: row.status,
@@ -47,96 +53,176 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       error: row.errorMessage,
       urls: parseResultUrls(row),
       options,
+      shape: shapeClass(row.aiType, raw),
+      hidden: row.hiddenAt !== null,
       createdAt: iso(row.createdAt)!,
       startedAt: iso(row.startedAt),
       completedAt: iso(row.completedAt),
     },
+    neighbours: row.hiddenAt ? { newer: null, older: null } : await galleryNeighbours(db, row),
   };
 }
 
-export default function GenerationDetail({ loaderData }: Route.ComponentProps) {
-  const { gen } = loaderData;
+export async function action({ request, params }: Route.ActionArgs) {
+  const { user } = await requireUiUser(request);
+  const { db, clock } = getServices();
+  const form = await request.formData();
+  const hide = form.get("intent") === "hide";
+  await own(() => setHidden(db, user.id, params.genId, hide, clock));
+  return { hidden: hide };
+}
+
+export default function GenerationDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const { gen, neighbours } = loaderData;
   const running = !isFinished(gen.status);
+  const lightbox = useLightbox(gen.urls.map((url) => ({ id: gen.id, url, aiType: gen.aiType, prompt: gen.prompt })));
   const cost =
     gen.status === "completed"
-      ? `${gen.charged} credits`
+      ? plural(gen.charged, "credit")
       : gen.status === "failed"
         ? "0 credits (failed tasks are free)"
-        : `${gen.price} credits, charged when the result is delivered`;
+        : `${plural(gen.price, "credit")}, charged when the result is delivered`;
   const facts: [string, React.ReactNode][] = [
     ["Status", <Badge key="s" status={gen.status} data-testid="status" />],
-    ["Type", gen.aiType],
-    ["Provider", `${gen.provider}${gen.mode === "simulated" ? " (simulated)" : ""}`],
     ["Model", `${gen.label} (${gen.model})`],
+    ["Provider", `${gen.provider}${gen.mode === "simulated" ? " (simulated)" : ""}`],
+    ["Type", gen.aiType],
     ["Cost", cost],
-    ["Created", <time key="c" dateTime={gen.createdAt}>{utcTime(gen.createdAt, true)}</time>],
-    ["Started", gen.startedAt ? <time dateTime={gen.startedAt}>{utcTime(gen.startedAt, true)}</time> : "—"],
-    ["Completed", gen.completedAt ? <time dateTime={gen.completedAt}>{utcTime(gen.completedAt, true)}</time> : "—"],
+    ...gen.options.map(([k, v]) => [k.replace(/_/g, " "), v] as [string, string]),
+    ["Created", <time key="c" dateTime={gen.createdAt}>{formatDate(gen.createdAt, { seconds: true })}</time>],
+    ["Completed", gen.completedAt ? <time dateTime={gen.completedAt}>{formatDate(gen.completedAt, { seconds: true })}</time> : "—"],
     ["Duration", duration(gen.createdAt, gen.completedAt)],
-    ["Generation id", <code key="i" className="text-xs break-all">{gen.id}</code>],
   ];
+  const reuse = `/studio?${new URLSearchParams({ prompt: gen.prompt, model: gen.offering })}`;
+  const nav = buttonVariants({ variant: "secondary", size: "sm" });
   return (
     <div className="space-y-6">
-      <LiveRefresh active={running} watch={[gen]} />
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <Link to="/studio" className="link">
-          ← Back to the studio
+      <nav aria-label="Gallery" className="flex flex-wrap items-center justify-between gap-2">
+        <Link to="/studio" className={buttonVariants({ variant: "ghost", size: "sm" })}>
+          <ArrowLeft aria-hidden="true" /> Studio
         </Link>
+        <span className="flex gap-2">
+          {neighbours.newer ? (
+            <Link to={`/studio/${neighbours.newer}`} className={nav} rel="prev" prefetch="intent">
+              <ChevronLeft aria-hidden="true" /> Newer
+            </Link>
+          ) : null}
+          {neighbours.older ? (
+            <Link to={`/studio/${neighbours.older}`} className={nav} rel="next" prefetch="intent">
+              Older <ChevronRight aria-hidden="true" />
+            </Link>
+          ) : null}
+        </span>
       </nav>
-      <PageHeader title="Generation" description={gen.prompt} />
+
+      {gen.hidden ? (
+        <Notice kind="info">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <span>{actionData?.hidden ? "Removed from your gallery." : "This result is not shown in your gallery."} Its history and credits are unchanged.</span>
+            <Form method="post">
+              <Button type="submit" name="intent" value="unhide" size="sm" variant="secondary">
+                <Eye aria-hidden="true" /> Put back in the gallery
+              </Button>
+            </Form>
+          </div>
+        </Notice>
+      ) : null}
+
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <section className="card" aria-labelledby="result-h">
-          <h2 id="result-h" className="text-lg font-semibold">
+        <section aria-labelledby="result-h" className="min-w-0">
+          <h2 id="result-h" className="sr-only">
             Result
           </h2>
           {gen.status === "completed" ? (
-            <div className="mt-3 space-y-4">
+            <div className="space-y-3">
               {gen.urls.map((u, i) => (
-                <figure key={u} className="space-y-2">
-                  <ResultMedia url={u} aiType={gen.aiType} prompt={gen.prompt} />
-                  <figcaption>
-                    <a href={u} download className="btn-secondary">
-                      Download{gen.urls.length > 1 ? ` file ${i + 1}` : ""} ({u.slice(u.lastIndexOf(".") + 1)})
+                <figure key={u} className="overflow-hidden rounded-3xl border border-border bg-muted">
+                  {fileExtension(u) === "mp4" || fileExtension(u) === "webm" ? (
+                    <ResultMedia url={u} aiType={gen.aiType} prompt={gen.prompt} fit />
+                  ) : (
+                    <a
+                      href={u}
+                      onClick={(e) => {
+                        e.preventDefault();
+                        lightbox.open(i);
+                      }}
+                      aria-label={`View full size: ${gen.prompt}`}
+                      className="block"
+                    >
+                      <ResultMedia url={u} aiType={gen.aiType} prompt={gen.prompt} fit className="mx-auto w-auto max-w-full" />
                     </a>
-                  </figcaption>
+                  )}
                 </figure>
               ))}
             </div>
           ) : gen.status === "failed" ? (
-            <div className="mt-3 rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-900" role="note">
-              <p className="font-medium">The generation failed; no credits were charged.</p>
-              <p className="mt-1" data-testid="error-message">
+            <div className="flex aspect-video flex-col items-center justify-center gap-2 rounded-3xl border border-border bg-muted p-6 text-center" role="note">
+              <TriangleAlert aria-hidden="true" className="size-8 text-muted-foreground" />
+              <p className="font-medium">This one could not be made. No credits were charged.</p>
+              <p className="max-w-md text-sm text-muted-foreground" data-testid="error-message">
                 {gen.error}
               </p>
             </div>
           ) : (
-            <Progress status={gen.status} />
+            <div className={cn("shimmer mx-auto flex max-h-[75vh] max-w-full flex-col items-center justify-center gap-3 rounded-3xl border border-border bg-muted", gen.shape)} role="status">
+              <Sparkles aria-hidden="true" className="size-8 animate-pulse text-accent" />
+              <p className="font-medium">{gen.status === "pending" ? "Queued…" : "Generating…"}</p>
+              <progress className="h-1.5 w-1/2 overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-border [&::-webkit-progress-value]:bg-primary" aria-label={`Generating (${gen.status})`} />
+              <noscript>
+                <meta httpEquiv="refresh" content="3" />
+              </noscript>
+            </div>
           )}
         </section>
-        <section className="card" aria-labelledby="facts-h">
-          <h2 id="facts-h" className="text-lg font-semibold">
-            Details
-          </h2>
-          <dl className="mt-3 grid grid-cols-[8rem_1fr] gap-x-4 gap-y-2 text-sm">
-            {facts.map(([k, v]) => (
-              <div key={k} className="contents">
-                <dt className="font-medium text-slate-600">{k}</dt>
-                <dd data-field={k}>{v}</dd>
+
+        <div className="min-w-0 space-y-4">
+          <Card>
+            <h1 className="text-lg leading-snug font-semibold break-words whitespace-pre-wrap" data-field="Prompt">
+              {gen.prompt}
+            </h1>
+            <div className="mt-4 flex flex-wrap gap-2">
+              <Link to={reuse} className={buttonVariants({ size: "sm" })}>
+                <RotateCcw aria-hidden="true" /> Reuse prompt
+              </Link>
+              {gen.urls.map((u, i) => (
+                <a key={u} href={u} download className={buttonVariants({ variant: "secondary", size: "sm" })}>
+                  <Download aria-hidden="true" /> Download{gen.urls.length > 1 ? ` ${i + 1}` : ""} ({fileExtension(u)})
+                </a>
+              ))}
+              {gen.urls[0] ? <CopyButton text={gen.urls[0]} label="Copy link" /> : null}
+              {gen.hidden ? null : (
+                <Form method="post">
+                  <Button type="submit" name="intent" value="hide" variant="secondary" size="sm">
+                    <EyeOff aria-hidden="true" /> Remove from gallery
+                  </Button>
+                </Form>
+              )}
+            </div>
+          </Card>
+          <Card title="Details" id="facts">
+            <dl className="grid grid-cols-[minmax(0,7rem)_minmax(0,1fr)] gap-x-4 gap-y-2.5 text-sm">
+              {facts.map(([k, v]) => (
+                <div key={k} className="contents">
+                  <dt className="text-muted-foreground capitalize">{k}</dt>
+                  <dd data-field={k} className="min-w-0">
+                    {v}
+                  </dd>
+                </div>
+              ))}
+            </dl>
+            <div className="mt-4 border-t border-border pt-3">
+              <p className="text-xs text-muted-foreground">Generation id</p>
+              <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
+                <code className="font-mono text-xs whitespace-nowrap" data-field="Generation id">
+                  {gen.id}
+                </code>
+                <CopyButton text={gen.id} label="Copy" variant="ghost" />
               </div>
-            ))}
-          </dl>
-          <h3 className="mt-4 text-sm font-semibold text-slate-700">Prompt</h3>
-          <p className="mt-1 text-sm break-words whitespace-pre-wrap" data-field="Prompt">
-            {gen.prompt}
-          </p>
-          {gen.options ? (
-            <>
-              <h3 className="mt-4 text-sm font-semibold text-slate-700">Options</h3>
-              <pre className="mt-1 overflow-x-auto rounded bg-slate-100 p-2 text-xs" tabIndex={0} aria-label="Options">{gen.options}</pre>
-            </>
-          ) : null}
-        </section>
+            </div>
+          </Card>
+        </div>
       </div>
+      {lightbox.element}
     </div>
   );
 }

@@ -1,46 +1,56 @@
-import { pageFromQuery } from "~/domain/paging";
-import { Form, Link, redirect, useNavigation } from "react-router";
-import { LiveRefresh, Progress, ResultMedia } from "~/components/generation";
-import { Badge, EmptyState, Notice, PageHeader, Pagination, utcTime } from "~/components/ui";
-import { CATALOG } from "~/domain/catalog";
-import { availableCredits } from "~/domain/credits/ledger.server";
-import {
-  chargedCost,
-  createGeneration,
-  hasUnfinished,
-  listRecent,
-  parseFilter,
-  parseResultUrls,
-  validateGenerateInput,
-} from "~/domain/generations/generations.server";
-import { GENERATION_STATUSES } from "~/domain/generations/status";
+import { Clapperboard, Download, EyeOff, ImageIcon, RotateCcw, Sparkles, TriangleAlert, Wand2 } from "lucide-react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Form, Link, redirect, useFetcher, useNavigation } from "react-router";
+import { isVideoFile, ResultMedia, shapeClass, useLightbox, type MediaItem } from "~/components/media";
+import { Badge, Button, buttonVariants, cn, CopyButton, coverInput, EmptyState, FieldError, formatDate, Hint, inputClass, Notice, PageHeader, Pagination, plural, useToast } from "~/components/ui";
+import { UI_MESSAGES } from "~/domain/account/messages";
+import { ModelOptions, readOptions } from "~/components/model-options";
+import { CATALOG, findOffering, type AiType } from "~/domain/catalog";
+import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
+import { balanceOf } from "~/domain/credits/ledger.server";
+import { chargedCost, createGeneration, listRecent, parseFilter, parseResultUrls, setHidden, validateGenerateInput } from "~/domain/generations/generations.server";
 import { cancelGeneration } from "~/domain/generations/cancel.server";
 import { getGenerationRuntime } from "~/domain/generations/runtime.server";
 import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";
-import { fieldErrors, StudioSchema, type FieldErrors } from "~/lib/forms";
+import { fieldErrors, StudioSchema } from "~/lib/forms";
 import { getServices } from "~/lib/services.server";
 import { requireUiUser } from "~/lib/session.server";
-import { OutOfCredits } from "~/components/billing/account-billing";
 import type { Route } from "./+types/studio";
 
 export const meta: Route.MetaFunction = () => [{ title: "Studio — Atelier" }];
 
-const PAGE_SIZE = 8;
+const PAGE_SIZE = 24;
+const parseOptions = (json: string): Record<string, unknown> => {
+  try {
+    const v = JSON.parse(json);
+    return v && typeof v === "object" && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
+};
+const offeringValue = (o: { aiType: string; provider: string; model: string }) => `${o.aiType}|${o.provider}|${o.model}`;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireUiUser(request);
   const { db, clock } = getServices();
   const { providers } = getGenerationRuntime();
   const url = new URL(request.url);
-  const page = pageFromQuery(url.searchParams.get("page"));
+  const page = Math.max(1, Math.floor(Number(url.searchParams.get("page") ?? "1")) || 1);
   const filter = parseFilter(url.searchParams);
-  const { rows, total } = await listRecent(db, user.id, { page, pageSize: PAGE_SIZE }, filter);
+  const { rows, total } = await listRecent(db, user.id, { page, pageSize: PAGE_SIZE }, { ...filter, galleryOnly: true });
+  const balance = await db.exec(balanceOf(db, user.id, clock));
+  const offerings = CATALOG.map((o) => ({ ...o, value: offeringValue(o), mode: providers.mode(o.provider), affordable: o.credits <= balance.available }));
+  // "Reuse prompt" links carry the prompt and model; otherwise the first affordable image model.
+  const wanted = offerings.find((o) => o.value === url.searchParams.get("model"));
+  const initial = wanted ?? offerings.find((o) => o.aiType === "image" && o.affordable) ?? offerings[0]!;
   return {
-    offerings: CATALOG.map((o) => ({ ...o, value: `${o.aiType}|${o.provider}|${o.model}`, mode: providers.mode(o.provider) })),
-    available: Math.max(0, await db.exec(availableCredits(db, user.id, clock))),
+    offerings,
+    initial: { offering: initial.value, make: initial.aiType, prompt: (url.searchParams.get("prompt") ?? "").slice(0, 4000) },
+    balance,
+    checkedIn: await checkedInToday(db, user.id, clock),
+    created: url.searchParams.get("created"),
     filter: { type: filter.aiType ?? "", status: filter.status ?? "" },
-    running: await hasUnfinished(db, user.id),
     page,
     pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
     total,
@@ -49,23 +59,34 @@ export async function loader({ request }: Route.LoaderArgs) {
       aiType: r.aiType,
       provider: r.provider,
       model: r.model,
+      label: CATALOG.find((o) => offeringValue(o) === offeringValue(r))?.label ?? r.model,
+      offering: offeringValue(r),
       prompt: r.prompt,
       status: r.status,
       mode: r.mode,
       cost: chargedCost(r),
       error: r.errorMessage,
       urls: parseResultUrls(r),
+      shape: shapeClass(r.aiType, parseOptions(r.options)),
       createdAt: iso(r.createdAt)!,
-      completedAt: iso(r.completedAt),
     })),
   };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+type ActionData =
+  | { intent: "create"; errors: Record<string, string | undefined>; values: { offering: string; prompt: string }; shortfall?: { need: number; have: number } }
+  | { intent: "hide"; hidden: boolean; id: string }
+  | { intent: "checkin"; added: boolean; text: string };
+
+export async function action({ request }: Route.ActionArgs): Promise<ActionData | Response> {
   const { user } = await requireUiUser(request);
+  const services = getServices();
   const form = Object.fromEntries(await request.formData());
+  if (form.intent === "hide" || form.intent === "unhide") {
+    const row = await setHidden(services.db, user.id, String(form.gen_id ?? ""), form.intent === "hide", services.clock);
+    return { intent: "hide", hidden: row.hiddenAt !== null, id: row.id };
+  }
   if (form.intent === "cancel") {
-    const services = getServices();
     try {
       await cancelGeneration({ db: services.db, clock: services.clock, providers: getGenerationRuntime().providers }, user.id, String(form.gen_id ?? ""));
     } catch (error) {
@@ -74,23 +95,41 @@ export async function action({ request }: Route.ActionArgs) {
     }
     return redirect("/studio?notice=generation-canceled");
   }
+  if (form.intent === "checkin") {
+    const r = await checkIn(services.db, user.id, services.clock);
+    return { intent: "checkin", added: r.added, text: r.added ? UI_MESSAGES.CHECKIN_ADDED : UI_MESSAGES.CHECKIN_ALREADY };
+  }
   const values = { offering: String(form.offering ?? ""), prompt: String(form.prompt ?? "") };
   const parsed = StudioSchema.safeParse(form);
-  if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
+  if (!parsed.success) return { intent: "create", errors: fieldErrors(parsed.error), values };
   const [ai_type, provider, model] = parsed.data.offering.split("|");
-  const services = getServices();
+  if (form.make && form.make !== ai_type) {
+    return { intent: "create", errors: { offering: `Choose a ${form.make === "video" ? "video" : "image"} model` }, values };
+  }
   try {
-    const input = validateGenerateInput({ ai_type, provider, model, prompt: parsed.data.prompt });
+    const chosen = findOffering(ai_type!, provider!, model!);
+    const options = chosen ? readOptions(chosen, form) : {};
+    const input = validateGenerateInput({ ai_type, provider, model, prompt: parsed.data.prompt, options });
     const mode = getGenerationRuntime().providers.mode(input.offering.provider);
     const row = await createGeneration(services.db, { userId: user.id, input, mode, config: services.config }, services.clock);
-    return redirect(`/studio?created=${encodeURIComponent(row.id)}&notice=generation-started`);
+    // Back to the studio with the prompt and model kept, so the next variation is one click away.
+    const q = new URLSearchParams({ created: row.id, model: parsed.data.offering, prompt: parsed.data.prompt });
+    return redirect(`/studio?${q}`);
   } catch (error) {
-    if (isAppError(error)) return { errors: { form: error.message } as FieldErrors, values, outOfCredits: error.code === "INSUFFICIENT_CREDITS" };
+    if (isAppError(error) && error.code === "INSUFFICIENT_CREDITS") {
+      const p = error.params as { need: number; have: number };
+      return { intent: "create", errors: {}, values, shortfall: p };
+    }
+    if (isAppError(error)) return { intent: "create", errors: { form: error.message }, values };
     throw error;
   }
 }
 
-function filterHref(filter: { type: string; status: string }, page: number) {
+type Data = Route.ComponentProps["loaderData"];
+type Offering = Data["offerings"][number];
+type Task = Data["tasks"][number];
+
+function filterHref(filter: { type: string; status: string }, page = 1) {
   const q = new URLSearchParams();
   if (filter.type) q.set("type", filter.type);
   if (filter.status) q.set("status", filter.status);
@@ -99,208 +138,404 @@ function filterHref(filter: { type: string; status: string }, page: number) {
   return `/studio${s ? `?${s}` : ""}`;
 }
 
-export default function Studio({ loaderData, actionData }: Route.ComponentProps) {
-  const { offerings, available, tasks, page, pages, total, filter, running } = loaderData;
-  const errors = actionData?.errors ?? {};
-  const busy = useNavigation().state === "submitting";
-  const filtered = Boolean(filter.type || filter.status);
-  const selected = actionData?.values?.offering ?? offerings[0]?.value;
-  return (
-    <div className="space-y-8">
-      <LiveRefresh active={running} watch={tasks.filter((t) => t.status === "pending" || t.status === "processing")} />
-      <PageHeader title="Studio" description="Create images and videos; credits are charged only when a result is delivered.">
-        <p className="text-sm text-slate-700" data-testid="available">
-          Available: <strong>{available}</strong> credits
-        </p>
-      </PageHeader>
+export const PROVIDER_NAME: Record<string, string> = { openai: "OpenAI", replicate: "Replicate", kling: "Kling", runway: "Runway" };
 
-      <section className="card" aria-labelledby="create-h">
-        <h2 id="create-h" className="text-lg font-semibold">
-          New generation
-        </h2>
-        <Form method="post" className="mt-4 space-y-4" noValidate>
-          {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
-          {actionData && "outOfCredits" in actionData && actionData.outOfCredits ? <OutOfCredits /> : null}
-          <div className="grid grid-cols-1 gap-4 md:grid-cols-[minmax(0,20rem)_1fr]">
-            <div>
-              <label htmlFor="f-offering" className="label">
-                Type, provider and model
-              </label>
-              <select
-                id="f-offering"
-                name="offering"
-                className="input mt-1"
-                defaultValue={selected}
-                aria-invalid={errors.offering ? true : undefined}
-                aria-describedby={errors.offering ? "f-offering-error" : undefined}
+const PROVIDER_SWATCH: Record<string, string> = {
+  openai: "from-emerald-400 to-teal-600",
+  replicate: "from-orange-400 to-rose-600",
+  kling: "from-sky-400 to-indigo-600",
+  runway: "from-fuchsia-400 to-violet-700",
+};
+
+function ModelCard({ o, checked, onSelect }: { o: Offering; checked: boolean; onSelect: () => void }) {
+  return (
+    <label
+      className={cn(
+        "group relative flex cursor-pointer flex-col gap-2 rounded-2xl border border-border bg-surface p-3 transition hover:border-input",
+        "has-[:checked]:border-primary has-[:checked]:ring-2 has-[:checked]:ring-primary/30 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-ring",
+      )}
+      data-offering={o.value}
+    >
+      <input type="radio" name="offering" value={o.value} checked={checked} onChange={onSelect} className={coverInput} aria-describedby={`m-${o.value}-d`} />
+      <span className="flex items-center gap-2.5">
+        <span aria-hidden="true" className={cn("hidden size-9 shrink-0 items-center sm:flex justify-center rounded-xl bg-gradient-to-br text-white", PROVIDER_SWATCH[o.provider])}>
+          {o.aiType === "video" ? <Clapperboard className="size-4" /> : <ImageIcon className="size-4" />}
+        </span>
+        <span className="min-w-0">
+          <span className="block truncate text-sm font-semibold">{o.label}</span>
+          <span className="block truncate text-xs text-muted-foreground">{PROVIDER_NAME[o.provider] ?? o.provider}</span>
+        </span>
+      </span>
+      <span id={`m-${o.value}-d`} className="flex flex-wrap items-center gap-1.5">
+        <Badge tone={o.affordable ? "accent" : "danger"}>{plural(o.credits, "credit")}</Badge>
+        <Badge status={o.mode}>{o.mode === "live" ? "Live" : "Simulated"}</Badge>
+        {o.affordable ? null : <span className="text-xs text-danger-soft-foreground">Not enough credits</span>}
+      </span>
+    </label>
+  );
+}
+
+function OutOfCredits({ need, have, checkedIn }: { need: number; have: number; checkedIn: boolean }) {
+  return (
+    <div role="alert" className="rounded-2xl border border-danger/30 bg-danger-soft p-4 text-sm text-danger-soft-foreground" data-testid="out-of-credits">
+      <p className="flex items-center gap-2 font-semibold">
+        <TriangleAlert aria-hidden="true" className="size-4" />
+        Not enough credits for this model
+      </p>
+      <p className="mt-1">
+        It costs {plural(need, "credit")} and you have {have} available. Pick a cheaper model, or get more credits:
+      </p>
+      <div className="mt-3 flex flex-wrap gap-2">
+        {checkedIn ? null : (
+          <Button type="submit" form="studio-checkin" size="sm">
+            Check in for 1 free credit
+          </Button>
+        )}
+        <Link to={`/pricing?need=${need}`} className={buttonVariants({ variant: checkedIn ? "primary" : "secondary", size: "sm" })}>
+          Buy credits
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+function Composer({ data, actionData }: { data: Data; actionData: ActionData | undefined }) {
+  const create = actionData?.intent === "create" ? actionData : undefined;
+  const errors = create?.errors ?? {};
+  const [make, setMake] = useState<AiType>((create?.values.offering.split("|")[0] as AiType) || data.initial.make);
+  const [offering, setOffering] = useState(create?.values.offering || data.initial.offering);
+  const busy = useNavigation().formData?.get("intent") === "create";
+  const promptRef = useRef<HTMLTextAreaElement>(null);
+  // A "reuse prompt" link brings a new prompt and model: show them.
+  useEffect(() => {
+    setMake(data.initial.make);
+    setOffering(data.initial.offering);
+    if (promptRef.current && data.initial.prompt) promptRef.current.value = data.initial.prompt;
+  }, [data.initial.make, data.initial.offering, data.initial.prompt]);
+
+  const selected = data.offerings.find((o) => o.value === offering);
+  const choose = (type: AiType) => {
+    setMake(type);
+    if (!offering.startsWith(`${type}|`)) {
+      const first = data.offerings.find((o) => o.aiType === type && o.affordable) ?? data.offerings.find((o) => o.aiType === type);
+      if (first) setOffering(first.value);
+    }
+  };
+
+  return (
+    <Form method="post" className="group/composer rounded-3xl border border-border bg-surface p-4 shadow-sm sm:p-5" noValidate aria-labelledby="create-h">
+      <h2 id="create-h" className="sr-only">
+        Create
+      </h2>
+      <input type="hidden" name="intent" value="create" />
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <fieldset>
+          <legend className="sr-only">What to create</legend>
+          <div className="inline-flex rounded-full bg-muted p-1">
+            {(["image", "video"] as const).map((t) => (
+              <label
+                key={t}
+                className="relative flex cursor-pointer items-center gap-1.5 rounded-full px-4 py-1.5 text-sm font-medium text-muted-foreground transition has-[:checked]:bg-surface has-[:checked]:text-foreground has-[:checked]:shadow-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring [&_svg]:size-4"
               >
-                {(["image", "video"] as const).map((type) => (
-                  <optgroup key={type} label={type === "image" ? "Images" : "Videos"}>
-                    {offerings
-                      .filter((o) => o.aiType === type)
-                      .map((o) => (
-                        <option key={o.value} value={o.value}>
-                          {`${o.label} — ${o.provider} / ${o.model} — ${o.credits} credits${o.mode === "simulated" ? " (simulated)" : ""}`}
-                        </option>
-                      ))}
-                  </optgroup>
-                ))}
-              </select>
-              {errors.offering ? (
-                <p id="f-offering-error" className="field-error" role="alert">
-                  {errors.offering}
-                </p>
-              ) : null}
-            </div>
-            <div>
-              <label htmlFor="f-prompt" className="label">
-                Prompt
+                <input type="radio" name="make" value={t} id={`make-${t}`} checked={make === t} onChange={() => choose(t)} className={coverInput} />
+                {t === "image" ? <ImageIcon aria-hidden="true" /> : <Clapperboard aria-hidden="true" />}
+                {t === "image" ? "Image" : "Video"}
               </label>
-              <textarea
-                id="f-prompt"
-                name="prompt"
-                rows={3}
-                required
-                maxLength={4000}
-                className="input mt-1"
-                defaultValue={actionData?.values?.prompt}
-                aria-invalid={errors.prompt ? true : undefined}
-                aria-describedby={errors.prompt ? "f-prompt-error" : "f-prompt-hint"}
-              />
-              {errors.prompt ? (
-                <p id="f-prompt-error" className="field-error" role="alert">
-                  {errors.prompt}
-                </p>
-              ) : (
-                <p id="f-prompt-hint" className="hint">
-                  Up to 4000 characters. Credits are charged only when the result is delivered.
-                </p>
-              )}
-            </div>
+            ))}
           </div>
-          <div className="flex flex-wrap items-center justify-between gap-3">
-            <button type="submit" className="btn-primary" disabled={busy}>
-              {busy ? "Starting…" : "Generate"}
-            </button>
-            <details className="text-sm text-slate-600">
-              <summary className="cursor-pointer underline underline-offset-2">Providers</summary>
-              <ul className="mt-2 space-y-1" aria-label="Provider modes">
-                {[...new Map(offerings.map((o) => [o.provider, o.mode])).entries()].map(([p, mode]) => (
-                  <li key={p} data-provider={p}>
-                    <span className="font-medium">{p}</span>: {mode === "live" ? "live" : "simulated (no credentials configured)"}
-                  </li>
-                ))}
-              </ul>
-            </details>
+        </fieldset>
+        <p className="text-sm text-muted-foreground" data-testid="available">
+          <strong className="font-semibold text-foreground">{data.balance.available}</strong> credits available
+          {data.balance.held ? ` · ${data.balance.held} held by running tasks` : ""}
+        </p>
+      </div>
+
+      <div className="mt-4">
+        <label htmlFor="f-prompt" className="sr-only">
+          Prompt
+        </label>
+        <textarea
+          id="f-prompt"
+          ref={promptRef}
+          name="prompt"
+          rows={3}
+          required
+          maxLength={4000}
+          placeholder="Describe what you want to see — a subject, a place, the light, a style…"
+          className={cn(inputClass, "resize-y rounded-2xl border-transparent bg-muted px-4 py-3 text-base shadow-none focus-visible:bg-surface")}
+          defaultValue={create?.values.prompt ?? data.initial.prompt}
+          aria-invalid={errors.prompt ? true : undefined}
+          aria-describedby={errors.prompt ? "f-prompt-error" : "f-prompt-hint"}
+        />
+        {errors.prompt ? (
+          <FieldError id="f-prompt-error">{errors.prompt}</FieldError>
+        ) : (
+          <Hint id="f-prompt-hint">Up to 4000 characters. Credits are charged only when a result is delivered.</Hint>
+        )}
+      </div>
+
+      <fieldset className="mt-4" aria-describedby={errors.offering ? "f-offering-error" : undefined}>
+        <legend className="mb-2 text-sm font-medium">Model</legend>
+        {(["image", "video"] as const).map((t) => (
+          <div
+            key={t}
+            data-type={t}
+            className={cn(
+              "grid grid-cols-2 gap-2 lg:grid-cols-4",
+              // Without JavaScript the toggle still switches the cards (CSS :has).
+              t === "image" ? "group-has-[#make-video:checked]/composer:hidden" : "group-has-[#make-image:checked]/composer:hidden",
+            )}
+          >
+            {data.offerings
+              .filter((o) => o.aiType === t)
+              .map((o) => (
+                <ModelCard key={o.value} o={o} checked={offering === o.value} onSelect={() => setOffering(o.value)} />
+              ))}
           </div>
-        </Form>
-      </section>
+        ))}
+        {errors.offering ? <FieldError id="f-offering-error">{errors.offering}</FieldError> : null}
+      </fieldset>
+      {selected ? <ModelOptions offering={selected} /> : null}
+
+      {errors.form ? (
+        <Notice kind="error" className="mt-4">
+          {errors.form}
+        </Notice>
+      ) : null}
+      {create?.shortfall ? (
+        <div className="mt-4">
+          <OutOfCredits {...create.shortfall} checkedIn={data.checkedIn} />
+        </div>
+      ) : null}
+      {actionData?.intent === "checkin" ? (
+        <Notice kind={actionData.added ? "success" : "info"} className="mt-4">
+          {actionData.text}
+        </Notice>
+      ) : null}
+
+      <div className="mt-4 flex justify-end">
+        <Button type="submit" size="lg" disabled={busy} className="w-full sm:w-auto">
+          <Wand2 aria-hidden="true" />
+          {busy ? "Starting…" : "Generate"}
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
+function HideButton({ task }: { task: Task }) {
+  const fetcher = useFetcher<ActionData>();
+  const toast = useToast();
+  return (
+    <fetcher.Form
+      method="post"
+      onSubmit={() =>
+        toast({ title: "Removed from your gallery", description: "Its history and credits are unchanged.", action: { label: "Undo on its page", href: `/studio/${task.id}` } })
+      }
+    >
+      <input type="hidden" name="gen_id" value={task.id} />
+      <Button type="submit" name="intent" value="hide" variant="secondary" size="icon-sm" aria-label={`Remove from gallery: ${task.prompt}`} title="Remove from gallery">
+        <EyeOff aria-hidden="true" />
+      </Button>
+    </fetcher.Form>
+  );
+}
+
+function reuseHref(t: Pick<Task, "prompt" | "offering">) {
+  return `/studio?${new URLSearchParams({ prompt: t.prompt, model: t.offering })}#create-h`;
+}
+
+function GalleryItem({ t, highlight, onOpen }: { t: Task; highlight: boolean; onOpen?: () => void }) {
+  const url = t.urls[0];
+  const running = t.status === "pending" || t.status === "processing";
+  return (
+    <li
+      className={cn("group relative mb-4 break-inside-avoid overflow-hidden rounded-2xl border border-border bg-surface", highlight && "ring-2 ring-primary")}
+      data-gen-id={t.id}
+      data-status={t.status}
+      aria-label={`Generation: ${t.prompt}`}
+    >
+      {t.status === "completed" && url ? (
+        <div className="relative">
+          {isVideoFile(url) ? (
+            <ResultMedia url={url} aiType={t.aiType} prompt={t.prompt} />
+          ) : (
+            <a
+              href={`/studio/${t.id}`}
+              onClick={(e) => {
+                if (!onOpen || e.metaKey || e.ctrlKey || e.shiftKey) return;
+                e.preventDefault();
+                onOpen();
+              }}
+              className="block focus-visible:outline-offset-[-4px]"
+              aria-label={`View larger: ${t.prompt}`}
+            >
+              <ResultMedia url={url} aiType={t.aiType} prompt={t.prompt} />
+            </a>
+          )}
+          {t.aiType === "video" ? (
+            <Badge tone="neutral" className="pointer-events-none absolute top-2 left-2 bg-black/60 text-white">
+              <Clapperboard aria-hidden="true" /> Video
+            </Badge>
+          ) : null}
+          {/* Actions: on hover or focus with a mouse, always on touch screens. */}
+          <div className="absolute top-2 right-2 flex gap-1.5 opacity-100 transition group-focus-within:opacity-100 [@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-hover:opacity-100">
+            <a href={url} download className={buttonVariants({ variant: "secondary", size: "icon-sm" })} aria-label={`Download: ${t.prompt}`} title="Download">
+              <Download aria-hidden="true" />
+            </a>
+            <HideButton task={t} />
+          </div>
+        </div>
+      ) : (
+        <div className={cn("relative flex w-full flex-col items-center justify-center gap-3 bg-muted p-4 text-center", t.shape, running && "shimmer")}>
+          {running ? (
+            <>
+              <Sparkles aria-hidden="true" className="size-6 animate-pulse text-accent" />
+              <p className="text-sm font-medium">{t.status === "pending" ? "Queued…" : "Generating…"}</p>
+              <progress className="h-1.5 w-2/3 overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-border [&::-webkit-progress-value]:bg-primary" aria-label={`Generating (${t.status})`} />
+              <Form method="post" action="/studio">
+                <input type="hidden" name="intent" value="cancel" />
+                <input type="hidden" name="gen_id" value={t.id} />
+                <Button type="submit" variant="secondary" size="sm" aria-label={`Cancel: ${t.prompt}`}>
+                  Cancel
+                </Button>
+              </Form>
+            </>
+          ) : (
+            <>
+              <TriangleAlert aria-hidden="true" className="size-6 text-muted-foreground" />
+              <p className="text-sm font-medium">Could not be made</p>
+              <p className="text-xs text-muted-foreground">No credits were charged.</p>
+            </>
+          )}
+        </div>
+      )}
+      <div className="space-y-2 p-3">
+        <p className="line-clamp-2 text-sm break-words">
+          <Link to={`/studio/${t.id}`} className="hover:underline" aria-label={`Details: ${t.prompt}`}>
+            {t.prompt}
+          </Link>
+        </p>
+        {t.status === "failed" && t.error ? (
+          <p className="line-clamp-2 text-xs text-danger-soft-foreground" role="note">
+            {t.error}
+          </p>
+        ) : null}
+        <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
+          <Badge status={t.status} data-testid="status" />
+          {t.mode === "simulated" ? <Badge status="simulated">Simulated</Badge> : null}
+          <span className="truncate">
+            {t.label} · {plural(t.cost, "credit")}
+          </span>
+        </div>
+        <div className="flex flex-wrap items-center justify-between gap-1">
+          <time className="text-xs text-muted-foreground" dateTime={t.createdAt}>
+            {formatDate(t.createdAt)}
+          </time>
+          <span className="flex gap-1">
+            <Link to={reuseHref(t)} className={buttonVariants({ variant: "ghost", size: "sm" })} aria-label={`Reuse prompt: ${t.prompt}`}>
+              <RotateCcw aria-hidden="true" /> Reuse
+            </Link>
+            {url ? <CopyButton text={url} label="Link" variant="ghost" size="sm" /> : null}
+          </span>
+        </div>
+      </div>
+    </li>
+  );
+}
+
+function Filters({ filter }: { filter: Data["filter"] }) {
+  const pill = (active: boolean) =>
+    cn("rounded-full px-3 py-1 text-sm font-medium transition", active ? "bg-foreground text-background" : "text-muted-foreground hover:bg-muted hover:text-foreground");
+  const types = [
+    ["", "All"],
+    ["image", "Images"],
+    ["video", "Videos"],
+  ] as const;
+  const statuses = [
+    ["", "Any status"],
+    ["completed", "Completed"],
+    ["processing", "Running"],
+    ["failed", "Failed"],
+  ] as const;
+  return (
+    <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+      <nav aria-label="Filter by type" className="flex gap-1">
+        {types.map(([v, label]) => (
+          <Link key={label} to={filterHref({ ...filter, type: v })} className={pill(filter.type === v)} aria-current={filter.type === v ? "true" : undefined}>
+            {label}
+          </Link>
+        ))}
+      </nav>
+      <nav aria-label="Filter by status" className="flex flex-wrap gap-1">
+        {statuses.map(([v, label]) => (
+          <Link key={label} to={filterHref({ ...filter, status: v })} className={pill(filter.status === v)} aria-current={filter.status === v ? "true" : undefined}>
+            {label}
+          </Link>
+        ))}
+      </nav>
+    </div>
+  );
+}
+
+export default function Studio({ loaderData, actionData }: Route.ComponentProps) {
+  const data = loaderData;
+  const { tasks, page, pages, total, filter } = data;
+  const filtered = Boolean(filter.type || filter.status);
+  const running = tasks.some((t) => t.status === "pending" || t.status === "processing");
+  const viewable = useMemo<MediaItem[]>(
+    () => tasks.filter((t) => t.status === "completed" && t.urls[0]).map((t) => ({ id: t.id, url: t.urls[0]!, aiType: t.aiType, prompt: t.prompt })),
+    [tasks],
+  );
+  const lightbox = useLightbox(viewable);
+
+  return (
+    <div className="space-y-10">
+      <PageHeader title="Studio" description="Describe it, pick a model, and watch it arrive. Credits are charged only when a result is delivered." />
+      <Composer data={data} actionData={actionData as ActionData | undefined} />
+      <Form method="post" id="studio-checkin" hidden>
+        <input type="hidden" name="intent" value="checkin" />
+      </Form>
 
       <section aria-labelledby="history-h">
-        <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
-          <h2 id="history-h" className="text-lg font-semibold">
-            History <span className="text-sm font-normal text-slate-600">({total})</span>
+        <div className="mb-4 flex flex-wrap items-end justify-between gap-3">
+          <h2 id="history-h" className="text-lg font-semibold tracking-tight">
+            Your gallery <span className="text-sm font-normal text-muted-foreground">({total})</span>
           </h2>
-          <Form method="get" action="/studio" className="flex flex-wrap items-end gap-2" aria-label="Filter the gallery">
-            <div>
-              <label htmlFor="filter-type" className="label">
-                Type
-              </label>
-              <select id="filter-type" name="type" defaultValue={filter.type} className="input mt-1 py-1.5" key={`t-${filter.type}`}>
-                <option value="">All types</option>
-                <option value="image">Images</option>
-                <option value="video">Videos</option>
-              </select>
-            </div>
-            <div>
-              <label htmlFor="filter-status" className="label">
-                Status
-              </label>
-              <select id="filter-status" name="status" defaultValue={filter.status} className="input mt-1 py-1.5" key={`s-${filter.status}`}>
-                <option value="">All statuses</option>
-                {GENERATION_STATUSES.map((s) => (
-                  <option key={s} value={s}>
-                    {s[0]!.toUpperCase() + s.slice(1)}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <button type="submit" className="btn-secondary">
-              Filter
-            </button>
-            {filtered ? (
-              <Link to="/studio" className="btn-secondary">
-                Clear filters
-              </Link>
-            ) : null}
-            <Link to={filterHref(filter, page)} className="btn-secondary" reloadDocument>
-              Refresh
-            </Link>
-          </Form>
+          <Filters filter={filter} />
         </div>
         {running ? (
-          <p className="mb-3 text-sm text-indigo-900" role="status" data-testid="running">
-            Tasks are running — this page updates by itself.
+          <p className="mb-3 flex items-center gap-2 text-sm text-muted-foreground" role="status" data-testid="running">
+            <Sparkles aria-hidden="true" className="size-4 text-accent" /> Working on it — results appear here by themselves.{" "}
+            <noscript>
+              <Link to={filterHref(filter, page)} className="link" reloadDocument>
+                Refresh
+              </Link>
+            </noscript>
           </p>
         ) : null}
         {tasks.length === 0 ? (
-          <EmptyState title={filtered ? "No generations match these filters." : "Nothing yet"}>
+          <EmptyState title={filtered ? "No generations match these filters." : "Nothing yet"} icon={<Sparkles />}>
             {filtered ? (
               <Link to="/studio" className="link">
                 Show all generations
               </Link>
             ) : (
-              "Your generations will appear here. Describe something above and press Generate."
+              "Your results will appear here. Describe something above and press Generate."
             )}
           </EmptyState>
         ) : (
-          <ul className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Gallery">
-            {tasks.map((t) => (
-              <li key={t.id} className="card flex flex-col gap-2 p-3" data-gen-id={t.id} data-status={t.status} aria-label={`Generation: ${t.prompt}`}>
-                {t.status === "completed" && t.urls[0] ? (
-                  <ResultMedia url={t.urls[0]} aiType={t.aiType} prompt={t.prompt} thumb />
-                ) : (
-                  <div className="flex aspect-square w-full items-center justify-center rounded-md bg-slate-100 p-3 text-center text-sm text-slate-600">
-                    {t.status === "failed" ? (
-                      <p className="text-red-800" role="note">
-                        {t.error}
-                      </p>
-                    ) : (
-                      <div className="w-full">
-                        <Progress status={t.status} />
-                      </div>
-                    )}
-                  </div>
-                )}
-                <div className="flex flex-wrap items-center justify-between gap-2">
-                  <Badge status={t.status} data-testid="status" />
-                  {t.status === "pending" || t.status === "processing" ? (
-                    <Form method="post" action="/studio">
-                      <input type="hidden" name="intent" value="cancel" />
-                      <input type="hidden" name="gen_id" value={t.id} />
-                      <button type="submit" className="btn-secondary px-2 py-0.5 text-xs" aria-label={`Cancel: ${t.prompt}`}>
-                        Cancel
-                      </button>
-                    </Form>
-                  ) : null}
-                  <time className="text-xs text-slate-600" dateTime={t.createdAt}>
-                    {utcTime(t.createdAt)}
-                  </time>
-                </div>
-                <p className="line-clamp-3 text-sm break-words">
-                  <Link to={`/studio/${t.id}`} className="link" aria-label={`Details: ${t.prompt}`}>
-                    {t.prompt}
-                  </Link>
-                </p>
-                <p className="text-xs text-slate-600">
-                  {t.aiType} · {t.provider} / {t.model} · {t.cost} credits{t.mode === "simulated" ? " · simulated" : ""}
-                </p>
-              </li>
-            ))}
+          <ul className="columns-1 gap-4 min-[420px]:columns-2 md:columns-3 xl:columns-4" aria-label="Gallery">
+            {tasks.map((t) => {
+              const i = viewable.findIndex((v) => v.id === t.id);
+              return <GalleryItem key={t.id} t={t} highlight={t.id === data.created} onOpen={i >= 0 ? () => lightbox.open(i) : undefined} />;
+            })}
           </ul>
         )}
-        <Pagination label="History pages" page={page} pages={pages} href={(p) => filterHref(filter, p)} />
+        <Pagination label="Gallery pages" page={page} pages={pages} href={(p) => filterHref(filter, p)} />
       </section>
+      {lightbox.element}
     </div>
   );
 }
+

@@ -66,7 +66,7 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
               </div>
             ) : (
               <>
-                <p className="mt-1 text-sm text-slate-600">Enter your address and we will send you a new confirmation link.</p>
+                <p className="mt-1 text-sm text-muted-foreground">Enter your address and we will send you a new confirmation link.</p>
                 <Form method="post" className="mt-6 space-y-4" noValidate>
                   {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
                   <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.email} error={errors.email} />

@@ -5,14 +5,16 @@ const unique = (tag: string) => `${tag}-${Date.now().toString(36)}${Math.random(
 test("a person signs up through the form and sees their profile", async ({ page }) => {
   const email = unique("e2e");
   await page.goto("/");
-  await page.getByRole("link", { name: "Create an account" }).click();
+  await page.getByRole("link", { name: "Start creating — it’s free" }).click();
   await expect(page).toHaveURL(/\/sign-up$/);
   await page.getByLabel("Name").fill("Grace Hopper");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("correct-horse-battery");
   await page.getByRole("button", { name: "Sign up" }).click();
 
-  await expect(page).toHaveURL(/\/account$/);
+  // Sign-up lands in the studio; the profile is on the account page.
+  await expect(page).toHaveURL(/\/studio$/);
+  await page.goto("/account");
   await expect(page.getByRole("heading", { name: "Account", level: 1 })).toBeVisible();
   await expect(page.locator('[data-field="Email"]')).toHaveText(email);
   await expect(page.locator('[data-field="Nickname"]')).toHaveText("Grace Hopper");
@@ -54,7 +56,8 @@ test("sign-up shows field errors from the shared schema, also without JavaScript
   await page.getByLabel("Email").fill(unique("nojs"));
   await page.getByLabel("Password").fill("correct-horse-battery");
   await page.getByRole("button", { name: "Sign up" }).click();
-  await expect(page).toHaveURL(/\/account$/);
+  await expect(page).toHaveURL(/\/studio$/);
+  await page.goto("/account");
   await expect(page.locator('[data-field="Nickname"]')).toHaveText("No JS");
   await context.close();
 });

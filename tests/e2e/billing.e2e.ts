@@ -8,16 +8,20 @@ import { auditAndShoot, promote, signUp } from "./support";
 test("out of credits in the studio → pricing → buy a pack → the generation goes through", async ({ page }) => {
   await signUp(page, { name: "Buyer" });
   await page.goto("/studio");
-  const picker = page.getByLabel("Type, provider and model");
-  const video = "Kling v1.6 video — kling / kling-v1-6 — 15 credits (simulated)";
-  await picker.selectOption({ label: video });
-  await page.getByLabel("Prompt").fill("A lighthouse in a storm");
+  // Kling v1.6 video costs 15: marked on its card, and refused with the way out.
+  const pickVideo = async () => {
+    await page.getByRole("radio", { name: "Video", exact: true }).check();
+    await page.getByRole("radio", { name: /Kling v1\.6 video/ }).check();
+  };
+  await pickVideo();
+  await expect(page.locator('[data-offering="video|kling|kling-v1-6"]')).toContainText("Not enough credits");
+  await page.getByRole("textbox", { name: "Prompt" }).fill("A lighthouse in a storm");
   await page.getByRole("button", { name: "Generate" }).click();
-  await expect(page.getByRole("alert")).toHaveText("insufficient credits: need 15, have 10");
+  await expect(page.getByTestId("out-of-credits")).toContainText("It costs 15 credits and you have 10 available");
 
   // The way out leads to pricing.
   await page.getByTestId("out-of-credits").getByRole("link", { name: "Buy credits" }).click();
-  await expect(page).toHaveURL(/\/pricing$/);
+  await expect(page).toHaveURL(/\/pricing\?need=15$/);
   await expect(page.getByTestId("pricing-available")).toHaveText("10");
   await expect(page.getByTestId("pricing-plan")).toHaveText("Standard");
   await auditAndShoot(page, "pricing");
@@ -37,8 +41,8 @@ test("out of credits in the studio → pricing → buy a pack → the generation
 
   // The generation that did not fit now goes through.
   await page.goto("/studio");
-  await page.getByLabel("Type, provider and model").selectOption({ label: video });
-  await page.getByLabel("Prompt").fill("A lighthouse in a storm");
+  await pickVideo();
+  await page.getByRole("textbox", { name: "Prompt" }).fill("A lighthouse in a storm");
   await page.getByRole("button", { name: "Generate" }).click();
   await expect(page).toHaveURL(/\/studio\?created=/);
   const item = page.getByRole("listitem", { name: "Generation: A lighthouse in a storm" });
@@ -48,7 +52,8 @@ test("out of credits in the studio → pricing → buy a pack → the generation
 
 test("the sign-up page acknowledges an invite link", async ({ page, browser }) => {
   await signUp(page, { name: "Inviter Ines" });
-  const link = await page.locator("code", { hasText: "/sign-up?ref=" }).innerText();
+  await page.goto("/account");
+  const link = await page.getByTestId("invite-link").innerText();
   const other = await browser.newPage();
   await other.goto(link);
   await expect(other.getByText("Inviter Ines invited you to Atelier")).toBeVisible();

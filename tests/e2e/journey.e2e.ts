@@ -3,7 +3,7 @@
  * image in the studio, finds them in the gallery and their detail pages, manages
  * an API key and sends feedback; an admin grants credits and records a
  * subscription. Every page is audited with axe-core and photographed at desktop
- * and phone widths (test-results/screenshots/).
+ * and phone widths, light and dark (docs/screens/).
  */
 import { expect, test, type Page } from "@playwright/test";
 import { auditAndShoot, PHONE, promote, signUp, unique } from "./support";
@@ -28,14 +28,18 @@ async function adminSession(page: Page) {
     await page.getByLabel("Email").fill(ADMIN);
     await page.getByLabel("Password").fill("correct-horse-battery");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page).toHaveURL(/\/account$/);
+    await expect(page).toHaveURL(/\/studio$/);
   }
 }
 
-test("public pages: home, sign-in, sign-up, API docs", async ({ page }) => {
-  test.setTimeout(150_000);
+test("public pages: landing, sign-in, sign-up, API docs", async ({ page }) => {
+  test.setTimeout(400_000);
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  // An image product shows images: the sample gallery has loaded.
+  const sample = page.getByRole("img", { name: /Violet mountains at dusk/ });
+  await expect(sample).toBeVisible();
+  expect(await sample.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
   await auditAndShoot(page, "home");
 
   // Keyboard: the first Tab shows a skip link to the content; focus is always visible.
@@ -58,51 +62,108 @@ test("public pages: home, sign-in, sign-up, API docs", async ({ page }) => {
   await expect(page.getByText("Enter your name")).toBeVisible();
   await auditAndShoot(page, "sign-up-errors");
 
+  // An unknown address: a 404 page that keeps the header and navigation.
+  const missing = await page.goto("/no-such-page");
+  expect(missing?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Atelier home" })).toBeVisible();
+  await auditAndShoot(page, "not-found");
+
+  // Docs: an overview with every endpoint, then one page per endpoint with examples to copy.
   await page.goto("/docs");
   await expect(page.getByRole("heading", { name: "API reference", level: 1 })).toBeVisible();
-  for (const path of ["/api/generator/generate", "/api/generator/query", "/api/keys/create", "/api/admin/grant-credits", "/api/demo/gen-stream-text"]) {
-    await expect(page.getByRole("heading", { name: new RegExp(path.replace(/\//g, "\\/") + "$") })).toBeVisible();
-  }
-  await expect(page.getByRole("table", { name: "Error messages" })).toContainText("insufficient credits: need <needed>, have <available>");
-  await expect(page.getByText("about every 3 seconds")).toBeVisible();
-  await expect(page.getByLabel("curl example for /api/get-user-credits")).toContainText('X-API-Key: $ATELIER_API_KEY');
-  await auditAndShoot(page, "docs");
+  const errorsTable = page.getByRole("table", { name: "Error messages" });
+  await expect(errorsTable).toContainText("insufficient credits: need <needed>, have <available>");
+  await expect(errorsTable).not.toContainText("INSUFFICIENT_CREDITS");
+  await auditAndShoot(page, "docs", { full: false });
+  await page.getByRole("main").getByRole("link", { name: /\/api\/generator\/generate/ }).click();
+  await expect(page).toHaveURL(/\/docs\/generator-generate$/);
+  await expect(page.getByRole("heading", { name: /\/api\/generator\/generate$/, level: 1 })).toBeVisible();
+  const body = await page.locator("main").innerText();
+  expect(body).not.toMatch(/∞|\(spec \d|DESIGN §/);
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.getByRole("button", { name: "Copy" }).first().click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain("/api/generator/generate");
+  await auditAndShoot(page, "docs-endpoint");
 
   const doc = await (await page.request.get("/api/openapi.json")).json();
   expect(doc.openapi).toBe("3.1.0");
   expect(Object.keys(doc.paths)).toContain("/api/generator/history");
 });
 
-test("a person's journey, and an admin's", async ({ page, browser }) => {
-  test.setTimeout(300_000);
+test("landing → first result → the same prompt on another model → download; then credits, admin, keys, feedback", async ({ page, browser }) => {
+  test.setTimeout(600_000);
   const email = unique("journey");
-  await signUp(page, { name: "Journey June", email });
+  const PROMPT = "A lighthouse at dusk, warm light on the waves";
 
-  // Check in: 10 → 11.
-  await page.getByRole("button", { name: "Daily check-in" }).click();
-  await expect(page.getByTestId("left-credits")).toHaveText("11");
-  await expect(page.getByTestId("balance")).toHaveText("11 credits");
-  await auditAndShoot(page, "account");
-
-  // The studio is home: a video (10 credits) first.
+  // From the landing page to the studio, no docs needed.
   await page.goto("/");
+  await page.getByRole("link", { name: "Start creating — it’s free" }).click();
+  await expect(page).toHaveURL(/\/sign-up$/);
+  await page.getByLabel("Name").fill("Journey June");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("correct-horse-battery");
+  await page.getByRole("button", { name: "Sign up" }).click();
   await expect(page).toHaveURL(/\/studio$/);
   await expect(page.getByText("Nothing yet")).toBeVisible();
+  await expect(page.getByTestId("balance")).toHaveText("10 credits");
   await auditAndShoot(page, "studio-empty");
-  const picker = page.getByLabel("Type, provider and model");
-  await picker.selectOption({ label: "Kling v1 video — kling / kling-v1 — 10 credits (simulated)" });
-  await page.getByLabel("Prompt").fill("A paper boat drifting down a rainy street");
-  await page.getByRole("button", { name: "Generate" }).click();
-  const video = page.getByRole("listitem", { name: "Generation: A paper boat drifting down a rainy street" });
-  await expect(video.getByTestId("status")).toHaveText(/pending|processing|completed/);
-  await expect(video.getByTestId("status")).toHaveText("completed", { timeout: 30_000 });
-  await expect(page.getByTestId("balance")).toHaveText("1 credit");
 
-  // Not enough left for an image: the error is shown next to the form.
-  await picker.selectOption({ label: "FLUX.1 [schnell] — replicate / black-forest-labs/flux-schnell — 3 credits (simulated)" });
-  await page.getByLabel("Prompt").fill("A lighthouse at dusk");
+  // First result: FLUX (3 credits). It arrives by itself, with a toast.
+  await page.getByRole("textbox", { name: "Prompt" }).fill(PROMPT);
+  await page.getByRole("radio", { name: /FLUX\.1 \[schnell\]/ }).check();
   await page.getByRole("button", { name: "Generate" }).click();
-  await expect(page.getByRole("alert")).toHaveText("insufficient credits: need 3, have 1");
+  const results = page.getByRole("listitem", { name: `Generation: ${PROMPT}` });
+  await expect(results.first().getByTestId("status")).toHaveText("completed", { timeout: 30_000 });
+  await expect(page.getByText("Your image is ready", { exact: true })).toBeVisible();
+  await expect(page.getByTestId("balance")).toHaveText("7 credits");
+
+  // Second result: reuse the prompt with another model (Kling v1 image, 4 credits).
+  await results.first().getByRole("link", { name: `Reuse prompt: ${PROMPT}` }).click();
+  await expect(page.getByRole("textbox", { name: "Prompt" })).toHaveValue(PROMPT);
+  await expect(page.getByRole("radio", { name: /FLUX\.1 \[schnell\]/ })).toBeChecked();
+  await page.getByRole("radio", { name: /Kling v1 image/ }).check();
+  await page.getByRole("button", { name: "Generate" }).click();
+  await expect(results).toHaveCount(2);
+  await expect(results.first()).toContainText("Kling v1 image");
+  await expect(results.first().getByTestId("status")).toHaveText("completed", { timeout: 30_000 });
+  await expect(page.getByTestId("balance")).toHaveText("3 credits");
+  await auditAndShoot(page, "studio-gallery");
+
+  // The lightbox: open from the gallery, arrow keys move, Escape closes.
+  await results.first().getByRole("link", { name: `View larger: ${PROMPT}` }).click();
+  const lightbox = page.locator(".yarl__root");
+  await expect(lightbox).toBeVisible();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("Escape");
+  await expect(lightbox).toBeHidden();
+
+  // The detail page of the second result: download it.
+  await results.first().getByRole("link", { name: `Details: ${PROMPT}` }).click();
+  await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);
+  await expect(page.locator('[data-field="Model"]')).toContainText("Kling v1 image");
+  await expect(page.locator('[data-field="Provider"]')).toHaveText("kling (simulated)");
+  await expect(page.locator('[data-field="Cost"]')).toHaveText("4 credits");
+  await expect(page.locator('[data-field="Duration"]')).toHaveText(/\d+(\.\d)? (ms|s)/);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: /^Download/ }).click()]);
+  expect(download.suggestedFilename()).toMatch(/\.(png|jpe?g|webp)$/);
+  await auditAndShoot(page, "studio-detail-image");
+  // Older: the first result.
+  await page.getByRole("link", { name: "Older" }).click();
+  await expect(page.locator('[data-field="Model"]')).toContainText("FLUX.1 [schnell]");
+
+  // A video costs 10, 3 are left: the model is marked, and the way out is offered.
+  await page.goto("/studio");
+  await page.getByRole("radio", { name: "Video", exact: true }).check();
+  await page.getByRole("radio", { name: /Kling v1 video/ }).check();
+  await expect(page.locator('[data-offering="video|kling|kling-v1"]')).toContainText("Not enough credits");
+  await page.getByRole("textbox", { name: "Prompt" }).fill("A paper boat drifting down a rainy street");
+  await page.getByRole("button", { name: "Generate" }).click();
+  await expect(page.getByTestId("out-of-credits")).toContainText("It costs 10 credits and you have 3 available");
+  await auditAndShoot(page, "studio-out-of-credits");
+  await page.getByRole("button", { name: "Check in for 1 free credit" }).click();
+  await expect(page.getByText("Checked in: 1 credit added")).toBeVisible();
+  await expect(page.getByTestId("balance")).toHaveText("4 credits");
 
   // An admin grants 20 credits and records a subscription.
   const adminContext = await browser.newContext();
@@ -110,11 +171,10 @@ test("a person's journey, and an admin's", async ({ page, browser }) => {
   await adminSession(admin);
   await admin.goto("/admin");
   await expect(admin.getByRole("heading", { name: "Admin", level: 1 })).toBeVisible();
-  const userRow = admin.locator(`tr[data-user="${email}"]`);
-  await expect(userRow.locator('[data-field="balance"]')).toHaveText("1");
+  const userRow = admin.locator(`li[data-user="${email}"]`);
+  await expect(userRow.locator('[data-field="balance"]')).toHaveText("4");
   await expect(userRow.locator('[data-field="tier"]')).toHaveText("standard");
-  await expect(admin.getByRole("list", { name: "Recent generations" })).toContainText("A paper boat drifting down a rainy street");
-  // Field errors from the API's own schema.
+  await expect(admin.getByRole("list", { name: "Recent generations" })).toContainText(PROMPT);
   const grantForm = admin.getByRole("region", { name: "Grant credits" });
   await grantForm.getByLabel("User email").fill(email);
   await grantForm.getByLabel("Credits", { exact: true }).fill("0");
@@ -122,9 +182,8 @@ test("a person's journey, and an admin's", async ({ page, browser }) => {
   await expect(grantForm.getByText("credits must be an integer from 1 to 1000000")).toBeVisible();
   await grantForm.getByLabel("Credits", { exact: true }).fill("20");
   await grantForm.getByRole("button", { name: "Grant credits" }).click();
-  await expect(admin.getByRole("status").filter({ hasText: `Granted 20 credits to ${email}. Their balance is now 21.` })).toBeVisible();
-  await expect(userRow.locator('[data-field="balance"]')).toHaveText("21");
-
+  await expect(admin.getByRole("status").filter({ hasText: `Granted 20 credits to ${email}. Their balance is now 24.` })).toBeVisible();
+  await expect(userRow.locator('[data-field="balance"]')).toHaveText("24");
   const subForm = admin.getByRole("region", { name: "Record a subscription" });
   await subForm.getByLabel("User email").fill(email);
   await subForm.getByLabel("Product id").fill("pro-monthly");
@@ -137,60 +196,38 @@ test("a person's journey, and an admin's", async ({ page, browser }) => {
   await auditAndShoot(admin, "admin");
   await adminContext.close();
 
-  // Back to the studio: the image now fits.
+  // Now the video fits: it plays in the gallery once done, and can be removed from it.
   await page.goto("/studio");
-  await expect(page.getByTestId("balance")).toHaveText("21 credits");
-  await page.getByLabel("Type, provider and model").selectOption({ label: "FLUX.1 [schnell] — replicate / black-forest-labs/flux-schnell — 3 credits (simulated)" });
-  await page.getByLabel("Prompt").fill("A lighthouse at dusk");
+  await expect(page.getByTestId("balance")).toHaveText("24 credits");
+  await page.getByRole("radio", { name: "Video", exact: true }).check();
+  await page.getByRole("radio", { name: /Kling v1 video/ }).check();
+  await page.getByRole("textbox", { name: "Prompt" }).fill("A paper boat drifting down a rainy street");
   await page.getByRole("button", { name: "Generate" }).click();
-  const image = page.getByRole("listitem", { name: "Generation: A lighthouse at dusk" });
-  await expect(image.getByTestId("status")).toHaveText("completed", { timeout: 30_000 });
-  await expect(image.getByRole("img", { name: "Image: A lighthouse at dusk" })).toBeVisible();
-  await expect(page.getByRole("heading", { name: /History/ })).toContainText("(2)");
-  await auditAndShoot(page, "studio-gallery");
-
-  // Filters (query parameters): videos only, then completed images.
-  await page.getByLabel("Type", { exact: true }).selectOption("video");
-  await page.getByRole("button", { name: "Filter" }).click();
-  await expect(page).toHaveURL(/\/studio\?type=video/);
-  await expect(page.getByRole("listitem", { name: /^Generation:/ })).toHaveCount(1);
-  await expect(page.getByRole("listitem", { name: "Generation: A paper boat drifting down a rainy street" })).toBeVisible();
-  await page.goto("/studio?type=image&status=failed");
-  await expect(page.getByText("No generations match these filters.")).toBeVisible();
-  await page.getByRole("link", { name: "Clear filters" }).click();
-  await expect(page.getByRole("listitem", { name: /^Generation:/ })).toHaveCount(2);
-
-  // Detail pages: prompt, model, provider, cost, timings, download.
-  await page.getByRole("link", { name: "Details: A lighthouse at dusk" }).click();
-  await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);
-  await expect(page.locator('[data-field="Prompt"]')).toHaveText("A lighthouse at dusk");
-  await expect(page.locator('[data-field="Model"]')).toContainText("black-forest-labs/flux-schnell");
-  await expect(page.locator('[data-field="Provider"]')).toHaveText("replicate (simulated)");
-  await expect(page.locator('[data-field="Cost"]')).toHaveText("3 credits");
-  await expect(page.locator('[data-field="Created"]')).toContainText("UTC");
-  await expect(page.locator('[data-field="Completed"]')).toContainText("UTC");
-  await expect(page.locator('[data-field="Duration"]')).toHaveText(/\d+(\.\d)? (ms|s)/);
-  const download = page.getByRole("link", { name: /^Download/ });
-  const href = await download.getAttribute("href");
-  expect((await page.request.get(href!)).headers()["content-type"]).toContain("image/png");
-  await auditAndShoot(page, "studio-detail-image");
-  await page.getByRole("link", { name: "← Back to the studio" }).click();
-  await page.getByRole("link", { name: "Details: A paper boat drifting down a rainy street" }).click();
+  const video = page.getByRole("listitem", { name: "Generation: A paper boat drifting down a rainy street" });
+  await expect(video.getByTestId("status")).toHaveText(/pending|processing|completed/);
+  await expect(page.getByTestId("balance")).toHaveText(/14 credits|24 credits/);
+  await expect(video.getByTestId("status")).toHaveText("completed", { timeout: 30_000 });
+  await expect(page.getByTestId("balance")).toHaveText("14 credits");
+  await video.getByRole("link", { name: /^Details:/ }).click();
   await expect(page.locator('[data-field="Cost"]')).toHaveText("10 credits");
   await expect(page.locator('video[aria-label="Video: A paper boat drifting down a rainy street"]')).toBeVisible();
   await auditAndShoot(page, "studio-detail-video");
+  await page.goto("/studio");
+  await video.getByRole("button", { name: /^Remove from gallery/ }).click();
+  await expect(page.getByText("Removed from your gallery", { exact: true })).toBeVisible();
+  await expect(page.getByRole("listitem", { name: /^Generation:/ })).toHaveCount(2);
+  // The ledger did not move.
+  await expect(page.getByTestId("balance")).toHaveText("14 credits");
 
-  // Someone else's generation id is a 404 page.
-  const otherId = page.url().split("/").pop()!;
+  // Someone else's generation id is a 404 page; so is /admin for a non-admin.
+  const otherId = (await results.first().getAttribute("data-gen-id"))!;
   const stranger = await browser.newContext();
   const sp = await stranger.newPage();
   await signUp(sp, { name: "Stranger" });
   const res = await sp.goto(`/studio/${otherId}`);
   expect(res?.status()).toBe(404);
   await expect(sp.getByRole("heading", { name: "Page not found" })).toBeVisible();
-  // …and /admin is a 404 for a non-admin.
   expect((await sp.goto("/admin"))?.status()).toBe(404);
-  await auditAndShoot(sp, "not-found");
   await stranger.close();
 
   // API keys: create, see once, revoke.
@@ -200,7 +237,7 @@ test("a person's journey, and an admin's", async ({ page, browser }) => {
   const key = await page.getByLabel("New API key").inputValue();
   expect(key).toMatch(/^atl_/);
   const credits = await page.request.post("/api/get-user-credits", { headers: { "X-API-Key": key } });
-  expect((await credits.json()).data.left_credits).toBe(18);
+  expect((await credits.json()).data.left_credits).toBe(14);
   await auditAndShoot(page, "keys-created");
   await page.goto("/keys");
   await page.getByRole("link", { name: "Revoke journey script" }).click();
@@ -216,9 +253,10 @@ test("a person's journey, and an admin's", async ({ page, browser }) => {
   await page.getByRole("button", { name: "Send feedback" }).click();
   await expect(page.getByText("Thank you! Your feedback was received.")).toBeVisible();
 
-  // The account now shows the subscription.
+  // The account shows the subscription.
   await page.goto("/account");
   await expect(page.getByTestId("subscription")).toContainText("Pro (month)");
+  await auditAndShoot(page, "account");
 });
 
 test("without JavaScript: menu, filters, admin and feedback forms with field errors", async ({ browser }) => {
@@ -232,17 +270,16 @@ test("without JavaScript: menu, filters, admin and feedback forms with field err
   await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Studio" }).click();
   await expect(page).toHaveURL(/\/studio$/);
 
-  // Filters are a GET form.
-  await page.getByLabel("Status").selectOption("completed");
-  await page.getByRole("button", { name: "Filter" }).click();
+  // Filters are links.
+  await page.getByRole("navigation", { name: "Filter by status" }).getByRole("link", { name: "Completed" }).click();
   await expect(page).toHaveURL(/status=completed/);
   await expect(page.getByText("No generations match these filters.")).toBeVisible();
 
   // Feedback field errors from the shared schema.
   await page.goto("/feedback");
   await page.getByRole("button", { name: "Send feedback" }).click();
-  await expect(page.getByText("content is required")).toBeVisible();
-  await expect(page.getByText("rating must be an integer from 1 to 5")).toBeVisible();
+  await expect(page.getByText("Tell us what you think — a sentence is enough.")).toBeVisible();
+  await expect(page.getByText("Choose a rating from 1 to 5 stars.")).toBeVisible();
   await context.close();
 
   // Admin forms without JavaScript.

@@ -8,7 +8,8 @@ async function signUp(page: import("@playwright/test").Page, email: string) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("correct-horse-battery");
   await page.getByRole("button", { name: "Sign up" }).click();
-  await expect(page).toHaveURL(/\/account$/);
+  await expect(page).toHaveURL(/\/studio$/);
+  await page.goto("/account");
 }
 
 test("create a key, copy it, use it, revoke it with confirmation, see it rejected", async ({ page, context, request }) => {
@@ -18,7 +19,7 @@ test("create a key, copy it, use it, revoke it with confirmation, see it rejecte
 
   await page.getByRole("link", { name: "API keys" }).click();
   await expect(page).toHaveURL(/\/keys$/);
-  await expect(page.getByText("No keys yet.")).toBeVisible();
+  await expect(page.getByText("No keys yet")).toBeVisible();
 
   // Empty name → the shared schema's field error.
   await page.getByRole("button", { name: "Create key" }).click();
@@ -30,12 +31,15 @@ test("create a key, copy it, use it, revoke it with confirmation, see it rejecte
   const shown = await page.getByLabel("New API key").inputValue();
   expect(shown).toMatch(/^atl_[0-9A-Za-z]{32}$/);
 
-  await page.getByRole("button", { name: "Copy" }).click();
+  await page.getByRole("button", { name: "Copy key" }).click();
   await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();
   const key = await page.evaluate(() => navigator.clipboard.readText());
   expect(key).toBe(shown);
+  // The example request can be pasted as it is: the real address and the whole key.
+  await expect(page.getByLabel("Example request")).toContainText(`/api/get-user-credits`);
+  await expect(page.getByLabel("Example request")).toContainText(`X-API-Key: ${key}`);
 
-  const row = page.locator("tr", { hasText: "e2e script" });
+  const row = page.locator("li[data-key-id]", { hasText: "e2e script" });
   await expect(row.locator('[data-field="status"]')).toHaveText("active");
   await expect(row).toContainText(key.slice(0, 10));
 
@@ -49,7 +53,7 @@ test("create a key, copy it, use it, revoke it with confirmation, see it rejecte
   await page.goto("/keys");
   await expect(page.getByLabel("New API key")).toHaveCount(0);
   expect(await page.content()).not.toContain(key);
-  await expect(row.locator('[data-field="last-used"]')).not.toHaveText("Never");
+  await expect(row.locator('[data-field="last-used"]')).not.toHaveText("never");
 
   // Revoke: a confirmation step first; cancelling keeps the key.
   await row.getByRole("link", { name: "Revoke e2e script" }).click();
@@ -84,7 +88,7 @@ test("the keys page works without JavaScript: create, read the key, revoke with 
 
   await page.getByRole("link", { name: "Revoke no-js key" }).click();
   await page.getByRole("button", { name: "Yes, revoke key" }).click();
-  await expect(page.locator("tr", { hasText: "no-js key" }).locator('[data-field="status"]')).toHaveText("revoked");
+  await expect(page.locator("li[data-key-id]", { hasText: "no-js key" }).locator('[data-field="status"]')).toHaveText("revoked");
   const r = await api.post("/api/get-user-info", { headers: { "X-API-Key": key } });
   expect(r.status()).toBe(401);
   expect((await r.json()).message).toBe("API key revoked");

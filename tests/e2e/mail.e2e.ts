@@ -85,7 +85,9 @@ test("sign up, confirm the address from the e-mail, sign in", async ({ page }) =
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("correct-horse-battery");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/account$/);
+  // Signing in lands in the studio; the account page shows the confirmed address.
+  await expect(page).toHaveURL(/\/studio$/);
+  await page.goto(`${BASE}/account`);
   await expect(page.locator('[data-field="Email"]')).toHaveText(email);
   await expect(page.locator('[data-field="Email confirmed"]')).toHaveText("Yes");
   await expect(page.getByRole("button", { name: "Send a confirmation link" })).toHaveCount(0);
@@ -122,7 +124,7 @@ test("forgot password → link from the e-mail → new password → sign in, all
   await expect(page.getByRole("alert")).toContainText("Email or password is incorrect");
   await page.getByLabel("Password").fill("a-brand-new-secret");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/account$/);
+  await expect(page).toHaveURL(/\/studio$/);
   await context.close();
 });
 

@@ -8,7 +8,8 @@ async function signUp(page: Page, name: string) {
   await page.getByLabel("Email").fill(unique("play"));
   await page.getByLabel("Password").fill("correct-horse-battery");
   await page.getByRole("button", { name: "Sign up" }).click();
-  await expect(page).toHaveURL(/\/account$/);
+  await expect(page).toHaveURL(/\/studio$/);
+  await page.goto("/account");
 }
 
 test("the playground streams text live: the output grows chunk by chunk", async ({ page }) => {

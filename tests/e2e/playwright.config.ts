@@ -33,10 +33,13 @@ export default defineConfig({
   workers: 1,
   // A flaky test is fixed, not retried.
   retries: 0,
-  timeout: 60_000,
+  // Each page is audited and photographed four times (light/dark × desktop/phone) on a shared machine.
+  timeout: 180_000,
   expect: { timeout: 15_000 },
   reporter: [["list"], ["json", { outputFile: join(root, "test-results/e2e.json") }]],
   use: {
+    actionTimeout: 20_000,
+    navigationTimeout: 30_000,
     baseURL,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",

@@ -16,7 +16,8 @@ export function promote(email: string) {
   });
 }
 
-export const SCREENSHOT_DIR = join(import.meta.dirname, "../../test-results/screenshots");
+/** Committed: the screens of every page, light and dark, desktop and phone (docs/screens/README.md). */
+export const SCREENSHOT_DIR = join(import.meta.dirname, "../../docs/screens");
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 375, height: 812 };
 
@@ -27,7 +28,8 @@ export async function signUp(page: Page, opts: { name: string; email?: string })
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("correct-horse-battery");
   await page.getByRole("button", { name: "Sign up" }).click();
-  await expect(page).toHaveURL(/\/account$/);
+  // Sign-up lands in the studio, ready to create.
+  await expect(page).toHaveURL(/\/studio$/);
   return email;
 }
 
@@ -41,25 +43,32 @@ export async function audit(page: Page, name: string) {
 }
 
 /**
- * Audits the page and saves a full-page screenshot at desktop (1280×800) and
- * phone (375×812) widths under test-results/screenshots/, then restores the viewport.
+ * Audits the page in light and dark and saves a screenshot at desktop (1280×800)
+ * and phone (375×812) widths under docs/screens/, then restores the viewport and
+ * colour scheme. `full` takes the whole page instead of the first screen.
  */
-export async function auditAndShoot(page: Page, name: string) {
+export async function auditAndShoot(page: Page, name: string, opts: { full?: boolean } = {}) {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const before = page.viewportSize();
-  for (const [label, size] of [
-    ["desktop", DESKTOP],
-    ["phone", PHONE],
-  ] as const) {
-    await page.setViewportSize(size);
-    await page.evaluate(() => document.fonts?.ready).catch(() => {});
-    await audit(page, `${name} (${label})`);
-    // Nothing may overflow sideways on a phone.
-    if (label === "phone") {
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(overflow, `${name}: horizontal overflow at 375 px`).toBeLessThanOrEqual(0);
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [label, size] of [
+      ["desktop", DESKTOP],
+      ["phone", PHONE],
+    ] as const) {
+      await page.setViewportSize(size);
+      await page.evaluate(() => document.fonts?.ready).catch(() => {});
+      await audit(page, `${name} (${label}, ${scheme})`);
+      // Nothing may overflow sideways on a phone.
+      if (label === "phone") {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow, `${name}: horizontal overflow at 375 px`).toBeLessThanOrEqual(0);
+      }
+      // From the top, so the sticky header sits where a person sees it.
+      if (opts.full ?? true) await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${label}-${scheme}.png`), fullPage: opts.full ?? true, animations: "disabled" });
     }
-    await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${label}.png`), fullPage: true });
   }
+  await page.emulateMedia({ colorScheme: "light" });
   if (before) await page.setViewportSize(before);
 }

@@ -3,7 +3,9 @@ import { describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
 import { openDatabase, type Db } from "#db/client";
 import { generations } from "#db/schema";
-import { hasUnfinished, listLatestAll, listRecent, parseFilter } from "~/domain/generations/generations.server";
+import { formatDate } from "~/components/ui/format";
+import { galleryNeighbours, hasUnfinished, listLatestAll, listRecent, parseFilter, setHidden } from "~/domain/generations/generations.server";
+import { buildDocs, forReaders } from "~/lib/api-docs.server";
 import { noticeFrom, NOTICES } from "~/lib/notices";
 import { insertUser } from "../support/services";
 
@@ -96,5 +98,56 @@ describe("flash notices (?notice=)", () => {
     expect(noticeFrom("http://x/?notice=<script>alert(1)</script>")).toBeNull();
     expect(noticeFrom("http://x/?notice=toString")).toBeNull();
     expect(noticeFrom("http://x/")).toBeNull();
+  });
+});
+
+describe("removing from the gallery", () => {
+  test("hides a task from the studio only: the API history, the price and the ledger stay; another user's id is not found", async () => {
+    const { db, a, b } = await fixture();
+    const clock = { now: () => Date.parse("2026-11-22T11:00:00.000Z") };
+    const page = { page: 1, pageSize: 10 };
+    const [newest, , middle] = (await listRecent(db, a.id, page)).rows;
+    expect((await listRecent(db, a.id, page, { galleryOnly: true })).total).toBe(4);
+    const hidden = await setHidden(db, a.id, middle!.id, true, clock);
+    expect(hidden.hiddenAt?.getTime()).toBe(clock.now());
+    expect(hidden.creditsCost).toBe(middle!.creditsCost);
+    expect(hidden.status).toBe(middle!.status);
+    const after = await listRecent(db, a.id, page, { galleryOnly: true });
+    expect(after.total).toBe(3);
+    expect(after.rows.map((r) => r.id)).not.toContain(middle!.id);
+    expect((await listRecent(db, a.id, page)).total).toBe(4); // the API's history still lists it
+    await expect(setHidden(db, b.id, newest!.id, true, clock)).rejects.toThrow("generation not found");
+    expect((await setHidden(db, a.id, middle!.id, false, clock)).hiddenAt).toBeNull();
+  });
+
+  test("gallery neighbours skip hidden tasks and other users' tasks", async () => {
+    const { db, a } = await fixture();
+    const clock = { now: () => 1 };
+    const rows = (await listRecent(db, a.id, { page: 1, pageSize: 10 })).rows; // newest first: r0 r1 r2 r3
+    expect(await galleryNeighbours(db, rows[1]!)).toEqual({ newer: rows[0]!.id, older: rows[2]!.id });
+    expect(await galleryNeighbours(db, rows[0]!)).toEqual({ newer: null, older: rows[1]!.id });
+    await setHidden(db, a.id, rows[2]!.id, true, clock);
+    expect(await galleryNeighbours(db, rows[1]!)).toEqual({ newer: rows[0]!.id, older: rows[3]!.id });
+    expect(await galleryNeighbours(db, rows[3]!)).toEqual({ newer: rows[1]!.id, older: null });
+  });
+});
+
+describe("one date format", () => {
+  test("day, month name, year and UTC time, whatever the machine's zone", () => {
+    expect(formatDate("2026-11-22T09:05:07.000Z")).toBe("22 Nov 2026, 09:05 UTC");
+    expect(formatDate("2026-11-22T09:05:07.000Z", { seconds: true })).toBe("22 Nov 2026, 09:05:07 UTC");
+    expect(formatDate("2026-01-02T23:59:00.000Z", { time: false })).toBe("2 Jan 2026");
+    expect(formatDate(null)).toBe("—");
+  });
+});
+
+describe("the API reference reads like docs", () => {
+  test("maintainers' references to the spec are left out; lengths read naturally", () => {
+    expect(forReaders("User (spec 2.1)")).toBe("User");
+    expect(forReaders("messages (generate: spec 4.1 rule order; history: DESIGN §1 paging).")).not.toMatch(/spec|DESIGN/);
+    const docs = buildDocs("http://localhost:3000", { standard: 1, premium: 2, admin: 3, windowSeconds: 60 });
+    const text = JSON.stringify(docs.endpoints);
+    expect(text).not.toMatch(/∞|\(spec \d|DESIGN §/);
+    expect(JSON.stringify(docs.errorTable)).not.toContain("INSUFFICIENT_CREDITS");
   });
 });

@@ -112,5 +112,10 @@ describe("admin inputs and listing", () => {
     const page2 = await adminListUsers(deps, { page: 2, page_size: 2 });
     expect(page2.users.map((u) => [u.email, u.tier, u.left_credits, u.total_credits])).toEqual([["std@example.test", "standard", 7, 7]]);
     expect((await adminListUsers(deps, { page: 3, page_size: 2 })).users).toEqual([]);
+    // The admin page's search: part of an email or nickname, any letter case; % and _ are literal characters.
+    expect((await adminListUsers(deps, { page: 1, page_size: 20 }, "prem@")).users.map((u) => u.email)).toEqual(["prem@example.test"]);
+    expect((await adminListUsers(deps, { page: 1, page_size: 20 }, "EXAMPLE")).total).toBe(3);
+    expect((await adminListUsers(deps, { page: 1, page_size: 20 }, "%")).total).toBe(0);
+    expect((await adminListUsers(deps, { page: 1, page_size: 20 }, "st_")).total).toBe(0);
   });
 });

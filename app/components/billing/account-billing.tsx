@@ -53,11 +53,11 @@ export function OrderHistory({ data }: { data: AccountBillingData }) {
         </div>
       </div>
       {data.payments.length === 0 ? (
-        <p className="mt-2 text-sm text-slate-600">No orders yet.</p>
+        <p className="mt-2 text-sm text-muted-foreground">No orders yet.</p>
       ) : (
         <TableScroll label="Orders" className="mt-3">
           <table className="w-full text-left text-sm" aria-label="Orders" data-testid="orders">
-            <thead className="text-slate-500">
+            <thead className="text-muted-foreground">
               <tr>
                 <th className="py-1 pr-4 font-medium">Date</th>
                 <th className="py-1 pr-4 font-medium">Product</th>
@@ -68,19 +68,19 @@ export function OrderHistory({ data }: { data: AccountBillingData }) {
             </thead>
             <tbody>
               {data.payments.map((p) => (
-                <tr key={p.ref} className="border-t border-slate-100">
+                <tr key={p.ref} className="border-t border-border">
                   <td className="py-1 pr-4">{day(p.created_at)}</td>
                   <td className="py-1 pr-4">
                     {p.product_name}
-                    {p.provider === "simulated" ? <span className="ml-2 text-xs text-amber-700">(simulated)</span> : null}
+                    {p.provider === "simulated" ? <span className="ml-2 text-xs text-warning-soft-foreground">(simulated)</span> : null}
                   </td>
                   <td className="py-1 pr-4">
                     {p.credits}
-                    {p.clawed_back > 0 ? <span className="ml-1 text-red-700">(−{p.clawed_back} refunded)</span> : null}
+                    {p.clawed_back > 0 ? <span className="ml-1 text-danger-soft-foreground">(−{p.clawed_back} refunded)</span> : null}
                   </td>
                   <td className="py-1 pr-4">
                     {formatMoney(p.amount, p.currency)}
-                    {p.refunded_amount > 0 ? <span className="ml-1 text-red-700">(refunded {formatMoney(p.refunded_amount, p.currency)})</span> : null}
+                    {p.refunded_amount > 0 ? <span className="ml-1 text-danger-soft-foreground">(refunded {formatMoney(p.refunded_amount, p.currency)})</span> : null}
                   </td>
                   <td className="py-1 pr-4">
                     <code className="text-xs">{p.order_no}</code>
@@ -98,7 +98,7 @@ export function OrderHistory({ data }: { data: AccountBillingData }) {
 export function Referrals({ data, isAffiliate, percent }: { data: AccountBillingData; isAffiliate: boolean; percent: number }) {
   return (
     <div className="mt-4" data-testid="referrals">
-      <p className="text-sm text-slate-600">
+      <p className="text-sm text-muted-foreground">
         {isAffiliate
           ? `When someone you invited pays for the first time, you earn ${percent}% of that order's credits.`
           : "Turn affiliate on to earn credits when people you invite buy their first order."}{" "}
@@ -107,7 +107,7 @@ export function Referrals({ data, isAffiliate, percent }: { data: AccountBilling
       {data.referrals.length > 0 ? (
         <TableScroll label="Invited users" className="mt-2">
           <table className="w-full text-left text-sm" aria-label="Invited users">
-            <thead className="text-slate-500">
+            <thead className="text-muted-foreground">
               <tr>
                 <th className="py-1 pr-4 font-medium">Invited user</th>
                 <th className="py-1 pr-4 font-medium">Joined</th>
@@ -116,9 +116,9 @@ export function Referrals({ data, isAffiliate, percent }: { data: AccountBilling
             </thead>
             <tbody>
               {data.referrals.map((r) => (
-                <tr key={r.email + r.joined_at} className="border-t border-slate-100">
+                <tr key={r.email + r.joined_at} className="border-t border-border">
                   <td className="py-1 pr-4">
-                    {r.nickname} <span className="text-slate-500">{r.email}</span>
+                    {r.nickname} <span className="text-muted-foreground">{r.email}</span>
                   </td>
                   <td className="py-1 pr-4">{day(r.joined_at)}</td>
                   <td className="py-1 pr-4">{r.reward_credits ? `${r.reward_credits} credits` : "—"}</td>
@@ -128,7 +128,7 @@ export function Referrals({ data, isAffiliate, percent }: { data: AccountBilling
           </table>
         </TableScroll>
       ) : (
-        <p className="mt-2 text-sm text-slate-600">Nobody has signed up with your link yet.</p>
+        <p className="mt-2 text-sm text-muted-foreground">Nobody has signed up with your link yet.</p>
       )}
     </div>
   );
@@ -138,7 +138,7 @@ export function Referrals({ data, isAffiliate, percent }: { data: AccountBilling
 export function OutOfCredits() {
   return (
     <p className="mt-2 text-sm" data-testid="out-of-credits">
-      <Link to="/pricing" className="font-medium text-indigo-700 underline">
+      <Link to="/pricing" className="font-medium text-accent underline">
         Buy credits
       </Link>{" "}
       to continue — packs start small and last a year.

@@ -5,7 +5,7 @@
  * `invalid params: <reason>`.
  */
 import { offsetOf } from "~/domain/paging";
-import { count, desc } from "drizzle-orm";
+import { count, desc, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "#db/client";
 import { user } from "#db/schema";
@@ -123,12 +123,16 @@ export interface AdminUserEntry {
 }
 
 /** Users newest first, with balance and rate-limit tier. */
-export async function adminListUsers({ db, clock, config }: Deps, input: z.output<typeof ListUsersSchema>) {
-  const total = Number((await db.one(db.select({ n: count() }).from(user)))?.n ?? 0);
+export async function adminListUsers({ db, clock, config }: Deps, input: z.output<typeof ListUsersSchema>, search?: string) {
+  // The admin page's search: part of an email or nickname (% and _ are literal).
+  const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const where = pattern ? or(sql`lower(${user.email}) like lower(${pattern}) escape '\\'`, sql`lower(${user.name}) like lower(${pattern}) escape '\\'`) : undefined;
+  const total = Number((await db.one(db.select({ n: count() }).from(user).where(where)))?.n ?? 0);
   const rows = await db.many(
     db
       .select()
       .from(user)
+      .where(where)
       .orderBy(desc(user.createdAt), desc(user.id))
       .limit(input.page_size)
       .offset(offsetOf(input.page, input.page_size)),

@@ -118,6 +118,13 @@ export function* availableCredits(tx: Tx, userId: string, clock: Clock): Steps<n
   return (yield* getCredits(tx, userId, clock)).left_credits - (yield* reservedCredits(tx, userId));
 }
 
+/** The one balance the UI shows: what can be spent now, and what running tasks hold beside it. */
+export function* balanceOf(tx: Tx, userId: string, clock: Clock): Steps<{ available: number; held: number }> {
+  const held = yield* reservedCredits(tx, userId);
+  const { left_credits } = yield* getCredits(tx, userId, clock);
+  return { available: Math.max(0, left_credits - held), held };
+}
+
 /**
  * The reservation check the generation module calls inside its create
  * transaction (with the user's row locked), right before inserting the task (which

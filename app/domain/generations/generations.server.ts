@@ -4,7 +4,7 @@
  * transaction), the status query, and the history.
  */
 import { offsetOf } from "~/domain/paging";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import { isUniqueViolation, lockRow, one, run, type Db, type Steps, type Tx } from "#db/client";
 import { prepared } from "#db/prepared";
@@ -232,6 +232,8 @@ export async function listHistory(db: Db, userId: string, paging: { page: number
 export interface GenerationFilter {
   aiType?: AiType;
   status?: GenerationStatus;
+  /** The studio gallery: leave out what the owner removed from it. */
+  galleryOnly?: boolean;
 }
 
 /** Reads `type` and `status` query parameters; unknown values mean "all". */
@@ -246,7 +248,7 @@ export function parseFilter(params: URLSearchParams): GenerationFilter {
 
 /** Rows of one history page (the studio shows them with more detail), optionally filtered. */
 export async function listRecent(db: Db, userId: string, paging: { page: number; pageSize: number }, filter: GenerationFilter = {}) {
-  if (!filter.aiType && !filter.status) {
+  if (!filter.aiType && !filter.status && !filter.galleryOnly) {
     // The API's history page: prepared once per connection (building a drizzle query costs ~100 µs).
     const page = prepared(db, "generations.page", (d) =>
       d
@@ -267,6 +269,7 @@ export async function listRecent(db: Db, userId: string, paging: { page: number;
     eq(generations.userId, userId),
     filter.aiType ? eq(generations.aiType, filter.aiType) : undefined,
     filter.status ? eq(generations.status, filter.status) : undefined,
+    filter.galleryOnly ? isNull(generations.hiddenAt) : undefined,
   );
   const rows = await db.many(
     db
@@ -309,6 +312,7 @@ export function listLatestAll(db: Db, opts: { limit: number; status?: Generation
       mode: generations.mode,
       creditsCost: generations.creditsCost,
       errorMessage: generations.errorMessage,
+      resultUrls: generations.resultUrls,
       createdAt: generations.createdAt,
       completedAt: generations.completedAt,
     })
@@ -318,4 +322,68 @@ export function listLatestAll(db: Db, opts: { limit: number; status?: Generation
     .orderBy(desc(generations.createdAt), desc(generations.id))
     .limit(opts.limit),
   );
+}
+
+/**
+ * What the header needs to stay live on every page: the user's unfinished
+ * tasks, and the latest finished ones (so a page can tell which of the tasks it
+ * saw running has just finished, and how).
+ */
+export async function liveSummary(db: Db, userId: string) {
+  const pick = { id: generations.id, status: generations.status, prompt: generations.prompt, aiType: generations.aiType };
+  const active = await db.many(
+    db
+      .select(pick)
+      .from(generations)
+      .where(and(eq(generations.userId, userId), inArray(generations.status, ["pending", "processing"])))
+      .limit(50),
+  );
+  const finished = await db.many(
+    db
+      .select(pick)
+      .from(generations)
+      .where(and(eq(generations.userId, userId), inArray(generations.status, ["completed", "failed"])))
+      .orderBy(desc(generations.completedAt))
+      .limit(10),
+  );
+  return { active, finished };
+}
+
+/**
+ * Removes a task from (or puts it back into) the owner's studio gallery. Only
+ * the `hidden_at` mark changes: the task, its price and the ledger stay as they
+ * were, and the API's history still lists it.
+ */
+export async function setHidden(db: Db, userId: string, genId: string, hidden: boolean, clock: Clock): Promise<GenerationRow> {
+  const row = await db.one(
+    db
+      .update(generations)
+      .set({ hiddenAt: hidden ? new Date(clock.now()) : null })
+      .where(and(eq(generations.id, genId), eq(generations.userId, userId)))
+      .returning(),
+  );
+  if (!row) throw new AppError("GENERATION_NOT_FOUND");
+  return row;
+}
+
+/** The gallery neighbours of a task (newest first order): the newer one and the older one, if any. */
+export async function galleryNeighbours(db: Db, row: Pick<GenerationRow, "id" | "userId" | "createdAt">) {
+  const mine = and(eq(generations.userId, row.userId), isNull(generations.hiddenAt));
+  const newer = await db.one(
+    db
+      .select({ id: generations.id })
+      .from(generations)
+      .where(and(mine, or(gt(generations.createdAt, row.createdAt), and(eq(generations.createdAt, row.createdAt), gt(generations.id, row.id)))))
+      .orderBy(asc(generations.createdAt), asc(generations.id))
+      .limit(1),
+  );
+  const older = await db.one(
+    db
+      .select({ id: generations.id })
+      .from(generations)
+      .where(and(mine, or(lt(generations.createdAt, row.createdAt), and(eq(generations.createdAt, row.createdAt), lt(generations.id, row.id)))))
+      .orderBy(desc(generations.createdAt), desc(generations.id))
+      .limit(1),
+  );
+  return { newer: newer?.id ?? null, older: older?.id ?? null };
 }

@@ -1,0 +1,108 @@
+/**
+ * The options a model declares in the catalog, as form fields named `opt_<key>`
+ * (enum and boolean: selects; integer and number: number inputs; text: a text
+ * input). `readOptions` turns the submitted form back into typed values; only
+ * keys the chosen model declares are read, and empty fields are left out.
+ */
+import type { Offering, OptionSpec } from "~/domain/catalog";
+import { inputClass, labelClass } from "~/components/ui";
+
+export function readOptions(offering: Pick<Offering, "options">, form: Record<string, FormDataEntryValue>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(offering.options)) {
+    const raw = form[`opt_${key}`];
+    if (typeof raw !== "string" || raw.trim() === "") continue;
+    const v = raw.trim();
+    if (spec.type === "integer" || spec.type === "number") out[key] = /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
+    else if (spec.type === "boolean") out[key] = v === "true";
+    else out[key] = v;
+  }
+  return out;
+}
+
+function Control({ name, spec, id }: { name: string; spec: OptionSpec; id: string }) {
+  const cls = `${inputClass} mt-1 py-2`;
+  switch (spec.type) {
+    case "enum":
+      return (
+        <select id={id} name={name} defaultValue={spec.default} className={cls}>
+          {spec.values.map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
+        </select>
+      );
+    case "boolean":
+      return (
+        <select id={id} name={name} defaultValue={String(spec.default)} className={cls}>
+          <option value="true">Yes</option>
+          <option value="false">No</option>
+        </select>
+      );
+    case "integer":
+      return spec.values ? (
+        <select id={id} name={name} defaultValue={spec.default === undefined ? "" : String(spec.default)} className={cls}>
+          {spec.values.map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input id={id} name={name} type="number" inputMode="numeric" min={spec.min} max={spec.max} step={1} placeholder={spec.default === undefined ? "random" : String(spec.default)} className={cls} />
+      );
+    case "number":
+      return <input id={id} name={name} type="number" min={spec.min} max={spec.max} step="any" placeholder={spec.default === undefined ? "" : String(spec.default)} className={cls} />;
+    case "text":
+      return <input id={id} name={name} type="text" maxLength={spec.maxLength} className={cls} />;
+  }
+}
+
+/** The shape of the result comes first; the rest folds away. */
+const PRIMARY = new Set(["aspect_ratio", "ratio", "size", "duration"]);
+
+function OptionField({ name, spec }: { name: string; spec: OptionSpec }) {
+  const id = `opt-${name}`;
+  return (
+    <div className={spec.type === "text" ? "col-span-2" : undefined}>
+      <label htmlFor={id} className={`${labelClass} text-xs`}>
+        {spec.label}
+      </label>
+      <Control name={`opt_${name}`} spec={spec} id={id} />
+      {spec.help ? <p className="mt-1 text-xs text-muted-foreground">{spec.help}</p> : null}
+    </div>
+  );
+}
+
+export function ModelOptions({ offering }: { offering: Pick<Offering, "options" | "label"> & { value: string } }) {
+  const entries = Object.entries(offering.options);
+  if (entries.length === 0) return null;
+  const primary = entries.filter(([k]) => PRIMARY.has(k));
+  const more = entries.filter(([k]) => !PRIMARY.has(k));
+  const grid = "grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4";
+  return (
+    <fieldset className="mt-4" key={offering.value}>
+      <legend className="mb-2 text-sm font-medium">Options for {offering.label}</legend>
+      {primary.length ? (
+        <div className={grid}>
+          {primary.map(([k, spec]) => (
+            <OptionField key={k} name={k} spec={spec} />
+          ))}
+        </div>
+      ) : null}
+      {more.length ? (
+        <details className="group mt-3">
+          <summary className="cursor-pointer text-sm text-muted-foreground hover:text-foreground">
+            More options: {more.map(([, s]) => s.label.toLowerCase()).join(", ")}
+          </summary>
+          <div className={`${grid} mt-3`}>
+            {more.map(([k, spec]) => (
+              <OptionField key={k} name={k} spec={spec} />
+            ))}
+          </div>
+        </details>
+      ) : null}
+    </fieldset>
+  );
+}

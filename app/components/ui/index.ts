@@ -1,0 +1,11 @@
+/** The component kit: small files of ours, variants declared once (cva), classes merged (tailwind-merge). */
+export { Badge, badgeVariants } from "./badge";
+export { Button, buttonVariants, type ButtonVariants } from "./button";
+export { Card, cardClass } from "./card";
+export { cn } from "./cn";
+export { CopyButton } from "./copy-button";
+export { coverInput, Field, FieldError, Hint, inputClass, labelClass, Select, TextArea } from "./field";
+export { duration, formatDate, plural, utcTime } from "./format";
+export { Notice } from "./notice";
+export { EmptyState, PageHeader, Pagination, Skeleton, table, TableScroll } from "./page";
+export { Toaster, useToast, type ToastInput } from "./toast";

@@ -1,0 +1,68 @@
+/**
+ * Toasts on Radix's primitive (focus, swipe, F8 hotkey, live-region announcements).
+ * `useToast()` from anywhere under <Toaster>; `toast({ title, description, action })`.
+ */
+import * as ToastPrimitive from "@radix-ui/react-toast";
+import { X } from "lucide-react";
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { cn } from "./cn";
+
+export interface ToastInput {
+  title: string;
+  description?: ReactNode;
+  action?: { label: string; href: string };
+  tone?: "default" | "success" | "error";
+}
+interface ToastItem extends ToastInput {
+  id: number;
+}
+
+const ToastContext = createContext<(t: ToastInput) => void>(() => {});
+export const useToast = () => useContext(ToastContext);
+
+let next = 1;
+
+export function Toaster({ children }: { children: ReactNode }) {
+  const [items, setItems] = useState<ToastItem[]>([]);
+  const toast = useCallback((t: ToastInput) => setItems((xs) => [...xs.slice(-2), { ...t, id: next++ }]), []);
+  const remove = (id: number) => setItems((xs) => xs.filter((x) => x.id !== id));
+  const value = useMemo(() => toast, [toast]);
+  // Toasts need JavaScript anyway; rendering the viewport only after hydration keeps the server's HTML free
+  // of the inline style attributes Radix puts on it (a strict Content-Security-Policy would block them).
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return (
+    <ToastContext.Provider value={value}>
+      <ToastPrimitive.Provider swipeDirection="right" duration={6000}>
+        {children}
+        {items.map((t) => (
+          <ToastPrimitive.Root
+            key={t.id}
+            onOpenChange={(open) => (open ? null : remove(t.id))}
+            className={cn(
+              "pointer-events-auto flex w-full items-start gap-3 rounded-2xl border border-border bg-surface-raised p-4 text-foreground shadow-lg",
+              "data-[state=closed]:opacity-0 data-[swipe=move]:translate-x-(--radix-toast-swipe-move-x) data-[swipe=end]:opacity-0",
+              t.tone === "error" && "border-danger/50",
+            )}
+          >
+            <div className="min-w-0 flex-1">
+              <ToastPrimitive.Title className="text-sm font-semibold">{t.title}</ToastPrimitive.Title>
+              {t.description ? <ToastPrimitive.Description className="mt-0.5 truncate text-sm text-muted-foreground">{t.description}</ToastPrimitive.Description> : null}
+              {t.action ? (
+                <ToastPrimitive.Action altText={t.action.label} asChild>
+                  <a href={t.action.href} className="link mt-2 inline-block text-sm">
+                    {t.action.label}
+                  </a>
+                </ToastPrimitive.Action>
+              ) : null}
+            </div>
+            <ToastPrimitive.Close aria-label="Dismiss" className="rounded-full p-1 text-muted-foreground hover:bg-muted hover:text-foreground">
+              <X aria-hidden="true" className="size-4" />
+            </ToastPrimitive.Close>
+          </ToastPrimitive.Root>
+        ))}
+        {hydrated ? <ToastPrimitive.Viewport className="fixed right-0 bottom-0 z-[100] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none" /> : null}
+      </ToastPrimitive.Provider>
+    </ToastContext.Provider>
+  );
+}

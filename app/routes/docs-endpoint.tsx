@@ -1,0 +1,131 @@
+import { ArrowLeft } from "lucide-react";
+import { data, Link } from "react-router";
+import { Code, DocsNav, MethodBadge, Shape } from "~/components/docs";
+import { buttonVariants } from "~/components/ui";
+import { buildDocs } from "~/lib/api-docs.server";
+import { getServices } from "~/lib/services.server";
+import type { Route } from "./+types/docs-endpoint";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData ? `${loaderData.endpoint.path} — API reference — Atelier` : "API reference — Atelier" },
+  ...(loaderData ? [{ name: "description", content: loaderData.endpoint.summary }] : []),
+];
+
+/** One endpoint per page: what it takes, what it answers, examples to copy, its errors. */
+export function loader({ params }: Route.LoaderArgs) {
+  const { config } = getServices();
+  const docs = buildDocs(config.publicUrl, {
+    standard: config.RATE_LIMIT_STANDARD,
+    premium: config.RATE_LIMIT_PREMIUM,
+    admin: config.RATE_LIMIT_ADMIN,
+    windowSeconds: Math.round(config.RATE_LIMIT_WINDOW_MS / 1000),
+  });
+  const i = docs.endpoints.findIndex((e) => e.id === params.endpoint);
+  if (i < 0) throw data("Not found", { status: 404 });
+  const endpoint = docs.endpoints[i]!;
+  const nav = (e: (typeof docs.endpoints)[number] | undefined) => (e ? { id: e.id, path: e.path } : null);
+  return {
+    endpoint,
+    prev: nav(docs.endpoints[i - 1]),
+    next: nav(docs.endpoints[i + 1]),
+    tags: docs.tags,
+    index: docs.endpoints.map((e) => ({ id: e.id, path: e.path, tag: e.tag })),
+  };
+}
+
+export default function DocsEndpoint({ loaderData }: Route.ComponentProps) {
+  const { endpoint: e, prev, next, tags, index } = loaderData;
+  return (
+    <div className="lg:grid lg:grid-cols-[14rem_minmax(0,1fr)] lg:gap-8">
+      <DocsNav tags={tags} endpoints={index} />
+      <article className="min-w-0 space-y-6" aria-labelledby="endpoint-h">
+        <Link to="/docs" className={buttonVariants({ variant: "ghost", size: "sm", className: "-ml-3" })}>
+          <ArrowLeft aria-hidden="true" /> API reference
+        </Link>
+        <header>
+          <p className="text-sm text-muted-foreground">{e.tag}</p>
+          <h1 id="endpoint-h" className="mt-1 flex flex-wrap items-center gap-2 text-2xl font-semibold tracking-tight">
+            <MethodBadge method={e.method} />
+            {e.alsoMethod ? <MethodBadge method={e.alsoMethod} /> : null}
+            <code className="break-all">{e.path}</code>
+          </h1>
+          <p className="mt-3 font-medium">{e.summary}</p>
+          {e.description ? <p className="mt-1 text-sm text-muted-foreground">{e.description}</p> : null}
+          <p className="mt-3 text-sm">
+            <strong>Auth:</strong> {e.auth}
+          </p>
+        </header>
+
+        <section aria-labelledby="examples-h" className="space-y-3">
+          <h2 id="examples-h" className="text-lg font-semibold">
+            Try it
+          </h2>
+          <Code label={`curl example for ${e.path}`}>{e.curl}</Code>
+          <Code label={`fetch example for ${e.path}`}>{e.fetch}</Code>
+        </section>
+
+        <section aria-labelledby="request-h" className="rounded-card border border-border bg-surface p-5 sm:p-6">
+          <h2 id="request-h" className="text-lg font-semibold">
+            Request
+          </h2>
+          {e.request ? <Shape shapes={e.request} caption="Body fields" path={e.path} /> : <p className="mt-1 text-sm">No request body.</p>}
+        </section>
+
+        <section aria-labelledby="response-h" className="rounded-card border border-border bg-surface p-5 sm:p-6">
+          <h2 id="response-h" className="text-lg font-semibold">
+            Response
+          </h2>
+          {e.envelope ? (
+            <p className="mt-1 text-sm">
+              Envelope with <code>code: 0</code>
+              {e.successMessage ? (
+                <>
+                  , <code>message: "{e.successMessage}"</code>
+                </>
+              ) : null}{" "}
+              and <code>data</code>:
+            </p>
+          ) : (
+            <p className="mt-1 text-sm">
+              Not wrapped in the envelope; <code>{e.contentType}</code>.
+            </p>
+          )}
+          <Shape shapes={e.response} caption={e.envelope ? "data" : "Body"} path={e.path} />
+        </section>
+
+        {e.errors.length ? (
+          <section aria-labelledby="errors-h" className="rounded-card border border-border bg-surface p-5 sm:p-6">
+            <h2 id="errors-h" className="text-lg font-semibold">
+              Errors
+            </h2>
+            <p className="mt-1 text-sm text-muted-foreground">
+              With <code>code: 1</code> and <code>data: null</code>; the <code>message</code> is one of:
+            </p>
+            <ul className="mt-2 space-y-1 text-sm">
+              {e.errors.map((x) => (
+                <li key={x.message}>
+                  <code>{x.message}</code> <span className="text-muted-foreground">· HTTP {x.status}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+
+        <nav aria-label="Other endpoints" className="flex flex-wrap justify-between gap-2 border-t border-border pt-4">
+          {prev ? (
+            <Link to={`/docs/${prev.id}`} className={buttonVariants({ variant: "secondary", size: "sm" })} rel="prev">
+              ← <code>{prev.path}</code>
+            </Link>
+          ) : (
+            <span />
+          )}
+          {next ? (
+            <Link to={`/docs/${next.id}`} className={buttonVariants({ variant: "secondary", size: "sm" })} rel="next">
+              <code>{next.path}</code> →
+            </Link>
+          ) : null}
+        </nav>
+      </article>
+    </div>
+  );
+}

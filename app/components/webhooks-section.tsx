@@ -34,7 +34,7 @@ export function WebhooksSection({ webhooks, result, busy }: { webhooks: WebhookI
         <h2 id="webhooks-h" className="text-lg font-semibold">
           Webhooks
         </h2>
-        <p className="mt-1 text-sm text-slate-600">
+        <p className="mt-1 text-sm text-muted-foreground">
           Atelier POSTs <code>generation.completed</code> and <code>generation.failed</code> to your URL, signed per{" "}
           <a className="link" href="https://www.standardwebhooks.com/">Standard Webhooks</a>. See <a className="link" href="/docs#events">the docs</a> for
           verifying signatures.
@@ -42,7 +42,7 @@ export function WebhooksSection({ webhooks, result, busy }: { webhooks: WebhookI
       </div>
 
       {result?.secret ? (
-        <div className="rounded-md border border-amber-300 bg-amber-50 p-3" role="status">
+        <div className="rounded-md border border-border bg-warning-soft p-3" role="status">
           <p className="text-sm font-medium">
             {result.secret.rotated ? "New signing secret" : "Signing secret"} for {result.secret.url}
           </p>
@@ -79,12 +79,12 @@ export function WebhooksSection({ webhooks, result, busy }: { webhooks: WebhookI
       {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
 
       {webhooks.length === 0 ? (
-        <p className="text-sm text-slate-600">No webhooks yet.</p>
+        <p className="text-sm text-muted-foreground">No webhooks yet.</p>
       ) : (
         <TableScroll label="Your webhooks table">
           <table className="w-full text-left text-sm">
             <thead>
-              <tr className="border-b border-slate-200 text-slate-500">
+              <tr className="border-b border-border text-muted-foreground">
                 <th scope="col" className="py-2 pr-4 font-medium">URL</th>
                 <th scope="col" className="py-2 pr-4 font-medium">Events</th>
                 <th scope="col" className="py-2 pr-4 font-medium">Status</th>
@@ -94,20 +94,20 @@ export function WebhooksSection({ webhooks, result, busy }: { webhooks: WebhookI
             </thead>
             <tbody>
               {webhooks.map((w) => (
-                <tr key={w.webhook_id} className="border-b border-slate-100 align-top" data-webhook-id={w.webhook_id}>
+                <tr key={w.webhook_id} className="border-b border-border align-top" data-webhook-id={w.webhook_id}>
                   <td className="max-w-xs min-w-48 py-2 pr-4 break-all">
                     <span className="font-mono">{w.url}</span>
-                    {w.description ? <span className="block text-slate-500">{w.description}</span> : null}
+                    {w.description ? <span className="block text-muted-foreground">{w.description}</span> : null}
                   </td>
                   <td className="py-2 pr-4">{w.events.join(", ")}</td>
                   <td className="py-2 pr-4">
                     <span
                       data-field="status"
-                      className={`rounded-full px-2 py-0.5 text-xs font-medium ${w.status === "active" ? "bg-emerald-100 text-emerald-900" : "bg-red-100 text-red-900"}`}
+                      className={`rounded-full px-2 py-0.5 text-xs font-medium ${w.status === "active" ? "bg-success-soft text-success-soft-foreground" : "bg-danger-soft text-danger-soft-foreground"}`}
                     >
                       {w.status}
                     </span>
-                    {w.disabled_reason ? <span className="mt-1 block text-xs text-red-800" data-field="reason">{w.disabled_reason}</span> : null}
+                    {w.disabled_reason ? <span className="mt-1 block text-xs text-danger-soft-foreground" data-field="reason">{w.disabled_reason}</span> : null}
                   </td>
                   <td className="py-2 pr-4">
                     {w.last_delivery

@@ -68,11 +68,11 @@ export default function AdminBilling({ loaderData, actionData }: Route.Component
           Revenue by month
         </h2>
         {revenue.length === 0 ? (
-          <p className="mt-2 text-sm text-slate-600">No payments yet.</p>
+          <p className="mt-2 text-sm text-muted-foreground">No payments yet.</p>
         ) : (
           <TableScroll label="Revenue by month" className="mt-3">
             <table className="w-full text-left text-sm" aria-label="Revenue by month">
-              <thead className="text-slate-500">
+              <thead className="text-muted-foreground">
                 <tr>
                   <th className="py-1 pr-4 font-medium">Month (UTC)</th>
                   <th className="py-1 pr-4 font-medium">Payments</th>
@@ -83,7 +83,7 @@ export default function AdminBilling({ loaderData, actionData }: Route.Component
               </thead>
               <tbody>
                 {revenue.map((m) => (
-                  <tr key={m.month + m.currency} className="border-t border-slate-100">
+                  <tr key={m.month + m.currency} className="border-t border-border">
                     <td className="py-1 pr-4">{m.month}</td>
                     <td className="py-1 pr-4">{m.payments}</td>
                     <td className="py-1 pr-4">{formatMoney(m.gross, m.currency)}</td>
@@ -102,11 +102,11 @@ export default function AdminBilling({ loaderData, actionData }: Route.Component
           Recent orders
         </h2>
         {payments.length === 0 ? (
-          <p className="mt-2 text-sm text-slate-600">No orders yet.</p>
+          <p className="mt-2 text-sm text-muted-foreground">No orders yet.</p>
         ) : (
           <TableScroll label="Recent orders" className="mt-3">
             <table className="w-full text-left text-sm" aria-label="Recent orders">
-              <thead className="text-slate-500">
+              <thead className="text-muted-foreground">
                 <tr>
                   <th className="py-1 pr-4 font-medium">Date</th>
                   <th className="py-1 pr-4 font-medium">Buyer</th>
@@ -119,11 +119,11 @@ export default function AdminBilling({ loaderData, actionData }: Route.Component
               </thead>
               <tbody>
                 {payments.map((p) => (
-                  <tr key={p.ref} className={`border-t border-slate-100 ${p.refunded_amount > 0 ? "bg-red-50" : ""}`}>
+                  <tr key={p.ref} className={`border-t border-border ${p.refunded_amount > 0 ? "bg-danger-soft" : ""}`}>
                     <td className="py-1 pr-4">{p.created_at.slice(0, 10)}</td>
                     <td className="py-1 pr-4">{p.email}</td>
                     <td className="py-1 pr-4">
-                      {p.product_name} <span className="text-xs text-slate-500">{p.provider}</span>
+                      {p.product_name} <span className="text-xs text-muted-foreground">{p.provider}</span>
                     </td>
                     <td className="py-1 pr-4">{formatMoney(p.amount, p.currency)}</td>
                     <td className="py-1 pr-4">{p.refunded_amount > 0 ? formatMoney(p.refunded_amount, p.currency) : "—"}</td>
@@ -148,7 +148,7 @@ export default function AdminBilling({ loaderData, actionData }: Route.Component
         </h2>
         <TableScroll label="Products" className="mt-3">
           <table className="w-full text-left text-sm" aria-label="Products">
-            <thead className="text-slate-500">
+            <thead className="text-muted-foreground">
               <tr>
                 <th className="py-1 pr-4 font-medium">ID</th>
                 <th className="py-1 pr-4 font-medium">Name</th>
@@ -160,7 +160,7 @@ export default function AdminBilling({ loaderData, actionData }: Route.Component
             </thead>
             <tbody>
               {products.map((p) => (
-                <tr key={p.product_id} className={`border-t border-slate-100 ${p.active ? "" : "text-slate-500 italic"}`}>
+                <tr key={p.product_id} className={`border-t border-border ${p.active ? "" : "text-muted-foreground italic"}`}>
                   <td className="py-1 pr-4">
                     <code className="text-xs">{p.product_id}</code>
                   </td>
@@ -175,8 +175,8 @@ export default function AdminBilling({ loaderData, actionData }: Route.Component
           </table>
         </TableScroll>
 
-        <h3 className="mt-6 text-sm font-semibold text-slate-700">Add or change a product</h3>
-        <p className="text-sm text-slate-600">An existing ID is updated; products are never deleted (orders name them): take one off sale instead.</p>
+        <h3 className="mt-6 text-sm font-semibold text-muted-foreground">Add or change a product</h3>
+        <p className="text-sm text-muted-foreground">An existing ID is updated; products are never deleted (orders name them): take one off sale instead.</p>
         {actionData && "ok" in actionData ? <Notice kind="success">{actionData.ok}</Notice> : null}
         {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
         <Form method="post" className="mt-3 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" noValidate>

@@ -78,5 +78,13 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795354594370,
     "hash": "699b9c8d2c56981c70a30c7f90d3306cc5dafe89d0964489c55b3f86ca8344b5"
+  },
+  {
+    "sql": [
+      "ALTER TABLE \"generations\" ADD COLUMN \"hidden_at\" bigint;\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795355519512,
+    "hash": "b683767c33114fad24569ec7ab1396b3c05f28df8a7587adc944c303b521c2ca"
   }
 ];

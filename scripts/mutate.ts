@@ -16,7 +16,7 @@ const root = join(import.meta.dir, "..");
 
 /** module → the files mutated and the tests that must kill the mutants. */
 export const MODULES: Record<string, { mutate: string[]; tests: string[] }> = {
-  ledger: { mutate: ["app/domain/credits/ledger.server.ts"], tests: ["tests/unit/ledger.test.ts"] },
+  ledger: { mutate: ["app/domain/credits/ledger.server.ts"], tests: ["tests/unit/ledger.test.ts", "tests/unit/billing.test.ts"] },
   checkin: { mutate: ["app/domain/credits/checkin.server.ts"], tests: ["tests/unit/ledger.test.ts"] },
   generations: { mutate: ["app/domain/generations/generations.server.ts"], tests: ["tests/unit/generation.test.ts"] },
   lifecycle: { mutate: ["app/domain/generations/lifecycle.server.ts"], tests: ["tests/unit/generation.test.ts"] },

@@ -7,6 +7,7 @@ import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import {
   assertCanReserve,
   availableCredits,
+  clawBackGrant,
   debitForGeneration,
   getCredits,
   getCreditsMany,
@@ -298,5 +299,99 @@ describe("daily check-in (spec 4.10)", () => {
     expect((await checkIn(db, a, clock)).added).toBe(true);
     expect((await checkIn(db, b, clock)).added).toBe(true);
     expect((await checkIn(db, a, clock)).added).toBe(false);
+  });
+});
+
+describe("guards of the ledger (each would let bad numbers into the books)", () => {
+  test("a reservation cost must be a non-negative integer; 0 passes even with no balance", async () => {
+    const u = addUser();
+    for (const bad of [-1, 1.5, Number.NaN]) {
+      await expect(db.exec(assertCanReserve(db, u, bad, clock))).rejects.toThrow(`ledger: invalid cost ${bad}`);
+    }
+    await db.exec(assertCanReserve(db, u, 0, clock));
+    await expect(db.exec(assertCanReserve(db, u, 1, clock))).rejects.toThrow("insufficient credits: need 1, have 0");
+  });
+
+  test("a debit amount must be a non-negative integer; a debit of 0 is recorded and charges nothing", async () => {
+    const u = addUser();
+    await grant(u, 5, null);
+    for (const bad of [-1, 2.5]) await expect(debit(u, bad)).rejects.toThrow(`ledger: invalid debit amount ${bad}`);
+    const zero = await debit(u, 0);
+    expect([zero.applied, zero.charged, zero.amount]).toEqual([true, 0, 0]);
+    expect(await db.exec(getCredits(db, u, clock))).toEqual({ left_credits: 5, total_credits: 5 });
+  });
+
+  test("a grant needs a known source; a grant without a note stores null", async () => {
+    const u = addUser();
+    await expect(db.exec(grantCredits(db, { userId: u, amount: 1, source: "gift" as never }, clock))).rejects.toThrow("ledger: unknown grant source gift");
+    const g = await db.exec(grantCredits(db, { userId: u, amount: 1, source: "admin" }, clock));
+    expect(db.select().from(creditGrants).where(eq(creditGrants.id, g.id)).get()!.note).toBeNull();
+    expect(await db.exec(getCredits(db, u, clock))).toEqual({ left_credits: 1, total_credits: 1 });
+  });
+
+  test("a grant is expired in the list from its exact expiry instant, not a millisecond before", async () => {
+    const u = addUser();
+    await grant(u, 2, T0 + HOUR);
+    clock.set(T0 + HOUR - 1);
+    expect((await db.exec(listGrants(db, u, clock)))[0]!.expired).toBe(false);
+    clock.set(T0 + HOUR);
+    expect((await db.exec(listGrants(db, u, clock)))[0]!.expired).toBe(true);
+  });
+});
+
+describe("clawBackGrant (refunds)", () => {
+  const claw = (u: string, grantId: string, amount: number, key = randomUUID()) =>
+    db.tx((tx) => clawBackGrant(tx, { key, userId: u, grantId, amount }, clock));
+
+  test("takes what remains of the grant, at most the amount, and records it as a keyed debit with its allocation", async () => {
+    const u = addUser();
+    const g = await grant(u, 10, null, "order");
+    clock.advance(1000);
+    await grant(u, 4, null);
+    await debit(u, 7); // the order grant is drawn first (oldest), 3 left in it
+    expect(remainingOf(g.id)).toBe(3);
+    expect(await claw(u, g.id, 10, "refund-1")).toBe(3);
+    expect(remainingOf(g.id)).toBe(0);
+    const d = db.select().from(creditDebits).where(eq(creditDebits.genId, "refund-1")).get()!;
+    expect([d.amount, d.charged, d.userId]).toEqual([10, 3, u]);
+    expect(db.select().from(creditAllocations).where(eq(creditAllocations.debitId, d.id)).all().map((a) => [a.grantId, a.amount])).toEqual([[g.id, 3]]);
+    expect(await db.exec(getCredits(db, u, clock))).toEqual({ left_credits: 4, total_credits: 14 });
+  });
+
+  test("a partial claw-back leaves the rest of the grant", async () => {
+    const u = addUser();
+    const g = await grant(u, 10, null, "order");
+    expect(await claw(u, g.id, 4)).toBe(4);
+    expect(remainingOf(g.id)).toBe(6);
+  });
+
+  test("the same key twice takes once", async () => {
+    const u = addUser();
+    const g = await grant(u, 10, null, "order");
+    expect(await claw(u, g.id, 4, "refund-x")).toBe(4);
+    expect(await claw(u, g.id, 4, "refund-x")).toBe(0);
+    expect(remainingOf(g.id)).toBe(6);
+    expect(db.select().from(creditDebits).where(eq(creditDebits.genId, "refund-x")).all().length).toBe(1);
+  });
+
+  test("nothing is taken or written for a zero, negative or fractional amount", async () => {
+    const u = addUser();
+    const g = await grant(u, 10, null, "order");
+    for (const bad of [0, -3, 1.5]) expect(await claw(u, g.id, bad, `bad-${bad}`)).toBe(0);
+    expect(remainingOf(g.id)).toBe(10);
+    expect(db.select().from(creditDebits).all().length).toBe(0);
+  });
+
+  test("an emptied or unknown grant: the claw-back is recorded with nothing charged and no allocation", async () => {
+    const u = addUser();
+    const g = await grant(u, 2, null, "order");
+    await debit(u, 2);
+    expect(await claw(u, g.id, 2, "refund-empty")).toBe(0);
+    expect(await claw(u, randomUUID(), 2, "refund-unknown")).toBe(0);
+    for (const key of ["refund-empty", "refund-unknown"]) {
+      const d = db.select().from(creditDebits).where(eq(creditDebits.genId, key)).get()!;
+      expect(d.charged).toBe(0);
+      expect(db.select().from(creditAllocations).where(eq(creditAllocations.debitId, d.id)).all()).toEqual([]);
+    }
   });
 });

@@ -265,7 +265,7 @@ export const ENDPOINTS = {
     tag: "Generation",
     summary: "Follow a task's status (Server-Sent Events)",
     description:
-      "A `text/event-stream`: an `event: status` whose `data` is the query response's data (JSON), sent at once and again on every change, including changes made by other server processes or nodes; the stream closes after the final status (completed or failed). A comment line keeps idle connections open. In a browser: `new EventSource('/api/generator/stream?gen_id=…')` (session cookie); from a script send X-API-Key. Errors before the stream starts are envelope errors (JSON).",
+      "A `text/event-stream`: an `event: status` whose `data` is the query response's data (JSON), sent at once and again on every change, including changes made by other server processes or nodes; the stream closes after the final status (completed or failed). A comment line keeps idle connections open. In a browser: `new EventSource('/api/generator/stream?gen_id=…')` (session cookie); from a script send X-API-Key. Errors before the stream starts are envelope errors (JSON). At most 10 open streams per user per server process: one more answers HTTP 429 (RATE_LIMITED) before the stream starts. A stream also closes after 10 minutes; EventSource reconnects (the stream sends `retry: 1000`) and gets the current status at once.",
     auth: "user",
     source: "DESIGN §10",
     body: z.strictObject({ gen_id: z.string().min(1).max(200) }),
@@ -387,7 +387,7 @@ export const ENDPOINTS = {
     tag: "Webhooks",
     summary: "Send a delivery again",
     description:
-      "Queues the delivery now with the same webhook-id (receivers dedupe on it) and restarts its retry schedule. Resending to a disabled endpoint re-enables it.",
+      "Queues the delivery now with the same webhook-id (receivers dedupe on it) and restarts its retry schedule. Resending to a disabled endpoint re-enables it. A delivery being sent right now is not sent a second time concurrently: the attempt in flight finishes and is logged first.",
     auth: "user",
     source: "DESIGN §10",
     body: z.strictObject({ delivery_id: z.string().min(1).max(200) }),

@@ -37,6 +37,22 @@ test(`one user cannot hold more than ${BOUND} open status streams`, async () => 
     ),
   );
   const streaming = opened.filter((r) => r?.status === 200 && r.headers.get("content-type")?.startsWith("text/event-stream")).length;
+  const refused = opened.find((r) => r?.status === 429);
+  const refusedBody = await refused?.json();
   ctl.abort();
   expect(streaming).toBeLessThanOrEqual(BOUND);
+  expect(streaming).toBeGreaterThan(0);
+  expect(refused?.headers.get("content-type")).toContain("application/json");
+  expect(refusedBody).toEqual({ code: 1, message: "Too Many Requests", data: null });
+
+  // Closed streams give their slot back.
+  let again: Response | undefined;
+  for (let i = 0; i < 50; i++) {
+    again = await fetch(`${web.url}/api/generator/stream?gen_id=${gen}`, { headers: { cookie, accept: "text/event-stream" } });
+    if (again.status === 200) break;
+    await again.body?.cancel();
+    await Bun.sleep(100);
+  }
+  expect(again?.status).toBe(200);
+  await again?.body?.cancel();
 });

@@ -5,18 +5,32 @@
  * (a primary-key read of three columns every `pollMs`, default 250 ms — the
  * same on SQLite and PostgreSQL); a change made in this process wakes the
  * stream at once.
+ *
+ * Bounds (security review): at most `MAX_STREAMS_PER_USER` open streams per
+ * user in this process — one more answers RATE_LIMITED before anything is
+ * sent — and each stream closes after `MAX_STREAM_MS`; the `retry:` line
+ * makes EventSource reconnect, so browsers follow a long task unchanged.
  */
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { prepared } from "#db/prepared";
 import { generations } from "#db/schema";
+import { AppError } from "~/lib/errors";
 import { onGenerationChange } from "./changes.server";
 import { getOwnGeneration, toQueryView } from "./generations.server";
 import { isFinished } from "./status";
 
+export const MAX_STREAMS_PER_USER = 10;
+export const MAX_STREAM_MS = 10 * 60_000;
+
+/** Open streams per user in this process. */
+const open = new Map<string, number>();
+
 export interface StreamOptions {
   pollMs?: number;
   heartbeatMs?: number;
+  /** Close the stream after this long (the client reconnects). */
+  maxLifetimeMs?: number;
   /** The client went away. */
   signal?: AbortSignal;
 }
@@ -28,7 +42,19 @@ const frame = (id: number, data: unknown) => encoder.encode(`id: ${id}\nevent: s
 export async function statusStream(db: Db, userId: string, genId: string, opts: StreamOptions = {}): Promise<ReadableStream<Uint8Array>> {
   const pollMs = opts.pollMs ?? 250;
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
+  const maxLifetimeMs = opts.maxLifetimeMs ?? MAX_STREAM_MS;
   const first = await getOwnGeneration(db, userId, genId);
+  const count = open.get(userId) ?? 0;
+  if (count >= MAX_STREAMS_PER_USER) throw new AppError("RATE_LIMITED");
+  open.set(userId, count + 1);
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    const n = (open.get(userId) ?? 1) - 1;
+    if (n > 0) open.set(userId, n);
+    else open.delete(userId);
+  };
   const stamp = prepared(db, "generations.stamp", (d) =>
     d
       .select({ status: generations.status, startedAt: generations.startedAt, completedAt: generations.completedAt })
@@ -38,7 +64,7 @@ export async function statusStream(db: Db, userId: string, genId: string, opts: 
   const key = (r: { status: string; startedAt: Date | null; completedAt: Date | null } | undefined) =>
     r ? `${r.status}|${r.startedAt?.getTime() ?? ""}|${r.completedAt?.getTime() ?? ""}` : "gone";
   let closed = false;
-  let cleanup = () => {};
+  let cleanup = release;
 
   return new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -51,6 +77,7 @@ export async function statusStream(db: Db, userId: string, genId: string, opts: 
       opts.signal?.addEventListener("abort", onAbort);
       cleanup = () => {
         closed = true;
+        release();
         unsubscribe();
         opts.signal?.removeEventListener("abort", onAbort);
         wake?.();
@@ -61,8 +88,9 @@ export async function statusStream(db: Db, userId: string, genId: string, opts: 
       send(encoder.encode(`retry: 1000\n\n`));
       send(frame(++seq, toQueryView(first)));
       let lastBeat = Date.now();
+      const endAt = Date.now() + maxLifetimeMs;
       try {
-        while (!closed && !opts.signal?.aborted && !isFinished(status)) {
+        while (!closed && !opts.signal?.aborted && !isFinished(status) && Date.now() < endAt) {
           await new Promise<void>((resolve) => {
             const t = setTimeout(resolve, pollMs);
             wake = () => {

@@ -170,6 +170,10 @@ export async function listDeliveries(db: Db, userId: string, webhookId: string, 
  * Sends a delivery again now, with the same webhook-id (receivers dedupe on
  * it), restarting its retry schedule. Resending to a disabled endpoint
  * re-enables it: it is the user saying the receiver is fixed.
+ * A delivery being sent right now keeps its lease (security review): nothing
+ * claims it again until that attempt is recorded — it is logged and decides
+ * the next state as usual — or its lease expires, so one delivery is never
+ * sent twice at once.
  */
 export function resendDelivery(db: Db, userId: string, deliveryId: string, clock: Clock) {
   return db.tx(function* (t) {
@@ -185,7 +189,7 @@ export function resendDelivery(db: Db, userId: string, deliveryId: string, clock
     yield* run(
       t
         .update(webhookDeliveries)
-        .set({ status: "pending", attempts: 0, nextAttemptAt: now, leaseOwner: null, leaseUntil: null })
+        .set({ status: "pending", attempts: 0, nextAttemptAt: now })
         .where(eq(webhookDeliveries.id, deliveryId)),
     );
     yield* run(

@@ -340,7 +340,7 @@ describe("guards of the ledger (each would let bad numbers into the books)", () 
 });
 
 describe("clawBackGrant (refunds)", () => {
-  const claw = (u: string, grantId: string, amount: number, key = randomUUID()) =>
+  const claw = (u: string, grantId: string, amount: number, key: string = randomUUID()) =>
     db.tx((tx) => clawBackGrant(tx, { key, userId: u, grantId, amount }, clock));
 
   test("takes what remains of the grant, at most the amount, and records it as a keyed debit with its allocation", async () => {

@@ -242,6 +242,8 @@ describe("duplicates and order", () => {
     expect(ack.data.outcome).toBe("ignored: unknown user no-such-user");
     const row = (await db.one(db.select().from(billingEvents).where(eq(billingEvents.id, "evt_ghost_1"))))!;
     expect(row.payload).toBe(ghost.payload);
+    // The log line reaches us through the server's stdout pipe, a moment after the answer.
+    for (const until = Date.now() + 5000; !server.logs().includes("billing event ignored") && Date.now() < until; ) await Bun.sleep(20);
     expect(server.logs()).toContain("billing event ignored");
   });
 });

@@ -86,5 +86,16 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795355519512,
     "hash": "b683767c33114fad24569ec7ab1396b3c05f28df8a7587adc944c303b521c2ca"
+  },
+  {
+    "sql": [
+      "ALTER TABLE \"checkouts\" ADD COLUMN \"credits\" bigint;\n",
+      "\nALTER TABLE \"checkouts\" ADD COLUMN \"amount\" bigint;\n",
+      "\nALTER TABLE \"checkouts\" ADD COLUMN \"currency\" text;\n",
+      "\nALTER TABLE \"orders\" ADD COLUMN \"credits\" bigint;\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795356585556,
+    "hash": "27e5c5b239c2b866dce7f3b8e1aeb4bfa42fec5384ef48300c5f967a2e635e26"
   }
 ];

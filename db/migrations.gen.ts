@@ -109,5 +109,16 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795350968839,
     "hash": "7d8d84367f6374abe9df699cdd81adbf72f56075b6af4245ad2530ad1cc2b8db"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `checkouts` ADD `credits` integer;",
+      "\nALTER TABLE `checkouts` ADD `amount` integer;",
+      "\nALTER TABLE `checkouts` ADD `currency` text;",
+      "\nALTER TABLE `orders` ADD `credits` integer;"
+    ],
+    "bps": true,
+    "folderMillis": 1795356584930,
+    "hash": "2395cdbec717839d78612c98433ead2cddb210ec370e6792eb7bd93ded9ba763"
   }
 ];

@@ -187,6 +187,8 @@ export const orders = sqliteTable(
     /** admin | stripe | simulated */
     provider: text("provider").notNull().default("admin"),
     currency: text("currency").notNull().default("usd"),
+    /** Credits each payment of this order grants, as sold at checkout (null: older orders → the product's). */
+    credits: integer("credits"),
     /** The provider's id of what was bought: the Checkout Session (pack) or the subscription. Unique: one order each. */
     externalId: text("external_id"),
     /** The provider's customer (for the customer portal). */
@@ -282,6 +284,10 @@ export const checkouts = sqliteTable(
     tokenHash: text("token_hash"),
     /** open | completed | canceled */
     status: text("status").notNull().default("open"),
+    /** What was sold, fixed when the checkout started (fulfilment grants these, not the product row at payment time). */
+    credits: integer("credits"),
+    amount: integer("amount"),
+    currency: text("currency"),
     createdAt: createdAt(),
   },
   (t) => [index("checkouts_user_idx").on(t.userId, t.createdAt)],

@@ -115,6 +115,8 @@ const EnvSchema = z.object({
   /** Payments (DESIGN §9): unset secret key → the simulated checkout. */
   STRIPE_SECRET_KEY: opt,
   STRIPE_WEBHOOK_SECRET: opt,
+  /** Production without STRIPE_SECRET_KEY while a provider is live: the simulated checkout (free credits) only when this is true. */
+  BILLING_SIMULATED: bool.default(false),
   /** Where the Stripe SDK sends API calls (a local fake in tests). */
   STRIPE_API_URL: url.default("https://api.stripe.com"),
   /** How long a pack's credits stay valid. */

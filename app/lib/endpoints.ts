@@ -535,12 +535,12 @@ export const ENDPOINTS = {
     tag: "Billing",
     summary: "Start a checkout",
     description:
-      "Creates a Stripe Checkout Session for the product (payment mode for a pack, subscription mode for a plan) and answers the URL to send the buyer to. Credits arrive when Stripe's webhook confirms the payment. Without STRIPE_SECRET_KEY the URL opens Atelier's simulated checkout page.",
+      "Creates a Stripe Checkout Session for the product (payment mode for a pack, subscription mode for a plan) and answers the URL to send the buyer to. Credits arrive when Stripe's webhook confirms the payment. Without STRIPE_SECRET_KEY the URL opens Atelier's simulated checkout page (in production with a live provider only when BILLING_SIMULATED=true). A user may start 10 checkouts per hour; a checkout grants the credits it was sold with.",
     auth: "user",
     source: "DESIGN §9",
     body: CheckoutSchema,
     response: z.strictObject({ checkout_url: z.url() }),
-    errors: [...AUTH_ERRORS, "PRODUCT_NOT_FOUND", "INVALID_PARAMS", "UPSTREAM_FAILED", ...COMMON],
+    errors: [...AUTH_ERRORS, "PRODUCT_NOT_FOUND", "INVALID_PARAMS", "UPSTREAM_FAILED", "RATE_LIMITED", "BILLING_NOT_CONFIGURED", ...COMMON],
     example: { product_id: "pack-100" },
   },
   "/api/billing/webhook/stripe": {

@@ -34,6 +34,7 @@ type Params = {
   WEBHOOK_LIMIT: { max: number };
   PRODUCT_NOT_FOUND: void;
   NO_BILLING_ACCOUNT: void;
+  BILLING_NOT_CONFIGURED: void;
   WEBHOOK_SIGNATURE: void;
   WEBHOOK_NOT_CONFIGURED: void;
   CROSS_SITE: void;
@@ -90,6 +91,7 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
   // Billing (DESIGN §9).
   PRODUCT_NOT_FOUND: { status: 200, message: () => "product not found" },
   NO_BILLING_ACCOUNT: { status: 200, message: () => "no subscription to manage" },
+  BILLING_NOT_CONFIGURED: { status: 503, message: () => "payments not configured: set STRIPE_SECRET_KEY (or BILLING_SIMULATED=true)" },
   WEBHOOK_SIGNATURE: { status: 400, message: () => "invalid signature" },
   WEBHOOK_NOT_CONFIGURED: { status: 400, message: () => "webhook not configured: set STRIPE_WEBHOOK_SECRET" },
 };
@@ -132,6 +134,7 @@ export const ERROR_PLACEHOLDERS: { [C in ErrorCode]: Params[C] } = {
   WEBHOOK_LIMIT: { max: 10 },
   PRODUCT_NOT_FOUND: undefined,
   NO_BILLING_ACCOUNT: undefined,
+  BILLING_NOT_CONFIGURED: undefined,
   WEBHOOK_SIGNATURE: undefined,
   WEBHOOK_NOT_CONFIGURED: undefined,
 };

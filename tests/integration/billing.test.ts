@@ -121,7 +121,8 @@ describe("a subscription: bought, renewed twice, refunded, canceled", () => {
     const s = await checkout(u.cookie, PRO_MONTHLY.id);
     expect(s.mode).toBe("subscription");
     expect(s.client_reference_id).toBe(u.userId);
-    expect(s._subscriptionMetadata).toEqual({ product_id: PRO_MONTHLY.id, user_id: u.userId });
+    // What was sold travels with the subscription (renewals grant the order's stored credits, not a re-priced product's).
+    expect(s._subscriptionMetadata).toEqual({ product_id: PRO_MONTHLY.id, user_id: u.userId, credits: "600", amount: "1900", currency: "usd" });
     await deliverOk(await stripe.pay(s.id));
     const subId = stripe.sessions.get(s.id)!.subscription as string;
 

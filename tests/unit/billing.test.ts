@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { openDatabase, type Db } from "#db/client";
 import { orders, user } from "#db/schema";
+import { CHECKOUT_STARTS_PER_HOUR, finishSimulatedCheckout, startCheckout, type CheckoutDeps } from "~/domain/billing/checkout.server";
 import { processBillingEvent, type Fact, type PaymentFact } from "~/domain/billing/fulfil.server";
 import { upsertProduct } from "~/domain/billing/products.server";
 import { debitForGeneration, getCredits, listDebits } from "~/domain/credits/ledger.server";
@@ -114,6 +115,14 @@ describe("subscriptions", () => {
     expect(await getActiveSubscription(db, u, clock)).toBeUndefined();
   });
 
+  test("renewals grant the credits the subscription was sold with, not the product's after a re-price", async () => {
+    const u = await addUser();
+    await apply({ ...period(u, "in_1", T0 + 30 * DAY_MS, 1), credits: 300 } as Fact);
+    await upsertProduct(db, { product_id: "plan", name: "Plan", kind: "subscription", credits: 5000, interval: "month", amount: 900, currency: "usd", active: true, sort_order: 0 }, clock);
+    await apply(period(null, "in_2", T0 + 60 * DAY_MS, 2));
+    expect(await left(u)).toBe(600);
+  });
+
   test("a status event before any payment records the order without credits", async () => {
     const u = await addUser();
     await apply({ type: "status", provider: "stripe", subscriptionId: "sub_1", userId: u, productId: "plan", status: "paid", periodEnd: T0 + 30 * DAY_MS, at: 5 });
@@ -133,6 +142,20 @@ describe("referrals", () => {
     expect(await left(inviter)).toBe(10);
   });
 
+  test("refunds claw back the inviter's reward in proportion, once per refund amount", async () => {
+    const inviter = await addUser({ affiliate: true });
+    const invitee = await addUser({ invitedBy: inviter });
+    await apply(pack(invitee, "cs_r", 1000)); // 40 credits → reward 10 (25 %)
+    expect(await left(inviter)).toBe(10);
+    await apply({ type: "refund", paymentIntent: "pi_cs_r", amountRefunded: 300 }); // floor(10 × 0.3) = 3
+    expect(await left(inviter)).toBe(7);
+    await apply({ type: "refund", paymentIntent: "pi_cs_r", amountRefunded: 300 }); // the same refund again
+    expect(await left(inviter)).toBe(7);
+    await apply({ type: "refund", paymentIntent: "pi_cs_r", amountRefunded: 1000 }); // the rest: 10 − 3
+    expect(await left(inviter)).toBe(0);
+    expect(await left(invitee)).toBe(0);
+  });
+
   test("no reward when the inviter is not an affiliate at the time of the first payment, nor later", async () => {
     const inviter = await addUser();
     const invitee = await addUser({ invitedBy: inviter });
@@ -140,5 +163,42 @@ describe("referrals", () => {
     await db.run(db.update(user).set({ isAffiliate: true }).where(eq(user.id, inviter)));
     await apply(pack(invitee));
     expect(await left(inviter)).toBe(0);
+  });
+});
+
+describe("checkout starts", () => {
+  const deps = (extra: Partial<CheckoutDeps["config"]> = {}): CheckoutDeps => ({
+    db,
+    clock,
+    config: { ...config, publicUrl: "http://app.test", STRIPE_SECRET_KEY: undefined, STRIPE_WEBHOOK_SECRET: undefined, STRIPE_API_URL: "http://stripe.test", ...extra },
+  });
+  const codeOf = (p: Promise<unknown>) => p.then(() => "ok", (e: { code?: string }) => e.code ?? String(e));
+
+  test("production with a live provider and no STRIPE_SECRET_KEY: no simulated checkout unless BILLING_SIMULATED=true", async () => {
+    const u = await addUser();
+    const buyer = { id: u, email: "b@example.test" };
+    expect(await codeOf(startCheckout(deps({ isProduction: true, OPENAI_API_KEY: "sk-live" }), buyer, "p40"))).toBe("BILLING_NOT_CONFIGURED");
+    expect(await codeOf(startCheckout(deps({ isProduction: true, OPENAI_API_KEY: "sk-live", BILLING_SIMULATED: true }), buyer, "p40"))).toBe("ok");
+    expect(await codeOf(startCheckout(deps({ isProduction: true }), buyer, "p40"))).toBe("ok"); // every provider simulated
+    expect(await codeOf(startCheckout(deps({ isProduction: false, OPENAI_API_KEY: "sk-live" }), buyer, "p40"))).toBe("ok");
+  });
+
+  test(`at most ${CHECKOUT_STARTS_PER_HOUR} starts per user per hour, whatever SESSION_RATE_LIMITS says`, async () => {
+    const u = await addUser();
+    const other = await addUser();
+    for (let i = 0; i < 10; i++) expect(await codeOf(startCheckout(deps(), { id: u, email: "b@example.test" }, "p40"))).toBe("ok");
+    expect(await codeOf(startCheckout(deps(), { id: u, email: "b@example.test" }, "p40"))).toBe("RATE_LIMITED");
+    expect(await codeOf(startCheckout(deps(), { id: other, email: "c@example.test" }, "p40"))).toBe("ok");
+    clock.set(T0 + 3_600_001);
+    expect(await codeOf(startCheckout(deps(), { id: u, email: "b@example.test" }, "p40"))).toBe("ok");
+  });
+
+  test("a simulated checkout grants what it sold, even if the product is re-priced before payment", async () => {
+    const u = await addUser();
+    const url = new URL((await startCheckout(deps(), { id: u, email: "b@example.test" }, "p40")).checkout_url);
+    await upsertProduct(db, { product_id: "p40", name: "900 credits", kind: "pack", credits: 900, interval: null, amount: 1000, currency: "usd", active: true, sort_order: 0 }, clock);
+    const id = url.pathname.split("/").pop()!;
+    await finishSimulatedCheckout(deps(), { id, userId: u, token: url.searchParams.get("token")!, outcome: "pay" });
+    expect(await left(u)).toBe(40);
   });
 });

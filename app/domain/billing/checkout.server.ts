@@ -4,7 +4,7 @@
  * portal, and receive Stripe's webhook. Completion always goes through
  * `processBillingEvent`, the same fulfilment code for both.
  */
-import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { and, count, desc, eq, gte, isNotNull } from "drizzle-orm";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Db } from "#db/client";
 import { checkouts, orderPayments, orders } from "#db/schema";
@@ -12,6 +12,7 @@ import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { AppError } from "~/lib/errors";
 import { log } from "~/lib/log.server";
+import { providerModes } from "../health.server";
 import { defaultPeriodEnd, type Interval } from "../subscriptions/subscriptions.server";
 import { processBillingEvent, type BillingConfig, type EventResult } from "./fulfil.server";
 import { getProduct, requireBuyableProduct, type ProductRow } from "./products.server";
@@ -20,7 +21,34 @@ import { createPortalUrl, createStripeCheckout, factFromEvent, verifyStripeEvent
 export interface CheckoutDeps {
   db: Db;
   clock: Clock;
-  config: BillingConfig & StripeConfig & Pick<Config, "publicUrl">;
+  /** The whole Config in the app; `isProduction`/`BILLING_SIMULATED` and provider keys guard the simulated checkout. */
+  config: BillingConfig & StripeConfig & Pick<Config, "publicUrl"> & Partial<Config>;
+}
+
+/** Checkouts one user may start per hour, whatever SESSION_RATE_LIMITS says: each Stripe one is an API call on the merchant's key. */
+export const CHECKOUT_STARTS_PER_HOUR = 10;
+const HOUR_MS = 3_600_000;
+
+/**
+ * Production with a live provider and no STRIPE_SECRET_KEY: the simulated
+ * checkout would hand out free credits that buy paid provider calls, so it is
+ * off unless BILLING_SIMULATED=true says that is intended.
+ */
+function assertSimulatedAllowed(config: CheckoutDeps["config"]) {
+  if (!config.isProduction || config.BILLING_SIMULATED) return;
+  if (Object.values(providerModes(config as Config)).includes("live")) throw new AppError("BILLING_NOT_CONFIGURED");
+}
+
+/**
+ * The per-user bound on checkout starts (counted on `checkouts` rows). Checked
+ * before the Stripe call, outside a transaction (no network I/O inside one), so
+ * concurrent starts can overshoot by the requests in flight — a bound, not an exact quota.
+ */
+async function assertCheckoutBudget(db: Db, userId: string, now: number) {
+  const row = await db.one(
+    db.select({ n: count() }).from(checkouts).where(and(eq(checkouts.userId, userId), gte(checkouts.createdAt, new Date(now - HOUR_MS)))),
+  );
+  if (Number(row?.n ?? 0) >= CHECKOUT_STARTS_PER_HOUR) throw new AppError("RATE_LIMITED");
 }
 
 export const billingMode = (config: StripeConfig): "stripe" | "simulated" => (config.STRIPE_SECRET_KEY ? "stripe" : "simulated");
@@ -50,6 +78,9 @@ export async function startCheckout(deps: CheckoutDeps, buyer: { id: string; ema
   const { db, clock, config } = deps;
   const product = await requireBuyableProduct(db, productId);
   const urls = returnUrls(config.publicUrl);
+  if (billingMode(config) === "simulated") assertSimulatedAllowed(config);
+  await assertCheckoutBudget(db, buyer.id, clock.now());
+  const sold = { credits: product.credits, amount: product.amount, currency: product.currency };
   if (billingMode(config) === "stripe") {
     const session = await createStripeCheckout(config, { userId: buyer.id, email: buyer.email, product, customerId: await customerOf(db, buyer.id), ...urls }).catch(
       (e: { statusCode?: number; message?: string }) => {
@@ -58,14 +89,14 @@ export async function startCheckout(deps: CheckoutDeps, buyer: { id: string; ema
       },
     );
     await db.run(
-      db.insert(checkouts).values({ id: session.id, userId: buyer.id, productId: product.id, provider: "stripe", createdAt: new Date(clock.now()) }).onConflictDoNothing({ target: checkouts.id }),
+      db.insert(checkouts).values({ id: session.id, userId: buyer.id, productId: product.id, provider: "stripe", ...sold, createdAt: new Date(clock.now()) }).onConflictDoNothing({ target: checkouts.id }),
     );
     return { checkout_url: session.url };
   }
   const id = `cs_sim_${randomBytes(12).toString("hex")}`;
   const token = randomBytes(24).toString("base64url");
   await db.run(
-    db.insert(checkouts).values({ id, userId: buyer.id, productId: product.id, provider: "simulated", tokenHash: sha256(token), createdAt: new Date(clock.now()) }),
+    db.insert(checkouts).values({ id, userId: buyer.id, productId: product.id, provider: "simulated", tokenHash: sha256(token), ...sold, createdAt: new Date(clock.now()) }),
   );
   return { checkout_url: `${config.publicUrl}/billing/simulated/${id}?token=${token}` };
 }
@@ -125,8 +156,10 @@ export async function finishSimulatedCheckout(
       productId: product.id,
       orderRef: isPlan ? `sub_sim_${c.id.slice(7)}` : c.id,
       paymentRef: c.id,
-      amount: product.amount,
-      currency: product.currency,
+      // What the checkout sold (its snapshot), not the product row now.
+      credits: c.credits ?? product.credits,
+      amount: c.amount ?? product.amount,
+      currency: c.currency ?? product.currency,
       periodEnd: isPlan ? defaultPeriodEnd(product.interval as Interval, now) : null,
       at: Math.floor(now / 1000),
     },

@@ -38,6 +38,8 @@ export interface PaymentFact {
   paymentRef: string;
   amount: number;
   currency: string;
+  /** Credits sold, fixed at checkout (checkout row / session metadata); stored on the order, so renewals grant the same. */
+  credits?: number | null;
   paymentIntent?: string | null;
   customerId?: string | null;
   /** End of the period paid for (ms); default one interval from now. */
@@ -56,6 +58,8 @@ export interface StatusFact {
   status: string;
   periodEnd?: number | null;
   customerId?: string | null;
+  /** Credits sold (subscription metadata), for an order first seen through its status. */
+  credits?: number | null;
   at: number;
 }
 
@@ -134,7 +138,7 @@ function* userExists(tx: Tx, id: string): Steps<boolean> {
 /** Finds or creates the order of a provider object (race-safe through the unique external id). */
 function* ensureOrder(
   tx: Tx,
-  f: { provider: Provider; orderRef: string; userId: string; productId: string; customerId?: string | null; periodEnd?: number | null; amount?: number; currency?: string; status?: string; at: number },
+  f: { provider: Provider; orderRef: string; userId: string; productId: string; customerId?: string | null; periodEnd?: number | null; amount?: number; currency?: string; credits?: number | null; status?: string; at: number },
   clock: Clock,
 ): Steps<OrderRow | string> {
   const existing = yield* orderByRef(tx, f.orderRef);
@@ -161,6 +165,7 @@ function* ensureOrder(
       kind: product.kind,
       provider: f.provider,
       currency: f.currency ?? product.currency,
+      credits: f.credits ?? product.credits,
       externalId: f.orderRef,
       customerId: f.customerId ?? null,
       statusAt: f.at,
@@ -184,6 +189,8 @@ function* applyPayment(tx: Tx, f: PaymentFact, clock: Clock, config: BillingConf
   if (typeof order === "string") return order;
   const product = yield* productStep(tx, order.productId);
   if (!product) return `ignored: unknown product ${order.productId}`;
+  // What was sold (the order's snapshot), not what the product row says now.
+  const credits = order.credits ?? product.credits;
 
   const now = clock.now();
   const paymentId = randomUUID();
@@ -197,7 +204,7 @@ function* applyPayment(tx: Tx, f: PaymentFact, clock: Clock, config: BillingConf
       userId: order.userId,
       amount: f.amount,
       currency: f.currency,
-      credits: product.credits,
+      credits,
       paymentIntent: f.paymentIntent ?? null,
       periodEnd: f.periodEnd ? new Date(f.periodEnd) : null,
       createdAt: new Date(now),
@@ -237,12 +244,12 @@ function* applyPayment(tx: Tx, f: PaymentFact, clock: Clock, config: BillingConf
       : Math.max(f.periodEnd ?? defaultPeriodEnd(order.interval as Interval, now)!, now + DAY_MS) + config.SUBSCRIPTION_GRACE_DAYS * DAY_MS;
   const grant = yield* grantCredits(
     tx,
-    { userId: order.userId, amount: product.credits, source: "order", expiresAt, note: `${order.orderNo} · ${product.name}` },
+    { userId: order.userId, amount: credits, source: "order", expiresAt, note: `${order.orderNo} · ${product.name}` },
     clock,
   );
   yield* run(tx.update(orderPayments).set({ grantId: grant.id }).where(eq(orderPayments.id, paymentId)));
-  const reward = yield* rewardReferral(tx, order, product.credits, clock, config);
-  return `applied: ${product.credits} credits for ${order.orderNo}${reward ? `; referral ${reward}` : ""}`;
+  const reward = yield* rewardReferral(tx, order, credits, clock, config);
+  return `applied: ${credits} credits for ${order.orderNo}${reward ? `; referral ${reward}` : ""}`;
 }
 
 /** Stripe subscription statuses → ours: `paid` is the active state of spec 2.3. */
@@ -297,10 +304,32 @@ function* applyRefund(tx: Tx, f: RefundFact, clock: Clock): Steps<string> {
   const taken = payment.grantId
     ? yield* clawBackGrant(tx, { key: `refund:${payment.ref}:${refunded}`, userId: payment.userId, grantId: payment.grantId, amount: due }, clock)
     : 0;
+  const reward = yield* clawBackReferral(tx, payment, refunded, clock);
   if (refunded >= payment.amount) {
     yield* run(tx.update(orders).set({ status: "refunded" }).where(and(eq(orders.orderNo, payment.orderNo), eq(orders.kind, "pack"))));
   }
-  return `applied: refund ${refunded} of ${payment.amount} on ${payment.ref}; ${taken} of ${due} credits clawed back`;
+  return `applied: refund ${refunded} of ${payment.amount} on ${payment.ref}; ${taken} of ${due} credits clawed back${reward ? `; referral ${reward}` : ""}`;
+}
+
+/**
+ * A refund takes back the same share of the referral reward the refunded
+ * payment paid for (the order's first payment): floor(reward × refunded /
+ * amount) minus the share earlier refunds of this payment took. The caller's
+ * guarded `refunded_amount` update makes each step run once; the debit key
+ * (one per refund amount) makes the claw-back itself idempotent.
+ */
+function* clawBackReferral(tx: Tx, payment: typeof orderPayments.$inferSelect, refunded: number, clock: Clock): Steps<string | null> {
+  const reward = yield* one(tx.select().from(referralRewards).where(eq(referralRewards.orderNo, payment.orderNo)));
+  if (!reward?.grantId || payment.amount <= 0) return null;
+  const earlier = yield* one(
+    tx.select({ n: count() }).from(orderPayments).where(and(eq(orderPayments.orderNo, payment.orderNo), lt(orderPayments.createdAt, payment.createdAt))),
+  );
+  if (Number(earlier?.n ?? 0) > 0) return null; // a renewal: the reward was paid out of the first period
+  const share = (amount: number) => Math.floor((reward.credits * Math.min(amount, payment.amount)) / payment.amount);
+  const due = share(refunded) - share(payment.refundedAmount);
+  if (due <= 0) return null;
+  const taken = yield* clawBackGrant(tx, { key: `refund-referral:${payment.ref}:${refunded}`, userId: reward.inviterId, grantId: reward.grantId, amount: due }, clock);
+  return `${taken} of ${due} credits clawed back from ${reward.inviterId}`;
 }
 
 /**

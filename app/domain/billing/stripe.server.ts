@@ -51,7 +51,8 @@ export interface CheckoutInput {
 /** Creates a Checkout Session in payment (pack) or subscription (plan) mode. */
 export async function createStripeCheckout(config: StripeConfig, input: CheckoutInput): Promise<{ id: string; url: string }> {
   const { product } = input;
-  const metadata = { product_id: product.id, user_id: input.userId };
+  // What is sold, fixed now: fulfilment grants these credits even if the product is re-priced before payment.
+  const metadata = { product_id: product.id, user_id: input.userId, credits: String(product.credits), amount: String(product.amount), currency: product.currency };
   const isPlan = product.kind === "subscription";
   const session = await stripeClient(config).checkout.sessions.create({
     mode: isPlan ? "subscription" : "payment",
@@ -105,6 +106,12 @@ const ms = (seconds: number | null | undefined) => (seconds ? seconds * 1000 : n
  * names a PaymentIntent that Atelier may not have seen (invoice payments are
  * not part of `invoice.paid` unless expanded).
  */
+/** The credits snapshot of our metadata (absent on sessions made before it existed). */
+const soldCredits = (m: Record<string, string> | null | undefined): number | null => {
+  const n = Number(m?.credits);
+  return m?.credits && Number.isSafeInteger(n) && n >= 0 ? n : null;
+};
+
 export async function factFromEvent(
   config: StripeConfig,
   event: Stripe.Event,
@@ -120,6 +127,7 @@ export async function factFromEvent(
         provider: "stripe" as const,
         userId: s.client_reference_id,
         productId: s.metadata?.product_id ?? null,
+        credits: soldCredits(s.metadata),
         amount: s.amount_total ?? 0,
         currency: s.currency ?? "usd",
         customerId: idOf(s.customer),
@@ -144,6 +152,7 @@ export async function factFromEvent(
         provider: "stripe",
         userId: details?.metadata?.user_id ?? null,
         productId: details?.metadata?.product_id ?? null,
+        credits: soldCredits(details?.metadata),
         orderRef: subId,
         paymentRef: inv.id,
         amount: inv.amount_paid,
@@ -165,6 +174,7 @@ export async function factFromEvent(
         subscriptionId: sub.id,
         userId: sub.metadata?.user_id ?? null,
         productId: sub.metadata?.product_id ?? null,
+        credits: soldCredits(sub.metadata),
         status: event.type === "customer.subscription.deleted" ? "canceled" : subscriptionStatus(sub.status),
         periodEnd: ends.length ? ms(Math.max(...ends)) : null,
         customerId: idOf(sub.customer),

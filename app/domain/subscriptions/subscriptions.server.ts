@@ -120,6 +120,7 @@ export function* createSubscription(db: Tx, input: CreateSubscriptionInput, cloc
     kind: "subscription",
     provider: "admin",
     currency: "usd",
+    credits: null,
     externalId: null,
     customerId: null,
     statusAt: null,

@@ -7,6 +7,7 @@ import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import {
   assertCanReserve,
   availableCredits,
+  balanceOf,
   clawBackGrant,
   debitForGeneration,
   getCredits,
@@ -327,6 +328,23 @@ describe("guards of the ledger (each would let bad numbers into the books)", () 
     const g = await db.exec(grantCredits(db, { userId: u, amount: 1, source: "admin" }, clock));
     expect(db.select().from(creditGrants).where(eq(creditGrants.id, g.id)).get()!.note).toBeNull();
     expect(await db.exec(getCredits(db, u, clock))).toEqual({ left_credits: 1, total_credits: 1 });
+  });
+
+  test("a never-expiring grant is listed as not expired", async () => {
+    const u = addUser();
+    await grant(u, 2, null);
+    expect((await db.exec(listGrants(db, u, clock))).map((g) => [g.amount, g.expires_at, g.expired])).toEqual([[2, null, false]]);
+  });
+
+  test("balanceOf: available is what remains minus what running tasks hold, never below 0; held is shown beside it", async () => {
+    const u = addUser();
+    await grant(u, 10, T0 + HOUR);
+    addGeneration(u, 3, "pending");
+    addGeneration(u, 5, "processing");
+    addGeneration(u, 4, "failed");
+    expect(await db.exec(balanceOf(db, u, clock))).toEqual({ available: 2, held: 8 });
+    clock.set(T0 + HOUR); // the grant expired under the running tasks
+    expect(await db.exec(balanceOf(db, u, clock))).toEqual({ available: 0, held: 8 });
   });
 
   test("a grant is expired in the list from its exact expiry instant, not a millisecond before", async () => {

@@ -106,7 +106,7 @@ describe("behind nginx terminating TLS (PUBLIC_URL=https://…, TRUST_PROXY=true
   test("the no-JS sign-up form works and sets a Secure session cookie", async () => {
     const res = await viaProxy("/sign-up", form({ name: "Proxy Person", email: `proxy-${Date.now()}@example.test`, password: "correct-horse-battery" }));
     expect(res.status).toBe(302);
-    expect(new URL(res.headers.get("location")!, site).href).toBe(`${site}/account`);
+    expect(new URL(res.headers.get("location")!, site).href).toBe(`${site}/studio`); // sign-up lands in the studio
     cookie = cookieOf(res);
     const page = await viaProxy("/account", { headers: { cookie } });
     expect(page.status).toBe(200);

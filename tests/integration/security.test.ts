@@ -75,12 +75,12 @@ describe("redirect after sign-in stays on the site (finding 4)", () => {
   const signIn = (next: string) => formPost("/sign-in", { email: member.email, password: "correct-horse-battery", next });
 
   for (const next of ["/\\evil.example", "/\t/evil.example", "//evil.example", "https://evil.example/", "javascript:alert(1)"]) {
-    test(`next=${JSON.stringify(next)} falls back to the account page`, async () => {
+    test(`next=${JSON.stringify(next)} falls back to the studio`, async () => {
       const res = await signIn(next);
       expect(res.status).toBe(302);
       const location = new URL(res.headers.get("location")!, server.url);
       expect(location.origin).toBe(server.url);
-      expect(location.pathname).toBe("/account");
+      expect(location.pathname).toBe("/studio");
     });
   }
 

@@ -18,7 +18,7 @@ const root = join(import.meta.dir, "..");
 export const MODULES: Record<string, { mutate: string[]; tests: string[] }> = {
   ledger: { mutate: ["app/domain/credits/ledger.server.ts"], tests: ["tests/unit/ledger.test.ts", "tests/unit/billing.test.ts"] },
   checkin: { mutate: ["app/domain/credits/checkin.server.ts"], tests: ["tests/unit/ledger.test.ts"] },
-  generations: { mutate: ["app/domain/generations/generations.server.ts"], tests: ["tests/unit/generation.test.ts", "tests/unit/idempotency.test.ts", "tests/unit/studio-queries.test.ts", "tests/unit/options.test.ts", "tests/unit/races.test.ts"] },
+  generations: { mutate: ["app/domain/generations/generations.server.ts"], tests: ["tests/unit/generation.test.ts", "tests/unit/generation-views.test.ts", "tests/unit/idempotency.test.ts", "tests/unit/studio-queries.test.ts", "tests/unit/options.test.ts", "tests/unit/races.test.ts"] },
   lifecycle: { mutate: ["app/domain/generations/lifecycle.server.ts"], tests: ["tests/unit/generation.test.ts", "tests/unit/races.test.ts", "tests/unit/webhook-resend.test.ts"] },
   limiter: { mutate: ["app/domain/rate-limits/*.ts"], tests: ["tests/unit/rate-limit.test.ts"] },
   "api-keys": { mutate: ["app/domain/api-keys/*.ts"], tests: ["tests/unit/api-keys.test.ts", "tests/unit/api-key-guard.test.ts"] },

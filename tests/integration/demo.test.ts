@@ -227,7 +227,10 @@ describe("demo endpoints in development (open), live and simulated", () => {
       expect(res.status).toBe(200);
       const text = chunks.map((c) => c.text).join("");
       const full = fakeReply("gpt-4o-mini", prompt);
-      expect(text).toBe(chunksOf(full).slice(0, FAKE_FAIL_AFTER).join(""));
+      const partial = chunksOf(full).slice(0, FAKE_FAIL_AFTER).join("");
+      // An error event arrives after every chunk before it; a dropped connection may lose what was still in flight.
+      if (marker === "[fake:midstream]") expect(text).toBe(partial);
+      else expect({ prefix: partial.startsWith(text), text }).toEqual({ prefix: true, text });
       // The server is still healthy and the failure is in its log.
       for (let i = 0; i < 40 && logged() === before; i++) await Bun.sleep(25);
       expect(logged()).toBeGreaterThan(before);

@@ -1,30 +1,12 @@
 /** Account page additions for payments (DESIGN §9): order history, portal link, invited users and rewards. */
 import { Form, Link } from "react-router";
 import { TableScroll } from "~/components/ui";
+import type { PaymentEntry, ReferralEntry } from "~/domain/billing/orders.server";
 import { formatMoney } from "~/lib/money";
 
-interface Payment {
-  ref: string;
-  order_no: string;
-  product_name: string;
-  kind: string;
-  provider: string;
-  amount: number;
-  currency: string;
-  credits: number;
-  refunded_amount: number;
-  clawed_back: number;
-  created_at: string;
-}
-interface Referral {
-  email: string;
-  nickname: string;
-  joined_at: string;
-  reward_credits: number | null;
-}
 export interface AccountBillingData {
-  payments: Payment[];
-  referrals: Referral[];
+  payments: PaymentEntry[];
+  referrals: ReferralEntry[];
   referralCredits: number;
   hasPortal: boolean;
 }

@@ -1,6 +1,7 @@
 /** Account page additions for payments (DESIGN §9): order history, portal link, invited users and rewards. */
 import { Form, Link } from "react-router";
 import { TableScroll } from "~/components/ui";
+import { formatDate } from "~/components/ui/format";
 import type { PaymentEntry, ReferralEntry } from "~/domain/billing/orders.server";
 import { formatMoney } from "~/lib/money";
 
@@ -10,8 +11,6 @@ export interface AccountBillingData {
   referralCredits: number;
   hasPortal: boolean;
 }
-
-const day = (s: string) => new Date(s).toISOString().slice(0, 10);
 
 export function OrderHistory({ data }: { data: AccountBillingData }) {
   return (
@@ -51,7 +50,7 @@ export function OrderHistory({ data }: { data: AccountBillingData }) {
             <tbody>
               {data.payments.map((p) => (
                 <tr key={p.ref} className="border-t border-border">
-                  <td className="py-1 pr-4">{day(p.created_at)}</td>
+                  <td className="py-1 pr-4">{formatDate(p.created_at, { time: false })}</td>
                   <td className="py-1 pr-4">
                     {p.product_name}
                     {p.provider === "simulated" ? <span className="ml-2 text-xs text-warning-soft-foreground">(simulated)</span> : null}
@@ -102,7 +101,7 @@ export function Referrals({ data, isAffiliate, percent }: { data: AccountBilling
                   <td className="py-1 pr-4">
                     {r.nickname} <span className="text-muted-foreground">{r.email}</span>
                   </td>
-                  <td className="py-1 pr-4">{day(r.joined_at)}</td>
+                  <td className="py-1 pr-4">{formatDate(r.joined_at, { time: false })}</td>
                   <td className="py-1 pr-4">{r.reward_credits ? `${r.reward_credits} credits` : "—"}</td>
                 </tr>
               ))}

@@ -1,10 +1,17 @@
 /**
  * Writes the landing page's sample artworks (app/public/samples/*.svg): small
- * layered landscapes, each with its own palette and aspect ratio. Run once;
- * the files are committed. `bun scripts/make-samples.ts`
+ * layered landscapes, each with its own palette and aspect ratio; and each
+ * model's card sample (app/public/samples/models/*.png): the simulator's own
+ * rendering of the catalog's sample prompt, marked "SIMULATED · <model>" with
+ * the model's default shape as caption — what this app renders without a
+ * provider key, not a provider's output. Run once; the files are committed.
+ * `bun scripts/make-samples.ts`
  */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { CATALOG, SAMPLE_SIZE, sampleImage } from "../app/domain/catalog";
+import { renderImagePng } from "../app/providers/simulator/render.server";
+import { simulatedShape } from "../app/providers/simulator/simulator.server";
 
 interface Scene {
   name: string;
@@ -65,3 +72,13 @@ const SCENES: Scene[] = [
 const dir = join(import.meta.dirname, "../app/public/samples");
 for (const s of SCENES) writeFileSync(join(dir, `${s.name}.svg`), svg(s));
 console.log(`wrote ${SCENES.length} samples to ${dir}`);
+
+const models = join(dir, "models");
+mkdirSync(models, { recursive: true });
+for (const o of CATALOG) {
+  const { look } = simulatedShape({ aiType: o.aiType, provider: o.provider, model: o.model, options: {} });
+  const png = renderImagePng(o.sample, { ...look, ratio: [SAMPLE_SIZE.width, SAMPLE_SIZE.height] }, SAMPLE_SIZE.width * SAMPLE_SIZE.height);
+  const file = join(dir, "..", sampleImage(o).src);
+  writeFileSync(file, png);
+  console.log(`${file}: ${png.byteLength} bytes`);
+}

@@ -20,12 +20,25 @@ export function readOptions(offering: Pick<Offering, "options">, form: Record<st
   return out;
 }
 
-function Control({ name, spec, id }: { name: string; spec: OptionSpec; id: string }) {
+/**
+ * The `opt_<key>` fields as typed (strings), for the keys `offering` declares: what a
+ * re-rendered form shows again (after an error, or after switching model without JavaScript).
+ */
+export function optionFormValues(offering: Pick<Offering, "options">, get: (name: string) => unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(offering.options)) {
+    const raw = get(`opt_${key}`);
+    if (typeof raw === "string" && raw !== "") out[key] = raw.slice(0, 4000);
+  }
+  return out;
+}
+
+function Control({ name, spec, id, value }: { name: string; spec: OptionSpec; id: string; value?: string }) {
   const cls = `${inputClass} mt-1 py-2`;
   switch (spec.type) {
     case "enum":
       return (
-        <select id={id} name={name} defaultValue={spec.default} className={cls}>
+        <select id={id} name={name} defaultValue={value ?? spec.default} className={cls}>
           {spec.values.map((v) => (
             <option key={v} value={v}>
               {v}
@@ -35,14 +48,14 @@ function Control({ name, spec, id }: { name: string; spec: OptionSpec; id: strin
       );
     case "boolean":
       return (
-        <select id={id} name={name} defaultValue={String(spec.default)} className={cls}>
+        <select id={id} name={name} defaultValue={value ?? String(spec.default)} className={cls}>
           <option value="true">Yes</option>
           <option value="false">No</option>
         </select>
       );
     case "integer":
       return spec.values ? (
-        <select id={id} name={name} defaultValue={spec.default === undefined ? "" : String(spec.default)} className={cls}>
+        <select id={id} name={name} defaultValue={value ?? (spec.default === undefined ? "" : String(spec.default))} className={cls}>
           {spec.values.map((v) => (
             <option key={v} value={v}>
               {v}
@@ -50,32 +63,32 @@ function Control({ name, spec, id }: { name: string; spec: OptionSpec; id: strin
           ))}
         </select>
       ) : (
-        <input id={id} name={name} type="number" inputMode="numeric" min={spec.min} max={spec.max} step={1} placeholder={spec.default === undefined ? "random" : String(spec.default)} className={cls} />
+        <input id={id} name={name} defaultValue={value} type="number" inputMode="numeric" min={spec.min} max={spec.max} step={1} placeholder={spec.default === undefined ? "random" : String(spec.default)} className={cls} />
       );
     case "number":
-      return <input id={id} name={name} type="number" min={spec.min} max={spec.max} step="any" placeholder={spec.default === undefined ? "" : String(spec.default)} className={cls} />;
+      return <input id={id} name={name} defaultValue={value} type="number" min={spec.min} max={spec.max} step="any" placeholder={spec.default === undefined ? "" : String(spec.default)} className={cls} />;
     case "text":
-      return <input id={id} name={name} type="text" maxLength={spec.maxLength} className={cls} />;
+      return <input id={id} name={name} defaultValue={value} type="text" maxLength={spec.maxLength} className={cls} />;
   }
 }
 
 /** The shape of the result comes first; the rest folds away. */
 const PRIMARY = new Set(["aspect_ratio", "ratio", "size", "duration"]);
 
-function OptionField({ name, spec }: { name: string; spec: OptionSpec }) {
+function OptionField({ name, spec, value }: { name: string; spec: OptionSpec; value?: string }) {
   const id = `opt-${name}`;
   return (
     <div className={spec.type === "text" ? "col-span-2" : undefined}>
       <label htmlFor={id} className={`${labelClass} text-xs`}>
         {spec.label}
       </label>
-      <Control name={`opt_${name}`} spec={spec} id={id} />
+      <Control name={`opt_${name}`} spec={spec} id={id} value={value} />
       {spec.help ? <p className="mt-1 text-xs text-muted-foreground">{spec.help}</p> : null}
     </div>
   );
 }
 
-export function ModelOptions({ offering }: { offering: Pick<Offering, "options" | "label"> & { value: string } }) {
+export function ModelOptions({ offering, values = {} }: { offering: Pick<Offering, "options" | "label"> & { value: string }; values?: Record<string, string> }) {
   const entries = Object.entries(offering.options);
   if (entries.length === 0) return null;
   const primary = entries.filter(([k]) => PRIMARY.has(k));
@@ -87,7 +100,7 @@ export function ModelOptions({ offering }: { offering: Pick<Offering, "options" 
       {primary.length ? (
         <div className={grid}>
           {primary.map(([k, spec]) => (
-            <OptionField key={k} name={k} spec={spec} />
+            <OptionField key={k} name={k} spec={spec} value={values[k]} />
           ))}
         </div>
       ) : null}
@@ -98,7 +111,7 @@ export function ModelOptions({ offering }: { offering: Pick<Offering, "options" 
           </summary>
           <div className={`${grid} mt-3`}>
             {more.map(([k, spec]) => (
-              <OptionField key={k} name={k} spec={spec} />
+              <OptionField key={k} name={k} spec={spec} value={values[k]} />
             ))}
           </div>
         </details>

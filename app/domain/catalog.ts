@@ -32,6 +32,18 @@ export interface Offering {
   lifecycle: "sync" | "async";
   /** The `options` keys this model accepts; anything else is refused. */
   options: Readonly<Record<string, OptionSpec>>;
+  /**
+   * Typical seconds from submit to result on the provider with default options
+   * (a hint for choosing, from the providers' own docs and listings; not a promise).
+   * The studio shows it as "~2 s".
+   */
+  typicalSeconds: number;
+  /**
+   * The prompt of the model's sample card image, shipped with the app (see
+   * `sampleImage`): the simulator's rendering, marked "SIMULATED · <model>",
+   * written once by `bun scripts/make-samples.ts`. Never presented as provider output.
+   */
+  sample: string;
 }
 
 const SEED_MAX = 2_147_483_647;
@@ -51,6 +63,8 @@ export const CATALOG: readonly Offering[] = [
     credits: 5,
     label: "DALL·E 3",
     lifecycle: "sync",
+    typicalSeconds: 12,
+    sample: "A lighthouse on a cliff at dusk, oil painting",
     options: {
       size: { type: "enum", values: ["1024x1024", "1792x1024", "1024x1792"], default: "1024x1024", label: "Size" },
       quality: { type: "enum", values: ["standard", "hd"], default: "standard", label: "Quality" },
@@ -64,6 +78,8 @@ export const CATALOG: readonly Offering[] = [
     credits: 8,
     label: "GPT Image 1",
     lifecycle: "sync",
+    typicalSeconds: 40,
+    sample: "A paper-cut fox in an autumn forest",
     options: {
       size: { type: "enum", values: ["1024x1024", "1536x1024", "1024x1536"], default: "1024x1024", label: "Size" },
       quality: { type: "enum", values: ["low", "medium", "high", "auto"], default: "auto", label: "Quality" },
@@ -76,6 +92,8 @@ export const CATALOG: readonly Offering[] = [
     credits: 3,
     label: "FLUX.1 [schnell]",
     lifecycle: "async",
+    typicalSeconds: 2,
+    sample: "Neon ramen stall on a rainy street",
     options: {
       aspect_ratio: {
         type: "enum",
@@ -98,6 +116,8 @@ export const CATALOG: readonly Offering[] = [
     credits: 4,
     label: "Kling v1 image",
     lifecycle: "async",
+    typicalSeconds: 20,
+    sample: "Tea fields in morning mist, wide shot",
     options: {
       aspect_ratio: { type: "enum", values: ["16:9", "9:16", "1:1", "4:3", "3:4", "3:2", "2:3"], default: "16:9", label: "Aspect ratio" },
       negative_prompt: KLING_NEGATIVE,
@@ -110,15 +130,51 @@ export const CATALOG: readonly Offering[] = [
     credits: 10,
     label: "Runway Gen-4.5",
     lifecycle: "async",
+    typicalSeconds: 60,
+    sample: "Slow dolly shot through a sunlit greenhouse",
     options: {
       ratio: { type: "enum", values: ["1280:720", "720:1280"], default: "1280:720", label: "Aspect ratio" },
       duration: { type: "integer", min: 2, max: 10, default: 5, label: "Duration (s)" },
       seed: { type: "integer", min: 0, max: 4_294_967_295, label: "Seed" },
     },
   },
-  { aiType: "video", provider: "kling", model: "kling-v1", credits: 10, label: "Kling v1 video", lifecycle: "async", options: KLING_VIDEO },
-  { aiType: "video", provider: "kling", model: "kling-v1-6", credits: 15, label: "Kling v1.6 video", lifecycle: "async", options: KLING_VIDEO },
+  {
+    aiType: "video",
+    provider: "kling",
+    model: "kling-v1",
+    credits: 10,
+    label: "Kling v1 video",
+    lifecycle: "async",
+    options: KLING_VIDEO,
+    typicalSeconds: 180,
+    sample: "Waves rolling onto a black sand beach",
+  },
+  {
+    aiType: "video",
+    provider: "kling",
+    model: "kling-v1-6",
+    credits: 15,
+    label: "Kling v1.6 video",
+    lifecycle: "async",
+    options: KLING_VIDEO,
+    typicalSeconds: 240,
+    sample: "A paper boat drifting down a city gutter",
+  },
 ];
+
+/** The size of every model's sample image (4:3, so the cards line up; the caption names the model's own default shape). */
+export const SAMPLE_SIZE = { width: 480, height: 360 } as const;
+
+/** Where a model's sample image is served from (app/public/samples/models/, a static file). */
+export function sampleImage(o: Pick<Offering, "aiType" | "provider" | "model" | "label" | "sample">) {
+  const slug = `${o.aiType}-${o.provider}-${o.model}`.replace(/[^a-z0-9]+/gi, "-").toLowerCase();
+  return { src: `/samples/models/${slug}.png`, ...SAMPLE_SIZE, alt: `Simulated sample for ${o.label}: “${o.sample}”` };
+}
+
+/** A model's typical time as a short hint: "~2 s", "~40 s", "~3 min". */
+export function speedHint(seconds: number): string {
+  return seconds < 90 ? `~${Math.max(1, Math.round(seconds))} s` : `~${Math.round(seconds / 60)} min`;
+}
 
 /** `options` as JSON may not be longer than this (bytes of UTF-8). */
 export const MAX_OPTIONS_BYTES = 8192;

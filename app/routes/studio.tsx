@@ -1,11 +1,11 @@
-import { Clapperboard, Download, EyeOff, ImageIcon, RotateCcw, Sparkles, TriangleAlert, Wand2 } from "lucide-react";
+import { Clapperboard, Download, EyeOff, ImageIcon, RotateCcw, SlidersHorizontal, Sparkles, Timer, TriangleAlert, Wand2 } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Form, Link, redirect, useFetcher, useNavigation } from "react-router";
 import { isVideoFile, ResultMedia, shapeClass, useLightbox, type MediaItem } from "~/components/media";
 import { Badge, Button, buttonVariants, cn, CopyButton, coverInput, EmptyState, FieldError, formatDate, Hint, inputClass, Notice, PageHeader, Pagination, plural, useToast } from "~/components/ui";
 import { UI_MESSAGES } from "~/domain/account/messages";
-import { ModelOptions, readOptions } from "~/components/model-options";
-import { CATALOG, findOffering, type AiType } from "~/domain/catalog";
+import { ModelOptions, optionFormValues, readOptions } from "~/components/model-options";
+import { CATALOG, findOffering, isAiType, sampleImage, speedHint, type AiType } from "~/domain/catalog";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf } from "~/domain/credits/ledger.server";
 import { chargedCost, createGeneration, listRecent, parseFilter, parseResultUrls, setHidden, validateGenerateInput } from "~/domain/generations/generations.server";
@@ -40,13 +40,30 @@ export async function loader({ request }: Route.LoaderArgs) {
   const filter = parseFilter(url.searchParams);
   const { rows, total } = await listRecent(db, user.id, { page, pageSize: PAGE_SIZE }, { ...filter, galleryOnly: true });
   const balance = await db.exec(balanceOf(db, user.id, clock));
-  const offerings = CATALOG.map((o) => ({ ...o, value: offeringValue(o), mode: providers.mode(o.provider), affordable: o.credits <= balance.available }));
-  // "Reuse prompt" links carry the prompt and model; otherwise the first affordable image model.
-  const wanted = offerings.find((o) => o.value === url.searchParams.get("model"));
-  const initial = wanted ?? offerings.find((o) => o.aiType === "image" && o.affordable) ?? offerings[0]!;
+  const offerings = CATALOG.map((o) => ({
+    ...o,
+    value: offeringValue(o),
+    mode: providers.mode(o.provider),
+    affordable: o.credits <= balance.available,
+    speed: speedHint(o.typicalSeconds),
+    sampleImage: sampleImage(o),
+  }));
+  // "Reuse prompt" links carry the prompt and model (`model`). Without JavaScript, "Show options" submits
+  // the composer here by GET (`make`, `offering`, `prompt`, `opt_*`): the form comes back with that model's
+  // options and what was typed. Otherwise the first affordable image model.
+  const q = url.searchParams;
+  const make = q.get("make");
+  const wanted = offerings.find((o) => o.value === (q.get("model") ?? q.get("offering")) && (!isAiType(make) || o.aiType === make));
+  const type = wanted?.aiType ?? (isAiType(make) ? make : "image");
+  const initial = wanted ?? offerings.find((o) => o.aiType === type && o.affordable) ?? offerings.find((o) => o.aiType === type)!;
   return {
     offerings,
-    initial: { offering: initial.value, make: initial.aiType, prompt: (url.searchParams.get("prompt") ?? "").slice(0, 4000) },
+    initial: {
+      offering: initial.value,
+      make: initial.aiType,
+      prompt: (q.get("prompt") ?? "").slice(0, 4000),
+      options: optionFormValues(initial, (name) => q.get(name)),
+    },
     balance,
     checkedIn: await checkedInToday(db, user.id, clock),
     created: url.searchParams.get("created"),
@@ -74,7 +91,12 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 type ActionData =
-  | { intent: "create"; errors: Record<string, string | undefined>; values: { offering: string; prompt: string }; shortfall?: { need: number; have: number } }
+  | {
+      intent: "create";
+      errors: Record<string, string | undefined>;
+      values: { offering: string; prompt: string; options: Record<string, string> };
+      shortfall?: { need: number; have: number };
+    }
   | { intent: "hide"; hidden: boolean; id: string }
   | { intent: "checkin"; added: boolean; text: string };
 
@@ -99,7 +121,9 @@ export async function action({ request }: Route.ActionArgs): Promise<ActionData 
     const r = await checkIn(services.db, user.id, services.clock);
     return { intent: "checkin", added: r.added, text: r.added ? UI_MESSAGES.CHECKIN_ADDED : UI_MESSAGES.CHECKIN_ALREADY };
   }
-  const values = { offering: String(form.offering ?? ""), prompt: String(form.prompt ?? "") };
+  const [aiType = "", prov = "", mod = ""] = String(form.offering ?? "").split("|");
+  const picked = findOffering(aiType, prov, mod);
+  const values = { offering: String(form.offering ?? ""), prompt: String(form.prompt ?? ""), options: picked ? optionFormValues(picked, (name) => form[name]) : {} };
   const parsed = StudioSchema.safeParse(form);
   if (!parsed.success) return { intent: "create", errors: fieldErrors(parsed.error), values };
   const [ai_type, provider, model] = parsed.data.offering.split("|");
@@ -148,28 +172,53 @@ const PROVIDER_SWATCH: Record<string, string> = {
 };
 
 function ModelCard({ o, checked, onSelect }: { o: Offering; checked: boolean; onSelect: () => void }) {
+  const id = `m-${o.value.replace(/[^a-z0-9]+/gi, "-")}`;
   return (
     <label
       className={cn(
-        "group relative flex cursor-pointer flex-col gap-2 rounded-2xl border border-border bg-surface p-3 transition hover:border-input",
+        "group relative flex min-w-0 cursor-pointer flex-col gap-2 rounded-2xl border border-border bg-surface p-2 pb-3 transition hover:border-input",
         "has-[:checked]:border-primary has-[:checked]:ring-2 has-[:checked]:ring-primary/30 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-ring",
       )}
       data-offering={o.value}
     >
-      <input type="radio" name="offering" value={o.value} checked={checked} onChange={onSelect} className={coverInput} aria-describedby={`m-${o.value}-d`} />
-      <span className="flex items-center gap-2.5">
-        <span aria-hidden="true" className={cn("hidden size-9 shrink-0 items-center sm:flex justify-center rounded-xl bg-gradient-to-br text-white", PROVIDER_SWATCH[o.provider])}>
-          {o.aiType === "video" ? <Clapperboard className="size-4" /> : <ImageIcon className="size-4" />}
-        </span>
-        <span className="min-w-0">
-          <span className="block truncate text-sm font-semibold">{o.label}</span>
-          <span className="block truncate text-xs text-muted-foreground">{PROVIDER_NAME[o.provider] ?? o.provider}</span>
-        </span>
+      <input
+        type="radio"
+        name="offering"
+        value={o.value}
+        checked={checked}
+        onChange={onSelect}
+        className={coverInput}
+        aria-labelledby={`${id}-n`}
+        aria-describedby={`${id}-d`}
+      />
+      <span className="relative block overflow-hidden rounded-xl bg-muted">
+        <img
+          src={o.sampleImage.src}
+          width={o.sampleImage.width}
+          height={o.sampleImage.height}
+          alt={o.sampleImage.alt}
+          loading="lazy"
+          decoding="async"
+          className="block aspect-[4/3] h-auto w-full object-cover"
+        />
+        <Badge tone="neutral" className="pointer-events-none absolute bottom-1.5 left-1.5 bg-black/70 text-white">
+          {o.aiType === "video" ? <Clapperboard aria-hidden="true" /> : <ImageIcon aria-hidden="true" />}
+          Sample
+        </Badge>
       </span>
-      <span id={`m-${o.value}-d`} className="flex flex-wrap items-center gap-1.5">
+      <span id={`${id}-n`} className="min-w-0 px-1">
+        <span className="block truncate text-sm font-semibold">{o.label}</span>
+        <span className="block truncate text-xs text-muted-foreground">{PROVIDER_NAME[o.provider] ?? o.provider}</span>
+      </span>
+      <span id={`${id}-d`} className="flex flex-wrap items-center gap-1.5 px-1">
         <Badge tone={o.affordable ? "accent" : "danger"}>{plural(o.credits, "credit")}</Badge>
         <Badge status={o.mode}>{o.mode === "live" ? "Live" : "Simulated"}</Badge>
-        {o.affordable ? null : <span className="text-xs text-danger-soft-foreground">Not enough credits</span>}
+        <span className="inline-flex items-center gap-1 text-xs text-muted-foreground" title={`Typically ${o.speed.slice(1)} on ${PROVIDER_NAME[o.provider] ?? o.provider}`}>
+          <Timer aria-hidden="true" className="size-3.5" />
+          <span className="sr-only">typical time </span>
+          {o.speed}
+        </span>
+        {o.affordable ? null : <span className="w-full text-xs text-danger-soft-foreground">Not enough credits</span>}
       </span>
     </label>
   );
@@ -214,6 +263,8 @@ function Composer({ data, actionData }: { data: Data; actionData: ActionData | u
   }, [data.initial.make, data.initial.offering, data.initial.prompt]);
 
   const selected = data.offerings.find((o) => o.value === offering);
+  // What was typed into the options comes back after an error or a no-JavaScript model switch.
+  const optionValues = create?.values.offering === offering ? create.values.options : offering === data.initial.offering ? data.initial.options : {};
   const choose = (type: AiType) => {
     setMake(type);
     if (!offering.startsWith(`${type}|`)) {
@@ -294,8 +345,15 @@ function Composer({ data, actionData }: { data: Data; actionData: ActionData | u
           </div>
         ))}
         {errors.offering ? <FieldError id="f-offering-error">{errors.offering}</FieldError> : null}
+        <noscript>
+          {/* Without JavaScript a card cannot swap the options below: this reloads the form for the chosen model, keeping what was typed. */}
+          <Button type="submit" formMethod="get" formAction="/studio#create-h" formNoValidate variant="secondary" size="sm" className="mt-3">
+            <SlidersHorizontal aria-hidden="true" />
+            Show options for the chosen model
+          </Button>
+        </noscript>
       </fieldset>
-      {selected ? <ModelOptions offering={selected} /> : null}
+      {selected ? <ModelOptions key={`${selected.value} ${JSON.stringify(optionValues)}`} offering={selected} values={optionValues} /> : null}
 
       {errors.form ? (
         <Notice kind="error" className="mt-4">

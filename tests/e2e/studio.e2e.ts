@@ -104,3 +104,49 @@ test("without JavaScript: field errors, the type toggle, a failed task costs not
   await expect(page.getByRole("listitem", { name: "Generation: No script needed [simulate:fail]" })).toBeVisible();
   await context.close();
 });
+
+test("without JavaScript: choosing another model brings its options, keeping the prompt and the options typed", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await signUp(page, { name: "No Script Options" });
+  const prompt = page.getByRole("textbox", { name: "Prompt" });
+  const show = page.getByRole("button", { name: "Show options for the chosen model" });
+  // The first affordable image model and its options.
+  await expect(page.getByRole("group", { name: "Options for DALL·E 3" })).toBeVisible();
+  await prompt.fill("A lighthouse in fog, wide");
+
+  await page.getByRole("radio", { name: /FLUX\.1 \[schnell\]/ }).check();
+  await show.click();
+  await expect(page.getByRole("group", { name: "Options for FLUX.1 [schnell]" })).toBeVisible();
+  await expect(page.getByRole("group", { name: "Options for DALL·E 3" })).toHaveCount(0);
+  await expect(page.getByRole("radio", { name: /FLUX\.1 \[schnell\]/ })).toBeChecked();
+  await expect(prompt).toHaveValue("A lighthouse in fog, wide");
+  await page.getByLabel("Aspect ratio").selectOption("3:2");
+
+  // Another model that declares an aspect ratio keeps the one chosen.
+  await page.getByRole("radio", { name: /Kling v1 image/ }).check();
+  await show.click();
+  await expect(page.getByRole("group", { name: "Options for Kling v1 image" })).toBeVisible();
+  await expect(page.getByLabel("Aspect ratio")).toHaveValue("3:2");
+  await expect(prompt).toHaveValue("A lighthouse in fog, wide");
+
+  // And the task is made with them.
+  await page.getByRole("button", { name: "Generate" }).click();
+  await expect(page).toHaveURL(/\/studio\?created=/);
+  await page.getByRole("link", { name: "Details: A lighthouse in fog, wide" }).click();
+  await expect(page.getByText("Kling v1 image (kling-v1)")).toBeVisible();
+  await expect(page.locator('dd[data-field="aspect ratio"]')).toHaveText("3:2");
+  await context.close();
+});
+
+test("model cards show a labelled simulated sample and a typical speed", async ({ page }) => {
+  await signUp(page, { name: "Cards" });
+  const flux = page.locator('[data-offering="image|replicate|black-forest-labs/flux-schnell"]');
+  await expect(flux).toContainText("~2 s");
+  await expect(flux).toContainText("Sample");
+  const img = flux.getByRole("img", { name: /^Simulated sample for FLUX\.1 \[schnell\]/ });
+  await expect(img).toHaveAttribute("loading", "lazy");
+  await img.scrollIntoViewIfNeeded();
+  await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBe(480);
+  await expect(page.locator('[data-offering="image|openai|gpt-image-1"]')).toContainText("~40 s");
+});

@@ -220,8 +220,8 @@ function paintPicture(prompt: string, width: number, height: number, look: Look,
 const printable = (s: string) => s.replace(/[^\x20-\x7e·×]/g, "?");
 
 /** A PNG (indexed colour) of the prompt on its own gradient, in the look's aspect ratio. */
-export function renderImagePng(prompt: string, look: Look = DEFAULT_LOOK): Uint8Array {
-  const { width, height } = fitArea(look.ratio[0], look.ratio[1], PIXEL_BUDGET);
+export function renderImagePng(prompt: string, look: Look = DEFAULT_LOOK, area = PIXEL_BUDGET): Uint8Array {
+  const { width, height } = fitArea(look.ratio[0], look.ratio[1], area);
   const { idx, palette } = paintPicture(prompt, width, height, look, 0);
   return encodeIndexedPng(width, height, idx, palette);
 }

@@ -1,11 +1,12 @@
 /**
- * Wires the background work to the server's life: the job runner and the
- * webhook dispatcher, started with `serve` (unless JOBS=off) or by `worker`,
+ * Wires the background work to the server's life: the job runner, the
+ * webhook dispatcher and the retention sweep, started with `serve` (unless JOBS=off) or by `worker`,
  * stopped on SIGTERM/SIGINT before the database closes.
  */
 import { getGenerationRuntime } from "~/domain/generations/runtime.server";
 import { getServices } from "~/lib/services.server";
 import { onServe, onShutdown } from "~/server/http.server";
+import { createSweeper } from "./maintenance";
 import { createRunner } from "./runner";
 import { createWebhookDispatcher } from "./webhooks";
 
@@ -22,9 +23,11 @@ export function startRunnerFromServices(): BackgroundWork {
   const dispatcher = createWebhookDispatcher({ db, clock, config });
   runner.start();
   dispatcher.start();
+  const sweeper = createSweeper({ db, clock, config });
   return {
     owner: runner.owner,
     stop: async () => {
+      sweeper.stop();
       await Promise.all([runner.stop(), dispatcher.stop()]);
     },
   };

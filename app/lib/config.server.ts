@@ -92,6 +92,8 @@ const EnvSchema = z.object({
   WEBHOOK_DISABLE_AFTER_MS: int(1000, 365 * 86_400_000).default(3 * 86_400_000),
   /** Deliveries in flight per process. */
   WEBHOOK_CONCURRENCY: int(1, 1000).default(16),
+  /** Days a webhook event and its delivery log are kept once no delivery is pending (the retention sweep). */
+  WEBHOOK_RETENTION_DAYS: int(1, 3650).default(30),
   SIMULATOR_DELAY_MS: int(0, 600_000).default(1500),
   JOBS: bool.default(true),
   JOB_CONCURRENCY: int(1, 1000).default(8),

@@ -548,7 +548,7 @@ export const ENDPOINTS = {
     tag: "Billing",
     summary: "Stripe webhook",
     description:
-      "For Stripe only. Verifies `Stripe-Signature` on the raw body with STRIPE_WEBHOOK_SECRET (HTTP 400 and nothing changed when it does not match), records each event id once and applies it: checkout.session.completed, invoice.paid, customer.subscription.updated / deleted, charge.refunded. A replayed event answers code 0 with duplicate true.",
+      "For Stripe only. Verifies `Stripe-Signature` on the raw body with STRIPE_WEBHOOK_SECRET (HTTP 400 and nothing changed when it does not match), records each event id once and applies it: checkout.session.completed, invoice.paid, customer.subscription.updated / deleted, charge.refunded, charge.dispute.created (a chargeback, like a refund), checkout.session.expired. A replayed event answers code 0 with duplicate true.",
     auth: "none",
     source: "DESIGN §9",
     docBody: z.looseObject({ id: z.string(), type: z.string(), data: z.looseObject({ object: z.looseObject({}) }) }).describe("a Stripe event"),

@@ -41,6 +41,10 @@ export interface StripeFake extends RunningFake {
   refund(paymentIntent: string, amount?: number): Promise<SignedEvent[]>;
   /** The subscription ends now (customer.subscription.deleted). */
   cancel(subscriptionId: string): Promise<SignedEvent[]>;
+  /** The card holder disputes what is left of a charge (charge.dispute.created). */
+  dispute(paymentIntent: string): Promise<SignedEvent[]>;
+  /** An unpaid Checkout Session expires (checkout.session.expired). */
+  expire(sessionId: string): Promise<SignedEvent[]>;
   /** The PaymentIntent that paid an invoice or a (payment mode) Checkout Session. */
   paymentIntentOf(invoiceOrSessionId: string): string;
   /** Signs any event object as Stripe would. */
@@ -204,6 +208,33 @@ export function startStripeFake(opts: { port?: number; secretKey?: string; webho
     if (!sub) throw new Error(`stripe fake: no subscription ${subscriptionId}`);
     Object.assign(sub, { status: "canceled", canceled_at: now(), ended_at: now() });
     return [await sign(event("customer.subscription.deleted", sub))];
+  };
+
+  fake.dispute = async (paymentIntent) => {
+    const ch = charges.get(paymentIntent);
+    if (!ch) throw new Error(`stripe fake: no charge for ${paymentIntent}`);
+    ch.disputed = true;
+    const dispute = {
+      id: fakeId("dp_"),
+      object: "dispute",
+      amount: ch.amount - ch.amount_refunded,
+      charge: ch.id,
+      currency: ch.currency,
+      payment_intent: paymentIntent,
+      reason: "fraudulent",
+      status: "needs_response",
+      created: now(),
+      livemode: false,
+    };
+    return [await sign(event("charge.dispute.created", dispute))];
+  };
+
+  fake.expire = async (sessionId) => {
+    const s = sessions.get(sessionId);
+    if (!s) throw new Error(`stripe fake: no session ${sessionId}`);
+    if (s.status !== "open") throw new Error(`stripe fake: session ${sessionId} is ${s.status}`);
+    Object.assign(s, { status: "expired", url: null });
+    return [await sign(event("checkout.session.expired", s))];
   };
 
   fake.sign = sign;

@@ -71,8 +71,9 @@ describe("simulated checkout", () => {
     const url = new URL((await api.post("/api/billing/checkout", { product_id: "pack-100" }, { cookie: u.cookie })).body.data.checkout_url);
     const res = await post(`${url.origin}${url.pathname}`, u.cookie, { token: url.searchParams.get("token")!, outcome: "cancel" });
     expect(res.headers.get("location")).toBe("/account?notice=checkout-canceled");
-    // A canceled checkout cannot be paid afterwards.
-    await post(`${url.origin}${url.pathname}`, u.cookie, { token: url.searchParams.get("token")!, outcome: "pay" });
+    // A canceled (or expired) checkout cannot be paid afterwards, and the buyer is not told it succeeded.
+    const late = await post(`${url.origin}${url.pathname}`, u.cookie, { token: url.searchParams.get("token")!, outcome: "pay" });
+    expect(late.headers.get("location")).toBe("/account?notice=checkout-canceled");
     expect(await balance(u.cookie)).toBe(10);
   });
 

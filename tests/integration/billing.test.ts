@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Db } from "#db/client";
-import { billingEvents, creditDebits, creditGrants, orders } from "#db/schema";
+import { billingEvents, checkouts, creditDebits, creditGrants, orders } from "#db/schema";
 import { debitForGeneration } from "~/domain/credits/ledger.server";
 import { systemClock } from "~/lib/clock";
 import { ENDPOINTS } from "~/lib/endpoints";
@@ -264,6 +264,47 @@ describe("refunds", () => {
     const clawback = (await db.many(db.select().from(creditDebits).where(eq(creditDebits.userId, u.userId)))).find((d) => d.genId.startsWith("refund:"))!;
     expect({ amount: clawback.amount, charged: clawback.charged }).toEqual({ amount: 100, charged: 30 });
     expect((await db.one(db.select().from(orders).where(eq(orders.externalId, s.id))))!.status).toBe("refunded");
+  });
+});
+
+describe("disputes and expired checkouts", () => {
+  test("a dispute after a partial refund takes back the rest of the pack; its replay changes nothing", async () => {
+    const u = await signUp("disputed");
+    const s = await checkout(u.cookie, PACK_100.id);
+    await deliverOk(await stripe.pay(s.id));
+    const pi = stripe.paymentIntentOf(s.id);
+    // $1.00 of $5.00 refunded: 20 of the 100 credits go back.
+    const [refund] = await deliverOk(await stripe.refund(pi, 100));
+    expect(refund.data.outcome).toContain("20 of 20 credits clawed back");
+    expect((await credits(u.cookie)).left_credits).toBe(SIGNUP + 80);
+
+    const dispute = await stripe.dispute(pi);
+    expect(dispute[0]!.event.data.object.amount).toBe(400);
+    const [ack] = await deliverOk(dispute);
+    expect(ack.data.outcome).toBe(`applied: dispute 500 of 500 on ${s.id}; 80 of 80 credits clawed back`);
+    expect((await credits(u.cookie)).left_credits).toBe(SIGNUP);
+    expect((await db.one(db.select().from(orders).where(eq(orders.externalId, s.id))))!.status).toBe("refunded");
+
+    const [again] = await deliverOk(dispute);
+    expect(again.data.duplicate).toBe(true);
+    expect((await credits(u.cookie)).left_credits).toBe(SIGNUP);
+  });
+
+  test("checkout.session.expired marks the checkout expired; a later one for a paid session changes nothing", async () => {
+    const u = await signUp("expired");
+    const open = await checkout(u.cookie, PACK_100.id);
+    const [ack] = await deliverOk(await stripe.expire(open.id));
+    expect(ack.data.outcome).toBe(`applied: checkout ${open.id} expired`);
+    expect((await db.one(db.select().from(checkouts).where(eq(checkouts.id, open.id))))!.status).toBe("expired");
+    expect((await credits(u.cookie)).left_credits).toBe(SIGNUP);
+
+    const paid = await checkout(u.cookie, PACK_100.id);
+    await deliverOk(await stripe.pay(paid.id));
+    // An expiry that arrives after the payment (out of order): the checkout is completed, not open.
+    const late = await stripe.sign({ id: `evt_late_${paid.id}`, object: "event", created: Math.floor(Date.now() / 1000), type: "checkout.session.expired", data: { object: { ...paid, status: "expired" } } });
+    const [lateAck] = await deliverOk([late]);
+    expect(lateAck.data.outcome).toBe(`ignored: checkout ${paid.id} not open`);
+    expect((await credits(u.cookie)).left_credits).toBe(SIGNUP + PACK_100.credits);
   });
 });
 

@@ -143,7 +143,11 @@ export async function finishSimulatedCheckout(
   if (!product) throw new AppError("PRODUCT_NOT_FOUND");
   // Claim the checkout first: two submits of the same form pay once.
   const claimed = await db.run(db.update(checkouts).set({ status: "completed" }).where(and(eq(checkouts.id, c.id), eq(checkouts.status, "open"))));
-  if (claimed === 0) return { status: "completed" };
+  if (claimed === 0) {
+    // Paid already by a first submit, or canceled/expired meanwhile (then nothing is paid).
+    const now = await db.one(db.select({ status: checkouts.status }).from(checkouts).where(eq(checkouts.id, c.id)));
+    return { status: now?.status === "completed" ? "completed" : "canceled" };
+  }
   const now = clock.now();
   const isPlan = product.kind === "subscription";
   const result = await processBillingEvent(

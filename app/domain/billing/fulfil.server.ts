@@ -14,7 +14,7 @@
 import { and, count, eq, isNull, lt, lte, or } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import { one, run, type Db, type Steps } from "#db/client";
-import { billingEvents, orderPayments, orders, referralRewards, user } from "#db/schema";
+import { billingEvents, checkouts, orderPayments, orders, referralRewards, user } from "#db/schema";
 import { DAY_MS, type Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { log } from "~/lib/log.server";
@@ -44,6 +44,8 @@ export interface PaymentFact {
   customerId?: string | null;
   /** End of the period paid for (ms); default one interval from now. */
   periodEnd?: number | null;
+  /** The Checkout Session that was paid (its `checkouts` row becomes completed). */
+  checkoutId?: string | null;
   /** The event's `created` (seconds). */
   at: number;
 }
@@ -73,7 +75,25 @@ export interface RefundFact {
   amountRefunded: number;
 }
 
-export type Fact = PaymentFact | StatusFact | RefundFact;
+/**
+ * A chargeback opened (`charge.dispute.created`): the disputed amount is taken
+ * back like a refund on top of what was refunded before. Winning the dispute
+ * later does not grant the credits again (docs/payments.md: an admin grants them).
+ */
+export interface DisputeFact {
+  type: "dispute";
+  paymentIntent: string | null;
+  /** Disputed amount (cents). */
+  amount: number;
+}
+
+/** A checkout that was never paid expired (`checkout.session.expired`). */
+export interface CheckoutExpiredFact {
+  type: "checkout-expired";
+  checkoutId: string;
+}
+
+export type Fact = PaymentFact | StatusFact | RefundFact | DisputeFact | CheckoutExpiredFact;
 
 export interface BillingDeps {
   db: Db;
@@ -127,6 +147,12 @@ export function* applyFact(tx: Tx, fact: Fact, clock: Clock, config: BillingConf
       return yield* applyStatus(tx, fact, clock);
     case "refund":
       return yield* applyRefund(tx, fact, clock);
+    case "dispute":
+      return yield* applyDispute(tx, fact, clock);
+    case "checkout-expired": {
+      const n = yield* run(tx.update(checkouts).set({ status: "expired" }).where(and(eq(checkouts.id, fact.checkoutId), eq(checkouts.status, "open"))));
+      return n ? `applied: checkout ${fact.checkoutId} expired` : `ignored: checkout ${fact.checkoutId} not open`;
+    }
   }
 }
 
@@ -185,6 +211,7 @@ function* applyPayment(tx: Tx, f: PaymentFact, clock: Clock, config: BillingConf
     userId = known.userId;
     productId = known.productId;
   }
+  if (f.checkoutId) yield* run(tx.update(checkouts).set({ status: "completed" }).where(eq(checkouts.id, f.checkoutId)));
   const order = yield* ensureOrder(tx, { ...f, userId, productId }, clock);
   if (typeof order === "string") return order;
   const product = yield* productStep(tx, order.productId);
@@ -309,6 +336,15 @@ function* applyRefund(tx: Tx, f: RefundFact, clock: Clock): Steps<string> {
     yield* run(tx.update(orders).set({ status: "refunded" }).where(and(eq(orders.orderNo, payment.orderNo), eq(orders.kind, "pack"))));
   }
   return `applied: refund ${refunded} of ${payment.amount} on ${payment.ref}; ${taken} of ${due} credits clawed back${reward ? `; referral ${reward}` : ""}`;
+}
+
+/** A dispute is a refund of the disputed amount on top of the payment's earlier refunds. */
+function* applyDispute(tx: Tx, f: DisputeFact, clock: Clock): Steps<string> {
+  if (!f.paymentIntent) return "ignored: dispute without a payment intent";
+  const payment = yield* one(tx.select().from(orderPayments).where(eq(orderPayments.paymentIntent, f.paymentIntent)));
+  if (!payment) return `ignored: no payment for ${f.paymentIntent}`;
+  const outcome = yield* applyRefund(tx, { type: "refund", paymentRef: payment.ref, amountRefunded: payment.refundedAmount + f.amount }, clock);
+  return outcome.replace(/^applied: refund/, "applied: dispute");
 }
 
 /**

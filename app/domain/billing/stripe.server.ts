@@ -131,6 +131,7 @@ export async function factFromEvent(
         amount: s.amount_total ?? 0,
         currency: s.currency ?? "usd",
         customerId: idOf(s.customer),
+        checkoutId: s.id,
         at: event.created,
       };
       if (s.mode === "subscription") {
@@ -192,6 +193,12 @@ export async function factFromEvent(
       }
       return { type: "refund", paymentIntent: pi, paymentRef, amountRefunded: ch.amount_refunded };
     }
+    case "charge.dispute.created": {
+      const d = event.data.object;
+      return { type: "dispute", paymentIntent: idOf(d.payment_intent), amount: d.amount };
+    }
+    case "checkout.session.expired":
+      return { type: "checkout-expired", checkoutId: event.data.object.id };
     default:
       return null;
   }

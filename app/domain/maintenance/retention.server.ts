@@ -1,0 +1,81 @@
+/**
+ * Retention (docs/decisions.md, 2026-11-22): rows that have done their job are
+ * deleted by a periodic sweep, so tables that grow with traffic stay bounded.
+ * Each rule deletes only rows whose absence means the same as their presence:
+ *
+ * - idempotency keys older than 24 h (DESIGN §10: a key is remembered 24 h;
+ *   an older one is already treated as unknown when it is reused);
+ * - webhook events older than WEBHOOK_RETENTION_DAYS with no delivery still
+ *   pending (their deliveries and attempts go with them: the delivery log
+ *   keeps that many days);
+ * - expired better-auth sessions and verification tokens (refused already);
+ * - rate-limit rows whose theoretical arrival time has passed (GCRA: such a
+ *   row admits exactly what a missing row admits), with a minute of margin
+ *   for clocks that differ between nodes; better-auth's per-IP rows idle for
+ *   an hour; sign-in throttle rows idle for a day and not locked;
+ * - open checkouts older than 24 h become `expired` (Stripe expires a
+ *   Checkout Session after 24 h at most; a simulated one then cannot be paid).
+ *
+ * Ledger, orders, payments, billing events, tasks and feedback are never
+ * swept: they are the record.
+ */
+import { and, eq, inArray, isNull, lt, notInArray, or } from "drizzle-orm";
+import type { Db } from "#db/client";
+import {
+  checkouts,
+  idempotencyKeys,
+  rateLimit,
+  rateLimits,
+  session,
+  signInAttempts,
+  verification,
+  webhookDeliveries,
+  webhookEvents,
+} from "#db/schema";
+import { DAY_MS, type Clock } from "~/lib/clock";
+
+const HOUR_MS = 3_600_000;
+/** How long an Idempotency-Key is remembered (DESIGN §10). */
+export const IDEMPOTENCY_TTL_MS = DAY_MS;
+/** Open checkouts older than this are expired. */
+export const CHECKOUT_TTL_MS = DAY_MS;
+
+export interface RetentionPolicy {
+  /** Days a webhook event (and its delivery log) is kept once nothing is pending. */
+  webhookRetentionDays: number;
+}
+
+/** Rows deleted (or checkouts expired) per rule. */
+export type SweepResult = Record<
+  "idempotencyKeys" | "webhookEvents" | "sessions" | "verifications" | "rateLimits" | "authRateLimits" | "signInAttempts" | "checkoutsExpired",
+  number
+>;
+
+/** One sweep: every rule once, each its own statement (no long transaction). */
+export async function sweepRetention(db: Db, clock: Clock, policy: RetentionPolicy): Promise<SweepResult> {
+  const now = clock.now();
+  const pending = db.select({ id: webhookDeliveries.eventId }).from(webhookDeliveries).where(eq(webhookDeliveries.status, "pending"));
+  return {
+    idempotencyKeys: await db.run(db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_TTL_MS))),
+    webhookEvents: await db.run(
+      db.delete(webhookEvents).where(and(lt(webhookEvents.createdAt, now - policy.webhookRetentionDays * DAY_MS), notInArray(webhookEvents.id, pending))),
+    ),
+    sessions: await db.run(db.delete(session).where(lt(session.expiresAt, new Date(now)))),
+    verifications: await db.run(db.delete(verification).where(lt(verification.expiresAt, new Date(now)))),
+    // tat is in microseconds (app/domain/rate-limits/decide.ts).
+    rateLimits: await db.run(db.delete(rateLimits).where(lt(rateLimits.tat, (now - 60_000) * 1000))),
+    authRateLimits: await db.run(db.delete(rateLimit).where(lt(rateLimit.lastRequest, now - HOUR_MS))),
+    signInAttempts: await db.run(
+      db
+        .delete(signInAttempts)
+        .where(and(lt(signInAttempts.windowStart, now - DAY_MS), or(isNull(signInAttempts.lockedUntil), lt(signInAttempts.lockedUntil, now)))),
+    ),
+    checkoutsExpired: await expireCheckouts(db, { before: now - CHECKOUT_TTL_MS }),
+  };
+}
+
+/** Open checkouts started before `before` (or the given ids) become `expired`; returns how many. */
+export function expireCheckouts(db: Db, which: { before: number } | { ids: string[] }): Promise<number> {
+  const match = "ids" in which ? inArray(checkouts.id, which.ids) : lt(checkouts.createdAt, new Date(which.before));
+  return db.run(db.update(checkouts).set({ status: "expired" }).where(and(eq(checkouts.status, "open"), match)));
+}

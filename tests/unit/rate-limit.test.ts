@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import { openDatabase, type Db } from "#db/client";
 import { rateLimitHeaders } from "~/domain/rate-limits/decide";
 import { take } from "~/domain/rate-limits/limiter.server";
-import { keyPolicy, keyTier, sessionPolicy } from "~/domain/rate-limits/policy.server";
+import { keyCreationBucket, keyCreationPolicy, keyPolicy, keyTier, sessionBucket, sessionPolicy, userBucket } from "~/domain/rate-limits/policy.server";
 import { manualClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
 import { insertUser, makePremium } from "../support/services";
@@ -69,6 +69,54 @@ describe("limiter (GCRA, one row per bucket) on SQLite with an injected clock", 
     expect(no["X-RateLimit-Remaining"]).toBe("0");
   });
 
+  test("the request that takes the last slot says the next one fits in one interval (600 ms), not a whole window", async () => {
+    const t0 = clock.now(); // 2026-11-22T10:00:00.000Z
+    for (let i = 0; i < 99; i++) await check("last");
+    const last = await check("last");
+    expect(last).toMatchObject({ allowed: true, remaining: 0, resetMs: 600, retryAfterMs: null });
+    expect(rateLimitHeaders(std, last)).toEqual({
+      "RateLimit-Policy": '"standard";q=100;w=60',
+      RateLimit: '"standard";r=0;t=1',
+      "X-RateLimit-Limit": "100",
+      "X-RateLimit-Remaining": "0",
+      "X-RateLimit-Reset": String(t0 / 1000 + 1), // 600 ms later, rounded up to the second
+    });
+  });
+
+  test("Retry-After and X-RateLimit-Reset at the second boundaries: 60 s, then 1,001 ms → 2, 1,000 ms → 1, 999 ms → 1", async () => {
+    const one = { name: "one", limit: 1, windowMs: MIN };
+    const t0 = clock.now();
+    expect(await check("r", one)).toMatchObject({ allowed: true, remaining: 0, resetMs: 60_000 });
+    const denied = await check("r", one);
+    expect(denied).toMatchObject({ allowed: false, remaining: 0, retryAfterMs: 60_000, resetMs: 60_000 });
+    expect(rateLimitHeaders(one, denied)).toEqual({
+      "RateLimit-Policy": '"one";q=1;w=60',
+      RateLimit: '"one";r=0;t=60',
+      "X-RateLimit-Limit": "1",
+      "X-RateLimit-Remaining": "0",
+      "X-RateLimit-Reset": String(t0 / 1000 + 60),
+      "Retry-After": "60",
+    });
+    for (const [elapsed, retryAfter] of [[58_999, "2"], [59_000, "1"], [59_001, "1"]] as const) {
+      clock.set(t0 + elapsed);
+      const d = await check("r", one);
+      expect({ elapsed, allowed: d.allowed, retryAfterMs: d.retryAfterMs, header: rateLimitHeaders(one, d)["Retry-After"] }).toEqual({
+        elapsed,
+        allowed: false,
+        retryAfterMs: 60_000 - elapsed,
+        header: retryAfter,
+      });
+    }
+    clock.set(t0 + 60_000);
+    expect(rateLimitHeaders(one, await check("r", one))["Retry-After"]).toBeUndefined();
+  });
+
+  test("a limit finer than 1 µs per request (T rounded up to 1 µs) still reports at most limit − 1 remaining", async () => {
+    // 600 per 1 ms: T = 1 µs, so the window holds 1,000 intervals; the headers never promise more than the limit.
+    const fine = { name: "fine", limit: 600, windowMs: 1 };
+    expect(await check("fine", fine)).toMatchObject({ allowed: true, remaining: 599 });
+  });
+
   test("premium 500 and admin 1000 (config defaults), tier read from the database each time", async () => {
     const u = insertUser(db);
     expect((await keyTier(db, { userId: u.id, isAdmin: false }, clock))).toBe("standard");
@@ -129,7 +177,49 @@ describe("session limits (spec 8.2 recommendations, opt-in)", () => {
     expect(sessionPolicy("/api/generator/generate")).toMatchObject({ limit: 10, windowMs: MIN });
     expect(sessionPolicy("/api/get-user-credits")).toMatchObject({ limit: 60, windowMs: MIN });
   });
+  test("each policy is named in the RateLimit headers; trailing slashes do not make another endpoint", async () => {
+    expect(sessionPolicy("/api/ping")).toEqual({ name: "session-ping", limit: 1, windowMs: 86_400_000 });
+    expect(sessionPolicy("/api/get-user-info")).toEqual({ name: "session-user-info", limit: 100, windowMs: 3_600_000 });
+    expect(sessionPolicy("/api/generator/generate")).toEqual({ name: "session-generate", limit: 10, windowMs: MIN });
+    expect(sessionPolicy("/api/get-user-credits")).toEqual({ name: "session", limit: 60, windowMs: MIN });
+    expect(sessionPolicy("/api/ping/").name).toBe("session-ping");
+    expect(sessionPolicy("/api/ping//").name).toBe("session-ping");
+    expect(sessionPolicy("/api/generator/generate///").name).toBe("session-generate");
+  });
+
+  test("session buckets: one per user and endpoint, the same with a trailing slash", async () => {
+    expect(sessionBucket("u1", "/api/ping")).toBe(sessionBucket("u1", "/api/ping/"));
+    expect(sessionBucket("u1", "/api/ping")).toBe(sessionBucket("u1", "/api/ping//"));
+    const all = [sessionBucket("u1", "/api/ping"), sessionBucket("u2", "/api/ping"), sessionBucket("u1", "/api/get-user-info"), sessionBucket("u1", "/api/pin")];
+    expect(new Set(all).size).toBe(4);
+  });
+
   test("off by default", async () => {
     expect(config.SESSION_RATE_LIMITS).toBe(false);
+  });
+});
+
+describe("key buckets and key creation (per user)", () => {
+  test("every key of one user shares one bucket; users and key creation have their own", async () => {
+    const buckets = [userBucket("u1"), userBucket("u2"), keyCreationBucket("u1"), keyCreationBucket("u2"), sessionBucket("u1", "/api/ping")];
+    expect(new Set(buckets).size).toBe(5);
+    expect(buckets.every((b) => typeof b === "string" && b.includes("u1") !== b.includes("u2"))).toBe(true);
+    expect(userBucket("u1")).toBe(userBucket("u1"));
+  });
+
+  test("key creation: KEY_CREATE_LIMIT per hour (default 30), named key-create", async () => {
+    expect(keyCreationPolicy(config)).toEqual({ name: "key-create", limit: 30, windowMs: 3_600_000 });
+    expect(keyCreationPolicy(parseConfig({ KEY_CREATE_LIMIT: "5" }))).toEqual({ name: "key-create", limit: 5, windowMs: 3_600_000 });
+  });
+
+  test("a user at the request limit can still create keys, and another user is not limited", async () => {
+    const db = openDatabase(":memory:");
+    const now = Date.UTC(2026, 10, 22);
+    const p = { name: "t", limit: 2, windowMs: MIN };
+    for (let i = 0; i < 2; i++) expect((await take(db, userBucket("u1"), p, now)).allowed).toBe(true);
+    expect((await take(db, userBucket("u1"), p, now)).allowed).toBe(false);
+    expect((await take(db, userBucket("u2"), p, now)).allowed).toBe(true);
+    expect((await take(db, keyCreationBucket("u1"), keyCreationPolicy(config), now)).allowed).toBe(true);
+    void db.close();
   });
 });

@@ -76,6 +76,6 @@ export function rateLimitHeaders(policy: Policy, d: Decision): Record<string, st
     // Unix time (seconds), as GitHub's API does.
     "X-RateLimit-Reset": String(Math.ceil((d.now + d.resetMs) / 1000)),
   };
-  if (!d.allowed && d.retryAfterMs !== null) headers["Retry-After"] = String(Math.max(1, Math.ceil(d.retryAfterMs / 1000)));
+  if (d.retryAfterMs !== null) headers["Retry-After"] = String(Math.ceil(d.retryAfterMs / 1000)); // set only when denied, ≥ 1 ms
   return headers;
 }

@@ -17,27 +17,22 @@ import { admitted, denied, intervalUs, US_PER_MS, type Decision, type Policy } f
 
 /**
  * The statement, portable: SQLite ≥ 3.35 and PostgreSQL run the same text
- * (parameters ?1…?4 on SQLite, $1…$4 on PostgreSQL): 1 bucket, 2 now (µs),
- * 3 the emission interval T (µs), 4 the window W (µs).
+ * (`$n` are numbered parameters on both): $1 bucket, $2 now (µs), $3 the
+ * emission interval T (µs), $4 the window W (µs).
  */
-export function gcraSql(dialect: "sqlite" | "postgres"): string {
-  const p = (n: number) => (dialect === "sqlite" ? `?${n}` : `$${n}`);
-  const now = `CAST(${p(2)} AS BIGINT)`;
-  const start = `(CASE WHEN rate_limits.tat > ${now} THEN rate_limits.tat ELSE ${now} END)`;
-  return (
-    `INSERT INTO rate_limits (bucket, tat) VALUES (${p(1)}, ${now} + CAST(${p(3)} AS BIGINT)) ` +
-    `ON CONFLICT (bucket) DO UPDATE SET tat = ${start} + CAST(${p(3)} AS BIGINT) ` +
-    `WHERE ${start} + CAST(${p(3)} AS BIGINT) - ${now} <= CAST(${p(4)} AS BIGINT) ` +
-    `RETURNING tat`
-  );
-}
+const now = "CAST($2 AS BIGINT)";
+const start = `(CASE WHEN rate_limits.tat > ${now} THEN rate_limits.tat ELSE ${now} END)`;
+const GCRA_SQL =
+  `INSERT INTO rate_limits (bucket, tat) VALUES ($1, ${now} + CAST($3 AS BIGINT)) ` +
+  `ON CONFLICT (bucket) DO UPDATE SET tat = ${start} + CAST($3 AS BIGINT) ` +
+  `WHERE ${start} + CAST($3 AS BIGINT) - ${now} <= CAST($4 AS BIGINT) ` +
+  `RETURNING tat`;
 
-const TAKE = { sqlite: gcraSql("sqlite"), postgres: gcraSql("postgres") };
 const READ = "SELECT tat FROM rate_limits WHERE bucket = ?";
 
 /** One request against `bucket` at `nowMs`: admitted (and counted) or refused. */
 export async function take(db: Db, bucket: string, policy: Pick<Policy, "limit" | "windowMs">, nowMs: number): Promise<Decision> {
-  const row = await db.raw<{ tat: number | string }>(TAKE[db.engine]).one(bucket, Math.floor(nowMs * US_PER_MS), intervalUs(policy), policy.windowMs * US_PER_MS);
+  const row = await db.raw<{ tat: number | string }>(GCRA_SQL).one(bucket, Math.floor(nowMs * US_PER_MS), intervalUs(policy), policy.windowMs * US_PER_MS);
   if (row) return admitted(policy, nowMs, Number(row.tat));
   return denied(policy, nowMs, Number((await db.raw<{ tat: number | string }>(READ).one(bucket))?.tat ?? 0));
 }

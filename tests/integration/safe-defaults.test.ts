@@ -6,7 +6,7 @@
  *   with no NODE_ENV and no secret serves in production mode, generates its
  *   auth secret into DATA_DIR and keeps DATA_DIR and its files private.
  * - DEMO_RATE_LIMIT applies in every mode; a demo call to a live provider costs
- *   the catalog price (checked before, debited after success); simulated is free.
+ *   the catalog price (debited before the call, given back if it fails); simulated is free.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -151,6 +151,19 @@ describe("demo calls to a live provider are paid at the catalog price; simulated
     const failed = await api.post("/api/demo/gen-text", { provider: "siliconflow", model: "Qwen/Qwen2.5-7B-Instruct", prompt: "x" }, { cookie });
     expect(failed.body.code).toBe(1);
     expect(await credits(cookie)).toBe(3);
+  });
+
+  test("concurrent live calls of one user never spend more than the balance: 6 images at 5 credits on 10 → 2 reach the provider", async () => {
+    const { cookie } = await api.signUp(uniqueEmail("demo-race"));
+    const before = fake.calls.length;
+    const replies = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => api.post("/api/demo/gen-image", { provider: "openai", model: "dall-e-3", prompt: `race ${i}` }, { cookie })),
+    );
+    const ok = replies.filter((r) => r.body.code === 0);
+    expect(ok.length).toBe(2);
+    for (const r of replies.filter((r) => r.body.code !== 0)) expect(r.body.message).toBe("insufficient credits: need 5, have 0");
+    expect(fake.calls.length - before).toBe(2);
+    expect(await credits(cookie)).toBe(0);
   });
 
   test("too few credits: refused before the provider is called", async () => {

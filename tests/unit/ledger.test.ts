@@ -16,6 +16,7 @@ import {
   listDebits,
   listGrants,
   reservedCredits,
+  voidDebit,
 } from "~/domain/credits/ledger.server";
 import { DAY_MS, manualClock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
@@ -411,5 +412,27 @@ describe("clawBackGrant (refunds)", () => {
       expect(d.charged).toBe(0);
       expect(db.select().from(creditAllocations).where(eq(creditAllocations.debitId, d.id)).all()).toEqual([]);
     }
+  });
+});
+
+describe("voidDebit (a paid demo call whose upstream failed)", () => {
+  test("every allocation goes back to its grant, the debit and its allocations are gone, once", async () => {
+    const u = addUser();
+    const soon = await grant(u, 3, T0 + DAY_MS);
+    const never = await grant(u, 10, null);
+    await debit(u, 5, "demo:a"); // 3 from the expiring grant, 2 from the never-expiring one
+    expect([remainingOf(soon.id), remainingOf(never.id)]).toEqual([0, 8]);
+    await debit(u, 1, "demo:b");
+
+    expect(await db.tx((tx) => voidDebit(tx, "demo:a"))).toBe(true);
+    expect([remainingOf(soon.id), remainingOf(never.id)]).toEqual([3, 9]);
+    expect(db.select().from(creditDebits).all().map((d) => d.genId)).toEqual(["demo:b"]);
+    expect(db.select().from(creditAllocations).all().length).toBe(1);
+    expect(await db.exec(getCredits(db, u, clock))).toEqual({ left_credits: 12, total_credits: 13 });
+
+    // Twice, or an unknown id: nothing changes.
+    expect(await db.tx((tx) => voidDebit(tx, "demo:a"))).toBe(false);
+    expect(await db.tx((tx) => voidDebit(tx, "demo:none"))).toBe(false);
+    expect([remainingOf(soon.id), remainingOf(never.id)]).toEqual([3, 9]);
   });
 });

@@ -200,6 +200,22 @@ export function* debitForGeneration(
 }
 
 /**
+ * Undoes a debit whose service was never delivered (a paid demo call whose
+ * upstream failed): each allocation goes back to its grant and the debit row
+ * is deleted, once (the guarded delete decides). Returns whether it undid one.
+ */
+export function* voidDebit(tx: Tx, genId: string): Steps<boolean> {
+  const debit = yield* one(tx.select({ id: creditDebits.id }).from(creditDebits).where(eq(creditDebits.genId, genId)));
+  if (!debit) return false;
+  const allocations = yield* many(tx.select().from(creditAllocations).where(eq(creditAllocations.debitId, debit.id)));
+  if ((yield* run(tx.delete(creditDebits).where(eq(creditDebits.id, debit.id)))) !== 1) return false;
+  for (const a of allocations) {
+    yield* run(tx.update(creditGrants).set({ remaining: sql`${creditGrants.remaining} + ${a.amount}` }).where(eq(creditGrants.id, a.grantId)));
+  }
+  return true;
+}
+
+/**
  * Takes back up to `amount` credits from one grant (a refunded order), never
  * below zero, recorded as a debit keyed by `key` (unique like a gen_id, so a
  * repeated call changes nothing). Returns what was actually taken.

@@ -1,17 +1,14 @@
 /**
  * Who pays for a demo call (DESIGN §5): a call that reaches a live, paid
- * provider costs the catalog price — checked before the call, debited through
- * the ledger after the upstream answered; simulated calls are free. A live call
- * needs someone to pay, so an anonymous one is refused.
- *
- * The check and the debit are two short transactions (the upstream call sits
- * between them and never runs inside one): concurrent live calls of one user may
- * each pass the check, and the debit then takes what is left, never below zero.
+ * provider costs the catalog price — debited through the ledger before the
+ * call (check and debit in one transaction) and given back if the upstream
+ * fails; simulated calls are free. A live call needs someone to pay, so an
+ * anonymous one is refused.
  */
 import { randomUUID } from "node:crypto";
-import type { Db } from "#db/client";
+import { lockRow, type Db } from "#db/client";
 import { CATALOG } from "~/domain/catalog";
-import { assertCanReserve, debitForGeneration } from "~/domain/credits/ledger.server";
+import { assertCanReserve, debitForGeneration, voidDebit } from "~/domain/credits/ledger.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { AppError } from "~/lib/errors";
@@ -39,29 +36,45 @@ export function demoPrice(config: Config, kind: DemoKind, input: Pick<DemoReques
   return entry.credits;
 }
 
+/** A demo call's payment: taken before the upstream is called, given back if it never answers. */
+export interface DemoCharge {
+  /** Runs the upstream call; if it throws, the charge is undone and the error passes on. */
+  run<T>(call: () => Promise<T>): Promise<T>;
+}
+
+const FREE: DemoCharge = { run: (call) => call() };
+
 /**
- * Checks that the caller can pay for the call (before the upstream is called)
- * and returns `settle`, which debits it once the upstream answered.
+ * Charges a live call before the upstream is called, in one transaction with
+ * the user's row locked: the balance check (spendable = left − held by running
+ * tasks) and the debit together, so concurrent calls of one user can never
+ * spend more than the balance. If the upstream call then fails, the debit is
+ * voided (its credits go back to their grants).
  */
 export async function chargeDemoCall(
   deps: { db: Db; clock: Clock; config: Config },
   kind: DemoKind,
   input: Pick<DemoRequest, "provider" | "model">,
   payer: string | null,
-): Promise<() => Promise<void>> {
+): Promise<DemoCharge> {
   const price = demoPrice(deps.config, kind, input);
-  if (price === 0) return async () => {};
+  if (price === 0) return FREE;
   if (!payer) throw new AppError("UNAUTHENTICATED");
   const { db, clock } = deps;
+  const genId = `demo:${randomUUID()}`;
   await db.tx(function* (t) {
+    yield* lockRow("user", payer);
     yield* assertCanReserve(t, payer, price, clock);
+    yield* debitForGeneration(t, { genId, userId: payer, amount: price }, clock);
   });
-  let settled = false;
-  return async () => {
-    if (settled) return;
-    settled = true;
-    await db.tx(function* (t) {
-      yield* debitForGeneration(t, { genId: `demo:${randomUUID()}`, userId: payer, amount: price }, clock);
-    });
+  return {
+    async run(call) {
+      try {
+        return await call();
+      } catch (error) {
+        await db.tx((t) => voidDebit(t, genId));
+        throw error;
+      }
+    },
   };
 }

@@ -7,7 +7,8 @@
  * (`invalid params`, then `invalid params: prompt too long (max 4000)`) →
  * payment of a live call → provider → model → upstream (an unknown provider or
  * model is never live, so it costs nothing and gets its own message). The route
- * calls `settle()` once the upstream answered.
+ * makes the upstream call through `charge.run(…)`, which gives a live call's
+ * credits back if the call fails.
  */
 import type { z } from "zod";
 import { addResponseHeaders, readJsonBody } from "~/lib/api.server";
@@ -17,7 +18,7 @@ import { currentClientIp } from "~/lib/log.server";
 import type { Services } from "~/lib/services.server";
 import { clientIpOf, requireDemoAccess } from "./access.server";
 import { MAX_PROMPT } from "./catalog";
-import { chargeDemoCall, type DemoKind } from "./billing.server";
+import { chargeDemoCall, type DemoCharge, type DemoKind } from "./billing.server";
 import { createDemoModels, type DemoModels } from "./models.server";
 import { DemoRequestSchema, onlyPromptTooLong, type DemoRequest } from "./schema";
 
@@ -37,12 +38,12 @@ export async function beginDemoCall(
   services: Services,
   caller: Caller | null,
   kind: DemoKind,
-): Promise<{ input: DemoRequest; models: DemoModels; settle: () => Promise<void>; rateHeaders: Record<string, string> }> {
+): Promise<{ input: DemoRequest; models: DemoModels; charge: DemoCharge; rateHeaders: Record<string, string> }> {
   const ip = clientIpOf(services.config, request, currentClientIp());
   const payer = caller?.user.id ?? null;
   const rateHeaders = await requireDemoAccess(services, { userId: payer, ip });
   addResponseHeaders(request, rateHeaders);
   const input = parseDemoRequest(await readJsonBody(request));
-  const settle = await chargeDemoCall(services, kind, input, payer);
-  return { input, models: createDemoModels(services.config), settle, rateHeaders };
+  const charge = await chargeDemoCall(services, kind, input, payer);
+  return { input, models: createDemoModels(services.config), charge, rateHeaders };
 }

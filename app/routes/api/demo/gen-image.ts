@@ -8,9 +8,8 @@ export const action = api({
   route: "/api/demo/gen-image",
   auth: "optional",
   handler: async ({ request, services, caller }) => {
-    const { input, models, settle } = await beginDemoCall(request, services, caller, "image");
-    const data = await generateDemoImage({ models, storage: demoStorage(services.config) }, input, request.signal);
-    await settle();
+    const { input, models, charge } = await beginDemoCall(request, services, caller, "image");
+    const data = await charge.run(() => generateDemoImage({ models, storage: demoStorage(services.config) }, input, request.signal));
     return { data };
   },
 });

@@ -8,10 +8,9 @@ export const action = api({
   route: "/api/demo/gen-stream-text",
   auth: "optional",
   handler: async ({ request, services, caller }) => {
-    const { input, models, settle } = await beginDemoCall(request, services, caller, "text");
-    // The upstream has started answering: a live call is paid now, however the stream ends.
-    const response = await streamDemoText({ models }, input, { abortSignal: request.signal });
-    await settle();
+    const { input, models, charge } = await beginDemoCall(request, services, caller, "text");
+    // Once the upstream has started answering, a live call stays paid however the stream ends.
+    const response = await charge.run(() => streamDemoText({ models }, input, { abortSignal: request.signal }));
     return { response };
   },
 });

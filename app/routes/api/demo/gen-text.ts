@@ -7,9 +7,8 @@ export const action = api({
   route: "/api/demo/gen-text",
   auth: "optional",
   handler: async ({ request, services, caller }) => {
-    const { input, models, settle } = await beginDemoCall(request, services, caller, "text");
-    const data = await generateDemoText({ models }, input, request.signal);
-    await settle();
+    const { input, models, charge } = await beginDemoCall(request, services, caller, "text");
+    const data = await charge.run(() => generateDemoText({ models }, input, request.signal));
     return { data };
   },
 });

@@ -7,6 +7,7 @@ import { APP_VERSION } from "~/lib/version";
 import { backupDatabase } from "./backup.server";
 import { CliError } from "./cli-error";
 import { runAdminCli } from "./admin-cli.server";
+import { runMigrateToPostgresCli } from "./migrate-to-postgres.server";
 import { installJobRunner, startRunnerFromServices } from "#jobs/index";
 import { closeServices } from "~/lib/services.server";
 import { log } from "~/lib/log.server";
@@ -22,6 +23,8 @@ Commands:
   migrate            Create the database and apply pending migrations
   backup <file>      Write a consistent copy of the database to <file> (safe while serving)
   admin <action>     Grant credits, record subscriptions, list users (admin --help)
+  migrate-to-postgres --from <file> --to <url>
+                     Copy this SQLite database into an empty PostgreSQL one and verify it (--help)
   version            Print the version
   help               Show this help
 
@@ -78,6 +81,8 @@ export async function runCli(argv: string[], build: ServerBuild, opts: { clientD
       }
       case "admin":
         return await runAdminCli(rest);
+      case "migrate-to-postgres":
+        return await runMigrateToPostgresCli(rest);
       case "version":
       case "--version":
         return print(APP_VERSION);

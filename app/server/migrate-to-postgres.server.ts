@@ -80,7 +80,7 @@ export interface MoveResult {
 export interface MoveOptions {
   from: string;
   to: string;
-  /** Rows per INSERT (fewer for wide tables: PostgreSQL takes ≤ 65,535 parameters). */
+  /** Rows per INSERT (default 500). */
   batchRows?: number;
   /** What to copy (default copyOrder()); verification still counts every table of the source. */
   tables?: SQLiteTable[];
@@ -88,7 +88,6 @@ export interface MoveOptions {
   progress?: (line: string) => void;
 }
 
-const MAX_PARAMS = 60_000;
 const INTERNAL_TABLE = /^(sqlite_|__drizzle)/;
 
 /** The URL without its password, for messages. */
@@ -246,21 +245,24 @@ export async function migrateToPostgres(opts: MoveOptions): Promise<MoveResult> 
       const c0 = performance.now();
       for (const p of plans) {
         const s0 = performance.now();
-        const perBatch = Math.max(1, Math.min(batchRows, Math.floor(MAX_PARAMS / p.columns.length)));
-        const read = source.query(`SELECT rowid, ${p.columns.map(qi).join(", ")} FROM ${qi(p.name)} WHERE rowid > ? ORDER BY rowid LIMIT ${perBatch}`);
-        const head = sql.raw(`INSERT INTO ${qi(p.name)} (${p.columns.map(qi).join(", ")}) VALUES `);
-        let last: number | bigint = -1;
+        const read = source.query(`SELECT rowid, ${p.columns.map(qi).join(", ")} FROM ${qi(p.name)} WHERE rowid > ? ORDER BY rowid LIMIT ${batchRows}`);
+        // A batch travels as one JSON parameter that PostgreSQL expands into rows of the table's own type.
+        const cols = p.columns.map(qi).join(", ");
+        const insert = (json: string) =>
+          sql.raw(`INSERT INTO ${qi(p.name)} (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${qi(p.name)}, `).append(sql`${json}::json)`);
+        let last: unknown = -1;
         let rows = 0;
         for (;;) {
-          const batch = read.values(last) as unknown[][];
+          const batch = read.values(last as number) as unknown[][];
           if (batch.length === 0) break;
-          last = batch[batch.length - 1]![0] as number;
-          const tuples = batch.map((r, i) => {
-            const vals = r.slice(1).map((v, j) => convert(v, p.integer[j]!, () => `${p.name}.${p.columns[j]} (row ${rows + i + 1})`));
-            return sql`(${sql.join(vals.map((v) => sql`${v}`), sql`, `)})`;
+          last = batch[batch.length - 1]![0];
+          const objects = batch.map((r, i) => {
+            const o: Record<string, unknown> = {};
+            for (let j = 0; j < p.columns.length; j++) o[p.columns[j]!] = convert(r[j + 1], p.integer[j]!, () => `${p.name}.${p.columns[j]} (row ${rows + i + 1})`);
+            return o;
           });
           try {
-            yield* pg(sql.join([head, sql.join(tuples, sql`, `)]));
+            yield* pg(insert(JSON.stringify(objects, (_, v) => (typeof v === "bigint" ? String(v) : v))));
           } catch (e) {
             throw new CliError(`migrate-to-postgres: copying ${p.name} failed: ${(e as Error).message}`);
           }

@@ -1,6 +1,6 @@
 /**
  * Result files on local disk under DATA_DIR/media, served by Atelier itself at
- * `/media/<key>` (app/routes/media.ts). Keys look like `<gen_id>/0.png`.
+ * `/media/<key>` (app/routes/media.ts). Keys look like `<gen_id>/0-<random>.png`.
  */
 import { rm } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";

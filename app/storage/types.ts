@@ -5,7 +5,7 @@
  */
 export interface ResultStorage {
   readonly kind: "local" | "s3";
-  /** Stores the bytes under `key` (e.g. `<gen_id>/0.png`) and returns the absolute public URL. */
+  /** Stores the bytes under `key` (e.g. `<gen_id>/0-<random>.png`) and returns the absolute public URL. */
   put(key: string, bytes: Uint8Array, contentType: string): Promise<string>;
   /** Removes everything stored under a key prefix (best effort). */
   deletePrefix?(prefix: string): Promise<void>;

@@ -240,8 +240,11 @@ describe("runStep with providers that misbehave", () => {
     await step(); // succeeded
     const r = row(db, g.id);
     expect(r.status).toBe("completed");
-    expect(JSON.parse(r.resultUrls!)).toEqual([`http://pub/media/${g.id}/0.png`]);
-    expect([...readFileSync(join(dir, g.id, "0.png"))]).toEqual([1, 2, 3]);
+    const urls = JSON.parse(r.resultUrls!) as string[];
+    expect(urls).toHaveLength(1);
+    // `<gen_id>/0-<random>.png`: a stored file is reachable only through the URL a completed task hands out.
+    expect(urls[0]).toMatch(new RegExp(`^http://pub/media/${g.id}/0-[A-Za-z0-9_-]{16}\\.png$`));
+    expect([...readFileSync(join(dir, urls[0]!.slice("http://pub/media/".length)))]).toEqual([1, 2, 3]);
     expect(debits(db).length).toBe(1);
   });
 

@@ -11,6 +11,7 @@
  * one database run each step of each task once. The job runner (jobs/) only
  * schedules: it calls `claimDue` and `runStep`.
  */
+import { randomBytes } from "node:crypto";
 import { and, asc, eq, inArray, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { many, one, type Db, type Steps, type Tx } from "#db/client";
 import { prepared } from "#db/prepared";
@@ -325,7 +326,8 @@ export class StorageError extends Error {
 
 /**
  * Downloads (URL assets) and stores the results, at most MAX_ASSETS_PER_TASK
- * (the rest are dropped with a warning); returns their public URLs in order.
+ * (the rest are dropped with a warning), as `<gen_id>/<n>-<random>.<ext>`;
+ * returns their public URLs in order.
  */
 export async function storeResults(
   storage: ResultStorage,
@@ -339,10 +341,13 @@ export async function storeResults(
     log.warn("provider returned more results than a task keeps", { gen_id: genId, returned: assets.length, kept: MAX_ASSETS_PER_TASK });
   }
   const urls: string[] = [];
+  // Unguessable names: a file written for a task that then does not complete (canceled meanwhile) is never
+  // reachable, since its URL is only handed out in the result_urls of a completed, charged task.
+  const nonce = randomBytes(12).toString("base64url");
   for (const [i, asset] of assets.slice(0, MAX_ASSETS_PER_TASK).entries()) {
     const { bytes, contentType: type } = await downloadAsset(asset, signal, download);
     const ext = EXT[type] ?? "bin";
-    const key = `${genId}/${i}.${ext}`;
+    const key = `${genId}/${i}-${nonce}.${ext}`;
     try {
       urls.push(await storage.put(key, bytes, type));
     } catch (error) {
@@ -388,6 +393,9 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
       log.debug("generation completed", { gen_id: row.id, owner });
     } else {
       log.warn("generation lost its lease before completing", { gen_id: row.id });
+      // Canceled (or failed) meanwhile: it was never charged, so its files go. A task another process completed keeps them.
+      const now = await write(() => db.one(db.select({ status: generations.status }).from(generations).where(eq(generations.id, row.id))));
+      if (now?.status === "failed") await ctx.storage.deletePrefix?.(`${row.id}/`).catch((error) => log.warn("removing a canceled task's files failed", { gen_id: row.id, error }));
     }
   };
 

@@ -26,6 +26,7 @@ import type { Clock } from "./clock";
 import type { Config } from "./config.server";
 import { currentClientIp, log } from "./log.server";
 import { createMailer, sendInBackground, type Mailer } from "./mail.server";
+import { sessionsChanged } from "./session-lookup.server";
 
 const INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 export const newInviteCode = () => Array.from({ length: 8 }, () => INVITE_ALPHABET[randomInt(INVITE_ALPHABET.length)]).join("");
@@ -156,7 +157,14 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
       }),
     },
     databaseHooks: {
+      // The fast session lookup remembers verified cookies for up to a second: every deletion or change of a
+      // session (sign-out, revocation, password change, refresh) or of a user makes it read the rows again.
+      session: {
+        update: { after: async () => sessionsChanged() },
+        delete: { before: async () => sessionsChanged(), after: async () => sessionsChanged() },
+      },
       user: {
+        delete: { before: async () => sessionsChanged(), after: async () => sessionsChanged() },
         create: {
           before: async (user, ctx) => {
             checkProfile(user);

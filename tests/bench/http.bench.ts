@@ -12,17 +12,22 @@
  * limiter's own cost measured alone at limits 100, 1,000 and 100,000; generate with a worker process running the simulator; and the RSS of
  * the server idle and under load. The machine may be shared: read the ratios.
  *
- *   bun run bench [--quick] [--seconds N] [--rounds N] [--users N]
+ *   bun run bench [--quick] [--seconds N] [--rounds N] [--users N] [--baseline-ref <git ref>]
+ *
+ * --baseline-ref: the same bench, in the same run, against an older commit
+ * (built in a temporary git worktree: bun install --frozen-lockfile, bun run
+ * build): its server gets the same data and is measured point by point right
+ * after this checkout's; a markdown before/after table is printed at the end.
  *
  * --quick: 1 s per point, no warm-up: a smoke check that it runs and prints
  * numbers (CI, tests/ci-suites.json). It asserts nothing about speed; it exits
  * non-zero only when a request failed (non-2xx, socket errors, wrong answers).
  */
+import { Database } from "bun:sqlite";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generations } from "#db/schema";
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
 import { take } from "~/domain/rate-limits/limiter.server";
 import { keyPolicy, userBucket } from "~/domain/rate-limits/policy.server";
@@ -30,7 +35,7 @@ import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
 import { Client, uniqueEmail } from "../support/client";
 import { openServerDb } from "../support/db";
-import { ROOT, startServer } from "../support/server";
+import { ROOT, startServer, type TestServer } from "../support/server";
 import { fmtMs, load, rssMiB, runWrk, startBare, type WrkResult, type WrkTarget } from "./harness";
 
 const argv = process.argv.slice(2);
@@ -39,6 +44,7 @@ const QUICK = argv.includes("--quick");
 const SECONDS = arg("seconds", QUICK ? 1 : 3);
 const ROUNDS = arg("rounds", QUICK ? 1 : 2);
 const USERS = arg("users", 20);
+const BASELINE_REF = argv.includes("--baseline-ref") ? argv[argv.indexOf("--baseline-ref") + 1] : undefined;
 const SEED_PER_USER = 200;
 const CONCURRENCY = [1, 16, 64];
 // Issue 15: throughput at c16 as a fraction of the bare minimum; p99 at c64; RSS; the limiter's cost flat in the limit.
@@ -46,7 +52,24 @@ const TARGETS = { p99AtC64Ms: 15, generateP99AtC64Ms: 40, rssMiB: 250, limiterSp
 
 const loadAtStart = load();
 const t0 = performance.now();
-const dataDir = mkdtempSync(join(tmpdir(), "atelier-bench-"));
+
+/** The older commit, checked out and built in a temporary worktree (removed at the end). */
+function buildBaseline(ref: string): { root: string; commit: string } {
+  const sh = (cmd: string[], cwd = ROOT) => {
+    const r = Bun.spawnSync(cmd, { cwd, stdout: "pipe", stderr: "pipe" });
+    if (r.exitCode !== 0) throw new Error(`${cmd.join(" ")}: ${r.stderr.toString()}`);
+    return r.stdout.toString().trim();
+  };
+  const commit = sh(["git", "rev-parse", "--short", `${ref}^{commit}`]);
+  const root = mkdtempSync(join(tmpdir(), "atelier-baseline-"));
+  sh(["git", "worktree", "add", "--detach", root, commit]);
+  console.error(`baseline ${ref} (${commit}): installing and building in ${root}…`);
+  sh(["bun", "install", "--frozen-lockfile"], root);
+  sh(["bun", "run", "build"], root);
+  return { root, commit };
+}
+const baseline = BASELINE_REF ? buildBaseline(BASELINE_REF) : undefined;
+
 // Key runs: the tier limit raised far above the load (RATE_LIMIT_*) so nothing is ever denied; the
 // limiter does the same work whatever the limit (one row per user, one statement; measured below).
 const env = {
@@ -59,54 +82,81 @@ const env = {
   SIGNUP_CREDITS: "1000000",
   SIMULATOR_DELAY_MS: "1500",
 };
-const server = await startServer({ dataDir, env });
-const api = new Client(server.url);
 
-// ---- data: USERS users, each with a session, a key and SEED_PER_USER finished generations
-const users: { cookie: string; key: string; userId: string; genIds: string[] }[] = [];
-for (let i = 0; i < USERS; i++) {
-  const { cookie, userId } = await api.signUp(uniqueEmail("bench"));
-  const key = (await api.post("/api/keys/create", { name: `bench ${i}` }, { cookie })).body.data.key as string;
-  users.push({ cookie, key, userId, genIds: [] });
+interface BenchUser {
+  cookie: string;
+  key: string;
+  userId: string;
+  genIds: string[];
 }
-const db = openServerDb(dataDir);
-db.drizzle.transaction((tx) => {
-  const base = Date.now() - SEED_PER_USER * 60_000;
-  for (const u of users) {
-    for (let j = 0; j < SEED_PER_USER; j++) {
-      const id = randomUUID();
-      const failed = j % 10 === 9;
-      tx.insert(generations)
-        .values({
-          id,
-          userId: u.userId,
-          aiType: "image",
-          provider: "replicate",
-          model: "black-forest-labs/flux-schnell",
-          prompt: `seeded prompt ${j}: a lighthouse at dusk, oil on canvas`,
-          status: failed ? "failed" : "completed",
-          resultUrls: failed ? null : JSON.stringify([`${server.url}/media/${id}/0.png`]),
-          errorMessage: failed ? "Replicate failed the prediction: CUDA out of memory" : null,
-          creditsCost: 3,
-          deadlineAt: base + j * 60_000 + 600_000,
-          createdAt: new Date(base + j * 60_000),
-          completedAt: new Date(base + j * 60_000 + 2000),
-        })
-        .run();
-      u.genIds.push(id);
-    }
+interface Side {
+  server: TestServer;
+  users: BenchUser[];
+  sqlite: Database;
+}
+/** A server with USERS users, each with a session, a key and SEED_PER_USER finished generations (written with plain SQL: any commit's schema has these columns). */
+async function prepareSide(root?: string): Promise<Side> {
+  const dataDir = mkdtempSync(join(tmpdir(), "atelier-bench-"));
+  const server = await startServer({ dataDir, env, root });
+  const api = new Client(server.url);
+  const users: BenchUser[] = [];
+  for (let i = 0; i < USERS; i++) {
+    const { cookie, userId } = await api.signUp(uniqueEmail("bench"));
+    const key = (await api.post("/api/keys/create", { name: `bench ${i}` }, { cookie })).body.data.key as string;
+    users.push({ cookie, key, userId, genIds: [] });
   }
-});
+  const sqlite = new Database(join(dataDir, "atelier.db"));
+  sqlite.exec("PRAGMA busy_timeout = 10000");
+  const insert = sqlite.prepare(
+    `INSERT INTO generations (id, user_id, ai_type, provider, model, prompt, status, result_urls, error_message, credits_cost, deadline_at, created_at, completed_at)
+     VALUES (?, ?, 'image', 'replicate', 'black-forest-labs/flux-schnell', ?, ?, ?, ?, 3, ?, ?, ?)`,
+  );
+  sqlite.transaction(() => {
+    const base = Date.now() - SEED_PER_USER * 60_000;
+    for (const u of users) {
+      for (let j = 0; j < SEED_PER_USER; j++) {
+        const id = randomUUID();
+        const failed = j % 10 === 9;
+        const at = base + j * 60_000;
+        insert.run(
+          id,
+          u.userId,
+          `seeded prompt ${j}: a lighthouse at dusk, oil on canvas`,
+          failed ? "failed" : "completed",
+          failed ? null : JSON.stringify([`${server.url}/media/${id}/0.png`]),
+          failed ? "Replicate failed the prediction: CUDA out of memory" : null,
+          at + 600_000,
+          at,
+          at + 2000,
+        );
+        u.genIds.push(id);
+      }
+    }
+  })();
+  return { server, users, sqlite };
+}
+
+const current = await prepareSide();
+const old = baseline ? await prepareSide(baseline.root) : undefined;
+const { server, users } = current;
+const dataDir = current.server.dataDir;
+const db = openServerDb(dataDir);
 /** Generate runs leave pending tasks; failing them afterwards keeps each run's reservation sums alike. */
-const settlePending = () => db.sqlite!.run("UPDATE generations SET status = 'failed', error_message = 'bench', completed_at = ? WHERE status IN ('pending','processing')", [Date.now()]);
-const countTasks = () => (db.sqlite!.query("SELECT count(*) AS n FROM generations").get() as { n: number }).n;
+const settlePending = (side: Side = current) =>
+  side.sqlite.run("UPDATE generations SET status = 'failed', error_message = 'bench', completed_at = ? WHERE status IN ('pending','processing')", [Date.now()]);
+const countTasks = (side: Side = current) => (side.sqlite.query("SELECT count(*) AS n FROM generations").get() as { n: number }).n;
 
 const bare = await startBare(dataDir, { ...env, DATABASE_PATH: join(dataDir, "atelier.db") });
 
 // ---- what is measured
 const GENERATE = JSON.stringify({ ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "bench: a red fox in snow" });
-const viaKey = (body: (u: (typeof users)[number], i: number) => string) => ({ header: "X-API-Key", requests: users.map((u, i) => ({ value: u.key, body: body(u, i) })) });
-const viaSession = (body: (u: (typeof users)[number], i: number) => string) => ({ header: "Cookie", requests: users.map((u, i) => ({ value: u.cookie, body: body(u, i) })) });
+interface Auth {
+  header: string;
+  requests: { value: string; body: string }[];
+}
+type Body = (u: BenchUser, i: number) => string;
+const viaKey = (body: Body) => (side: Side): Auth => ({ header: "X-API-Key", requests: side.users.map((u, i) => ({ value: u.key, body: body(u, i) })) });
+const viaSession = (body: Body) => (side: Side): Auth => ({ header: "Cookie", requests: side.users.map((u, i) => ({ value: u.cookie, body: body(u, i) })) });
 interface Point {
   name: string;
   read: boolean;
@@ -114,7 +164,8 @@ interface Point {
   vsMinimum?: number;
   atelier: string;
   bare: string;
-  auth: ReturnType<typeof viaKey>;
+  /** The requests in rotation for one side's users (the bare baseline uses this checkout's). */
+  auth: (side: Side) => Auth;
 }
 const points: Point[] = [
   { name: "get-user-credits (session)", read: true, vsMinimum: 0.5, atelier: "/api/get-user-credits", bare: "/credits/session", auth: viaSession(() => "") },
@@ -126,17 +177,19 @@ const points: Point[] = [
 
 // Every target must answer correctly once before it is measured.
 for (const p of points) {
-  for (const [origin, path] of [
-    [server.url, p.atelier],
-    [bare.url, p.bare],
+  for (const [origin, path, side] of [
+    [server.url, p.atelier, current],
+    [bare.url, p.bare, current],
+    ...(old ? [[old.server.url, p.atelier, old] as const] : []),
   ] as const) {
-    const r0 = p.auth.requests[0]!;
-    const res = await fetch(origin + path, { method: "POST", headers: { [p.auth.header]: r0.value, "content-type": "application/json" }, body: r0.body || undefined });
+    const r0 = p.auth(side).requests[0]!;
+    const res = await fetch(origin + path, { method: "POST", headers: { [p.auth(side).header]: r0.value, "content-type": "application/json" }, body: r0.body || undefined });
     const body = (await res.json()) as { code: number; data: unknown };
     if (res.status !== 200 || body.code !== 0 || body.data === null) throw new Error(`${origin}${path}: ${res.status} ${JSON.stringify(body)}`);
   }
 }
 settlePending();
+if (old) settlePending(old);
 
 const rssIdle = rssMiB(server.proc.pid)!;
 const bareRssIdle = rssMiB(bare.proc.pid)!;
@@ -151,6 +204,8 @@ interface Row {
   atelier: WrkResult;
   bare: WrkResult;
   atelierRssMax: number;
+  /** The same point on the --baseline-ref build. */
+  before?: WrkResult;
 }
 const rows: Row[] = [];
 // The bare minimum (same key requests, bare-server.ts /minimum), measured at each concurrency in every round.
@@ -166,11 +221,15 @@ for (let round = 0; round < ROUNDS; round++) {
     minimum.set(c, best(minimum.get(c), m));
   }
   for (const p of points) {
-    const target = (origin: string, path: string): WrkTarget => ({ url: origin + path, header: p.auth.header, requests: p.auth.requests });
+    const target = (origin: string, path: string, side: Side = current): WrkTarget => ({ url: origin + path, ...p.auth(side) });
     if (!QUICK && round === 0) {
       await runWrk(dataDir, target(server.url, p.atelier), { connections: 16, seconds: 1 });
       await runWrk(dataDir, target(bare.url, p.bare), { connections: 16, seconds: 1 });
-      if (!p.read) settlePending();
+      if (old) await runWrk(dataDir, target(old.server.url, p.atelier, old), { connections: 16, seconds: 1 });
+      if (!p.read) {
+        settlePending();
+        if (old) settlePending(old);
+      }
     }
     for (const c of CONCURRENCY) {
       const before = countTasks();
@@ -183,14 +242,21 @@ for (let round = 0; round < ROUNDS; round++) {
       }
       const b = await runWrk(dataDir, target(bare.url, p.bare), { connections: c, seconds: SECONDS, watchPid: bare.proc.pid });
       if (!p.read) settlePending();
+      let o: WrkResult | undefined;
+      if (old) {
+        o = await runWrk(dataDir, target(old.server.url, p.atelier, old), { connections: c, seconds: SECONDS, watchPid: old.server.proc.pid });
+        if (!p.read) settlePending(old);
+        checkRun(`${p.name} c${c} baseline ${baseline!.commit}`, o);
+      }
       checkRun(`${p.name} c${c} atelier`, a);
       checkRun(`${p.name} c${c} bare`, b);
       const row = rows.find((r) => r.point === p && r.c === c);
       if (row) {
         row.atelier = best(row.atelier, a);
         row.bare = best(row.bare, b);
+        if (o) row.before = best(row.before, o);
         row.atelierRssMax = Math.max(row.atelierRssMax, a.rssMaxMiB ?? 0);
-      } else rows.push({ point: p, c, atelier: a, bare: b, atelierRssMax: a.rssMaxMiB ?? 0 });
+      } else rows.push({ point: p, c, atelier: a, bare: b, before: o, atelierRssMax: a.rssMaxMiB ?? 0 });
     }
   }
 }
@@ -204,10 +270,10 @@ const worker = Bun.spawn(["bun", join(ROOT, "app/cli.ts"), "worker"], {
 });
 await Bun.sleep(QUICK ? 500 : 1500);
 const genPoint = points.find((p) => !p.read)!;
-const withWorker = await runWrk(dataDir, { url: server.url + genPoint.atelier, header: genPoint.auth.header, requests: genPoint.auth.requests }, { connections: 16, seconds: SECONDS, watchPid: server.proc.pid });
+const withWorker = await runWrk(dataDir, { url: server.url + genPoint.atelier, ...genPoint.auth(current) }, { connections: 16, seconds: SECONDS, watchPid: server.proc.pid });
 checkRun("generate with worker", withWorker);
 await Bun.sleep(2000);
-const done = (db.sqlite!.query("SELECT count(*) AS n FROM generations WHERE status = 'completed' AND error_message IS NULL AND created_at > ?").get(Date.now() - 60_000) as { n: number }).n;
+const done = (current.sqlite.query("SELECT count(*) AS n FROM generations WHERE status = 'completed' AND error_message IS NULL AND created_at > ?").get(Date.now() - 60_000) as { n: number }).n;
 const workerRss = rssMiB(worker.pid, "VmHWM");
 worker.kill("SIGTERM");
 await worker.exited;
@@ -252,67 +318,99 @@ const tkd = process.cpuUsage(tk);
 const keyLookupUs = (tkd.user + tkd.system) / N;
 
 const rssPeak = rssMiB(server.proc.pid, "VmHWM")!;
+const oldRssPeak = old ? rssMiB(old.server.proc.pid, "VmHWM") : undefined;
 const rssLoadMax = Math.max(...rows.map((r) => r.atelierRssMax), withWorker.rssMaxMiB ?? 0);
 const bareRssMax = Math.max(...rows.map((r) => r.bare.rssMaxMiB ?? 0));
 await bare.stop();
-await server.stop();
-db.sqlite!.close();
-rmSync(dataDir, { recursive: true, force: true });
+await db.close();
+for (const side of old ? [current, old] : [current]) {
+  await side.server.stop();
+  side.sqlite.close();
+  rmSync(side.server.dataDir, { recursive: true, force: true });
+}
+if (baseline) {
+  Bun.spawnSync(["git", "worktree", "remove", "--force", baseline.root], { cwd: ROOT });
+  rmSync(baseline.root, { recursive: true, force: true });
+}
 
-// ---- report
-const pad = (s: string, n: number) => s.padEnd(n);
-const num = (n: number, w = 8) => n.toFixed(0).padStart(w);
-console.log(`\nAtelier HTTP benchmark — ${QUICK ? "QUICK (smoke: numbers are not meaningful)" : `${SECONDS}s per point, best of ${ROUNDS} interleaved rounds`}, wrk -t1, ${USERS} users/keys in rotation, ${SEED_PER_USER} tasks each`);
-console.log(`load average at start: ${loadAtStart}; at end: ${load()} (2 cores, shared machine: compare ratios, not absolute figures)\n`);
-console.log("vs today's same-work baseline (bare-server.ts: the same domain functions and database work, without React Router, better-auth or the guard)");
-console.log(`${pad("endpoint", 30)} ${"c".padStart(3)} ${"atelier/s".padStart(9)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"bare/s".padStart(8)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"ratio".padStart(6)}  ${"CPU µs/req A/B".padStart(14)} ${"ratio".padStart(6)}`);
+// ---- report (markdown tables: they go into issue notes as they are)
+const cpu = (r: WrkResult | undefined) => (r?.cpuUsPerReq ?? NaN).toFixed(0);
+const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : "–");
+const head = (cols: string[], right = cols.length - 2) => {
+  console.log(`| ${cols.join(" | ")} |`);
+  console.log(`|${cols.map((_, k) => (k < cols.length - right ? "---" : "---:")).join("|")}|`);
+};
+console.log(`\n## Atelier HTTP benchmark — ${QUICK ? "QUICK (smoke: numbers are not meaningful)" : `${SECONDS}s per point, best of ${ROUNDS} interleaved rounds`}`);
+console.log(`wrk -t1, ${USERS} users/keys in rotation, ${SEED_PER_USER} tasks each; this checkout ${gitHead()}${baseline ? `, baseline ${BASELINE_REF} = ${baseline.commit}` : ""}`);
+console.log(`load average at start: ${loadAtStart}; at end: ${load()} (2 cores, shared machine: compare ratios, not absolute figures)`);
+
+console.log(`\n### vs the bare minimum (bare-server.ts /minimum: JSON parse, SHA-256 of the key, key row, user row, envelope), same run\n`);
+head(["endpoint", "c", "req/s", "p50", "p99", "CPU µs/req", "minimum req/s", "min p99", "min CPU µs/req", "ratio", "ratio by CPU", "target"]);
 for (const r of rows) {
-  const ca = r.atelier.cpuUsPerReq ?? NaN;
-  const cb = r.bare.cpuUsPerReq ?? NaN;
+  const m = minimum.get(r.c)!;
+  const target = r.c === 16 && r.point.vsMinimum ? `≥ ${r.point.vsMinimum}` : r.c === 64 ? `p99 < ${r.point.read ? TARGETS.p99AtC64Ms : TARGETS.generateP99AtC64Ms} ms` : "";
   console.log(
-    `${pad(r.point.name, 30)} ${String(r.c).padStart(3)} ${num(r.atelier.rps, 9)} ${fmtMs(r.atelier.p50).padStart(8)} ${fmtMs(r.atelier.p99).padStart(8)} ${num(r.bare.rps)} ${fmtMs(r.bare.p50).padStart(8)} ${fmtMs(r.bare.p99).padStart(8)} ${(r.atelier.rps / r.bare.rps).toFixed(2).padStart(6)}  ${`${ca.toFixed(0)}/${cb.toFixed(0)}`.padStart(14)} ${(cb / ca).toFixed(2).padStart(6)}`,
+    `| ${r.point.name} | ${r.c} | ${r.atelier.rps.toFixed(0)} | ${fmtMs(r.atelier.p50)} | ${fmtMs(r.atelier.p99)} | ${cpu(r.atelier)} | ${m.rps.toFixed(0)} | ${fmtMs(m.p99)} | ${cpu(m)} | ${f2(r.atelier.rps / m.rps)} | ${f2((m.cpuUsPerReq ?? NaN) / (r.atelier.cpuUsPerReq ?? NaN))} | ${target} |`,
   );
 }
-console.log("ratio = Atelier req/s ÷ bare req/s; CPU ratio = bare CPU per request ÷ Atelier CPU per request (the throughput ratio a quiet machine would show)");
+console.log("ratio = Atelier req/s ÷ minimum req/s; ratio by CPU = minimum CPU per request ÷ Atelier CPU per request (what a quiet machine would show)");
+
+console.log(`\n### vs today's same-work baseline (bare-server.ts: the same domain functions and database work, without React Router, better-auth or the guard)\n`);
+head(["endpoint", "c", "req/s", "p99", "CPU µs/req", "same-work req/s", "p99", "CPU µs/req", "ratio", "ratio by CPU"]);
+for (const r of rows) {
+  console.log(
+    `| ${r.point.name} | ${r.c} | ${r.atelier.rps.toFixed(0)} | ${fmtMs(r.atelier.p99)} | ${cpu(r.atelier)} | ${r.bare.rps.toFixed(0)} | ${fmtMs(r.bare.p99)} | ${cpu(r.bare)} | ${f2(r.atelier.rps / r.bare.rps)} | ${f2((r.bare.cpuUsPerReq ?? NaN) / (r.atelier.cpuUsPerReq ?? NaN))} |`,
+  );
+}
+
+if (baseline) {
+  console.log(`\n### before (${BASELINE_REF} = ${baseline.commit}) / after (${gitHead()}), same run, interleaved point by point\n`);
+  head(["endpoint", "c", "before req/s", "p99", "CPU µs/req", "after req/s", "p99", "CPU µs/req", "after ÷ before", "CPU before ÷ after", "before ÷ min", "after ÷ min", "after ÷ min by CPU"]);
+  for (const r of rows) {
+    const m = minimum.get(r.c)!;
+    const b = r.before!;
+    console.log(
+      `| ${r.point.name} | ${r.c} | ${b.rps.toFixed(0)} | ${fmtMs(b.p99)} | ${cpu(b)} | ${r.atelier.rps.toFixed(0)} | ${fmtMs(r.atelier.p99)} | ${cpu(r.atelier)} | ${f2(r.atelier.rps / b.rps)} | ${f2((b.cpuUsPerReq ?? NaN) / (r.atelier.cpuUsPerReq ?? NaN))} | ${f2(b.rps / m.rps)} | ${f2(r.atelier.rps / m.rps)} | ${f2((m.cpuUsPerReq ?? NaN) / (r.atelier.cpuUsPerReq ?? NaN))} |`,
+    );
+  }
+  console.log(`\nRSS peak (VmHWM): before ${oldRssPeak?.toFixed(0)} MiB, after ${rssPeak.toFixed(0)} MiB`);
+}
+
 const gen16 = rows.find((r) => !r.point.read && r.c === 16)!;
 console.log(`\ngenerate (key) c16 while a worker runs the simulator: ${withWorker.rps.toFixed(0)} req/s, p50 ${fmtMs(withWorker.p50)}, p99 ${fmtMs(withWorker.p99)} (${(withWorker.rps / gen16.atelier.rps).toFixed(2)}× of generate without it); ${done} tasks completed by the worker; worker peak RSS ${workerRss?.toFixed(0)} MiB`);
 const keyRow = rows.find((r) => r.point.name === "get-user-credits (key)" && r.c === 16)!;
-const keyUs = 1e6 / keyRow.atelier.rps;
-const keyCpu = keyRow.atelier.cpuUsPerReq ?? keyUs;
+const keyCpu = keyRow.atelier.cpuUsPerReq ?? 1e6 / keyRow.atelier.rps;
 const lim = Object.values(limiterUs);
 console.log(
   `rate limiter alone (one statement, CPU µs per check): ${[100, 1000, 100_000].map((l) => `${limiterUs[l]!.toFixed(1)} µs at ${l}/min`).join(", ")} ` +
     `(spread ${((Math.max(...lim) / Math.min(...lim) - 1) * 100).toFixed(0)} %, target ±20 %); ` +
     `key authentication (hash + per-process cache) ${keyLookupUs.toFixed(1)} µs; the limiter is ≈${((limiterUs[100]! / keyCpu) * 100).toFixed(0)}% of a key request to get-user-credits at c16 (${keyCpu.toFixed(0)} µs CPU per request)`,
 );
-console.log(`server RSS: idle ${rssIdle.toFixed(0)} MiB, under load max ${rssLoadMax.toFixed(0)} MiB, peak (VmHWM) ${rssPeak.toFixed(0)} MiB; bare baseline idle ${bareRssIdle.toFixed(0)} MiB, under load ${bareRssMax.toFixed(0)} MiB`);
+console.log(`server RSS: idle ${rssIdle.toFixed(0)} MiB, under load max ${rssLoadMax.toFixed(0)} MiB, peak (VmHWM) ${rssPeak.toFixed(0)} MiB; same-work baseline idle ${bareRssIdle.toFixed(0)} MiB, under load ${bareRssMax.toFixed(0)} MiB`);
 
-console.log(`\nvs the bare minimum (JSON parse, SHA-256 of the key, key row, user row, envelope; same key requests), same run`);
-console.log(`${pad("endpoint", 30)} ${"c".padStart(3)} ${"atelier/s".padStart(9)} ${"minimum/s".padStart(9)} ${"ratio".padStart(6)} ${"target".padStart(7)}  ${"CPU µs/req A/min".padStart(16)}`);
-for (const r of rows) {
-  const m = minimum.get(r.c)!;
-  console.log(
-    `${pad(r.point.name, 30)} ${String(r.c).padStart(3)} ${num(r.atelier.rps, 9)} ${num(m.rps, 9)} ${(r.atelier.rps / m.rps).toFixed(2).padStart(6)} ${(r.c === 16 && r.point.vsMinimum ? `≥ ${r.point.vsMinimum}` : "").padStart(7)}  ${`${(r.atelier.cpuUsPerReq ?? NaN).toFixed(0)}/${(m.cpuUsPerReq ?? NaN).toFixed(0)}`.padStart(16)}`,
-  );
-}
-
-console.log("\ntargets (issue 15)");
-const verdict = (ok: boolean) => (ok ? "met   " : "MISSED");
+console.log("\n### targets (issue 15)\n");
+const verdict = (ok: boolean) => (ok ? "met" : "**MISSED**");
 for (const r of rows.filter((x) => x.point.vsMinimum && x.c === 16)) {
   const m = minimum.get(16)!;
   const ratio = r.atelier.rps / m.rps;
-  const cpu = (m.cpuUsPerReq ?? NaN) / (r.atelier.cpuUsPerReq ?? NaN);
-  console.log(`  ${verdict(ratio >= r.point.vsMinimum!)} ${pad(`${r.point.name} c16`, 36)} ${ratio.toFixed(2)}× of the bare minimum (target ≥ ${r.point.vsMinimum}); by CPU per request ${cpu.toFixed(2)}×`);
+  const byCpu = (m.cpuUsPerReq ?? NaN) / (r.atelier.cpuUsPerReq ?? NaN);
+  console.log(`- ${verdict(ratio >= r.point.vsMinimum!)} — ${r.point.name} c16: ${ratio.toFixed(2)}× of the bare minimum (target ≥ ${r.point.vsMinimum}); by CPU per request ${byCpu.toFixed(2)}×`);
 }
 for (const r of rows.filter((x) => x.c === 64)) {
   const limit = r.point.read ? TARGETS.p99AtC64Ms : TARGETS.generateP99AtC64Ms;
-  console.log(`  ${verdict(r.atelier.p99 < limit)} ${pad(`${r.point.name} c64`, 36)} p99 ${fmtMs(r.atelier.p99)} (target < ${limit} ms)`);
+  console.log(`- ${verdict(r.atelier.p99 < limit)} — ${r.point.name} c64: p99 ${fmtMs(r.atelier.p99)} (target < ${limit} ms)`);
 }
 const spread = Math.max(...lim) / Math.min(...lim) - 1;
-console.log(`  ${verdict(spread <= TARGETS.limiterSpread)} ${pad("limiter cost at 100 / 1,000 / 100,000", 36)} spread ${(spread * 100).toFixed(0)} % (target ±${TARGETS.limiterSpread * 100} %)`);
-console.log(`  ${verdict(rssPeak < TARGETS.rssMiB)} ${pad("server RSS under load", 36)} ${rssPeak.toFixed(0)} MiB peak (target < ${TARGETS.rssMiB} MiB)`);
+console.log(`- ${verdict(spread <= TARGETS.limiterSpread)} — limiter cost at 100 / 1,000 / 100,000: spread ${(spread * 100).toFixed(0)} % (target ±${TARGETS.limiterSpread * 100} %)`);
+console.log(`- ${verdict(rssPeak < TARGETS.rssMiB)} — server RSS under load: ${rssPeak.toFixed(0)} MiB peak (target < ${TARGETS.rssMiB} MiB)`);
 console.log(`\ntotal ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 if (failures.length) {
   console.error(`\nfailed requests:\n  ${failures.join("\n  ")}`);
   process.exit(1);
+}
+
+function gitHead(): string {
+  const r = Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: ROOT, stdout: "pipe", stderr: "ignore" });
+  const dirty = Bun.spawnSync(["git", "status", "--porcelain", "--untracked-files=no"], { cwd: ROOT, stdout: "pipe", stderr: "ignore" }).stdout.toString().trim();
+  return `${r.stdout.toString().trim() || "?"}${dirty ? " (+ uncommitted changes)" : ""}`;
 }

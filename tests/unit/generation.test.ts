@@ -18,6 +18,7 @@ import {
   createGeneration,
   listHistory,
   normalizePaging,
+  toHistoryEntry,
   toQueryView,
   validateGenerateInput,
 } from "~/domain/generations/generations.server";
@@ -108,6 +109,31 @@ describe("history", () => {
     expect(normalizePaging({})).toEqual({ page: 1, pageSize: 20 });
     expect(normalizePaging({ page: 3, page_size: 1000 })).toEqual({ page: 3, pageSize: 100 });
     for (const bad of [{ page: 0 }, { page: 2.5 }, { page_size: -1 }, { page: "1" }]) expect(() => normalizePaging(bad)).toThrow("invalid params");
+  });
+});
+
+describe("history entries", () => {
+  test("the lean page statement gives exactly toHistoryEntry of every row, field order included", async () => {
+    const { db, clock, userId, create } = await setup();
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      ids.push((await create(`prompt ${i} "quoted" ü`)).id);
+      clock.advance(1000);
+    }
+    const set = (id: string, v: Partial<typeof generations.$inferInsert>) => db.update(generations).set(v).where(eq(generations.id, id)).run();
+    set(ids[1]!, { status: "processing", startedAt: new Date(clock.now()) });
+    set(ids[2]!, { status: "completed", startedAt: new Date(clock.now()), completedAt: new Date(clock.now() + 1500), resultUrls: JSON.stringify(["https://x.test/a.png", "https://x.test/b é.png"]) });
+    set(ids[3]!, { status: "failed", completedAt: new Date(clock.now() + 7), errorMessage: "boom", resultUrls: null });
+    set(ids[4]!, { status: "completed", completedAt: new Date(clock.now()), resultUrls: "not json" });
+    set(ids[5]!, { status: "completed", completedAt: new Date(clock.now()), resultUrls: JSON.stringify(["u", 3, null]) });
+    set(ids[6]!, { status: "completed", completedAt: new Date(clock.now()), resultUrls: String.raw`["a\/b","c\u00e9"]` });
+    const page = await listHistory(db, userId, { page: 1, pageSize: 20 });
+    const expected = db.select().from(generations).all().map(toHistoryEntry).reverse();
+    expect(JSON.stringify(page.generations)).toBe(JSON.stringify(expected));
+    expect(page.generations.find((g) => g.gen_id === ids[3])!.credits_cost).toBe(0);
+    expect(page.total).toBe(7);
+    expect((await listHistory(db, userId, { page: 2, pageSize: 4 })).generations.map((g) => g.gen_id)).toEqual([ids[2], ids[1], ids[0]]);
+    expect(await listHistory(db, userId, { page: 9, pageSize: 4 })).toEqual({ generations: [], total: 7, page: 9, page_size: 4 });
   });
 });
 

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { session } from "#db/schema";
-import { ASK_BETTER_AUTH, readCookie, sessionUserId } from "~/lib/session-lookup.server";
+import { ASK_BETTER_AUTH, readCookie, SESSION_RECHECK_MS, sessionUserId } from "~/lib/session-lookup.server";
 import { installTestServices, uninstallTestServices } from "../support/services";
 
 afterEach(uninstallTestServices);
@@ -75,6 +75,38 @@ describe("fast session lookup", () => {
     expect(await services.auth.api.getSession({ headers: h(cookie) })).not.toBeNull();
     const refreshed = db.select().from(session).where(eq(session.token, token)).get()!;
     expect(refreshed.expiresAt.getTime()).toBeGreaterThan(Date.now() + 6 * DAY);
+    expect(await sessionUserId(services.auth, db, h(cookie), Date.now())).toBe(userId);
+  });
+
+  test("a remembered cookie: signed out in this process → refused at once", async () => {
+    const { services, db, cookie, userId } = await signedIn();
+    expect(await sessionUserId(services.auth, db, h(cookie), Date.now())).toBe(userId); // now remembered
+    await services.auth.api.signOut({ headers: h(cookie) });
+    expect(await sessionUserId(services.auth, db, h(cookie), Date.now())).toBeNull();
+  });
+
+  test("a remembered cookie: all the user's sessions revoked in this process → refused at once", async () => {
+    const { services, db, cookie, userId } = await signedIn();
+    expect(await sessionUserId(services.auth, db, h(cookie), Date.now())).toBe(userId);
+    await services.auth.api.revokeSessions({ headers: h(cookie) });
+    expect(await sessionUserId(services.auth, db, h(cookie), Date.now())).toBeNull();
+  });
+
+  test("a remembered cookie: deleted by another process → refused within SESSION_RECHECK_MS", async () => {
+    const { services, db, cookie, userId, token } = await signedIn();
+    expect(await sessionUserId(services.auth, db, h(cookie), Date.now())).toBe(userId);
+    // Another process deletes the row: no hook runs here.
+    db.sqlite!.run("DELETE FROM session WHERE token = ?", [token]);
+    await Bun.sleep(SESSION_RECHECK_MS + 50);
+    expect(await sessionUserId(services.auth, db, h(cookie), Date.now())).toBeNull();
+  });
+
+  test("a remembered cookie: expiry and the refresh point are still judged on every request", async () => {
+    const { services, db, cookie, userId, token } = await signedIn();
+    expect(await sessionUserId(services.auth, db, h(cookie), Date.now())).toBe(userId);
+    const expires = db.select().from(session).where(eq(session.token, token)).get()!.expiresAt.getTime();
+    expect(await sessionUserId(services.auth, db, h(cookie), expires - 6 * DAY)).toBe(ASK_BETTER_AUTH);
+    expect(await sessionUserId(services.auth, db, h(cookie), expires)).toBe(ASK_BETTER_AUTH);
     expect(await sessionUserId(services.auth, db, h(cookie), Date.now())).toBe(userId);
   });
 

@@ -222,10 +222,44 @@ export function normalizePaging(raw: { page?: unknown; page_size?: unknown }): {
   return { page, pageSize };
 }
 
-/** Newest first: created_at desc, then gen_id desc (DESIGN §1). */
+/** One history entry as the page statement reads it: the shown columns only, the cost already charged. */
+interface HistoryRow {
+  gen_id: string;
+  ai_type: string;
+  provider: string;
+  model: string;
+  prompt: string;
+  result_urls: string | null;
+  status: string;
+  credits_cost: number;
+  created_at: number | string;
+  started_at: number | string | null;
+  completed_at: number | string | null;
+}
+// The API's history page, the hottest list (issue 15): a plain statement with the columns the response shows,
+// in its order and names, so a row needs no mapping beyond the dates (drizzle mapped ~25 columns per row).
+const HISTORY_PAGE = `SELECT id AS gen_id, ai_type, provider, model, prompt, result_urls, status,
+  CASE WHEN status = 'failed' THEN 0 ELSE credits_cost END AS credits_cost, created_at, started_at, completed_at
+  FROM generations WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`;
+const HISTORY_COUNT = `SELECT count(*) AS n FROM generations WHERE user_id = ?`;
+/** A JSON array of strings with nothing escaped: exactly what JSON.stringify(JSON.parse(s)) gives back. */
+const PLAIN_URL_LIST = /^\[(?:"[^"\\\u0000-\u001f]*"(?:,"[^"\\\u0000-\u001f]*")*)?\]$/;
+const isoOf = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+
+/** Newest first: created_at desc, then gen_id desc (DESIGN §1). Entries as toHistoryEntry makes them. */
 export async function listHistory(db: Db, userId: string, paging: { page: number; pageSize: number }): Promise<HistoryPage> {
-  const { rows, total } = await listRecent(db, userId, paging);
-  return { generations: rows.map(toHistoryEntry), total, page: paging.page, page_size: paging.pageSize };
+  const rows = await db.raw<HistoryRow>(HISTORY_PAGE).many(userId, paging.pageSize, offsetOf(paging.page, paging.pageSize));
+  const total = Number((await db.raw<{ n: number | string }>(HISTORY_COUNT).one(userId))?.n ?? 0);
+  for (const r of rows) {
+    // Stored by completeGeneration as JSON.stringify(string[]): passed through when plain; anything else re-encoded.
+    const urls = r.result_urls;
+    r.result_urls = urls !== null && PLAIN_URL_LIST.test(urls) ? urls : JSON.stringify(parseResultUrls({ resultUrls: urls }));
+    r.credits_cost = Number(r.credits_cost);
+    r.created_at = isoOf(r.created_at)!;
+    r.started_at = isoOf(r.started_at);
+    r.completed_at = isoOf(r.completed_at);
+  }
+  return { generations: rows as unknown as HistoryPage["generations"], total, page: paging.page, page_size: paging.pageSize };
 }
 
 /** The studio gallery's filters (absent: all). */

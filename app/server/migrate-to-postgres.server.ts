@@ -84,6 +84,8 @@ export interface MoveOptions {
   batchRows?: number;
   /** What to copy (default copyOrder()); verification still counts every table of the source. */
   tables?: SQLiteTable[];
+  /** How long to wait for the target's table locks before calling it in use (default 10 s). */
+  lockTimeoutMs?: number;
   /** Progress lines (stderr in the CLI). */
   progress?: (line: string) => void;
 }
@@ -225,13 +227,20 @@ export async function migrateToPostgres(opts: MoveOptions): Promise<MoveResult> 
     progress("PostgreSQL migrations applied");
 
     const batchRows = opts.batchRows ?? 500;
+    const lockTimeoutMs = Math.round(opts.lockTimeoutMs ?? 10_000);
     const summary: TableSummary[] = [];
     let copyMs = 0;
     let verifyMs = 0;
     await target.tx(function* (t) {
       const names = [...known].map(qi).join(", ");
       // Nobody writes to the target while we copy (a node started too early would otherwise race the checks).
-      yield* pg(sql.raw(`LOCK TABLE ${names} IN EXCLUSIVE MODE`));
+      yield* pg(sql.raw(`SET LOCAL lock_timeout = ${lockTimeoutMs}`));
+      try {
+        yield* pg(sql.raw(`LOCK TABLE ${names} IN EXCLUSIVE MODE`));
+      } catch (e) {
+        throw new CliError(`migrate-to-postgres: the target database is in use (no table lock within ${lockTimeoutMs / 1000} s: ${(e as Error).message}); stop whatever runs on it and try again`);
+      }
+      yield* pg(sql.raw("SET LOCAL lock_timeout = 0"));
       const nonEmpty = yield* pg(
         sql.raw([...known].map((n) => `SELECT '${n}' AS t WHERE EXISTS (SELECT 1 FROM ${qi(n)})`).join(" UNION ALL ")),
       );

@@ -9,8 +9,9 @@ import { getTableConfig } from "drizzle-orm/sqlite-core";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase, openPostgres } from "#db/client";
-import { feedback } from "#db/schema";
+import { openDatabase, openPostgres, rawMany } from "#db/client";
+import { sql } from "drizzle-orm";
+import { creditGrants, feedback } from "#db/schema";
 import { addFeedback } from "~/domain/feedback/feedback.server";
 import { grantCredits } from "~/domain/credits/ledger.server";
 import { manualClock } from "~/lib/clock";
@@ -101,6 +102,30 @@ describe.skipIf(!hasPostgres())("copy and verification on PostgreSQL", () => {
     await target.close();
     expect(Number(rows.n)).toBe(0);
   });
+
+  test("a balance that differs fails the verification too (grants left out: every user's balance is named)", async () => {
+    const url = await pg.createDatabase("missing_grants");
+    const err = await migrateToPostgres({ from: file, to: url, tables: copyOrder().filter((t) => t !== creditGrants) }).catch((e: Error) => e);
+    expect(String(err)).toContain("credit_grants: 3 rows in SQLite, 0 in PostgreSQL");
+    for (const n of [10, 11, 12]) expect(String(err)).toMatch(new RegExp(`user [0-9a-f-]{36}: balance ${n} \\(held 0\\) in SQLite, 0 \\(held 0\\) in PostgreSQL`));
+  });
+
+  test("a target another session holds a lock on is refused after the lock timeout, not waited on forever", async () => {
+    const url = await pg.createDatabase("in_use");
+    const other = await openPostgres(url);
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const held = other.tx(function* () {
+      yield* rawMany({ sqlite: sql`select 1`, postgres: sql`lock table feedback in access exclusive mode` });
+      locked();
+      yield* rawMany({ sqlite: sql`select 1`, postgres: sql`select pg_sleep(3)` });
+    });
+    await isLocked;
+    const err = await migrateToPostgres({ from: file, to: url, lockTimeoutMs: 500 }).catch((e: Error) => e);
+    await held;
+    await other.close();
+    expect(String(err)).toContain("the target database is in use (no table lock within 0.5 s");
+  }, 30_000);
 
   test("copies into an empty database (small batches), then refuses it once it has rows", async () => {
     const url = await pg.createDatabase("small_batches");

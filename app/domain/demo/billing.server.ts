@@ -49,13 +49,16 @@ const FREE: DemoCharge = { run: (call) => call() };
  * the user's row locked: the balance check (spendable = left − held by running
  * tasks) and the debit together, so concurrent calls of one user can never
  * spend more than the balance. If the upstream call then fails, the debit is
- * voided (its credits go back to their grants).
+ * voided (its credits go back to their grants) — unless the caller went away
+ * (`clientSignal` aborted): the upstream was reached and bills the operator
+ * whether or not anyone waits for the answer, so a disconnect keeps the charge.
  */
 export async function chargeDemoCall(
   deps: { db: Db; clock: Clock; config: Config },
   kind: DemoKind,
   input: Pick<DemoRequest, "provider" | "model">,
   payer: string | null,
+  clientSignal?: AbortSignal,
 ): Promise<DemoCharge> {
   const price = demoPrice(deps.config, kind, input);
   if (price === 0) return FREE;
@@ -69,10 +72,11 @@ export async function chargeDemoCall(
   });
   return {
     async run(call) {
+      const goneBefore = clientSignal?.aborted === true; // then the upstream is never reached
       try {
         return await call();
       } catch (error) {
-        await db.tx((t) => voidDebit(t, genId));
+        if (goneBefore || !clientSignal?.aborted) await db.tx((t) => voidDebit(t, genId));
         throw error;
       }
     },

@@ -8,7 +8,7 @@
  * payment of a live call → provider → model → upstream (an unknown provider or
  * model is never live, so it costs nothing and gets its own message). The route
  * makes the upstream call through `charge.run(…)`, which gives a live call's
- * credits back if the call fails.
+ * credits back if the call fails (not when the client disconnected meanwhile).
  */
 import type { z } from "zod";
 import { addResponseHeaders, readJsonBody } from "~/lib/api.server";
@@ -44,6 +44,6 @@ export async function beginDemoCall(
   const rateHeaders = await requireDemoAccess(services, { userId: payer, ip });
   addResponseHeaders(request, rateHeaders);
   const input = parseDemoRequest(await readJsonBody(request));
-  const charge = await chargeDemoCall(services, kind, input, payer);
+  const charge = await chargeDemoCall(services, kind, input, payer, request.signal);
   return { input, models: createDemoModels(services.config), charge, rateHeaders };
 }

@@ -19,7 +19,7 @@ const DAY = 86_400_000;
 beforeAll(async () => {
   server = await startServer();
   api = new Client(server.url);
-  db = openServerDb(server.dataDir);
+  db = await openServerDb(server.dataDir);
 });
 afterAll(async () => {
   await db?.close();
@@ -59,7 +59,7 @@ describe("POST /api/get-user-credits (spec 4.8)", () => {
 
   test("the sign-up grant expires after 1 year (source signup)", async () => {
     const { userId } = await api.signUp(uniqueEmail("signup-grant"));
-    const g = db.select().from(creditGrants).where(eq(creditGrants.userId, userId)).all();
+    const g = (await db.many(db.select().from(creditGrants).where(eq(creditGrants.userId, userId))));
     expect(g).toHaveLength(1);
     expect(g[0]).toMatchObject({ source: "signup", amount: 10, remaining: 10 });
     expect(g[0]!.expiresAt!.getTime() - g[0]!.createdAt.getTime()).toBe(365 * DAY);
@@ -75,12 +75,11 @@ describe("POST /api/get-user-credits (spec 4.8)", () => {
 
   test("left counts only unexpired grants; total counts every grant ever made", async () => {
     const { cookie, userId } = await api.signUp(uniqueEmail("expired"));
-    db.insert(creditGrants)
+    (await db.run(db.insert(creditGrants)
       .values([
         { id: crypto.randomUUID(), userId, amount: 4, remaining: 4, source: "admin", expiresAt: new Date(Date.now() - 1000), createdAt: new Date(Date.now() - DAY) },
         { id: crypto.randomUUID(), userId, amount: 6, remaining: 2, source: "order", expiresAt: null, createdAt: new Date() },
-      ])
-      .run();
+      ])));
     const r = await api.post("/api/get-user-credits", undefined, { cookie });
     expect(r.body.data).toEqual({ left_credits: 12, total_credits: 20 });
   });
@@ -111,7 +110,7 @@ describe("POST /api/ping (spec 4.10)", () => {
       expect(again.body.message).toBe("already pinged today");
       expect(again.body.data).toEqual({ added: false, day: today, left_credits: 11, total_credits: 11 });
     }
-    const grants = db.select().from(creditGrants).where(and(eq(creditGrants.userId, userId), eq(creditGrants.source, "checkin"))).all();
+    const grants = (await db.many(db.select().from(creditGrants).where(and(eq(creditGrants.userId, userId), eq(creditGrants.source, "checkin")))));
     expect(grants).toHaveLength(1);
     // The credit expires after 1 year.
     expect(grants[0]!.expiresAt!.getTime() - grants[0]!.createdAt.getTime()).toBe(365 * DAY);
@@ -152,17 +151,15 @@ describe("POST /api/get-user-subscription (spec 4.9)", () => {
     const a = await api.signUp(uniqueEmail("sub-a"));
     const b = await api.signUp(uniqueEmail("sub-b"));
     const created = new Date(Date.now() - 1000);
-    db.insert(orders)
+    (await db.run(db.insert(orders)
       .values([
         { orderNo: `O-${a.userId}-old`, userId: a.userId, productId: "old", productName: "Old", interval: "month", amount: 1, status: "paid", subId: "s0", periodEnd: new Date(Date.now() - 1), createdAt: new Date(Date.now() - 40 * DAY) },
         { orderNo: `O-${a.userId}-x`, userId: a.userId, productId: "refund", productName: "R", interval: "month", amount: 1, status: "refunded", subId: "s1", periodEnd: new Date(Date.now() + DAY), createdAt: new Date() },
-      ])
-      .run();
+      ])));
     expect((await api.post("/api/get-user-subscription", undefined, { cookie: a.cookie })).body.data).toBeNull();
 
-    db.insert(orders)
-      .values({ orderNo: `O-${a.userId}`, userId: a.userId, productId: "pro", productName: "Pro", interval: "month", amount: 990, status: "paid", subId: "sub_123", periodEnd: new Date(Date.now() + 30 * DAY), createdAt: created })
-      .run();
+    (await db.run(db.insert(orders)
+      .values({ orderNo: `O-${a.userId}`, userId: a.userId, productId: "pro", productName: "Pro", interval: "month", amount: 990, status: "paid", subId: "sub_123", periodEnd: new Date(Date.now() + 30 * DAY), createdAt: created })));
     const r = await api.post("/api/get-user-subscription", undefined, { cookie: a.cookie });
     expect(r.body).toEqual({
       code: 0,
@@ -221,7 +218,7 @@ describe("POST /api/add-feedback (spec 4.12)", () => {
     const { cookie, userId } = await api.signUp(uniqueEmail("fb"));
     const r = await api.post("/api/add-feedback", { content: "Lovely foxes.", rating: 5 }, { cookie });
     expect(r.body).toEqual({ code: 0, message: "feedback received, thank you", data: null });
-    const rows = db.select().from(feedback).where(eq(feedback.userId, userId)).all();
+    const rows = (await db.many(db.select().from(feedback).where(eq(feedback.userId, userId))));
     expect(rows.map((f) => [f.content, f.rating])).toEqual([["Lovely foxes.", 5]]);
   });
 
@@ -257,7 +254,7 @@ describe("POST /api/add-feedback (spec 4.12)", () => {
       const r = await api.post("/api/add-feedback", body, { cookie });
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ code: 1, message, data: null });
-      expect(db.select().from(feedback).where(eq(feedback.userId, userId)).all()).toEqual([]);
+      expect((await db.many(db.select().from(feedback).where(eq(feedback.userId, userId))))).toEqual([]);
     });
   }
 });

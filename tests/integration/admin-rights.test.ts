@@ -10,7 +10,7 @@ import type { Db } from "#db/client";
 import { user } from "#db/schema";
 import { Client, sessionCookie, uniqueEmail } from "../support/client";
 import { insertApiKey, markVerified, openServerDb } from "../support/db";
-import { ROOT, startServer, type TestServer } from "../support/server";
+import { databaseEnv, ROOT, startServer, type TestServer } from "../support/server";
 
 // CLI runs start processes: slow on a busy machine.
 setDefaultTimeout(30_000);
@@ -26,7 +26,7 @@ beforeAll(async () => {
   // LOG_LEVEL=info: with no mail transport the verification links are written to the log.
   server = await startServer({ env: { ADMIN_EMAILS: `${ADMIN_EMAIL},${LOG_ADMIN}`, LOG_LEVEL: "info" } });
   api = new Client(server.url);
-  db = openServerDb(server.dataDir);
+  db = await openServerDb(server.dataDir);
 });
 afterAll(async () => {
   void db?.close();
@@ -39,7 +39,7 @@ const adminPage = async (cookie: string) => (await fetch(server.url + "/admin", 
 async function cli(...args: string[]) {
   const proc = Bun.spawn(["bun", join(ROOT, "app/cli.ts"), "admin", ...args], {
     cwd: server.dataDir,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", DATA_DIR: server.dataDir, LOG_LEVEL: "warn", ADMIN_EMAILS: ADMIN_EMAIL },
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", DATA_DIR: server.dataDir, LOG_LEVEL: "warn", ADMIN_EMAILS: ADMIN_EMAIL, ...databaseEnv(server) },
     stdout: "pipe",
     stderr: "pipe",
   });

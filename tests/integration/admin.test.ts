@@ -6,7 +6,7 @@ import type { Db } from "#db/client";
 import { creditGrants } from "#db/schema";
 import { Client, uniqueEmail } from "../support/client";
 import { insertApiKey, markVerified, openServerDb } from "../support/db";
-import { ROOT, startServer, type TestServer } from "../support/server";
+import { databaseEnv, ROOT, startServer, type TestServer } from "../support/server";
 
 let server: TestServer;
 let api: Client;
@@ -20,7 +20,7 @@ const DAY = 86_400_000;
 beforeAll(async () => {
   server = await startServer({ env: { ADMIN_EMAILS: `someone@else.test, ${ADMIN_EMAIL.toUpperCase()}` } });
   api = new Client(server.url);
-  db = openServerDb(server.dataDir);
+  db = await openServerDb(server.dataDir);
   const a = await api.signUp(ADMIN_EMAIL);
   await markVerified(db, a.userId);
   admin = { ...a, key: (await insertApiKey(db, a.userId)) };
@@ -69,7 +69,7 @@ describe("POST /api/admin/grant-credits", () => {
       data: { uuid: u.userId, email, granted: 25, expires_at: null, left_credits: 35, total_credits: 35 },
     });
     expect((await api.post("/api/get-user-credits", undefined, { cookie: u.cookie })).body.data).toEqual({ left_credits: 35, total_credits: 35 });
-    const g = db.select().from(creditGrants).where(eq(creditGrants.userId, u.userId)).all().find((x) => x.source === "admin")!;
+    const g = (await db.many(db.select().from(creditGrants).where(eq(creditGrants.userId, u.userId)))).find((x) => x.source === "admin")!;
     expect(g).toMatchObject({ amount: 25, remaining: 25, expiresAt: null });
   });
 
@@ -192,7 +192,7 @@ describe("admin CLI (bun app/cli.ts admin …) against the same DATA_DIR", () =>
   async function cli(...args: string[]) {
     const proc = Bun.spawn(["bun", join(ROOT, "app/cli.ts"), "admin", ...args], {
       cwd: server.dataDir,
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", DATA_DIR: server.dataDir, LOG_LEVEL: "warn", ADMIN_EMAILS: ADMIN_EMAIL },
+      env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", DATA_DIR: server.dataDir, LOG_LEVEL: "warn", ADMIN_EMAILS: ADMIN_EMAIL, ...databaseEnv(server) },
       stdout: "pipe",
       stderr: "pipe",
     });

@@ -6,11 +6,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "#db/client";
 import { hashApiKey } from "~/domain/api-keys/authenticate.server";
 import { Client, uniqueEmail } from "../support/client";
-import { markVerifiedIn } from "../support/db";
-import { makePremium } from "../support/services";
+import { makePremiumIn, markVerifiedIn, openServerDb } from "../support/db";
+import { sqliteOnly } from "../support/engine";
 import { startServer, type TestServer } from "../support/server";
 
 let server: TestServer;
@@ -141,7 +140,7 @@ describe("POST /api/keys/list and isolation", () => {
 });
 
 describe("keys at rest", () => {
-  test("only hashes: the key text is in neither the database file nor its WAL after use", async () => {
+  sqliteOnly("reads the bytes of the SQLite file and its WAL")("only hashes: the key text is in neither the database file nor its WAL after use", async () => {
     const { key } = await userWithKey("rest");
     for (let i = 0; i < 3; i++) expect((await api.post("/api/get-user-info", undefined, { apiKey: key })).status).toBe(200);
     const dbFile = join(server.dataDir, "atelier.db");
@@ -200,8 +199,8 @@ describe("rate limits (spec 8.2, DESIGN §5)", () => {
   test("premium at once: a user who becomes premium gets 500", async () => {
     const { key, userId } = await userWithKey("prem");
     expect((await api.post("/api/get-user-info", undefined, { apiKey: key })).headers.get("x-ratelimit-limit")).toBe("100");
-    const db = openDatabase(join(server.dataDir, "atelier.db"), { migrate: false });
-    makePremium(db, userId);
+    const db = await openServerDb(server.dataDir);
+    await makePremiumIn(db, userId);
     await db.close();
     const r = await api.post("/api/get-user-info", undefined, { apiKey: key });
     expect(r.headers.get("ratelimit-policy")).toBe('"premium";q=500;w=60');

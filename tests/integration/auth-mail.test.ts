@@ -26,7 +26,7 @@ beforeAll(async () => {
   smtp = await startSmtp();
   server = await startServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Atelier <robot@atelier.test>", ADMIN_EMAILS: ADMIN } });
   api = new Client(server.url);
-  db = openServerDb(server.dataDir);
+  db = await openServerDb(server.dataDir);
 });
 afterAll(async () => {
   void db?.close();

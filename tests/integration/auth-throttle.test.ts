@@ -3,10 +3,10 @@
  * in the database, the same for unknown addresses) and per IP (better-auth's
  * limiter, database storage, AUTH_RATE_LIMIT).
  */
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { Client, uniqueEmail } from "../support/client";
+import { queryServerDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
 
 setDefaultTimeout(60_000);
@@ -129,11 +129,7 @@ describe("per IP (AUTH_RATE_LIMIT on, the default)", () => {
     );
     expect(rs.filter((r) => r.status === 200).length).toBe(10);
     expect(rs.filter((r) => r.status === 429).length).toBe(10);
-    const db = new Database(join(s.dataDir, "atelier.db"), { readonly: true });
-    try {
-      expect(db.query("SELECT count(*) AS n, sum(amount) AS credits FROM credit_grants WHERE source = 'signup'").get()).toEqual({ n: 10, credits: 100 });
-    } finally {
-      db.close();
-    }
+    const rows = await queryServerDb(s.dataDir, "SELECT count(*) AS n, sum(amount) AS credits FROM credit_grants WHERE source = 'signup'");
+    expect(rows).toEqual([{ n: 10, credits: 100 }]);
   });
 });

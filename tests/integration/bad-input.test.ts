@@ -9,13 +9,12 @@
  * The endpoint table below must name every route of app/routes.ts: adding an
  * endpoint without adding it here fails the first test.
  */
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { join } from "node:path";
+import type { Db } from "#db/client";
 import routes from "~/routes";
 import { Client, uniqueEmail } from "../support/client";
-import { markVerifiedIn } from "../support/db";
+import { markVerifiedIn, openServerDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
 
 type Body = Record<string, unknown> | undefined;
@@ -77,7 +76,7 @@ const COVERS: Record<string, string> = { "api/*": "/api/no-such-endpoint", "api/
 
 let server: TestServer;
 let c: Client;
-let db: Database;
+let db: Db;
 type AuthName = "anonymous" | "session" | "key" | "admin" | "bad key";
 const auths: Record<AuthName, Record<string, string>> = { anonymous: {}, session: {}, key: {}, admin: {}, "bad key": { "x-api-key": "atl_not-a-real-key" } };
 const ADMIN = `admin-${Date.now()}@example.test`;
@@ -94,21 +93,30 @@ beforeAll(async () => {
   const admin = await c.signUp(ADMIN);
   await markVerifiedIn(server.dataDir, admin.userId);
   auths.admin = { cookie: admin.cookie };
-  db = new Database(join(server.dataDir, "atelier.db"), { readonly: true });
+  db = await openServerDb(server.dataDir);
 });
 afterAll(async () => {
-  db?.close();
+  await db?.close();
   await server?.dispose();
 });
 
 /** Everything in the database that a failed call must not touch — except the counters a failure is meant to move: the key limiter (rate_limits), better-auth's per-IP limiter (rate_limit), failed sign-ins (sign_in_attempts) — and key last-used stamps. */
-function snapshot(): string {
-  const tables = (db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('rate_limits', 'rate_limit', 'sign_in_attempts', '__drizzle_migrations') ORDER BY name").all() as { name: string }[]).map((t) => t.name);
+async function snapshot(): Promise<string> {
+  const skip = ["rate_limits", "rate_limit", "sign_in_attempts", "__drizzle_migrations"];
+  const listed = await db
+    .raw<{ name: string }>(
+      db.engine === "postgres"
+        ? "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'"
+        : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    )
+    .many();
+  const tables = listed.map((t) => t.name).filter((t) => !skip.includes(t)).sort();
   const parts: string[] = [];
   for (const t of tables) {
-    const rows = db.query(`SELECT * FROM "${t}" ORDER BY rowid`).all() as Record<string, unknown>[];
+    const rows = await db.raw<Record<string, unknown>>(`SELECT * FROM "${t}"`).many();
     for (const r of rows) if (t === "api_keys") delete r.last_used_at;
-    parts.push(`${t}:${JSON.stringify(rows)}`);
+    // Rows in a stable order whatever the engine returns them in.
+    parts.push(`${t}:${rows.map((r) => JSON.stringify(r)).sort().join(",")}`);
   }
   return parts.join("\n");
 }
@@ -126,7 +134,7 @@ let calls = 0;
 /** Sends one request and checks the invariants; returns the status and envelope. */
 async function send(path: string, auth: AuthName, s: Sent, label: string) {
   const ep = ENDPOINTS[path]!;
-  const before = snapshot();
+  const before = await snapshot();
   const headers: Record<string, string> = { ...auths[auth], ...s.headers };
   if (ep.foreign) headers.origin = server.url;
   if (s.contentType !== null) headers["content-type"] = s.contentType ?? "application/json";
@@ -158,7 +166,7 @@ async function send(path: string, auth: AuthName, s: Sent, label: string) {
     if (env?.code === 1 && env.data !== null) failures.push(`${where}: error with data ${text.slice(0, 200)}`);
   }
   const failed = res.status >= 400 || env?.code === 1;
-  if (failed && snapshot() !== before) failures.push(`${where}: failed (HTTP ${res.status} ${text.slice(0, 120)}) but the database changed`);
+  if (failed && (await snapshot()) !== before) failures.push(`${where}: failed (HTTP ${res.status} ${text.slice(0, 120)}) but the database changed`);
   return { status: res.status, env };
 }
 

@@ -31,7 +31,7 @@ beforeAll(async () => {
   server = await startServer({ env: stripe.env });
   stripe.webhookUrl = `${server.url}/api/billing/webhook/stripe`;
   api = new Client(server.url);
-  db = openServerDb(server.dataDir);
+  db = await openServerDb(server.dataDir);
 });
 afterAll(async () => {
   void db?.close();

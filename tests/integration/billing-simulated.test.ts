@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { Client, uniqueEmail } from "../support/client";
-import { ROOT, startServer, type TestServer } from "../support/server";
+import { databaseEnv, ROOT, startServer, type TestServer } from "../support/server";
 
 let server: TestServer;
 let api: Client;
@@ -96,7 +96,7 @@ describe("products are editable with the admin CLI", () => {
   async function cli(...args: string[]) {
     const proc = Bun.spawn(["bun", join(ROOT, "app/cli.ts"), "admin", ...args], {
       cwd: server.dataDir,
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", DATA_DIR: server.dataDir, LOG_LEVEL: "error" },
+      env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", DATA_DIR: server.dataDir, LOG_LEVEL: "error", ...databaseEnv(server) },
       stdout: "pipe",
       stderr: "pipe",
     });

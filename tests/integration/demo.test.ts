@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
-import { join } from "node:path";
 import { hashApiKey } from "~/domain/api-keys/authenticate.server";
 import { simulatedReply, wordChunks } from "~/providers/simulator/language-model.server";
 import { grantCredits } from "~/domain/credits/ledger.server";
@@ -45,7 +43,7 @@ class KeyClient extends Client {
 /** A signed-up user with plenty of credits and an API key: the payer of the live demo calls. */
 async function payingKey(server: TestServer): Promise<string> {
   const { userId } = await new Client(server.url).signUp(uniqueEmail("demo-payer"));
-  const db = openServerDb(server.dataDir);
+  const db = await openServerDb(server.dataDir);
   try {
     await db.tx(function* (t) {
       yield* grantCredits(t, { userId, amount: 100_000, source: "admin" }, systemClock);
@@ -283,15 +281,11 @@ describe("demo endpoints in production (DESIGN §5)", () => {
   test("an API key is allowed; a bad key is refused with 401", async () => {
     const { userId } = await api.signUp(uniqueEmail("demo-key"));
     const key = `atl_${crypto.randomUUID().replaceAll("-", "")}`;
-    const db = new Database(join(server.dataDir, "atelier.db"));
-    db.run("INSERT INTO api_keys (id, user_id, name, start, key_hash, status, created_at) VALUES (?, ?, 'demo', ?, ?, 'active', ?)", [
-      crypto.randomUUID(),
-      userId,
-      key.slice(0, 8),
-      hashApiKey(key),
-      Date.now(),
-    ]);
-    db.close();
+    const db = await openServerDb(server.dataDir);
+    await db
+      .raw("INSERT INTO api_keys (id, user_id, name, start, key_hash, status, created_at) VALUES (?, ?, 'demo', ?, ?, 'active', ?)")
+      .run(crypto.randomUUID(), userId, key.slice(0, 8), hashApiKey(key), Date.now());
+    await db.close();
     expect((await api.post("/api/demo/gen-text", body, { apiKey: key })).body.code).toBe(0);
     const bad = await api.post("/api/demo/gen-text", body, { apiKey: "atl_nope" });
     expect(bad.status).toBe(401);

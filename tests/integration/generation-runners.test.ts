@@ -4,59 +4,53 @@
  * the middle of work is restarted and every task ends completed or failed with
  * the credits right; SIGTERM stops gracefully.
  */
-import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, uniqueEmail } from "../support/client";
+import { serverSql } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
 
 const ASYNC = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell" } as const; // 3
 const SYNC = { ai_type: "image", provider: "openai", model: "dall-e-3" } as const; // 5
 const COST: Record<string, number> = { replicate: 3, openai: 5 };
 
-function db(dataDir: string) {
-  return new Database(join(dataDir, "atelier.db"), { readonly: true });
-}
-
-async function waitUntil(fn: () => boolean, timeoutMs: number, what: string) {
+async function waitUntil(fn: () => boolean | Promise<boolean>, timeoutMs: number, what: string) {
   const deadline = Date.now() + timeoutMs;
-  while (!fn()) {
+  while (!(await fn())) {
     if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
     await Bun.sleep(100);
   }
 }
 
-const unfinished = (dataDir: string) => {
-  const d = db(dataDir);
+const unfinished = async (dataDir: string) => {
+  const d = await serverSql(dataDir);
   try {
-    return (d.query("SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')").get() as any).n as number;
+    return ((await d.get("SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')")) as any).n as number;
   } finally {
-    d.close();
+    await d.close();
   }
 };
 
 /** Every user's balance equals grants − Σ cost of their completed tasks; one debit per completed task, none for failed. */
-function checkLedger(dataDir: string, signupCredits: number) {
-  const d = db(dataDir);
+async function checkLedger(dataDir: string, signupCredits: number) {
+  const d = await serverSql(dataDir);
   try {
-    const users = d.query("SELECT id FROM user").all() as { id: string }[];
+    const users = (await d.all('SELECT id FROM "user"')) as { id: string }[];
     for (const { id } of users) {
-      const spent = (d.query("SELECT coalesce(sum(credits_cost),0) AS n FROM generations WHERE user_id = ? AND status = 'completed'").get(id) as any).n;
-      const left = (d.query("SELECT sum(remaining) AS n FROM credit_grants WHERE user_id = ?").get(id) as any).n;
+      const spent = ((await d.get("SELECT coalesce(sum(credits_cost),0) AS n FROM generations WHERE user_id = ? AND status = 'completed'", id)) as any).n;
+      const left = ((await d.get("SELECT sum(remaining) AS n FROM credit_grants WHERE user_id = ?", id)) as any).n;
       expect(left).toBe(signupCredits - spent);
     }
-    const completedWithoutDebit = d
-      .query("SELECT count(*) AS n FROM generations g WHERE status = 'completed' AND (SELECT count(*) FROM credit_debits c WHERE c.gen_id = g.id) != 1")
-      .get() as any;
+    const completedWithoutDebit = (await d.get("SELECT count(*) AS n FROM generations g WHERE status = 'completed' AND (SELECT count(*) FROM credit_debits c WHERE c.gen_id = g.id) != 1")) as any;
     expect(completedWithoutDebit.n).toBe(0);
-    const debitsOfOthers = d.query("SELECT count(*) AS n FROM credit_debits c JOIN generations g ON g.id = c.gen_id WHERE g.status != 'completed'").get() as any;
+    const debitsOfOthers = (await d.get("SELECT count(*) AS n FROM credit_debits c JOIN generations g ON g.id = c.gen_id WHERE g.status != 'completed'")) as any;
     expect(debitsOfOthers.n).toBe(0);
-    const wrongAmount = d.query("SELECT count(*) AS n FROM credit_debits c JOIN generations g ON g.id = c.gen_id WHERE c.amount != g.credits_cost OR c.charged != g.credits_cost").get() as any;
+    const wrongAmount = (await d.get("SELECT count(*) AS n FROM credit_debits c JOIN generations g ON g.id = c.gen_id WHERE c.amount != g.credits_cost OR c.charged != g.credits_cost")) as any;
     expect(wrongAmount.n).toBe(0);
   } finally {
-    d.close();
+    await d.close();
   }
 }
 
@@ -86,22 +80,22 @@ describe("two runner processes on one database", () => {
           ids.push(r.body.data.gen_id);
         }
       }
-      await waitUntil(() => unfinished(dataDir) === 0, 60_000, "all 200 tasks finished");
+      await waitUntil(async () => (await unfinished(dataDir)) === 0, 60_000, "all 200 tasks finished");
 
-      const d = db(dataDir);
+      const d = await serverSql(dataDir);
       try {
-        const rows = d.query("SELECT id, status, attempts, provider FROM generations").all() as any[];
+        const rows = (await d.all("SELECT id, status, attempts, provider FROM generations")) as any[];
         expect(rows.length).toBe(200);
         expect(rows.every((r) => r.status === "completed")).toBe(true);
         // attempts counts submits (or sync generate calls): exactly one per task.
         expect(rows.filter((r) => r.attempts !== 1)).toEqual([]);
-        const debits = d.query("SELECT gen_id, count(*) AS n FROM credit_debits GROUP BY gen_id").all() as any[];
+        const debits = (await d.all("SELECT gen_id, count(*) AS n FROM credit_debits GROUP BY gen_id")) as any[];
         expect(debits.length).toBe(200);
         expect(debits.every((x) => x.n === 1)).toBe(true);
       } finally {
-        d.close();
+        await d.close();
       }
-      checkLedger(dataDir, 1000);
+      await checkLedger(dataDir, 1000);
       expect(readdirSync(join(dataDir, "media")).length).toBe(200);
 
       // Each completion is logged once by the process that did it: no task twice, both processes worked.
@@ -140,7 +134,7 @@ describe("atelier worker", () => {
         stdout: "ignore",
         stderr: "ignore",
       });
-      await waitUntil(() => unfinished(dataDir) === 0, 15_000, "worker finished the task");
+      await waitUntil(async () => (await unfinished(dataDir)) === 0, 15_000, "worker finished the task");
       const r = await c.post("/api/generator/query", { gen_id: id }, { cookie });
       expect(r.body.data.status).toBe("completed");
       expect(r.body.data.result_urls[0]).toStartWith(`${web.url}/media/${id}/`);
@@ -170,12 +164,12 @@ describe("crash and restart", () => {
       }
       // Wait until work is under way: sync calls in flight (leased), async ones submitted.
       await waitUntil(
-        () => {
-          const d = db(dataDir);
+        async () => {
+          const d = await serverSql(dataDir);
           try {
-            return (d.query("SELECT count(*) AS n FROM generations WHERE status = 'processing'").get() as any).n >= 8;
+            return ((await d.get("SELECT count(*) AS n FROM generations WHERE status = 'processing'")) as any).n >= 8;
           } finally {
-            d.close();
+            await d.close();
           }
         },
         10_000,
@@ -183,17 +177,17 @@ describe("crash and restart", () => {
       );
       expect(await s.stop("SIGKILL")).not.toBe(0);
       {
-        const d = db(dataDir);
-        const stuck = (d.query("SELECT count(*) AS n FROM generations WHERE status = 'processing' AND lease_owner IS NOT NULL").get() as any).n;
-        d.close();
+        const d = await serverSql(dataDir);
+        const stuck = ((await d.get("SELECT count(*) AS n FROM generations WHERE status = 'processing' AND lease_owner IS NOT NULL")) as any).n;
+        await d.close();
         expect(stuck).toBeGreaterThan(0); // leases of the dead process remain until they expire
       }
 
       s = await startServer({ dataDir, env });
-      await waitUntil(() => unfinished(dataDir) === 0, 30_000, "all tasks finished after restart");
-      const d = db(dataDir);
+      await waitUntil(async () => (await unfinished(dataDir)) === 0, 30_000, "all tasks finished after restart");
+      const d = await serverSql(dataDir);
       try {
-        const rows = d.query("SELECT status, provider, prompt, error_message FROM generations").all() as any[];
+        const rows = (await d.all("SELECT status, provider, prompt, error_message FROM generations")) as any[];
         expect(rows.length).toBe(16);
         for (const r of rows) {
           expect(["completed", "failed"]).toContain(r.status);
@@ -204,9 +198,9 @@ describe("crash and restart", () => {
         const spent = rows.filter((r) => r.status === "completed").reduce((a, r) => a + COST[r.provider]!, 0);
         expect(spent).toBeGreaterThan(0);
       } finally {
-        d.close();
+        await d.close();
       }
-      checkLedger(dataDir, 1000);
+      await checkLedger(dataDir, 1000);
     } finally {
       await s.stop();
       rmSync(dataDir, { recursive: true, force: true });
@@ -228,15 +222,15 @@ describe("crash and restart", () => {
       expect(await s.stop("SIGTERM")).toBe(0);
       expect(Date.now() - t0).toBeLessThan(8000);
       expect(s.logs()).toContain('"msg":"job runner stopped"');
-      const d = db(dataDir);
-      const leased = (d.query("SELECT count(*) AS n FROM generations WHERE lease_owner IS NOT NULL").get() as any).n;
-      const finished = d.query(`SELECT status FROM generations WHERE id IN (${syncIds.map(() => "?").join(",")})`).all(...syncIds) as any[];
-      d.close();
+      const d = await serverSql(dataDir);
+      const leased = ((await d.get("SELECT count(*) AS n FROM generations WHERE lease_owner IS NOT NULL")) as any).n;
+      const finished = (await d.all(`SELECT status FROM generations WHERE id IN (${syncIds.map(() => "?").join(",")})`, ...syncIds)) as any[];
+      await d.close();
       expect(leased).toBe(0);
       expect(finished.map((r) => r.status)).toEqual(["completed", "completed", "completed"]);
       s = await startServer({ dataDir, env });
-      await waitUntil(() => unfinished(dataDir) === 0, 30_000, "tasks finished after restart");
-      checkLedger(dataDir, 1000);
+      await waitUntil(async () => (await unfinished(dataDir)) === 0, 30_000, "tasks finished after restart");
+      await checkLedger(dataDir, 1000);
     } finally {
       await s.stop();
       rmSync(dataDir, { recursive: true, force: true });

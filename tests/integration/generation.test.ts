@@ -3,10 +3,10 @@
  * the fields of each status, ordering, paging bounds, isolation, credits
  * reserved at creation and debited once on success only, and result files.
  */
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { Client, uniqueEmail, type Auth } from "../support/client";
+import { queryServerDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
 
 let server: TestServer;
@@ -55,10 +55,6 @@ async function available(auth: Auth, c: Client = api): Promise<number> {
   const m = /^insufficient credits: need 15, have (\d+)$/.exec(r.message);
   if (!m) throw new Error(`probe did not fail as expected: ${JSON.stringify(r)}`);
   return Number(m[1]);
-}
-
-function openDb(s: TestServer) {
-  return new Database(join(s.dataDir, "atelier.db"), { readonly: true });
 }
 
 describe("POST /api/generator/generate (spec 4.1)", () => {
@@ -361,15 +357,10 @@ describe("credits (spec §3.1, DESIGN §3)", () => {
     expect(await available(a)).toBe(7);
     await Bun.sleep(300); // any duplicate processing would have had time to happen
     expect(await available(a)).toBe(7);
-    const db = openDb(server);
-    try {
-      const debits = db.query("SELECT gen_id, amount, charged FROM credit_debits WHERE user_id = ?").all(a.userId) as any[];
-      expect(debits).toEqual([{ gen_id: ok, amount: 3, charged: 3 }]);
-      const left = db.query("SELECT sum(remaining) AS n FROM credit_grants WHERE user_id = ?").get(a.userId) as any;
-      expect(left.n).toBe(7);
-    } finally {
-      db.close();
-    }
+    const debits = await queryServerDb(server.dataDir, "SELECT gen_id, amount, charged FROM credit_debits WHERE user_id = ?", a.userId);
+    expect(debits).toEqual([{ gen_id: ok, amount: 3, charged: 3 }]);
+    const [left] = await queryServerDb(server.dataDir, "SELECT sum(remaining) AS n FROM credit_grants WHERE user_id = ?", a.userId);
+    expect(Number(left!.n)).toBe(7);
   });
 
   test("a task over its deadline fails with 'generation timed out' and costs nothing", async () => {

@@ -60,9 +60,9 @@ describe("Idempotency-Key and cancel of pending tasks (runner off: tasks stay pe
     const again = await api.post("/api/generator/generate", { prompt: IMAGE.prompt, model: IMAGE.model, provider: IMAGE.provider, ai_type: IMAGE.ai_type }, { cookie }, { headers: { "Idempotency-Key": key } });
     expect(again.body.data.gen_id).toBe([...ids][0]);
 
-    const db = openServerDb(server.dataDir);
+    const db = await openServerDb(server.dataDir);
     try {
-      expect(db.select().from(generations).where(eq(generations.userId, userId)).all().length).toBe(1);
+      expect((await db.many(db.select().from(generations).where(eq(generations.userId, userId)))).length).toBe(1);
     } finally {
       void db.close();
     }
@@ -88,9 +88,9 @@ describe("Idempotency-Key and cancel of pending tasks (runner off: tasks stay pe
     const theirs = await api.post("/api/generator/generate", { ...IMAGE, prompt: "a different fox" }, { cookie: b.cookie }, { headers: { "Idempotency-Key": key } });
     expect(theirs.body.code).toBe(0);
     expect(theirs.body.data.gen_id).not.toBe(first.body.data.gen_id);
-    const db = openServerDb(server.dataDir);
+    const db = await openServerDb(server.dataDir);
     try {
-      expect(db.select().from(idempotencyKeys).where(eq(idempotencyKeys.userId, userId)).all().length).toBe(1);
+      expect((await db.many(db.select().from(idempotencyKeys).where(eq(idempotencyKeys.userId, userId)))).length).toBe(1);
     } finally {
       void db.close();
     }
@@ -99,9 +99,9 @@ describe("Idempotency-Key and cancel of pending tasks (runner off: tasks stay pe
   test("a key older than 24 h is forgotten: the same key makes a new task", async () => {
     const { cookie, userId } = await api.signUp(uniqueEmail("idem-old"));
     const first = await api.post("/api/generator/generate", IMAGE, { cookie }, { headers: { "Idempotency-Key": "k-old" } });
-    const db = openServerDb(server.dataDir);
+    const db = await openServerDb(server.dataDir);
     try {
-      db.update(idempotencyKeys).set({ createdAt: Date.now() - 24 * 3600_000 - 1000 }).where(eq(idempotencyKeys.userId, userId)).run();
+      (await db.run(db.update(idempotencyKeys).set({ createdAt: Date.now() - 24 * 3600_000 - 1000 }).where(eq(idempotencyKeys.userId, userId))));
     } finally {
       void db.close();
     }
@@ -145,7 +145,7 @@ describe("Idempotency-Key and cancel of pending tasks (runner off: tasks stay pe
 
   test("cancel with an API key; a missing gen_id is invalid params", async () => {
     const { userId } = await api.signUp(uniqueEmail("cancel-key"));
-    const db = openServerDb(server.dataDir);
+    const db = await openServerDb(server.dataDir);
     const key = await insertApiKey(db, userId);
     void db.close();
     const created = await api.post("/api/generator/generate", IMAGE, { apiKey: key });
@@ -174,12 +174,12 @@ describe("cancel of processing tasks: each real adapter against its fake", () =>
     await fakes?.stop();
   });
 
-  const upstreamIdOf = (genId: string) => {
-    const db = openServerDb(server.dataDir);
+  const upstreamIdOf = async (genId: string) => {
+    const db = await openServerDb(server.dataDir);
     try {
-      return db.select().from(generations).where(eq(generations.id, genId)).get();
+      return await db.one(db.select().from(generations).where(eq(generations.id, genId)));
     } finally {
-      void db.close();
+      await db.close();
     }
   };
 
@@ -189,8 +189,8 @@ describe("cancel of processing tasks: each real adapter against its fake", () =>
     const created = await api.post("/api/generator/generate", body, { cookie });
     expect(created.body.code).toBe(0);
     const genId = created.body.data.gen_id as string;
-    const row = await waitFor("the upstream task id", () => {
-      const r = upstreamIdOf(genId);
+    const row = await waitFor("the upstream task id", async () => {
+      const r = await upstreamIdOf(genId);
       return r?.upstreamTaskId ? r : undefined;
     });
     const c = await api.post("/api/generator/cancel", { gen_id: genId }, { cookie });
@@ -204,9 +204,9 @@ describe("cancel of processing tasks: each real adapter against its fake", () =>
     const q = await api.post("/api/generator/query", { gen_id: genId }, { cookie });
     expect(q.body.data).toMatchObject({ status: "failed", error_message: "canceled" });
     expect(await credits(api, cookie)).toBe(before);
-    const db = openServerDb(server.dataDir);
+    const db = await openServerDb(server.dataDir);
     try {
-      expect(db.select().from(creditDebits).where(eq(creditDebits.genId, genId)).all()).toEqual([]);
+      expect((await db.many(db.select().from(creditDebits).where(eq(creditDebits.genId, genId))))).toEqual([]);
     } finally {
       void db.close();
     }

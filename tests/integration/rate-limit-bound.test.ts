@@ -1,6 +1,7 @@
 /**
  * The limiter's exactness bound (DESIGN §5, docs/performance.md): two
- * processes, each with its own connection to one database file, hammer one
+ * processes, each with its own connection to one database (the SQLite file, or
+ * PostgreSQL on the ATELIER_TEST_PG run), hammer one
  * user's bucket through the real limiter as fast as they can. Whatever the
  * interleaving, the requests admitted with `now` in any interval [a, b] must
  * number at most (W + b − a) / T (T = W / limit): a burst of `limit`, then
@@ -10,7 +11,8 @@ import { expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "#db/client";
+import { openDatabase, openPostgres } from "#db/client";
+import { createTestDatabase, dropTestDatabase, onPostgres } from "../support/engine";
 import { ROOT } from "../support/server";
 
 const LIMIT = 500;
@@ -20,8 +22,9 @@ const T_US = (WINDOW_MS * 1000) / LIMIT; // 2,000 µs: the limit divides the win
 
 test("two processes hammering one user never get more than the bound through", async () => {
   const dir = mkdtempSync(join(tmpdir(), "atelier-bound-"));
-  const file = join(dir, "atelier.db");
-  void openDatabase(file).close(); // migrated once, before the processes start
+  // Migrated once, before the processes start.
+  const file = onPostgres ? await createTestDatabase("bound") : join(dir, "atelier.db");
+  await (onPostgres ? await openPostgres(file) : openDatabase(file)).close();
   const startAt = Date.now() + 1500; // both processes are up and spinning by then
   const procs = [0, 1].map(() =>
     Bun.spawn(["bun", join(ROOT, "tests/support/limiter-hammer.ts"), file, "user:hammered", String(LIMIT), String(WINDOW_MS), String(startAt), String(RUN_MS)], {
@@ -32,6 +35,7 @@ test("two processes hammering one user never get more than the bound through", a
   );
   const outs = await Promise.all(procs.map(async (p) => JSON.parse(await new Response(p.stdout).text()) as { admitted: number[]; refused: number }));
   rmSync(dir, { recursive: true, force: true });
+  if (onPostgres) await dropTestDatabase(file);
 
   // Both processes took part and both were refused: they really contended for one bucket.
   for (const o of outs) {

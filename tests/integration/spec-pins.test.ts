@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { CATALOG } from "~/domain/catalog";
 import { Client, uniqueEmail } from "../support/client";
+import { queryServerDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
 
 /** spec §8.1 (the five rows it shows) + DESIGN §2 (the two it leaves open). */
@@ -120,18 +121,12 @@ describe("spec §8.2 and §8.3 limits", () => {
     const credits = await c.post("/api/get-user-credits", undefined, { cookie: u.cookie });
     expect(credits.body.data).toEqual({ left_credits: CHECKIN.credits, total_credits: CHECKIN.credits });
     // The grant's expiry, read from the database the server wrote.
-    const { Database } = await import("bun:sqlite");
-    const db = new Database(`${server.dataDir}/atelier.db`, { readonly: true });
-    try {
-      const g = db.query("SELECT amount, expires_at FROM credit_grants WHERE user_id = ? AND source = 'checkin'").all(u.userId) as { amount: number; expires_at: number }[];
-      expect(g.length).toBe(1);
-      expect(g[0]!.amount).toBe(CHECKIN.credits);
-      const days = (Number(g[0]!.expires_at) - before) / DAY;
-      expect(days).toBeGreaterThan(CHECKIN.validityDays - 0.01);
-      expect(days).toBeLessThan(CHECKIN.validityDays + 0.01);
-    } finally {
-      db.close();
-    }
+    const g = await queryServerDb<{ amount: number; expires_at: number }>(server.dataDir, "SELECT amount, expires_at FROM credit_grants WHERE user_id = ? AND source = 'checkin'", u.userId);
+    expect(g.length).toBe(1);
+    expect(g[0]!.amount).toBe(CHECKIN.credits);
+    const days = (Number(g[0]!.expires_at) - before) / DAY;
+    expect(days).toBeGreaterThan(CHECKIN.validityDays - 0.01);
+    expect(days).toBeLessThan(CHECKIN.validityDays + 0.01);
   });
 
   test("feedback rating: 1 to 5 accepted, 0 and 6 refused", async () => {

@@ -58,7 +58,7 @@ describe("status stream", () => {
     const { cookie, userId } = await api.signUp(uniqueEmail("sse-done"));
     const gen = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "done" }, { cookie })).body.data.gen_id;
     await api.post("/api/generator/cancel", { gen_id: gen }, { cookie });
-    const db = openServerDb(web.dataDir);
+    const db = await openServerDb(web.dataDir);
     const key = await insertApiKey(db, userId);
     void db.close();
     const got = await readEvents(await fetch(`${web.url}/api/generator/stream?gen_id=${gen}`, { headers: { "x-api-key": key } }));

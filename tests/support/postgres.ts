@@ -7,6 +7,7 @@
  *   const pg = await startPostgres();   // pg.url = postgres://postgres@127.0.0.1:PORT/atelier
  *   await pg.createDatabase("other");   // another empty database on the same cluster
  *   await pg.restart();                 // a fault test: immediate stop, start again
+ *   await pg.restart(2000, "fast");     // or a clean shutdown (connections closed), down for 2 s
  *   await pg.stop();
  */
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -31,12 +32,15 @@ export interface Postgres {
   dir: string;
   /** A URL for another database on this cluster (created empty). */
   createDatabase(name: string): Promise<string>;
-  /** Stops the server at once (as a crash would) and starts it again on the same port. */
-  restart(downMs?: number): Promise<void>;
-  stopServer(): Promise<void>;
+  /** Stops the server at once (as a crash would; "fast": a clean shutdown) and starts it again on the same port. */
+  restart(downMs?: number, mode?: StopMode): Promise<void>;
+  stopServer(mode?: StopMode): Promise<void>;
   startServer(): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** pg_ctl stop's mode: "immediate" is a crash (recovery at start), "fast" closes connections and shuts down cleanly. */
+export type StopMode = "immediate" | "fast";
 
 const asRoot = process.getuid?.() === 0;
 const as = (cmd: string[]) => (asRoot ? ["runuser", "-u", "postgres", "--", ...cmd] : cmd);
@@ -67,8 +71,8 @@ export async function startPostgres(opts: { database?: string; maxConnections?: 
   const startServer = async () => {
     await sh([join(PG_BIN, "pg_ctl"), "-D", data, "-o", options, "-l", join(dir, "log"), "-w", "-t", "60", "start"], "pg_ctl start");
   };
-  const stopServer = async () => {
-    await sh([join(PG_BIN, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"], "pg_ctl stop").catch(() => {});
+  const stopServer = async (mode: StopMode = "immediate") => {
+    await sh([join(PG_BIN, "pg_ctl"), "-D", data, "-m", mode, "-w", "stop"], "pg_ctl stop").catch(() => {});
   };
   await startServer();
   const database = opts.database ?? "atelier";
@@ -85,8 +89,8 @@ export async function startPostgres(opts: { database?: string; maxConnections?: 
     createDatabase,
     startServer,
     stopServer,
-    async restart(downMs = 0) {
-      await stopServer();
+    async restart(downMs = 0, mode: StopMode = "immediate") {
+      await stopServer(mode);
       if (downMs > 0) await Bun.sleep(downMs);
       await startServer();
     },

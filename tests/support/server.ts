@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { createTestDatabase, dropTestDatabase, onPostgres } from "./engine";
 
 export const ROOT = join(import.meta.dir, "../..");
 
@@ -22,6 +23,8 @@ export interface TestServer {
   dataDir: string;
   proc: Subprocess;
   env: Record<string, string>;
+  /** The server's PostgreSQL database (the ATELIER_TEST_PG run), or undefined on SQLite. */
+  databaseUrl: string | undefined;
   logs: () => string;
   stop: (signal?: NodeJS.Signals) => Promise<number>;
   /** Stops and removes the data directory. */
@@ -37,7 +40,28 @@ export interface StartOptions {
   timeoutMs?: number;
   /** Another built checkout to run (the before/after benchmark); default this one. */
   root?: string;
+  /**
+   * Run on PostgreSQL: sets DATABASE_URL (e.g. a tests/support/postgres.ts cluster's `url`) and, unless
+   * `env` gives one, a fixed BETTER_AUTH_SECRET (nodes of one database share it). Default: the SQLite file,
+   * or on the ATELIER_TEST_PG run (tests/support/engine.ts) a fresh database per data dir in the shared cluster.
+   */
+  databaseUrl?: string;
+  /** Force an engine whatever the run (a test of one engine's behaviour). */
+  engine?: "sqlite" | "postgres";
 }
+
+/** The BETTER_AUTH_SECRET test servers on PostgreSQL share (several nodes on one database need the same one). */
+export const TEST_AUTH_SECRET = "atelier-test-secret-shared-by-every-node-0123456789";
+
+/** The PostgreSQL database of each data dir (a restart on the same data dir finds the same database). */
+const databases = new Map<string, string>();
+
+/** What a CLI command run beside a test server needs to reach the same database (nothing on SQLite: DATA_DIR does). */
+export const databaseEnv = (s: Pick<TestServer, "env">): Record<string, string> =>
+  s.env.DATABASE_URL ? { DATABASE_URL: s.env.DATABASE_URL, BETTER_AUTH_SECRET: s.env.BETTER_AUTH_SECRET ?? "" } : {};
+
+/** The database URL of the server that ran on this data dir, if it ran on PostgreSQL. */
+export const databaseUrlOf = (dataDir: string) => databases.get(dataDir);
 
 export function requireBuild() {
   if (!existsSync(join(ROOT, "build/server/index.js"))) {
@@ -50,6 +74,11 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "atelier-it-"));
   const url = `http://127.0.0.1:${port}`;
+  let databaseUrl = opts.databaseUrl ?? opts.env?.DATABASE_URL;
+  if (!databaseUrl && (opts.engine ?? (onPostgres ? "postgres" : "sqlite")) === "postgres") {
+    databaseUrl = databases.get(dataDir) ?? (await createTestDatabase());
+  }
+  if (databaseUrl) databases.set(dataDir, databaseUrl);
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "/tmp",
@@ -63,6 +92,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     LOG_LEVEL: "warn",
     // better-auth's per-IP limiter would hold a suite's many sign-ups from 127.0.0.1 to 3 per 10 s; its own test turns it on.
     AUTH_RATE_LIMIT: "off",
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl, BETTER_AUTH_SECRET: TEST_AUTH_SECRET } : {}),
     ...opts.env,
   };
   let output = "";
@@ -107,11 +137,17 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     dataDir,
     proc,
     env,
+    databaseUrl,
     logs: () => output,
     stop,
     dispose: async () => {
       await stop();
-      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (opts.dataDir) return;
+      rmSync(dataDir, { recursive: true, force: true });
+      if (databaseUrl && !opts.databaseUrl && !opts.env?.DATABASE_URL) {
+        databases.delete(dataDir);
+        await dropTestDatabase(databaseUrl).catch(() => {});
+      }
     },
   };
 }

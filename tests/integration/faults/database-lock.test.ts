@@ -5,9 +5,10 @@
  * again`, Retry-After) and nothing is written; the server never crashes, a
  * task in flight still ends completed, and everything works after.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { join } from "node:path";
 import { Client, uniqueEmail } from "../../support/client";
+import { onPostgres, sqliteOnly } from "../../support/engine";
 import { startServer, type TestServer } from "../../support/server";
 import { count, expectHealthy, expectLedgerBalanced, finalState, waitUntil } from "./support";
 
@@ -35,7 +36,11 @@ async function lockDatabase(dataDir: string, ms: number) {
   return { proc, released: proc.exited };
 }
 
+// PostgreSQL has no file lock: its faults are the restart test (postgres-restart.test.ts).
+const test = sqliteOnly("the SQLite file's write lock and busy_timeout");
+
 beforeAll(async () => {
+  if (onPostgres) return;
   server = await startServer({ env: { SIMULATOR_DELAY_MS: "300", JOB_LEASE_MS: "1500", SIGNUP_CREDITS: "100" } });
   c = new Client(server.url);
   ({ cookie } = await c.signUp(uniqueEmail("locked")));
@@ -72,9 +77,9 @@ describe("database locked by another process", () => {
   test("locked for 6.5 s (> busy_timeout): a write fails with a 503 envelope and writes nothing; a task in flight still completes", async () => {
     // A task whose completion will run into the lock.
     const inflight = (await c.post("/api/generator/generate", { ...IMAGE, prompt: "completes into the lock" }, { cookie })).body.data.gen_id as string;
-    await waitUntil(() => count(server.dataDir, "SELECT count(*) AS n FROM generations WHERE id = ? AND status = 'processing'", inflight) === 1, 5000, "task processing");
-    const tasksBefore = count(server.dataDir, "SELECT count(*) AS n FROM generations");
-    const feedbackBefore = count(server.dataDir, "SELECT count(*) AS n FROM feedback");
+    await waitUntil(async () => (await count(server.dataDir, "SELECT count(*) AS n FROM generations WHERE id = ? AND status = 'processing'", inflight)) === 1, 5000, "task processing");
+    const tasksBefore = await count(server.dataDir, "SELECT count(*) AS n FROM generations");
+    const feedbackBefore = await count(server.dataDir, "SELECT count(*) AS n FROM feedback");
     const lock = await lockDatabase(server.dataDir, 6500);
     // bun:sqlite waits for a lock synchronously: the first write to wait holds the whole process for up
     // to busy_timeout (docs/reliability.md). One write at a time, so each outcome is known.
@@ -84,10 +89,10 @@ describe("database locked by another process", () => {
     expect(generate.headers.get("retry-after")).toBe("1");
     expect(server.proc.exitCode).toBeNull();
     await lock.released;
-    expect(count(server.dataDir, "SELECT count(*) AS n FROM generations")).toBe(tasksBefore);
+    expect(await count(server.dataDir, "SELECT count(*) AS n FROM generations")).toBe(tasksBefore);
     const feedback = await c.post("/api/add-feedback", { content: "after the lock", rating: 2 }, { cookie });
     expect(feedback.body.code).toBe(0);
-    expect(count(server.dataDir, "SELECT count(*) AS n FROM feedback")).toBe(feedbackBefore + 1);
+    expect(await count(server.dataDir, "SELECT count(*) AS n FROM feedback")).toBe(feedbackBefore + 1);
 
     // After the lock: the interrupted task is picked up again when its lease expires and completes; new work succeeds.
     expect((await finalState(c, { cookie }, inflight, 20_000)).status).toBe("completed");
@@ -95,7 +100,7 @@ describe("database locked by another process", () => {
     expect(again.body.code).toBe(0);
     expect((await finalState(c, { cookie }, again.body.data.gen_id)).status).toBe("completed");
     await expectHealthy(server.url);
-    expectLedgerBalanced(server.dataDir);
+    await expectLedgerBalanced(server.dataDir);
     expect(server.logs()).not.toContain("unhandled error");
   }, 40_000);
 });

@@ -58,7 +58,7 @@ describe("result storage fails", () => {
     expect(ok.status).toBe("completed");
     expect((await fetch(ok.result_urls![0]!)).status).toBe(200);
     expect(await credits()).toBe(before - 5);
-    expectLedgerBalanced(server.dataDir);
+    await expectLedgerBalanced(server.dataDir);
     expect(server.proc.exitCode).toBeNull();
   }, 30_000);
 });

@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, uniqueEmail } from "../../support/client";
 import { startServer } from "../../support/server";
-import { count, expectHealthy, expectLedgerBalanced, readDb, waitUntil } from "./support";
+import { serverSql } from "../../support/db";
+import { count, expectHealthy, expectLedgerBalanced, waitUntil } from "./support";
 
 const KINDS = [
   { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell" },
@@ -50,18 +51,18 @@ describe("SIGKILL under load", () => {
         }
       };
       const clients = Array.from({ length: 12 }, (_, n) => client(n));
-      await waitUntil(() => count(dataDir, "SELECT count(*) AS n FROM generations WHERE status = 'processing'") >= 4 && accepted.size >= 30, 15_000, "work under way");
+      await waitUntil(async () => (await count(dataDir, "SELECT count(*) AS n FROM generations WHERE status = 'processing'")) >= 4 && accepted.size >= 30, 15_000, "work under way");
       expect(await s.stop("SIGKILL")).not.toBe(0);
       killed = true;
       await Promise.all(clients);
       expect(serverErrors).toBe(0);
-      expect(count(dataDir, "SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')")).toBeGreaterThan(0);
+      expect(await count(dataDir, "SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')")).toBeGreaterThan(0);
 
       s = await startServer({ dataDir, env, port });
-      await waitUntil(() => count(dataDir, "SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')") === 0, 40_000, "every task finished after the restart");
-      const d = readDb(dataDir);
+      await waitUntil(async () => (await count(dataDir, "SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')")) === 0, 40_000, "every task finished after the restart");
+      const d = await serverSql(dataDir);
       try {
-        const rows = new Map((d.query("SELECT id, status, error_message AS err FROM generations").all() as { id: string; status: string; err: string | null }[]).map((r) => [r.id, r]));
+        const rows = new Map(((await d.all("SELECT id, status, error_message AS err FROM generations")) as { id: string; status: string; err: string | null }[]).map((r) => [r.id, r]));
         for (const id of accepted) {
           const r = rows.get(id);
           expect(r).toBeDefined();
@@ -71,9 +72,9 @@ describe("SIGKILL under load", () => {
         // A task created by a request whose answer the kill swallowed may exist beyond `accepted`: it ended too.
         for (const r of rows.values()) expect(["completed", "failed"]).toContain(r.status);
       } finally {
-        d.close();
+        await d.close();
       }
-      expectLedgerBalanced(dataDir);
+      await expectLedgerBalanced(dataDir);
       await expectHealthy(s.url);
     } finally {
       await s.stop();

@@ -1,8 +1,7 @@
 /** Shared by the fault tests: waiting, final states through the API, and the ledger checked in the database. */
-import { Database } from "bun:sqlite";
 import { expect } from "bun:test";
-import { join } from "node:path";
 import type { Auth, Client } from "../../support/client";
+import { countIn, serverSql } from "../../support/db";
 
 export async function waitUntil(fn: () => boolean | Promise<boolean>, timeoutMs: number, what: string) {
   const deadline = Date.now() + timeoutMs;
@@ -28,41 +27,30 @@ export async function finalState(c: Client, auth: Auth, genId: string, timeoutMs
   return last;
 }
 
-export const readDb = (dataDir: string) => new Database(join(dataDir, "atelier.db"), { readonly: true });
-
-export function count(dataDir: string, sql: string, ...args: string[]): number {
-  const d = readDb(dataDir);
-  try {
-    return (d.query(sql).get(...args) as { n: number }).n;
-  } finally {
-    d.close();
-  }
-}
+/** `SELECT count(*) AS n …` on the server's database (SQLite file or PostgreSQL). */
+export const count = countIn;
 
 /**
  * Every user's ledger balances: Σ grants − Σ charged = Σ remaining; one debit per
  * completed task for its cost; none for any other task; nothing left unfinished.
  */
-export function expectLedgerBalanced(dataDir: string) {
-  const d = readDb(dataDir);
+export async function expectLedgerBalanced(dataDir: string) {
+  const d = await serverSql(dataDir);
   try {
-    expect((d.query("SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')").get() as any).n).toBe(0);
-    for (const { id } of d.query("SELECT id FROM user").all() as { id: string }[]) {
-      const g = d.query("SELECT coalesce(sum(amount),0) AS total, coalesce(sum(remaining),0) AS left FROM credit_grants WHERE user_id = ?").get(id) as any;
-      const charged = (d.query("SELECT coalesce(sum(charged),0) AS n FROM credit_debits WHERE user_id = ?").get(id) as any).n;
-      const spent = (d.query("SELECT coalesce(sum(credits_cost),0) AS n FROM generations WHERE user_id = ? AND status = 'completed'").get(id) as any).n;
-      expect({ user: id, left: g.left, charged }).toEqual({ user: id, left: g.total - charged, charged: spent });
+    expect(((await d.get("SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')")) as any).n).toBe(0);
+    for (const { id } of (await d.all('SELECT id FROM "user"')) as { id: string }[]) {
+      const g = (await d.get("SELECT coalesce(sum(amount),0) AS total, coalesce(sum(remaining),0) AS remaining FROM credit_grants WHERE user_id = ?", id)) as any;
+      const charged = ((await d.get("SELECT coalesce(sum(charged),0) AS n FROM credit_debits WHERE user_id = ?", id)) as any).n;
+      const spent = ((await d.get("SELECT coalesce(sum(credits_cost),0) AS n FROM generations WHERE user_id = ? AND status = 'completed'", id)) as any).n;
+      expect({ user: id, left: g.remaining, charged }).toEqual({ user: id, left: g.total - charged, charged: spent });
     }
-    const bad = d
-      .query(
-        `SELECT count(*) AS n FROM generations g WHERE
+    const bad = (await d.get(`SELECT count(*) AS n FROM generations g WHERE
            (status = 'completed' AND (SELECT count(*) FROM credit_debits c WHERE c.gen_id = g.id AND c.amount = g.credits_cost) != 1)
         OR (status != 'completed' AND EXISTS (SELECT 1 FROM credit_debits c WHERE c.gen_id = g.id))`,
-      )
-      .get() as any;
+    )) as any;
     expect(bad.n).toBe(0);
   } finally {
-    d.close();
+    await d.close();
   }
 }
 

@@ -127,7 +127,7 @@ describe("upstream faults: the task ends with a clear message, charged only on s
     await expectHealthy(server.url);
     expect(await run(REPLICATE)).toMatchObject({ status: "completed", charged: 3 });
     expect(await run(OPENAI)).toMatchObject({ status: "completed", charged: 5 });
-    expectLedgerBalanced(server.dataDir);
+    await expectLedgerBalanced(server.dataDir);
     expect(server.proc.exitCode).toBeNull();
     expect(server.logs()).not.toContain("generation step crashed");
     expect(server.logs()).not.toContain("unhandled error");

@@ -140,7 +140,7 @@ const current = await prepareSide();
 const old = baseline ? await prepareSide(baseline.root) : undefined;
 const { server, users } = current;
 const dataDir = current.server.dataDir;
-const db = openServerDb(dataDir);
+const db = await openServerDb(dataDir);
 /** Generate runs leave pending tasks; failing them afterwards keeps each run's reservation sums alike. */
 const settlePending = (side: Side = current) =>
   side.sqlite.run("UPDATE generations SET status = 'failed', error_message = 'bench', completed_at = ? WHERE status IN ('pending','processing')", [Date.now()]);

@@ -349,7 +349,7 @@ export async function runMigrateToPostgresCli(argv: string[]): Promise<number> {
     `${"table".padEnd(w)}  ${"rows".padStart(9)}  ${"ms".padStart(7)}`,
     ...r.tables.map((s) => `${s.table.padEnd(w)}  ${String(s.rows).padStart(9)}  ${s.ms.toFixed(0).padStart(7)}`),
     `copied ${r.rows} rows in ${r.tables.length} tables to ${redact(v.to ?? process.env.DATABASE_URL ?? "")} and committed; ` +
-      `verified: row counts of every table and the balances of ${r.users} users are equal on both databases ` +
+      `verified: row counts of every table and the balances of ${r.users} user${r.users === 1 ? "" : "s"} are equal on both databases ` +
       `(snapshot ${r.snapshotMs.toFixed(0)} ms, copy ${r.copyMs.toFixed(0)} ms, verify ${r.verifyMs.toFixed(0)} ms, total ${(r.totalMs / 1000).toFixed(1)} s)`,
   ];
   process.stdout.write(lines.join("\n") + "\n");

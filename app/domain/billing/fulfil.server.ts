@@ -83,6 +83,8 @@ export interface RefundFact {
 export interface DisputeFact {
   type: "dispute";
   paymentIntent: string | null;
+  /** The payment's ref when known (an invoice id found through the API, like a refund's). */
+  paymentRef?: string | null;
   /** Disputed amount (cents). */
   amount: number;
 }
@@ -340,9 +342,10 @@ function* applyRefund(tx: Tx, f: RefundFact, clock: Clock): Steps<string> {
 
 /** A dispute is a refund of the disputed amount on top of the payment's earlier refunds. */
 function* applyDispute(tx: Tx, f: DisputeFact, clock: Clock): Steps<string> {
-  if (!f.paymentIntent) return "ignored: dispute without a payment intent";
-  const payment = yield* one(tx.select().from(orderPayments).where(eq(orderPayments.paymentIntent, f.paymentIntent)));
-  if (!payment) return `ignored: no payment for ${f.paymentIntent}`;
+  const payment =
+    (f.paymentRef ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.ref, f.paymentRef))) : undefined) ??
+    (f.paymentIntent ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.paymentIntent, f.paymentIntent))) : undefined);
+  if (!payment) return f.paymentIntent ? `ignored: no payment for ${f.paymentRef ?? f.paymentIntent}` : "ignored: dispute without a payment intent";
   const outcome = yield* applyRefund(tx, { type: "refund", paymentRef: payment.ref, amountRefunded: payment.refundedAmount + f.amount }, clock);
   return outcome.replace(/^applied: refund/, "applied: dispute");
 }

@@ -102,7 +102,7 @@ const ms = (seconds: number | null | undefined) => (seconds ? seconds * 1000 : n
 
 /**
  * What an event means for the ledger. Packs come from the signed event alone;
- * the only API call is for a refund of a subscription invoice, whose charge
+ * the only API call is for a refund or dispute of a subscription invoice, whose charge
  * names a PaymentIntent that Atelier may not have seen (invoice payments are
  * not part of `invoice.paid` unless expanded).
  */
@@ -117,6 +117,12 @@ export async function factFromEvent(
   event: Stripe.Event,
   knownPaymentIntent: (pi: string) => Promise<boolean>,
 ): Promise<Fact | null> {
+  /** Which invoice a PaymentIntent Atelier has not seen paid (a subscription period's charge), else null. */
+  const invoiceOf = async (pi: string | null): Promise<string | null> => {
+    if (!pi || !config.STRIPE_SECRET_KEY || (await knownPaymentIntent(pi))) return null;
+    const found = await stripeClient(config).invoicePayments.list({ payment: { type: "payment_intent", payment_intent: pi }, limit: 1 });
+    return idOf(found.data[0]?.invoice as string | { id: string } | undefined);
+  };
   switch (event.type) {
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded": {
@@ -185,17 +191,12 @@ export async function factFromEvent(
     case "charge.refunded": {
       const ch = event.data.object;
       const pi = idOf(ch.payment_intent);
-      let paymentRef: string | null = null;
-      if (pi && config.STRIPE_SECRET_KEY && !(await knownPaymentIntent(pi))) {
-        // Which invoice did this PaymentIntent pay? (A renewal's charge.)
-        const found = await stripeClient(config).invoicePayments.list({ payment: { type: "payment_intent", payment_intent: pi }, limit: 1 });
-        paymentRef = idOf(found.data[0]?.invoice as string | { id: string } | undefined);
-      }
-      return { type: "refund", paymentIntent: pi, paymentRef, amountRefunded: ch.amount_refunded };
+      return { type: "refund", paymentIntent: pi, paymentRef: await invoiceOf(pi), amountRefunded: ch.amount_refunded };
     }
     case "charge.dispute.created": {
       const d = event.data.object;
-      return { type: "dispute", paymentIntent: idOf(d.payment_intent), amount: d.amount };
+      const pi = idOf(d.payment_intent);
+      return { type: "dispute", paymentIntent: pi, paymentRef: await invoiceOf(pi), amount: d.amount };
     }
     case "checkout.session.expired":
       return { type: "checkout-expired", checkoutId: event.data.object.id };

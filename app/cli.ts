@@ -17,5 +17,7 @@ const entry = build.entry.module as unknown as {
 // From a checkout the client build sits beside app/; inside the compiled
 // executable it is embedded (`--asset build`) under the bundle's own folder.
 const clientDir = [join(import.meta.dir, "../build/client"), join(import.meta.dir, "build/client")].find((d) => existsSync(d)) ?? join(import.meta.dir, "../build/client");
-const code = await entry.runCli(process.argv.slice(2), build, { clientDir });
-if (code !== -1) process.exit(code);
+// No top-level await: `bun run build` bundles this file as CommonJS with bytecode (a faster start), which has none.
+void entry.runCli(process.argv.slice(2), build, { clientDir }).then((code) => {
+  if (code !== -1) process.exit(code);
+});

@@ -124,7 +124,9 @@ const tokenMatches = (hash: string | null, token: string) => {
 
 /**
  * Completes or cancels a simulated checkout: a POST by its owner carrying its
- * form token. Completion is a payment fact through the webhook's fulfilment.
+ * form token, paid only while checkout is still simulated (no Stripe key, and
+ * allowed with the providers configured now). Completion is a payment fact
+ * through the webhook's fulfilment.
  */
 export async function finishSimulatedCheckout(
   deps: CheckoutDeps,
@@ -139,6 +141,10 @@ export async function finishSimulatedCheckout(
     await db.run(db.update(checkouts).set({ status: "canceled" }).where(and(eq(checkouts.id, c.id), eq(checkouts.status, "open"))));
     return { status: "canceled" };
   }
+  // Checked again at payment: a checkout started before the operator set STRIPE_SECRET_KEY (or a live
+  // provider key) must not hand out free credits now that they buy real work.
+  if (billingMode(deps.config) === "stripe") throw new AppError("FORBIDDEN");
+  assertSimulatedAllowed(deps.config);
   const product = await getProduct(db, c.productId);
   if (!product) throw new AppError("PRODUCT_NOT_FOUND");
   // Claim the checkout first: two submits of the same form pay once.

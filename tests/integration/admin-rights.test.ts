@@ -3,7 +3,7 @@
  * counts only once the account has verified it; otherwise only an operator's
  * `atelier admin promote` makes an admin.
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import type { Db } from "#db/client";
@@ -13,7 +13,6 @@ import { insertApiKey, markVerified, openServerDb } from "../support/db";
 import { databaseEnv, ROOT, startServer, type TestServer } from "../support/server";
 
 // CLI runs start processes: slow on a busy machine.
-setDefaultTimeout(30_000);
 
 let server: TestServer;
 let api: Client;

@@ -4,7 +4,7 @@
  * sign-in, the sign-up bonus on verification, a sign-up that does not tell
  * whether an address is taken, and password reset.
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { creditGrants, user } from "#db/schema";
@@ -12,8 +12,6 @@ import { startSmtp, type SmtpFake } from "../fakes/smtp";
 import { Client, uniqueEmail } from "../support/client";
 import { openServerDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
-
-setDefaultTimeout(30_000);
 
 let smtp: SmtpFake;
 let server: TestServer;

@@ -3,13 +3,11 @@
  * in the database, the same for unknown addresses) and per IP (better-auth's
  * limiter, database storage, AUTH_RATE_LIMIT).
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { Client, uniqueEmail } from "../support/client";
 import { queryServerDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
-
-setDefaultTimeout(60_000);
 
 const PASSWORD = "correct-horse-battery";
 

@@ -7,38 +7,25 @@
  * Expected: a per-user bound on checkouts started (say 10 per hour, or reuse of
  * an open session for the same product), answered with `too many requests`.
  */
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { startStripeFake, type StripeFake } from "../fakes/stripe";
-import { Client, uniqueEmail } from "../support/client";
-import { startServer, type TestServer } from "../support/server";
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { startBillingServer, type BillingServer } from "../support/billing";
 
-setDefaultTimeout(60_000);
-
-let server: TestServer;
-let stripe: StripeFake;
-let api: Client;
+let b: BillingServer;
 
 const CALLS = 40;
 const BOUND = 10;
 
-beforeAll(async () => {
-  stripe = startStripeFake();
-  server = await startServer({ env: stripe.env });
-  api = new Client(server.url);
-});
-afterAll(async () => {
-  await server?.dispose();
-  await stripe?.stop();
-});
+beforeAll(async () => void (b = await startBillingServer()));
+afterAll(() => b?.stop());
 
 test(`one session cannot start more than ${BOUND} Stripe checkouts in a burst`, async () => {
-  const { cookie } = await api.signUp(uniqueEmail("rv-flood"));
-  const before = stripe.sessions.size;
+  const { cookie } = await b.signUp("rv-flood");
+  const before = b.stripe.sessions.size;
   let ok = 0;
   for (let i = 0; i < CALLS; i++) {
-    const r = await api.post("/api/billing/checkout", { product_id: "pack-100" }, { cookie });
+    const r = await b.api.post("/api/billing/checkout", { product_id: "pack-100" }, { cookie });
     if (r.body.code === 0) ok++;
   }
-  expect(stripe.sessions.size - before).toBeLessThanOrEqual(BOUND);
+  expect(b.stripe.sessions.size - before).toBeLessThanOrEqual(BOUND);
   expect(ok).toBeLessThanOrEqual(BOUND);
 });

@@ -3,7 +3,7 @@
  * duplicates → one task, another body → 409) and cancel (pending, processing
  * with each real adapter against its fake, finished, another user's).
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { creditDebits, generations, idempotencyKeys } from "#db/schema";
 import { startAllFakes, type AllFakes } from "../fakes";
@@ -12,7 +12,6 @@ import { insertApiKey, openServerDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
 
 // A loaded shared machine makes servers slow to start and answer.
-setDefaultTimeout(30_000);
 
 const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a red fox in snow" };
 

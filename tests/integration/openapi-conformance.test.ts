@@ -8,7 +8,7 @@
  * match the documented schema, and a request the server accepted must be one
  * the document allows. So the document and the server cannot drift apart.
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
@@ -16,8 +16,6 @@ import { uniqueEmail } from "../support/client";
 import { markVerifiedIn } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
 import { startReceiver, type Receiver } from "../support/webhook-receiver";
-
-setDefaultTimeout(60_000);
 
 interface Exchange {
   method: string;

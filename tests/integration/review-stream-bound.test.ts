@@ -6,11 +6,9 @@
  * Expected: a per-user bound on concurrent streams (the studio itself opens at
  * most 3), further opens refused with an envelope error.
  */
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Client, uniqueEmail } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
-
-setDefaultTimeout(60_000);
 
 const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell" };
 const OPENED = 40;

@@ -3,13 +3,12 @@
  * change, closed after the final one, including a completion made by another
  * server process on the same database; errors before the stream are envelopes.
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client, uniqueEmail } from "../support/client";
 import { insertApiKey, openServerDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
 
 // A loaded shared machine makes servers slow to start and answer.
-setDefaultTimeout(30_000);
 
 const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell" };
 

@@ -4,14 +4,13 @@
  * delivers after restart; rotation; private destinations refused; an endpoint
  * that keeps failing is disabled with its reason; resend; isolation.
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Webhook } from "standardwebhooks";
 import { Client, uniqueEmail } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
 import { startReceiver, type Receiver } from "../support/webhook-receiver";
 
 // A loaded shared machine makes servers slow to start and answer.
-setDefaultTimeout(30_000);
 
 const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell" };
 const FAST = { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_TIMEOUT_MS: "1000", WEBHOOK_RETRY_SCHEDULE: "200,200,200,200,200", SIGNUP_CREDITS: "100" };

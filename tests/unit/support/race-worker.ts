@@ -1,10 +1,12 @@
 /**
  * A worker thread with its own database connection that calls the SAME domain
  * functions the routes and the job runner call — createGeneration, checkIn,
- * claimDue + completeGeneration — never a copy of their transactions. It waits
- * on a shared gate so every worker starts at once, then reports what it got.
+ * claimDue + completeGeneration — never a copy of their transactions. It opens
+ * the database once (a SQLite file, or a pool on a PostgreSQL URL), then runs
+ * one race per message: it waits on a shared gate so every worker starts at
+ * once, and reports what it got.
  */
-import { openDatabase } from "#db/client";
+import { openDatabase, openPostgres, type Db } from "#db/client";
 import { findOffering } from "~/domain/catalog";
 import { checkIn } from "~/domain/credits/checkin.server";
 import { createGeneration } from "~/domain/generations/generations.server";
@@ -13,9 +15,14 @@ import { isAppError } from "~/lib/errors";
 
 declare var self: Worker;
 
+export type WorkerMessage =
+  /** A SQLite file, or a postgres:// URL (a pool of `poolMax` connections: a PostgreSQL worker runs its attempts at once). */
+  | { kind: "open"; path: string; poolMax: number }
+  | ({ kind: "race" } & RaceJob)
+  | { kind: "close" };
+
 export interface RaceJob {
   op: "create" | "checkin" | "claim-complete";
-  path: string;
   userId: string;
   attempts: number;
   now: number;
@@ -34,10 +41,10 @@ export interface RaceResult {
 
 const offering = findOffering("image", "replicate", "black-forest-labs/flux-schnell")!;
 const config = { IMAGE_DEADLINE_MS: 600_000, VIDEO_DEADLINE_MS: 1_200_000 };
+let db: Db;
+let concurrent = false;
 
-self.onmessage = async (event: MessageEvent<RaceJob>) => {
-  const job = event.data;
-  const db = openDatabase(job.path, { migrate: false, busyTimeoutMs: 30_000 });
+async function run(job: RaceJob): Promise<RaceResult> {
   const clock = { now: () => job.now };
   const flag = new Int32Array(job.gate);
   self.postMessage({ ready: true });
@@ -53,23 +60,40 @@ self.onmessage = async (event: MessageEvent<RaceJob>) => {
         else out.refused++;
       }
     }
-  } else {
-    for (let i = 0; i < job.attempts; i++) {
-      try {
-        if (job.op === "checkin") {
-          if ((await checkIn(db, job.userId, clock)).added) out.ok++;
-          else out.refused++;
-        } else {
-          await createGeneration(db, { userId: job.userId, input: { offering, prompt: "race", options: {} }, mode: "simulated", config }, clock);
-          out.ok++;
-        }
-      } catch (e) {
-        if (!isAppError(e)) throw e;
-        out.refused++;
-        out.messages.push(e.message);
-      }
-    }
+    return out;
   }
-  void db.close();
-  self.postMessage(out);
+  const attempt = async () => {
+    try {
+      if (job.op === "checkin") {
+        if ((await checkIn(db, job.userId, clock)).added) out.ok++;
+        else out.refused++;
+      } else {
+        await createGeneration(db, { userId: job.userId, input: { offering, prompt: "race", options: {} }, mode: "simulated", config }, clock);
+        out.ok++;
+      }
+    } catch (e) {
+      if (!isAppError(e)) throw e;
+      out.refused++;
+      out.messages.push(e.message);
+    }
+  };
+  // SQLite runs a connection's transactions one after another; a PostgreSQL pool runs them at once.
+  if (concurrent) await Promise.all(Array.from({ length: job.attempts }, attempt));
+  else for (let i = 0; i < job.attempts; i++) await attempt();
+  return out;
+}
+
+self.onmessage = async (event: MessageEvent<WorkerMessage>) => {
+  const m = event.data;
+  if (m.kind === "open") {
+    concurrent = m.path.startsWith("postgres://");
+    db = concurrent ? await openPostgres(m.path, { migrate: false, poolMax: m.poolMax }) : openDatabase(m.path, { migrate: false, busyTimeoutMs: 30_000 });
+    if (concurrent) await Promise.all(Array.from({ length: m.poolMax }, () => db.ping())); // connect the pool before the gate opens
+    self.postMessage({ opened: true });
+  } else if (m.kind === "race") {
+    self.postMessage(await run(m));
+  } else {
+    await db.close();
+    self.postMessage({ closed: true });
+  }
 };

@@ -39,7 +39,7 @@ import { createAuth } from "~/lib/auth.server";
 import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
 import { copyOrder } from "~/server/migrate-to-postgres.server";
-import { hasPostgres, startPostgres, type Postgres } from "../support/postgres";
+import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
 import { requireBuild, ROOT } from "../support/server";
 import { insertUser } from "../support/services";
 
@@ -172,7 +172,7 @@ async function buildSource(db: Db, dataDir: string): Promise<{ key: string; keyO
   return { key, keyOwner: ids[0]!, busyUser };
 }
 
-describe.skipIf(!hasPostgres())("atelier migrate-to-postgres", () => {
+describe.skipIf(skipWithoutPostgres())("atelier migrate-to-postgres", () => {
   let pg: Postgres;
   let dir: string;
   let file: string;

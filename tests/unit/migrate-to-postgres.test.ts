@@ -17,7 +17,7 @@ import { grantCredits } from "~/domain/credits/ledger.server";
 import { manualClock } from "~/lib/clock";
 import { copyOrder, migrateToPostgres } from "~/server/migrate-to-postgres.server";
 import { insertUser } from "../support/services";
-import { hasPostgres, startPostgres, type Postgres } from "../support/postgres";
+import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
 
 const names = () => copyOrder().map((t) => getTableConfig(t).name);
 
@@ -68,7 +68,7 @@ describe("errors before anything is written", () => {
   });
 });
 
-describe.skipIf(!hasPostgres())("copy and verification on PostgreSQL", () => {
+describe.skipIf(skipWithoutPostgres())("copy and verification on PostgreSQL", () => {
   let pg: Postgres;
   let dir: string;
   let file: string;

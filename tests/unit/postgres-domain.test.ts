@@ -15,13 +15,13 @@ import { debitForGeneration, getCredits, grantCredits } from "~/domain/credits/l
 import { createGeneration, getOwnGeneration, listHistory } from "~/domain/generations/generations.server";
 import { take } from "~/domain/rate-limits/limiter.server";
 import { manualClock } from "~/lib/clock";
-import { hasPostgres, startPostgres, type Postgres } from "../support/postgres";
+import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
 
 test("? parameters become $n, quoted ones stay", () => {
   expect(toDollarParams("SELECT a FROM t WHERE b = ? AND c = '?' AND d = ?")).toBe("SELECT a FROM t WHERE b = $1 AND c = '?' AND d = $2");
 });
 
-describe.skipIf(!hasPostgres())("the domain on PostgreSQL", () => {
+describe.skipIf(skipWithoutPostgres())("the domain on PostgreSQL", () => {
   let pg: Postgres;
   let db: Db;
   const clock = manualClock();

@@ -18,7 +18,7 @@ import { eq, sql } from "drizzle-orm";
 import { findOffering } from "~/domain/catalog";
 import { getCredits, grantCredits, reservedCredits } from "~/domain/credits/ledger.server";
 import { createGeneration } from "~/domain/generations/generations.server";
-import { hasPostgres, startPostgres, type Postgres } from "../support/postgres";
+import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
 import type { RaceJob, RaceResult, WorkerMessage } from "./support/race-worker";
 
 const NOW = Date.UTC(2026, 10, 22, 12);
@@ -109,8 +109,8 @@ function races(engine: "sqlite" | "postgres", open: Open) {
     await db.close();
   }, 120_000);
 
-  // Skipped on PostgreSQL until the claim has its PostgreSQL form (issue 14: FOR UPDATE SKIP LOCKED instead of json_each/rowid).
-  test.skipIf(engine === "postgres")("claimDue + completeGeneration: 4 threads drain 60 tasks; each is claimed once, completed once, debited once", async () => {
+  const claimsOnPg = "[skipped on PostgreSQL until claimDue has its PostgreSQL form: FOR UPDATE SKIP LOCKED instead of json_each/rowid, issue 14]";
+  test.skipIf(engine === "postgres")(`claimDue + completeGeneration: 4 threads drain 60 tasks; each is claimed once, completed once, debited once${engine === "postgres" ? ` ${claimsOnPg}` : ""}`, async () => {
     const { path, db } = await open("claims");
     const u = await addUser(db);
     await db.exec(grantCredits(db, { userId: u, amount: 200, source: "admin" }, clock));
@@ -146,7 +146,7 @@ describe("races between threads calling the real domain functions: SQLite", () =
 /** RACE_ENGINES=sqlite leaves PostgreSQL out (`bun run mutate` does: a cluster per mutant would triple its time). */
 const onPostgres = (process.env.RACE_ENGINES ?? "sqlite,postgres").split(",").includes("postgres");
 
-describe.skipIf(!hasPostgres() || !onPostgres)("races between threads calling the real domain functions: PostgreSQL (skipped without its binaries or with RACE_ENGINES=sqlite)", () => {
+describe.skipIf(skipWithoutPostgres() || !onPostgres)("races between threads calling the real domain functions: PostgreSQL (skipped without its binaries or with RACE_ENGINES=sqlite)", () => {
   let pg: Postgres;
   beforeAll(async () => {
     pg = await startPostgres();

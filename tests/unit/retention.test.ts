@@ -22,7 +22,7 @@ import {
 } from "#db/schema";
 import { sweepRetention } from "~/domain/maintenance/retention.server";
 import { DAY_MS, manualClock } from "~/lib/clock";
-import { hasPostgres, startPostgres, type Postgres } from "../support/postgres";
+import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
 
 const HOUR = 3_600_000;
 
@@ -104,7 +104,7 @@ describe("retention on SQLite", () => {
   });
 });
 
-describe.skipIf(!hasPostgres())("retention on PostgreSQL", () => {
+describe.skipIf(skipWithoutPostgres())("retention on PostgreSQL", () => {
   let pg: Postgres;
   suite(async () => {
     pg = await startPostgres();

@@ -14,7 +14,7 @@ import { pgMigrations } from "#db/migrations-pg.gen";
 import * as sqlite from "#db/schema";
 import { pgSchema } from "#db/schema.pg";
 import { pendingPgMigration } from "../../scripts/generate-pg-migrations";
-import { hasPostgres, startPostgres } from "../support/postgres";
+import { skipWithoutPostgres, startPostgres } from "../support/postgres";
 
 const sqliteTables = (Object.values(sqlite) as unknown[]).filter((t): t is SQLiteTable => is(t, SQLiteTable));
 
@@ -40,7 +40,7 @@ describe("one schema, two dialects", () => {
     expect(pgMigrations.length).toBeGreaterThan(0);
   });
 
-  test.skipIf(!hasPostgres())("the PostgreSQL migrations apply to an empty database", async () => {
+  test.skipIf(skipWithoutPostgres())("the PostgreSQL migrations apply to an empty database", async () => {
     const pg = await startPostgres();
     const client = postgres(pg.url, { onnotice: () => {} });
     try {

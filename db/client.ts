@@ -15,11 +15,12 @@
  * same tables (db/schema.pg.ts derives the PostgreSQL DDL from them).
  */
 import { Database } from "bun:sqlite";
-import type { SQL } from "drizzle-orm";
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { migrations } from "./migrations.gen";
+import { engineOf } from "./prepared";
 import * as schema from "./schema";
 
 /** The drizzle builder domain code writes queries with (SQLite-typed on both engines). */
@@ -40,7 +41,7 @@ export type RowOf<Q> = Q extends { all(...a: any[]): infer A } ? (A extends read
 
 /** One step of a transaction body: what the runner executes and passes back. */
 export type Op =
-  | { k: "one" | "many" | "run"; q: Query; p?: Record<string, unknown> }
+  | { k: "one" | "many" | "run"; q: Query; p?: Record<string, unknown>; skipLocked?: boolean }
   | { k: "lock"; table: string; id: string }
   | { k: "sql"; mode: "many" | "run"; sqlite?: SQL; postgres?: SQL };
 
@@ -69,6 +70,32 @@ export function* run(q: Query, p?: Record<string, unknown>): Steps<number> {
 export function* lockRow(table: "user", id: string): Steps<void> {
   yield { k: "lock", table, id };
 }
+/**
+ * The rows of a select, each locked until the transaction ends, skipping rows
+ * another transaction holds: PostgreSQL's `FOR UPDATE SKIP LOCKED`, so nodes
+ * claiming work at once take disjoint rows without waiting on each other. On
+ * SQLite the immediate transaction already excludes every other writer: a plain read.
+ */
+export function* manySkipLocked<Q extends Query>(q: Q, p?: Record<string, unknown>): Steps<RowOf<Q>[]> {
+  return yield { k: "many", q, p, skipLocked: true };
+}
+
+/**
+ * `column IN (the elements of a JSON array parameter)`: one statement text for
+ * any number of ids, so it can be prepared once (SQLite `json_each`,
+ * PostgreSQL `json_array_elements_text`).
+ */
+export function inJsonArray(t: Tx, column: SQLWrapper, param: SQLWrapper): SQL {
+  return engineOf(t) === "postgres"
+    ? sql`${column} in (select value from json_array_elements_text(${param}::json))`
+    : sql`${column} in (select value from json_each(${param}))`;
+}
+
+/** Insertion order of a table's rows: SQLite's rowid (no sort when read through an index), else (created_at, id). */
+export function insertionOrder(t: Tx, table: SQLWrapper, createdAt: SQLWrapper, id: SQLWrapper): SQL[] {
+  return engineOf(t) === "postgres" ? [sql`${createdAt}`, sql`${id}`] : [sql`${table}.rowid`];
+}
+
 /** Dialect-specific SQL (the db layer's escape hatch): rows as plain objects. */
 export function* rawMany<R>(byEngine: { sqlite: SQL; postgres: SQL }): Steps<R[]> {
   return yield { k: "sql", mode: "many", ...byEngine };
@@ -88,8 +115,12 @@ export function isUniqueViolation(e: unknown): boolean {
 
 export interface DbInfo {
   engine: Engine;
-  /** Connection pool figures on PostgreSQL. */
-  pool?: { max: number };
+  /**
+   * Connection pool figures on PostgreSQL: `max` connections this process may
+   * open (DATABASE_POOL_MAX); `in_flight` statements and transactions it is
+   * waiting on right now (beyond `max` they queue for a connection).
+   */
+  pool?: { max: number; in_flight: number };
 }
 
 /**
@@ -108,6 +139,8 @@ export interface Db extends Tx {
   readonly engine: Engine;
   /** The drizzle instance (better-auth's adapter, migrations). */
   readonly drizzle: Drizzle;
+  /** The tables the drizzle instance was built with (db/schema.ts, or their PostgreSQL twins): better-auth's adapter. */
+  readonly tables: Record<"user" | "session" | "account" | "verification" | "rateLimit", object>;
   /** The bun:sqlite connection on SQLite (backup, fault tests); undefined on PostgreSQL. */
   readonly sqlite: Database | undefined;
   one<Q extends Query>(q: Q, p?: Record<string, unknown>): Promise<RowOf<Q> | undefined>;
@@ -200,6 +233,7 @@ export function sqliteDb(client: Database): Db {
     ...builders(d),
     engine: "sqlite",
     drizzle: d,
+    tables: schema,
     sqlite: client,
     one: async (q, p) => q.get(p) as any,
     many: async (q, p) => q.all(p) as any,
@@ -315,7 +349,6 @@ export function toDollarParams(text: string): string {
 export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<Db> {
   const { default: postgres } = await import("postgres");
   const { drizzle: drizzlePg } = await import("drizzle-orm/postgres-js");
-  const { sql } = await import("drizzle-orm");
   const { pgSchema } = await import("./schema.pg");
   const max = opts.poolMax ?? 10;
   const asNumber = { to: 20, from: [20, 1700], serialize: (x: unknown) => String(x), parse: (x: string) => Number(x) };
@@ -327,7 +360,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       case "one":
         return (await exec(op.q, op.p))[0];
       case "many":
-        return [...(await exec(op.q, op.p))];
+        return [...(await exec(op.skipLocked ? (op.q as unknown as { for(s: string, o: object): Query }).for("update", { skipLocked: true }) : op.q, op.p))];
       case "run":
         return (await exec(op.q, op.p)).count as number;
       case "lock":
@@ -341,21 +374,31 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     }
   };
   const raws = new Map<string, RawStatement<any>>();
+  let inFlight = 0;
+  const counted = async <T>(work: Promise<T>): Promise<T> => {
+    inFlight++;
+    try {
+      return await work;
+    } finally {
+      inFlight--;
+    }
+  };
   const db: Db = {
     ...builders(d),
     engine: "postgres",
     drizzle: d,
+    tables: pgSchema,
     sqlite: undefined,
-    one: async (q, p) => (await exec(q, p))[0],
-    many: async (q, p) => [...(await exec(q, p))],
-    run: async (q, p) => (await exec(q, p)).count,
-    tx: (body) => (d as any).transaction((t: any) => driveAsync(body(t as Tx), (op) => step(t, op))),
-    exec: (steps) => driveAsync(steps, (op) => step(d, op)),
+    one: async (q, p) => (await counted(exec(q, p)))[0],
+    many: async (q, p) => [...(await counted(exec(q, p)))],
+    run: async (q, p) => (await counted(exec(q, p))).count,
+    tx: (body) => counted((d as any).transaction((t: any) => driveAsync(body(t as Tx), (op) => step(t, op)))),
+    exec: (steps) => counted(driveAsync(steps, (op) => step(d, op))),
     raw(text) {
       let r = raws.get(text);
       if (!r) {
         const pgText = toDollarParams(text);
-        const q = (params: unknown[]) => client.unsafe(pgText, params as any[], { prepare: true });
+        const q = (params: unknown[]) => counted(client.unsafe(pgText, params as any[], { prepare: true }));
         r = {
           one: async (...p: unknown[]) => (await q(p))[0],
           many: async (...p: unknown[]) => [...(await q(p))],
@@ -368,7 +411,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     ping: async () => {
       await client`select 1`;
     },
-    info: () => ({ engine: "postgres", pool: { max } }),
+    info: () => ({ engine: "postgres", pool: { max, in_flight: inFlight } }),
     close: () => client.end({ timeout: 5 }),
   };
   if (opts.migrate !== false) await applyPgMigrations(db);
@@ -379,14 +422,20 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
  * Applies the embedded PostgreSQL migrations in one transaction, on one reserved
  * connection holding an advisory lock, so nodes starting together migrate once.
  */
-export async function applyPgMigrations(db: Db): Promise<void> {
+export async function applyPgMigrations(db: Db): Promise<number> {
   const { pgMigrations } = await import("./migrations-pg.gen");
   const client = (db.drizzle as unknown as { $client: { reserve(): Promise<any> } }).$client;
   const conn = await client.reserve();
+  const applied = async () => {
+    const [row] = await conn`select count(*)::int as n from drizzle.__drizzle_migrations`.catch(() => [{ n: 0 }]);
+    return Number(row?.n ?? 0);
+  };
   try {
     await conn`select pg_advisory_lock(7230114)`;
+    const before = await applied();
     const d = db.drizzle as any;
     await d.dialect.migrate(pgMigrations, d.session, { migrationsFolder: "(embedded)" });
+    return (await applied()) - before;
   } finally {
     await conn`select pg_advisory_unlock(7230114)`.catch(() => {});
     conn.release();

@@ -10,7 +10,7 @@
  *   const row = yield* one(q, { id });          // or: await db.one(q, { id })
  */
 import { Database } from "bun:sqlite";
-import type { Tx } from "./client";
+import type { Engine, Tx } from "./client";
 
 const cache = new WeakMap<Database, Map<string, unknown>>();
 
@@ -18,6 +18,11 @@ const cache = new WeakMap<Database, Map<string, unknown>>();
 function connectionOf(t: object): Database | undefined {
   const c = (t as { sqlite?: unknown }).sqlite ?? (t as { session?: { client?: unknown } }).session?.client;
   return c instanceof Database ? c : undefined;
+}
+
+/** The engine behind a database or transaction handle. */
+export function engineOf(t: object): Engine {
+  return connectionOf(t) ? "sqlite" : "postgres";
 }
 
 /** The statement `build` makes for `key`, prepared once per SQLite connection. */

@@ -11,7 +11,7 @@ import type { Db } from "#db/client";
 import { claimDue, releaseLeases, renewLeases, runStep, type StepContext } from "~/domain/generations/lifecycle.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
-import { log } from "~/lib/log.server";
+import { log, repeatedWarning } from "~/lib/log.server";
 import type { ProviderRegistry } from "~/providers/registry.server";
 import type { ResultStorage } from "~/storage/types";
 
@@ -62,6 +62,7 @@ export function createRunner(deps: RunnerDeps): Runner {
     owner,
     timings,
   };
+  const claimWarning = repeatedWarning("job claim failed");
   let interval: ReturnType<typeof setInterval> | undefined;
   let renewal: ReturnType<typeof setInterval> | undefined;
   let stopping = false;
@@ -106,12 +107,13 @@ export function createRunner(deps: RunnerDeps): Runner {
       claimed = await claimDue(db, { owner, limit: free, leaseMs: config.JOB_LEASE_MS, probe: !lastClaimFull }, clock);
     } catch (error) {
       // SQLITE_BUSY beyond busy_timeout, a database restart, a closed database during shutdown…: try again next tick.
-      log.warn("job claim failed", { error });
+      claimWarning.fail(error);
       return;
     } finally {
       stats.ms.claim += performance.now() - t0;
       stats.claims++;
     }
+    claimWarning.ok();
     stats.claimed += claimed.length;
     lastClaimFull = claimed.length === free;
     for (const task of claimed) {

@@ -13,7 +13,7 @@ import { onOutbox } from "~/domain/generations/changes.server";
 import { claimDeliveries, recordAttempt, releaseDeliveries, sendDelivery, type DeliveryPolicy } from "~/domain/webhooks/delivery.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
-import { log } from "~/lib/log.server";
+import { log, repeatedWarning } from "~/lib/log.server";
 
 type WebhookConfig = Pick<
   Config,
@@ -61,6 +61,7 @@ export function createWebhookDispatcher(deps: { db: Db; clock: Clock; config: We
 
   let claiming = false;
   let again = false;
+  const claimWarning = repeatedWarning("webhook claim failed");
   async function tick() {
     if (stopping) return;
     // A wake-up during a claim is not lost: the claim runs once more after it.
@@ -75,7 +76,7 @@ export function createWebhookDispatcher(deps: { db: Db; clock: Clock; config: We
     try {
       claimed = await claimDeliveries(db, { owner, limit: free, leaseMs }, clock);
     } catch (error) {
-      log.warn("webhook claim failed", { error });
+      claimWarning.fail(error);
       return;
     } finally {
       claiming = false;
@@ -84,6 +85,7 @@ export function createWebhookDispatcher(deps: { db: Db; clock: Clock; config: We
         kick();
       }
     }
+    claimWarning.ok();
     for (const d of claimed) {
       const p = (async () => {
         const outcome = await sendDelivery(d, policy, clock, abort.signal);

@@ -21,11 +21,13 @@ export async function checkHealth(db: Db, config: Config) {
   } catch {
     database = "error";
   }
+  const { pool } = db.info();
   return {
     status: database === "ok" ? "ok" : "degraded",
     version: APP_VERSION,
     database,
     engine: db.engine,
+    ...(pool ? { pool } : {}),
     providers: providerModes(config),
   };
 }

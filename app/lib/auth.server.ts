@@ -75,9 +75,10 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
     basePath: "/api/auth",
     secret: config.authSecret,
     trustedOrigins: [config.publicUrl, ...config.TRUSTED_ORIGINS],
+    // The same tables on either engine: on PostgreSQL their twins from db/schema.pg.ts (db.tables).
     database: drizzleAdapter(db.drizzle, {
-      provider: "sqlite",
-      schema: { user: schema.user, session: schema.session, account: schema.account, verification: schema.verification, rateLimit: schema.rateLimit },
+      provider: db.engine === "postgres" ? "pg" : "sqlite",
+      schema: { user: db.tables.user, session: db.tables.session, account: db.tables.account, verification: db.tables.verification, rateLimit: db.tables.rateLimit },
     }),
     emailAndPassword: {
       enabled: true,
@@ -116,7 +117,8 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
       },
     },
     advanced: {
-      database: { generateId: "uuid" },
+      // UUIDs. On PostgreSQL better-auth's "uuid" leaves the id to a database default our text ids do not have: generate them here too.
+      database: { generateId: db.engine === "postgres" ? () => crypto.randomUUID() : "uuid" },
       useSecureCookies: secure,
       cookiePrefix: "atelier",
       // better-auth skips its origin (CSRF) check when NODE_ENV=test; Atelier checks in every mode.

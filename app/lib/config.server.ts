@@ -31,6 +31,10 @@ const EnvSchema = z.object({
   PUBLIC_URL: url.optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_PATH: opt,
+  /** PostgreSQL instead of the SQLite file (`postgres://user:pass@host:5432/db`): several nodes share one database. */
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional(),
+  /** Connections each process keeps to PostgreSQL at most. */
+  DATABASE_POOL_MAX: int(1, 1000).default(10),
   BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   ADMIN_EMAILS: csv,
   SIGNUP_CREDITS: int(0, 1_000_000).default(10),
@@ -137,6 +141,8 @@ export interface Config extends Env {
   publicUrl: string;
   dataDir: string;
   databasePath: string;
+  /** PostgreSQL when DATABASE_URL is set, else the SQLite file at databasePath. */
+  engine: "sqlite" | "postgres";
   mediaDir: string;
   authSecret: string;
   isProduction: boolean;
@@ -145,6 +151,14 @@ export interface Config extends Env {
 }
 
 export class ConfigError extends Error {}
+
+/** Where the data lives, for logs and messages: the SQLite file, or the PostgreSQL URL without its password. */
+export function describeDatabase(config: Pick<Config, "DATABASE_URL" | "databasePath">): string {
+  if (!config.DATABASE_URL) return config.databasePath;
+  const u = new URL(config.DATABASE_URL);
+  u.password = "";
+  return u.toString();
+}
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
@@ -161,7 +175,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const isProduction = e.NODE_ENV === "production";
   const dataDir = resolve(e.DATA_DIR);
   // One node generates its secret into DATA_DIR (ensureAuthSecret); several nodes must share one.
-  if (env.DATABASE_URL && !e.BETTER_AUTH_SECRET) {
+  if (e.DATABASE_URL && !e.BETTER_AUTH_SECRET) {
     throw new ConfigError(
       "invalid configuration: BETTER_AUTH_SECRET: required when DATABASE_URL is set (every node shares it; 32+ random characters)",
     );
@@ -187,6 +201,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     dataDir,
     databasePath: e.DATABASE_PATH ? resolve(e.DATABASE_PATH) : join(dataDir, "atelier.db"),
+    engine: e.DATABASE_URL ? "postgres" : "sqlite",
     mediaDir: join(dataDir, "media"),
     authSecret: e.BETTER_AUTH_SECRET ?? "",
     isProduction,

@@ -641,7 +641,7 @@ export const ENDPOINTS = {
     alsoMethod: "POST",
     tag: "Service",
     summary: "Health",
-    description: "For load balancers and operators: version, database and its engine, and which providers are live or simulated. HTTP 503 when the database fails.",
+    description: "For load balancers and operators: version, database and its engine (with the connection pool on PostgreSQL), and which providers are live or simulated. HTTP 503 when the database fails.",
     auth: "none",
     source: "DESIGN §2",
     response: z.strictObject({
@@ -649,6 +649,13 @@ export const ENDPOINTS = {
       version: z.string(),
       database: z.enum(["ok", "error"]),
       engine: z.enum(["sqlite", "postgres"]).describe("sqlite (embedded, the default) or postgres (DATABASE_URL)"),
+      pool: z
+        .strictObject({
+          max: z.number().int().describe("connections this process may open to PostgreSQL (DATABASE_POOL_MAX)"),
+          in_flight: z.number().int().describe("statements and transactions this process is waiting on now; beyond max they queue"),
+        })
+        .optional()
+        .describe("PostgreSQL only: this process's connection pool"),
       providers: z.record(z.string(), z.enum(["live", "simulated"])),
     }),
     errors: ["INTERNAL"],

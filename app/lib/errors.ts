@@ -181,8 +181,27 @@ export class AppError<C extends ErrorCode = ErrorCode> extends Error {
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
 
-/** SQLite gave up waiting for a lock (SQLITE_BUSY, SQLITE_BUSY_SNAPSHOT…, or SQLITE_LOCKED). */
+/** postgres.js's own codes for a connection that failed or went away. */
+const PG_CONNECTION_CODES = new Set(["CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT"]);
+/** Socket errors while reaching the database server. */
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+
+/**
+ * The database cannot answer right now, and the same request may succeed in a
+ * moment: SQLite gave up waiting for a lock (SQLITE_BUSY…, SQLITE_LOCKED), or
+ * PostgreSQL is unreachable or restarting (connection refused, reset, ended;
+ * SQLSTATE class 08 connection exception, 57P01 admin_shutdown, 57P02
+ * crash_shutdown, 57P03 cannot_connect_now, 53300 too many connections).
+ * Answered `503 service busy, please try again`; postgres.js reconnects by
+ * itself. Drivers' errors may be wrapped (drizzle's query error): causes are followed.
+ */
 export const isDatabaseBusy = (e: unknown): boolean => {
-  const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+  for (let c = e as { code?: unknown; errno?: unknown; cause?: unknown } | null | undefined, i = 0; c && i < 5; c = c.cause as typeof c, i++) {
+    const code = c.code;
+    if (typeof code !== "string") continue;
+    if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return true;
+    if (PG_CONNECTION_CODES.has(code) || SOCKET_CODES.has(code)) return true;
+    if (/^(08...|57P0[123]|53300)$/.test(code)) return true;
+  }
+  return false;
 };

@@ -46,3 +46,28 @@ export const log = {
   warn: (msg: string, f?: Record<string, unknown>) => write("warn", msg, f),
   error: (msg: string, f?: Record<string, unknown>) => write("error", msg, f),
 };
+
+/**
+ * A warning that repeats every tick while a cause lasts (a database restart):
+ * logged at the first failure and then at most once per `everyMs` with the count
+ * of failures since; one info line when it works again.
+ */
+export function repeatedWarning(msg: string, everyMs = 10_000) {
+  let failures = 0;
+  let lastAt = 0;
+  return {
+    fail(error: unknown) {
+      failures++;
+      const now = Date.now();
+      if (failures === 1 || now - lastAt >= everyMs) {
+        lastAt = now;
+        write("warn", msg, { error, failures });
+      }
+    },
+    ok() {
+      if (failures === 0) return;
+      write("info", `${msg}: working again`, { failures });
+      failures = 0;
+    },
+  };
+}

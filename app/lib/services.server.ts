@@ -2,8 +2,14 @@
  * The process's long-lived dependencies, built once from configuration.
  * Domain functions take what they need as arguments; only routes, the job
  * runner and the CLI reach for this.
+ *
+ * The engine is chosen once, at start: `DATABASE_URL` → PostgreSQL, else the
+ * SQLite file. PostgreSQL opens asynchronously (connect, migrate), so every
+ * entry point (server, worker, CLI, dev server) awaits `initServices()` before
+ * the first request; routes then call the synchronous `getServices()`. On
+ * SQLite `getServices()` still opens the file on first use, as it always did.
  */
-import { openDatabase, type Db } from "#db/client";
+import { openDatabase, openPostgres, type Db } from "#db/client";
 import { seedProducts } from "~/domain/billing/products.server";
 import { createAuth, type Auth } from "./auth.server";
 import { log } from "./log.server";
@@ -18,17 +24,49 @@ export interface Services {
 }
 
 const KEY = Symbol.for("atelier.services");
-type G = typeof globalThis & { [KEY]?: Services };
+const OPENING = Symbol.for("atelier.services.opening");
+type G = typeof globalThis & { [KEY]?: Services; [OPENING]?: Promise<Services> };
+
+function assemble(config: Config, db: Db): Services {
+  const clock = systemClock;
+  return { config, db, clock, auth: createAuth(config, db, clock) };
+}
+
+/** A fresh install sells the default products (idempotent; every node may run it). */
+async function seed(s: Services): Promise<void> {
+  await s.db.tx((t) => seedProducts(t, s.clock));
+}
+
+/**
+ * Opens the database of the configured engine (migrations applied, products
+ * seeded). Call it once before serving; later calls return the same services.
+ */
+export async function initServices(): Promise<Services> {
+  const g = globalThis as G;
+  if (g[KEY]) return g[KEY];
+  const config = getConfig();
+  if (config.engine === "sqlite") return getServices();
+  g[OPENING] ??= (async () => {
+    const db = await openPostgres(config.DATABASE_URL!, { poolMax: config.DATABASE_POOL_MAX });
+    const s = assemble(config, db);
+    await seed(s);
+    if (!config.S3_BUCKET) {
+      log.warn("media are stored on this node's disk (no S3_BUCKET): other nodes cannot serve them", { media_dir: config.mediaDir });
+    }
+    return (g[KEY] = s);
+  })().finally(() => delete g[OPENING]);
+  return g[OPENING];
+}
 
 export function getServices(): Services {
   const g = globalThis as G;
   if (!g[KEY]) {
     const config = getConfig();
-    const db = openDatabase(config.databasePath);
-    const clock = systemClock;
-    // A fresh install sells the default products. On SQLite this transaction runs to its end right here.
-    db.tx((t) => seedProducts(t, clock)).catch((error) => log.error("seeding the default products failed", { error }));
-    g[KEY] = { config, db, clock, auth: createAuth(config, db, clock) };
+    if (config.engine !== "sqlite") throw new Error("services: DATABASE_URL is set but initServices() was not awaited at start");
+    const s = assemble(config, openDatabase(config.databasePath));
+    // On SQLite this transaction runs to its end right here.
+    seed(s).catch((error) => log.error("seeding the default products failed", { error }));
+    g[KEY] = s;
   }
   return g[KEY]!;
 }

@@ -17,7 +17,7 @@ import { isAdmin, setRole } from "~/domain/users/users.server";
 import { AppError, isAppError } from "~/lib/errors";
 import { listProducts, ProductInputSchema, toProductInfo, upsertProduct } from "~/domain/billing/products.server";
 import { formatMoney } from "~/lib/money";
-import { closeServices, getServices } from "~/lib/services.server";
+import { closeServices, initServices } from "~/lib/services.server";
 
 export const ADMIN_HELP = `Usage: atelier admin <action> [options]   (bun run admin -- <action> …)
 
@@ -98,7 +98,7 @@ export async function runAdminCli(argv: string[]): Promise<number> {
     return action || v.help ? 0 : 2;
   }
   const who = { email: v.email, user_uuid: v["user-uuid"] };
-  const services = getServices();
+  const services = await initServices();
   const out = (data: unknown, text: string) => process.stdout.write((v.json ? JSON.stringify(data, null, 2) : text) + "\n");
   try {
     switch (action) {

@@ -35,3 +35,38 @@ export function backupDatabase(db: Db, target: string): BackupResult {
     copy.close();
   }
 }
+
+/** The command that backs up a PostgreSQL database (custom format, restorable with pg_restore); the password goes through PGPASSWORD. */
+export function pgDumpCommand(databaseUrl: string, target: string): { argv: string[]; env: Record<string, string> } {
+  const u = new URL(databaseUrl);
+  const password = decodeURIComponent(u.password);
+  u.password = "";
+  return { argv: ["pg_dump", "--format=custom", "--no-owner", `--file=${target}`, `--dbname=${u.toString()}`], env: password ? { PGPASSWORD: password } : {} };
+}
+
+/**
+ * `atelier backup <file>` on PostgreSQL: pg_dump (a consistent snapshot, safe
+ * while serving) when it is on PATH; otherwise the command to run, as an error.
+ * Never VACUUM INTO: that is SQLite's.
+ */
+export async function backupPostgres(databaseUrl: string, target: string): Promise<BackupResult> {
+  const file = resolve(target);
+  if (existsSync(file)) throw new CliError(`backup: ${file} already exists; choose a new file name`);
+  const { argv, env } = pgDumpCommand(databaseUrl, file);
+  const shown = argv.map((a) => (/\s/.test(a) ? `'${a}'` : a)).join(" ");
+  const bin = Bun.which("pg_dump");
+  if (!bin) {
+    throw new CliError(
+      `backup: the database is PostgreSQL and pg_dump is not on PATH. Install the PostgreSQL client (same major version as the server or newer) and run:\n  ${shown}\n(with PGPASSWORD set when the URL has a password); restore with pg_restore --dbname=<url> ${file}`,
+    );
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  const t0 = performance.now();
+  const p = Bun.spawn([bin, ...argv.slice(1)], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  const [err, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
+  if (code !== 0) throw new CliError(`backup: pg_dump failed (exit ${code}): ${err.trim()}\ncommand: ${shown}`);
+  chmodSync(file, 0o600);
+  const list = Bun.spawnSync(["pg_restore", "--list", file], { stdout: "pipe", stderr: "pipe" });
+  const tables = list.exitCode === 0 ? list.stdout.toString().split("\n").filter((l) => / TABLE DATA /.test(l)).length : 0;
+  return { file, bytes: statSync(file).size, ms: performance.now() - t0, tables };
+}

@@ -10,7 +10,8 @@ import { errorResponse } from "~/lib/api.server";
 import { CliError } from "./cli-error";
 import { log, requestContext } from "~/lib/log.server";
 import { setBaselineHeaders } from "~/lib/security-headers.server";
-import { closeServices, getServices } from "~/lib/services.server";
+import { closeServices, initServices } from "~/lib/services.server";
+import { describeDatabase } from "~/lib/config.server";
 import { APP_VERSION } from "~/lib/version";
 
 export interface StaticFile {
@@ -111,8 +112,7 @@ export function onServe(fn: () => void) {
 
 export async function serve(build: ServerBuild, opts: { clientDir: string; staticFiles?: Map<string, StaticFile> }) {
   const started = performance.now();
-  const services = getServices();
-  const { config } = services;
+  const { config } = await initServices();
   const handle = createRequestHandler(build, "production");
   const direct = directRoutesOf(build);
   const files = opts.staticFiles ?? staticFilesFrom(opts.clientDir);
@@ -201,7 +201,7 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
     listen: `http://${config.HOST}:${server.port}`,
     version: APP_VERSION,
     mode: config.NODE_ENV,
-    database: config.databasePath,
+    database: describeDatabase(config),
     startup_ms: Math.round(performance.now() - started),
   };
   // One line: a person at a terminal reads where to go; a log collector gets the JSON.

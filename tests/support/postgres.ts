@@ -1,7 +1,8 @@
 /**
  * A throwaway PostgreSQL cluster for tests and benchmarks (STACK-NOTES): Debian's
  * PostgreSQL 15 binaries, `initdb -A trust` in a temporary folder, a free port on
- * 127.0.0.1, fsync off, removed after. PostgreSQL refuses to run as root, so
+ * 127.0.0.1, fsync off, removed after. Commits stay synchronous (written to the WAL,
+ * not fsynced), so `restart()` — an immediate stop, as a crash — loses no committed row. PostgreSQL refuses to run as root, so
  * as root every command runs as the `postgres` user (`runuser`).
  *
  *   const pg = await startPostgres();   // pg.url = postgres://postgres@127.0.0.1:PORT/atelier
@@ -74,7 +75,7 @@ export async function startPostgres(opts: { database?: string; maxConnections?: 
   const data = join(dir, "data");
   await sh([join(PG_BIN, "initdb"), "-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"], "initdb");
   const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=${opts.maxConnections ?? 200}`;
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=${opts.maxConnections ?? 200}`;
   const startServer = async () => {
     await sh([join(PG_BIN, "pg_ctl"), "-D", data, "-o", options, "-l", join(dir, "log"), "-w", "-t", "60", "start"], "pg_ctl start");
   };

@@ -13,7 +13,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, inArray, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
-import { many, one, type Db, type Steps, type Tx } from "#db/client";
+import { inJsonArray, insertionOrder, many, manySkipLocked, one, type Db, type Steps, type Tx } from "#db/client";
 import { prepared } from "#db/prepared";
 import { generations } from "#db/schema";
 import { debitForGeneration } from "~/domain/credits/ledger.server";
@@ -72,11 +72,13 @@ const cols = { id: generations.id, leaseUntil: generations.leaseUntil };
 
 /**
  * Due candidates, each kind through the (status, next_poll_at) index: polls that are due,
- * leases that expired (a crashed process), then new tasks (next_poll_at null: rowid = insertion order, no sort).
+ * leases that expired (a crashed process), then new tasks in insertion order (SQLite: rowid, no sort).
+ * Inside the claim's transaction each candidate is locked and rows another node is claiming are skipped
+ * (PostgreSQL `FOR UPDATE SKIP LOCKED`; SQLite's write transaction already excludes every other claimer).
  * Statements are built once per SQLite connection (db/prepared.ts): building costs far more than running here.
  */
 function* dueCandidates(t: Tx, now: number, limit: number): Steps<{ id: string; leaseUntil: number | null }[]> {
-  const found = yield* many(
+  const found = yield* manySkipLocked(
     prepared(t, "lifecycle.duePolls", (t) =>
       t
         .select(cols)
@@ -95,7 +97,7 @@ function* dueCandidates(t: Tx, now: number, limit: number): Steps<{ id: string; 
         .where(and(eq(generations.status, "processing"), isNull(generations.nextPollAt), lte(generations.leaseUntil, now$)))
         .limit(limit$),
     );
-    found.push(...(yield* many(expired, { now, limit: limit - found.length })));
+    found.push(...(yield* manySkipLocked(expired, { now, limit: limit - found.length })));
   }
   if (found.length < limit) {
     const pending = prepared(t, "lifecycle.pending", (t) =>
@@ -103,10 +105,10 @@ function* dueCandidates(t: Tx, now: number, limit: number): Steps<{ id: string; 
         .select(cols)
         .from(generations)
         .where(and(eq(generations.status, "pending"), isNull(generations.nextPollAt)))
-        .orderBy(sql`${generations}.rowid`)
+        .orderBy(...insertionOrder(t, generations, generations.createdAt, generations.id))
         .limit(limit$),
     );
-    found.push(...(yield* many(pending, { limit: limit - found.length })));
+    found.push(...(yield* manySkipLocked(pending, { limit: limit - found.length })));
   }
   return found;
 }
@@ -134,7 +136,7 @@ export async function claimDue(db: Db, args: { owner: string; limit: number; lea
           startedAt: sql`coalesce(${generations.startedAt}, ${now$})`,
           attempts: sql`${generations.attempts} + (case when ${generations.upstreamTaskId} is null then 1 else 0 end)`,
         })
-        .where(and(sql`${generations.id} in (select value from json_each(${sql.placeholder("ids")}))`, due(now$)))
+        .where(and(inJsonArray(t, generations.id, sql.placeholder("ids")), due(now$)))
         .returning(),
     );
     const rows = yield* many(claim, { owner: args.owner, leaseUntil: now + args.leaseMs, now, ids: JSON.stringify(candidates.map((c) => c.id)) });

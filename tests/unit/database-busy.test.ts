@@ -94,7 +94,7 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
     expect(["57P01", "CONNECTION_CLOSED"]).toContain(String((error as { code?: string; cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code));
     expect(isDatabaseBusy(error)).toBe(true);
     await expect503(error);
-    expect(await client`select 1 as one`).toEqual([{ one: 1 }]);
+    expect([...(await client`select 1 as one`)]).toEqual([{ one: 1 }]);
   });
 
   test("PostgreSQL's own codes for a server starting or stopping are busy", async () => {

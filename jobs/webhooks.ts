@@ -10,7 +10,7 @@ import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Db } from "#db/client";
 import { onOutbox } from "~/domain/generations/changes.server";
-import { claimDeliveries, recordAttempt, releaseDeliveries, sendDelivery, type DeliveryPolicy } from "~/domain/webhooks/delivery.server";
+import { claimDeliveries, perUserShare, recordAttempt, releaseDeliveries, sendDelivery, type DeliveryPolicy } from "~/domain/webhooks/delivery.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { log, repeatedWarning } from "~/lib/log.server";
@@ -74,7 +74,7 @@ export function createWebhookDispatcher(deps: { db: Db; clock: Clock; config: We
     claiming = true;
     let claimed;
     try {
-      claimed = await claimDeliveries(db, { owner, limit: free, leaseMs }, clock);
+      claimed = await claimDeliveries(db, { owner, limit: free, leaseMs, perUser: perUserShare(config.WEBHOOK_CONCURRENCY) }, clock);
     } catch (error) {
       claimWarning.fail(error);
       return;

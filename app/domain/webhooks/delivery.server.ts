@@ -10,7 +10,7 @@
  * it runs out (failed). An endpoint that has not answered 2xx for
  * WEBHOOK_DISABLE_AFTER_MS (3 days) is disabled with the reason.
  */
-import { and, eq, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, isNotNull, isNull, lte, notInArray, or, sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { many, one, run, type Db } from "#db/client";
@@ -44,16 +44,56 @@ const due = (now: number) =>
     or(isNull(webhookDeliveries.leaseUntil), lte(webhookDeliveries.leaseUntil, now)),
   );
 
-/** Claims up to `limit` due deliveries for `owner` (cheap probe first, so idle ticks take no write lock). */
-export async function claimDeliveries(db: Db, args: { owner: string; limit: number; leaseMs: number }, clock: Clock): Promise<ClaimedDelivery[]> {
+/** The senders one user may hold at once when WEBHOOK_CONCURRENCY is shared: a quarter of them, at least one. */
+export const perUserShare = (concurrency: number) => Math.max(1, Math.floor(concurrency / 4));
+
+/**
+ * Claims up to `limit` due deliveries for `owner` (cheap probe first, so idle ticks take no write lock).
+ * Fairness (review2): at most `perUser` deliveries of one user are in flight at once, counted over every
+ * process's leases, so one user's endpoints that never answer cannot hold every sender while everyone
+ * else's webhooks wait.
+ */
+export async function claimDeliveries(
+  db: Db,
+  args: { owner: string; limit: number; leaseMs: number; perUser?: number },
+  clock: Clock,
+): Promise<ClaimedDelivery[]> {
   if (args.limit <= 0) return [];
   const now = clock.now();
-  const probe = (t: Db | Parameters<Parameters<Db["tx"]>[0]>[0]) =>
-    t.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(due(now)).orderBy(webhookDeliveries.nextAttemptAt, webhookDeliveries.id).limit(args.limit);
-  if ((await db.many(probe(db))).length === 0) return [];
+  const perUser = args.perUser ?? Infinity;
+  if ((await db.many(db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(due(now)).limit(1))).length === 0) return [];
   // The guard re-checks "due" on each row: two processes (or nodes) never both take one.
   const ids = await db.tx(function* (t) {
-    const candidates = (yield* many(probe(t))).map((c) => c.id);
+    const held = new Map<string, number>();
+    if (perUser !== Infinity) {
+      const inFlight = yield* many(
+        t
+          .select({ userId: webhookEndpoints.userId, n: count() })
+          .from(webhookDeliveries)
+          .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+          .where(and(eq(webhookDeliveries.status, "pending"), gt(webhookDeliveries.leaseUntil, now)))
+          .groupBy(webhookEndpoints.userId),
+      );
+      for (const r of inFlight) held.set(r.userId, Number(r.n));
+    }
+    const full = [...held].filter(([, n]) => n >= perUser).map(([u]) => u);
+    const rows = yield* many(
+      t
+        .select({ id: webhookDeliveries.id, userId: webhookEndpoints.userId })
+        .from(webhookDeliveries)
+        .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+        .where(full.length ? and(due(now), notInArray(webhookEndpoints.userId, full)) : due(now))
+        .orderBy(webhookDeliveries.nextAttemptAt, webhookDeliveries.id)
+        .limit(perUser === Infinity ? args.limit : args.limit * 4),
+    );
+    const candidates: string[] = [];
+    for (const r of rows) {
+      if (candidates.length >= args.limit) break;
+      const n = held.get(r.userId) ?? 0;
+      if (n >= perUser) continue;
+      held.set(r.userId, n + 1);
+      candidates.push(r.id);
+    }
     if (candidates.length === 0) return [];
     const taken = yield* many(
       t

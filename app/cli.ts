@@ -4,6 +4,7 @@
  * Everything runs from the React Router server build so that one copy of each
  * module serves HTTP, runs jobs and answers the CLI.
  */
+import "./node-env";
 import type { ServerBuild } from "react-router";
 import { existsSync } from "node:fs";
 import { join } from "node:path";

@@ -26,7 +26,7 @@ export const MODULES: Record<string, { mutate: string[]; tests: string[]; env?: 
   // The thread races in quick mode: one round each, SQLite only (~3 s instead of ~20 s per mutant).
   lifecycle: {
     mutate: ["app/domain/generations/lifecycle.server.ts", "app/domain/generations/cancel.server.ts"],
-    tests: ["tests/unit/generation.test.ts", "tests/unit/cancel.test.ts", "tests/unit/races.test.ts"],
+    tests: ["tests/unit/generation.test.ts", "tests/unit/lifecycle.test.ts", "tests/unit/cancel.test.ts", "tests/unit/races.test.ts"],
     env: { RACE_ROUNDS: "1", RACE_ENGINES: "sqlite" },
   },
   limiter: { mutate: ["app/domain/rate-limits/*.ts"], tests: ["tests/unit/rate-limit.test.ts"] },

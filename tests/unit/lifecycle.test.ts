@@ -1,0 +1,408 @@
+/**
+ * The task lifecycle at the domain, from its surviving mutants: claim limits
+ * across the three kinds of due tasks, the idle probe, leases, the guarded
+ * transitions' answers, wake-ups, and runStep's paths (deadline, shutdown,
+ * cancel during submit, poll states, retries, storage, timings). Messages are
+ * the literals of docs/decisions.md and docs/reliability.md.
+ */
+import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase, type Db } from "#db/client";
+import { creditDebits, generations, user, webhookEndpoints } from "#db/schema";
+import { findOffering } from "~/domain/catalog";
+import { grantCredits } from "~/domain/credits/ledger.server";
+import { cancelTransition } from "~/domain/generations/cancel.server";
+import { onGenerationChange, onOutbox } from "~/domain/generations/changes.server";
+import { createGeneration, type GenerationRow } from "~/domain/generations/generations.server";
+import {
+  claimDue,
+  completeGeneration,
+  failGeneration,
+  markSubmitted,
+  planStep,
+  renewLeases,
+  runStep,
+  schedulePoll,
+  StorageError,
+  storeResults,
+  toRequest,
+  type StepContext,
+} from "~/domain/generations/lifecycle.server";
+import { manualClock } from "~/lib/clock";
+import type { ProviderRegistry } from "~/providers/registry.server";
+import { ProviderError, type AsyncProvider, type Provider, type ResultAsset, type SyncProvider } from "~/providers/types";
+import type { ResultStorage } from "~/storage/types";
+
+const CONFIG = { IMAGE_DEADLINE_MS: 600_000, VIDEO_DEADLINE_MS: 1_200_000 };
+const flux = findOffering("image", "replicate", "black-forest-labs/flux-schnell")!;
+const never = new AbortController().signal;
+const png = (n = 3): ResultAsset => ({ kind: "bytes", bytes: new Uint8Array(n).fill(7), contentType: "image/png" });
+
+async function setup(file?: string) {
+  const db = openDatabase(file ?? ":memory:");
+  const clock = manualClock();
+  const userId = crypto.randomUUID();
+  await db.run(db.insert(user).values({ id: userId, name: "u", email: `${userId}@x.test`, createdAt: new Date(clock.now()), updatedAt: new Date(clock.now()), inviteCode: userId.slice(0, 8) }));
+  await db.exec(grantCredits(db, { userId, amount: 300, source: "admin" }, clock));
+  const create = async (mode: "live" | "simulated" = "live") => (await createGeneration(db, { userId, input: { offering: flux, prompt: "a cat", options: {} }, mode, config: CONFIG }, clock)).id;
+  const row = async (id: string) => (await db.one(db.select().from(generations).where(eq(generations.id, id))))!;
+  const set = (id: string, v: Partial<typeof generations.$inferInsert>) => db.run(db.update(generations).set(v).where(eq(generations.id, id)));
+  return { db, clock, userId, create, row, set };
+}
+
+const ids = (tasks: { row: GenerationRow }[]) => tasks.map((t) => t.row.id);
+
+function memoryStorage(fail = false): ResultStorage & { keys: string[] } {
+  const keys: string[] = [];
+  return {
+    kind: "local",
+    keys,
+    async put(key) {
+      if (fail) throw new Error("EROFS: read-only file system");
+      keys.push(key);
+      return `http://pub/media/${key}`;
+    },
+  };
+}
+
+function ctx(db: Db, clock: ReturnType<typeof manualClock>, provider: Provider, storage: ResultStorage = memoryStorage()): StepContext {
+  const providers: ProviderRegistry = { get: () => provider, mode: () => provider.mode, upstreamModel: (_p, m) => m };
+  return { db, clock, config: { SIMULATOR_DELAY_MS: 0, OUTBOUND_ALLOW_PRIVATE: false }, providers, storage, owner: "A", timings: { provider: 0, store: 0, db: 0 } };
+}
+
+async function step(c: StepContext, signal = never) {
+  const tasks = await claimDue(c.db, { owner: c.owner, limit: 1, leaseMs: 60_000 }, c.clock);
+  for (const t of tasks) await runStep(c, t, signal);
+  return tasks.length;
+}
+
+describe("claimDue", () => {
+  test("the limit holds across due polls, expired leases and new tasks, in that order", async () => {
+    const { db, clock, create, set } = await setup();
+    const poll = await create();
+    const expired = [await create(), await create(), await create()];
+    const fresh = [await create(), await create()];
+    await set(poll, { status: "processing", upstreamTaskId: "up", nextPollAt: clock.now() - 1 });
+    for (const id of expired) await set(id, { status: "processing", leaseOwner: "dead", leaseUntil: clock.now() - 1 });
+    const first = await claimDue(db, { owner: "A", limit: 2, leaseMs: 1000 }, clock);
+    expect(ids(first)).toEqual([poll, expired[0]]);
+    expect(first.map((t) => t.reclaimed)).toEqual([false, true]);
+    const second = await claimDue(db, { owner: "A", limit: 3, leaseMs: 1000 }, clock);
+    expect(ids(second)).toEqual([expired[1], expired[2], fresh[0]]);
+    expect(ids(await claimDue(db, { owner: "A", limit: 5, leaseMs: 1000 }, clock))).toEqual([fresh[1]]);
+  });
+
+  test("one due poll and new tasks: the rest of the limit goes to the oldest new ones", async () => {
+    const { db, clock, create, set } = await setup();
+    const poll = await create();
+    const fresh = [await create(), await create(), await create()];
+    await set(poll, { status: "processing", upstreamTaskId: "up", nextPollAt: clock.now() });
+    expect(ids(await claimDue(db, { owner: "A", limit: 2, leaseMs: 1000 }, clock))).toEqual([poll, fresh[0]]);
+  });
+
+  test("a limit of 0 or less claims nothing (SQLite's LIMIT -1 would mean all)", async () => {
+    const { db, clock, create, row } = await setup();
+    const g = await create();
+    for (const limit of [0, -1]) {
+      expect(await claimDue(db, { owner: "A", limit, leaseMs: 1000 }, clock)).toEqual([]);
+      expect(await claimDue(db, { owner: "A", limit, leaseMs: 1000, probe: false }, clock)).toEqual([]);
+    }
+    expect((await row(g)).status).toBe("pending");
+  });
+
+  test("an idle tick takes no write lock (the probe reads first); with probe: false it does", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "atelier-probe-"));
+    const file = join(dir, "probe.db");
+    const { db, clock } = await setup(file);
+    const blocker = openDatabase(file, { migrate: false });
+    const ticker = openDatabase(file, { migrate: false, busyTimeoutMs: 50 });
+    blocker.sqlite!.exec("BEGIN IMMEDIATE");
+    try {
+      expect(await claimDue(ticker, { owner: "A", limit: 10, leaseMs: 1000 }, clock)).toEqual([]);
+      expect(await claimDue(ticker, { owner: "A", limit: 10, leaseMs: 1000, probe: false }, clock).then(() => "claimed", (e: Error) => e.message)).toContain("locked");
+    } finally {
+      blocker.sqlite!.exec("ROLLBACK");
+      await Promise.all([blocker.close(), ticker.close(), db.close()]);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("guarded writes answer whether they won", () => {
+  test("renewLeases extends only the owner's processing tasks; an empty list changes nothing", async () => {
+    const { db, clock, create, row, set } = await setup();
+    const mine = await create();
+    const theirs = await create();
+    await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock);
+    await claimDue(db, { owner: "B", limit: 1, leaseMs: 1000 }, clock);
+    await renewLeases(db, "A", [mine, theirs], clock.now() + 50_000);
+    expect((await row(mine)).leaseUntil).toBe(clock.now() + 50_000);
+    expect((await row(theirs)).leaseUntil).toBe(clock.now() + 1000);
+    await renewLeases(db, "A", [], clock.now() + 90_000);
+    expect((await row(mine)).leaseUntil).toBe(clock.now() + 50_000);
+    await set(mine, { status: "failed" });
+    await renewLeases(db, "A", [mine], clock.now() + 70_000);
+    expect((await row(mine)).leaseUntil).toBe(clock.now() + 50_000);
+  });
+
+  test("markSubmitted and schedulePoll: true for the lease holder, false for anyone else", async () => {
+    const { db, clock, create, row } = await setup();
+    const g = await create();
+    await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock);
+    expect(await markSubmitted(db, { id: g, owner: "B", upstreamTaskId: "up-x", nextPollAt: 5 })).toBe(false);
+    expect(await markSubmitted(db, { id: g, owner: "A", upstreamTaskId: "up-1", nextPollAt: clock.now() + 1000 })).toBe(true);
+    expect(await row(g)).toMatchObject({ upstreamTaskId: "up-1", nextPollAt: clock.now() + 1000, leaseOwner: null, leaseUntil: null });
+    clock.advance(1000);
+    await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock);
+    expect(await schedulePoll(db, { id: g, owner: "B", nextPollAt: 1, countPoll: true })).toBe(false);
+    expect(await schedulePoll(db, { id: g, owner: "A", nextPollAt: clock.now() + 2000, countPoll: true })).toBe(true);
+    expect(await row(g)).toMatchObject({ pollCount: 1, nextPollAt: clock.now() + 2000, leaseOwner: null });
+  });
+
+  test("failGeneration keeps at most 1,000 characters of the message", async () => {
+    const { db, clock, create, row } = await setup();
+    const g = await create();
+    await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock);
+    expect(await failGeneration(db, { id: g, owner: "A", message: "x".repeat(1500) }, clock)).toBe(true);
+    expect((await row(g)).errorMessage).toBe("x".repeat(1000));
+  });
+
+  test("a final transition wakes the task's streams, and the dispatcher only when an event was queued", async () => {
+    const { db, clock, userId, create } = await setup();
+    let outbox = 0;
+    const offOutbox = onOutbox(() => outbox++);
+    const woke: string[] = [];
+    const a = await create();
+    const b = await create();
+    const offs = [a, b].map((id) => onGenerationChange(id, () => woke.push(id)));
+    await claimDue(db, { owner: "A", limit: 2, leaseMs: 1000 }, clock);
+    await completeGeneration(db, { id: a, owner: "A", resultUrls: ["u"] }, clock);
+    expect({ woke, outbox }).toEqual({ woke: [a], outbox: 0 });
+    await db.run(db.insert(webhookEndpoints).values({ id: "wh_1", userId, url: "https://example.test/hook", events: JSON.stringify(["generation.failed"]), secret: "whsec_x", createdAt: clock.now() }));
+    await failGeneration(db, { id: b, owner: "A", message: "boom" }, clock);
+    expect({ woke, outbox }).toEqual({ woke: [a, b], outbox: 1 });
+    const c = await create();
+    await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock);
+    await completeGeneration(db, { id: c, owner: "A", resultUrls: ["u"] }, clock); // not subscribed to completions
+    expect(outbox).toBe(1);
+    offs.forEach((off) => off());
+    offOutbox();
+  });
+});
+
+describe("planStep", () => {
+  const base = { deadlineAt: 10_000, upstreamTaskId: null, mode: "simulated", attempts: 1 } as unknown as GenerationRow;
+  test("a task claimed more than 3 times (a crashing simulated one) fails as interrupted; the third is still submitted", async () => {
+    expect(planStep({ row: { ...base, attempts: 4 }, reclaimed: true }, 0)).toEqual({
+      kind: "fail",
+      message: "generation interrupted by a server restart; no credits were charged, please try again",
+    });
+    expect(planStep({ row: { ...base, attempts: 3 }, reclaimed: true }, 0)).toEqual({ kind: "submit" });
+  });
+});
+
+describe("toRequest", () => {
+  test("options: a JSON object is passed on; anything else becomes {}", async () => {
+    const { db, clock, create, row } = await setup();
+    const g = await row(await create());
+    const providers: ProviderRegistry = { get: () => ({}) as Provider, mode: () => "live", upstreamModel: (_p, m) => `up-${m}` };
+    expect(toRequest({ ...g, options: '{"aspect_ratio":"16:9"}' }, providers)).toMatchObject({ genId: g.id, upstreamModel: `up-${g.model}`, options: { aspect_ratio: "16:9" } });
+    for (const bad of ["[1,2]", "null", '"text"', "7", "not json"]) expect(toRequest({ ...g, options: bad }, providers).options).toEqual({});
+    void clock;
+    void db;
+  });
+});
+
+describe("storeResults", () => {
+  test("keys are <gen_id>/<n>-<random>.<ext> by content type (bin when unknown), in order", async () => {
+    const storage = memoryStorage();
+    const types = ["image/png", "image/jpeg", "image/webp", "image/gif", "video/mp4", "video/webm", "video/quicktime", "application/x-thing"];
+    const assets = types.map((contentType) => ({ kind: "bytes" as const, bytes: new Uint8Array([1]), contentType }));
+    // MAX_ASSETS_PER_TASK is 8 (DESIGN §4): all eight are kept.
+    const urls = await storeResults(storage, "g1", assets, never);
+    expect(storage.keys.map((k) => k.replace(/-[A-Za-z0-9_-]{16}\./, "-R."))).toEqual(
+      ["png", "jpg", "webp", "gif", "mp4", "webm", "mov", "bin"].map((ext, i) => `g1/${i}-R.${ext}`),
+    );
+    expect(urls).toEqual(storage.keys.map((k) => `http://pub/media/${k}`));
+  });
+
+  test("more than 8 results: the first 8 are kept; none: a provider error that is not retried", async () => {
+    const storage = memoryStorage();
+    expect(await storeResults(storage, "g2", Array.from({ length: 11 }, () => png()), never)).toHaveLength(8);
+    const none = await storeResults(storage, "g3", [], never).catch((e) => e);
+    expect(none).toBeInstanceOf(ProviderError);
+    expect({ kind: none.kind, message: none.message, retryable: none.retryable }).toEqual({ kind: "bad_response", message: "the provider returned no results", retryable: false });
+  });
+
+  test("a failing store is a StorageError naming the key and the cause", async () => {
+    const e = await storeResults(memoryStorage(true), "g4", [png()], never).catch((x) => x);
+    expect(e).toBeInstanceOf(StorageError);
+    expect(e.name).toBe("StorageError");
+    expect(e.message).toMatch(/^storing g4\/0-[A-Za-z0-9_-]{16}\.png failed: EROFS: read-only file system$/);
+  });
+});
+
+describe("runStep", () => {
+  test("a task past its deadline fails as timed out without calling the provider", async () => {
+    const { db, clock, create, row } = await setup();
+    const g = await create();
+    let calls = 0;
+    const p: SyncProvider = { name: "openai", mode: "live", lifecycle: "sync", generate: async () => (calls++, [png()]) };
+    clock.advance(600_000);
+    await step(ctx(db, clock, p));
+    expect(calls).toBe(0);
+    expect(await row(g)).toMatchObject({ status: "failed", errorMessage: "generation timed out" });
+  });
+
+  test("a provider call still running at the deadline is aborted and the task times out; a slower call within it completes", async () => {
+    const { db, clock, create, row } = await setup();
+    const slow = await create();
+    const p: SyncProvider = {
+      name: "openai",
+      mode: "live",
+      lifecycle: "sync",
+      generate: (_req, signal) =>
+        new Promise((resolve, reject) => {
+          const done = setTimeout(() => resolve([png()]), 1500);
+          signal.addEventListener("abort", () => (clearTimeout(done), reject(new ProviderError("timeout", "aborted"))));
+        }),
+    };
+    clock.advance(600_000 - 40); // 40 ms of real time left before the deadline
+    await step(ctx(db, clock, p));
+    expect(await row(slow)).toMatchObject({ status: "failed", errorMessage: "generation timed out" });
+
+    const ok = await create(); // a fresh deadline, 10 minutes away
+    const q: SyncProvider = { ...p, generate: async () => (await Bun.sleep(30), [png()]) };
+    const c = ctx(db, clock, q);
+    await step(c);
+    expect((await row(ok)).status).toBe("completed");
+    expect(c.timings!.provider).toBeGreaterThanOrEqual(25);
+    expect(c.timings!.provider).toBeLessThan(60_000);
+    expect(c.timings!.store).toBeGreaterThanOrEqual(0);
+    expect(c.timings!.db).toBeGreaterThan(0);
+    expect(c.timings!.db).toBeLessThan(60_000);
+  });
+
+  test("shutting down mid-call leaves the task to another process (not failed)", async () => {
+    const { db, clock, create, row } = await setup();
+    const g = await create();
+    const stop = new AbortController();
+    const p: SyncProvider = {
+      name: "openai",
+      mode: "live",
+      lifecycle: "sync",
+      generate: async (_req, signal) => {
+        stop.abort();
+        throw signal.aborted ? new ProviderError("network", "aborted") : new Error("signal not passed on");
+      },
+    };
+    await step(ctx(db, clock, p), stop.signal);
+    expect(await row(g)).toMatchObject({ status: "processing", errorMessage: null });
+  });
+
+  test("canceled while submitting: the new upstream job is canceled and the task stays canceled", async () => {
+    const { db, clock, userId, create, row } = await setup();
+    const g = await create();
+    const canceled: string[] = [];
+    const p: AsyncProvider = {
+      name: "replicate",
+      mode: "live",
+      lifecycle: "async",
+      submit: async () => {
+        await cancelTransition(db, userId, g, clock); // the user presses Cancel during the call
+        return { upstreamTaskId: "up-late" };
+      },
+      poll: async () => ({ state: "running" }),
+      cancel: async (id) => void canceled.push(id),
+    };
+    await step(ctx(db, clock, p));
+    expect(canceled).toEqual(["up-late"]);
+    expect(await row(g)).toMatchObject({ status: "failed", errorMessage: "canceled", upstreamTaskId: null });
+  });
+
+  test("submitted normally: no upstream cancel", async () => {
+    const { db, clock, create, row } = await setup();
+    const g = await create();
+    const canceled: string[] = [];
+    const p: AsyncProvider = { name: "replicate", mode: "live", lifecycle: "async", submit: async () => ({ upstreamTaskId: "up-1" }), poll: async () => ({ state: "running" }), cancel: async (id) => void canceled.push(id) };
+    await step(ctx(db, clock, p));
+    expect(canceled).toEqual([]);
+    expect(await row(g)).toMatchObject({ status: "processing", upstreamTaskId: "up-1", nextPollAt: clock.now() + 1000 });
+  });
+
+  test("poll states: pending and running wait 1.5 s then 2.25 s (live backoff), failed fails with the provider's message", async () => {
+    const { db, clock, create, row } = await setup();
+    const g = await create();
+    const states = [{ state: "pending" as const }, { state: "running" as const }, { state: "failed" as const, message: "NSFW content detected" }];
+    const p: AsyncProvider = { name: "replicate", mode: "live", lifecycle: "async", submit: async () => ({ upstreamTaskId: "up" }), poll: async () => states.shift()! };
+    const c = ctx(db, clock, p);
+    await step(c); // submit
+    clock.advance(1000);
+    await step(c); // pending
+    expect(await row(g)).toMatchObject({ status: "processing", pollCount: 1, nextPollAt: clock.now() + 1500 });
+    clock.advance(1500);
+    await step(c); // running
+    expect(await row(g)).toMatchObject({ status: "processing", pollCount: 2, nextPollAt: clock.now() + 2250 });
+    clock.advance(2250);
+    await step(c); // failed
+    expect(await row(g)).toMatchObject({ status: "failed", errorMessage: "NSFW content detected" });
+    expect(await db.many(db.select().from(creditDebits))).toEqual([]);
+  });
+
+  test("a retryable poll error polls again after the backoff, counting the poll", async () => {
+    const { db, clock, create, row } = await setup();
+    const g = await create();
+    const p: AsyncProvider = { name: "replicate", mode: "live", lifecycle: "async", submit: async () => ({ upstreamTaskId: "up" }), poll: async () => Promise.reject(new ProviderError("server", "upstream 502")) };
+    const c = ctx(db, clock, p);
+    await step(c);
+    clock.advance(1000);
+    await step(c);
+    expect(await row(g)).toMatchObject({ status: "processing", pollCount: 1, nextPollAt: clock.now() + 1500 });
+  });
+
+  test("a retryable submit error retries without counting a poll", async () => {
+    const { db, clock, create, row } = await setup();
+    const g = await create();
+    const p: SyncProvider = { name: "openai", mode: "live", lifecycle: "sync", generate: async () => Promise.reject(new ProviderError("rate_limit", "slow down")) };
+    await step(ctx(db, clock, p));
+    expect(await row(g)).toMatchObject({ status: "processing", pollCount: 0, attempts: 1, nextPollAt: clock.now() + 1500 });
+  });
+
+  test("a retryable error at the deadline is not retried: the task times out", async () => {
+    const { db, clock, create, row } = await setup();
+    const g = await create();
+    const deadline = (await row(g)).deadlineAt;
+    const p: SyncProvider = {
+      name: "openai",
+      mode: "live",
+      lifecycle: "sync",
+      generate: async () => {
+        clock.set(deadline); // the call took until exactly the deadline
+        throw new ProviderError("server", "upstream 503");
+      },
+    };
+    await step(ctx(db, clock, p));
+    expect(await row(g)).toMatchObject({ status: "failed", errorMessage: "generation timed out" });
+  });
+
+  test("a sync provider asked to poll (a task with an upstream id) fails with 'provider cannot poll'", async () => {
+    const { db, clock, create, row, set } = await setup();
+    const g = await create();
+    await set(g, { status: "processing", upstreamTaskId: "up", nextPollAt: clock.now() });
+    const p: SyncProvider = { name: "openai", mode: "live", lifecycle: "sync", generate: async () => [png()] };
+    await step(ctx(db, clock, p));
+    expect(await row(g)).toMatchObject({ status: "failed", errorMessage: "provider cannot poll" });
+  });
+
+  test("storage failing: the task fails with the storage message, nothing charged", async () => {
+    const { db, clock, create, row } = await setup();
+    const g = await create();
+    const p: SyncProvider = { name: "openai", mode: "live", lifecycle: "sync", generate: async () => [png()] };
+    await step(ctx(db, clock, p, memoryStorage(true)));
+    expect(await row(g)).toMatchObject({ status: "failed", errorMessage: "generation failed: the result could not be stored; no credits were charged" });
+    expect(await db.many(db.select().from(creditDebits))).toEqual([]);
+  });
+});

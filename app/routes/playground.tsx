@@ -5,6 +5,7 @@ import { IMAGE_PROVIDERS, MAX_PROMPT, splitTarget, targetValue, TEXT_PROVIDERS }
 import { DemoRequestSchema } from "~/domain/demo/schema";
 import { fieldErrors, type FieldErrors } from "~/lib/forms";
 import { clientIpOf, requireDemoAccess } from "~/domain/demo/access.server";
+import { chargeDemoCall } from "~/domain/demo/billing.server";
 import { generateDemoImage, generateDemoText } from "~/domain/demo/demo.server";
 import { createDemoModels, demoStorage, imageProviderMode, textProviderMode, type DemoMode } from "~/domain/demo/models.server";
 import { isAppError } from "~/lib/errors";
@@ -51,12 +52,14 @@ export async function action({ request }: Route.ActionArgs): Promise<ActionData>
   try {
     const ip = clientIpOf(services.config, request, currentClientIp());
     await requireDemoAccess(services, { userId: ui?.user.id ?? null, ip });
+    // A live call is paid here exactly as on the JSON endpoints (DESIGN §5).
+    const charge = await chargeDemoCall(services, intent, parsed.data, ui?.user.id ?? null, request.signal);
     const models = createDemoModels(services.config);
     if (intent === "text") {
-      const r = await generateDemoText({ models }, parsed.data, request.signal);
+      const r = await charge.run(() => generateDemoText({ models }, parsed.data, request.signal));
       return { intent, values, text: r.text };
     }
-    const r = await generateDemoImage({ models, storage: demoStorage(services.config) }, parsed.data, request.signal);
+    const r = await charge.run(() => generateDemoImage({ models, storage: demoStorage(services.config) }, parsed.data, request.signal));
     return { intent, values, imageUrls: r.result_urls };
   } catch (error) {
     if (isAppError(error)) return { intent, values, errors: { form: error.message } };

@@ -99,11 +99,27 @@ export async function readJsonBody(request: Request): Promise<unknown> {
     throw new AppError("INVALID_PARAMS", { reason: "body is not valid UTF-8" });
   }
   if (!text.trim()) return {};
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw new AppError("INVALID_PARAMS", { reason: "body is not valid JSON" });
   }
+  // PostgreSQL cannot store U+0000 in text (SQLite can): refused up front on both engines, before anything is written.
+  if (hasNul(body)) throw new AppError("INVALID_PARAMS", { reason: "text must not contain NUL characters" });
+  return body;
+}
+
+function hasNul(body: unknown): boolean {
+  const stack = [body];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === "string") {
+      if (v.includes("\0")) return true;
+    } else if (Array.isArray(v)) stack.push(...v);
+    else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) stack.push(k, x);
+  }
+  return false;
 }
 
 /**

@@ -247,6 +247,8 @@ describe("POST /api/add-feedback (spec 4.12)", () => {
     ["rating null", { content: "ok", rating: null }, "invalid params: rating must be an integer from 1 to 5"],
     ["a JSON array", [{ content: "ok", rating: 3 }], "invalid params"],
     ["not JSON", "content=ok&rating=3", "invalid params: body is not valid JSON"],
+    // PostgreSQL cannot store U+0000 in text: refused on both engines before anything is written.
+    ["a NUL character in the text", { content: "a\u0000b", rating: 3 }, "invalid params: text must not contain NUL characters"],
   ];
   for (const [name, body, message] of cases) {
     test(`${name} → '${message}', nothing stored`, async () => {

@@ -101,16 +101,28 @@ afterAll(async () => {
 });
 
 /** Everything in the database that a failed call must not touch — except the counters a failure is meant to move: the key limiter (rate_limits), better-auth's per-IP limiter (rate_limit), failed sign-ins (sign_in_attempts) — and key last-used stamps. */
+let tables: string[] | undefined;
 async function snapshot(): Promise<string> {
   const skip = ["rate_limits", "rate_limit", "sign_in_attempts", "__drizzle_migrations"];
-  const listed = await db
-    .raw<{ name: string }>(
-      db.engine === "postgres"
-        ? "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'"
-        : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
-    )
-    .many();
-  const tables = listed.map((t) => t.name).filter((t) => !skip.includes(t)).sort();
+  tables ??= (
+    await db
+      .raw<{ name: string }>(
+        db.engine === "postgres"
+          ? "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'"
+          : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+      )
+      .many()
+  )
+    .map((t) => t.name)
+    .filter((t) => !skip.includes(t))
+    .sort();
+  if (db.engine === "postgres") {
+    // One round trip: every table's rows as text, sorted, without key last-used stamps.
+    const row = "(to_jsonb(x) - 'last_used_at')::text";
+    const text = tables.map((t) => `SELECT '${t}' AS t, coalesce(string_agg(${row}, ',' ORDER BY ${row}), '') AS rows FROM "${t}" x`).join(" UNION ALL ");
+    const parts = await db.raw<{ t: string; rows: string }>(text).many();
+    return parts.map((p) => `${p.t}:${p.rows}`).sort().join("\n");
+  }
   const parts: string[] = [];
   for (const t of tables) {
     const rows = await db.raw<Record<string, unknown>>(`SELECT * FROM "${t}"`).many();

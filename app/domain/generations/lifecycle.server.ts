@@ -20,6 +20,7 @@ import { debitForGeneration } from "~/domain/credits/ledger.server";
 import type { ProviderName, AiType } from "~/domain/catalog";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
+import { isDatabaseBusy } from "~/lib/errors";
 import { log } from "~/lib/log.server";
 import type { ProviderRegistry } from "~/providers/registry.server";
 import { downloadAsset, MAX_ASSETS_PER_TASK, MAX_DOWNLOAD_BYTES, MAX_IMAGE_BYTES } from "~/providers/http.server";
@@ -437,6 +438,12 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
     }
   } catch (error) {
     if (signal.aborted) return; // shutting down: the lease is released (or expires) and another process resumes
+    if (isDatabaseBusy(error)) {
+      // The database went away (PostgreSQL restarting, SQLite locked beyond busy_timeout): the outcome is not recorded,
+      // so the task keeps its lease and runs again when the lease expires — never failed for our own outage.
+      log.warn("database unavailable during a step: the task runs again when its lease expires", { gen_id: row.id, step: plan.kind, error });
+      return;
+    }
     if (deadline.aborted || clock.now() >= row.deadlineAt) {
       await fail(TIMED_OUT);
       return;

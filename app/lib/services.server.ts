@@ -50,9 +50,6 @@ export async function initServices(): Promise<Services> {
     const db = await openPostgres(config.DATABASE_URL!, { poolMax: config.DATABASE_POOL_MAX });
     const s = assemble(config, db);
     await seed(s);
-    if (!config.S3_BUCKET) {
-      log.warn("media are stored on this node's disk (no S3_BUCKET): other nodes cannot serve them", { media_dir: config.mediaDir });
-    }
     return (g[KEY] = s);
   })().finally(() => delete g[OPENING]);
   return g[OPENING];

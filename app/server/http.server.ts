@@ -113,6 +113,10 @@ export function onServe(fn: () => void) {
 export async function serve(build: ServerBuild, opts: { clientDir: string; staticFiles?: Map<string, StaticFile> }) {
   const started = performance.now();
   const { config } = await initServices();
+  if (config.engine === "postgres" && !config.S3_BUCKET) {
+    // Said by the serving process only (CLI commands on the same database store no media).
+    log.warn("media are stored on this node's disk (no S3_BUCKET): other nodes cannot serve them", { media_dir: config.mediaDir });
+  }
   const handle = createRequestHandler(build, "production");
   const direct = directRoutesOf(build);
   const files = opts.staticFiles ?? staticFilesFrom(opts.clientDir);

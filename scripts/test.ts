@@ -4,9 +4,10 @@
  *   1. type-check (react-router typegen + tsc)
  *   2. production build
  *   3. `bun test` — unit tests and integration tests (real server processes over HTTP; nginx from apt for the TLS proxy test)
+ *   3b. the integration tests again on PostgreSQL (ATELIER_TEST_PG=1: one throwaway cluster, a fresh database per test server)
  *   4. Playwright end-to-end tests in Debian's chromium (installed with apt when missing)
  *   5. CI-sized fast suites that scripts register in tests/ci-suites.json (bench smoke, etc.)
- * Usage: bun scripts/test.ts [--skip-e2e] [--only unit|integration|e2e]
+ * Usage: bun scripts/test.ts [--skip-e2e] [--only unit|integration|integration-pg|e2e]
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -78,7 +79,7 @@ const built = await step("build", async () => {
   return { ok: code === 0, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 };
 });
 
-if (built && only !== "e2e") {
+if (built && only !== "e2e" && only !== "integration-pg") {
   // tests/integration/tls-proxy.test.ts runs the documented nginx setup with a certificate made by openssl.
   await ensureApt("nginx", "/usr/sbin/nginx", "the TLS proxy integration test");
   await ensureApt("openssl", "/usr/bin/openssl", "the TLS proxy integration test");
@@ -93,6 +94,29 @@ if (built && only !== "e2e") {
     // A crash before any report is a failure too.
     if (code !== 0 && c.failed === 0) c.failed = 1;
     return { ok: code === 0, ...c };
+  });
+}
+
+if (built && (!only || only === "integration-pg")) {
+  await ensureApt("postgresql", "/usr/lib/postgresql/15/bin/initdb", "the PostgreSQL run of the integration tests");
+  // The same integration tests against PostgreSQL: tests/support/engine.ts gives every test server its own database in
+  // this one cluster (DATABASE_URL + BETTER_AUTH_SECRET); tests of SQLite-only behaviour skip, saying why.
+  await step("bun test (integration, PostgreSQL)", async () => {
+    // Imported after ensureApt: the module looks for PostgreSQL's binaries when it loads.
+    const { startPostgres } = await import("../tests/support/postgres");
+    const pg = await startPostgres({ maxConnections: 400 });
+    try {
+      const out = join(root, "test-results/bun-junit-pg.xml");
+      const code = await run(["bun", "test", "--timeout", "60000", "./tests/integration", "--reporter=junit", `--reporter-outfile=${out}`], {
+        ATELIER_TEST_PG: "1",
+        ATELIER_TEST_PG_URL: pg.url.replace(/\/[^/]*$/, "/postgres"),
+      });
+      const c = junitCounts(out);
+      if (code !== 0 && c.failed === 0) c.failed = 1;
+      return { ok: code === 0, ...c };
+    } finally {
+      await pg.stop();
+    }
   });
 }
 

@@ -109,14 +109,13 @@ function races(engine: "sqlite" | "postgres", open: Open) {
     await db.close();
   }, 120_000);
 
-  const claimsOnPg = "[skipped on PostgreSQL until claimDue has its PostgreSQL form: FOR UPDATE SKIP LOCKED instead of json_each/rowid, issue 14]";
-  test.skipIf(engine === "postgres")(`claimDue + completeGeneration: 4 threads drain 60 tasks; each is claimed once, completed once, debited once${engine === "postgres" ? ` ${claimsOnPg}` : ""}`, async () => {
+  test("claimDue + completeGeneration: 4 threads drain 60 tasks; each is claimed once, completed once, debited once", async () => {
     const { path, db } = await open("claims");
     const u = await addUser(db);
     await db.exec(grantCredits(db, { userId: u, amount: 200, source: "admin" }, clock));
     const offering = findOffering("image", "replicate", "black-forest-labs/flux-schnell")!;
     const config = { IMAGE_DEADLINE_MS: 600_000, VIDEO_DEADLINE_MS: 1_200_000 };
-    for (let i = 0; i < 60; i++) await createGeneration(db, { userId: u, input: { offering, prompt: `t${i}`, options: {} }, mode: "simulated", config }, clock);
+    await Promise.all(Array.from({ length: 60 }, (_, i) => createGeneration(db, { userId: u, input: { offering, prompt: `t${i}`, options: {} }, mode: "simulated", config }, clock)));
     const threads = await crew(path, 4, 2);
     const out = await threads.race("claim-complete", u, 0);
     await threads.stop();

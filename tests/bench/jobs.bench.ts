@@ -9,12 +9,15 @@
  * loop (the floor of the work per task). The machine is shared: compare the
  * ratio, not the absolute figures.
  *
- *   bun run bench:jobs [--tasks 2000] [--concurrency 8] [--runners 1] [--min 300]
+ *   bun run bench:jobs [--tasks 2000] [--concurrency 8] [--runners 1] [--min 300] [--engine postgres]
+ *
+ * `--engine postgres`: the same on a throwaway PostgreSQL cluster (tests/support/postgres.ts); each runner gets
+ * its own connection pool, as separate nodes would, and claims with FOR UPDATE SKIP LOCKED.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase, run } from "#db/client";
+import { openDatabase, openPostgres, run, type Db } from "#db/client";
 import { createRunner } from "#jobs/runner";
 import { findOffering } from "~/domain/catalog";
 import { grantCredits } from "~/domain/credits/ledger.server";
@@ -25,6 +28,7 @@ import { createRegistry } from "~/providers/registry.server";
 import { renderAssets } from "~/providers/simulator/simulator.server";
 import { localStorageFor } from "~/storage/local.server";
 import { user } from "#db/schema";
+import { startPostgres } from "../support/postgres";
 
 process.env.LOG_LEVEL ??= "warn";
 
@@ -36,10 +40,12 @@ const TASKS = arg("tasks", 2000);
 const CONCURRENCY = arg("concurrency", 8);
 const RUNNERS = arg("runners", 1);
 const MIN = arg("min", 0);
+const ENGINE = process.argv.includes("postgres") ? "postgres" : "sqlite";
 
 const dir = mkdtempSync(join(tmpdir(), "atelier-bench-"));
 const config = parseConfig({ DATA_DIR: dir, SIMULATOR_DELAY_MS: "0", JOB_CONCURRENCY: String(CONCURRENCY), PUBLIC_URL: "http://localhost:3000" });
-const db = openDatabase(config.databasePath);
+const pg = ENGINE === "postgres" ? await startPostgres() : undefined;
+const db = pg ? await openPostgres(pg.url, { poolMax: 10 }) : openDatabase(config.databasePath);
 const clock = systemClock;
 const providers = createRegistry(config, clock);
 const storage = localStorageFor(config.mediaDir, config.publicUrl);
@@ -83,25 +89,26 @@ t0 = performance.now();
 for (let i = 0; i < baseN; i++) render(i);
 const renderPerSec = baseN / ((performance.now() - t0) / 1000);
 
-const runners = Array.from({ length: RUNNERS }, (_, i) =>
-  createRunner({ db, clock, config, providers, storage, owner: `bench-${i}` }),
-);
-const unfinishedQuery = db.sqlite!.query("SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')");
-const unfinished = () => (unfinishedQuery.get() as { n: number }).n;
+const runnerDbs: Db[] = [];
+for (let i = 0; i < RUNNERS; i++) runnerDbs.push(pg && i > 0 ? await openPostgres(pg.url, { poolMax: 10, migrate: false }) : db);
+const runners = runnerDbs.map((rdb, i) => createRunner({ db: rdb, clock, config, providers, storage, owner: `bench-${i}` }));
+const unfinishedQuery = db.raw<{ n: number }>("SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')");
+const unfinished = async () => Number((await unfinishedQuery.one())?.n ?? 0);
 
 t0 = performance.now();
 const cpu0 = process.cpuUsage();
 for (const r of runners) r.start();
-while (unfinished() > 0) await Bun.sleep(5);
+while ((await unfinished()) > 0) await Bun.sleep(5);
 const runMs = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
 const cpuMs = (cpu.user + cpu.system) / 1000;
 await Promise.all(runners.map((r) => r.stop(1000)));
 
-const done = db.sqlite!.query(`SELECT
-  sum(status = 'completed') AS completed, sum(status = 'failed') AS failed,
+const counts = (await db.raw(`SELECT
+  sum(CASE WHEN status = 'completed' THEN 1 ELSE 0 END) AS completed, sum(CASE WHEN status = 'failed' THEN 1 ELSE 0 END) AS failed,
   (SELECT count(*) FROM credit_debits) AS debits, sum(attempts) AS submits, sum(poll_count) AS polls
-  FROM generations`).get() as { completed: number; failed: number; debits: number; submits: number; polls: number };
+  FROM generations`).one())!;
+const done = Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, Number(v)])) as { completed: number; failed: number; debits: number; submits: number; polls: number };
 
 const tps = TASKS / (runMs / 1000);
 const agg = { claim: 0, provider: 0, store: 0, db: 0, claims: 0, steps: 0 };
@@ -120,7 +127,7 @@ const renderMs = (TASKS / renderPerSec) * 1000;
 const syncMs = agg.claim + agg.db + renderMs;
 
 console.log(`Atelier job runner benchmark — shared 2-core machine (load average ${loadavg()[0]!.toFixed(1)}): read the ratio`);
-console.log(`tasks ${TASKS} (image: replicate/openai/kling, simulated, 0 ms delay), runners ${RUNNERS} × concurrency ${CONCURRENCY}`);
+console.log(`engine ${ENGINE}; tasks ${TASKS} (image: replicate/openai/kling, simulated, 0 ms delay), runners ${RUNNERS} × concurrency ${CONCURRENCY}`);
 console.log(`results: ${done.completed} completed, ${done.failed} failed, ${done.debits} debits, ${done.submits} submits, ${done.polls} extra polls`);
 console.log(`create: ${TASKS} tasks in ${createMs.toFixed(0)} ms (${Math.round(TASKS / (createMs / 1000))}/s, one write transaction each; not in the figure below)`);
 console.log(`END-TO-END: ${Math.round(tps)} tasks/s (${runMs.toFixed(0)} ms for ${TASKS})`);
@@ -134,7 +141,8 @@ console.log(`  PNG rendering (baseline)  ${f(renderMs)} ms ${pct(renderMs)}  (${
 console.log(`  the rest                  ${f(Math.max(0, runMs - syncMs))} ms ${pct(Math.max(0, runMs - syncMs))}  (file writes, promise scheduling, idle)`);
 console.log(`  (in-flight wall time, overlapping across ${CONCURRENCY} slots: provider calls ${agg.provider.toFixed(0)} ms, file storage ${agg.store.toFixed(0)} ms)`);
 
-db.sqlite!.close();
+for (const d of new Set([db, ...runnerDbs])) await d.close();
+await pg?.stop();
 rmSync(dir, { recursive: true, force: true });
 const ok = done.completed === TASKS && done.debits === TASKS && tps >= MIN;
 if (!ok) console.error(`FAILED: ${done.completed}/${TASKS} completed, ${done.debits} debits, ${Math.round(tps)} tasks/s (min ${MIN})`);

@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import type { Route } from "./+types/root";
+import { buttonVariants } from "~/components/ui";
 import "./app.css";
 
 export const meta: Route.MetaFunction = () => [{ title: "Atelier" }];
@@ -39,7 +40,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     <main className="mx-auto max-w-xl p-8">
       <h1 className="text-2xl font-semibold">{title}</h1>
       <p className="mt-2 text-muted-foreground">{details}</p>
-      <a className="btn-secondary mt-6" href="/">
+      <a className={buttonVariants({ variant: "secondary", className: "mt-6" })} href="/">
         Back to Atelier
       </a>
     </main>

@@ -1,8 +1,9 @@
 import { data, Form, Link, useNavigation } from "react-router";
-import { Field, Notice, PageHeader, Select, TableScroll } from "~/components/ui";
+import { Button, buttonVariants, Card, DataTable, Field, formatDate, Notice, PageHeader, Pagination, Select } from "~/components/ui";
 import { billingMode } from "~/domain/billing/checkout.server";
 import { listAllPayments, revenueByMonth } from "~/domain/billing/orders.server";
 import { listProducts, ProductInputSchema, toProductInfo, upsertProduct } from "~/domain/billing/products.server";
+import { pageFromQuery } from "~/domain/paging";
 import { fieldErrors } from "~/lib/forms";
 import { formatMoney } from "~/lib/money";
 import { getServices } from "~/lib/services.server";
@@ -17,16 +18,26 @@ async function requireAdmin(request: Request) {
   if (!ui.isAdmin) throw data("Not found", { status: 404 });
 }
 
+const PAGE_SIZE = 25;
+
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const { db, config } = getServices();
+  const page = pageFromQuery(new URL(request.url).searchParams.get("page"));
+  const payments = await listAllPayments(db, { page, pageSize: PAGE_SIZE });
   return {
     mode: billingMode(config),
     products: (await listProducts(db, { includeInactive: true })).map((p) => ({ ...toProductInfo(p), active: p.active, sort_order: p.sortOrder })),
     revenue: await revenueByMonth(db),
-    payments: await listAllPayments(db, 50),
+    payments: payments.rows,
+    page,
+    pages: Math.max(1, Math.ceil(payments.total / PAGE_SIZE)),
+    total: payments.total,
   };
 }
+
+type Data = Route.ComponentProps["loaderData"];
+const money = "text-right tabular-nums";
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAdmin(request);
@@ -51,134 +62,89 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function AdminBilling({ loaderData, actionData }: Route.ComponentProps) {
-  const { mode, products, revenue, payments } = loaderData;
+  const { mode, products, revenue, payments, page, pages, total } = loaderData;
   const busy = useNavigation().state === "submitting";
   const errors: Record<string, string | undefined> = (actionData && "errors" in actionData ? actionData.errors : undefined) ?? {};
   const values: Record<string, string | undefined> = (actionData && "values" in actionData ? actionData.values : undefined) ?? {};
   return (
     <div className="space-y-8">
       <PageHeader title="Billing" description={`Products, orders and revenue. Checkout: ${mode === "stripe" ? "Stripe" : "simulated (no STRIPE_SECRET_KEY)"}.`}>
-        <Link to="/admin" className="btn-secondary">
+        <Link to="/admin" className={buttonVariants({ variant: "secondary" })}>
           Back to admin
         </Link>
       </PageHeader>
 
-      <section className="card" aria-labelledby="revenue-h">
-        <h2 id="revenue-h" className="text-lg font-semibold">
-          Revenue by month
-        </h2>
-        {revenue.length === 0 ? (
-          <p className="mt-2 text-sm text-muted-foreground">No payments yet.</p>
-        ) : (
-          <TableScroll label="Revenue by month" className="mt-3">
-            <table className="w-full text-left text-sm" aria-label="Revenue by month">
-              <thead className="text-muted-foreground">
-                <tr>
-                  <th className="py-1 pr-4 font-medium">Month (UTC)</th>
-                  <th className="py-1 pr-4 font-medium">Payments</th>
-                  <th className="py-1 pr-4 font-medium">Gross</th>
-                  <th className="py-1 pr-4 font-medium">Refunded</th>
-                  <th className="py-1 pr-4 font-medium">Net</th>
-                </tr>
-              </thead>
-              <tbody>
-                {revenue.map((m) => (
-                  <tr key={m.month + m.currency} className="border-t border-border">
-                    <td className="py-1 pr-4">{m.month}</td>
-                    <td className="py-1 pr-4">{m.payments}</td>
-                    <td className="py-1 pr-4">{formatMoney(m.gross, m.currency)}</td>
-                    <td className="py-1 pr-4">{formatMoney(m.refunded, m.currency)}</td>
-                    <td className="py-1 pr-4 font-medium">{formatMoney(m.net, m.currency)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        )}
-      </section>
+      <Card title="Revenue by month" id="revenue">
+        <DataTable<Data["revenue"][number]>
+          label="Revenue by month"
+          rows={revenue}
+          rowKey={(m) => m.month + m.currency}
+          empty="No payments yet."
+          columns={[
+            { header: "Month (UTC)", cell: (m) => m.month },
+            { header: "Payments", cell: (m) => m.payments, className: "tabular-nums" },
+            { header: "Gross", cell: (m) => formatMoney(m.gross, m.currency), className: money },
+            { header: "Refunded", cell: (m) => formatMoney(m.refunded, m.currency), className: money },
+            { header: "Net", cell: (m) => <strong className="font-semibold">{formatMoney(m.net, m.currency)}</strong>, className: money },
+          ]}
+        />
+      </Card>
 
-      <section className="card" aria-labelledby="payments-h">
-        <h2 id="payments-h" className="text-lg font-semibold">
-          Recent orders
-        </h2>
-        {payments.length === 0 ? (
-          <p className="mt-2 text-sm text-muted-foreground">No orders yet.</p>
-        ) : (
-          <TableScroll label="Recent orders" className="mt-3">
-            <table className="w-full text-left text-sm" aria-label="Recent orders">
-              <thead className="text-muted-foreground">
-                <tr>
-                  <th className="py-1 pr-4 font-medium">Date</th>
-                  <th className="py-1 pr-4 font-medium">Buyer</th>
-                  <th className="py-1 pr-4 font-medium">Product</th>
-                  <th className="py-1 pr-4 font-medium">Paid</th>
-                  <th className="py-1 pr-4 font-medium">Refunded</th>
-                  <th className="py-1 pr-4 font-medium">Credits (clawed back)</th>
-                  <th className="py-1 pr-4 font-medium">Order</th>
-                </tr>
-              </thead>
-              <tbody>
-                {payments.map((p) => (
-                  <tr key={p.ref} className={`border-t border-border ${p.refunded_amount > 0 ? "bg-danger-soft" : ""}`}>
-                    <td className="py-1 pr-4">{p.created_at.slice(0, 10)}</td>
-                    <td className="py-1 pr-4">{p.email}</td>
-                    <td className="py-1 pr-4">
-                      {p.product_name} <span className="text-xs text-muted-foreground">{p.provider}</span>
-                    </td>
-                    <td className="py-1 pr-4">{formatMoney(p.amount, p.currency)}</td>
-                    <td className="py-1 pr-4">{p.refunded_amount > 0 ? formatMoney(p.refunded_amount, p.currency) : "—"}</td>
-                    <td className="py-1 pr-4">
-                      {p.credits}
-                      {p.clawed_back > 0 ? ` (−${p.clawed_back})` : ""}
-                    </td>
-                    <td className="py-1 pr-4">
-                      <code className="text-xs">{p.order_no}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        )}
-      </section>
+      <Card title={`Orders (${total})`} id="payments" description="Every payment, newest first; refunded ones are tinted.">
+        <DataTable<Data["payments"][number]>
+          label="Recent orders"
+          rows={payments}
+          rowKey={(p) => p.ref}
+          rowClassName={(p) => (p.refunded_amount > 0 ? "bg-danger-soft/60" : undefined)}
+          empty="No orders yet."
+          columns={[
+            { header: "Date", cell: (p) => formatDate(p.created_at, { time: false }), className: "whitespace-nowrap" },
+            { header: "Buyer", cell: (p) => p.email },
+            {
+              header: "Product",
+              cell: (p) => (
+                <>
+                  {p.product_name} <span className="text-xs text-muted-foreground">{p.provider}</span>
+                </>
+              ),
+            },
+            { header: "Paid", cell: (p) => formatMoney(p.amount, p.currency), className: money },
+            { header: "Refunded", cell: (p) => (p.refunded_amount > 0 ? formatMoney(p.refunded_amount, p.currency) : "—"), className: money },
+            { header: "Credits (clawed back)", cell: (p) => `${p.credits}${p.clawed_back > 0 ? ` (−${p.clawed_back})` : ""}`, className: money },
+            { header: "Order", cell: (p) => <code className="text-xs">{p.order_no}</code> },
+          ]}
+        />
+        <Pagination label="Order pages" page={page} pages={pages} href={(p) => (p > 1 ? `/admin/billing?page=${p}` : "/admin/billing")} />
+      </Card>
 
-      <section className="card" aria-labelledby="products-h">
-        <h2 id="products-h" className="text-lg font-semibold">
-          Products
-        </h2>
-        <TableScroll label="Products" className="mt-3">
-          <table className="w-full text-left text-sm" aria-label="Products">
-            <thead className="text-muted-foreground">
-              <tr>
-                <th className="py-1 pr-4 font-medium">ID</th>
-                <th className="py-1 pr-4 font-medium">Name</th>
-                <th className="py-1 pr-4 font-medium">Kind</th>
-                <th className="py-1 pr-4 font-medium">Credits</th>
-                <th className="py-1 pr-4 font-medium">Price</th>
-                <th className="py-1 pr-4 font-medium">On sale</th>
-              </tr>
-            </thead>
-            <tbody>
-              {products.map((p) => (
-                <tr key={p.product_id} className={`border-t border-border ${p.active ? "" : "text-muted-foreground italic"}`}>
-                  <td className="py-1 pr-4">
-                    <code className="text-xs">{p.product_id}</code>
-                  </td>
-                  <td className="py-1 pr-4">{p.name}</td>
-                  <td className="py-1 pr-4">{p.kind === "pack" ? "pack" : `plan / ${p.interval}`}</td>
-                  <td className="py-1 pr-4">{p.credits}</td>
-                  <td className="py-1 pr-4">{formatMoney(p.amount, p.currency)}</td>
-                  <td className="py-1 pr-4">{p.active ? "yes" : "no"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+      <Card title="Products" id="products" description="An existing ID is updated; products are never deleted (orders name them): take one off sale instead.">
+        <DataTable<Data["products"][number]>
+          label="Products"
+          rows={products}
+          rowKey={(p) => p.product_id}
+          rowClassName={(p) => (p.active ? undefined : "text-muted-foreground italic")}
+          empty="No products yet."
+          columns={[
+            { header: "ID", cell: (p) => <code className="text-xs">{p.product_id}</code> },
+            { header: "Name", cell: (p) => p.name },
+            { header: "Kind", cell: (p) => (p.kind === "pack" ? "pack" : `plan / ${p.interval}`) },
+            { header: "Credits", cell: (p) => p.credits, className: money },
+            { header: "Price", cell: (p) => formatMoney(p.amount, p.currency), className: money },
+            { header: "On sale", cell: (p) => (p.active ? "yes" : "no") },
+          ]}
+        />
 
-        <h3 className="mt-6 text-sm font-semibold text-muted-foreground">Add or change a product</h3>
-        <p className="text-sm text-muted-foreground">An existing ID is updated; products are never deleted (orders name them): take one off sale instead.</p>
-        {actionData && "ok" in actionData ? <Notice kind="success">{actionData.ok}</Notice> : null}
-        {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
+        <h3 className="mt-8 text-sm font-semibold">Add or change a product</h3>
+        {actionData && "ok" in actionData ? (
+          <Notice kind="success" className="mt-3">
+            {actionData.ok}
+          </Notice>
+        ) : null}
+        {errors.form ? (
+          <Notice kind="error" className="mt-3">
+            {errors.form}
+          </Notice>
+        ) : null}
         <Form method="post" className="mt-3 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" noValidate>
           <Field label="Product ID" name="product_id" required defaultValue={values.product_id} error={errors.product_id} hint="e.g. pack-100" />
           <Field label="Name" name="name" required defaultValue={values.name} error={errors.name} />
@@ -199,12 +165,12 @@ export default function AdminBilling({ loaderData, actionData }: Route.Component
             <option value="false">no (hidden)</option>
           </Select>
           <div className="sm:col-span-2 lg:col-span-3">
-            <button type="submit" className="btn-primary" disabled={busy}>
+            <Button type="submit" disabled={busy}>
               Save product
-            </button>
+            </Button>
           </div>
         </Form>
-      </section>
+      </Card>
     </div>
   );
 }

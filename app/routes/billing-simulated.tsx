@@ -1,5 +1,5 @@
 import { data, Form, redirect, useNavigation } from "react-router";
-import { Notice, PageHeader } from "~/components/ui";
+import { Button, Card, Notice, PageHeader } from "~/components/ui";
 import { finishSimulatedCheckout, getSimulatedCheckout, returnUrls } from "~/domain/billing/checkout.server";
 import { isAppError } from "~/lib/errors";
 import { formatMoney } from "~/lib/money";
@@ -47,15 +47,12 @@ export default function SimulatedCheckout({ loaderData }: Route.ComponentProps) 
   return (
     <div className="mx-auto max-w-lg space-y-6">
       <PageHeader title="Checkout" />
-      <div className="rounded-md border-2 border-dashed border-border bg-warning-soft px-4 py-3 text-sm text-warning-soft-foreground" role="note" data-testid="simulated-banner">
+      <div className="rounded-2xl border-2 border-dashed border-border bg-warning-soft px-4 py-3 text-sm text-warning-soft-foreground" role="note" data-testid="simulated-banner">
         <strong>Simulated checkout.</strong> This server has no Stripe key: no card is asked for and no money moves. Paying here runs the
         same fulfilment as a real Stripe payment.
       </div>
-      <section className="card" aria-labelledby="order-h">
-        <h2 id="order-h" className="text-lg font-semibold">
-          {product.name}
-        </h2>
-        <p className="mt-2 text-3xl font-semibold">
+      <Card title={product.name} id="order">
+        <p className="text-3xl font-semibold tracking-tight tabular-nums">
           {product.price}
           {product.interval ? <span className="text-base font-normal text-muted-foreground"> / {product.interval}</span> : null}
         </p>
@@ -71,20 +68,20 @@ export default function SimulatedCheckout({ loaderData }: Route.ComponentProps) 
             <Form method="post">
               <input type="hidden" name="token" value={token} />
               <input type="hidden" name="outcome" value="pay" />
-              <button type="submit" className="btn-primary" disabled={busy} data-checkout={id}>
+              <Button type="submit" disabled={busy} data-checkout={id}>
                 Pay {product.price} (simulated)
-              </button>
+              </Button>
             </Form>
             <Form method="post">
               <input type="hidden" name="token" value={token} />
               <input type="hidden" name="outcome" value="cancel" />
-              <button type="submit" className="btn-secondary" disabled={busy}>
+              <Button type="submit" variant="secondary" disabled={busy}>
                 Cancel
-              </button>
+              </Button>
             </Form>
           </div>
         )}
-      </section>
+      </Card>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { Code, DocsNav, MethodBadge } from "~/components/docs";
-import { PageHeader, table, TableScroll } from "~/components/ui";
+import { cardClass, cn, PageHeader, table, TableScroll } from "~/components/ui";
 import { buildDocs } from "~/lib/api-docs.server";
 import { getServices } from "~/lib/services.server";
 import type { Route } from "./+types/docs";
@@ -89,7 +89,7 @@ curl -s -X POST ${base}/api/get-user-credits \\
           </p>
         </section>
 
-        <section id="events" aria-labelledby="events-h" className="card space-y-3 text-sm">
+        <section id="events" aria-labelledby="events-h" className={cn(cardClass, "space-y-3 text-sm")}>
           <h2 id="events-h" className="text-xl font-semibold">
             Events: safe retries, cancel, webhooks, live status
           </h2>

@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "react-router";
-import { Field, Notice } from "~/components/ui";
+import { AuthCard, Button, Field, Notice } from "~/components/ui";
 import { authErrorMessage } from "~/lib/auth-errors";
 import { authPost } from "~/lib/auth-forms.server";
 import { EmailSchema, fieldErrors } from "~/lib/forms";
@@ -21,34 +21,29 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   const errors: Partial<Record<string, string>> = actionData?.errors ?? {};
   return (
-    <div className="mx-auto max-w-md">
-      <div className="card">
-        <h1 className="text-2xl font-semibold">Forgot your password?</h1>
-        {actionData?.sent ? (
-          <div className="mt-4">
-            <Notice kind="success">
-              If {actionData.email} has an account, we have sent it a link to choose a new password. The link works for one hour.
-            </Notice>
-          </div>
-        ) : (
-          <>
-            <p className="mt-1 text-sm text-muted-foreground">Enter your address and we will send you a link to choose a new one.</p>
-            <Form method="post" className="mt-6 space-y-4" noValidate>
-              {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
-              <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.email} error={errors.email} />
-              <button type="submit" className="btn-primary w-full" disabled={busy}>
-                {busy ? "Sending…" : "Send the link"}
-              </button>
-            </Form>
-          </>
-        )}
-        <p className="mt-4 text-sm text-muted-foreground">
+    <AuthCard
+      title="Forgot your password?"
+      description={actionData?.sent ? undefined : "Enter your address and we will send you a link to choose a new one."}
+      footer={
+        <>
           Remembered it?{" "}
-          <a className="font-medium text-accent underline" href="/sign-in">
+          <a className="link" href="/sign-in">
             Sign in
           </a>
-        </p>
-      </div>
-    </div>
+        </>
+      }
+    >
+      {actionData?.sent ? (
+        <Notice kind="success">If {actionData.email} has an account, we have sent it a link to choose a new password. The link works for one hour.</Notice>
+      ) : (
+        <Form method="post" className="space-y-4" noValidate>
+          {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
+          <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.email} error={errors.email} />
+          <Button type="submit" className="w-full" disabled={busy}>
+            {busy ? "Sending…" : "Send the link"}
+          </Button>
+        </Form>
+      )}
+    </AuthCard>
   );
 }

@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from "react";
 import { Form, useNavigation } from "react-router";
-import { Notice, PageHeader } from "~/components/ui";
+import { Button, Card, labelClass, Notice, PageHeader, Select, TextArea } from "~/components/ui";
 import { IMAGE_PROVIDERS, MAX_PROMPT, splitTarget, targetValue, TEXT_PROVIDERS } from "~/domain/demo/catalog";
 import { DemoRequestSchema } from "~/domain/demo/schema";
 import { fieldErrors, type FieldErrors } from "~/lib/forms";
@@ -68,29 +68,7 @@ export async function action({ request }: Route.ActionArgs): Promise<ActionData>
 }
 
 function PromptField({ id, name, error, defaultValue }: { id: string; name: string; error?: string; defaultValue?: string }) {
-  return (
-    <div>
-      <label htmlFor={id} className="label">
-        Prompt
-      </label>
-      <textarea
-        id={id}
-        name={name}
-        rows={4}
-        required
-        maxLength={MAX_PROMPT}
-        defaultValue={defaultValue}
-        className="input mt-1"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-      />
-      {error ? (
-        <p id={`${id}-error`} className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
+  return <TextArea id={id} label="Prompt" name={name} rows={4} required maxLength={MAX_PROMPT} defaultValue={defaultValue} error={error} />;
 }
 
 export default function Playground({ loaderData, actionData }: Route.ComponentProps) {
@@ -162,24 +140,13 @@ export default function Playground({ loaderData, actionData }: Route.ComponentPr
 
   return (
     <div className="space-y-6">
-      <PageHeader title="Playground" />
-      <p className="text-sm text-muted-foreground">
-        Try the demo models. Providers without a configured key answer from the built-in simulator. Demo calls cost no
-        credits.
-      </p>
+      <PageHeader title="Playground" description="Try the demo models. Providers without a configured key answer from the built-in simulator. Demo calls cost no credits." />
 
-      <section className="card" aria-labelledby="text-h">
-        <h2 id="text-h" className="text-lg font-semibold">
-          Text
-        </h2>
-        <Form method="post" className="mt-4 space-y-4" noValidate onSubmit={onStream}>
+      <Card title="Text" id="text">
+        <Form method="post" className="space-y-4" noValidate onSubmit={onStream}>
           <input type="hidden" name="intent" value="text" />
           {textErrors.form ? <Notice kind="error">{textErrors.form}</Notice> : null}
-          <div>
-            <label htmlFor="text-target" className="label">
-              Model
-            </label>
-            <select id="text-target" name="target" className="input mt-1" defaultValue={textData?.values?.target}>
+          <Select id="text-target" label="Model" name="target" defaultValue={textData?.values?.target} error={textErrors.provider ?? textErrors.model}>
               {TEXT_PROVIDERS.map((p) => (
                 <optgroup key={p.name} label={`${p.label} (${textModes[p.name]})`}>
                   {p.models.map((m) => (
@@ -189,56 +156,43 @@ export default function Playground({ loaderData, actionData }: Route.ComponentPr
                   ))}
                 </optgroup>
               ))}
-            </select>
-            {textErrors.provider || textErrors.model ? (
-              <p className="field-error" role="alert">
-                {textErrors.provider ?? textErrors.model}
-              </p>
-            ) : null}
-          </div>
+          </Select>
           <PromptField id="text-prompt" name="prompt" error={textErrors.prompt} defaultValue={textData?.values?.prompt} />
           <div className="flex gap-3">
-            <button type="submit" className="btn-primary" disabled={streaming}>
+            <Button type="submit" disabled={streaming}>
               {streaming ? "Generating…" : "Generate text"}
-            </button>
+            </Button>
             {streaming ? (
-              <button type="button" className="btn-secondary" onClick={() => abortRef.current?.abort()}>
+              <Button variant="secondary" onClick={() => abortRef.current?.abort()}>
                 Stop
-              </button>
+              </Button>
             ) : null}
           </div>
         </Form>
         {streamError ? (
-          <div className="mt-4">
-            <Notice kind="error">{streamError}</Notice>
-          </div>
+          <Notice kind="error" className="mt-4">
+            {streamError}
+          </Notice>
         ) : null}
         <div className="mt-4">
-          <h3 className="label">Output</h3>
+          <h3 className={labelClass}>Output</h3>
           <output
             aria-live="polite"
             aria-busy={streaming}
             data-testid="text-output"
             data-chunks={chunks}
-            className="mt-1 block min-h-16 whitespace-pre-wrap rounded-md border border-border bg-muted p-3 text-sm"
+            className="mt-1.5 block min-h-16 rounded-xl border border-border bg-muted p-3.5 text-sm break-words whitespace-pre-wrap"
           >
             {shownText ?? ""}
           </output>
         </div>
-      </section>
+      </Card>
 
-      <section className="card" aria-labelledby="image-h">
-        <h2 id="image-h" className="text-lg font-semibold">
-          Image
-        </h2>
-        <Form method="post" className="mt-4 space-y-4" noValidate>
+      <Card title="Image" id="image">
+        <Form method="post" className="space-y-4" noValidate>
           <input type="hidden" name="intent" value="image" />
           {imageData?.errors?.form ? <Notice kind="error">{imageData.errors.form}</Notice> : null}
-          <div>
-            <label htmlFor="image-target" className="label">
-              Image model
-            </label>
-            <select id="image-target" name="target" className="input mt-1" defaultValue={imageData?.values?.target}>
+          <Select id="image-target" label="Image model" name="target" defaultValue={imageData?.values?.target}>
               {IMAGE_PROVIDERS.map((p) => (
                 <optgroup key={p.name} label={`${p.label} (${imageModes[p.name]})`}>
                   {p.models.map((m) => (
@@ -248,23 +202,22 @@ export default function Playground({ loaderData, actionData }: Route.ComponentPr
                   ))}
                 </optgroup>
               ))}
-            </select>
-          </div>
+          </Select>
           <PromptField id="image-prompt" name="prompt" error={imageData?.errors?.prompt} defaultValue={imageData?.values?.prompt} />
-          <button type="submit" className="btn-primary" disabled={imageBusy}>
+          <Button type="submit" disabled={imageBusy}>
             {imageBusy ? "Generating…" : "Generate image"}
-          </button>
+          </Button>
         </Form>
         {imageData?.imageUrls?.length ? (
           <div className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2">
             {imageData.imageUrls.map((url) => (
               <a key={url} href={url} className="block">
-                <img src={url} alt={`Generated: ${imageData.values?.prompt ?? ""}`} className="w-full rounded-md border border-border" />
+                <img src={url} alt={`Generated: ${imageData.values?.prompt ?? ""}`} className="h-auto w-full rounded-xl border border-border" />
               </a>
             ))}
           </div>
         ) : null}
-      </section>
+      </Card>
     </div>
   );
 }

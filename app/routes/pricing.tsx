@@ -1,5 +1,5 @@
 import { Form, redirect, useNavigation } from "react-router";
-import { Notice, PageHeader } from "~/components/ui";
+import { Button, buttonVariants, Card, cardClass, cn, Notice, PageHeader } from "~/components/ui";
 import { billingMode, cancelSimulatedSubscription, portalUrl, startCheckout } from "~/domain/billing/checkout.server";
 import { listProducts, toProductInfo } from "~/domain/billing/products.server";
 import { getCredits, reservedCredits } from "~/domain/credits/ledger.server";
@@ -79,11 +79,8 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
       ) : null}
 
       {balance ? (
-        <section className="card" aria-labelledby="balance-h">
-          <h2 id="balance-h" className="text-lg font-semibold">
-            Your balance
-          </h2>
-          <dl className="mt-3 flex flex-wrap gap-8">
+        <Card title="Your balance" id="balance">
+          <dl className="flex flex-wrap gap-x-8 gap-y-4">
             <div>
               <dt className="text-sm text-muted-foreground">Available</dt>
               <dd className="text-2xl font-semibold" data-testid="pricing-available">
@@ -104,19 +101,19 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
           {subscription?.provider === "stripe" ? (
             <Form method="post" className="mt-4">
               <input type="hidden" name="intent" value="portal" />
-              <button type="submit" className="btn-secondary" disabled={busy}>
+              <Button type="submit" variant="secondary" disabled={busy}>
                 Manage subscription
-              </button>
+              </Button>
             </Form>
           ) : subscription?.provider === "simulated" ? (
             <Form method="post" className="mt-4">
               <input type="hidden" name="intent" value="cancel-simulated" />
-              <button type="submit" className="btn-secondary" disabled={busy}>
+              <Button type="submit" variant="secondary" disabled={busy}>
                 Cancel subscription (simulated)
-              </button>
+              </Button>
             </Form>
           ) : null}
-        </section>
+        </Card>
       ) : null}
 
       <ProductGrid title="Credit packs" id="packs-h" items={packs} signedIn={signedIn} busy={busy} current={null} />
@@ -131,14 +128,14 @@ function ProductGrid({ title, id, items, signedIn, busy, current }: { title: str
   if (items.length === 0) return null;
   return (
     <section aria-labelledby={id}>
-      <h2 id={id} className="mb-3 text-lg font-semibold">
+      <h2 id={id} className="mb-3 text-lg font-semibold tracking-tight">
         {title}
       </h2>
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {items.map((p) => (
-          <li key={p.product_id} className="card flex flex-col" data-testid={`product-${p.product_id}`}>
+          <li key={p.product_id} className={cn(cardClass, "flex flex-col", current === p.product_id && "border-primary ring-2 ring-primary/30")} data-testid={`product-${p.product_id}`}>
             <h3 className="font-semibold">{p.name}</h3>
-            <p className="mt-2 text-3xl font-semibold">
+            <p className="mt-2 text-3xl font-semibold tracking-tight tabular-nums">
               {formatMoney(p.amount, p.currency)}
               {p.interval ? <span className="text-base font-normal text-muted-foreground"> / {p.interval}</span> : null}
             </p>
@@ -151,12 +148,12 @@ function ProductGrid({ title, id, items, signedIn, busy, current }: { title: str
             ) : signedIn ? (
               <Form method="post">
                 <input type="hidden" name="product_id" value={p.product_id} />
-                <button type="submit" className="btn-primary w-full" disabled={busy} aria-label={`${p.interval ? "Subscribe" : "Buy"} ${p.name}`}>
+                <Button type="submit" className="w-full" disabled={busy} aria-label={`${p.interval ? "Subscribe" : "Buy"} ${p.name}`}>
                   {p.interval ? "Subscribe" : "Buy"}
-                </button>
+                </Button>
               </Form>
             ) : (
-              <a className="btn-secondary w-full text-center" href={`/sign-in?next=${encodeURIComponent("/pricing")}`}>
+              <a className={buttonVariants({ variant: "secondary", className: "w-full" })} href={`/sign-in?next=${encodeURIComponent("/pricing")}`}>
                 Sign in to buy
               </a>
             )}

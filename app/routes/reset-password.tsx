@@ -1,5 +1,5 @@
 import { Form, redirect, useNavigation } from "react-router";
-import { Field, Notice } from "~/components/ui";
+import { AuthCard, Button, Field, Notice } from "~/components/ui";
 import { authErrorMessage } from "~/lib/auth-errors";
 import { authPost } from "~/lib/auth-forms.server";
 import { fieldErrors, ResetPasswordSchema } from "~/lib/forms";
@@ -26,30 +26,27 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const errors: Partial<Record<string, string>> = actionData?.errors ?? {};
   const broken = errors.form ?? errors.token;
   return (
-    <div className="mx-auto max-w-md">
-      <div className="card">
-        <h1 className="text-2xl font-semibold">Choose a new password</h1>
-        {!loaderData.token ? (
-          <div className="mt-4">
-            <Notice kind="error">This link is incomplete. Open the link from the e-mail again, or ask for a new one.</Notice>
-          </div>
-        ) : (
-          <Form method="post" className="mt-6 space-y-4" noValidate>
-            {broken ? <Notice kind="error">{broken}</Notice> : null}
-            <input type="hidden" name="token" value={loaderData.token} />
-            <Field label="New password" name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} hint="At least 8 characters." error={errors.password} />
-            <Field label="Repeat the new password" name="confirm" type="password" autoComplete="new-password" required error={errors.confirm} />
-            <button type="submit" className="btn-primary w-full" disabled={busy}>
-              {busy ? "Saving…" : "Save the new password"}
-            </button>
-          </Form>
-        )}
-        <p className="mt-4 text-sm text-muted-foreground">
-          <a className="font-medium text-accent underline" href="/forgot-password">
-            Ask for a new link
-          </a>
-        </p>
-      </div>
-    </div>
+    <AuthCard
+      title="Choose a new password"
+      footer={
+        <a className="link" href="/forgot-password">
+          Ask for a new link
+        </a>
+      }
+    >
+      {!loaderData.token ? (
+        <Notice kind="error">This link is incomplete. Open the link from the e-mail again, or ask for a new one.</Notice>
+      ) : (
+        <Form method="post" className="space-y-4" noValidate>
+          {broken ? <Notice kind="error">{broken}</Notice> : null}
+          <input type="hidden" name="token" value={loaderData.token} />
+          <Field label="New password" name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} hint="At least 8 characters." error={errors.password} />
+          <Field label="Repeat the new password" name="confirm" type="password" autoComplete="new-password" required error={errors.confirm} />
+          <Button type="submit" className="w-full" disabled={busy}>
+            {busy ? "Saving…" : "Save the new password"}
+          </Button>
+        </Form>
+      )}
+    </AuthCard>
   );
 }

@@ -1,5 +1,5 @@
 import { Form, redirect, useNavigation } from "react-router";
-import { Field, Notice } from "~/components/ui";
+import { AuthCard, Button, Field, Notice } from "~/components/ui";
 import { authErrorMessage } from "~/lib/auth-errors";
 import { authPost } from "~/lib/auth-forms.server";
 import { fieldErrors, SignInSchema } from "~/lib/forms";
@@ -27,30 +27,32 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
   const busy = useNavigation().state === "submitting";
   const errors = actionData?.errors ?? {};
   return (
-    <div className="mx-auto max-w-md">
-      <div className="card">
-        <h1 className="text-2xl font-semibold">Sign in</h1>
-        <Form method="post" className="mt-6 space-y-4" noValidate>
-          {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
-          <input type="hidden" name="next" value={loaderData.next} />
-          <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.email} error={errors.email} />
-          <Field label="Password" name="password" type="password" autoComplete="current-password" required error={errors.password} />
-          <p className="text-sm">
-            <a className="font-medium text-accent underline" href="/forgot-password">
-              Forgot your password?
-            </a>
-          </p>
-          <button type="submit" className="btn-primary w-full" disabled={busy}>
-            {busy ? "Signing in…" : "Sign in"}
-          </button>
-        </Form>
-        <p className="mt-4 text-sm text-muted-foreground">
+    <AuthCard
+      title="Sign in"
+      description="Welcome back — your studio and gallery are waiting."
+      footer={
+        <>
           No account yet?{" "}
-          <a className="font-medium text-accent underline" href="/sign-up">
+          <a className="link" href="/sign-up">
             Sign up
           </a>
+        </>
+      }
+    >
+      <Form method="post" className="space-y-4" noValidate>
+        {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
+        <input type="hidden" name="next" value={loaderData.next} />
+        <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.email} error={errors.email} />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" required error={errors.password} />
+        <p className="text-sm">
+          <a className="link" href="/forgot-password">
+            Forgot your password?
+          </a>
         </p>
-      </div>
-    </div>
+        <Button type="submit" className="w-full" disabled={busy}>
+          {busy ? "Signing in…" : "Sign in"}
+        </Button>
+      </Form>
+    </AuthCard>
   );
 }

@@ -1,5 +1,5 @@
 import { Form, redirect, useNavigation } from "react-router";
-import { Field, Notice } from "~/components/ui";
+import { AuthCard, Button, Field, Notice } from "~/components/ui";
 import { fieldErrors, SignUpSchema } from "~/lib/forms";
 import { authErrorMessage } from "~/lib/auth-errors";
 import { authPost } from "~/lib/auth-forms.server";
@@ -35,48 +35,48 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
   const values = actionData && "values" in actionData ? actionData.values : undefined;
   if (actionData && "sent" in actionData) {
     return (
-      <div className="mx-auto max-w-md">
-        <div className="card">
-          <h1 className="text-2xl font-semibold">Check your inbox</h1>
-          <div className="mt-4">
-            <Notice kind="success">
-              We have sent a link to <strong>{actionData.sent}</strong>. Open it to confirm your address, then sign in.
-            </Notice>
-          </div>
-          <p className="mt-4 text-sm text-muted-foreground">
+      <AuthCard
+        title="Check your inbox"
+        footer={
+          <>
             Nothing arrived after a few minutes? Look in your spam folder, or{" "}
-            <a className="font-medium text-accent underline" href="/verify-email">
+            <a className="link" href="/verify-email">
               ask for a new link
             </a>
             .
-          </p>
-        </div>
-      </div>
+          </>
+        }
+      >
+        <Notice kind="success">
+          We have sent a link to <strong>{actionData.sent}</strong>. Open it to confirm your address, then sign in.
+        </Notice>
+      </AuthCard>
     );
   }
   return (
-    <div className="mx-auto max-w-md">
-      <div className="card">
-        <h1 className="text-2xl font-semibold">Create your account</h1>
-        <p className="mt-1 text-sm text-muted-foreground">New accounts start with free credits.</p>
-        <Form method="post" className="mt-6 space-y-4" noValidate>
-          {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
-          {loaderData.inviter ? <Notice kind="success">{loaderData.inviter.nickname} invited you to Atelier. Welcome!</Notice> : null}
-          <input type="hidden" name="ref" value={loaderData.ref} />
-          <Field label="Name" name="name" autoComplete="name" required maxLength={100} defaultValue={values?.name} error={errors.name} />
-          <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={values?.email} error={errors.email} />
-          <Field label="Password" name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} hint="At least 8 characters." error={errors.password} />
-          <button type="submit" className="btn-primary w-full" disabled={busy}>
-            {busy ? "Creating account…" : "Sign up"}
-          </button>
-        </Form>
-        <p className="mt-4 text-sm text-muted-foreground">
+    <AuthCard
+      title="Create your account"
+      description="New accounts start with free credits."
+      footer={
+        <>
           Already have an account?{" "}
-          <a className="font-medium text-accent underline" href="/sign-in">
+          <a className="link" href="/sign-in">
             Sign in
           </a>
-        </p>
-      </div>
-    </div>
+        </>
+      }
+    >
+      <Form method="post" className="space-y-4" noValidate>
+        {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
+        {loaderData.inviter ? <Notice kind="success">{loaderData.inviter.nickname} invited you to Atelier. Welcome!</Notice> : null}
+        <input type="hidden" name="ref" value={loaderData.ref} />
+        <Field label="Name" name="name" autoComplete="name" required maxLength={100} defaultValue={values?.name} error={errors.name} />
+        <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={values?.email} error={errors.email} />
+        <Field label="Password" name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} hint="At least 8 characters." error={errors.password} />
+        <Button type="submit" className="w-full" disabled={busy}>
+          {busy ? "Creating account…" : "Sign up"}
+        </Button>
+      </Form>
+    </AuthCard>
   );
 }

@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "react-router";
-import { Field, Notice } from "~/components/ui";
+import { AuthCard, Button, buttonVariants, Field, Notice } from "~/components/ui";
 import { authErrorMessage } from "~/lib/auth-errors";
 import { authPost } from "~/lib/auth-forms.server";
 import { EmailSchema, fieldErrors } from "~/lib/forms";
@@ -37,48 +37,30 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
   const busy = useNavigation().state === "submitting";
   const errors: Partial<Record<string, string>> = actionData?.errors ?? {};
   const { state, signedIn, error } = loaderData;
+  if (state === "verified") {
+    return (
+      <AuthCard title="E-mail confirmed">
+        <Notice kind="success">Thank you: your address is confirmed.</Notice>
+        <a className={buttonVariants({ className: "w-full" })} href={signedIn ? "/account" : "/sign-in"}>
+          {signedIn ? "Go to your account" : "Sign in"}
+        </a>
+      </AuthCard>
+    );
+  }
   return (
-    <div className="mx-auto max-w-md">
-      <div className="card">
-        {state === "verified" ? (
-          <>
-            <h1 className="text-2xl font-semibold">E-mail confirmed</h1>
-            <div className="mt-4">
-              <Notice kind="success">Thank you: your address is confirmed.</Notice>
-            </div>
-            <p className="mt-4">
-              <a className="btn-primary inline-block" href={signedIn ? "/account" : "/sign-in"}>
-                {signedIn ? "Go to your account" : "Sign in"}
-              </a>
-            </p>
-          </>
-        ) : (
-          <>
-            <h1 className="text-2xl font-semibold">Confirm your e-mail</h1>
-            {state === "failed" && error ? (
-              <div className="mt-4">
-                <Notice kind="error">{error}</Notice>
-              </div>
-            ) : null}
-            {actionData?.sent ? (
-              <div className="mt-4">
-                <Notice kind="success">If {actionData.email} has an account waiting for confirmation, a new link is on its way.</Notice>
-              </div>
-            ) : (
-              <>
-                <p className="mt-1 text-sm text-muted-foreground">Enter your address and we will send you a new confirmation link.</p>
-                <Form method="post" className="mt-6 space-y-4" noValidate>
-                  {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
-                  <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.email} error={errors.email} />
-                  <button type="submit" className="btn-primary w-full" disabled={busy}>
-                    {busy ? "Sending…" : "Send a new link"}
-                  </button>
-                </Form>
-              </>
-            )}
-          </>
-        )}
-      </div>
-    </div>
+    <AuthCard title="Confirm your e-mail" description={actionData?.sent ? undefined : "Enter your address and we will send you a new confirmation link."}>
+      {state === "failed" && error ? <Notice kind="error">{error}</Notice> : null}
+      {actionData?.sent ? (
+        <Notice kind="success">If {actionData.email} has an account waiting for confirmation, a new link is on its way.</Notice>
+      ) : (
+        <Form method="post" className="space-y-4" noValidate>
+          {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
+          <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.email} error={errors.email} />
+          <Button type="submit" className="w-full" disabled={busy}>
+            {busy ? "Sending…" : "Send a new link"}
+          </Button>
+        </Form>
+      )}
+    </AuthCard>
   );
 }

@@ -1,6 +1,5 @@
 import { expect, test } from "@playwright/test";
-
-const unique = (tag: string) => `${tag}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.test`;
+import { auditAndShoot, unique } from "./support";
 
 async function signUp(page: import("@playwright/test").Page, email: string) {
   await page.goto("/sign-up");
@@ -110,15 +109,17 @@ test("webhooks beside the keys: add one (secret shown once), a metadata address 
   await section.getByRole("button", { name: "Add webhook" }).click();
   const secret = await page.getByTestId("webhook-secret").inputValue();
   expect(secret).toMatch(/^whsec_/);
-  const row = section.locator("tr", { hasText: "http://127.0.0.1:9/atelier-hook" });
-  await expect(row.getByText("active")).toBeVisible();
+  const row = section.locator("li", { hasText: "http://127.0.0.1:9/atelier-hook" });
+  await expect(row.locator("[data-field=status]")).toHaveText("active");
+  await section.scrollIntoViewIfNeeded();
+  await auditAndShoot(page, "keys-webhooks");
 
-  await row.getByRole("button", { name: /Rotate the secret/ }).click();
+  await row.getByRole("button", { name: /Rotate secret/ }).click();
   await expect(page.getByText("The old secret keeps signing for 24 hours.")).toBeVisible();
   const rotated = await page.getByTestId("webhook-secret").inputValue();
   expect(rotated).toMatch(/^whsec_/);
   expect(rotated).not.toBe(secret);
 
-  await section.locator("tr", { hasText: "atelier-hook" }).getByRole("button", { name: /^Delete/ }).click();
+  await section.locator("li", { hasText: "atelier-hook" }).getByRole("button", { name: /^Delete/ }).click();
   await expect(section.getByText("No webhooks yet.")).toBeVisible();
 });

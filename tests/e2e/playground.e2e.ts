@@ -1,6 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-
-const unique = (tag: string) => `${tag}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.test`;
+import { auditAndShoot, unique } from "./support";
 
 async function signUp(page: Page, name: string) {
   await page.goto("/sign-up");
@@ -39,6 +38,7 @@ test("the playground streams text live: the output grows chunk by chunk", async 
   await expect(output).toContainText("simulated openai/gpt-4o-mini model of openrouter");
   expect(Number(await output.getAttribute("data-chunks"))).toBeGreaterThan(5);
   await expect(page.getByRole("button", { name: "Generate text" })).toBeEnabled();
+  await auditAndShoot(page, "playground");
 });
 
 test("the playground validates with the shared schema and keeps the text of a stream that breaks", async ({ page }) => {

@@ -1,4 +1,5 @@
 /** The component kit: small files of ours, variants declared once (cva), classes merged (tailwind-merge). */
+export { AuthCard } from "./auth-card";
 export { Badge, badgeVariants } from "./badge";
 export { Button, buttonVariants, type ButtonVariants } from "./button";
 export { Card, cardClass } from "./card";
@@ -7,5 +8,6 @@ export { CopyButton } from "./copy-button";
 export { coverInput, Field, FieldError, Hint, inputClass, labelClass, Select, TextArea } from "./field";
 export { duration, formatDate, plural, utcTime } from "./format";
 export { Notice } from "./notice";
-export { EmptyState, PageHeader, Pagination, Skeleton, table, TableScroll } from "./page";
+export { EmptyState, PageHeader, Pagination, Skeleton, TableScroll } from "./page";
+export { DataTable, table, type Column } from "./table";
 export { Toaster, useToast, type ToastInput } from "./toast";

@@ -64,10 +64,3 @@ export function TableScroll({ label, className, children }: { label: string; cla
     </div>
   );
 }
-
-/** Table cell classes, one look for every table. */
-export const table = {
-  root: "w-full text-left text-sm",
-  th: "border-b border-border py-2 pr-4 text-xs font-medium tracking-wide text-muted-foreground uppercase",
-  td: "border-b border-border/60 py-2.5 pr-4 align-top",
-};

@@ -1,8 +1,9 @@
 /** Reading orders: a user's history and referrals (account page), all orders and revenue (admin). */
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { orderPayments, orders, referralRewards, user } from "#db/schema";
 import { iso } from "~/lib/clock";
+import { offsetOf } from "~/domain/paging";
 
 export interface PaymentEntry {
   ref: string;
@@ -64,8 +65,8 @@ export async function listUserPayments(db: Db, userId: string, limit = 50): Prom
   return rows.map(toEntry);
 }
 
-/** Every payment with its buyer, newest first (admin). */
-export async function listAllPayments(db: Db, limit = 100): Promise<(PaymentEntry & { email: string })[]> {
+/** Every payment with its buyer, newest first (admin), one page at a time. */
+export async function listAllPayments(db: Db, { page, pageSize }: { page: number; pageSize: number }): Promise<{ rows: (PaymentEntry & { email: string })[]; total: number }> {
   const rows = await db.many(
     db
     .select(paymentColumns)
@@ -73,9 +74,11 @@ export async function listAllPayments(db: Db, limit = 100): Promise<(PaymentEntr
     .innerJoin(orders, eq(orders.orderNo, orderPayments.orderNo))
     .leftJoin(user, eq(user.id, orderPayments.userId))
     .orderBy(desc(orderPayments.createdAt), desc(orderPayments.id))
-    .limit(limit),
+    .limit(pageSize)
+    .offset(offsetOf(page, pageSize)),
   );
-  return rows.map((r) => ({ ...toEntry(r), email: r.email ?? "(deleted user)" }));
+  const total = Number((await db.one(db.select({ n: count() }).from(orderPayments)))?.n ?? 0);
+  return { rows: rows.map((r) => ({ ...toEntry(r), email: r.email ?? "(deleted user)" })), total };
 }
 
 export interface RevenueMonth {

@@ -9,6 +9,9 @@ export const table = {
   td: "border-b border-border/60 py-2.5 pr-4 align-top",
 };
 
+/** DataTable cells stay on one line (the table scrolls sideways on a phone instead of breaking e-mails and codes). */
+const cell = "whitespace-nowrap";
+
 export interface Column<T> {
   header: ReactNode;
   cell: (row: T) => ReactNode;
@@ -56,7 +59,7 @@ export function DataTable<T>({
           {rows.map((r) => (
             <tr key={rowKey(r)} className={rowClassName?.(r)}>
               {columns.map((c, i) => (
-                <td key={i} className={cn(table.td, c.className)}>
+                <td key={i} className={cn(table.td, cell, c.className)}>
                   {c.cell(r)}
                 </td>
               ))}

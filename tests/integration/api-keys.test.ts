@@ -296,6 +296,29 @@ describe("rate limits across processes and windows", () => {
     expect((await cb.post("/api/keys/list", {}, { cookie })).body.data.keys).toHaveLength(3);
   });
 
+  test("a session signed out through process A fails there at once and in process B within one second (B remembers cookies)", async () => {
+    const ca = new Client(a.url);
+    const cb = new Client(b.url);
+    const { cookie } = await ca.signUp(uniqueEmail("signout"));
+    // Both processes have just verified (and remembered) the cookie.
+    expect((await ca.post("/api/get-user-credits", undefined, { cookie })).body.code).toBe(0);
+    expect((await cb.post("/api/get-user-credits", undefined, { cookie })).body.code).toBe(0);
+    const out = await fetch(a.url + "/api/auth/sign-out", { method: "POST", headers: { cookie, origin: a.url, "content-type": "application/json" }, body: "{}" });
+    expect(out.status).toBe(200);
+    const signedOutAt = performance.now();
+    const noAuth = { code: 1, message: "no auth, please sign-in", data: null }; // spec §7: HTTP 200
+    expect((await ca.post("/api/get-user-credits", undefined, { cookie })).body).toEqual(noAuth); // A: at once (its hook)
+    let r;
+    for (;;) {
+      r = await cb.post("/api/get-user-credits", undefined, { cookie });
+      if (r.body.code === 1 || performance.now() - signedOutAt > 5000) break;
+      await Bun.sleep(20);
+    }
+    expect(r.body).toEqual(noAuth);
+    // SESSION_RECHECK_MS (1 s) plus one poll and one request on a busy machine.
+    expect(performance.now() - signedOutAt).toBeLessThan(1300);
+  });
+
   test("a key revoked through process A fails in process B within one second (B caches keys)", async () => {
     const ca = new Client(a.url);
     const cb = new Client(b.url);

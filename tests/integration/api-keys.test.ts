@@ -306,7 +306,7 @@ describe("rate limits across processes and windows", () => {
     const out = await fetch(a.url + "/api/auth/sign-out", { method: "POST", headers: { cookie, origin: a.url, "content-type": "application/json" }, body: "{}" });
     expect(out.status).toBe(200);
     const signedOutAt = performance.now();
-    const noAuth = { code: 1, message: "no auth, please sign-in", data: null }; // spec §7: HTTP 200
+    const noAuth = { code: 1 as const, message: "no auth, please sign-in", data: null }; // spec §7: HTTP 200
     expect((await ca.post("/api/get-user-credits", undefined, { cookie })).body).toEqual(noAuth); // A: at once (its hook)
     let r;
     for (;;) {

@@ -6,7 +6,7 @@
  */
 import { and, count, desc, eq, gte, isNotNull } from "drizzle-orm";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Db } from "#db/client";
+import { lockRow, one, run, type Db } from "#db/client";
 import { checkouts, orderPayments, orders } from "#db/schema";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
@@ -40,15 +40,21 @@ function assertSimulatedAllowed(config: CheckoutDeps["config"]) {
 }
 
 /**
- * The per-user bound on checkout starts (counted on `checkouts` rows). Checked
- * before the Stripe call, outside a transaction (no network I/O inside one), so
- * concurrent starts can overshoot by the requests in flight — a bound, not an exact quota.
+ * The per-user bound on checkout starts, counted on `checkouts` rows: the count
+ * and the insert of this start's row share one transaction holding the user's
+ * row lock, so concurrent starts cannot all pass the count (review2: 40 at once
+ * made 40 Stripe sessions). A Stripe start inserts a placeholder row first (no
+ * network I/O inside the transaction) and gives it the session id afterwards.
  */
-async function assertCheckoutBudget(db: Db, userId: string, now: number) {
-  const row = await db.one(
-    db.select({ n: count() }).from(checkouts).where(and(eq(checkouts.userId, userId), gte(checkouts.createdAt, new Date(now - HOUR_MS)))),
-  );
-  if (Number(row?.n ?? 0) >= CHECKOUT_STARTS_PER_HOUR) throw new AppError("RATE_LIMITED");
+async function reserveCheckout(db: Db, row: typeof checkouts.$inferInsert, now: number): Promise<void> {
+  await db.tx(function* (t) {
+    yield* lockRow("user", row.userId);
+    const started = yield* one(
+      t.select({ n: count() }).from(checkouts).where(and(eq(checkouts.userId, row.userId), gte(checkouts.createdAt, new Date(now - HOUR_MS)))),
+    );
+    if (Number(started?.n ?? 0) >= CHECKOUT_STARTS_PER_HOUR) throw new AppError("RATE_LIMITED");
+    yield* run(t.insert(checkouts).values(row));
+  });
 }
 
 export const billingMode = (config: StripeConfig): "stripe" | "simulated" => (config.STRIPE_SECRET_KEY ? "stripe" : "simulated");
@@ -79,25 +85,24 @@ export async function startCheckout(deps: CheckoutDeps, buyer: { id: string; ema
   const product = await requireBuyableProduct(db, productId);
   const urls = returnUrls(config.publicUrl);
   if (billingMode(config) === "simulated") assertSimulatedAllowed(config);
-  await assertCheckoutBudget(db, buyer.id, clock.now());
-  const sold = { credits: product.credits, amount: product.amount, currency: product.currency };
+  const now = clock.now();
+  const sold = { userId: buyer.id, productId: product.id, credits: product.credits, amount: product.amount, currency: product.currency, createdAt: new Date(now) };
   if (billingMode(config) === "stripe") {
+    const placeholder = `starting_${randomBytes(12).toString("hex")}`;
+    await reserveCheckout(db, { id: placeholder, provider: "stripe", ...sold }, now);
     const session = await createStripeCheckout(config, { userId: buyer.id, email: buyer.email, product, customerId: await customerOf(db, buyer.id), ...urls }).catch(
-      (e: { statusCode?: number; message?: string }) => {
+      async (e: { statusCode?: number; message?: string }) => {
         log.warn("stripe: checkout session failed", { error: e.message, status: e.statusCode });
+        await db.run(db.delete(checkouts).where(eq(checkouts.id, placeholder))); // nothing started: not counted
         throw new AppError("UPSTREAM_FAILED", { provider: "stripe", status: e.statusCode });
       },
     );
-    await db.run(
-      db.insert(checkouts).values({ id: session.id, userId: buyer.id, productId: product.id, provider: "stripe", ...sold, createdAt: new Date(clock.now()) }).onConflictDoNothing({ target: checkouts.id }),
-    );
+    await db.run(db.update(checkouts).set({ id: session.id }).where(eq(checkouts.id, placeholder)));
     return { checkout_url: session.url };
   }
   const id = `cs_sim_${randomBytes(12).toString("hex")}`;
   const token = randomBytes(24).toString("base64url");
-  await db.run(
-    db.insert(checkouts).values({ id, userId: buyer.id, productId: product.id, provider: "simulated", tokenHash: sha256(token), ...sold, createdAt: new Date(clock.now()) }),
-  );
+  await reserveCheckout(db, { id, provider: "simulated", tokenHash: sha256(token), ...sold }, now);
   return { checkout_url: `${config.publicUrl}/billing/simulated/${id}?token=${token}` };
 }
 

@@ -5,15 +5,13 @@
  * cluster, plus DATABASE_URL and BETTER_AUTH_SECRET.
  *
  * The cluster is the one scripts/test.ts started (`ATELIER_TEST_PG_URL`, a URL of
- * its maintenance database) or, when a file runs alone, one started here on first
- * use and stopped when the test process exits.
+ * its maintenance database) or, when files run without it, one started here on
+ * first use and stopped after the last test (tests/setup.ts calls stopTestCluster).
  */
 import { randomUUID } from "node:crypto";
-import { rmSync } from "node:fs";
-import { join } from "node:path";
 import { test } from "bun:test";
 import type { Sql } from "postgres";
-import { PG_BIN, startPostgres, type Postgres } from "./postgres";
+import { startPostgres, type Postgres } from "./postgres";
 
 export const onPostgres = process.env.ATELIER_TEST_PG === "1";
 export const engineName = onPostgres ? "postgres" : "sqlite";
@@ -42,17 +40,20 @@ export function testCluster() {
     if (!adminUrl) {
       pg = await startPostgres({ maxConnections: 400 });
       adminUrl = pg.url.replace(/\/[^/]*$/, "/postgres");
-      const { dir } = pg;
-      process.on("exit", () => {
-        const as = process.getuid?.() === 0 ? ["runuser", "-u", "postgres", "--"] : [];
-        Bun.spawnSync([...as, join(PG_BIN, "pg_ctl"), "-D", join(dir, "data"), "-m", "immediate", "-w", "stop"]);
-        rmSync(dir, { recursive: true, force: true });
-      });
     }
     const admin = postgres(adminUrl, { max: 2, onnotice: () => {} });
     return { admin, base: adminUrl.replace(/\/[^/]*$/, "/"), pg };
   })();
   return cluster;
+}
+
+/** Ends the admin connection and stops the cluster if this process started it (after the last test file). */
+export async function stopTestCluster(): Promise<void> {
+  if (!cluster) return;
+  const { admin, pg } = await cluster;
+  cluster = undefined;
+  await admin.end({ timeout: 1 });
+  await pg?.stop();
 }
 
 /** A new empty database in the shared cluster; returns its URL. */

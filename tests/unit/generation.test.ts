@@ -73,6 +73,11 @@ describe("validateGenerateInput", () => {
       }
     };
     expect(msg({ ai_type: "audio", provider: "", model: "m", prompt: "p" })).toBe("invalid params: ai_type, provider, model, prompt required");
+    // Not a string is the same as missing (spec 4.1), never a crash.
+    for (const notText of [42, ["a"], { a: 1 }, true, null]) {
+      expect(msg({ ai_type: "image", provider: "kling", model: "kling-v1", prompt: notText })).toBe("invalid params: ai_type, provider, model, prompt required");
+      expect(msg({ ai_type: notText, provider: "kling", model: "kling-v1", prompt: "p" })).toBe("invalid params: ai_type, provider, model, prompt required");
+    }
     expect(msg({ ai_type: "audio", provider: "x", model: "m", prompt: "p" })).toBe("invalid params: ai_type must be image or video");
     expect(msg({ ai_type: "video", provider: "openai", model: "nope", prompt: "p".repeat(5000) })).toBe("Unsupported video provider: openai");
     expect(msg({ ai_type: "image", provider: "kling", model: "kling-v1-6", prompt: "p".repeat(5000) })).toBe("Unsupported model: kling-v1-6");

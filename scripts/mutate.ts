@@ -31,6 +31,13 @@ export const MODULES: Record<string, { mutate: string[]; tests: string[]; env?: 
   },
   limiter: { mutate: ["app/domain/rate-limits/*.ts"], tests: ["tests/unit/rate-limit.test.ts"] },
   "api-keys": { mutate: ["app/domain/api-keys/*.ts"], tests: ["tests/unit/api-keys.test.ts", "tests/unit/api-key-guard.test.ts"] },
+  // Payment fulfilment (grants, renewals, refunds, referrals) at the domain; checkout and the Stripe glue are tested over HTTP.
+  payments: { mutate: ["app/domain/billing/fulfil.server.ts"], tests: ["tests/unit/billing.test.ts"] },
+  // The outbox rows of every final transition and the dispatcher's claims and attempts.
+  webhooks: {
+    mutate: ["app/domain/webhooks/outbox.server.ts", "app/domain/webhooks/delivery.server.ts"],
+    tests: ["tests/unit/webhook-resend.test.ts", "tests/unit/cancel.test.ts", "tests/unit/lifecycle.test.ts"],
+  },
 };
 
 const wanted = process.argv.slice(2).filter((a) => a !== "--");

@@ -97,5 +97,13 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795356585556,
     "hash": "27e5c5b239c2b866dce7f3b8e1aeb4bfa42fec5384ef48300c5f967a2e635e26"
+  },
+  {
+    "sql": [
+      "CREATE INDEX \"billing_events_outcome_idx\" ON \"billing_events\" USING btree (\"outcome\");\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795363477217,
+    "hash": "28ba748c0a695c75ce32ab97a3a2a8eb63a5441d3bfeb77e5796ce6c1614a540"
   }
 ];

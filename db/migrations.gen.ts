@@ -120,5 +120,13 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795356584930,
     "hash": "2395cdbec717839d78612c98433ead2cddb210ec370e6792eb7bd93ded9ba763"
+  },
+  {
+    "sql": [
+      "CREATE INDEX `billing_events_outcome_idx` ON `billing_events` (`outcome`);"
+    ],
+    "bps": true,
+    "folderMillis": 1795363476173,
+    "hash": "72757ca2e11b6fb1fb98259f79d23de70a9325743ed75e172ce8654e71816fed"
   }
 ];

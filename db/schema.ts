@@ -259,15 +259,19 @@ export const orderPayments = sqliteTable(
 );
 
 /** Every provider event id, recorded once in the transaction of its effect (the replay and duplicate guard). */
-export const billingEvents = sqliteTable("billing_events", {
-  id: text("id").primaryKey(),
-  type: text("type").notNull(),
-  /** applied | ignored: <why> */
-  outcome: text("outcome").notNull(),
-  /** The signed payload, kept so an ignored event can be looked at and replayed. */
-  payload: text("payload").notNull(),
-  createdAt: createdAt(),
-});
+export const billingEvents = sqliteTable(
+  "billing_events",
+  {
+    id: text("id").primaryKey(),
+    type: text("type").notNull(),
+    /** applied: … | ignored: <why> | waiting: no payment for <ref> (a refund or dispute before its payment) */
+    outcome: text("outcome").notNull(),
+    /** The signed payload, kept so an ignored event can be looked at and replayed (and a waiting one applied later). */
+    payload: text("payload").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("billing_events_outcome_idx").on(t.outcome)],
+);
 
 /** A checkout started by a user: Stripe's session or a simulated one (with its form token). */
 export const checkouts = sqliteTable(

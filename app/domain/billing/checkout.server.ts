@@ -6,6 +6,7 @@
  */
 import { and, count, desc, eq, gte, isNotNull } from "drizzle-orm";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type Stripe from "stripe";
 import { lockRow, one, run, type Db } from "#db/client";
 import { checkouts, orderPayments, orders } from "#db/schema";
 import type { Clock } from "~/lib/clock";
@@ -14,7 +15,7 @@ import { AppError } from "~/lib/errors";
 import { log } from "~/lib/log.server";
 import { providerModes } from "../health.server";
 import { defaultPeriodEnd, type Interval } from "../subscriptions/subscriptions.server";
-import { processBillingEvent, type BillingConfig, type EventResult } from "./fulfil.server";
+import { applyWaitingEvents, processBillingEvent, type BillingConfig, type EventResult } from "./fulfil.server";
 import { getProduct, requireBuyableProduct, type ProductRow } from "./products.server";
 import { createPortalUrl, createStripeCheckout, factFromEvent, verifyStripeEvent, type StripeConfig } from "./stripe.server";
 
@@ -219,5 +220,10 @@ export async function receiveStripeWebhook(deps: CheckoutDeps, raw: Uint8Array, 
   const known = async (pi: string) => (await db.one(db.select({ id: orderPayments.id }).from(orderPayments).where(eq(orderPayments.paymentIntent, pi)))) !== undefined;
   const fact = await factFromEvent(deps.config, event, known);
   const payload = new TextDecoder().decode(raw);
-  return { id: event.id, ...(await processBillingEvent(deps, { id: event.id, type: event.type, payload }, fact)) };
+  const result = await processBillingEvent(deps, { id: event.id, type: event.type, payload }, fact);
+  // A payment (first delivery or a retry): refunds and disputes that came before it apply now.
+  if (fact?.type === "payment") {
+    await applyWaitingEvents(deps, fact, (stored) => factFromEvent(deps.config, JSON.parse(stored) as Stripe.Event, known));
+  }
+  return { id: event.id, ...result };
 }

@@ -11,7 +11,7 @@
  * `order_payments.ref`), one claw-back per refund amount (unique debit key),
  * one referral reward per invitee (primary key).
  */
-import { and, count, eq, isNull, lt, lte, or } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, lt, lte, or } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import { one, run, type Db, type Steps } from "#db/client";
 import { billingEvents, checkouts, orderPayments, orders, referralRewards, user } from "#db/schema";
@@ -133,13 +133,58 @@ export async function processBillingEvent(
     yield* run(t.update(billingEvents).set({ outcome }).where(eq(billingEvents.id, event.id)));
     return { duplicate: false, outcome };
   });
-  if (!result.duplicate && result.outcome.startsWith("ignored")) {
+  if (!result.duplicate && result.outcome.startsWith("waiting")) {
+    log.warn("billing event waiting for its payment", { event_id: event.id, type: event.type, outcome: result.outcome });
+  } else if (!result.duplicate && result.outcome.startsWith("ignored")) {
     log.warn("billing event ignored", { event_id: event.id, type: event.type, outcome: result.outcome });
   } else if (!result.duplicate) {
     log.info("billing event applied", { event_id: event.id, type: event.type, outcome: result.outcome });
   }
   return result;
 }
+
+/** A payment was recorded: refunds and disputes that arrived before it are applied now. */
+export async function applyWaitingEvents(
+  { db, clock, config }: BillingDeps,
+  payment: { paymentRef?: string | null; paymentIntent?: string | null },
+  factOf: (payload: string) => Promise<Fact | null>,
+): Promise<string[]> {
+  const keys = [payment.paymentRef, payment.paymentIntent].filter((k): k is string => !!k).map(waitingFor);
+  if (keys.length === 0) return [];
+  const waiting = await db.many(
+    db
+      .select({ id: billingEvents.id, outcome: billingEvents.outcome, payload: billingEvents.payload })
+      .from(billingEvents)
+      .where(inArray(billingEvents.outcome, keys))
+      .orderBy(asc(billingEvents.createdAt))
+      .limit(50),
+  );
+  const applied: string[] = [];
+  for (const row of waiting) {
+    const fact = await factOf(row.payload);
+    if (!fact) continue;
+    const outcome = await db
+      .tx(function* (t) {
+        const outcome = yield* applyFact(t, fact, clock, config);
+        if (outcome.startsWith("waiting")) return null;
+        // Another process applied it first: roll this one back.
+        const n = yield* run(t.update(billingEvents).set({ outcome }).where(and(eq(billingEvents.id, row.id), eq(billingEvents.outcome, row.outcome))));
+        if (n !== 1) throw new AppliedElsewhere();
+        return outcome;
+      })
+      .catch((e) => {
+        if (e instanceof AppliedElsewhere) return null;
+        throw e;
+      });
+    if (outcome) {
+      log.info("billing event applied after its payment", { event_id: row.id, outcome });
+      applied.push(row.id);
+    }
+  }
+  return applied;
+}
+
+class AppliedElsewhere extends Error {}
 
 export function* applyFact(tx: Tx, fact: Fact, clock: Clock, config: BillingConfig): Steps<string> {
   switch (fact.type) {
@@ -314,11 +359,19 @@ function* applyStatus(tx: Tx, f: StatusFact, clock: Clock): Steps<string> {
   return res === 1 ? `applied: ${order.orderNo} is ${f.status}` : `ignored: older than the status of ${order.orderNo}`;
 }
 
+/**
+ * Stripe does not promise event order: a refund or dispute can arrive before
+ * its payment's event (which Stripe may still be retrying). It is kept as
+ * `waiting: no payment for <ref>` and applied when that payment is recorded
+ * (applyWaitingEvents), instead of being lost while the payment grants in full.
+ */
+const waitingFor = (ref: string) => `waiting: no payment for ${ref}`;
+
 function* applyRefund(tx: Tx, f: RefundFact, clock: Clock): Steps<string> {
   const payment =
     (f.paymentRef ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.ref, f.paymentRef))) : undefined) ??
     (f.paymentIntent ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.paymentIntent, f.paymentIntent))) : undefined);
-  if (!payment) return `ignored: no payment for ${f.paymentRef ?? f.paymentIntent ?? "?"}`;
+  if (!payment) return f.paymentRef || f.paymentIntent ? waitingFor(f.paymentRef || f.paymentIntent!) : "ignored: refund without a payment";
   if (f.amountRefunded <= payment.refundedAmount) return `ignored: ${payment.ref} already refunded ${payment.refundedAmount}`;
   const refunded = Math.min(f.amountRefunded, payment.amount);
   const target = payment.amount > 0 ? Math.floor((payment.credits * refunded) / payment.amount) : payment.credits;
@@ -345,7 +398,7 @@ function* applyDispute(tx: Tx, f: DisputeFact, clock: Clock): Steps<string> {
   const payment =
     (f.paymentRef ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.ref, f.paymentRef))) : undefined) ??
     (f.paymentIntent ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.paymentIntent, f.paymentIntent))) : undefined);
-  if (!payment) return f.paymentIntent ? `ignored: no payment for ${f.paymentRef ?? f.paymentIntent}` : "ignored: dispute without a payment intent";
+  if (!payment) return f.paymentRef || f.paymentIntent ? waitingFor(f.paymentRef || f.paymentIntent!) : "ignored: dispute without a payment intent";
   const outcome = yield* applyRefund(tx, { type: "refund", paymentRef: payment.ref, amountRefunded: payment.refundedAmount + f.amount }, clock);
   return outcome.replace(/^applied: refund/, "applied: dispute");
 }

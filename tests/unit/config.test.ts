@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError, parseConfig } from "~/lib/config.server";
+import { ConfigError, describeDatabase, parseConfig } from "~/lib/config.server";
 
 describe("configuration (DESIGN §7)", () => {
   test("defaults", () => {
@@ -25,6 +25,17 @@ describe("configuration (DESIGN §7)", () => {
   test("no BETTER_AUTH_SECRET: fine on a single node (generated into DATA_DIR), required with DATABASE_URL", () => {
     expect(parseConfig({ NODE_ENV: "production" }).authSecret).toBe("");
     expect(() => parseConfig({ DATABASE_URL: "postgres://db/atelier" })).toThrow(/^invalid configuration: BETTER_AUTH_SECRET: required when DATABASE_URL is set/);
+  });
+
+  test("DATABASE_URL picks the engine once: a postgres:// URL → postgres, unset → sqlite; other URLs refused; the password never shown", () => {
+    const secret = "s".repeat(40);
+    expect(parseConfig({}).engine).toBe("sqlite");
+    const pg = parseConfig({ DATABASE_URL: "postgres://atelier:hunter2@db.internal:5432/atelier", BETTER_AUTH_SECRET: secret });
+    expect([pg.engine, pg.DATABASE_POOL_MAX]).toEqual(["postgres", 10]);
+    expect(describeDatabase(pg)).toBe("postgres://atelier@db.internal:5432/atelier");
+    expect(parseConfig({ DATABASE_URL: "postgresql://db/atelier", BETTER_AUTH_SECRET: secret, DATABASE_POOL_MAX: "25" }).DATABASE_POOL_MAX).toBe(25);
+    expect(() => parseConfig({ DATABASE_URL: "mysql://db/atelier", BETTER_AUTH_SECRET: secret })).toThrow(/^invalid configuration: DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/);
+    expect(() => parseConfig({ DATABASE_URL: "postgres://db/a", BETTER_AUTH_SECRET: secret, DATABASE_POOL_MAX: "0" })).toThrow(/^invalid configuration: DATABASE_POOL_MAX/);
   });
 
   test("PUBLIC_URL follows PORT when unset; trailing slash trimmed when set", () => {

@@ -114,7 +114,9 @@ const pretty = (v: unknown) => JSON.stringify(v, null, 2);
 function curlExample(base: string, path: string, def: EndpointDef): string {
   if (def.method === "GET") return `curl -s ${base}${path}`;
   const lines = [`curl -s -X POST ${base}${path}`];
-  if (def.auth === "session") lines.push(`  -b "atelier.session_token=$SESSION"`);
+  // The jar the sign-in example writes with -c: the cookie's value is signed (and its name gets a
+  // __Secure- prefix behind HTTPS), so the token from the sign-in JSON does not work as a cookie.
+  if (def.auth === "session") lines.push(`  -b cookies.txt`);
   else if (def.auth === "user" || def.auth === "admin" || def.auth === "optional") lines.push(`  -H "X-API-Key: $ATELIER_API_KEY"`);
   if (path.startsWith("/api/auth/")) lines.push(`  -H "Origin: ${base}" -c cookies.txt`);
   if (def.body) {
@@ -256,7 +258,7 @@ es.addEventListener("status", (e) => {
 });
 
 # curl (the stream ends after the final status)
-curl -N "${base}/api/generator/stream?gen_id=$GEN_ID" -H "X-API-Key: $ATELIER_KEY"`,
+curl -N "${base}/api/generator/stream?gen_id=$GEN_ID" -H "X-API-Key: $ATELIER_API_KEY"`,
   };
 }
 

@@ -61,7 +61,8 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
           </p>
           <p>
             <strong>Session</strong> — the browser's <code>atelier.session_token</code> cookie, set by signing in (or by{" "}
-            <code>POST /api/auth/sign-in/email</code>). Key management (<code>/api/keys/*</code>) accepts only a session.
+            <code>POST /api/auth/sign-in/email</code>; with curl, its example keeps the cookie in <code>cookies.txt</code> and the
+            session examples send it back with <code>-b cookies.txt</code>). Key management (<code>/api/keys/*</code>) accepts only a session.
           </p>
           <p>
             Not signed in: <code>{"{code: 1, message: \"no auth, please sign-in\", data: null}"}</code>.

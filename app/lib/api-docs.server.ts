@@ -209,12 +209,12 @@ export function buildDocs(base: string, limits: { standard: number; premium: num
 function webhookExamples(base: string) {
   return {
     idempotency: `curl -s -X POST ${base}/api/generator/generate \\
-  -H "X-API-Key: $ATELIER_KEY" -H "Content-Type: application/json" \\
+  -H "X-API-Key: $ATELIER_API_KEY" -H "Content-Type: application/json" \\
   -H "Idempotency-Key: 4f7d0c1e-2b55-4b8e-9d6c-0a6c1f3e2b11" \\
   -d '{"ai_type":"image","provider":"replicate","model":"black-forest-labs/flux-schnell","prompt":"A red fox"}'
 # Repeat it after a timeout: the same gen_id comes back (header Idempotent-Replayed: true), nothing is charged twice.`,
     create: `curl -s -X POST ${base}/api/webhooks/create \\
-  -H "X-API-Key: $ATELIER_KEY" -H "Content-Type: application/json" \\
+  -H "X-API-Key: $ATELIER_API_KEY" -H "Content-Type: application/json" \\
   -d '{"url":"https://example.com/atelier-webhooks"}'
 # {"code":0,"message":"webhook created","data":{"webhook_id":"wh_…","url":"https://example.com/atelier-webhooks",
 #   "events":["generation.completed","generation.failed"],"secret":"whsec_…",…}}   ← keep the secret`,

@@ -48,3 +48,10 @@ test("sign-up, then keys/create with the session example, then a call with the n
   const credits = await run(printed("get-user-credits"), { ATELIER_API_KEY: key });
   expect(credits).toEqual({ code: 0, message: "ok", data: { left_credits: 10, total_credits: 10 } });
 });
+
+test("every example names the key the same way as the first request on /docs (ATELIER_API_KEY)", () => {
+  const docs = buildDocs(server.url, { standard: 100, premium: 500, admin: 1000, windowSeconds: 60 });
+  const text = JSON.stringify(docs);
+  expect(text).toContain("$ATELIER_API_KEY");
+  expect(text.match(/\$[A-Z_]*KEY\b|\$SESSION\b/g)?.filter((v) => v !== "$ATELIER_API_KEY") ?? []).toEqual([]);
+});

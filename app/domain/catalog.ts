@@ -171,6 +171,15 @@ export function sampleImage(o: Pick<Offering, "aiType" | "provider" | "model" | 
   return { src: `/samples/models/${slug}.png`, ...SAMPLE_SIZE, alt: `Simulated sample for ${o.label}: “${o.sample}”` };
 }
 
+/**
+ * How long a task of this model typically takes here: the provider's typical
+ * time when it is live, the simulator's delay when it is simulated (a
+ * simulated card must not promise the live provider's wait).
+ */
+export function typicalSecondsHere(o: Pick<Offering, "typicalSeconds">, mode: "live" | "simulated", simulatorDelayMs: number): number {
+  return mode === "live" ? o.typicalSeconds : simulatorDelayMs / 1000;
+}
+
 /** A model's typical time as a short hint: "~2 s", "~40 s", "~3 min". */
 export function speedHint(seconds: number): string {
   return seconds < 90 ? `~${Math.max(1, Math.round(seconds))} s` : `~${Math.round(seconds / 60)} min`;

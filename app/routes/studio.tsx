@@ -5,7 +5,7 @@ import { isVideoFile, ResultMedia, shapeClass, useLightbox, type MediaItem } fro
 import { Badge, Button, buttonVariants, cn, CopyButton, coverInput, EmptyState, FieldError, formatDate, Hint, inputClass, Notice, PageHeader, Pagination, plural, useToast } from "~/components/ui";
 import { UI_MESSAGES } from "~/domain/account/messages";
 import { ModelOptions, optionFormValues, readOptions } from "~/components/model-options";
-import { CATALOG, findOffering, isAiType, sampleImage, speedHint, type AiType } from "~/domain/catalog";
+import { CATALOG, findOffering, isAiType, sampleImage, speedHint, typicalSecondsHere, type AiType } from "~/domain/catalog";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf } from "~/domain/credits/ledger.server";
 import { chargedCost, createGeneration, listRecent, parseFilter, parseResultUrls, setHidden, validateGenerateInput } from "~/domain/generations/generations.server";
@@ -33,21 +33,24 @@ const offeringValue = (o: { aiType: string; provider: string; model: string }) =
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireUiUser(request);
-  const { db, clock } = getServices();
+  const { db, clock, config } = getServices();
   const { providers } = getGenerationRuntime();
   const url = new URL(request.url);
   const page = Math.max(1, Math.floor(Number(url.searchParams.get("page") ?? "1")) || 1);
   const filter = parseFilter(url.searchParams);
   const { rows, total } = await listRecent(db, user.id, { page, pageSize: PAGE_SIZE }, { ...filter, galleryOnly: true });
   const balance = await db.exec(balanceOf(db, user.id, clock));
-  const offerings = CATALOG.map((o) => ({
-    ...o,
-    value: offeringValue(o),
-    mode: providers.mode(o.provider),
-    affordable: o.credits <= balance.available,
-    speed: speedHint(o.typicalSeconds),
-    sampleImage: sampleImage(o),
-  }));
+  const offerings = CATALOG.map((o) => {
+    const mode = providers.mode(o.provider);
+    return {
+      ...o,
+      value: offeringValue(o),
+      mode,
+      affordable: o.credits <= balance.available,
+      speed: speedHint(typicalSecondsHere(o, mode, config.SIMULATOR_DELAY_MS)),
+      sampleImage: sampleImage(o),
+    };
+  });
   // "Reuse prompt" links carry the prompt and model (`model`). Without JavaScript, "Show options" submits
   // the composer here by GET (`make`, `offering`, `prompt`, `opt_*`): the form comes back with that model's
   // options and what was typed. Otherwise the first affordable image model.

@@ -142,11 +142,13 @@ test("without JavaScript: choosing another model brings its options, keeping the
 test("model cards show a labelled simulated sample and a typical speed", async ({ page }) => {
   await signUp(page, { name: "Cards" });
   const flux = page.locator('[data-offering="image|replicate|black-forest-labs/flux-schnell"]');
-  await expect(flux).toContainText("~2 s");
+  // Simulated here: the simulator's time (SIMULATOR_DELAY_MS=300 → ~1 s), not the live provider's.
+  await expect(flux).toContainText("~1 s");
   await expect(flux).toContainText("Sample");
   const img = flux.getByRole("img", { name: /^Simulated sample for FLUX\.1 \[schnell\]/ });
   await expect(img).toHaveAttribute("loading", "lazy");
   await img.scrollIntoViewIfNeeded();
   await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBe(480);
-  await expect(page.locator('[data-offering="image|openai|gpt-image-1"]')).toContainText("~40 s");
+  await expect(page.locator('[data-offering="image|openai|gpt-image-1"]')).toContainText("~1 s");
+  await expect(page.locator('[data-offering="image|openai|gpt-image-1"]')).not.toContainText("~40 s");
 });

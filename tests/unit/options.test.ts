@@ -1,6 +1,6 @@
 /** Per-model options (app/domain/catalog.ts): what each model accepts, the 8 KB cap, the exact messages. */
 import { describe, expect, test } from "bun:test";
-import { acceptedOptions, CATALOG, findOffering, optionsProblem } from "~/domain/catalog";
+import { acceptedOptions, CATALOG, findOffering, optionsProblem, speedHint, typicalSecondsHere } from "~/domain/catalog";
 import { validateGenerateInput } from "~/domain/generations/generations.server";
 
 const offering = (aiType: string, provider: string, model: string) => findOffering(aiType, provider, model)!;
@@ -87,5 +87,15 @@ describe("validateGenerateInput refuses bad options with `invalid params: …`",
 describe("acceptedOptions (what adapters send)", () => {
   test("drops undeclared keys and bad values of rows stored before validation", () => {
     expect(acceptedOptions("video", "runway", "gen4.5", { ratio: "4:3", duration: 8, seed: 3, evil: 1 })).toEqual({ duration: 8, seed: 3 });
+  });
+});
+
+describe("the speed a model card shows", () => {
+  const gptImage = findOffering("image", "openai", "gpt-image-1")!;
+  test("live: the provider's typical time; simulated: the simulator's delay", () => {
+    expect(speedHint(typicalSecondsHere(gptImage, "live", 1500))).toBe("~40 s");
+    expect(speedHint(typicalSecondsHere(gptImage, "simulated", 1500))).toBe("~2 s");
+    expect(speedHint(typicalSecondsHere(gptImage, "simulated", 300))).toBe("~1 s");
+    expect(speedHint(180)).toBe("~3 min");
   });
 });

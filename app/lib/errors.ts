@@ -147,11 +147,14 @@ const OPTION_MESSAGE_PATTERNS = [
   "options.<key> must be <what the model accepts>",
 ];
 
+/** The reasons any JSON endpoint may give for its body itself (app/lib/api.server.ts readJsonBody). */
+export const BODY_INVALID_REASONS = ["body too large (max 1 MiB)", "body is not valid UTF-8", "body is not valid JSON", "text must not contain NUL characters"];
+
 /** Every message pattern a code can produce, with its HTTP status (the API reference's error table). */
 export function errorPatterns(code: ErrorCode): { status: number; messages: string[] } {
   const rule = ERRORS[code] as Rule<ErrorCode>;
   const messages = [rule.message(ERROR_PLACEHOLDERS[code] as never)];
-  if (code === "INVALID_PARAMS") messages.unshift(rule.message(undefined as never));
+  if (code === "INVALID_PARAMS") messages.unshift(rule.message(undefined as never), ...BODY_INVALID_REASONS.map((reason) => rule.message({ reason } as never)));
   if (code === "INVALID_OPTIONS") {
     messages.splice(0, 1, ...OPTION_MESSAGE_PATTERNS.map((reason) => rule.message({ reason } as never)));
   }

@@ -149,6 +149,12 @@ describe("GET /api/openapi.json document", () => {
     expect(doc.paths["/api/admin/list-users"].post.responses["200"].description).toContain("`forbidden`");
   });
 
+  test("invalid params lists the body-level reasons, the NUL refusal among them", () => {
+    expect(errorPatterns("INVALID_PARAMS").messages).toEqual(
+      expect.arrayContaining(["invalid params", "invalid params: body is not valid JSON", "invalid params: text must not contain NUL characters", "invalid params: <reason>"]),
+    );
+  });
+
   test("every error code has a documented pattern", () => {
     for (const code of Object.keys(ERRORS) as ErrorCode[]) {
       const { messages, status } = errorPatterns(code);

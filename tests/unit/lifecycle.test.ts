@@ -275,15 +275,25 @@ describe("runStep", () => {
     expect(await row(slow)).toMatchObject({ status: "failed", errorMessage: "generation timed out" });
 
     const ok = await create(); // a fresh deadline, 10 minutes away
-    const q: SyncProvider = { ...p, generate: async () => (await Bun.sleep(30), [png()]) };
-    const c = ctx(db, clock, q);
+    const q: SyncProvider = {
+      ...p,
+      generate: (_req, signal) =>
+        new Promise((resolve, reject) => {
+          const done = setTimeout(() => resolve([png()]), 30);
+          signal.addEventListener("abort", () => (clearTimeout(done), reject(new ProviderError("timeout", "aborted too early"))));
+        }),
+    };
+    const storage = memoryStorage();
+    const c = ctx(db, clock, q, { ...storage, put: async (key, bytes, type) => (await Bun.sleep(2), storage.put(key, bytes, type)) });
+    const t0 = performance.now();
     await step(c);
-    expect((await row(ok)).status).toBe("completed");
+    const wall = performance.now() - t0;
+    expect(await row(ok)).toMatchObject({ status: "completed", errorMessage: null });
+    // Time per phase, for the jobs benchmark: each within the step's wall time.
     expect(c.timings!.provider).toBeGreaterThanOrEqual(25);
-    expect(c.timings!.provider).toBeLessThan(60_000);
-    expect(c.timings!.store).toBeGreaterThanOrEqual(0);
+    expect(c.timings!.store).toBeGreaterThanOrEqual(1);
     expect(c.timings!.db).toBeGreaterThan(0);
-    expect(c.timings!.db).toBeLessThan(60_000);
+    expect(c.timings!.provider + c.timings!.store + c.timings!.db).toBeLessThanOrEqual(wall);
   });
 
   test("shutting down mid-call leaves the task to another process (not failed)", async () => {
@@ -296,11 +306,12 @@ describe("runStep", () => {
       lifecycle: "sync",
       generate: async (_req, signal) => {
         stop.abort();
-        throw signal.aborted ? new ProviderError("network", "aborted") : new Error("signal not passed on");
+        throw signal.aborted ? new ProviderError("bad_request", "aborted") : new Error("signal not passed on");
       },
     };
     await step(ctx(db, clock, p), stop.signal);
-    expect(await row(g)).toMatchObject({ status: "processing", errorMessage: null });
+    // Neither failed nor rescheduled: the lease stays until released at shutdown or expired.
+    expect(await row(g)).toMatchObject({ status: "processing", errorMessage: null, leaseOwner: "A", nextPollAt: null });
   });
 
   test("canceled while submitting: the new upstream job is canceled and the task stays canceled", async () => {
@@ -321,6 +332,52 @@ describe("runStep", () => {
     await step(ctx(db, clock, p));
     expect(canceled).toEqual(["up-late"]);
     expect(await row(g)).toMatchObject({ status: "failed", errorMessage: "canceled", upstreamTaskId: null });
+  });
+
+  test("a live submit a crashed process may have sent fails as interrupted: the provider is not called again", async () => {
+    const { db, clock, create, row } = await setup();
+    const g = await create();
+    let calls = 0;
+    const p: AsyncProvider = { name: "replicate", mode: "live", lifecycle: "async", submit: async () => (calls++, { upstreamTaskId: "up" }), poll: async () => (calls++, { state: "running" }) };
+    await claimDue(db, { owner: "dead", limit: 1, leaseMs: 1000 }, clock); // claimed, then the process died
+    clock.advance(1000);
+    await step(ctx(db, clock, p));
+    expect(calls).toBe(0);
+    expect(await row(g)).toMatchObject({ status: "failed", errorMessage: "generation interrupted by a server restart; no credits were charged, please try again" });
+  });
+
+  test("async submit and poll count as provider time", async () => {
+    const { db, clock, create } = await setup();
+    await create();
+    const p: AsyncProvider = {
+      name: "replicate",
+      mode: "live",
+      lifecycle: "async",
+      submit: async () => (await Bun.sleep(2), { upstreamTaskId: "up" }),
+      poll: async () => (await Bun.sleep(2), { state: "running" }),
+    };
+    const c = ctx(db, clock, p);
+    await step(c);
+    expect(c.timings!.provider).toBeGreaterThanOrEqual(1);
+    c.timings!.provider = 0;
+    clock.advance(1000);
+    await step(c);
+    expect(c.timings!.provider).toBeGreaterThanOrEqual(1);
+  });
+
+  test("canceled during a sync call: its stored files are removed; a task completed meanwhile by another process keeps them", async () => {
+    const { db, clock, userId, create, row, set } = await setup();
+    const removed: string[] = [];
+    const storage = { ...memoryStorage(), deletePrefix: async (prefix: string) => void removed.push(prefix) };
+    const g = await create();
+    const canceling: SyncProvider = { name: "openai", mode: "live", lifecycle: "sync", generate: async () => (await cancelTransition(db, userId, g, clock), [png()]) };
+    await step(ctx(db, clock, canceling, storage));
+    expect(removed).toEqual([`${g}/`]);
+    expect((await row(g)).errorMessage).toBe("canceled");
+    const h = await create();
+    const stolen: SyncProvider = { ...canceling, generate: async () => (await set(h, { status: "completed", leaseOwner: "B" }), [png()]) };
+    await step(ctx(db, clock, stolen, storage));
+    expect(removed).toEqual([`${g}/`]);
   });
 
   test("submitted normally: no upstream cancel", async () => {

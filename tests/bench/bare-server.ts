@@ -18,10 +18,17 @@
  * by its (unique) hash, the user row by primary key, the envelope — nothing else:
  *
  *   /minimum                         {uuid, email} of the key's owner
+ *
+ * With DATABASE_URL (`bun run bench --engine postgres`) the same on PostgreSQL: the domain functions on
+ * the engine-aware handle (openPostgres, DATABASE_POOL_MAX connections, as the server), and the plain
+ * statements (session lookup, the minimum's key and user rows) as postgres.js prepared statements on
+ * that handle's own pool — each the PostgreSQL form of the SQLite statement beside it.
  */
 import { createHash, createHmac } from "node:crypto";
 import { z } from "zod";
-import { openDatabase } from "#db/client";
+import type { SQLQueryBindings } from "bun:sqlite";
+import type { Sql } from "postgres";
+import { openDatabase, openPostgres } from "#db/client";
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
 import { getCredits } from "~/domain/credits/ledger.server";
 import { createGeneration, getOwnGeneration, listHistory, normalizePaging, toQueryView, validateGenerateInput } from "~/domain/generations/generations.server";
@@ -35,10 +42,20 @@ import { parseConfig } from "~/lib/config.server";
 import { isAppError } from "~/lib/errors";
 
 const config = parseConfig(process.env);
-const db = openDatabase(config.databasePath, { migrate: false });
+const db = config.DATABASE_URL
+  ? await openPostgres(config.DATABASE_URL, { migrate: false, poolMax: config.DATABASE_POOL_MAX })
+  : openDatabase(config.databasePath, { migrate: false });
+/** postgres.js, the pool behind `db` on PostgreSQL (the plain statements below). */
+const pg = db.engine === "postgres" ? (db.drizzle as unknown as { $client: Sql }).$client : undefined;
 const QuerySchema = z.object({ gen_id: z.string().min(1).max(200) });
 const HistorySchema = z.object({ page: z.unknown().optional(), page_size: z.unknown().optional() });
 const GenerateSchema = z.record(z.string(), z.unknown());
+
+/** A bun:sqlite prepared statement's `get` (SQLite). */
+function prepared<R>(text: string): (...p: SQLQueryBindings[]) => R | null {
+  const st = db.sqlite!.prepare<R, SQLQueryBindings[]>(text);
+  return (...p) => st.get(...p);
+}
 
 async function byKey(request: Request): Promise<{ user: UserRow; headers: Record<string, string> }> {
   const id = await authenticateApiKey(db, request.headers.get("x-api-key") ?? "", systemClock);
@@ -49,14 +66,17 @@ async function byKey(request: Request): Promise<{ user: UserRow; headers: Record
 }
 
 // The floor of the session work: signature check, one prepared lookup, the user row.
-const sessionByToken = db.sqlite!.prepare<{ userId: string }, [string, number]>("SELECT user_id AS userId FROM session WHERE token = ? AND expires_at > ?");
+type Row<R> = R | null | undefined | Promise<R | undefined>;
+const sessionByToken: (token: string, now: number) => Row<{ userId: string }> = pg
+  ? async (token, now) => (await pg<{ userId: string }[]>`SELECT user_id AS "userId" FROM session WHERE token = ${token} AND expires_at > ${now}`)[0]
+  : prepared<{ userId: string }>("SELECT user_id AS userId FROM session WHERE token = ? AND expires_at > ?");
 async function bySession(request: Request): Promise<{ user: UserRow; headers: Record<string, string> } | null> {
   const cookie = request.headers.get("cookie") ?? "";
   const raw = decodeURIComponent(/atelier\.session_token=([^;]+)/.exec(cookie)?.[1] ?? "");
   const dot = raw.lastIndexOf(".");
   const token = raw.slice(0, dot);
   if (createHmac("sha256", config.authSecret).update(token).digest("base64") !== raw.slice(dot + 1)) return null;
-  const s = sessionByToken.get(token, Date.now());
+  const s = await sessionByToken(token, Date.now());
   const user = s ? await findUserById(db, s.userId) : undefined;
   return user ? { user, headers: {} } : null;
 }
@@ -81,15 +101,19 @@ const handlers: Record<string, Handler> = {
   },
 };
 
-// The minimum: plain prepared statements, no domain code.
-const keyRow = db.sqlite!.prepare<{ userId: string; status: string }, [string]>("SELECT user_id AS userId, status FROM api_keys WHERE key_hash = ?");
-const userRow = db.sqlite!.prepare<{ id: string; email: string }, [string]>("SELECT id, email FROM user WHERE id = ?");
+// The minimum: plain prepared statements, no domain code ("user" quoted on PostgreSQL, where the word is reserved).
+const keyRow: (hash: string) => Row<{ userId: string; status: string }> = pg
+  ? async (hash) => (await pg<{ userId: string; status: string }[]>`SELECT user_id AS "userId", status FROM api_keys WHERE key_hash = ${hash}`)[0]
+  : prepared<{ userId: string; status: string }>("SELECT user_id AS userId, status FROM api_keys WHERE key_hash = ?");
+const userRow: (id: string) => Row<{ id: string; email: string }> = pg
+  ? async (id) => (await pg<{ id: string; email: string }[]>`SELECT id, email FROM "user" WHERE id = ${id}`)[0]
+  : prepared<{ id: string; email: string }>("SELECT id, email FROM user WHERE id = ?");
 async function minimum(request: Request): Promise<Response> {
   const text = await request.text();
   if (text) JSON.parse(text);
   const hash = createHash("sha256").update(request.headers.get("x-api-key") ?? "", "utf8").digest("hex");
-  const k = keyRow.get(hash);
-  const u = k?.status === "active" ? userRow.get(k.userId) : null;
+  const k = await keyRow(hash);
+  const u = k?.status === "active" ? await userRow(k.userId) : null;
   return envelopeResponse(u ? okBody({ uuid: u.id, email: u.email }) : errorBody("API key not found"));
 }
 

@@ -12,7 +12,12 @@
  * limiter's own cost measured alone at limits 100, 1,000 and 100,000; generate with a worker process running the simulator; and the RSS of
  * the server idle and under load. The machine may be shared: read the ratios.
  *
- *   bun run bench [--quick] [--seconds N] [--rounds N] [--users N] [--baseline-ref <git ref>]
+ *   bun run bench [--quick] [--seconds N] [--rounds N] [--users N] [--baseline-ref <git ref>] [--engine postgres]
+ *
+ * --engine postgres: the same on a throwaway PostgreSQL cluster (tests/support/postgres.ts): the server
+ * with DATABASE_URL, the bare baseline doing the same queries with postgres.js (bare-server.ts), the data
+ * seeded through the engine-aware handle. CPU per request is the Bun process's only (PostgreSQL's own
+ * work is in its processes, for both sides alike); the limiter alone is timed by the clock, not the CPU.
  *
  * --baseline-ref: the same bench, in the same run, against an older commit
  * (built in a temporary git worktree: bun install --frozen-lockfile, bun run
@@ -23,9 +28,8 @@
  * numbers (CI, tests/ci-suites.json). It asserts nothing about speed; it exits
  * non-zero only when a request failed (non-2xx, socket errors, wrong answers).
  */
-import { Database } from "bun:sqlite";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
@@ -33,8 +37,10 @@ import { take } from "~/domain/rate-limits/limiter.server";
 import { keyPolicy, userBucket } from "~/domain/rate-limits/policy.server";
 import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
+import type { Db } from "#db/client";
 import { Client, uniqueEmail } from "../support/client";
 import { openServerDb } from "../support/db";
+import { startPostgres } from "../support/postgres";
 import { ROOT, startServer, type TestServer } from "../support/server";
 import { fmtMs, load, rssMiB, runWrk, startBare, type WrkResult, type WrkTarget } from "./harness";
 
@@ -45,6 +51,8 @@ const SECONDS = arg("seconds", QUICK ? 1 : 3);
 const ROUNDS = arg("rounds", QUICK ? 1 : 2);
 const USERS = arg("users", 20);
 const BASELINE_REF = argv.includes("--baseline-ref") ? argv[argv.indexOf("--baseline-ref") + 1] : undefined;
+const ENGINE = argv.includes("--engine") ? argv[argv.indexOf("--engine") + 1] : "sqlite";
+if (ENGINE !== "sqlite" && ENGINE !== "postgres") throw new Error(`--engine ${ENGINE}: sqlite or postgres`);
 const SEED_PER_USER = 200;
 const CONCURRENCY = [1, 16, 64];
 // Issue 15: throughput at c16 as a fraction of the bare minimum; p99 at c64; RSS; the limiter's cost flat in the limit.
@@ -92,12 +100,22 @@ interface BenchUser {
 interface Side {
   server: TestServer;
   users: BenchUser[];
-  sqlite: Database;
+  /** The server's database (SQLite file or PostgreSQL), engine-aware. */
+  db: Db;
 }
-/** A server with USERS users, each with a session, a key and SEED_PER_USER finished generations (written with plain SQL: any commit's schema has these columns). */
+// --engine postgres: one throwaway cluster, a database per side.
+const pg = ENGINE === "postgres" ? await startPostgres() : undefined;
+let sides = 0;
+/** One user's SEED_PER_USER tasks in one statement (plain SQL both engines accept: any commit's schema has these columns). */
+const SEED_SQL = `INSERT INTO generations (id, user_id, ai_type, provider, model, prompt, status, result_urls, error_message, credits_cost, deadline_at, created_at, completed_at) VALUES ${Array.from(
+  { length: SEED_PER_USER },
+  () => "(?, ?, 'image', 'replicate', 'black-forest-labs/flux-schnell', ?, ?, ?, ?, 3, ?, ?, ?)",
+).join(", ")}`;
+/** A server with USERS users, each with a session, a key and SEED_PER_USER finished generations. */
 async function prepareSide(root?: string): Promise<Side> {
   const dataDir = mkdtempSync(join(tmpdir(), "atelier-bench-"));
-  const server = await startServer({ dataDir, env, root });
+  const databaseUrl = pg ? await pg.createDatabase(`bench_${sides++}`) : undefined;
+  const server = await startServer({ dataDir, env, root, databaseUrl });
   const api = new Client(server.url);
   const users: BenchUser[] = [];
   for (let i = 0; i < USERS; i++) {
@@ -105,48 +123,43 @@ async function prepareSide(root?: string): Promise<Side> {
     const key = (await api.post("/api/keys/create", { name: `bench ${i}` }, { cookie })).body.data.key as string;
     users.push({ cookie, key, userId, genIds: [] });
   }
-  const sqlite = new Database(join(dataDir, "atelier.db"));
-  sqlite.exec("PRAGMA busy_timeout = 10000");
-  const insert = sqlite.prepare(
-    `INSERT INTO generations (id, user_id, ai_type, provider, model, prompt, status, result_urls, error_message, credits_cost, deadline_at, created_at, completed_at)
-     VALUES (?, ?, 'image', 'replicate', 'black-forest-labs/flux-schnell', ?, ?, ?, ?, 3, ?, ?, ?)`,
-  );
-  sqlite.transaction(() => {
-    const base = Date.now() - SEED_PER_USER * 60_000;
-    for (const u of users) {
-      for (let j = 0; j < SEED_PER_USER; j++) {
-        const id = randomUUID();
-        const failed = j % 10 === 9;
-        const at = base + j * 60_000;
-        insert.run(
-          id,
-          u.userId,
-          `seeded prompt ${j}: a lighthouse at dusk, oil on canvas`,
-          failed ? "failed" : "completed",
-          failed ? null : JSON.stringify([`${server.url}/media/${id}/0.png`]),
-          failed ? "Replicate failed the prediction: CUDA out of memory" : null,
-          at + 600_000,
-          at,
-          at + 2000,
-        );
-        u.genIds.push(id);
-      }
+  const db = await openServerDb(dataDir);
+  const base = Date.now() - SEED_PER_USER * 60_000;
+  for (const u of users) {
+    const params: unknown[] = [];
+    for (let j = 0; j < SEED_PER_USER; j++) {
+      const id = randomUUID();
+      const failed = j % 10 === 9;
+      const at = base + j * 60_000;
+      params.push(
+        id,
+        u.userId,
+        `seeded prompt ${j}: a lighthouse at dusk, oil on canvas`,
+        failed ? "failed" : "completed",
+        failed ? null : JSON.stringify([`${server.url}/media/${id}/0.png`]),
+        failed ? "Replicate failed the prediction: CUDA out of memory" : null,
+        at + 600_000,
+        at,
+        at + 2000,
+      );
+      u.genIds.push(id);
     }
-  })();
-  return { server, users, sqlite };
+    await db.raw(SEED_SQL).run(...params);
+  }
+  return { server, users, db };
 }
 
 const current = await prepareSide();
 const old = baseline ? await prepareSide(baseline.root) : undefined;
 const { server, users } = current;
 const dataDir = current.server.dataDir;
-const db = await openServerDb(dataDir);
+const db = current.db;
 /** Generate runs leave pending tasks; failing them afterwards keeps each run's reservation sums alike. */
 const settlePending = (side: Side = current) =>
-  side.sqlite.run("UPDATE generations SET status = 'failed', error_message = 'bench', completed_at = ? WHERE status IN ('pending','processing')", [Date.now()]);
-const countTasks = (side: Side = current) => (side.sqlite.query("SELECT count(*) AS n FROM generations").get() as { n: number }).n;
+  side.db.raw("UPDATE generations SET status = 'failed', error_message = 'bench', completed_at = ? WHERE status IN ('pending','processing')").run(Date.now());
+const countTasks = async (side: Side = current) => Number((await side.db.raw<{ n: number }>("SELECT count(*) AS n FROM generations").one())!.n);
 
-const bare = await startBare(dataDir, { ...env, DATABASE_PATH: join(dataDir, "atelier.db") });
+const bare = await startBare(dataDir, { ...env, DATABASE_PATH: join(dataDir, "atelier.db"), ...(server.databaseUrl ? { DATABASE_URL: server.databaseUrl } : {}) });
 
 // ---- what is measured
 const GENERATE = JSON.stringify({ ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "bench: a red fox in snow" });
@@ -188,8 +201,8 @@ for (const p of points) {
     if (res.status !== 200 || body.code !== 0 || body.data === null) throw new Error(`${origin}${path}: ${res.status} ${JSON.stringify(body)}`);
   }
 }
-settlePending();
-if (old) settlePending(old);
+await settlePending();
+if (old) await settlePending(old);
 
 const rssIdle = rssMiB(server.proc.pid)!;
 const bareRssIdle = rssMiB(bare.proc.pid)!;
@@ -227,25 +240,25 @@ for (let round = 0; round < ROUNDS; round++) {
       await runWrk(dataDir, target(bare.url, p.bare), { connections: 16, seconds: 1 });
       if (old) await runWrk(dataDir, target(old.server.url, p.atelier, old), { connections: 16, seconds: 1 });
       if (!p.read) {
-        settlePending();
-        if (old) settlePending(old);
+        await settlePending();
+        if (old) await settlePending(old);
       }
     }
     for (const c of CONCURRENCY) {
-      const before = countTasks();
+      const before = await countTasks();
       const a = await runWrk(dataDir, target(server.url, p.atelier), { connections: c, seconds: SECONDS, watchPid: server.proc.pid });
       if (!p.read) {
-        settlePending();
+        await settlePending();
         // Each accepted request created exactly one task (code 0): the count rose with the requests.
-        const created = countTasks() - before;
+        const created = (await countTasks()) - before;
         if (created < a.rps * SECONDS * 0.9) failures.push(`${p.name} c${c}: ${created} tasks created for ≈${Math.round(a.rps * SECONDS)} requests`);
       }
       const b = await runWrk(dataDir, target(bare.url, p.bare), { connections: c, seconds: SECONDS, watchPid: bare.proc.pid });
-      if (!p.read) settlePending();
+      if (!p.read) await settlePending();
       let o: WrkResult | undefined;
       if (old) {
         o = await runWrk(dataDir, target(old.server.url, p.atelier, old), { connections: c, seconds: SECONDS, watchPid: old.server.proc.pid });
-        if (!p.read) settlePending(old);
+        if (!p.read) await settlePending(old);
         checkRun(`${p.name} c${c} baseline ${baseline!.commit}`, o);
       }
       checkRun(`${p.name} c${c} atelier`, a);
@@ -273,16 +286,30 @@ const genPoint = points.find((p) => !p.read)!;
 const withWorker = await runWrk(dataDir, { url: server.url + genPoint.atelier, ...genPoint.auth(current) }, { connections: 16, seconds: SECONDS, watchPid: server.proc.pid });
 checkRun("generate with worker", withWorker);
 await Bun.sleep(2000);
-const done = (current.sqlite.query("SELECT count(*) AS n FROM generations WHERE status = 'completed' AND error_message IS NULL AND created_at > ?").get(Date.now() - 60_000) as { n: number }).n;
+const completed = async () =>
+  Number((await db.raw<{ n: number }>("SELECT count(*) AS n FROM generations WHERE status = 'completed' AND error_message IS NULL AND created_at > ?").one(Date.now() - 60_000))!.n);
+let done = await completed();
+// The worker starts slower on PostgreSQL (its pool, the product seeding): give a --quick run's first tasks up to 5 s more.
+for (let i = 0; done === 0 && i < 20; i++) {
+  await Bun.sleep(250);
+  done = await completed();
+}
 const workerRss = rssMiB(worker.pid, "VmHWM");
 worker.kill("SIGTERM");
 await worker.exited;
-settlePending();
+await settlePending();
 
 // ---- the rate limiter alone (in this process, on the same database): what each key request pays for it,
 // at limits 100, 1,000 and 100,000 per minute, each user's bucket half used (GCRA: one row per user, one statement).
 const config = parseConfig({ ...env, DATA_DIR: dataDir, RATE_LIMIT_WINDOW_MS: "60000" });
 const limiterUs: Record<number, number> = {};
+// SQLite: CPU of this process, where the statement runs. PostgreSQL: wall time (one connection, one check at a time),
+// as the statement's work is in the database's processes, which this process's CPU time does not see.
+const LIMITER_MEASURE = ENGINE === "postgres" ? "wall-clock" : "CPU";
+const spentUs = ENGINE === "postgres" ? () => performance.now() * 1000 : () => {
+  const c = process.cpuUsage();
+  return c.user + c.system;
+};
 {
   const LIMITS = [100, 1000, 100_000];
   const n = QUICK ? 500 : 5000;
@@ -300,13 +327,12 @@ const limiterUs: Record<number, number> = {};
   for (let round = 0; round < 7; round++) {
     for (const s of setups) {
       const t = s.policy.windowMs / s.limit;
-      const c0 = process.cpuUsage();
+      const c0 = spentUs();
       for (let i = 0; i < n; i++) {
         const b = i % s.buckets.length;
         if (!(await take(db, s.buckets[b]!, s.policy, start + ++s.checks[b]! * t)).allowed) throw new Error("limiter bench: a check was denied");
       }
-      const c = process.cpuUsage(c0);
-      s.samples.push((c.user + c.system) / n);
+      s.samples.push((spentUs() - c0) / n);
     }
   }
   for (const s of setups) limiterUs[s.limit] = s.samples.sort((x, y) => x - y)[3]!;
@@ -321,13 +347,14 @@ const rssPeak = rssMiB(server.proc.pid, "VmHWM")!;
 const oldRssPeak = old ? rssMiB(old.server.proc.pid, "VmHWM") : undefined;
 const rssLoadMax = Math.max(...rows.map((r) => r.atelierRssMax), withWorker.rssMaxMiB ?? 0);
 const bareRssMax = Math.max(...rows.map((r) => r.bare.rssMaxMiB ?? 0));
+const pgVersion = pg ? (await db.raw<{ server_version: string }>("SHOW server_version").one())?.server_version : "";
 await bare.stop();
-await db.close();
 for (const side of old ? [current, old] : [current]) {
   await side.server.stop();
-  side.sqlite.close();
+  await side.db.close();
   rmSync(side.server.dataDir, { recursive: true, force: true });
 }
+await pg?.stop();
 if (baseline) {
   Bun.spawnSync(["git", "worktree", "remove", "--force", baseline.root], { cwd: ROOT });
   rmSync(baseline.root, { recursive: true, force: true });
@@ -340,9 +367,14 @@ const head = (cols: string[], right = cols.length - 2) => {
   console.log(`| ${cols.join(" | ")} |`);
   console.log(`|${cols.map((_, k) => (k < cols.length - right ? "---" : "---:")).join("|")}|`);
 };
-console.log(`\n## Atelier HTTP benchmark — ${QUICK ? "QUICK (smoke: numbers are not meaningful)" : `${SECONDS}s per point, best of ${ROUNDS} interleaved rounds`}`);
+console.log(`\n## Atelier HTTP benchmark on ${ENGINE === "postgres" ? "PostgreSQL" : "SQLite"} — ${QUICK ? "QUICK (smoke: numbers are not meaningful)" : `${SECONDS}s per point, best of ${ROUNDS} interleaved rounds`}`);
 console.log(`wrk -t1, ${USERS} users/keys in rotation, ${SEED_PER_USER} tasks each; this checkout ${gitHead()}${baseline ? `, baseline ${BASELINE_REF} = ${baseline.commit}` : ""}`);
 console.log(`load average at start: ${loadAtStart}; at end: ${load()} (2 cores, shared machine: compare ratios, not absolute figures)`);
+if (ENGINE === "postgres") {
+  console.log(
+    `PostgreSQL ${pgVersion} (throwaway cluster on 127.0.0.1, fsync off; DATABASE_POOL_MAX 10 for both servers); CPU µs/req counts the Bun process only, not PostgreSQL's (alike for both sides); the limiter alone is timed by the clock`,
+  );
+}
 
 console.log(`\n### vs the bare minimum (bare-server.ts /minimum: JSON parse, SHA-256 of the key, key row, user row, envelope), same run\n`);
 head(["endpoint", "c", "req/s", "p50", "p99", "CPU µs/req", "minimum req/s", "min p99", "min CPU µs/req", "ratio", "ratio by CPU", "target"]);
@@ -382,13 +414,13 @@ const keyRow = rows.find((r) => r.point.name === "get-user-credits (key)" && r.c
 const keyCpu = keyRow.atelier.cpuUsPerReq ?? 1e6 / keyRow.atelier.rps;
 const lim = Object.values(limiterUs);
 console.log(
-  `rate limiter alone (one statement, CPU µs per check): ${[100, 1000, 100_000].map((l) => `${limiterUs[l]!.toFixed(1)} µs at ${l}/min`).join(", ")} ` +
+  `rate limiter alone (one statement, ${LIMITER_MEASURE} µs per check): ${[100, 1000, 100_000].map((l) => `${limiterUs[l]!.toFixed(1)} µs at ${l}/min`).join(", ")} ` +
     `(spread ${((Math.max(...lim) / Math.min(...lim) - 1) * 100).toFixed(0)} %, target ±20 %); ` +
     `key authentication (hash + per-process cache) ${keyLookupUs.toFixed(1)} µs; the limiter is ≈${((limiterUs[100]! / keyCpu) * 100).toFixed(0)}% of a key request to get-user-credits at c16 (${keyCpu.toFixed(0)} µs CPU per request)`,
 );
 console.log(`server RSS: idle ${rssIdle.toFixed(0)} MiB, under load max ${rssLoadMax.toFixed(0)} MiB, peak (VmHWM) ${rssPeak.toFixed(0)} MiB; same-work baseline idle ${bareRssIdle.toFixed(0)} MiB, under load ${bareRssMax.toFixed(0)} MiB`);
 
-console.log("\n### targets (issue 15)\n");
+console.log(`\n### targets (issue 15${ENGINE === "postgres" ? ", set for SQLite: shown for reference" : ""})\n`);
 const verdict = (ok: boolean) => (ok ? "met" : "**MISSED**");
 for (const r of rows.filter((x) => x.point.vsMinimum && x.c === 16)) {
   const m = minimum.get(16)!;

@@ -124,7 +124,8 @@ describe("demo endpoints in development (open), live and simulated", () => {
       const { res, chunks } = await streamPost(server.url + "/api/demo/gen-stream-text", { provider, model, prompt: "tell me about rivers" });
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
-      expect(chunks.length).toBeGreaterThan(3);
+      // At least two reads (a loaded machine may coalesce chunks in transit; the timing check below proves streaming).
+      expect(chunks.length).toBeGreaterThanOrEqual(2);
       expect(chunks.map((c) => c.text).join("")).toBe(expected);
       // Streamed, not buffered: the last chunk arrives clearly after the first (15 ms per word upstream).
       expect(chunks.at(-1)!.at - chunks[0]!.at).toBeGreaterThan(50);

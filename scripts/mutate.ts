@@ -31,8 +31,8 @@ export const MODULES: Record<string, { mutate: string[]; tests: string[]; env?: 
   },
   limiter: { mutate: ["app/domain/rate-limits/*.ts"], tests: ["tests/unit/rate-limit.test.ts"] },
   "api-keys": { mutate: ["app/domain/api-keys/*.ts"], tests: ["tests/unit/api-keys.test.ts", "tests/unit/api-key-guard.test.ts"] },
-  // Payment fulfilment (grants, renewals, refunds, referrals) at the domain; checkout and the Stripe glue are tested over HTTP.
-  payments: { mutate: ["app/domain/billing/fulfil.server.ts"], tests: ["tests/unit/billing.test.ts"] },
+  // Payment fulfilment (grants, renewals, statuses, refunds, disputes, waiting events, referrals) at the domain, and from the Stripe fake's events in-process.
+  payments: { mutate: ["app/domain/billing/fulfil.server.ts"], tests: ["tests/unit/billing.test.ts", "tests/unit/billing-fulfil.test.ts"] },
   // The outbox rows of every final transition and the dispatcher's claims and attempts.
   webhooks: {
     mutate: ["app/domain/webhooks/outbox.server.ts", "app/domain/webhooks/delivery.server.ts"],

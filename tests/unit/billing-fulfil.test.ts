@@ -325,6 +325,8 @@ describe("payments", () => {
       await apply(periodPaid(u, "in_2", { periodEnd: T0 + 3_600_000 }));
       const byInvoice = (await grantsOf(u)).map((g) => g.expires_at).sort();
       expect(byInvoice).toEqual([new Date(T0 + 3 * DAY_MS).toISOString(), new Date(T0 + 12 * DAY_MS).toISOString()]);
+      // the first period's end is the event's, not a default month
+      expect((await orderOf("sub_1")).periodEnd).toEqual(new Date(T0 + 10 * DAY_MS));
     });
 
     test("the period end only moves forward: a later period moves it, an earlier one or a replay without one does not", async () => {
@@ -433,6 +435,14 @@ describe("payments", () => {
       expect(await db.many(db.select().from(referralRewards))).toEqual([]);
     });
 
+    test("an inviter whose account is gone: the payment is granted, no reward", async () => {
+      const inviter = await addUser({ affiliate: true });
+      const invitee = await addUser({ invitedBy: inviter });
+      await db.run(db.delete(user).where(eq(user.id, inviter)));
+      expect(await outcome(packPaid(invitee, "cs_1"))).toMatch(/^applied: 40 credits for ORD-20261122-[0-9A-F]{12}$/);
+      expect(await db.many(db.select().from(referralRewards))).toEqual([]);
+    });
+
     test("only the first payment counts: a renewal or a second pack pays no reward", async () => {
       const inviter = await addUser({ affiliate: true });
       const invitee = await addUser({ invitedBy: inviter });
@@ -503,6 +513,12 @@ describe("status facts", () => {
     expect(await left(u)).toBe(0);
     await apply({ ...periodPaid(u, "in_1", { productId: "yplan", at: 6 }), orderRef: "sub_y" });
     expect(await left(u)).toBe(1500);
+  });
+
+  test("before any payment and without a period end: one interval from now", async () => {
+    const u = await addUser();
+    await apply(statusOf("paid", 5, { userId: u, productId: "plan" }));
+    expect((await orderOf("sub_1")).periodEnd).toEqual(new Date(T0_PLUS_MONTH));
   });
 
   test("an unknown subscription without user and product is ignored; an unknown user or product too", async () => {
@@ -668,7 +684,16 @@ describe("refunds and disputes before their payment (applyWaitingEvents)", () =>
     expect((await eventRow("evt_r1")).outcome).toBe("waiting: no payment for pi_cs_1");
     clock.advance(1_000);
     await apply(packPaid(u, "cs_1"));
-    expect(await applyWaiting({ paymentRef: "cs_1", paymentIntent: "pi_cs_1" })).toEqual(["evt_r1", "evt_r2"]);
+    const info = spyOn(log, "info").mockImplementation(() => {});
+    try {
+      expect(await applyWaiting({ paymentRef: "cs_1", paymentIntent: "pi_cs_1" })).toEqual(["evt_r1", "evt_r2"]);
+      expect(info.mock.calls).toEqual([
+        ["billing event applied after its payment", { event_id: "evt_r1", outcome: "applied: refund 300 of 1000 on cs_1; 12 of 12 credits clawed back" }],
+        ["billing event applied after its payment", { event_id: "evt_r2", outcome: "applied: refund 600 of 1000 on cs_1; 12 of 12 credits clawed back" }],
+      ]);
+    } finally {
+      info.mockRestore();
+    }
     expect((await eventRow("evt_r1")).outcome).toBe("applied: refund 300 of 1000 on cs_1; 12 of 12 credits clawed back");
     expect((await eventRow("evt_r2")).outcome).toBe("applied: refund 600 of 1000 on cs_1; 12 of 12 credits clawed back");
     expect((await eventRow("evt_other")).outcome).toBe("waiting: no payment for pi_other");

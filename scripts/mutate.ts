@@ -33,10 +33,10 @@ export const MODULES: Record<string, { mutate: string[]; tests: string[]; env?: 
   "api-keys": { mutate: ["app/domain/api-keys/*.ts"], tests: ["tests/unit/api-keys.test.ts", "tests/unit/api-key-guard.test.ts"] },
   // Payment fulfilment (grants, renewals, statuses, refunds, disputes, waiting events, referrals) at the domain, and from the Stripe fake's events in-process.
   payments: { mutate: ["app/domain/billing/fulfil.server.ts"], tests: ["tests/unit/billing.test.ts", "tests/unit/billing-fulfil.test.ts"] },
-  // The outbox rows of every final transition and the dispatcher's claims and attempts.
+  // The outbox rows of every final transition and the dispatcher's claims, signed requests (a local receiver), attempts, retries, disabling and resend.
   webhooks: {
     mutate: ["app/domain/webhooks/outbox.server.ts", "app/domain/webhooks/delivery.server.ts"],
-    tests: ["tests/unit/webhook-resend.test.ts", "tests/unit/cancel.test.ts", "tests/unit/lifecycle.test.ts"],
+    tests: ["tests/unit/webhook-delivery.test.ts", "tests/unit/webhook-resend.test.ts", "tests/unit/cancel.test.ts", "tests/unit/lifecycle.test.ts"],
   },
 };
 

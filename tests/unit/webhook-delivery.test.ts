@@ -414,7 +414,39 @@ describe("resend (docs/events.md §6)", () => {
     expect(await claimDeliveries(db, { owner: "b", limit: 1, leaseMs: 15_000 }, clock)).toEqual([]);
     expect(await recordAttempt(db, "a", c!, failure(T0), policy, clock)).toBe("pending");
     expect((await attemptsOf(db, d.id)).length).toBe(1);
-    expect(await delivery(db, d.id)).toMatchObject({ status: "pending", leaseOwner: null });
+    // The resend restarted the schedule: this failure is attempt 1, retried after the first wait.
+    expect(await delivery(db, d.id)).toMatchObject({ status: "pending", leaseOwner: null, attempts: 1, nextAttemptAt: T0 + SECOND + SCHEDULE[0]! });
+  });
+
+  test("resend during the last scheduled attempt: that attempt failing does not end the delivery", async () => {
+    const { db, clock, userId } = await setup();
+    const d = await addDelivery(db, userId, "wh_1", { attempts: SCHEDULE.length });
+    const [c] = await claimDeliveries(db, { owner: "a", limit: 1, leaseMs: 15_000 }, clock);
+    await resendDelivery(db, userId, d.id, clock);
+    expect(await recordAttempt(db, "a", c!, failure(T0), policy, clock)).toBe("pending");
+    expect(await delivery(db, d.id)).toMatchObject({ status: "pending", attempts: 1, nextAttemptAt: T0 + SCHEDULE[0]! });
+  });
+});
+
+describe("a delivery in flight when another sender disables its endpoint", () => {
+  test("fails with the endpoint's queue instead of going on to a disabled endpoint; the disabling attempt reports failed", async () => {
+    const { db, clock, userId } = await setup();
+    await db.run(db.update(webhookEndpoints).set({ failingSince: T0 - DISABLE_AFTER }).where(eq(webhookEndpoints.id, "wh_1")));
+    await addDelivery(db, userId, "wh_1", { id: "x" });
+    await addDelivery(db, userId, "wh_1", { id: "y" });
+    const [x] = await claimDeliveries(db, { owner: "node-a", limit: 1, leaseMs: 15_000 }, clock);
+    const [y] = await claimDeliveries(db, { owner: "node-b", limit: 1, leaseMs: 15_000 }, clock);
+    // node-a's failure disables the endpoint; its own delivery fails with the queue.
+    expect(await recordAttempt(db, "node-a", x!, failure(T0), policy, clock)).toBe("failed");
+    expect((await endpoint(db, "wh_1")).status).toBe("disabled");
+    expect(await delivery(db, "y")).toMatchObject({ status: "pending", leaseOwner: "node-b" });
+    // node-b's attempt was in flight: it is logged, and the delivery fails instead of being retried.
+    clock.advance(SECOND);
+    expect(await recordAttempt(db, "node-b", y!, failure(clock.now()), policy, clock)).toBe("failed");
+    expect(await delivery(db, "y")).toMatchObject({ status: "failed", nextAttemptAt: null, lastError: "endpoint disabled", leaseOwner: null });
+    expect((await attemptsOf(db, "y")).length).toBe(1);
+    clock.advance(HOUR);
+    expect(await claimDeliveries(db, { owner: "node-c", limit: 5, leaseMs: 15_000 }, clock)).toEqual([]);
   });
 });
 

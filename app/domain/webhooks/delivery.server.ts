@@ -10,7 +10,7 @@
  * it runs out (failed). An endpoint that has not answered 2xx for
  * WEBHOOK_DISABLE_AFTER_MS (3 days) is disabled with the reason.
  */
-import { and, count, eq, gt, inArray, isNotNull, isNull, lte, notInArray, or, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, isNotNull, isNull, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { many, one, run, type Db } from "#db/client";
@@ -198,8 +198,12 @@ export async function sendDelivery(d: ClaimedDelivery, policy: DeliveryPolicy, c
 export function recordAttempt(db: Db, owner: string, d: ClaimedDelivery, o: AttemptOutcome, policy: DeliveryPolicy, clock: Clock): Promise<"delivered" | "pending" | "failed" | null> {
   return db.tx(function* (t) {
     const now = clock.now();
-    const attempts = d.attempts + 1;
-    const status = o.ok ? "delivered" : attempts > policy.schedule.length ? "failed" : "pending";
+    const mine = and(eq(webhookDeliveries.id, d.id), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.leaseOwner, owner));
+    // Counted from the row, not from the claim: a resend during the attempt restarted the schedule (docs/events.md §6).
+    const current = yield* one(t.select({ attempts: webhookDeliveries.attempts }).from(webhookDeliveries).where(mine));
+    if (!current) return null;
+    const attempts = current.attempts + 1;
+    let status: "delivered" | "pending" | "failed" = o.ok ? "delivered" : attempts > policy.schedule.length ? "failed" : "pending";
     const changed = yield* run(
       t
         .update(webhookDeliveries)
@@ -215,7 +219,7 @@ export function recordAttempt(db: Db, owner: string, d: ClaimedDelivery, o: Atte
           lastAttemptAt: o.at,
           deliveredAt: o.ok ? now : null,
         })
-        .where(and(eq(webhookDeliveries.id, d.id), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.leaseOwner, owner))),
+        .where(mine),
     );
     if (changed !== 1) return null;
     yield* run(t.insert(webhookAttempts).values({ id: randomUUID(), deliveryId: d.id, attemptedAt: o.at, statusCode: o.statusCode, durationMs: o.durationMs, error: o.error }));
@@ -231,15 +235,19 @@ export function recordAttempt(db: Db, owner: string, d: ClaimedDelivery, o: Atte
         .returning({ failingSince: webhookEndpoints.failingSince, status: webhookEndpoints.status }),
     );
     const since = ep?.failingSince == null ? null : Number(ep.failingSince);
+    const failQueued = (where: SQL | undefined) =>
+      run(t.update(webhookDeliveries).set({ status: "failed", nextAttemptAt: null, lastError: "endpoint disabled" }).where(where));
+    if (ep && ep.status !== "active" && status === "pending") {
+      // Disabled while this attempt was in flight (by another sender): its queued deliveries failed then; so does this one.
+      yield* failQueued(and(eq(webhookDeliveries.id, d.id), eq(webhookDeliveries.status, "pending")));
+      return "failed";
+    }
     if (ep && ep.status === "active" && since !== null && now - since >= policy.disableAfterMs) {
       const reason = `disabled ${iso(now)}: no successful delivery since ${iso(since)} (last error: ${o.error ?? "unknown"})`;
       yield* run(t.update(webhookEndpoints).set({ status: "disabled", disabledReason: reason }).where(eq(webhookEndpoints.id, d.endpointId)));
-      yield* run(
-        t
-          .update(webhookDeliveries)
-          .set({ status: "failed", nextAttemptAt: null, lastError: "endpoint disabled" })
-          .where(and(eq(webhookDeliveries.endpointId, d.endpointId), eq(webhookDeliveries.status, "pending"), isNull(webhookDeliveries.leaseOwner))),
-      );
+      yield* failQueued(and(eq(webhookDeliveries.endpointId, d.endpointId), eq(webhookDeliveries.status, "pending"), isNull(webhookDeliveries.leaseOwner)));
+      // This delivery is no longer leased, so it failed with the rest.
+      if (status === "pending") status = "failed";
     }
     return status;
   });

@@ -68,7 +68,10 @@ describe("cancelGeneration", () => {
     clock.advance(5_000);
     const after = await cancelGeneration({ db, clock, providers: registry(asyncProvider(cancels)) }, userId, g.id);
     expect(after).toMatchObject({ id: g.id, status: "failed", errorMessage: "canceled" });
-    expect(await row(g.id)).toMatchObject({ status: "failed", errorMessage: "canceled", completedAt: new Date(clock.now()), leaseOwner: null, leaseUntil: null, nextPollAt: null });
+    const canceled = (await row(g.id))!;
+    expect(canceled).toMatchObject({ status: "failed", errorMessage: "canceled", leaseOwner: null, leaseUntil: null, nextPollAt: null });
+    // Compared as milliseconds: Bun's toMatchObject treats any two Dates as equal.
+    expect(canceled.completedAt?.getTime()).toBe(clock.now());
     expect(await db.exec(reservedCredits(db, userId))).toBe(0);
     expect(await db.exec(getCredits(db, userId, clock))).toEqual({ left_credits: 30, total_credits: 30 });
     expect(cancels).toEqual([]);

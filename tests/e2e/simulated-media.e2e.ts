@@ -51,8 +51,15 @@ test("a simulated 9:16 video of 5 s plays in Chromium's <video>: size, duration,
     });
     const sample = async (t: number) => {
       const seeked = new Promise((r) => (v.onseeked = r));
+      // \`seeked\` can fire before the sought frame is the one drawImage reads: wait until it is presented
+      // (requestVideoFrameCallback fires for a paused video after a seek; bounded so a missing callback cannot hang).
+      const presented = new Promise((r) => {
+        v.requestVideoFrameCallback(() => r(null));
+        setTimeout(r, 2000);
+      });
       v.currentTime = t;
       await seeked;
+      await presented;
       const c = document.createElement("canvas");
       c.width = v.videoWidth;
       c.height = v.videoHeight;

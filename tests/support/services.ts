@@ -57,3 +57,24 @@ export function makePremium(db: Db, userId: string) {
     })
     .run();
 }
+
+/**
+ * A user row straight in the database, on either engine (unit tests of domain code).
+ * `at` is its creation time; invite code from the id.
+ */
+export async function addUserRow(db: Db, at: number, opts: { invitedBy?: string; affiliate?: boolean } = {}): Promise<string> {
+  const id = randomUUID();
+  await db.run(
+    db.insert(user).values({
+      id,
+      name: "u",
+      email: `${id}@example.test`,
+      createdAt: new Date(at),
+      updatedAt: new Date(at),
+      inviteCode: id.slice(0, 8).toUpperCase(),
+      invitedBy: opts.invitedBy ?? null,
+      isAffiliate: opts.affiliate ?? false,
+    }),
+  );
+  return id;
+}

@@ -12,7 +12,6 @@
  * referral reward), never read back from the code under test.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, spyOn, test } from "bun:test";
-import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { openDatabase, type Db } from "#db/client";
 import { billingEvents, checkouts, orderPayments, orders, products, referralRewards, user } from "#db/schema";
@@ -32,6 +31,7 @@ import { getActiveSubscription, isPremium } from "~/domain/subscriptions/subscri
 import { DAY_MS, manualClock } from "~/lib/clock";
 import { log } from "~/lib/log.server";
 import { startStripeFake, type SignedEvent, type StripeFake } from "../fakes/stripe";
+import { addUserRow } from "../support/services";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 /** One calendar month / year after T0 (a subscription paid without a period end). */
@@ -44,13 +44,7 @@ let db: Db;
 let clock: ReturnType<typeof manualClock>;
 let n = 0;
 
-async function addUser(opts: { invitedBy?: string; affiliate?: boolean } = {}): Promise<string> {
-  const id = randomUUID();
-  await db.run(
-    db.insert(user).values({ id, name: "u", email: `${id}@example.test`, createdAt: new Date(T0), updatedAt: new Date(T0), inviteCode: id.slice(0, 8).toUpperCase(), invitedBy: opts.invitedBy ?? null, isAffiliate: opts.affiliate ?? false }),
-  );
-  return id;
-}
+const addUser = (opts: { invitedBy?: string; affiliate?: boolean } = {}) => addUserRow(db, T0, opts);
 
 /** Delivers a fact under a new (or the given) event id; the payload is the fact itself, so waiting events can be re-read. */
 const apply = (fact: Fact | null, id = `evt_${n++}`, type = fact?.type ?? "other") => processBillingEvent({ db, clock, config }, { id, type, payload: JSON.stringify(fact) }, fact);

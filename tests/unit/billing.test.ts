@@ -4,7 +4,6 @@
  * test's own (products set here), not derived from the code under test.
  */
 import { beforeEach, describe, expect, test } from "bun:test";
-import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { openDatabase, type Db } from "#db/client";
 import { orders, user } from "#db/schema";
@@ -14,6 +13,7 @@ import { upsertProduct } from "~/domain/billing/products.server";
 import { debitForGeneration, getCredits, listDebits } from "~/domain/credits/ledger.server";
 import { getActiveSubscription } from "~/domain/subscriptions/subscriptions.server";
 import { DAY_MS, manualClock } from "~/lib/clock";
+import { addUserRow } from "../support/services";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 const config = { PACK_VALIDITY_DAYS: 30, SUBSCRIPTION_GRACE_DAYS: 2, AFFILIATE_REWARD_PERCENT: 25 };
@@ -21,13 +21,7 @@ let db: Db;
 let clock: ReturnType<typeof manualClock>;
 let n = 0;
 
-async function addUser(opts: { invitedBy?: string; affiliate?: boolean } = {}): Promise<string> {
-  const id = randomUUID();
-  await db.run(
-    db.insert(user).values({ id, name: "u", email: `${id}@example.test`, createdAt: new Date(T0), updatedAt: new Date(T0), inviteCode: id.slice(0, 8).toUpperCase(), invitedBy: opts.invitedBy ?? null, isAffiliate: opts.affiliate ?? false }),
-  );
-  return id;
-}
+const addUser = (opts: { invitedBy?: string; affiliate?: boolean } = {}) => addUserRow(db, T0, opts);
 const apply = async (fact: Fact, id = `evt_${n++}`) => processBillingEvent({ db, clock, config }, { id, type: fact.type, payload: "{}" }, fact);
 const pack = (userId: string, ref = `cs_${n++}`, amount = 1000): PaymentFact => ({ type: "payment", provider: "stripe", userId, productId: "p40", orderRef: ref, paymentRef: ref, amount, currency: "usd", paymentIntent: `pi_${ref}`, at: 100 });
 const left = async (u: string) => (await db.exec(getCredits(db, u, clock))).left_credits;

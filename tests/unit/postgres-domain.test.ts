@@ -16,6 +16,7 @@ import { createGeneration, getOwnGeneration, listHistory } from "~/domain/genera
 import { take } from "~/domain/rate-limits/limiter.server";
 import { manualClock } from "~/lib/clock";
 import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
+import { addUserRow } from "../support/services";
 
 test("? parameters become $n, quoted ones stay", () => {
   expect(toDollarParams("SELECT a FROM t WHERE b = ? AND c = '?' AND d = ?")).toBe("SELECT a FROM t WHERE b = $1 AND c = '?' AND d = $2");
@@ -37,12 +38,7 @@ describe.skipIf(skipWithoutPostgres())("the domain on PostgreSQL", () => {
     await pg?.stop();
   });
 
-  async function addUser() {
-    const id = crypto.randomUUID();
-    const now = new Date(clock.now());
-    await db.run(db.insert(user).values({ id, name: "u", email: `${id}@x.test`, createdAt: now, updatedAt: now, inviteCode: id.slice(0, 8) }));
-    return id;
-  }
+  const addUser = () => addUserRow(db, clock.now());
 
   test("rows read back with the SQLite types: Dates, booleans, numbers", async () => {
     const id = await addUser();

@@ -14,7 +14,6 @@ import {
   rateLimits,
   session,
   signInAttempts,
-  user,
   verification,
   webhookDeliveries,
   webhookEndpoints,
@@ -23,6 +22,7 @@ import {
 import { sweepRetention } from "~/domain/maintenance/retention.server";
 import { DAY_MS, manualClock } from "~/lib/clock";
 import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
+import { addUserRow } from "../support/services";
 
 const HOUR = 3_600_000;
 
@@ -36,11 +36,7 @@ function suite(open: () => Promise<{ db: Db; close(): Promise<void> }>) {
   }, 60_000);
   afterAll(() => close?.());
 
-  async function addUser() {
-    const id = crypto.randomUUID();
-    await db.run(db.insert(user).values({ id, name: "u", email: `${id}@x.test`, createdAt: new Date(now), updatedAt: new Date(now), inviteCode: id.slice(0, 8) }));
-    return id;
-  }
+  const addUser = () => addUserRow(db, now);
   const ids = async <T extends { [k: string]: unknown }>(rows: Promise<T[]>, key: keyof T) => (await rows).map((r) => r[key]).sort();
 
   test("one sweep deletes exactly the rows past their use and keeps the rest", async () => {

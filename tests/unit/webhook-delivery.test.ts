@@ -27,6 +27,7 @@ import { enqueueGenerationEvent } from "~/domain/webhooks/outbox.server";
 import { resendDelivery } from "~/domain/webhooks/webhooks.server";
 import { manualClock } from "~/lib/clock";
 import { startReceiver, type Receiver } from "../support/webhook-receiver";
+import { addUserRow } from "../support/services";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 const SECOND = 1_000;
@@ -43,11 +44,7 @@ const policy: DeliveryPolicy = { timeoutMs: 10_000, schedule: SCHEDULE, disableA
 const SECRET = `whsec_${Buffer.alloc(24, 7).toString("base64")}`;
 const OLD_SECRET = `whsec_${Buffer.alloc(24, 9).toString("base64")}`;
 
-async function addUser(db: Db): Promise<string> {
-  const id = randomUUID();
-  await db.run(db.insert(user).values({ id, name: "u", email: `${id}@example.test`, createdAt: new Date(T0), updatedAt: new Date(T0), inviteCode: id.slice(0, 8) }));
-  return id;
-}
+const addUser = (db: Db) => addUserRow(db, T0);
 
 async function addEndpoint(db: Db, userId: string, id: string, extra: Partial<typeof webhookEndpoints.$inferInsert> = {}) {
   await db.run(db.insert(webhookEndpoints).values({ id, userId, url: "https://example.test/hook", events: '["generation.completed","generation.failed"]', secret: SECRET, createdAt: T0, ...extra }));

@@ -18,6 +18,7 @@ import { randomInt } from "node:crypto";
 import type { Db } from "#db/client";
 import * as schema from "#db/schema";
 import { alreadyRegisteredMail, RESET_LINK_HOURS, resetPasswordMail, VERIFY_LINK_HOURS, verificationMail } from "~/domain/auth/emails";
+import { mayMailAccount } from "~/domain/auth/mail-throttle.server";
 import { profileProblem } from "~/domain/auth/profile";
 import { beginSignIn, clearSignIn } from "~/domain/auth/sign-in-throttle.server";
 import { grantSignupBonus } from "~/domain/credits/signup.server";
@@ -25,7 +26,7 @@ import { clientIpOf } from "~/domain/demo/access.server";
 import type { Clock } from "./clock";
 import type { Config } from "./config.server";
 import { currentClientIp, log } from "./log.server";
-import { createMailer, sendInBackground, type Mailer } from "./mail.server";
+import { createMailer, sendInBackground, type Mail, type Mailer } from "./mail.server";
 import { sessionsChanged } from "./session-lookup.server";
 
 const INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -64,6 +65,9 @@ const emailOf = (body: unknown) => (body as { email?: unknown } | undefined)?.em
 export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer = createMailer(config)) {
   const secure = config.publicUrl.startsWith("https://");
   const verifyByMail = mailer.kind === "smtp";
+  // At most ACCOUNT_MAILS_PER_HOUR account mails per recipient (mail-throttle.server.ts); decided in the
+  // background with the sending, so the answer and its timing are the same whether or not a mail goes out.
+  const sendAccountMail = (mail: Mail) => sendInBackground(mailer, mail, () => mayMailAccount(db, mail.to, clock.now()));
   return betterAuth({
     appName: "Atelier",
     // better-auth's own messages ("Invalid password", …) as lines of our JSON log, with the request id.
@@ -88,9 +92,9 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
       // for a taken address exactly like one for a new address (and we mail the owner instead).
       requireEmailVerification: verifyByMail,
       autoSignIn: !verifyByMail,
-      onExistingUserSignUp: async ({ user }) => sendInBackground(mailer, alreadyRegisteredMail(user, config.publicUrl)),
+      onExistingUserSignUp: async ({ user }) => sendAccountMail(alreadyRegisteredMail(user, config.publicUrl)),
       sendResetPassword: async ({ user, token }) =>
-        sendInBackground(mailer, resetPasswordMail(user, `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`)),
+        sendAccountMail(resetPasswordMail(user, `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`)),
       resetPasswordTokenExpiresIn: RESET_LINK_HOURS * 3600,
       revokeSessionsOnPasswordReset: true,
       // The reset link proved the mailbox: the account's sign-in failures no longer count.
@@ -104,7 +108,7 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
       autoSignInAfterVerification: false,
       expiresIn: VERIFY_LINK_HOURS * 3600,
       sendVerificationEmail: async ({ user, token }) =>
-        sendInBackground(mailer, verificationMail(user, `${config.publicUrl}/verify-email?token=${encodeURIComponent(token)}`)),
+        sendAccountMail(verificationMail(user, `${config.publicUrl}/verify-email?token=${encodeURIComponent(token)}`)),
       afterEmailVerification: async (user) => {
         await grantSignupBonus(db, user.id, config.SIGNUP_CREDITS, clock);
       },

@@ -39,7 +39,12 @@ export function createMailer(config: Pick<Config, "SMTP_URL" | "MAIL_FROM" | "pu
 /**
  * Sends without making the request wait: a slow mail server must not slow
  * sign-up down, nor let response times tell which addresses have accounts.
+ * `allowed` (a per-recipient bound) is asked in the background too, so a
+ * held-back mail changes neither the answer nor its timing.
  */
-export function sendInBackground(mailer: Mailer, mail: Mail): void {
-  mailer.send(mail).catch((error) => log.error("mail delivery failed", { to: mail.to, subject: mail.subject, error }));
+export function sendInBackground(mailer: Mailer, mail: Mail, allowed: () => Promise<boolean> = async () => true): void {
+  (async () => {
+    if (await allowed()) await mailer.send(mail);
+    else log.warn("mail held back: too many to this address within an hour", { subject: mail.subject });
+  })().catch((error) => log.error("mail delivery failed", { to: mail.to, subject: mail.subject, error }));
 }

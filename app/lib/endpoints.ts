@@ -505,7 +505,8 @@ export const ENDPOINTS = {
     method: "POST",
     tag: "Account",
     summary: "Send feedback",
-    description: "content 1 to 5000 characters, rating an integer 1 to 5. Answers code 0 with a success message and data null.",
+    description:
+      "content 1 to 5000 characters, rating an integer 1 to 5. Answers code 0 with a success message and data null. At most 10 an hour per user (session, key and the /feedback page together): one more answers HTTP 429 (RATE_LIMITED) with Retry-After and stores nothing.",
     auth: "user",
     source: "spec 4.12",
     body: FeedbackSchema,

@@ -4,6 +4,7 @@ import { Button, coverInput, FieldError, labelClass, Notice, PageHeader, TextAre
 import { UI_MESSAGES } from "~/domain/account/messages";
 import { addFeedback } from "~/domain/feedback/feedback.server";
 import { FEEDBACK_MAX_CHARS, FeedbackFormSchema, fieldErrors } from "~/lib/forms";
+import { isAppError } from "~/lib/errors";
 import { getServices } from "~/lib/services.server";
 import { requireUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/feedback";
@@ -23,7 +24,12 @@ export async function action({ request }: Route.ActionArgs) {
     return { ok: false, errors: fieldErrors(parsed.error), values: { content: String(form.content ?? ""), rating: String(form.rating ?? "") } };
   }
   const { db, clock } = getServices();
-  await addFeedback(db, user.id, parsed.data, clock);
+  try {
+    await addFeedback(db, user.id, parsed.data, clock);
+  } catch (error) {
+    if (isAppError(error) && error.code === "RATE_LIMITED") return { ok: false, errors: { form: UI_MESSAGES.FEEDBACK_LIMITED }, values: { content: parsed.data.content, rating: String(parsed.data.rating) } };
+    throw error;
+  }
   return { ok: true, errors: {}, values: { content: "", rating: "" } };
 }
 
@@ -38,6 +44,7 @@ export default function Feedback({ actionData }: Route.ComponentProps) {
       <PageHeader title="Feedback" description="What works, what doesn’t, what you wish Atelier did. We read every message." />
       <div className="rounded-card border border-border bg-surface p-5 sm:p-6">
         {actionData?.ok ? <Notice kind="success" className="mb-4">{UI_MESSAGES.FEEDBACK_SENT}</Notice> : null}
+        {errors.form ? <Notice kind="error" className="mb-4">{errors.form}</Notice> : null}
         <Form method="post" className="space-y-5" noValidate key={actionData?.ok ? "sent" : "form"}>
           <TextArea
             label="Your feedback"

@@ -22,4 +22,5 @@ export const UI_MESSAGES = {
   AFFILIATE_ON: "You are now an affiliate. Share your invite link.",
   AFFILIATE_OFF: "Affiliate status turned off.",
   FEEDBACK_SENT: "Thank you! Your feedback was received.",
+  FEEDBACK_LIMITED: "You have sent a lot of feedback in the last hour. Please try again a little later.",
 } as const;

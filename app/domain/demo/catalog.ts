@@ -46,6 +46,13 @@ export function findImageProvider(provider: string) {
 /** What one live text reply costs (a live image costs its model's catalog price). */
 export const DEMO_TEXT_CREDITS = 1;
 
+/**
+ * The most output tokens a demo text reply may ask for (security review 3): the
+ * price is flat, so the reply must be bounded, or one prompt buys the model's
+ * whole output budget (32,768 tokens on gpt-4.1-mini) for one credit.
+ */
+export const DEMO_TEXT_MAX_OUTPUT_TOKENS = 1024;
+
 /** The longest prompt any endpoint accepts (DESIGN §1). */
 export const MAX_PROMPT = 4000;
 

@@ -11,7 +11,7 @@ import { generateImage, generateText, streamText } from "ai";
 import { log } from "~/lib/log.server";
 import { AppError } from "~/lib/errors";
 import type { ResultStorage } from "~/storage/types";
-import { findImageProvider, findTextProvider, type TextProviderInfo } from "./catalog";
+import { DEMO_TEXT_MAX_OUTPUT_TOKENS, findImageProvider, findTextProvider, type TextProviderInfo } from "./catalog";
 import type { DemoMode, DemoModels } from "./models.server";
 import type { DemoRequest } from "./schema";
 
@@ -62,7 +62,7 @@ export async function generateDemoText(
   const provider = resolveTextOffering(input);
   const { model, mode } = deps.models.text(provider, input.model);
   try {
-    const result = await generateText({ model, prompt: input.prompt, maxRetries: 0, abortSignal });
+    const result = await generateText({ model, prompt: input.prompt, maxOutputTokens: DEMO_TEXT_MAX_OUTPUT_TOKENS, maxRetries: 0, abortSignal });
     return {
       provider: provider.name,
       model: input.model,
@@ -96,6 +96,7 @@ export async function streamDemoText(
   const result = streamText({
     model,
     prompt: input.prompt,
+    maxOutputTokens: DEMO_TEXT_MAX_OUTPUT_TOKENS,
     maxRetries: 0,
     abortSignal: opts.abortSignal,
     onError: ({ error }) => {

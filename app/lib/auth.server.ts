@@ -19,6 +19,7 @@ import type { Db } from "#db/client";
 import * as schema from "#db/schema";
 import { alreadyRegisteredMail, RESET_LINK_HOURS, resetPasswordMail, VERIFY_LINK_HOURS, verificationMail } from "~/domain/auth/emails";
 import { mayMailAccount } from "~/domain/auth/mail-throttle.server";
+import { unsafeRedirectIn } from "~/domain/auth/redirects";
 import { profileProblem } from "~/domain/auth/profile";
 import { beginSignIn, clearSignIn } from "~/domain/auth/sign-in-throttle.server";
 import { grantSignupBonus } from "~/domain/credits/signup.server";
@@ -140,6 +141,10 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
     telemetry: { enabled: false },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        // Redirect targets stay on the site as paths (app/domain/auth/redirects.ts); refused like better-auth refuses a foreign one.
+        if (unsafeRedirectIn([ctx.query as Record<string, unknown> | undefined, ctx.body as Record<string, unknown> | undefined], config.publicUrl, config.TRUSTED_ORIGINS)) {
+          throw new APIError("FORBIDDEN", { code: "INVALID_CALLBACK_URL", message: "Invalid callbackURL" });
+        }
         if (ctx.path !== SIGN_IN_PATH) return;
         const email = emailOf(ctx.body);
         if (typeof email !== "string") return;

@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { decode as decodePng } from "fast-png";
 import { createH264Stream } from "~/providers/simulator/h264.server";
 import { fitArea, renderImagePng, renderVideoMp4, VIDEO_FPS } from "~/providers/simulator/render.server";
-import { renderAssets, simulatedShape } from "~/providers/simulator/simulator.server";
+import { RECENT_RENDERS, renderAssets, simulatedShape } from "~/providers/simulator/simulator.server";
 import type { GenerationRequest } from "~/providers/types";
 
 const req = (aiType: "image" | "video", provider: string, model: string, options: Record<string, unknown> = {}) =>
@@ -31,6 +31,34 @@ describe("simulatedShape: the real model's shape for the chosen options (catalog
       expect({ ratio: look.ratio, caption: look.caption, mark: look.mark, seconds }).toEqual(expected);
     });
   }
+});
+
+describe("renderAssets remembers its last renders (issue 15: the runner rendered every task of a repeated request again)", () => {
+  const bytesOf = (r: GenerationRequest) => {
+    const [asset] = renderAssets(r);
+    if (asset?.kind !== "bytes") throw new Error("bytes expected");
+    return asset.bytes;
+  };
+  test("the same request gives back the same render; another prompt, model or option is rendered anew", () => {
+    const fox = { ...req("image", "replicate", "black-forest-labs/flux-schnell"), prompt: "render cache: a fox" } as GenerationRequest;
+    const first = bytesOf(fox);
+    expect(bytesOf({ ...fox })).toBe(first);
+    expect(Buffer.from(first).equals(Buffer.from(renderImagePng(fox.prompt, simulatedShape(fox).look)))).toBe(true);
+    for (const other of [{ ...fox, prompt: "render cache: a hare" }, { ...fox, options: { aspect_ratio: "16:9" } }, { ...fox, provider: "kling", model: "kling-v1" }] as GenerationRequest[]) {
+      const b = bytesOf(other);
+      expect(b).not.toBe(first);
+      expect(Buffer.from(b).equals(Buffer.from(first))).toBe(false);
+    }
+  });
+  test(`only the last ${RECENT_RENDERS} are kept: an older one is rendered again, with the same bytes`, () => {
+    const r = (i: number) => ({ ...req("image", "openai", "dall-e-3"), prompt: `render cache eviction ${i}` }) as GenerationRequest;
+    const first = bytesOf(r(0));
+    expect(bytesOf(r(0))).toBe(first);
+    for (let i = 1; i <= RECENT_RENDERS; i++) bytesOf(r(i));
+    const again = bytesOf(r(0));
+    expect(again).not.toBe(first);
+    expect(Buffer.from(again).equals(Buffer.from(first))).toBe(true);
+  });
 });
 
 describe("images", () => {

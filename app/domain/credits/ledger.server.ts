@@ -146,6 +146,29 @@ export interface DebitResult {
   applied: boolean;
 }
 
+// The debit's statements run once per completed task (the job runner's hottest writes): built once per connection.
+const $ = sql.placeholder;
+const debitStatements = {
+  insert: (t: Tx) =>
+    t
+      .insert(creditDebits)
+      .values({ id: $("id"), userId: $("userId"), genId: $("genId"), amount: $("amount"), charged: 0, createdAt: $("createdAt") })
+      .onConflictDoNothing({ target: creditDebits.genId }),
+  grants: (t: Tx) =>
+    t
+      .select({ id: creditGrants.id, remaining: creditGrants.remaining })
+      .from(creditGrants)
+      .where(and(eq(creditGrants.userId, $("userId")), gt(creditGrants.remaining, 0), or(isNull(creditGrants.expiresAt), gt(creditGrants.expiresAt, $("now")))))
+      .orderBy(sql`${creditGrants.expiresAt} is null`, asc(creditGrants.expiresAt), asc(creditGrants.createdAt), asc(creditGrants.id)),
+  take: (t: Tx) =>
+    t
+      .update(creditGrants)
+      .set({ remaining: sql`${creditGrants.remaining} - ${$("take")}` })
+      .where(and(eq(creditGrants.id, $("id")), sql`${creditGrants.remaining} >= ${$("take")}`)),
+  allocate: (t: Tx) => t.insert(creditAllocations).values({ debitId: $("debitId"), grantId: $("grantId"), amount: $("amount") }),
+  charged: (t: Tx) => t.update(creditDebits).set({ charged: sql`${$("charged")}` }).where(eq(creditDebits.id, $("id"))),
+};
+
 /**
  * Debits a completed generation exactly once (unique gen_id), drawing from
  * unexpired grants soonest-expiring first, never-expiring last, then oldest
@@ -161,41 +184,31 @@ export function* debitForGeneration(
   const now = clock.now();
   const debitId = randomUUID();
   // The unique gen_id decides who debits: a second call (or a racing process) inserts nothing.
-  const inserted = yield* run(
-    tx
-      .insert(creditDebits)
-      .values({ id: debitId, userId: input.userId, genId: input.genId, amount: input.amount, charged: 0, createdAt: new Date(now) })
-      .onConflictDoNothing({ target: creditDebits.genId }),
-  );
+  const inserted = yield* run(prepared(tx, "ledger.debit.insert", debitStatements.insert), {
+    id: debitId,
+    userId: input.userId,
+    genId: input.genId,
+    amount: input.amount,
+    createdAt: new Date(now),
+  });
   if (inserted === 0) {
     const existing = (yield* one(tx.select().from(creditDebits).where(eq(creditDebits.genId, input.genId))))!;
     return { debitId: existing.id, amount: existing.amount, charged: existing.charged, applied: false };
   }
 
-  const grants = yield* many(
-    tx
-      .select({ id: creditGrants.id, remaining: creditGrants.remaining })
-      .from(creditGrants)
-      .where(and(eq(creditGrants.userId, input.userId), gt(creditGrants.remaining, 0), unexpired(now)))
-      .orderBy(sql`${creditGrants.expiresAt} is null`, asc(creditGrants.expiresAt), asc(creditGrants.createdAt), asc(creditGrants.id)),
-  );
+  const grants = yield* many(prepared(tx, "ledger.debit.grants", debitStatements.grants), { userId: input.userId, now });
 
   let need = input.amount;
   for (const g of grants) {
     if (need === 0) break;
     const take = Math.min(need, g.remaining);
-    const changed = yield* run(
-      tx
-        .update(creditGrants)
-        .set({ remaining: sql`${creditGrants.remaining} - ${take}` })
-        .where(and(eq(creditGrants.id, g.id), sql`${creditGrants.remaining} >= ${take}`)),
-    );
+    const changed = yield* run(prepared(tx, "ledger.debit.take", debitStatements.take), { id: g.id, take });
     if (changed !== 1) throw new Error(`ledger: grant ${g.id} changed under a debit`);
-    yield* run(tx.insert(creditAllocations).values({ debitId, grantId: g.id, amount: take }));
+    yield* run(prepared(tx, "ledger.debit.allocate", debitStatements.allocate), { debitId, grantId: g.id, amount: take });
     need -= take;
   }
   const charged = input.amount - need;
-  yield* run(tx.update(creditDebits).set({ charged }).where(eq(creditDebits.id, debitId)));
+  yield* run(prepared(tx, "ledger.debit.charged", debitStatements.charged), { id: debitId, charged });
   return { debitId, amount: input.amount, charged, applied: true };
 }
 

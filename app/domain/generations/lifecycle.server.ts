@@ -170,17 +170,18 @@ export async function markSubmitted(db: Db, args: { id: string; owner: string; u
 
 /** Not done yet (or a transient error): release the task until its next poll. */
 export async function schedulePoll(db: Db, args: { id: string; owner: string; nextPollAt: number; countPoll: boolean }): Promise<boolean> {
-  const changed = await db.run(
-    db
+  const poll = prepared(db, "lifecycle.schedulePoll", (t) =>
+    t
       .update(generations)
       .set({
-        nextPollAt: args.nextPollAt,
+        nextPollAt: sql`${sql.placeholder("nextPollAt")}`,
         leaseOwner: null,
         leaseUntil: null,
-        pollCount: args.countPoll ? sql`${generations.pollCount} + 1` : generations.pollCount,
+        pollCount: sql`${generations.pollCount} + ${sql.placeholder("counted")}`,
       })
-      .where(owned(args.id, args.owner)),
+      .where(owned(id$, owner$)),
   );
+  const changed = await db.run(poll, { id: args.id, owner: args.owner, nextPollAt: args.nextPollAt, counted: args.countPoll ? 1 : 0 });
   return changed === 1;
 }
 

@@ -7,7 +7,7 @@
  */
 import { ZodError, type z } from "zod";
 import { requireSameSiteJson } from "./csrf.server";
-import { envelopeResponse, errorBody, okBody } from "./envelope";
+import { envelopeResponse, errorBody, okBody, okBodyText } from "./envelope";
 import { AppError, isAppError, isDatabaseBusy } from "./errors";
 import { resolveCaller, type Caller } from "./identity.server";
 import { log } from "./log.server";
@@ -29,6 +29,8 @@ export interface ApiContext<A extends AuthMode, I> {
 
 export interface ApiResult<T> {
   data?: T | null;
+  /** The data as JSON text already (the history page): put into the envelope as it is. */
+  json?: string;
   message?: string;
   /** A raw response (streams) bypasses the envelope. */
   response?: Response;
@@ -72,6 +74,9 @@ export async function readRawBody(request: Request): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw new AppError("INVALID_PARAMS", { reason: "body too large (max 1 MiB)" });
   if (!request.body) return new Uint8Array(0);
+  // A declared length bounds the body (the HTTP parser reads exactly that many bytes): read it whole, natively,
+  // without a stream reader per request (docs/performance.md). Chunked bodies are counted chunk by chunk below.
+  if (declared > 0) return await request.bytes();
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = request.body.getReader();
@@ -172,7 +177,8 @@ export function api<A extends AuthMode, S extends z.ZodType | undefined = undefi
         for (const [k, v] of Object.entries(extraHeaders.get(request) ?? {})) result.response.headers.set(k, v);
         return result.response;
       }
-      return envelopeResponse(okBody(result.data ?? null, result.message ?? "ok"), {
+      const body = result.json !== undefined ? okBodyText(result.json, result.message) : okBody(result.data ?? null, result.message ?? "ok");
+      return envelopeResponse(body, {
         headers: extraHeaders.get(request),
       });
     } catch (error) {

@@ -13,9 +13,17 @@ export function errorBody(message: string): Envelope<null> {
   return { code: 1, message, data: null };
 }
 
-export function envelopeResponse(body: Envelope, init: { status?: number; headers?: HeadersInit } = {}): Response {
+/**
+ * An ok envelope around data that is already JSON text (a list built from remembered entries): byte for byte
+ * JSON.stringify(okBody(JSON.parse(dataJson), message)), without parsing and re-serialising the data.
+ */
+export function okBodyText(dataJson: string, message = "ok"): string {
+  return `{"code":0,"message":${JSON.stringify(message)},"data":${dataJson}}`;
+}
+
+export function envelopeResponse(body: Envelope | string, init: { status?: number; headers?: HeadersInit } = {}): Response {
   const headers = new Headers(init.headers);
   headers.set("Content-Type", "application/json; charset=utf-8");
   headers.set("Cache-Control", "no-store");
-  return new Response(JSON.stringify(body), { status: init.status ?? 200, headers });
+  return new Response(typeof body === "string" ? body : JSON.stringify(body), { status: init.status ?? 200, headers });
 }

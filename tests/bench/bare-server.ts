@@ -31,12 +31,12 @@ import type { Sql } from "postgres";
 import { openDatabase, openPostgres } from "#db/client";
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
 import { getCredits } from "~/domain/credits/ledger.server";
-import { createGeneration, getOwnGeneration, listHistory, normalizePaging, toQueryView, validateGenerateInput } from "~/domain/generations/generations.server";
+import { createGeneration, historyPageJson, normalizePaging, queryGeneration, validateGenerateInput } from "~/domain/generations/generations.server";
 import { rateLimitHeaders } from "~/domain/rate-limits/decide";
 import { take } from "~/domain/rate-limits/limiter.server";
 import { keyPolicy, keyTier, userBucket } from "~/domain/rate-limits/policy.server";
 import { findUserById, toUserInfo, type UserRow } from "~/domain/users/users.server";
-import { envelopeResponse, errorBody, okBody } from "~/lib/envelope";
+import { envelopeResponse, errorBody, okBody, okBodyText } from "~/lib/envelope";
 import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
 import { isAppError } from "~/lib/errors";
@@ -88,12 +88,16 @@ async function json(request: Request): Promise<Record<string, unknown>> {
   return v;
 }
 
+class JsonText {
+  constructor(readonly text: string) {}
+}
 type Handler = (user: UserRow, request: Request) => Promise<unknown> | unknown;
 const handlers: Record<string, Handler> = {
   "": (user) => toUserInfo(user),
   credits: (user) => db.exec(getCredits(db, user.id, systemClock)),
-  query: async (user, request) => toQueryView(await getOwnGeneration(db, user.id, QuerySchema.parse(await json(request)).gen_id)),
-  history: async (user, request) => listHistory(db, user.id, normalizePaging(HistorySchema.parse(await json(request)))),
+  query: async (user, request) => queryGeneration(db, user.id, QuerySchema.parse(await json(request)).gen_id),
+  // The page comes as JSON text (as Atelier's route gets it): spliced into the envelope.
+  history: async (user, request) => new JsonText(await historyPageJson(db, user.id, normalizePaging(HistorySchema.parse(await json(request))))),
   generate: async (user, request) => {
     const input = validateGenerateInput(GenerateSchema.parse(await json(request)));
     const row = await createGeneration(db, { userId: user.id, input, mode: "simulated", config }, systemClock);
@@ -129,7 +133,8 @@ const server = Bun.serve({
     try {
       const caller = await (via === "key" ? byKey(request) : bySession(request));
       if (!caller) return envelopeResponse(errorBody("no auth, please sign-in"));
-      return envelopeResponse(okBody(await handler(caller.user, request)), { headers: caller.headers });
+      const data = await handler(caller.user, request);
+      return envelopeResponse(data instanceof JsonText ? okBodyText(data.text) : okBody(data), { headers: caller.headers });
     } catch (e) {
       const status = isAppError(e) ? e.status : 200;
       return envelopeResponse(errorBody(String((e as Error).message)), { status });

@@ -13,6 +13,7 @@ import {
   liveSummary,
   normalizePaging,
   parseResultUrls,
+  queryGeneration,
   toQueryView,
   validateGenerateInput,
   type GenerationRow,
@@ -56,6 +57,25 @@ describe("getOwnGeneration", () => {
     expect((await getOwnGeneration(db, a, t.id)).id).toBe(t.id);
     await expect(getOwnGeneration(db, b, t.id)).rejects.toThrow("generation not found");
     await expect(getOwnGeneration(db, a, randomUUID())).rejects.toThrow("generation not found");
+  });
+});
+
+describe("queryGeneration (the API's query: one plain statement)", () => {
+  test("exactly toQueryView of the full row for every status, key order included; another user's task is not found", async () => {
+    const a = await addUser();
+    const b = await addUser();
+    const tasks = [
+      await addTask(a, "pending", { startedAt: new Date(T0 + 5) }),
+      await addTask(a, "processing"),
+      await addTask(a, "processing", { startedAt: new Date(T0 + 5) }),
+      await addTask(a, "completed", { startedAt: new Date(T0 + 5), completedAt: new Date(T0 + 2007), resultUrls: '["https://a/1.png"]' }),
+      await addTask(a, "completed", { completedAt: new Date(T0 + 9), resultUrls: "not json" }),
+      await addTask(a, "failed", { startedAt: new Date(T0 + 5), completedAt: new Date(T0 + 99), errorMessage: "boom" }),
+      await addTask(a, "failed", { completedAt: new Date(T0 + 99) }),
+    ];
+    for (const t of tasks) expect(JSON.stringify(await queryGeneration(db, a, t.id))).toBe(JSON.stringify(toQueryView(t)));
+    await expect(queryGeneration(db, b, tasks[0]!.id)).rejects.toThrow("generation not found");
+    await expect(queryGeneration(db, a, randomUUID())).rejects.toThrow("generation not found");
   });
 });
 

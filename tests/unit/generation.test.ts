@@ -16,7 +16,7 @@ import { findOffering } from "~/domain/catalog";
 import { grantCredits, getCredits } from "~/domain/credits/ledger.server";
 import {
   createGeneration,
-  listHistory,
+  historyPageJson,
   normalizePaging,
   toHistoryEntry,
   toQueryView,
@@ -117,8 +117,12 @@ describe("history", () => {
   });
 });
 
+/** The page as a client gets it (the route puts the text into the envelope as it is). */
+const listHistory = async (db: Db, userId: string, paging: { page: number; pageSize: number }) =>
+  JSON.parse(await historyPageJson(db, userId, paging)) as { generations: ReturnType<typeof toHistoryEntry>[]; total: number; page: number; page_size: number };
+
 describe("history entries", () => {
-  test("the lean page statement gives exactly toHistoryEntry of every row, field order included", async () => {
+  test("the page's JSON text is exactly JSON.stringify of toHistoryEntry of every row, field order included", async () => {
     const { db, clock, userId, create } = await setup();
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
@@ -132,13 +136,45 @@ describe("history entries", () => {
     set(ids[4]!, { status: "completed", completedAt: new Date(clock.now()), resultUrls: "not json" });
     set(ids[5]!, { status: "completed", completedAt: new Date(clock.now()), resultUrls: JSON.stringify(["u", 3, null]) });
     set(ids[6]!, { status: "completed", completedAt: new Date(clock.now()), resultUrls: String.raw`["a\/b","c\u00e9"]` });
-    const page = await listHistory(db, userId, { page: 1, pageSize: 20 });
     const expected = db.select().from(generations).all().map(toHistoryEntry).reverse();
-    expect(JSON.stringify(page.generations)).toBe(JSON.stringify(expected));
+    const text = await historyPageJson(db, userId, { page: 1, pageSize: 20 });
+    expect(text).toBe(JSON.stringify({ generations: expected, total: 7, page: 1, page_size: 20 }));
+    // The second time the finished entries come from memory: the same bytes.
+    expect(await historyPageJson(db, userId, { page: 1, pageSize: 20 })).toBe(text);
+    const page = await listHistory(db, userId, { page: 1, pageSize: 20 });
     expect(page.generations.find((g) => g.gen_id === ids[3])!.credits_cost).toBe(0);
-    expect(page.total).toBe(7);
     expect((await listHistory(db, userId, { page: 2, pageSize: 4 })).generations.map((g) => g.gen_id)).toEqual([ids[2], ids[1], ids[0]]);
     expect(await listHistory(db, userId, { page: 9, pageSize: 4 })).toEqual({ generations: [], total: 7, page: 9, page_size: 4 });
+  });
+
+  test("an unfinished task is read again on every page: the entry follows it to its final state", async () => {
+    const { db, clock, userId, create } = await setup();
+    const t = await create("watch me");
+    const set = (v: Partial<typeof generations.$inferInsert>) => db.update(generations).set(v).where(eq(generations.id, t.id)).run();
+    const entry = async () => (await listHistory(db, userId, { page: 1, pageSize: 20 })).generations[0]!;
+    expect(await entry()).toMatchObject({ status: "pending", started_at: null });
+    set({ status: "processing", startedAt: new Date(clock.now() + 10) });
+    expect(await entry()).toMatchObject({ status: "processing", started_at: "2026-11-22T10:00:00.010Z", completed_at: null });
+    set({ status: "failed", completedAt: new Date(clock.now() + 20), errorMessage: "boom" });
+    expect(await entry()).toMatchObject({ status: "failed", credits_cost: 0, completed_at: "2026-11-22T10:00:00.020Z" });
+  });
+
+  test("total: counted when the page is full or past the end, read off a partial page, 0 with no tasks", async () => {
+    const { db, clock, userId, create } = await setup();
+    for (let i = 0; i < 7; i++) {
+      await create(`t${i}`);
+      clock.advance(1000);
+    }
+    const totals = async (pageSize: number, pages: number[]) =>
+      Promise.all(pages.map(async (page) => listHistory(db, userId, { page, pageSize }).then((p) => [p.generations.length, p.total])));
+    // [entries on the page, total] for pages 1..4 of 4 (full, partial, past the end, past the end).
+    expect(await totals(4, [1, 2, 3, 4])).toEqual([[4, 7], [3, 7], [0, 7], [0, 7]]);
+    expect(await totals(7, [1, 2])).toEqual([[7, 7], [0, 7]]);
+    expect(await totals(8, [1, 2])).toEqual([[7, 7], [0, 7]]);
+    expect(await totals(3, [1, 2, 3])).toEqual([[3, 7], [3, 7], [1, 7]]);
+    const other = await setup();
+    expect(await listHistory(other.db, other.userId, { page: 1, pageSize: 20 })).toEqual({ generations: [], total: 0, page: 1, page_size: 20 });
+    expect(await listHistory(other.db, other.userId, { page: 2, pageSize: 20 })).toEqual({ generations: [], total: 0, page: 2, page_size: 20 });
   });
 });
 

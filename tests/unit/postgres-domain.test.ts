@@ -12,7 +12,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from "~/domain/api-keys/keys.
 import { findOffering } from "~/domain/catalog";
 import { checkIn } from "~/domain/credits/checkin.server";
 import { debitForGeneration, getCredits, grantCredits } from "~/domain/credits/ledger.server";
-import { createGeneration, getOwnGeneration, listHistory } from "~/domain/generations/generations.server";
+import { createGeneration, getOwnGeneration, historyPageJson, queryGeneration } from "~/domain/generations/generations.server";
 import { take } from "~/domain/rate-limits/limiter.server";
 import { manualClock } from "~/lib/clock";
 import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
@@ -75,9 +75,13 @@ describe.skipIf(skipWithoutPostgres())("the domain on PostgreSQL", () => {
     expect(out.filter((r) => r.status === "fulfilled")).toHaveLength(25);
     const refused = out.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => (r.reason as Error).message);
     expect(new Set(refused)).toEqual(new Set(["insufficient credits: need 3, have 0"]));
-    const page = await listHistory(db, u, { page: 1, pageSize: 100 });
+    const page = JSON.parse(await historyPageJson(db, u, { page: 1, pageSize: 100 }));
     expect(page.total).toBe(25);
     expect((await getOwnGeneration(db, u, page.generations[0]!.gen_id)).status).toBe("pending");
+    // Counted (a full page) and read off a partial one, on this engine too; the query's plain statement.
+    expect(JSON.parse(await historyPageJson(db, u, { page: 1, pageSize: 10 })).total).toBe(25);
+    expect(JSON.parse(await historyPageJson(db, u, { page: 3, pageSize: 10 }))).toMatchObject({ total: 25, generations: { length: 5 } });
+    expect(await queryGeneration(db, u, page.generations[0]!.gen_id)).toEqual({ gen_id: page.generations[0]!.gen_id, status: "pending", created_at: page.generations[0]!.created_at });
   });
 
   test("API keys: create, authenticate, revoke", async () => {

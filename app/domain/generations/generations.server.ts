@@ -187,13 +187,27 @@ export function parseResultUrls(row: Pick<GenerationRow, "resultUrls">): string[
   }
 }
 
+/** What the query response shows of a row (times as Dates from drizzle, as ms from a plain statement). */
+type QueryRow = Pick<GenerationRow, "id" | "status" | "resultUrls" | "errorMessage"> & Record<"createdAt" | "startedAt" | "completedAt", Date | number | null>;
+const QUERY_ROW = `SELECT id, status, result_urls AS "resultUrls", error_message AS "errorMessage",
+  created_at AS "createdAt", started_at AS "startedAt", completed_at AS "completedAt" FROM generations WHERE id = ? AND user_id = ?`;
+
+/** Spec 4.2 for the API: the caller's task as toQueryView shows it, from one plain statement of the shown columns (issue 15). */
+export async function queryGeneration(db: Db, userId: string, genId: string) {
+  const row = await db.raw<QueryRow>(QUERY_ROW).one(genId, userId);
+  if (!row) throw new AppError("GENERATION_NOT_FOUND");
+  // PostgreSQL's driver may hand bigints over as strings: times are numbers from here on.
+  for (const k of ["createdAt", "startedAt", "completedAt"] as const) if (row[k] !== null) row[k] = Number(row[k]);
+  return toQueryView(row);
+}
+
 /** Spec 4.2: the fields of the query response, by status; `started_at` once the task has started (additive, DESIGN §10). */
-export function toQueryView(row: GenerationRow) {
+export function toQueryView(row: QueryRow) {
   const base = {
     gen_id: row.id,
     status: row.status as GenerationStatus,
     created_at: iso(row.createdAt)!,
-    ...(row.startedAt && row.status !== "pending" ? { started_at: iso(row.startedAt)! } : {}),
+    ...(row.startedAt !== null && row.status !== "pending" ? { started_at: iso(row.startedAt)! } : {}),
   };
   if (row.status === "completed") {
     return { ...base, result_urls: parseResultUrls(row), completed_at: iso(row.completedAt)! };
@@ -224,13 +238,6 @@ export function toHistoryEntry(row: GenerationRow) {
   };
 }
 
-export interface HistoryPage {
-  generations: ReturnType<typeof toHistoryEntry>[];
-  total: number;
-  page: number;
-  page_size: number;
-}
-
 /** Page and page size: integers ≥ 1 when given (else invalid params); page_size over 100 is clamped. */
 export function normalizePaging(raw: { page?: unknown; page_size?: unknown }): { page: number; pageSize: number } {
   const check = (v: unknown, fallback: number) => {
@@ -243,7 +250,7 @@ export function normalizePaging(raw: { page?: unknown; page_size?: unknown }): {
   return { page, pageSize };
 }
 
-/** One history entry as the page statement reads it: the shown columns only, the cost already charged. */
+/** One history entry as the statements read it: the shown columns only, the cost already charged. */
 interface HistoryRow {
   gen_id: string;
   ai_type: string;
@@ -257,30 +264,68 @@ interface HistoryRow {
   started_at: number | string | null;
   completed_at: number | string | null;
 }
-// The API's history page, the hottest list (issue 15): a plain statement with the columns the response shows,
-// in its order and names, so a row needs no mapping beyond the dates (drizzle mapped ~25 columns per row).
-const HISTORY_PAGE = `SELECT id AS gen_id, ai_type, provider, model, prompt, result_urls, status,
+// The API's history page, the hottest list (issue 15). Plain statements: the page's ids straight from the
+// (user_id, created_at, id) index, and an entry's shown columns, in the response's order and names, by id.
+const HISTORY_IDS = `SELECT id FROM generations WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`;
+const HISTORY_ENTRY = `SELECT id AS gen_id, ai_type, provider, model, prompt, result_urls, status,
   CASE WHEN status = 'failed' THEN 0 ELSE credits_cost END AS credits_cost, created_at, started_at, completed_at
-  FROM generations WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`;
+  FROM generations WHERE id = ? AND user_id = ?`;
 const HISTORY_COUNT = `SELECT count(*) AS n FROM generations WHERE user_id = ?`;
 /** A JSON array of strings with nothing escaped: exactly what JSON.stringify(JSON.parse(s)) gives back. */
 const PLAIN_URL_LIST = /^\[(?:"[^"\\\u0000-\u001f]*"(?:,"[^"\\\u0000-\u001f]*")*)?\]$/;
 const isoOf = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
-/** Newest first: created_at desc, then gen_id desc (DESIGN §1). Entries as toHistoryEntry makes them. */
-export async function listHistory(db: Db, userId: string, paging: { page: number; pageSize: number }): Promise<HistoryPage> {
-  const rows = await db.raw<HistoryRow>(HISTORY_PAGE).many(userId, paging.pageSize, offsetOf(paging.page, paging.pageSize));
-  const total = Number((await db.raw<{ n: number | string }>(HISTORY_COUNT).one(userId))?.n ?? 0);
-  for (const r of rows) {
-    // Stored by completeGeneration as JSON.stringify(string[]): passed through when plain; anything else re-encoded.
-    const urls = r.result_urls;
-    r.result_urls = urls !== null && PLAIN_URL_LIST.test(urls) ? urls : JSON.stringify(parseResultUrls({ resultUrls: urls }));
-    r.credits_cost = Number(r.credits_cost);
-    r.created_at = isoOf(r.created_at)!;
-    r.started_at = isoOf(r.started_at);
-    r.completed_at = isoOf(r.completed_at);
+/** The JSON text of one entry, byte for byte JSON.stringify(toHistoryEntry(row)). */
+function entryJson(r: HistoryRow): string {
+  // Stored by completeGeneration as JSON.stringify(string[]): passed through when plain; anything else re-encoded.
+  const urls = r.result_urls;
+  r.result_urls = urls !== null && PLAIN_URL_LIST.test(urls) ? urls : JSON.stringify(parseResultUrls({ resultUrls: urls }));
+  r.credits_cost = Number(r.credits_cost);
+  r.created_at = isoOf(r.created_at)!;
+  r.started_at = isoOf(r.started_at);
+  r.completed_at = isoOf(r.completed_at);
+  return JSON.stringify(r);
+}
+
+/**
+ * The entries of finished tasks this process has listed, as JSON text, by gen_id, per database. Nothing
+ * changes what a completed or failed task shows (only `hidden_at`, which the history does not show), so an
+ * entry remembered once is right for as long as the task exists; an unfinished task is read every time.
+ * Bounded: past MAX_REMEMBERED entries the map starts over.
+ */
+const finished = new WeakMap<Db, Map<string, string>>();
+const MAX_REMEMBERED = 50_000;
+const isFinal = (status: string) => status === "completed" || status === "failed";
+
+/**
+ * Spec 4.3: the caller's page, newest first (created_at desc, then gen_id desc; DESIGN §1), as the JSON
+ * text of `{generations, total, page, page_size}` — each entry JSON.stringify(toHistoryEntry(row)). The
+ * ids come from the index; a finished task's entry from memory, any other from its row. The count is
+ * skipped when the page itself shows the total (a page that is neither full nor past the end).
+ */
+export async function historyPageJson(db: Db, userId: string, paging: { page: number; pageSize: number }): Promise<string> {
+  let memo = finished.get(db);
+  if (!memo) finished.set(db, (memo = new Map()));
+  const offset = offsetOf(paging.page, paging.pageSize);
+  const ids = await db.raw<{ id: string }>(HISTORY_IDS).many(userId, paging.pageSize, offset);
+  const entries: string[] = [];
+  for (const { id } of ids) {
+    let json = memo.get(id);
+    if (json === undefined) {
+      const row = await db.raw<HistoryRow>(HISTORY_ENTRY).one(id, userId);
+      if (!row) continue; // gone since the ids were read
+      json = entryJson(row);
+      if (isFinal(row.status)) {
+        if (memo.size >= MAX_REMEMBERED) memo.clear();
+        memo.set(id, json);
+      }
+    }
+    entries.push(json);
   }
-  return { generations: rows as unknown as HistoryPage["generations"], total, page: paging.page, page_size: paging.pageSize };
+  // Only a full page, or an empty one past the first, leaves the total open; any other page shows it.
+  const counted = ids.length === paging.pageSize || (ids.length === 0 && paging.page > 1);
+  const total = counted ? Number((await db.raw<{ n: number | string }>(HISTORY_COUNT).one(userId))?.n ?? 0) : offset + ids.length;
+  return `{"generations":[${entries.join(",")}],"total":${total},"page":${paging.page},"page_size":${paging.pageSize}}`;
 }
 
 /** The studio gallery's filters (absent: all). */

@@ -1,4 +1,4 @@
-import { listHistory, normalizePaging } from "~/domain/generations/generations.server";
+import { historyPageJson, normalizePaging } from "~/domain/generations/generations.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
 import { endpoint } from "~/lib/endpoints";
 
@@ -9,6 +9,6 @@ export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
-  handler: async ({ caller, input, services }) => ({ data: await listHistory(services.db, caller.user.id, normalizePaging(input)) }),
+  handler: async ({ caller, input, services }) => ({ json: await historyPageJson(services.db, caller.user.id, normalizePaging(input)) }),
 });
 export const loader = methodNotAllowed;

@@ -1,4 +1,4 @@
-import { getOwnGeneration, toQueryView } from "~/domain/generations/generations.server";
+import { queryGeneration } from "~/domain/generations/generations.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
 import { endpoint } from "~/lib/endpoints";
 
@@ -9,6 +9,6 @@ export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
-  handler: async ({ caller, input, services }) => ({ data: toQueryView(await getOwnGeneration(services.db, caller.user.id, input.gen_id)) }),
+  handler: async ({ caller, input, services }) => ({ data: await queryGeneration(services.db, caller.user.id, input.gen_id) }),
 });
 export const loader = methodNotAllowed;

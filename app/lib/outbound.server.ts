@@ -38,16 +38,25 @@ export interface OutboundOptions {
   resolve?: Resolver;
 }
 
-/** The request was refused before connecting (or a hop / the body broke a rule). Not retryable. */
+/**
+ * The request was refused before connecting (or a hop / the body broke a rule). Not retryable.
+ * `message` is for the operator's log; `publicMessage` is what the person who chose the URL may read:
+ * it never tells what the server's resolver answered (an internal name's address, or whether it exists).
+ */
 export class OutboundRefused extends Error {
   constructor(
     message: string,
     readonly url: string,
+    readonly publicMessage: string = message,
   ) {
     super(message);
     this.name = "OutboundRefused";
   }
 }
+
+/** The requester's view of a refused destination: the host and the rule, never an address or a resolver error. */
+const notPublic = (host: string, literal: boolean) =>
+  literal ? `${host} is not a public internet address` : `${host} does not resolve to a public internet address`;
 
 export class BodyTooLarge extends Error {
   constructor(readonly limit: number) {
@@ -80,20 +89,21 @@ export async function checkedAddress(url: URL, opts: Pick<OutboundOptions, "allo
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new OutboundRefused(`scheme ${url.protocol} is not allowed`, url.href);
   if (url.username || url.password) throw new OutboundRefused("URLs with credentials are not allowed", url.href);
   const host = bare(url.hostname);
+  const literal = ipaddr.isValid(host);
   let addresses: string[];
-  if (ipaddr.isValid(host)) addresses = [host];
+  if (literal) addresses = [host];
   else {
     try {
       addresses = await (opts.resolve ?? systemResolve)(host);
     } catch (err) {
-      throw new OutboundRefused(`${host} could not be resolved: ${(err as Error)?.message ?? String(err)}`, url.href);
+      throw new OutboundRefused(`${host} could not be resolved: ${(err as Error)?.message ?? String(err)}`, url.href, notPublic(host, literal));
     }
   }
-  if (addresses.length === 0) throw new OutboundRefused(`${host} has no address`, url.href);
+  if (addresses.length === 0) throw new OutboundRefused(`${host} has no address`, url.href, notPublic(host, literal));
   // Every answer must pass: a name with one public and one private address is refused.
   for (const a of addresses) {
     const why = addressRefusal(a, opts.allowPrivate);
-    if (why) throw new OutboundRefused(`${host} resolves to a forbidden address: ${why}`, url.href);
+    if (why) throw new OutboundRefused(`${host} resolves to a forbidden address: ${why}`, url.href, notPublic(host, literal));
   }
   return addresses[0]!;
 }

@@ -602,7 +602,7 @@ describe("sendDelivery against a real receiver", () => {
 
     receiver.received.length = 0;
     const refused = await sendDelivery(claimedFor(receiver.url, "{}"), { ...policy, allowPrivate: false }, clock);
-    expect(refused).toMatchObject({ ok: false, statusCode: null, error: "destination refused: 127.0.0.1 resolves to a forbidden address: 127.0.0.1 is a loopback address" });
+    expect(refused).toMatchObject({ ok: false, statusCode: null, error: "destination refused: 127.0.0.1 is not a public internet address" });
     expect(receiver.received).toEqual([]);
   });
 

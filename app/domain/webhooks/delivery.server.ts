@@ -184,7 +184,7 @@ export async function sendDelivery(d: ClaimedDelivery, policy: DeliveryPolicy, c
     return done(res.status, res.status >= 200 && res.status < 300 ? null : `HTTP ${res.status}`);
   } catch (e) {
     if (timeout.aborted) return done(null, `no answer within ${policy.timeoutMs} ms`);
-    if (e instanceof OutboundRefused) return done(null, `destination refused: ${e.message}`);
+    if (e instanceof OutboundRefused) return done(null, `destination refused: ${e.publicMessage}`);
     return done(null, `could not connect: ${(e as Error)?.message ?? String(e)}`.slice(0, 300));
   }
 }

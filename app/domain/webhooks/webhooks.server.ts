@@ -53,7 +53,7 @@ export async function checkDestination(raw: string, policy: DestinationPolicy): 
   try {
     await checkedAddress(url, policy);
   } catch (e) {
-    if (e instanceof OutboundRefused) throw new AppError("INVALID_PARAMS", { reason: `url refused: ${e.message}` });
+    if (e instanceof OutboundRefused) throw new AppError("INVALID_PARAMS", { reason: `url refused: ${e.publicMessage}` });
     throw e;
   }
   return url.href;

@@ -1,6 +1,6 @@
 /** Pieces of the API reference: code blocks with a copy button, and field tables. */
 import { Link } from "react-router";
-import { CopyButton, TableScroll, table } from "~/components/ui";
+import { CopyButton, DataTable, type Column } from "~/components/ui";
 import type { DocShape } from "~/lib/api-docs.server";
 
 export function Code({ children, label }: { children: string; label: string }) {
@@ -14,45 +14,32 @@ export function Code({ children, label }: { children: string; label: string }) {
   );
 }
 
+type Field = DocShape["fields"][number];
+
+const FIELD_COLUMNS: Column<Field>[] = [
+  { header: "Field", cell: (f) => <span className="font-mono text-xs">{f.name}</span> },
+  { header: "Type", cell: (f) => <span className="font-mono text-xs">{f.type}</span> },
+  { header: "Required", cell: (f) => (f.required ? "yes" : "no") },
+  { header: "Notes", cell: (f) => <span className="text-muted-foreground">{f.notes}</span> },
+];
+
 export function Shape({ shapes, caption, path }: { shapes: DocShape[]; caption: string; path: string }) {
   return (
     <>
       {shapes.map((s, i) =>
         s.fields.length ? (
-          <TableScroll label={`${path} ${caption}${s.title ? ` ${s.title}` : ""}`} key={i} className="mt-2">
-            <table className={`${table.root} min-w-[34rem]`}>
-              <caption className="py-1 text-left text-xs font-medium text-muted-foreground">
-                {caption}
-                {s.title ? ` — ${s.title}` : ""}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col" className={table.th}>
-                    Field
-                  </th>
-                  <th scope="col" className={table.th}>
-                    Type
-                  </th>
-                  <th scope="col" className={table.th}>
-                    Required
-                  </th>
-                  <th scope="col" className={table.th}>
-                    Notes
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {s.fields.map((f) => (
-                  <tr key={f.name}>
-                    <td className={`${table.td} font-mono text-xs`}>{f.name}</td>
-                    <td className={`${table.td} font-mono text-xs`}>{f.type}</td>
-                    <td className={table.td}>{f.required ? "yes" : "no"}</td>
-                    <td className={`${table.td} text-muted-foreground`}>{f.notes}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable<Field>
+            key={i}
+            label={`${path} ${caption}${s.title ? ` ${s.title}` : ""}`}
+            caption={`${caption}${s.title ? ` — ${s.title}` : ""}`}
+            columns={FIELD_COLUMNS}
+            rows={s.fields}
+            rowKey={(f) => f.name}
+            empty={null}
+            wrap
+            className="mt-2"
+            tableClassName="min-w-[34rem]"
+          />
         ) : (
           <p key={i} className="mt-2 text-sm">
             {caption}

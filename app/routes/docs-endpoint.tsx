@@ -1,7 +1,7 @@
 import { ArrowLeft } from "lucide-react";
 import { data, Link } from "react-router";
 import { Code, DocsNav, MethodBadge, Shape } from "~/components/docs";
-import { buttonVariants } from "~/components/ui";
+import { buttonVariants, Card } from "~/components/ui";
 import { buildDocs } from "~/lib/api-docs.server";
 import { getServices } from "~/lib/services.server";
 import type { Route } from "./+types/docs-endpoint";
@@ -57,58 +57,61 @@ export default function DocsEndpoint({ loaderData }: Route.ComponentProps) {
         </header>
 
         <section aria-labelledby="examples-h" className="space-y-3">
-          <h2 id="examples-h" className="text-lg font-semibold">
+          <h2 id="examples-h" className="text-xl font-semibold tracking-tight">
             Try it
           </h2>
           <Code label={`curl example for ${e.path}`}>{e.curl}</Code>
           <Code label={`fetch example for ${e.path}`}>{e.fetch}</Code>
         </section>
 
-        <section aria-labelledby="request-h" className="rounded-card border border-border bg-surface p-5 sm:p-6">
-          <h2 id="request-h" className="text-lg font-semibold">
-            Request
-          </h2>
-          {e.request ? <Shape shapes={e.request} caption="Body fields" path={e.path} /> : <p className="mt-1 text-sm">No request body.</p>}
-        </section>
+        <Card id="request" size="lg" title="Request">
+          {e.request ? <Shape shapes={e.request} caption="Body fields" path={e.path} /> : <p className="text-sm">No request body.</p>}
+        </Card>
 
-        <section aria-labelledby="response-h" className="rounded-card border border-border bg-surface p-5 sm:p-6">
-          <h2 id="response-h" className="text-lg font-semibold">
-            Response
-          </h2>
-          {e.envelope ? (
-            <p className="mt-1 text-sm">
-              Envelope with <code>code: 0</code>
-              {e.successMessage ? (
-                <>
-                  , <code>message: "{e.successMessage}"</code>
-                </>
-              ) : null}{" "}
-              and <code>data</code>:
-            </p>
-          ) : (
-            <p className="mt-1 text-sm">
-              Not wrapped in the envelope; <code>{e.contentType}</code>.
-            </p>
-          )}
+        <Card
+          id="response"
+          size="lg"
+          title="Response"
+          description={
+            e.envelope ? (
+              <>
+                Envelope with <code>code: 0</code>
+                {e.successMessage ? (
+                  <>
+                    , <code>message: "{e.successMessage}"</code>
+                  </>
+                ) : null}{" "}
+                and <code>data</code>:
+              </>
+            ) : (
+              <>
+                Not wrapped in the envelope; <code>{e.contentType}</code>.
+              </>
+            )
+          }
+        >
           <Shape shapes={e.response} caption={e.envelope ? "data" : "Body"} path={e.path} />
-        </section>
+        </Card>
 
         {e.errors.length ? (
-          <section aria-labelledby="errors-h" className="rounded-card border border-border bg-surface p-5 sm:p-6">
-            <h2 id="errors-h" className="text-lg font-semibold">
-              Errors
-            </h2>
-            <p className="mt-1 text-sm text-muted-foreground">
-              With <code>code: 1</code> and <code>data: null</code>; the <code>message</code> is one of:
-            </p>
-            <ul className="mt-2 space-y-1 text-sm">
+          <Card
+            id="errors"
+            size="lg"
+            title="Errors"
+            description={
+              <>
+                With <code>code: 1</code> and <code>data: null</code>; the <code>message</code> is one of:
+              </>
+            }
+          >
+            <ul className="space-y-1 text-sm">
               {e.errors.map((x) => (
                 <li key={x.message}>
                   <code>{x.message}</code> <span className="text-muted-foreground">· HTTP {x.status}</span>
                 </li>
               ))}
             </ul>
-          </section>
+          </Card>
         ) : null}
 
         <nav aria-label="Other endpoints" className="flex flex-wrap justify-between gap-2 border-t border-border pt-4">

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { Code, DocsNav, MethodBadge } from "~/components/docs";
-import { cardClass, cn, PageHeader, table, TableScroll } from "~/components/ui";
+import { Card, DataTable, PageHeader } from "~/components/ui";
 import { buildDocs } from "~/lib/api-docs.server";
 import { getServices } from "~/lib/services.server";
 import type { Route } from "./+types/docs";
@@ -36,10 +36,7 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
           }
         />
 
-        <section id="basics" aria-labelledby="basics-h" className="space-y-3 rounded-card border border-border bg-surface p-5 text-sm sm:p-6">
-          <h2 id="basics-h" className="text-xl font-semibold">
-            Basics
-          </h2>
+        <Card id="basics" anchor size="lg" title="Basics" className="space-y-3 text-sm">
           <p>
             All endpoints take <code>POST</code> with a JSON body (except <code>GET /api/health</code> and <code>GET /api/openapi.json</code>)
             and answer the envelope <code>{"{code, message, data}"}</code>: <code>code</code> 0 on success, 1 on error; <code>data</code> is{" "}
@@ -47,12 +44,9 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
             an unexpected fault HTTP 500 — always with the same envelope.
           </p>
           <Code label="Envelope example">{envelopeExample}</Code>
-        </section>
+        </Card>
 
-        <section id="auth" aria-labelledby="auth-h" className="space-y-3 rounded-card border border-border bg-surface p-5 text-sm sm:p-6">
-          <h2 id="auth-h" className="text-xl font-semibold">
-            Authentication
-          </h2>
+        <Card id="auth" anchor size="lg" title="Authentication" className="space-y-3 text-sm">
           <p>
             <strong>API key</strong> — create one on the <a className="link" href="/keys">API keys</a> page and send it as the{" "}
             <code>X-API-Key</code> header. The request then acts as the key's owner; an admin's key reaches admin endpoints. When the header is
@@ -70,12 +64,9 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
           <Code label="First request with a key">{`export ATELIER_API_KEY=atl_…   # from the API keys page
 curl -s -X POST ${base}/api/get-user-credits \\
   -H "X-API-Key: $ATELIER_API_KEY"`}</Code>
-        </section>
+        </Card>
 
-        <section id="polling" aria-labelledby="polling-h" className="space-y-3 rounded-card border border-border bg-surface p-5 text-sm sm:p-6">
-          <h2 id="polling-h" className="text-xl font-semibold">
-            Generating: create, then poll
-          </h2>
+        <Card id="polling" anchor size="lg" title="Generating: create, then poll" className="space-y-3 text-sm">
           <p>
             <code>/api/generator/generate</code> answers at once with a <code>gen_id</code> and status <code>pending</code>; the task runs in the
             background (pending → processing → completed or failed). Poll <code>/api/generator/query</code>{" "}
@@ -88,12 +79,9 @@ curl -s -X POST ${base}/api/get-user-credits \\
             Instead of polling you can follow the task (<a className="link" href="#events">live status</a>) or receive a{" "}
             <a className="link" href="#events">webhook</a>.
           </p>
-        </section>
+        </Card>
 
-        <section id="events" aria-labelledby="events-h" className={cn(cardClass, "space-y-3 text-sm")}>
-          <h2 id="events-h" className="text-xl font-semibold">
-            Events: safe retries, cancel, webhooks, live status
-          </h2>
+        <Card id="events" anchor size="lg" title="Events: safe retries, cancel, webhooks, live status" className="space-y-3 text-sm">
           <p>
             <strong>Safe retries.</strong> Send an <code>Idempotency-Key</code> header with generate. The same key from the same user within 24 h
             answers the first response again (same <code>gen_id</code>) without creating or charging anything; the same key with a different body
@@ -123,12 +111,9 @@ curl -s -X POST ${base}/api/get-user-credits \\
             <code>event: status</code> with the query data at once and on every change, closed after the final status.
           </p>
           <Code label="Follow a task (EventSource, curl)">{webhookExamples.stream}</Code>
-        </section>
+        </Card>
 
-        <section id="rate-limits" aria-labelledby="rate-h" className="space-y-3 rounded-card border border-border bg-surface p-5 text-sm sm:p-6">
-          <h2 id="rate-h" className="text-xl font-semibold">
-            Rate limits
-          </h2>
+        <Card id="rate-limits" anchor size="lg" title="Rate limits" className="space-y-3 text-sm">
           <p>
             Requests with an API key are limited per user — all of a user's keys share one limit — to {limits.standard} per{" "}
             {limits.windowSeconds} seconds for standard users, {limits.premium} for premium users and {limits.admin} for admins: a burst of
@@ -161,18 +146,15 @@ curl -s -X POST ${base}/api/get-user-credits \\
     await new Promise((r) => setTimeout(r, wait * 1000));
   }
 }`}</Code>
-        </section>
+        </Card>
 
         <section id="endpoints" aria-labelledby="endpoints-h" className="space-y-6">
-          <h2 id="endpoints-h" className="text-xl font-semibold">
+          <h2 id="endpoints-h" className="text-xl font-semibold tracking-tight">
             Endpoints
           </h2>
           {tags.map((tag) => (
-            <div key={tag} className="rounded-card border border-border bg-surface p-5 sm:p-6">
-              <h3 id={`tag-${tag}`} className="text-base font-semibold">
-                {tag}
-              </h3>
-              <ul className="mt-3 divide-y divide-border" aria-labelledby={`tag-${tag}`}>
+            <Card key={tag} id={`tag-${tag}`} level={3} title={tag}>
+              <ul className="divide-y divide-border" aria-labelledby={`tag-${tag}-h`}>
                 {endpoints
                   .filter((e) => e.tag === tag)
                   .map((e) => (
@@ -185,42 +167,33 @@ curl -s -X POST ${base}/api/get-user-credits \\
                     </li>
                   ))}
               </ul>
-            </div>
+            </Card>
           ))}
         </section>
 
-        <section id="errors" aria-labelledby="errors-h" className="rounded-card border border-border bg-surface p-5 sm:p-6">
-          <h2 id="errors-h" className="text-xl font-semibold">
-            Every error message
-          </h2>
-          <p className="mt-1 text-sm text-muted-foreground">
-            Messages in angle brackets are filled in. All errors use the envelope with <code>code: 1</code> and <code>data: null</code>.
-          </p>
-          <TableScroll label="Error messages table" className="mt-3">
-            <table className={table.root} aria-label="Error messages">
-              <thead>
-                <tr>
-                  <th scope="col" className={table.th}>
-                    Message
-                  </th>
-                  <th scope="col" className={table.th}>
-                    HTTP
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {[...new Map(errorTable.flatMap((e) => e.messages.map((m) => [m, e.status] as const))).entries()].map(([m, status]) => (
-                  <tr key={m}>
-                    <td className={table.td}>
-                      <code>{m}</code>
-                    </td>
-                    <td className={table.td}>{status}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        </section>
+        <Card
+          id="errors"
+          anchor
+          size="lg"
+          title="Every error message"
+          description={
+            <>
+              Messages in angle brackets are filled in. All errors use the envelope with <code>code: 1</code> and <code>data: null</code>.
+            </>
+          }
+        >
+          <DataTable<[string, number]>
+            label="Error messages"
+            columns={[
+              { header: "Message", cell: ([m]) => <code>{m}</code> },
+              { header: "HTTP", cell: ([, status]) => status },
+            ]}
+            rows={[...new Map(errorTable.flatMap((e) => e.messages.map((m) => [m, e.status] as const))).entries()]}
+            rowKey={([m]) => m}
+            empty={null}
+            wrap
+          />
+        </Card>
       </div>
     </div>
   );

@@ -9,7 +9,7 @@ export const table = {
   td: "border-b border-border/60 py-2.5 pr-4 align-top",
 };
 
-/** DataTable cells stay on one line (the table scrolls sideways on a phone instead of breaking e-mails and codes). */
+/** DataTable cells stay on one line (the table scrolls sideways on a phone instead of breaking e-mails and codes) unless `wrap`. */
 const cell = "whitespace-nowrap";
 
 export interface Column<T> {
@@ -21,7 +21,7 @@ export interface Column<T> {
 
 /**
  * A labelled table that scrolls sideways on its own (never the page) and can be scrolled by keyboard;
- * `empty` is shown instead when there are no rows.
+ * `empty` is shown instead when there are no rows. `wrap` lets long cells (prose) wrap.
  */
 export function DataTable<T>({
   label,
@@ -30,7 +30,10 @@ export function DataTable<T>({
   rowKey,
   rowClassName,
   empty,
+  caption,
+  wrap,
   className,
+  tableClassName,
   testId,
 }: {
   label: string;
@@ -39,13 +42,17 @@ export function DataTable<T>({
   rowKey: (row: T) => string;
   rowClassName?: (row: T) => string | undefined;
   empty: ReactNode;
+  caption?: ReactNode;
+  wrap?: boolean;
   className?: string;
+  tableClassName?: string;
   testId?: string;
 }) {
   if (rows.length === 0) return typeof empty === "string" ? <EmptyState title={empty} /> : <>{empty}</>;
   return (
     <TableScroll label={label} className={className}>
-      <table className={table.root} aria-label={label} data-testid={testId}>
+      <table className={cn(table.root, tableClassName)} aria-label={label} data-testid={testId}>
+        {caption ? <caption className="py-1 text-left text-xs font-medium text-muted-foreground">{caption}</caption> : null}
         <thead>
           <tr>
             {columns.map((c, i) => (
@@ -59,7 +66,7 @@ export function DataTable<T>({
           {rows.map((r) => (
             <tr key={rowKey(r)} className={rowClassName?.(r)}>
               {columns.map((c, i) => (
-                <td key={i} className={cn(table.td, cell, c.className)}>
+                <td key={i} className={cn(table.td, !wrap && cell, c.className)}>
                   {c.cell(r)}
                 </td>
               ))}

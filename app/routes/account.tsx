@@ -1,6 +1,6 @@
 import { CalendarCheck, Check, Gift } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
-import { Badge, Button, Card, cn, CopyButton, formatDate, Notice, PageHeader } from "~/components/ui";
+import { Badge, Button, Card, cn, CopyButton, formatDate, Notice, PageHeader, Stat } from "~/components/ui";
 import { UI_MESSAGES } from "~/domain/account/messages";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf, getCredits, listDebits, listGrants } from "~/domain/credits/ledger.server";
@@ -61,19 +61,8 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 const SOURCE: Record<string, string> = { signup: "Sign-up bonus", checkin: "Daily check-in", admin: "Granted by an admin", order: "Purchase", referral: "Referral reward" };
+const tile = { size: "xl", className: "rounded-2xl bg-muted p-4" } as const;
 const inHours = (min: number) => (min >= 60 ? `${Math.floor(min / 60)} h ${min % 60} min` : `${min} min`);
-
-function Stat({ label, value, testId, hint }: { label: string; value: number; testId: string; hint?: string }) {
-  return (
-    <div className="rounded-2xl bg-muted p-4">
-      <dt className="text-sm text-muted-foreground">{label}</dt>
-      <dd className="mt-1 text-3xl font-semibold tabular-nums" data-testid={testId}>
-        {value}
-      </dd>
-      {hint ? <dd className="mt-1 text-xs text-muted-foreground">{hint}</dd> : null}
-    </div>
-  );
-}
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
   const { profile, emailVerified, inviter, inviteLink, credits, balance, grants, debits, checkedIn, nextCheckIn, subscription, billing, rewardPercent } = loaderData;
@@ -94,10 +83,10 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 
       <Card title="Credits" id="credits">
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-          <Stat label="Available now" value={balance.available} testId="available-credits" />
-          <Stat label="Held by running tasks" value={balance.held} testId="reserved-credits" />
-          <Stat label="Balance" value={credits.left_credits} testId="left-credits" hint="Available + held" />
-          <Stat label="Earned in total" value={credits.total_credits} testId="total-credits" />
+          <Stat {...tile} label="Available now" value={balance.available} data-testid="available-credits" />
+          <Stat {...tile} label="Held by running tasks" value={balance.held} data-testid="reserved-credits" />
+          <Stat {...tile} label="Balance" value={credits.left_credits} data-testid="left-credits" hint="Available + held" />
+          <Stat {...tile} label="Earned in total" value={credits.total_credits} data-testid="total-credits" />
         </dl>
         <div className="mt-5 flex flex-wrap items-center gap-3 rounded-2xl border border-border p-4">
           <span aria-hidden="true" className="flex size-10 items-center justify-center rounded-xl bg-accent-soft text-accent-soft-foreground">

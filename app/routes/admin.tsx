@@ -1,7 +1,8 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { Coins, CreditCard, Search, Star } from "lucide-react";
+import type { ReactNode } from "react";
 import { isVideoFile } from "~/components/media";
-import { Badge, Button, buttonVariants, Card, EmptyState, Field, formatDate, inputClass, Notice, PageHeader, Pagination, Select } from "~/components/ui";
+import { Badge, Button, buttonVariants, Card, EmptyState, Field, formatDate, inputClass, Notice, PageHeader, Pagination, Select, Stat } from "~/components/ui";
 import { adminCreateSubscription, adminGrantCredits, adminListUsers, CreateSubscriptionSchema, GrantCreditsSchema } from "~/domain/admin/admin.server";
 import { listFeedback } from "~/domain/feedback/feedback.server";
 import { listLatestAll, parseResultUrls } from "~/domain/generations/generations.server";
@@ -139,21 +140,10 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
                     {u.nickname} · joined {formatDate(u.created_at, { time: false })}
                   </p>
                 </div>
-                <dl className="flex gap-5 text-sm">
-                  <div>
-                    <dt className="text-xs text-muted-foreground">Balance</dt>
-                    <dd className="font-semibold tabular-nums" data-field="balance">
-                      {u.left_credits}
-                    </dd>
-                  </div>
-                  <div>
-                    <dt className="text-xs text-muted-foreground">Earned</dt>
-                    <dd className="tabular-nums">{u.total_credits}</dd>
-                  </div>
-                  <div>
-                    <dt className="text-xs text-muted-foreground">Tier</dt>
-                    <dd data-field="tier">{u.tier}</dd>
-                  </div>
+                <dl className="flex gap-5">
+                  <Stat size="sm" label="Balance" value={u.left_credits} data-field="balance" />
+                  <Stat size="sm" label="Earned" value={u.total_credits} />
+                  <Stat size="sm" label="Tier" value={u.tier} data-field="tier" />
                 </dl>
                 <div className="flex gap-2">
                   <Link to={`/admin?grant=${encodeURIComponent(u.email)}#grant-h`} className={buttonVariants({ variant: "secondary", size: "sm" })} aria-label={`Grant credits to ${u.email}`}>
@@ -171,69 +161,45 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
       </Card>
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-        <section className="rounded-card border border-border bg-surface p-5 sm:p-6" aria-labelledby="grant-h">
-          <h2 id="grant-h" className="text-base font-semibold">
-            Grant credits
-          </h2>
-          <Form method="post" className="mt-4 space-y-4" noValidate key={grant?.ok ? "sent-grant" : `grant-${prefill.grant}`}>
-            <input type="hidden" name="intent" value="grant" />
-            {grant?.ok ? <Notice kind="success">{grant.ok}</Notice> : null}
-            {grant?.errors?.form ? <Notice kind="error">{grant.errors.form}</Notice> : null}
-            <Field id="grant-email" label="User email" name="email" type="email" required defaultValue={grant?.values?.email ?? prefill.grant} error={grant?.errors?.email} />
-            <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-              <Field id="grant-credits" label="Credits" name="credits" inputMode="numeric" required defaultValue={grant?.values?.credits} error={grant?.errors?.credits} />
-              <Field
-                id="grant-expires"
-                label="Expires after (days)"
-                name="expires_in_days"
-                inputMode="numeric"
-                hint="Empty: never expires"
-                defaultValue={grant?.values?.expires_in_days}
-                error={grant?.errors?.expires_in_days}
-              />
-            </div>
-            <Button type="submit" disabled={busy}>
-              Grant credits
-            </Button>
-          </Form>
-        </section>
+        <UserForm title="Grant credits" id="grant" intent="grant" result={grant} email={prefill.grant} busy={busy} submit="Grant credits">
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+            <Field id="grant-credits" label="Credits" name="credits" inputMode="numeric" required defaultValue={grant?.values?.credits} error={grant?.errors?.credits} />
+            <Field
+              id="grant-expires"
+              label="Expires after (days)"
+              name="expires_in_days"
+              inputMode="numeric"
+              hint="Empty: never expires"
+              defaultValue={grant?.values?.expires_in_days}
+              error={grant?.errors?.expires_in_days}
+            />
+          </div>
+        </UserForm>
 
-        <section className="rounded-card border border-border bg-surface p-5 sm:p-6" aria-labelledby="sub-h">
-          <h2 id="sub-h" className="text-base font-semibold">
-            Record a subscription
-          </h2>
-          <Form method="post" className="mt-4 space-y-4" noValidate key={sub?.ok ? "sent-sub" : `sub-${prefill.subscribe}`}>
-            <input type="hidden" name="intent" value="subscribe" />
-            {sub?.ok ? <Notice kind="success">{sub.ok}</Notice> : null}
-            {sub?.errors?.form ? <Notice kind="error">{sub.errors.form}</Notice> : null}
-            <Field id="sub-email" label="User email" name="email" type="email" required defaultValue={sub?.values?.email ?? prefill.subscribe} error={sub?.errors?.email} />
-            <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-              <Field id="sub-product-id" label="Product id" name="product_id" required defaultValue={sub?.values?.product_id} error={sub?.errors?.product_id} />
-              <Field id="sub-product-name" label="Product name" name="product_name" required defaultValue={sub?.values?.product_name} error={sub?.errors?.product_name} />
-              <Select id="sub-interval" label="Interval" name="interval" defaultValue={sub?.values?.interval ?? "month"} error={sub?.errors?.interval}>
-                {intervals.map((i) => (
-                  <option key={i} value={i}>
-                    {i}
-                  </option>
-                ))}
-              </Select>
-              <Field id="sub-amount" label="Amount (cents)" name="amount" inputMode="numeric" required defaultValue={sub?.values?.amount} error={sub?.errors?.amount} />
-              <Field id="sub-sub-id" label="Subscription id" name="sub_id" hint="Optional" defaultValue={sub?.values?.sub_id} error={sub?.errors?.sub_id} />
-              <Field
-                id="sub-period-end"
-                label="Paid until"
-                name="period_end"
-                type="date"
-                hint="Optional: one interval from now"
-                defaultValue={sub?.values?.period_end}
-                error={sub?.errors?.period_end}
-              />
-            </div>
-            <Button type="submit" disabled={busy}>
-              Record subscription
-            </Button>
-          </Form>
-        </section>
+        <UserForm title="Record a subscription" id="sub" intent="subscribe" result={sub} email={prefill.subscribe} busy={busy} submit="Record subscription">
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+            <Field id="sub-product-id" label="Product id" name="product_id" required defaultValue={sub?.values?.product_id} error={sub?.errors?.product_id} />
+            <Field id="sub-product-name" label="Product name" name="product_name" required defaultValue={sub?.values?.product_name} error={sub?.errors?.product_name} />
+            <Select id="sub-interval" label="Interval" name="interval" defaultValue={sub?.values?.interval ?? "month"} error={sub?.errors?.interval}>
+              {intervals.map((i) => (
+                <option key={i} value={i}>
+                  {i}
+                </option>
+              ))}
+            </Select>
+            <Field id="sub-amount" label="Amount (cents)" name="amount" inputMode="numeric" required defaultValue={sub?.values?.amount} error={sub?.errors?.amount} />
+            <Field id="sub-sub-id" label="Subscription id" name="sub_id" hint="Optional" defaultValue={sub?.values?.sub_id} error={sub?.errors?.sub_id} />
+            <Field
+              id="sub-period-end"
+              label="Paid until"
+              name="period_end"
+              type="date"
+              hint="Optional: one interval from now"
+              defaultValue={sub?.values?.period_end}
+              error={sub?.errors?.period_end}
+            />
+          </div>
+        </UserForm>
       </div>
 
       <Card title={`Feedback inbox (${feedback.length})`} id="feedback" description="The latest messages from the feedback page and the API.">
@@ -268,6 +234,45 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
         <GenerationList title="Recent failures" id="failures" rows={failures} empty="No failures." showError />
       </div>
     </div>
+  );
+}
+
+/**
+ * An admin form about one user (by e-mail) in its card: posts `intent`, shows the outcome above the fields,
+ * and starts empty again once it succeeded (or when a user row's link prefills another e-mail).
+ */
+function UserForm({
+  title,
+  id,
+  intent,
+  result,
+  email,
+  busy,
+  submit,
+  children,
+}: {
+  title: string;
+  id: string;
+  intent: ActionResult["intent"];
+  result: ActionResult | undefined;
+  email: string;
+  busy: boolean;
+  submit: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card title={title} id={id}>
+      <Form method="post" className="space-y-4" noValidate key={result?.ok ? `sent-${id}` : `${id}-${email}`}>
+        <input type="hidden" name="intent" value={intent} />
+        {result?.ok ? <Notice kind="success">{result.ok}</Notice> : null}
+        {result?.errors?.form ? <Notice kind="error">{result.errors.form}</Notice> : null}
+        <Field id={`${id}-email`} label="User email" name="email" type="email" required defaultValue={result?.values?.email ?? email} error={result?.errors?.email} />
+        {children}
+        <Button type="submit" disabled={busy}>
+          {submit}
+        </Button>
+      </Form>
+    </Card>
   );
 }
 

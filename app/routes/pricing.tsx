@@ -1,5 +1,5 @@
 import { Form, redirect, useNavigation } from "react-router";
-import { Button, buttonVariants, Card, cardClass, cn, Notice, PageHeader } from "~/components/ui";
+import { Button, buttonVariants, Card, cardClass, cn, Notice, PageHeader, Stat } from "~/components/ui";
 import { billingMode, cancelSimulatedSubscription, portalUrl, startCheckout } from "~/domain/billing/checkout.server";
 import { listProducts, toProductInfo } from "~/domain/billing/products.server";
 import { getCredits, reservedCredits } from "~/domain/credits/ledger.server";
@@ -81,22 +81,9 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
       {balance ? (
         <Card title="Your balance" id="balance">
           <dl className="flex flex-wrap gap-x-8 gap-y-4">
-            <div>
-              <dt className="text-sm text-muted-foreground">Available</dt>
-              <dd className="text-2xl font-semibold" data-testid="pricing-available">
-                {balance.available}
-              </dd>
-            </div>
-            <div>
-              <dt className="text-sm text-muted-foreground">Held by running tasks</dt>
-              <dd className="text-2xl font-semibold">{balance.held}</dd>
-            </div>
-            <div>
-              <dt className="text-sm text-muted-foreground">Plan</dt>
-              <dd className="text-2xl font-semibold" data-testid="pricing-plan">
-                {subscription ? subscription.product_name : "Standard"}
-              </dd>
-            </div>
+            <Stat label="Available" value={balance.available} data-testid="pricing-available" />
+            <Stat label="Held by running tasks" value={balance.held} />
+            <Stat label="Plan" value={subscription ? subscription.product_name : "Standard"} data-testid="pricing-plan" />
           </dl>
           {subscription?.provider === "stripe" ? (
             <Form method="post" className="mt-4">

@@ -1,5 +1,4 @@
-import { Form, useNavigation } from "react-router";
-import { AuthCard, Button, Field, Notice } from "~/components/ui";
+import { AuthCard, EmailLinkForm, type EmailLinkResult } from "~/components/ui";
 import { authErrorMessage } from "~/lib/auth-errors";
 import { authPost } from "~/lib/auth-forms.server";
 import { EmailSchema, fieldErrors } from "~/lib/forms";
@@ -8,7 +7,7 @@ import type { Route } from "./+types/forgot-password";
 export const meta: Route.MetaFunction = () => [{ title: "Forgot your password — Atelier" }];
 
 /** The same answer whether or not the address has an account (better-auth's too). */
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request }: Route.ActionArgs): Promise<EmailLinkResult> {
   const form = Object.fromEntries(await request.formData());
   const parsed = EmailSchema.safeParse(form);
   if (!parsed.success) return { errors: fieldErrors(parsed.error), email: String(form.email ?? ""), sent: false };
@@ -18,8 +17,6 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
-  const busy = useNavigation().state === "submitting";
-  const errors: Partial<Record<string, string>> = actionData?.errors ?? {};
   return (
     <AuthCard
       title="Forgot your password?"
@@ -33,17 +30,11 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
         </>
       }
     >
-      {actionData?.sent ? (
-        <Notice kind="success">If {actionData.email} has an account, we have sent it a link to choose a new password. The link works for one hour.</Notice>
-      ) : (
-        <Form method="post" className="space-y-4" noValidate>
-          {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
-          <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.email} error={errors.email} />
-          <Button type="submit" className="w-full" disabled={busy}>
-            {busy ? "Sending…" : "Send the link"}
-          </Button>
-        </Form>
-      )}
+      <EmailLinkForm
+        result={actionData}
+        submitLabel="Send the link"
+        sent={(email) => `If ${email} has an account, we have sent it a link to choose a new password. The link works for one hour.`}
+      />
     </AuthCard>
   );
 }

@@ -1,5 +1,4 @@
-import { Form, useNavigation } from "react-router";
-import { AuthCard, Button, buttonVariants, Field, Notice } from "~/components/ui";
+import { AuthCard, buttonVariants, EmailLinkForm, Notice, type EmailLinkResult } from "~/components/ui";
 import { authErrorMessage } from "~/lib/auth-errors";
 import { authPost } from "~/lib/auth-forms.server";
 import { EmailSchema, fieldErrors } from "~/lib/forms";
@@ -24,7 +23,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /** Another link: the same answer whether or not the address has an account waiting. */
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request }: Route.ActionArgs): Promise<EmailLinkResult> {
   const form = Object.fromEntries(await request.formData());
   const parsed = EmailSchema.safeParse(form);
   if (!parsed.success) return { errors: fieldErrors(parsed.error), email: String(form.email ?? ""), sent: false };
@@ -34,8 +33,6 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
-  const busy = useNavigation().state === "submitting";
-  const errors: Partial<Record<string, string>> = actionData?.errors ?? {};
   const { state, signedIn, error } = loaderData;
   if (state === "verified") {
     return (
@@ -50,17 +47,11 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
   return (
     <AuthCard title="Confirm your e-mail" description={actionData?.sent ? undefined : "Enter your address and we will send you a new confirmation link."}>
       {state === "failed" && error ? <Notice kind="error">{error}</Notice> : null}
-      {actionData?.sent ? (
-        <Notice kind="success">If {actionData.email} has an account waiting for confirmation, a new link is on its way.</Notice>
-      ) : (
-        <Form method="post" className="space-y-4" noValidate>
-          {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
-          <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.email} error={errors.email} />
-          <Button type="submit" className="w-full" disabled={busy}>
-            {busy ? "Sending…" : "Send a new link"}
-          </Button>
-        </Form>
-      )}
+      <EmailLinkForm
+        result={actionData}
+        submitLabel="Send a new link"
+        sent={(email) => `If ${email} has an account waiting for confirmation, a new link is on its way.`}
+      />
     </AuthCard>
   );
 }

@@ -1,5 +1,5 @@
 /** The component kit: small files of ours, variants declared once (cva), classes merged (tailwind-merge). */
-export { AuthCard } from "./auth-card";
+export { AuthCard, EmailLinkForm, type EmailLinkResult } from "./auth-card";
 export { Badge, badgeVariants } from "./badge";
 export { Button, buttonVariants, type ButtonVariants } from "./button";
 export { Card, cardClass } from "./card";

@@ -6,7 +6,7 @@
 import { RefreshCw, Trash2, Webhook } from "lucide-react";
 import { Form } from "react-router";
 import { WEBHOOK_EVENTS } from "~/domain/webhooks/events";
-import { Badge, Button, Card, cn, CopyButton, EmptyState, Field, inputClass, labelClass, Notice } from "./ui";
+import { Badge, Button, Card, cn, CopyButton, EmptyState, Field, inputClass, labelClass, Notice, Row, RowList } from "./ui";
 
 export interface WebhookItem {
   webhook_id: string;
@@ -122,49 +122,55 @@ export function WebhooksSection({ webhooks, result, busy }: { webhooks: WebhookI
             Add an endpoint above to hear about finished generations without polling.
           </EmptyState>
         ) : (
-          <ul className="divide-y divide-border" aria-label="Your webhooks">
+          <RowList label="Your webhooks">
             {webhooks.map((w) => (
-              <li key={w.webhook_id} className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3" data-webhook-id={w.webhook_id}>
-                <div className="min-w-0 flex-1 basis-64">
-                  <p className="flex flex-wrap items-center gap-2">
+              <Row
+                key={w.webhook_id}
+                data-webhook-id={w.webhook_id}
+                textClassName="basis-64"
+                title={
+                  <>
                     <span className="font-mono text-sm break-all">{w.url}</span>
                     <Badge status={w.status} tone={w.status === "active" ? "success" : "danger"} data-field="status">
                       {w.status}
                     </Badge>
+                  </>
+                }
+                actions={
+                  <Form method="post" action="/keys#webhooks" className="flex gap-2">
+                    <input type="hidden" name="webhook_id" value={w.webhook_id} />
+                    <Button
+                      type="submit"
+                      name="intent"
+                      value="webhook-rotate"
+                      variant="secondary"
+                      size="sm"
+                      disabled={busy}
+                      aria-label={`Rotate secret of ${w.url}`}
+                    >
+                      <RefreshCw aria-hidden="true" /> Rotate secret
+                    </Button>
+                    <Button type="submit" name="intent" value="webhook-delete" variant="secondary" size="sm" disabled={busy} aria-label={`Delete ${w.url}`}>
+                      <Trash2 aria-hidden="true" /> Delete
+                    </Button>
+                  </Form>
+                }
+              >
+                {w.description ? <p className="text-sm text-muted-foreground">{w.description}</p> : null}
+                {w.disabled_reason ? (
+                  <p className="mt-0.5 text-xs text-danger-soft-foreground" data-field="reason">
+                    {w.disabled_reason}
                   </p>
-                  {w.description ? <p className="text-sm text-muted-foreground">{w.description}</p> : null}
-                  {w.disabled_reason ? (
-                    <p className="mt-0.5 text-xs text-danger-soft-foreground" data-field="reason">
-                      {w.disabled_reason}
-                    </p>
-                  ) : null}
-                  <p className="mt-0.5 text-xs text-muted-foreground">
-                    {w.events.join(", ")} · Last delivery:{" "}
-                    {w.last_delivery
-                      ? `${w.last_delivery.status}${w.last_delivery.response_status ? ` (HTTP ${w.last_delivery.response_status})` : ""}`
-                      : "none yet"}
-                  </p>
-                </div>
-                <Form method="post" action="/keys#webhooks" className="flex gap-2">
-                  <input type="hidden" name="webhook_id" value={w.webhook_id} />
-                  <Button
-                    type="submit"
-                    name="intent"
-                    value="webhook-rotate"
-                    variant="secondary"
-                    size="sm"
-                    disabled={busy}
-                    aria-label={`Rotate secret of ${w.url}`}
-                  >
-                    <RefreshCw aria-hidden="true" /> Rotate secret
-                  </Button>
-                  <Button type="submit" name="intent" value="webhook-delete" variant="secondary" size="sm" disabled={busy} aria-label={`Delete ${w.url}`}>
-                    <Trash2 aria-hidden="true" /> Delete
-                  </Button>
-                </Form>
-              </li>
+                ) : null}
+                <p className="mt-0.5 text-xs text-muted-foreground">
+                  {w.events.join(", ")} · Last delivery:{" "}
+                  {w.last_delivery
+                    ? `${w.last_delivery.status}${w.last_delivery.response_status ? ` (HTTP ${w.last_delivery.response_status})` : ""}`
+                    : "none yet"}
+                </p>
+              </Row>
             ))}
-          </ul>
+          </RowList>
         )}
       </Card>
     </div>

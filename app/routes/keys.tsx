@@ -1,7 +1,7 @@
 import { Form, useNavigation } from "react-router";
 import { KeyRound } from "lucide-react";
 import { Code } from "~/components/docs";
-import { Badge, Button, buttonVariants, Card, CopyButton, EmptyState, Field, formatDate, Notice, PageHeader } from "~/components/ui";
+import { Badge, Button, buttonVariants, Card, CopyButton, EmptyState, Field, formatDate, Notice, PageHeader, Row, RowList } from "~/components/ui";
 import { WebhooksSection, type WebhookResult } from "~/components/webhooks-section";
 import { webhookAction, webhooksForPage } from "~/domain/webhooks/page.server";
 import { createApiKey, getApiKey, listApiKeys, MAX_ACTIVE_KEYS, revokeApiKey, type ApiKeyInfo } from "~/domain/api-keys/keys.server";
@@ -98,11 +98,8 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
       {result?.intent === "revoke" && result.errors?.form ? <Notice kind="error">{result.errors.form}</Notice> : null}
 
       {confirm && !result?.revoked ? (
-        <section className="rounded-card border border-danger/40 bg-surface p-5 sm:p-6" aria-labelledby="confirm-h" role="alertdialog" aria-describedby="confirm-d">
-          <h2 id="confirm-h" className="text-lg font-semibold">
-            Revoke “{confirm.name}”?
-          </h2>
-          <p id="confirm-d" className="mt-2 text-sm text-muted-foreground">
+        <Card title={`Revoke “${confirm.name}”?`} id="confirm" className="border-danger/40" role="alertdialog" aria-describedby="confirm-d">
+          <p id="confirm-d" className="text-sm text-muted-foreground">
             Programs using <code>{confirm.start}…</code> will be rejected at once. Revocation cannot be undone; you would have to create a new
             key.
           </p>
@@ -116,14 +113,11 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
               Cancel
             </a>
           </Form>
-        </section>
+        </Card>
       ) : null}
 
-      <section className="rounded-card border border-border bg-surface p-5 sm:p-6" aria-labelledby="create-h">
-        <h2 id="create-h" className="text-lg font-semibold">
-          Create a key
-        </h2>
-        <Form method="post" action="/keys" className="mt-4 flex flex-wrap items-end gap-3" noValidate key={result?.created ? result.created.key : "create"}>
+      <Card title="Create a key" id="create">
+        <Form method="post" action="/keys" className="flex flex-wrap items-end gap-3" noValidate key={result?.created ? result.created.key : "create"}>
           <input type="hidden" name="intent" value="create" />
           <div className="min-w-0 flex-1 basis-64">
             <Field
@@ -145,7 +139,7 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
             <Notice kind="error">{createErrors.form}</Notice>
           </div>
         ) : null}
-      </section>
+      </Card>
 
       <Card title="Your keys" id="list">
         {keys.length === 0 ? (
@@ -153,27 +147,32 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
             Create one above to call the API from your programs.
           </EmptyState>
         ) : (
-          <ul className="divide-y divide-border" aria-label="Your keys">
+          <RowList label="Your keys">
             {keys.map((k) => (
-              <li key={k.key_id} className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3" data-key-id={k.key_id}>
-                <div className="min-w-0 flex-1">
-                  <p className="flex flex-wrap items-center gap-2">
+              <Row
+                key={k.key_id}
+                data-key-id={k.key_id}
+                title={
+                  <>
                     <span className="font-medium">{k.name}</span>
                     <code className="text-xs text-muted-foreground">{k.start}…</code>
                     <Badge status={k.status} data-field="status" />
-                  </p>
-                  <p className="mt-0.5 text-xs text-muted-foreground">
-                    Created {formatDate(k.created_at)} · Last used <span data-field="last-used">{k.last_used_at ? formatDate(k.last_used_at) : "never"}</span>
-                  </p>
-                </div>
-                {k.status === "active" ? (
-                  <a href={`/keys?revoke=${encodeURIComponent(k.key_id)}`} className={buttonVariants({ variant: "secondary", size: "sm" })} aria-label={`Revoke ${k.name}`}>
-                    Revoke
-                  </a>
-                ) : null}
-              </li>
+                  </>
+                }
+                actions={
+                  k.status === "active" ? (
+                    <a href={`/keys?revoke=${encodeURIComponent(k.key_id)}`} className={buttonVariants({ variant: "secondary", size: "sm" })} aria-label={`Revoke ${k.name}`}>
+                      Revoke
+                    </a>
+                  ) : null
+                }
+              >
+                <p className="mt-0.5 text-xs text-muted-foreground">
+                  Created {formatDate(k.created_at)} · Last used <span data-field="last-used">{k.last_used_at ? formatDate(k.last_used_at) : "never"}</span>
+                </p>
+              </Row>
             ))}
-          </ul>
+          </RowList>
         )}
       </Card>
 

@@ -19,6 +19,7 @@ import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { BACKSTOP_PAGES, startCheckpointer, type Checkpointer, type CheckpointerOptions } from "./checkpointer";
 import { migrations } from "./migrations.gen";
 import { engineOf } from "./prepared";
 import * as schema from "./schema";
@@ -143,6 +144,8 @@ export interface Db extends Tx {
   readonly tables: Record<"user" | "session" | "account" | "verification" | "rateLimit", object>;
   /** The bun:sqlite connection on SQLite (backup, fault tests); undefined on PostgreSQL. */
   readonly sqlite: Database | undefined;
+  /** The WAL checkpointing thread of an SQLite file opened with `checkpointer` (db/checkpointer.ts). */
+  readonly checkpointer: Checkpointer | undefined;
   one<Q extends Query>(q: Q, p?: Record<string, unknown>): Promise<RowOf<Q> | undefined>;
   many<Q extends Query>(q: Q, p?: Record<string, unknown>): Promise<RowOf<Q>[]>;
   run(q: Query, p?: Record<string, unknown>): Promise<number>;
@@ -163,6 +166,13 @@ export interface OpenOptions {
   migrate?: boolean;
   /** How long a writer waits for a lock held by another process (ms). */
   busyTimeoutMs?: number;
+  /**
+   * Checkpoint the WAL on a worker thread instead of inside a committing
+   * statement (db/checkpointer.ts): the services' connection (serve, worker,
+   * dev server, admin). Other CLI commands and tests keep SQLite's automatic
+   * checkpoint. Ignored for `:memory:`.
+   */
+  checkpointer?: CheckpointerOptions;
 }
 
 /** Executes one step on SQLite, synchronously. */
@@ -224,8 +234,8 @@ function builders(d: Drizzle): Tx {
   } as Tx;
 }
 
-/** An SQLite database behind the data interface. */
-export function sqliteDb(client: Database): Db {
+/** An SQLite database behind the data interface (`checkpointer` stopped before the connection closes). */
+export function sqliteDb(client: Database, checkpointer?: Checkpointer): Db {
   const d = drizzle({ client, schema }) as Drizzle;
   const step = (op: Op) => sqliteStep(d, op);
   const raws = new Map<string, RawStatement<any>>();
@@ -235,6 +245,7 @@ export function sqliteDb(client: Database): Db {
     drizzle: d,
     tables: schema,
     sqlite: client,
+    checkpointer,
     one: async (q, p) => q.get(p) as any,
     many: async (q, p) => q.all(p) as any,
     run: async (q, p) => (q.run(p) as { changes: number }).changes,
@@ -258,7 +269,10 @@ export function sqliteDb(client: Database): Db {
       client.query("SELECT 1").get();
     },
     info: () => ({ engine: "sqlite" }),
-    close: async () => client.close(),
+    close: async () => {
+      await checkpointer?.stop();
+      client.close();
+    },
   };
 }
 
@@ -275,7 +289,12 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec(`PRAGMA busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
-  const db = sqliteDb(sqlite);
+  let checkpointer: Checkpointer | undefined;
+  if (opts.checkpointer && path !== ":memory:") {
+    sqlite.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+    checkpointer = startCheckpointer(path, opts.checkpointer);
+  }
+  const db = sqliteDb(sqlite, checkpointer);
   if (opts.migrate !== false) applyMigrations(db);
   return db;
 }
@@ -392,6 +411,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     drizzle: d,
     tables: pgSchema,
     sqlite: undefined,
+    checkpointer: undefined,
     one: async (q, p) => (await counted(exec(q, p)))[0],
     many: async (q, p) => [...(await counted(exec(q, p)))],
     run: async (q, p) => (await counted(exec(q, p))).count,

@@ -60,7 +60,9 @@ export function getServices(): Services {
   if (!g[KEY]) {
     const config = getConfig();
     if (config.engine !== "sqlite") throw new Error("services: DATABASE_URL is set but initServices() was not awaited at start");
-    const s = assemble(config, openDatabase(config.databasePath));
+    // WAL checkpoints on a worker thread, not inside a request's commit (db/checkpointer.ts).
+    const checkpointer = { onError: (message: string) => log.warn("SQLite checkpoint failed", { error: message }) };
+    const s = assemble(config, openDatabase(config.databasePath, { checkpointer }));
     // On SQLite this transaction runs to its end right here.
     seed(s).catch((error) => log.error("seeding the default products failed", { error }));
     g[KEY] = s;

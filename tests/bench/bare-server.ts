@@ -19,6 +19,8 @@
  *
  *   /minimum                         {uuid, email} of the key's owner
  *
+ * On SQLite its connection checkpoints the WAL as the server's does (a worker thread, db/checkpointer.ts).
+ *
  * With DATABASE_URL (`bun run bench --engine postgres`) the same on PostgreSQL: the domain functions on
  * the engine-aware handle (openPostgres, DATABASE_POOL_MAX connections, as the server), and the plain
  * statements (session lookup, the minimum's key and user rows) as postgres.js prepared statements on
@@ -44,7 +46,7 @@ import { isAppError } from "~/lib/errors";
 const config = parseConfig(process.env);
 const db = config.DATABASE_URL
   ? await openPostgres(config.DATABASE_URL, { migrate: false, poolMax: config.DATABASE_POOL_MAX })
-  : openDatabase(config.databasePath, { migrate: false });
+  : openDatabase(config.databasePath, { migrate: false, checkpointer: {} });
 /** postgres.js, the pool behind `db` on PostgreSQL (the plain statements below). */
 const pg = db.engine === "postgres" ? (db.drizzle as unknown as { $client: Sql }).$client : undefined;
 const QuerySchema = z.object({ gen_id: z.string().min(1).max(200) });

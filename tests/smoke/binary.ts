@@ -96,6 +96,24 @@ try {
     assert(credits.body.data.left_credits === 11, `left_credits ${credits.body.data.left_credits}, want 11`);
   });
 
+  await check("checkpoints the WAL on its worker thread: the database file alone holds what was written", async () => {
+    // SQLite's own checkpoint would wait for 1,000 pages of WAL; the checkpointer (a Blob-URL worker) copies within a tick.
+    for (let i = 0; ; i++) {
+      const alone = join(dir, `alone-${i}.db`);
+      copyFileSync(join(dir, "data/atelier.db"), alone);
+      const copy = new Database(alone, { readonly: true });
+      let n = 0;
+      try {
+        n = (copy.query("SELECT count(*) AS n FROM checkins c JOIN user u ON u.id = c.user_id WHERE u.email = ?").get("smoke@example.test") as { n: number }).n;
+      } catch {} // no such table yet: not even the migrations are in the file
+      copy.close();
+      rmSync(alone, { force: true });
+      if (n === 1) break;
+      assert(i < 50, "after 5 s the database file still lacks the check-in (no checkpoint ran)");
+      await Bun.sleep(100);
+    }
+  });
+
   await check("create a simulated image generation and fetch its result file", async () => {
     const g = await api.post("/api/generator/generate", { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a smoke test fox" }, { cookie });
     assert(g.body.code === 0, JSON.stringify(g.body));

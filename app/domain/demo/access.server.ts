@@ -11,6 +11,7 @@
  * rate_limits, app/domain/rate-limits), so every process on the database shares one count,
  * like the API-key limits. On a demo call its headers describe the demo policy.
  */
+import ipaddr from "ipaddr.js";
 import type { Db } from "#db/client";
 import { rateLimitHeaders } from "~/domain/rate-limits/decide";
 import { take } from "~/domain/rate-limits/limiter.server";
@@ -26,7 +27,20 @@ export interface DemoClient {
   ip: string | null;
 }
 
-export const demoBucket = (client: DemoClient) => (client.userId ? `demo:user:${client.userId}` : `demo:ip:${client.ip ?? "unknown"}`);
+export const demoBucket = (client: DemoClient) => (client.userId ? `demo:user:${client.userId}` : `demo:ip:${client.ip ? clientNetwork(client.ip) : "unknown"}`);
+
+/**
+ * What one anonymous client is, for counting (security review 3): an IPv4 address, or an IPv6 address's /64 —
+ * an IPv6 host may use any address of its /64, so counting single addresses let one client rotate past the limit
+ * (better-auth's per-IP limiter counts /64s too). IPv4-mapped IPv6 addresses count as their IPv4 address.
+ */
+export function clientNetwork(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const addr = ipaddr.process(ip);
+  if (addr.kind() === "ipv4") return addr.toString();
+  const parts = (addr as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
+  return `${parts.join(":")}::/64`;
+}
 
 /**
  * The client address: the socket's peer, or (TRUST_PROXY=true) the last

@@ -6,11 +6,11 @@
  * the literals of docs/decisions.md and docs/reliability.md.
  */
 import { describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase, type Db } from "#db/client";
+import { inJsonArray, openDatabase, type Db } from "#db/client";
 import { creditDebits, generations, user, webhookEndpoints } from "#db/schema";
 import { findOffering } from "~/domain/catalog";
 import { grantCredits } from "~/domain/credits/ledger.server";
@@ -20,6 +20,7 @@ import { createGeneration, type GenerationRow } from "~/domain/generations/gener
 import {
   claimDue,
   completeGeneration,
+  due,
   failGeneration,
   markSubmitted,
   planStep,
@@ -101,6 +102,15 @@ describe("claimDue", () => {
     const fresh = [await create(), await create(), await create()];
     await set(poll, { status: "processing", upstreamTaskId: "up", nextPollAt: clock.now() });
     expect(ids(await claimDue(db, { owner: "A", limit: 2, leaseMs: 1000 }, clock))).toEqual([poll, fresh[0]]);
+  });
+
+  test("the claim's guard lets SQLite take the claimed ids by primary key, not by reading every pending and processing task", async () => {
+    const { db } = await setup();
+    const now = sql.placeholder("now");
+    const claim = db.update(generations).set({ status: "processing" }).where(and(inJsonArray(db, generations.id, sql.placeholder("ids")), due(now)));
+    const plan = db.sqlite!.query(`EXPLAIN QUERY PLAN ${claim.toSQL().sql}`).all().map((r) => (r as { detail: string }).detail).join(" | ");
+    expect(plan).not.toContain("MULTI-INDEX OR");
+    expect(plan).toContain("sqlite_autoindex_generations_1 (id=?)");
   });
 
   test("a limit of 0 or less claims nothing (SQLite's LIMIT -1 would mean all)", async () => {

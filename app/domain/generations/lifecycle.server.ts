@@ -43,16 +43,21 @@ export interface ClaimedTask {
   reclaimed: boolean;
 }
 
-/** Tasks that may be worked on now: pending ones, and processing ones nobody holds whose next poll is due. */
-const due = (now: ReturnType<typeof sql.placeholder> | number) =>
-  or(
+/**
+ * Tasks that may be worked on now: pending ones, and processing ones nobody holds whose next poll is due.
+ * The claim's guard: wrapped in `coalesce(…, false)` (the same truth on both engines) so that SQLite's planner
+ * takes the claimed ids by primary key; the bare OR made it read every pending and processing task through the
+ * status index on each claim (a "MULTI-INDEX OR"), a cost that grew with the backlog (issue 15).
+ */
+export const due = (now: ReturnType<typeof sql.placeholder> | number) =>
+  sql`coalesce(${or(
     eq(generations.status, "pending"),
     and(
       eq(generations.status, "processing"),
       or(isNull(generations.leaseUntil), lte(generations.leaseUntil, now)),
       or(isNull(generations.nextPollAt), lte(generations.nextPollAt, now)),
     ),
-  );
+  )}, false)`;
 
 const now$ = sql.placeholder("now");
 const limit$ = sql.placeholder("limit");

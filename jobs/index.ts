@@ -23,7 +23,7 @@ export function startRunnerFromServices(): BackgroundWork {
   const dispatcher = createWebhookDispatcher({ db, clock, config });
   runner.start();
   dispatcher.start();
-  const sweeper = createSweeper({ db, clock, config });
+  const sweeper = createSweeper({ db, clock, config, storage });
   return {
     owner: runner.owner,
     stop: async () => {

@@ -4,10 +4,12 @@
  * several processes or nodes sweeping the same database is harmless.
  */
 import type { Db } from "#db/client";
+import { sweepDemoImages } from "~/domain/demo/demo.server";
 import { sweepRetention } from "~/domain/maintenance/retention.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { log } from "~/lib/log.server";
+import type { ResultStorage } from "~/storage/types";
 
 const FIRST_MS = 60_000;
 const EVERY_MS = 3_600_000;
@@ -18,7 +20,7 @@ export interface Sweeper {
   sweep(): Promise<void>;
 }
 
-export function createSweeper(deps: { db: Db; clock: Clock; config: Pick<Config, "WEBHOOK_RETENTION_DAYS"> }): Sweeper {
+export function createSweeper(deps: { db: Db; clock: Clock; config: Pick<Config, "WEBHOOK_RETENTION_DAYS">; storage?: Pick<ResultStorage, "deletePrefix"> }): Sweeper {
   const sweep = async () => {
     try {
       const swept = await sweepRetention(deps.db, deps.clock, { webhookRetentionDays: deps.config.WEBHOOK_RETENTION_DAYS });
@@ -27,6 +29,8 @@ export function createSweeper(deps: { db: Db; clock: Clock; config: Pick<Config,
       // A busy or briefly unreachable database: the next run catches up.
       log.warn("retention sweep failed", { error });
     }
+    // Demo images past their retention (app/domain/demo/demo.server.ts); an unreachable store is retried next hour.
+    if (deps.storage) await sweepDemoImages(deps.storage, deps.clock.now()).catch((error) => log.warn("demo image sweep failed", { error }));
   };
   let timer: ReturnType<typeof setTimeout> | undefined = setTimeout(function next() {
     void sweep().finally(() => {

@@ -177,12 +177,36 @@ export async function generateDemoImage(
   } catch (error) {
     throw upstreamError(provider.name, error);
   }
-  const stamp = Date.now().toString(36);
+  const now = Date.now();
+  const stamp = now.toString(36);
   const result_urls = await Promise.all(
     images.map((img, i) => {
       const ext = img.mediaType === "image/jpeg" ? "jpg" : img.mediaType === "image/webp" ? "webp" : "png";
-      return deps.storage.put(`demo/${stamp}-${crypto.randomUUID()}-${i}.${ext}`, img.uint8Array, img.mediaType || "image/png");
+      return deps.storage.put(`${demoDayPrefix(now)}/${stamp}-${crypto.randomUUID()}-${i}.${ext}`, img.uint8Array, img.mediaType || "image/png");
     }),
   );
   return { provider: provider.name, model: input.model, mode, result_urls };
+}
+
+/**
+ * Demo images are kept DEMO_IMAGE_RETENTION_DAYS full UTC days after the day they were made (security review 3):
+ * they are free when simulated, so without an end one account at DEMO_RATE_LIMIT added ~166 MB a day for ever.
+ * They live under `demo/<UTC day>/`, so the retention sweep removes a whole day at once on any storage.
+ */
+export const DEMO_IMAGE_RETENTION_DAYS = 1;
+/** Days the sweep looks back past the retention, so a sweep after a long stop still clears them. */
+const DEMO_SWEEP_LOOKBACK_DAYS = 30;
+const DAY = 86_400_000;
+
+export const demoDayPrefix = (at: number) => `demo/${new Date(at).toISOString().slice(0, 10)}`;
+
+/** Removes the demo images of the days past the retention; returns how many day prefixes it cleared. */
+export async function sweepDemoImages(storage: Pick<ResultStorage, "deletePrefix">, now: number): Promise<number> {
+  if (!storage.deletePrefix) return 0;
+  let days = 0;
+  for (let back = DEMO_IMAGE_RETENTION_DAYS + 1; back <= DEMO_IMAGE_RETENTION_DAYS + DEMO_SWEEP_LOOKBACK_DAYS; back++) {
+    await storage.deletePrefix(demoDayPrefix(now - back * DAY));
+    days++;
+  }
+  return days;
 }

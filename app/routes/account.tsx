@@ -1,6 +1,6 @@
 import { CalendarCheck, Check, Gift } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
-import { Badge, Button, Card, cn, CopyButton, formatDate, Notice, PageHeader, Stat } from "~/components/ui";
+import { Badge, Button, Card, cn, CopyButton, Facts, formatDate, Notice, PageHeader, Stat } from "~/components/ui";
 import { UI_MESSAGES } from "~/domain/account/messages";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf, getCredits, listDebits, listGrants } from "~/domain/credits/ledger.server";
@@ -221,16 +221,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       </Card>
 
       <Card title="Profile" id="profile">
-        <dl className="grid grid-cols-1 gap-x-6 gap-y-1 sm:grid-cols-[10rem_minmax(0,1fr)] sm:gap-y-3">
-          {rows.map(([k, v]) => (
-            <div key={k} className="contents">
-              <dt className="text-sm text-muted-foreground">{k}</dt>
-              <dd className="mb-2 text-sm break-words sm:mb-0" data-field={k}>
-                {v}
-              </dd>
-            </div>
-          ))}
-        </dl>
+        <Facts items={rows} />
         {emailVerified ? null : (
           <Form method="post" action="/verify-email" className="mt-4 flex flex-wrap items-center gap-3">
             <input type="hidden" name="email" value={profile.email} />

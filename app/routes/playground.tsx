@@ -71,6 +71,19 @@ function PromptField({ id, name, error, defaultValue }: { id: string; name: stri
   return <TextArea id={id} label="Prompt" name={name} rows={4} required maxLength={MAX_PROMPT} defaultValue={defaultValue} error={error} />;
 }
 
+/** The models of `providers` as `<option>`s grouped per provider, each group saying whether it is live or simulated. */
+function TargetOptions({ providers, modes }: { providers: typeof TEXT_PROVIDERS | typeof IMAGE_PROVIDERS; modes: Record<string, DemoMode> }) {
+  return providers.map((p) => (
+    <optgroup key={p.name} label={`${p.label} (${modes[p.name]})`}>
+      {p.models.map((m) => (
+        <option key={m} value={targetValue(p.name, m)}>
+          {p.label} — {m}
+        </option>
+      ))}
+    </optgroup>
+  ));
+}
+
 export default function Playground({ loaderData, actionData }: Route.ComponentProps) {
   const { textModes, imageModes } = loaderData;
   const data = actionData as ActionData | undefined;
@@ -147,15 +160,7 @@ export default function Playground({ loaderData, actionData }: Route.ComponentPr
           <input type="hidden" name="intent" value="text" />
           {textErrors.form ? <Notice kind="error">{textErrors.form}</Notice> : null}
           <Select id="text-target" label="Model" name="target" defaultValue={textData?.values?.target} error={textErrors.provider ?? textErrors.model}>
-              {TEXT_PROVIDERS.map((p) => (
-                <optgroup key={p.name} label={`${p.label} (${textModes[p.name]})`}>
-                  {p.models.map((m) => (
-                    <option key={m} value={targetValue(p.name, m)}>
-                      {p.label} — {m}
-                    </option>
-                  ))}
-                </optgroup>
-              ))}
+            <TargetOptions providers={TEXT_PROVIDERS} modes={textModes} />
           </Select>
           <PromptField id="text-prompt" name="prompt" error={textErrors.prompt} defaultValue={textData?.values?.prompt} />
           <div className="flex gap-3">
@@ -193,15 +198,7 @@ export default function Playground({ loaderData, actionData }: Route.ComponentPr
           <input type="hidden" name="intent" value="image" />
           {imageData?.errors?.form ? <Notice kind="error">{imageData.errors.form}</Notice> : null}
           <Select id="image-target" label="Image model" name="target" defaultValue={imageData?.values?.target}>
-              {IMAGE_PROVIDERS.map((p) => (
-                <optgroup key={p.name} label={`${p.label} (${imageModes[p.name]})`}>
-                  {p.models.map((m) => (
-                    <option key={m} value={targetValue(p.name, m)}>
-                      {p.label} — {m}
-                    </option>
-                  ))}
-                </optgroup>
-              ))}
+            <TargetOptions providers={IMAGE_PROVIDERS} modes={imageModes} />
           </Select>
           <PromptField id="image-prompt" name="prompt" error={imageData?.errors?.prompt} defaultValue={imageData?.values?.prompt} />
           <Button type="submit" disabled={imageBusy}>

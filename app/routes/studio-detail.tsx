@@ -1,7 +1,7 @@
 import { ArrowLeft, ChevronLeft, ChevronRight, Download, Eye, EyeOff, RotateCcw, Sparkles, TriangleAlert } from "lucide-react";
 import { data, Form, Link } from "react-router";
 import { fileExtension, ResultMedia, shapeClass, useLightbox } from "~/components/media";
-import { Badge, Button, buttonVariants, Card, cn, CopyButton, duration, formatDate, Notice, plural } from "~/components/ui";
+import { Badge, Button, buttonVariants, Card, cn, CopyButton, duration, Facts, formatDate, Notice, plural } from "~/components/ui";
 import { findOffering } from "~/domain/catalog";
 import { chargedCost, galleryNeighbours, getOwnGeneration, parseResultUrls, setHidden } from "~/domain/generations/generations.server";
 import { isFinished } from "~/domain/generations/status";
@@ -200,16 +200,7 @@ export default function GenerationDetail({ loaderData, actionData }: Route.Compo
             </div>
           </Card>
           <Card title="Details" id="facts">
-            <dl className="grid grid-cols-[minmax(0,7rem)_minmax(0,1fr)] gap-x-4 gap-y-2.5 text-sm">
-              {facts.map(([k, v]) => (
-                <div key={k} className="contents">
-                  <dt className="text-muted-foreground capitalize">{k}</dt>
-                  <dd data-field={k} className="min-w-0">
-                    {v}
-                  </dd>
-                </div>
-              ))}
-            </dl>
+            <Facts items={facts} layout="columns" labelClassName="capitalize" />
             <div className="mt-4 border-t border-border pt-3">
               <p className="text-xs text-muted-foreground">Generation id</p>
               <div className="mt-1 flex flex-wrap items-center justify-between gap-2">

@@ -10,6 +10,7 @@ export { duration, formatDate, plural, utcTime } from "./format";
 export { Notice } from "./notice";
 export { EmptyState, PageHeader, Pagination, Skeleton, TableScroll } from "./page";
 export { Row, RowList } from "./row-list";
+export { Facts } from "./facts";
 export { Stat } from "./stat";
 export { DataTable, table, type Column } from "./table";
 export { Toaster, useToast, type ToastInput } from "./toast";

@@ -5,6 +5,7 @@ import { renderToReadableStream } from "react-dom/server";
 import { isRouteErrorResponse, type HandleErrorFunction } from "react-router";
 import { log } from "./lib/log.server";
 import { newNonce, setDocumentHeaders } from "./lib/security-headers.server";
+import { getConfig, requireAuthSecret } from "./lib/config.server";
 import { initServices } from "./lib/services.server";
 
 // The CLI (serve, migrate, admin, backup, version) lives in the server bundle,
@@ -12,7 +13,10 @@ import { initServices } from "./lib/services.server";
 export { runCli } from "./server/cli.server";
 
 // The dev server has no start-up step of its own: on PostgreSQL (DATABASE_URL) open the database before the first request.
-if (import.meta.env.DEV && process.env.DATABASE_URL) await initServices();
+if (import.meta.env.DEV && process.env.DATABASE_URL) {
+  requireAuthSecret(getConfig());
+  await initServices();
+}
 
 export const streamTimeout = 5_000;
 

@@ -42,7 +42,7 @@ export type RowOf<Q> = Q extends { all(...a: any[]): infer A } ? (A extends read
 
 /** One step of a transaction body: what the runner executes and passes back. */
 export type Op =
-  | { k: "one" | "many" | "run"; q: Query; p?: Record<string, unknown>; skipLocked?: boolean }
+  | { k: "one" | "many" | "run"; q: Query; p?: Record<string, unknown> }
   | { k: "lock"; table: string; id: string }
   | { k: "sql"; mode: "many" | "run"; sqlite?: SQL; postgres?: SQL };
 
@@ -72,13 +72,14 @@ export function* lockRow(table: "user", id: string): Steps<void> {
   yield { k: "lock", table, id };
 }
 /**
- * The rows of a select, each locked until the transaction ends, skipping rows
- * another transaction holds: PostgreSQL's `FOR UPDATE SKIP LOCKED`, so nodes
- * claiming work at once take disjoint rows without waiting on each other. On
- * SQLite the immediate transaction already excludes every other writer: a plain read.
+ * A select that locks each row it returns until its statement or transaction ends, skipping rows another
+ * transaction holds: PostgreSQL's `FOR UPDATE SKIP LOCKED`, so nodes claiming work at once take disjoint rows
+ * without waiting on each other (the job claim's CTEs). SQLite has no row locks (its write transaction already
+ * excludes every other writer): the select unchanged.
  */
-export function* manySkipLocked<Q extends Query>(q: Q, p?: Record<string, unknown>): Steps<RowOf<Q>[]> {
-  return yield { k: "many", q, p, skipLocked: true };
+export function skipLocked<Q extends Query>(q: Q): Q {
+  const pg = q as unknown as { for?: (strength: string, config: object) => Q };
+  return typeof pg.for === "function" ? pg.for("update", { skipLocked: true }) : q;
 }
 
 /**
@@ -90,11 +91,6 @@ export function inJsonArray(t: Tx, column: SQLWrapper, param: SQLWrapper): SQL {
   return engineOf(t) === "postgres"
     ? sql`${column} in (select value from json_array_elements_text(${param}::json))`
     : sql`${column} in (select value from json_each(${param}))`;
-}
-
-/** Insertion order of a table's rows: SQLite's rowid (no sort when read through an index), else (created_at, id). */
-export function insertionOrder(t: Tx, table: SQLWrapper, createdAt: SQLWrapper, id: SQLWrapper): SQL[] {
-  return engineOf(t) === "postgres" ? [sql`${createdAt}`, sql`${id}`] : [sql`${table}.rowid`];
 }
 
 /** Dialect-specific SQL (the db layer's escape hatch): rows as plain objects. */
@@ -382,7 +378,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       case "one":
         return (await exec(op.q, op.p))[0];
       case "many":
-        return [...(await exec(op.skipLocked ? (op.q as unknown as { for(s: string, o: object): Query }).for("update", { skipLocked: true }) : op.q, op.p))];
+        return [...(await exec(op.q, op.p))];
       case "run":
         return (await exec(op.q, op.p)).count as number;
       case "lock":

@@ -105,5 +105,14 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795363477217,
     "hash": "28ba748c0a695c75ce32ab97a3a2a8eb63a5441d3bfeb77e5796ce6c1614a540"
+  },
+  {
+    "sql": [
+      "DROP INDEX \"generations_status_poll_idx\";\n",
+      "\nCREATE INDEX \"generations_claim_idx\" ON \"generations\" USING btree (\"status\",\"next_poll_at\",\"created_at\",\"id\");\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795371038772,
+    "hash": "95fb24bc93b2157cb7943d97ebad519214f109ae40832fbd756dd9b529439205"
   }
 ];

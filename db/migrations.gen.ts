@@ -128,5 +128,14 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795363476173,
     "hash": "72757ca2e11b6fb1fb98259f79d23de70a9325743ed75e172ce8654e71816fed"
+  },
+  {
+    "sql": [
+      "DROP INDEX `generations_status_poll_idx`;",
+      "\nCREATE INDEX `generations_claim_idx` ON `generations` (`status`,`next_poll_at`,`created_at`,`id`);"
+    ],
+    "bps": true,
+    "folderMillis": 1795371038159,
+    "hash": "c07c5d1535cc0bbefd82e812d1cf5861af5502bc94654419156e5ce0bb97b696"
   }
 ];

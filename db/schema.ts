@@ -364,7 +364,8 @@ export const generations = sqliteTable(
   },
   (t) => [
     index("generations_user_created_idx").on(t.userId, t.createdAt, t.id),
-    index("generations_status_poll_idx").on(t.status, t.nextPollAt),
+    // The job claim: due polls by next_poll_at, expired leases, and new tasks oldest first (created_at, id), none sorted.
+    index("generations_claim_idx").on(t.status, t.nextPollAt, t.createdAt, t.id),
     index("generations_user_status_idx").on(t.userId, t.status),
   ],
 );

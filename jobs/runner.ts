@@ -36,7 +36,10 @@ export interface RunnerStats {
 export interface Runner {
   readonly owner: string;
   start(): void;
-  /** Stops claiming, lets in-flight steps finish for up to `graceMs`, aborts the rest, releases leases. */
+  /**
+   * Stops claiming, lets in-flight steps (a claim under way included) finish for up to `graceMs`, aborts the rest
+   * and waits up to 2 s more for them to return, then releases leases. The database may be closed after it resolves.
+   */
   stop(graceMs?: number): Promise<void>;
   /** One claim round (tests and the benchmark drive it directly too); resolves when the claim is done. */
   tick(): Promise<void>;
@@ -45,6 +48,9 @@ export interface Runner {
   /** Resolves when nothing is in flight. */
   idle(): Promise<void>;
 }
+
+/** How long stop() waits for aborted steps to return before it releases leases (and the caller closes the pool). */
+const ABORTED_STEPS_MS = 2000;
 
 export function createRunner(deps: RunnerDeps): Runner {
   const owner = deps.owner ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
@@ -151,14 +157,16 @@ export function createRunner(deps: RunnerDeps): Runner {
       stopping = true;
       clearInterval(interval);
       clearInterval(renewal);
-      if (active.size > 0) {
-        await Promise.race([Promise.allSettled(active.values()), Bun.sleep(graceMs)]);
-      }
-      if (active.size > 0) {
-        abort.abort();
-        await Promise.race([Promise.allSettled(active.values()), Bun.sleep(1000)]);
-      }
+      // A claim under way (a round trip on PostgreSQL) starts its tasks when it returns: wait for them too, or they
+      // would run on after stop() — their leases released under them, their queries meeting a closed pool.
       await claiming;
+      const settled = (ms: number) => Promise.race([Promise.allSettled(active.values()), Bun.sleep(ms)]);
+      if (active.size > 0) await settled(graceMs);
+      if (active.size > 0) {
+        // Aborted steps record nothing and return (runStep); what is left is a statement or a file write finishing.
+        abort.abort();
+        await settled(ABORTED_STEPS_MS);
+      }
       try {
         const released = await releaseLeases(db, owner);
         log.info("job runner stopped", { owner, released, unfinished: active.size });

@@ -25,7 +25,7 @@ import { beginSignIn, clearSignIn } from "~/domain/auth/sign-in-throttle.server"
 import { grantSignupBonus } from "~/domain/credits/signup.server";
 import { clientIpOf } from "~/domain/demo/access.server";
 import type { Clock } from "./clock";
-import type { Config } from "./config.server";
+import { requireAuthSecret, type Config } from "./config.server";
 import { currentClientIp, log } from "./log.server";
 import { createMailer, sendInBackground, type Mail, type Mailer } from "./mail.server";
 import { sessionsChanged } from "./session-lookup.server";
@@ -64,6 +64,7 @@ const SIGN_IN_PATH = "/sign-in/email";
 const emailOf = (body: unknown) => (body as { email?: unknown } | undefined)?.email;
 
 export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer = createMailer(config)) {
+  requireAuthSecret(config);
   const secure = config.publicUrl.startsWith("https://");
   const verifyByMail = mailer.kind === "smtp";
   // At most ACCOUNT_MAILS_PER_HOUR account mails per recipient (mail-throttle.server.ts); decided in the

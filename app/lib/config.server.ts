@@ -174,12 +174,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const e = parsed.data;
   const isProduction = e.NODE_ENV === "production";
   const dataDir = resolve(e.DATA_DIR);
-  // One node generates its secret into DATA_DIR (ensureAuthSecret); several nodes must share one.
-  if (e.DATABASE_URL && !e.BETTER_AUTH_SECRET) {
-    throw new ConfigError(
-      "invalid configuration: BETTER_AUTH_SECRET: required when DATABASE_URL is set (every node shares it; 32+ random characters)",
-    );
-  }
   if (Boolean(e.KLING_ACCESS_KEY) !== Boolean(e.KLING_SECRET_KEY)) {
     throw new ConfigError(
       "invalid configuration: KLING_SECRET_KEY: KLING_ACCESS_KEY and KLING_SECRET_KEY must be set together",
@@ -207,6 +201,19 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     isProduction,
     modelMap,
   };
+}
+
+/**
+ * Sessions and sign-ins need BETTER_AUTH_SECRET. One SQLite node generates its own into DATA_DIR
+ * (ensureAuthSecret); nodes on PostgreSQL must share one, so there it must be set — by what serves
+ * users (`serve`, the dev server). The job worker and the CLI commands sign nothing and run without it.
+ */
+export function requireAuthSecret(config: Pick<Config, "authSecret">): void {
+  if (!config.authSecret) {
+    throw new ConfigError(
+      "invalid configuration: BETTER_AUTH_SECRET: required when DATABASE_URL is set (every node shares it; 32+ random characters)",
+    );
+  }
 }
 
 /** DATA_DIR, created readable by this user only (database, secret and media live there). */

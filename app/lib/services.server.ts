@@ -29,7 +29,16 @@ type G = typeof globalThis & { [KEY]?: Services; [OPENING]?: Promise<Services> }
 
 function assemble(config: Config, db: Db): Services {
   const clock = systemClock;
-  return { config, db, clock, auth: createAuth(config, db, clock) };
+  let auth: Auth | undefined;
+  // Built on first use: the worker and the CLI never sign anything, so they run without BETTER_AUTH_SECRET on PostgreSQL.
+  return {
+    config,
+    db,
+    clock,
+    get auth() {
+      return (auth ??= createAuth(config, db, clock));
+    },
+  };
 }
 
 /** A fresh install sells the default products (idempotent; every node may run it). */

@@ -11,7 +11,7 @@ import { CliError } from "./cli-error";
 import { log, requestContext } from "~/lib/log.server";
 import { setBaselineHeaders } from "~/lib/security-headers.server";
 import { closeServices, initServices } from "~/lib/services.server";
-import { describeDatabase } from "~/lib/config.server";
+import { describeDatabase, getConfig, requireAuthSecret } from "~/lib/config.server";
 import { APP_VERSION } from "~/lib/version";
 
 export interface StaticFile {
@@ -112,6 +112,8 @@ export function onServe(fn: () => void) {
 
 export async function serve(build: ServerBuild, opts: { clientDir: string; staticFiles?: Map<string, StaticFile> }) {
   const started = performance.now();
+  // Serving signs sessions: refuse to start without the secret (before opening the database).
+  requireAuthSecret(getConfig());
   const { config } = await initServices();
   if (config.engine === "postgres" && !config.S3_BUCKET) {
     // Said by the serving process only (CLI commands on the same database store no media).

@@ -253,6 +253,8 @@ export async function migrateToPostgres(opts: MoveOptions): Promise<MoveResult> 
 
       const c0 = performance.now();
       for (const p of plans) {
+        // Which table is under way (a big one takes seconds); its count is printed once, in the summary.
+        progress(`copying ${p.name}…`);
         const s0 = performance.now();
         const read = source.query(`SELECT rowid, ${p.columns.map(qi).join(", ")} FROM ${qi(p.name)} WHERE rowid > ? ORDER BY rowid LIMIT ${batchRows}`);
         // A batch travels as one JSON parameter that PostgreSQL expands into rows of the table's own type.
@@ -278,7 +280,6 @@ export async function migrateToPostgres(opts: MoveOptions): Promise<MoveResult> 
           rows += batch.length;
         }
         summary.push({ table: p.name, rows, ms: performance.now() - s0 });
-        progress(`copied ${p.name}: ${rows} rows`);
       }
       // Serial and identity columns continue after the copied ids (none in today's schema; kept generic).
       const seqs = yield* pg(sql`

@@ -214,6 +214,10 @@ describe.skipIf(skipWithoutPostgres())("atelier migrate-to-postgres", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/generations\s+\d+/);
     expect(r.stdout).toContain("verified: row counts of every table and the balances of");
+    // Each table's count is printed once, in the summary on stdout; the progress on stderr only names the table under way.
+    const lines = `${r.stdout}\n${r.stderr}`.split("\n");
+    for (const t of tables.map(nameOf)) expect(`${t}: ${lines.filter((l) => new RegExp(`\\b${t}\\b.*\\d`).test(l)).length}`).toBe(`${t}: 1`);
+    expect(r.stderr).toContain("copying generations…");
     expect(writes).toBeGreaterThan(0);
 
     const target = await openPostgres(pg.url, { migrate: false });

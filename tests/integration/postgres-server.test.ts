@@ -41,8 +41,10 @@ describe.skipIf(!hasPostgres())("the server on PostgreSQL (DATABASE_URL)", () =>
     await pg?.stop();
   });
 
+  /** A CLI command beside the server, on its database: without BETTER_AUTH_SECRET, which only serving needs. */
   async function cli(...args: string[]) {
-    const p = Bun.spawn(["bun", join(ROOT, "app/cli.ts"), ...args], { cwd: server.dataDir, env: server.env, stdout: "pipe", stderr: "pipe" });
+    const { BETTER_AUTH_SECRET: _, ...env } = server.env;
+    const p = Bun.spawn(["bun", join(ROOT, "app/cli.ts"), ...args], { cwd: server.dataDir, env, stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
     return { out, err, code };
   }
@@ -113,7 +115,25 @@ describe.skipIf(!hasPostgres())("the server on PostgreSQL (DATABASE_URL)", () =>
     expect(server.logs()).toContain("other nodes cannot serve them");
   });
 
-  test("the CLI runs on PostgreSQL: migrate, admin promote/demote and products, backup with pg_dump", async () => {
+  test("BETTER_AUTH_SECRET is needed to serve, not to run the worker or the CLI", async () => {
+    const serve = await cli("serve");
+    expect([serve.code, serve.err.trim()]).toEqual([1, "invalid configuration: BETTER_AUTH_SECRET: required when DATABASE_URL is set (every node shares it; 32+ random characters)"]);
+    const { BETTER_AUTH_SECRET: _, ...env } = server.env;
+    const worker = Bun.spawn(["bun", join(ROOT, "app/cli.ts"), "worker"], { cwd: server.dataDir, env: { ...env, LOG_LEVEL: "info" }, stdout: "pipe", stderr: "pipe" });
+    let out = "";
+    const reader = (worker.stdout as ReadableStream<Uint8Array>).getReader();
+    const deadline = Date.now() + 20_000;
+    while (!out.includes('"msg":"worker started"') && Date.now() < deadline) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      out += new TextDecoder().decode(value);
+    }
+    worker.kill("SIGTERM");
+    expect(await worker.exited).toBe(0);
+    expect(out).toContain('"msg":"worker started"');
+  }, 60_000);
+
+  test("the CLI runs on PostgreSQL without BETTER_AUTH_SECRET: migrate, admin promote/demote and products, backup with pg_dump", async () => {
     const migrate = await cli("migrate");
     expect(migrate.err).toBe("");
     expect(migrate.out).toMatch(/^database postgres:\/\/postgres@127\.0\.0\.1:\d+\/atelier: 0 migration\(s\) applied/);

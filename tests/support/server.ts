@@ -56,9 +56,11 @@ export const TEST_AUTH_SECRET = "atelier-test-secret-shared-by-every-node-012345
 /** The PostgreSQL database of each data dir (a restart on the same data dir finds the same database). */
 const databases = new Map<string, string>();
 
-/** What a CLI command run beside a test server needs to reach the same database (nothing on SQLite: DATA_DIR does). */
-export const databaseEnv = (s: Pick<TestServer, "env">): Record<string, string> =>
-  s.env.DATABASE_URL ? { DATABASE_URL: s.env.DATABASE_URL, BETTER_AUTH_SECRET: s.env.BETTER_AUTH_SECRET ?? "" } : {};
+/**
+ * What a CLI command run beside a test server needs to reach the same database (nothing on SQLite: DATA_DIR does).
+ * Not BETTER_AUTH_SECRET: only serving needs it, so every CLI test of the PostgreSQL run shows the CLI runs without it.
+ */
+export const databaseEnv = (s: Pick<TestServer, "env">): Record<string, string> => (s.env.DATABASE_URL ? { DATABASE_URL: s.env.DATABASE_URL } : {});
 
 /** The database URL of the server that ran on this data dir, if it ran on PostgreSQL. */
 export const databaseUrlOf = (dataDir: string) => databases.get(dataDir);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError, describeDatabase, parseConfig } from "~/lib/config.server";
+import { ConfigError, describeDatabase, parseConfig, requireAuthSecret } from "~/lib/config.server";
 
 describe("configuration (DESIGN §7)", () => {
   test("defaults", () => {
@@ -22,9 +22,12 @@ describe("configuration (DESIGN §7)", () => {
     expect(c.isProduction).toBe(true);
   });
 
-  test("no BETTER_AUTH_SECRET: fine on a single node (generated into DATA_DIR), required with DATABASE_URL", () => {
+  test("no BETTER_AUTH_SECRET: fine on a single node (generated into DATA_DIR); with DATABASE_URL required to serve, not to parse", () => {
     expect(parseConfig({ NODE_ENV: "production" }).authSecret).toBe("");
-    expect(() => parseConfig({ DATABASE_URL: "postgres://db/atelier" })).toThrow(/^invalid configuration: BETTER_AUTH_SECRET: required when DATABASE_URL is set/);
+    const pg = parseConfig({ DATABASE_URL: "postgres://db/atelier" });
+    expect(pg.authSecret).toBe("");
+    expect(() => requireAuthSecret(pg)).toThrow(/^invalid configuration: BETTER_AUTH_SECRET: required when DATABASE_URL is set/);
+    expect(() => requireAuthSecret(parseConfig({ DATABASE_URL: "postgres://db/atelier", BETTER_AUTH_SECRET: "s".repeat(40) }))).not.toThrow();
   });
 
   test("DATABASE_URL picks the engine once: a postgres:// URL → postgres, unset → sqlite; other URLs refused; the password never shown", () => {

@@ -198,7 +198,8 @@ describe("claims and leases", () => {
   test("the claim respects the limit and takes the oldest first; polls wait for next_poll_at", async () => {
     const { db, clock, create } = await setup();
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await create()).id);
+    // One millisecond apart: new tasks are claimed oldest first by (created_at, id) on both engines.
+    for (let i = 0; i < 5; i++, clock.advance(1)) ids.push((await create()).id);
     const first = await claimDue(db, { owner: "A", limit: 2, leaseMs: 1000 }, clock);
     expect(first.map((t) => t.row.id)).toEqual(ids.slice(0, 2));
     db.update(generations).set({ leaseOwner: null, leaseUntil: null, upstreamTaskId: "up", nextPollAt: clock.now() + 500 }).where(eq(generations.id, ids[0]!)).run();

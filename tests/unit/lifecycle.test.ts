@@ -48,7 +48,8 @@ async function setup(file?: string) {
   const userId = crypto.randomUUID();
   await db.run(db.insert(user).values({ id: userId, name: "u", email: `${userId}@x.test`, createdAt: new Date(clock.now()), updatedAt: new Date(clock.now()), inviteCode: userId.slice(0, 8) }));
   await db.exec(grantCredits(db, { userId, amount: 300, source: "admin" }, clock));
-  const create = async (mode: "live" | "simulated" = "live") => (await createGeneration(db, { userId, input: { offering: flux, prompt: "a cat", options: {} }, mode, config: CONFIG }, clock)).id;
+  // One millisecond apart: new tasks are claimed oldest first by (created_at, id) on both engines.
+  const create = async (mode: "live" | "simulated" = "live") => (clock.advance(1), await createGeneration(db, { userId, input: { offering: flux, prompt: "a cat", options: {} }, mode, config: CONFIG }, clock)).id;
   const row = async (id: string) => (await db.one(db.select().from(generations).where(eq(generations.id, id))))!;
   const set = (id: string, v: Partial<typeof generations.$inferInsert>) => db.run(db.update(generations).set(v).where(eq(generations.id, id)));
   return { db, clock, userId, create, row, set };

@@ -1,19 +1,28 @@
 /**
  * Job claims on PostgreSQL (issue 14): nodes claim with `FOR UPDATE SKIP LOCKED`
- * (db/client.ts manySkipLocked), so two claimers at once take disjoint tasks
+ * (db/client.ts skipLocked), so two claimers at once take disjoint tasks
  * without waiting on each other, and a dead node's expired lease is reclaimed.
+ * A claim is one statement, and reads new tasks in index order (no sort). A runner stopped with a
+ * claim under way waits for its steps, so nothing queries the pool after stop().
  * Two `openPostgres` pools stand for two nodes. Skipped, saying so, without
  * PostgreSQL's binaries.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRunner } from "#jobs/runner";
 import { openPostgres, type Db } from "#db/client";
 import { generations, user } from "#db/schema";
 import { findOffering } from "~/domain/catalog";
 import { grantCredits } from "~/domain/credits/ledger.server";
 import { createGeneration } from "~/domain/generations/generations.server";
-import { claimDue, completeGeneration } from "~/domain/generations/lifecycle.server";
+import { claimDue, completeGeneration, pgClaim } from "~/domain/generations/lifecycle.server";
 import { manualClock } from "~/lib/clock";
+import { parseConfig } from "~/lib/config.server";
+import { createRegistry } from "~/providers/registry.server";
+import { LocalStorage } from "~/storage/local.server";
 import { hasPostgres, startPostgres, type Postgres } from "../support/postgres";
 
 describe.skipIf(!hasPostgres())("job claims on PostgreSQL", () => {
@@ -97,5 +106,73 @@ describe.skipIf(!hasPostgres())("job claims on PostgreSQL", () => {
     expect(await completeGeneration(nodeB, { id: id!, owner: "B", resultUrls: ["u"] }, clock)).toBe(true);
     const row = await nodeA.one(nodeA.select().from(generations).where(eq(generations.id, id!)));
     expect(row).toMatchObject({ status: "completed", leaseOwner: null });
+  });
+
+  test("a claim is one statement: no probe, no transaction, one round trip", async () => {
+    const ids = await pending(4);
+    const calls: string[] = [];
+    const counting = new Proxy(nodeB, {
+      get(target, key, receiver) {
+        const v = Reflect.get(target, key, receiver);
+        if (typeof key === "string" && ["one", "many", "run", "tx", "exec", "raw"].includes(key)) return (...a: unknown[]) => (calls.push(key), v.apply(target, a));
+        return v;
+      },
+    });
+    const got = await claimDue(counting, { owner: "B", limit: 3, leaseMs: 60_000 }, clock);
+    // The three oldest (in any order: RETURNING keeps none), as full rows (times mapped to Dates as by any query).
+    expect(got.map((t) => [t.row.id, t.reclaimed, t.row.status, t.row.leaseOwner, t.row.createdAt instanceof Date]).sort()).toEqual(
+      ids.slice(0, 3).map((id) => [id, false, "processing", "B", true]).sort(),
+    );
+    expect(calls).toEqual(["many"]);
+    expect(await claimDue(counting, { owner: "B", limit: 3, leaseMs: 60_000 }, clock).then((t) => t.map((x) => x.row.id))).toEqual([ids[3]]);
+    expect(await claimDue(counting, { owner: "B", limit: 3, leaseMs: 60_000 }, clock)).toEqual([]);
+    expect(calls).toEqual(["many", "many", "many"]);
+  });
+
+  test("the claim reads every kind of candidate through an index in the order it takes them: no sort, no table scan", async () => {
+    await pending(3);
+    const client = (nodeA.drizzle as unknown as { $client: import("postgres").Sql }).$client;
+    const { sql: text, params } = (pgClaim(nodeA.drizzle) as unknown as { toSQL(): { sql: string; params: unknown[] } }).toSQL();
+    const values = params.map((p) => (p && typeof p === "object" && "name" in p ? { owner: "X", leaseUntil: 1, now: 1, limit: 8 }[(p as { name: string }).name] : p));
+    // A tiny table would be scanned and sorted whatever the indexes: forbid both, and see whether the plan still needs them.
+    const plan = await client.begin(async (tx) => {
+      await tx.unsafe("set local enable_seqscan = off");
+      await tx.unsafe("set local enable_sort = off");
+      await tx.unsafe("set local enable_bitmapscan = off");
+      const [row] = await tx.unsafe(`explain (format json) ${text}`, values as never[]);
+      return JSON.stringify(row);
+    });
+    expect(plan).toContain("generations_claim_idx");
+    expect(plan).not.toContain('"Sort"');
+    expect(plan).not.toContain("Seq Scan");
+  });
+
+  test("a runner stopped while its claim is under way waits for the claimed steps; then closing the pool disturbs nothing", async () => {
+    const ids = await pending(6);
+    const dir = mkdtempSync(join(tmpdir(), "atelier-stop-"));
+    const node = await openPostgres(pg.url, { poolMax: 4, migrate: false });
+    const config = parseConfig({ DATA_DIR: dir, SIMULATOR_DELAY_MS: "0", JOB_CONCURRENCY: "8" });
+    const runner = createRunner({ db: node, clock, config, providers: createRegistry(config, clock), storage: new LocalStorage(dir, "http://pub/media"), owner: "S" });
+    const logged: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    const level = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = "warn"; // warnings and errors (a step meeting the closed pool) go to stderr
+    process.stderr.write = ((chunk: string) => (logged.push(String(chunk)), true)) as typeof process.stderr.write;
+    try {
+      const claim = runner.tick(); // a round trip: still under way when stop() begins
+      await runner.stop(5000);
+      expect(runner.inFlight()).toBe(0);
+      await claim;
+      await node.close();
+      await Bun.sleep(200); // anything still running would meet the closed pool now
+    } finally {
+      process.stderr.write = write;
+      process.env.LOG_LEVEL = level;
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(logged).toEqual([]);
+    // The six claimed by the stopped runner finished: the simulator's submit persisted, its lease released for the next node.
+    const rows = await nodeA.many(nodeA.select({ id: generations.id, owner: generations.leaseOwner, up: generations.upstreamTaskId }).from(generations));
+    expect(rows.map((r) => [r.owner, r.up !== null]).sort()).toEqual(ids.map(() => [null, true]));
   });
 });

@@ -1,0 +1,2 @@
+DROP INDEX `generations_status_poll_idx`;--> statement-breakpoint
+CREATE INDEX `generations_claim_idx` ON `generations` (`status`,`next_poll_at`,`created_at`,`id`);

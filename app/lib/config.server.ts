@@ -226,7 +226,8 @@ export function ensureDataDir(dir: string): void {
  * kept in DATA_DIR/.auth-secret (mode 0600), so `./atelier` starts with no configuration.
  */
 export function ensureAuthSecret(config: Config): Config {
-  if (config.authSecret) return config;
+  // Nodes on PostgreSQL share a secret: none is made up here (requireAuthSecret refuses to serve without it).
+  if (config.authSecret || config.engine === "postgres") return config;
   const file = join(config.dataDir, ".auth-secret");
   ensureDataDir(config.dataDir);
   try {

@@ -131,6 +131,8 @@ describe.skipIf(!hasPostgres())("the server on PostgreSQL (DATABASE_URL)", () =>
     worker.kill("SIGTERM");
     expect(await worker.exited).toBe(0);
     expect(out).toContain('"msg":"worker started"');
+    // No secret was made up for this node alone (nodes on one database must share theirs).
+    expect(existsSync(join(server.dataDir, ".auth-secret"))).toBe(false);
   }, 60_000);
 
   test("the CLI runs on PostgreSQL without BETTER_AUTH_SECRET: migrate, admin promote/demote and products, backup with pg_dump", async () => {

@@ -5,8 +5,10 @@
  * credits come back although the paid provider was reached and bills the
  * operator. Repeating this costs the operator real money at no cost to the caller.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
+
+setDefaultTimeout(30_000);
 
 let o: OpenAIServer;
 // A slow OpenAI Images API: answers after 1.5 s (a real one bills the image whether or not we wait).

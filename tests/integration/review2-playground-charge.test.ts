@@ -5,8 +5,10 @@
  * credits got live DALL·E 3 images (and live text) for free, as often as the
  * demo rate limit allows.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
+
+setDefaultTimeout(30_000);
 
 let o: OpenAIServer;
 beforeAll(

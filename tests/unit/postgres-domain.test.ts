@@ -6,13 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openPostgres, toDollarParams, type Db } from "#db/client";
-import { user } from "#db/schema";
+import { generations, user } from "#db/schema";
+import { eq } from "drizzle-orm";
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
 import { createApiKey, listApiKeys, revokeApiKey } from "~/domain/api-keys/keys.server";
 import { findOffering } from "~/domain/catalog";
 import { checkIn } from "~/domain/credits/checkin.server";
 import { debitForGeneration, getCredits, grantCredits } from "~/domain/credits/ledger.server";
-import { createGeneration, getOwnGeneration, historyPageJson, queryGeneration } from "~/domain/generations/generations.server";
+import { createGeneration, getOwnGeneration, historyPageJson, queryGeneration, toHistoryEntry } from "~/domain/generations/generations.server";
 import { take } from "~/domain/rate-limits/limiter.server";
 import { manualClock } from "~/lib/clock";
 import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
@@ -75,7 +76,13 @@ describe.skipIf(skipWithoutPostgres())("the domain on PostgreSQL", () => {
     expect(out.filter((r) => r.status === "fulfilled")).toHaveLength(25);
     const refused = out.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => (r.reason as Error).message);
     expect(new Set(refused)).toEqual(new Set(["insufficient credits: need 3, have 0"]));
-    const page = JSON.parse(await historyPageJson(db, u, { page: 1, pageSize: 100 }));
+    // Byte for byte JSON.stringify of toHistoryEntry of drizzle's full rows, newest first (created_at, then id).
+    const rows = (await db.many(db.select().from(generations).where(eq(generations.userId, u)))).sort(
+      (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1),
+    );
+    const text = await historyPageJson(db, u, { page: 1, pageSize: 100 });
+    expect(text).toBe(JSON.stringify({ generations: rows.map(toHistoryEntry), total: 25, page: 1, page_size: 100 }));
+    const page = JSON.parse(text);
     expect(page.total).toBe(25);
     expect((await getOwnGeneration(db, u, page.generations[0]!.gen_id)).status).toBe("pending");
     // Counted (a full page) and read off a partial one, on this engine too; the query's plain statement.

@@ -6,7 +6,7 @@
 import { offsetOf } from "~/domain/paging";
 import { and, asc, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
-import { isUniqueViolation, lockRow, one, run, type Db, type Steps, type Tx } from "#db/client";
+import { inJsonArray, isUniqueViolation, lockRow, one, run, type Db, type Steps, type Tx } from "#db/client";
 import { prepared } from "#db/prepared";
 import { generations, idempotencyKeys, user } from "#db/schema";
 import { findOffering, isAiType, optionsProblem, providersFor, type AiType, type Offering, type ProviderName } from "~/domain/catalog";
@@ -264,12 +264,28 @@ interface HistoryRow {
   started_at: number | string | null;
   completed_at: number | string | null;
 }
-// The API's history page, the hottest list (issue 15). Plain statements: the page's ids straight from the
-// (user_id, created_at, id) index, and an entry's shown columns, in the response's order and names, by id.
+// The API's history page, the hottest list (issue 15): the page's ids straight from the (user_id, created_at, id)
+// index; the entries not remembered in one statement of the shown columns, in the response's order and names.
 const HISTORY_IDS = `SELECT id FROM generations WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`;
-const HISTORY_ENTRY = `SELECT id AS gen_id, ai_type, provider, model, prompt, result_urls, status,
-  CASE WHEN status = 'failed' THEN 0 ELSE credits_cost END AS credits_cost, created_at, started_at, completed_at
-  FROM generations WHERE id = ? AND user_id = ?`;
+const historyEntries = (db: Db) =>
+  prepared(db, "generations.historyEntries", (d) =>
+    d
+      .select({
+        gen_id: generations.id,
+        ai_type: generations.aiType,
+        provider: generations.provider,
+        model: generations.model,
+        prompt: generations.prompt,
+        result_urls: generations.resultUrls,
+        status: generations.status,
+        credits_cost: sql<number>`CASE WHEN ${generations.status} = 'failed' THEN 0 ELSE ${generations.creditsCost} END`,
+        created_at: sql<number>`${generations.createdAt}`,
+        started_at: sql<number | null>`${generations.startedAt}`,
+        completed_at: sql<number | null>`${generations.completedAt}`,
+      })
+      .from(generations)
+      .where(and(eq(generations.userId, sql.placeholder("userId")), inJsonArray(d, generations.id, sql.placeholder("ids")))),
+  );
 const HISTORY_COUNT = `SELECT count(*) AS n FROM generations WHERE user_id = ?`;
 /** A JSON array of strings with nothing escaped: exactly what JSON.stringify(JSON.parse(s)) gives back. */
 const PLAIN_URL_LIST = /^\[(?:"[^"\\\u0000-\u001f]*"(?:,"[^"\\\u0000-\u001f]*")*)?\]$/;
@@ -300,7 +316,7 @@ const isFinal = (status: string) => status === "completed" || status === "failed
 /**
  * Spec 4.3: the caller's page, newest first (created_at desc, then gen_id desc; DESIGN §1), as the JSON
  * text of `{generations, total, page, page_size}` — each entry JSON.stringify(toHistoryEntry(row)). The
- * ids come from the index; a finished task's entry from memory, any other from its row. The count is
+ * ids come from the index; a finished task's entry from memory, the others from their rows (one statement). The count is
  * skipped when the page itself shows the total (a page that is neither full nor past the end).
  */
 export async function historyPageJson(db: Db, userId: string, paging: { page: number; pageSize: number }): Promise<string> {
@@ -308,20 +324,24 @@ export async function historyPageJson(db: Db, userId: string, paging: { page: nu
   if (!memo) finished.set(db, (memo = new Map()));
   const offset = offsetOf(paging.page, paging.pageSize);
   const ids = await db.raw<{ id: string }>(HISTORY_IDS).many(userId, paging.pageSize, offset);
-  const entries: string[] = [];
-  for (const { id } of ids) {
-    let json = memo.get(id);
-    if (json === undefined) {
-      const row = await db.raw<HistoryRow>(HISTORY_ENTRY).one(id, userId);
-      if (!row) continue; // gone since the ids were read
-      json = entryJson(row);
+  const known = ids.map(({ id }) => memo.get(id));
+  const missing = ids.filter((_, i) => known[i] === undefined).map(({ id }) => id);
+  const read = new Map<string, string>();
+  if (missing.length > 0) {
+    for (const row of (await db.many(historyEntries(db), { userId, ids: JSON.stringify(missing) })) as HistoryRow[]) {
+      const json = entryJson(row);
+      read.set(row.gen_id, json);
       if (isFinal(row.status)) {
         if (memo.size >= MAX_REMEMBERED) memo.clear();
-        memo.set(id, json);
+        memo.set(row.gen_id, json);
       }
     }
-    entries.push(json);
   }
+  const entries: string[] = [];
+  ids.forEach(({ id }, i) => {
+    const json = known[i] ?? read.get(id);
+    if (json !== undefined) entries.push(json); // undefined: gone since the ids were read
+  });
   // Only a full page, or an empty one past the first, leaves the total open; any other page shows it.
   const counted = ids.length === paging.pageSize || (ids.length === 0 && paging.page > 1);
   const total = counted ? Number((await db.raw<{ n: number | string }>(HISTORY_COUNT).one(userId))?.n ?? 0) : offset + ids.length;

@@ -17,7 +17,7 @@ import { openDatabase } from "#db/client";
 import { createAuth } from "~/lib/auth.server";
 import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
-import { grantCredits, getCredits, reservedCredits } from "~/domain/credits/ledger.server";
+import { availableCredits, grantCredits, getCredits, reservedCredits } from "~/domain/credits/ledger.server";
 import { createApiKey } from "~/domain/api-keys/keys.server";
 import { addUserRow } from "../support/services";
 import { createGeneration, validateGenerateInput } from "~/domain/generations/generations.server";
@@ -78,6 +78,7 @@ await measure("getCredits", N, (i) => db.exec(getCredits(db, users[i % 20]!.id, 
 for (let i = 0; i < 2000; i++) await createGeneration(db, { userId: users[i % 20]!.id, input: parsed, mode: "simulated", config }, clock);
 await measure("reservedCredits (100 pending/user)", N, (i) => db.exec(reservedCredits(db, users[i % 20]!.id)));
 await settle();
+await measure("availableCredits (both sums, 0 pending)", N, (i) => db.exec(availableCredits(db, users[i % 20]!.id, clock)));
 await measure("reservedCredits (0 pending)", N, (i) => db.exec(reservedCredits(db, users[i % 20]!.id)));
 await measure("empty tx (BEGIN IMMEDIATE/COMMIT)", N, () => db.tx(function* () { return 1; }));
 const { generations } = await import("#db/schema");

@@ -113,9 +113,22 @@ export function* reservedCredits(tx: Tx, userId: string): Steps<number> {
   return Number(row?.n ?? 0);
 }
 
-/** available = left_credits − reserved (negative when grants expired under running tasks). */
+/**
+ * available = left_credits − reserved (negative when grants expired under running tasks), in one statement:
+ * the reservation's check reads both sums at once (one round trip on PostgreSQL).
+ */
 export function* availableCredits(tx: Tx, userId: string, clock: Clock): Steps<number> {
-  return (yield* getCredits(tx, userId, clock)).left_credits - (yield* reservedCredits(tx, userId));
+  const q = prepared(tx, "ledger.available", (t) =>
+    t
+      .select({
+        left: sql<number>`coalesce(sum(case when ${creditGrants.expiresAt} is null or ${creditGrants.expiresAt} > ${sql.placeholder("now")} then ${creditGrants.remaining} else 0 end), 0)`,
+        held: sql<number>`(select coalesce(sum(${generations.creditsCost}), 0) from ${generations} where ${generations.userId} = ${sql.placeholder("userId")} and ${generations.status} in ('pending', 'processing'))`,
+      })
+      .from(creditGrants)
+      .where(eq(creditGrants.userId, sql.placeholder("userId"))),
+  );
+  const row = yield* one(q, { now: clock.now(), userId });
+  return Number(row?.left ?? 0) - Number(row?.held ?? 0);
 }
 
 /** The one balance the UI shows: what can be spent now, and what running tasks hold beside it. */

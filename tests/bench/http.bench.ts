@@ -13,6 +13,11 @@
  * the server idle and under load. The machine may be shared: read the ratios.
  *
  *   bun run bench [--quick] [--seconds N] [--rounds N] [--users N] [--baseline-ref <git ref>] [--engine postgres]
+ *                 [--only <names>] [--concurrency <list>]
+ *
+ * --only key,query: measure only the endpoints whose name contains one of these words (e.g. "key" for every
+ * key path); --concurrency 1,64: only these concurrencies. A shorter run for one question; the generate-with-
+ * a-worker run, the limiter alone and RSS are measured as always.
  *
  * --engine postgres: the same on a throwaway PostgreSQL cluster (tests/support/postgres.ts): the server
  * with DATABASE_URL, the bare baseline doing the same queries with postgres.js (bare-server.ts), the data
@@ -54,7 +59,8 @@ const BASELINE_REF = argv.includes("--baseline-ref") ? argv[argv.indexOf("--base
 const ENGINE = argv.includes("--engine") ? argv[argv.indexOf("--engine") + 1] : "sqlite";
 if (ENGINE !== "sqlite" && ENGINE !== "postgres") throw new Error(`--engine ${ENGINE}: sqlite or postgres`);
 const SEED_PER_USER = 200;
-const CONCURRENCY = [1, 16, 64];
+const CONCURRENCY = argv.includes("--concurrency") ? argv[argv.indexOf("--concurrency") + 1]!.split(",").map(Number) : [1, 16, 64];
+const ONLY = argv.includes("--only") ? argv[argv.indexOf("--only") + 1]!.split(",") : undefined;
 // Issue 15: throughput at c16 as a fraction of the bare minimum; p99 at c64; RSS; the limiter's cost flat in the limit.
 const TARGETS = { p99AtC64Ms: 15, generateP99AtC64Ms: 40, rssMiB: 250, limiterSpread: 0.2 };
 
@@ -188,6 +194,8 @@ const points: Point[] = [
   { name: "generator/generate (key)", read: false, atelier: "/api/generator/generate", bare: "/generate/key", auth: viaKey(() => GENERATE) },
 ];
 
+const measured = ONLY ? points.filter((p) => ONLY.some((w) => p.name.includes(w))) : points;
+
 // Every target must answer correctly once before it is measured.
 for (const p of points) {
   for (const [origin, path, side] of [
@@ -233,7 +241,7 @@ for (let round = 0; round < ROUNDS; round++) {
     checkRun(`minimum c${c}`, m);
     minimum.set(c, best(minimum.get(c), m));
   }
-  for (const p of points) {
+  for (const p of measured) {
     const target = (origin: string, path: string, side: Side = current): WrkTarget => ({ url: origin + path, ...p.auth(side) });
     if (!QUICK && round === 0) {
       await runWrk(dataDir, target(server.url, p.atelier), { connections: 16, seconds: 1 });
@@ -408,10 +416,10 @@ if (baseline) {
   console.log(`\nRSS peak (VmHWM): before ${oldRssPeak?.toFixed(0)} MiB, after ${rssPeak.toFixed(0)} MiB`);
 }
 
-const gen16 = rows.find((r) => !r.point.read && r.c === 16)!;
-console.log(`\ngenerate (key) c16 while a worker runs the simulator: ${withWorker.rps.toFixed(0)} req/s, p50 ${fmtMs(withWorker.p50)}, p99 ${fmtMs(withWorker.p99)} (${(withWorker.rps / gen16.atelier.rps).toFixed(2)}× of generate without it); ${done} tasks completed by the worker; worker peak RSS ${workerRss?.toFixed(0)} MiB`);
-const keyRow = rows.find((r) => r.point.name === "get-user-credits (key)" && r.c === 16)!;
-const keyCpu = keyRow.atelier.cpuUsPerReq ?? 1e6 / keyRow.atelier.rps;
+const gen16 = rows.find((r) => !r.point.read && r.c === 16);
+console.log(`\ngenerate (key) c16 while a worker runs the simulator: ${withWorker.rps.toFixed(0)} req/s, p50 ${fmtMs(withWorker.p50)}, p99 ${fmtMs(withWorker.p99)} (${gen16 ? (withWorker.rps / gen16.atelier.rps).toFixed(2) : "–"}× of generate without it); ${done} tasks completed by the worker; worker peak RSS ${workerRss?.toFixed(0)} MiB`);
+const keyRow = rows.find((r) => r.point.name === "get-user-credits (key)" && r.c === 16);
+const keyCpu = keyRow ? (keyRow.atelier.cpuUsPerReq ?? 1e6 / keyRow.atelier.rps) : NaN;
 const lim = Object.values(limiterUs);
 console.log(
   `rate limiter alone (one statement, ${LIMITER_MEASURE} µs per check): ${[100, 1000, 100_000].map((l) => `${limiterUs[l]!.toFixed(1)} µs at ${l}/min`).join(", ")} ` +

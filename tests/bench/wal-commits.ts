@@ -9,11 +9,12 @@
  * this process on a database file in the temp folder (a real disk here), timed
  * one by one, at R requests per second (default 5,000: a busy server's pace;
  * the pauses between them are not timed); the two modes alternate round by
- * round so a noisy neighbour hits both alike (`--mode autocheckpoint|checkpointer`: one
+ * round so a noisy neighbour hits all alike; "read only" is the same request without
+ * its write, the machine's own noise floor (`--mode autocheckpoint|checkpointer`: one
  * only, e.g. under `strace -f -e trace=fsync` to see which thread syncs). The tail of this distribution is load-robust where wrk's p99 is
  * not: it counts the requests that waited for a checkpoint.
  */
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getCredits } from "~/domain/credits/ledger.server";
@@ -28,15 +29,21 @@ const arg = (name: string, def: number) => (argv.includes(`--${name}`) ? Number(
 const N = arg("requests", 30_000);
 const ROUNDS = arg("rounds", 3);
 const RATE = arg("rate", 5000);
-const MODES: Mode[] = argv.includes("--mode") ? [argv[argv.indexOf("--mode") + 1] as Mode] : ["autocheckpoint", "checkpointer"];
+const MODES: Mode[] = argv.includes("--mode") ? [argv[argv.indexOf("--mode") + 1] as Mode] : ["autocheckpoint", "checkpointer", "no checkpoint", "read only"];
 const USERS = 20;
 const policy = { limit: 1e9, windowMs: 1000 };
-type Mode = "autocheckpoint" | "checkpointer";
+/**
+ * "no checkpoint": the write with no checkpoint at all (the WAL only grows): the floor a write can reach on this
+ * machine, where other processes' fsyncs still stall the filesystem journal. "read only": the same request without
+ * its write, the machine's own noise floor (scheduling, GC).
+ */
+type Mode = "autocheckpoint" | "checkpointer" | "no checkpoint" | "read only";
 
 async function measure(mode: Mode): Promise<{ t: Float64Array; walMaxKiB: number }> {
   const dir = mkdtempSync(join(tmpdir(), "atelier-wal-"));
   const file = join(dir, "atelier.db");
   const db = openDatabase(file, mode === "checkpointer" ? { checkpointer: {} } : {});
+  if (mode === "no checkpoint") db.sqlite!.exec("PRAGMA wal_autocheckpoint = 0");
   const t = new Float64Array(N);
   let walMax = 0;
   try {
@@ -47,10 +54,10 @@ async function measure(mode: Mode): Promise<{ t: Float64Array; walMaxKiB: number
       if (i % 5 === 0 && start + (i * 1000) / RATE - performance.now() >= 1) await Bun.sleep(start + (i * 1000) / RATE - performance.now());
       const a = Bun.nanoseconds();
       const user = `u${i % USERS}`;
-      await take(db, userBucket(user), policy, t0 + i);
+      if (mode !== "read only") await take(db, userBucket(user), policy, t0 + i);
       await db.exec(getCredits(db, user, systemClock));
       t[i] = (Bun.nanoseconds() - a) / 1000;
-      if (i % 1000 === 0) walMax = Math.max(walMax, statSync(`${file}-wal`).size);
+      if (i % 1000 === 0 && existsSync(`${file}-wal`)) walMax = Math.max(walMax, statSync(`${file}-wal`).size);
     }
   } finally {
     await db.close();
@@ -59,8 +66,8 @@ async function measure(mode: Mode): Promise<{ t: Float64Array; walMaxKiB: number
   return { t, walMaxKiB: walMax / 1024 };
 }
 
-const all: Record<Mode, number[]> = { autocheckpoint: [], checkpointer: [] };
-const wal: Record<Mode, number> = { autocheckpoint: 0, checkpointer: 0 };
+const all: Record<Mode, number[]> = { autocheckpoint: [], checkpointer: [], "no checkpoint": [], "read only": [] };
+const wal: Record<Mode, number> = { autocheckpoint: 0, checkpointer: 0, "no checkpoint": 0, "read only": 0 };
 const loadAtStart = load();
 for (let r = 0; r < ROUNDS; r++) {
   for (const mode of MODES) {

@@ -91,7 +91,7 @@ export default function GenerationDetail({ loaderData, actionData }: Route.Compo
     ...gen.options.map(([k, v]) => [k.replace(/_/g, " "), v] as [string, string]),
     ["Created", <time key="c" dateTime={gen.createdAt}>{formatDate(gen.createdAt, { seconds: true })}</time>],
     ["Completed", gen.completedAt ? <time dateTime={gen.completedAt}>{formatDate(gen.completedAt, { seconds: true })}</time> : "—"],
-    ["Duration", duration(gen.createdAt, gen.completedAt)],
+    ["Time taken", duration(gen.createdAt, gen.completedAt)],
   ];
   const reuse = `/studio?${new URLSearchParams({ prompt: gen.prompt, model: gen.offering })}`;
   const nav = buttonVariants({ variant: "secondary", size: "sm" });

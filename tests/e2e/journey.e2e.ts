@@ -144,7 +144,7 @@ test("landing → first result → the same prompt on another model → download
   await expect(page.locator('[data-field="Model"]')).toContainText("Kling v1 image");
   await expect(page.locator('[data-field="Provider"]')).toHaveText("kling (simulated)");
   await expect(page.locator('[data-field="Cost"]')).toHaveText("4 credits");
-  await expect(page.locator('[data-field="Duration"]')).toHaveText(/\d+(\.\d)? (ms|s)/);
+  await expect(page.locator('[data-field="Time taken"]')).toHaveText(/\d+(\.\d)? (ms|s)/);
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: /^Download/ }).click()]);
   expect(download.suggestedFilename()).toMatch(/\.(png|jpe?g|webp)$/);
   await auditAndShoot(page, "studio-detail-image");

@@ -60,6 +60,8 @@ export function createWebhookDispatcher(deps: { db: Db; clock: Clock; config: We
   };
 
   let claiming = false;
+  /** The claim under way: stop() waits for it, and for the deliveries it starts, before the database may close. */
+  let claim: Promise<unknown> | undefined;
   let again = false;
   const claimWarning = repeatedWarning("webhook claim failed");
   async function tick() {
@@ -74,7 +76,7 @@ export function createWebhookDispatcher(deps: { db: Db; clock: Clock; config: We
     claiming = true;
     let claimed;
     try {
-      claimed = await claimDeliveries(db, { owner, limit: free, leaseMs, perUser: perUserShare(config.WEBHOOK_CONCURRENCY) }, clock);
+      claimed = await (claim = claimDeliveries(db, { owner, limit: free, leaseMs, perUser: perUserShare(config.WEBHOOK_CONCURRENCY) }, clock));
     } catch (error) {
       claimWarning.fail(error);
       return;
@@ -114,6 +116,7 @@ export function createWebhookDispatcher(deps: { db: Db; clock: Clock; config: We
       stopping = true;
       clearInterval(interval);
       unsubscribe?.();
+      await claim?.catch(() => {});
       if (active.size > 0) await Promise.race([Promise.allSettled(active), Bun.sleep(graceMs)]);
       abort.abort();
       try {

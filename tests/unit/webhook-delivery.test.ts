@@ -26,6 +26,7 @@ import {
 import { enqueueGenerationEvent } from "~/domain/webhooks/outbox.server";
 import { resendDelivery } from "~/domain/webhooks/webhooks.server";
 import { manualClock } from "~/lib/clock";
+import { createWebhookDispatcher } from "#jobs/webhooks";
 import { startReceiver, type Receiver } from "../support/webhook-receiver";
 import { addUserRow } from "../support/services";
 
@@ -716,5 +717,29 @@ describe("the outbox", () => {
     });
     expect(none).toBe(0);
     expect((await db.many(db.select().from(webhookEvents))).length).toBe(1);
+  });
+});
+
+describe("the dispatcher's stop", () => {
+  test("a claim under way when stop() begins: its deliveries are sent and recorded before stop() resolves", async () => {
+    const receiver = startReceiver();
+    try {
+      receiver.script = [{ status: 204 }];
+      const db = openDatabase(":memory:");
+      const clock = manualClock(Date.now());
+      const userId = await addUser(db);
+      await addEndpoint(db, userId, "wh_1", { url: receiver.url });
+      const d = await addDelivery(db, userId, "wh_1", { nextAttemptAt: clock.now() });
+      const config = { JOB_TICK_MS: 60_000, WEBHOOK_ALLOW_PRIVATE: true, WEBHOOK_TIMEOUT_MS: 5_000, WEBHOOK_RETRY_SCHEDULE: SCHEDULE, WEBHOOK_DISABLE_AFTER_MS: DISABLE_AFTER, WEBHOOK_CONCURRENCY: 4 };
+      const dispatcher = createWebhookDispatcher({ db, clock, config, owner: "S" });
+      void dispatcher.tick(); // the claim has not returned yet when stop() begins
+      await dispatcher.stop(5_000);
+      expect(dispatcher.inFlight()).toBe(0);
+      expect(await delivery(db, d.id)).toMatchObject({ status: "delivered", leaseOwner: null });
+      expect(receiver.received.length).toBe(1);
+      await db.close();
+    } finally {
+      await receiver.stop();
+    }
   });
 });

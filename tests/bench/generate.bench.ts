@@ -14,7 +14,7 @@
  * --cpu-prof: the servers run with `bun --cpu-prof` (BUN_OPTIONS); profiles land in <dir>.
  */
 import { randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client, uniqueEmail } from "../support/client";
@@ -121,5 +121,9 @@ for (const s of sides) {
     console.log(`| ${s.name} | ${c} | ${r.rps.toFixed(0)} | ${fmtMs(r.p50)} | ${fmtMs(r.p99)} | ${r.cpuUsPerReq?.toFixed(0)} | ${s.jobs ? done : "–"} |`);
   }
 }
-for (const s of sides) await s.server.stop();
+for (const s of sides) {
+  await s.server.stop();
+  await s.db.close();
+  rmSync(s.server.dataDir, { recursive: true, force: true });
+}
 await pg?.stop();

@@ -78,6 +78,9 @@ describe.skipIf(!hasPostgres())("job claims on PostgreSQL", () => {
 
   test("claimers on two nodes at once never claim the same task, and together take all of them", async () => {
     const ids = await pending(60);
+    // Four open connections in each pool first: a claim is one round trip, so a node still connecting (slow on a
+    // loaded machine) could find the other node's claimers had already taken everything.
+    await Promise.all([0, 1, 2, 3].flatMap(() => [nodeA.ping(), nodeB.ping()]));
     const claimedBy = new Map<string, string[]>();
     const claimer = async (db: Db, owner: string) => {
       for (let round = 0; round < 30; round++) {

@@ -40,7 +40,7 @@ const BUSY_MS = 5;
 
 const WORKER_SOURCE = `
 import { Database } from "bun:sqlite";
-let db, timer, version, idle = 0, restartPages, idleTicks;
+let db, timer, version, idle = 0, restartPages, idleTicks, lastError;
 const checkpoint = (mode) => db.query("PRAGMA wal_checkpoint(" + mode + ")").get();
 function tick() {
   try {
@@ -51,8 +51,12 @@ function tick() {
       const r = checkpoint("PASSIVE");
       if (r.log >= restartPages && r.checkpointed === r.log) checkpoint("RESTART");
     } else if (++idle === idleTicks) checkpoint("TRUNCATE");
+    lastError = undefined;
   } catch (error) {
-    postMessage({ type: "error", message: String(error && error.message || error) });
+    // Once per distinct error, not every tick while it lasts.
+    const message = String((error && error.message) || error);
+    if (message !== lastError) postMessage({ type: "error", message });
+    lastError = message;
   }
 }
 self.onmessage = ({ data }) => {

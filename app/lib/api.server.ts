@@ -6,6 +6,7 @@
  *   export const loader = methodNotAllowed;
  */
 import { ZodError, type z } from "zod";
+import { readBodyCapped } from "./body.server";
 import { requireSameSiteJson } from "./csrf.server";
 import { envelopeResponse, errorBody, okBody, okBodyText } from "./envelope";
 import { AppError, isAppError, isDatabaseBusy } from "./errors";
@@ -71,26 +72,9 @@ export function errorResponse(error: unknown, request?: Request): Response {
 
 /** Reads the exact bytes of the body with the size limit (signature checks need them untouched). */
 export async function readRawBody(request: Request): Promise<Uint8Array> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new AppError("INVALID_PARAMS", { reason: "body too large (max 1 MiB)" });
-  if (!request.body) return new Uint8Array(0);
-  // A declared length bounds the body (the HTTP parser reads exactly that many bytes): read it whole, natively,
-  // without a stream reader per request (docs/performance.md). Chunked bodies are counted chunk by chunk below.
-  if (declared > 0) return await request.bytes();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw new AppError("INVALID_PARAMS", { reason: "body too large (max 1 MiB)" });
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
+  const raw = await readBodyCapped(request, MAX_BODY_BYTES);
+  if (raw === null) throw new AppError("INVALID_PARAMS", { reason: "body too large (max 1 MiB)" });
+  return raw;
 }
 
 /** Reads the body as JSON with the size limit; `{}` for an empty body. */

@@ -44,7 +44,6 @@ export async function runCli(argv: string[], build: ServerBuild, opts: { clientD
         if (rest.includes("--help")) return print("Usage: atelier worker\n\nRuns the job runner without the HTTP server, on the same DATABASE_PATH and DATA_DIR.");
         await initServices();
         const runner = startRunnerFromServices();
-        log.info("worker started", { owner: runner.owner, database: describeDatabase(getConfig()) });
         let stopping = false;
         const stop = async (signal: string) => {
           if (stopping) return;
@@ -56,6 +55,9 @@ export async function runCli(argv: string[], build: ServerBuild, opts: { clientD
         };
         process.on("SIGTERM", () => void stop("SIGTERM"));
         process.on("SIGINT", () => void stop("SIGINT"));
+        // Announced only once the signal handlers exist: a supervisor that stops the worker as soon as it reads this
+        // line must get the graceful stop, not the default SIGTERM disposition (exit 143, leases left to expire).
+        log.info("worker started", { owner: runner.owner, database: describeDatabase(getConfig()) });
         return -1;
       }
       case "migrate": {

@@ -147,6 +147,14 @@ describe("atelier worker", () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 30_000);
+
+  test("the worker announces 'worker started' only once SIGTERM stops it gracefully (a supervisor may stop it at once)", async () => {
+    // Before the fix the line was logged before the handlers existed: a SIGTERM sent on reading it met the default
+    // disposition (exit 143, no "shutting down") about one time in three.
+    const run = Bun.spawnSync(["bun", join(import.meta.dir, "../support/stop-worker-at-once.ts"), "15"], { stdout: "pipe", stderr: "pipe" });
+    expect(run.exitCode).toBe(0);
+    expect(JSON.parse(run.stdout.toString())).toEqual({ rounds: 15, failures: [] });
+  }, 60_000);
 });
 
 describe("crash and restart", () => {

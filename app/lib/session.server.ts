@@ -1,5 +1,6 @@
 /** Session helpers for UI routes (pages use sessions only; keys are for the API). */
 import { redirect } from "react-router";
+import { isSafeRedirect } from "~/domain/auth/redirects";
 import { findUserById, isAdmin, type UserRow } from "~/domain/users/users.server";
 import { sessionUser } from "./identity.server";
 import { getServices } from "./services.server";
@@ -29,19 +30,10 @@ export async function requireUiUser(request: Request): Promise<UiUser> {
 
 /**
  * Where to go after sign-in: `next` resolved against PUBLIC_URL as a browser
- * would, followed only when it stays on PUBLIC_URL's origin (so `/\\evil`,
- * `/%09/evil`, `//evil` and `https://evil` all fall back).
+ * would, followed only when it passes the same rule as better-auth's redirect
+ * parameters (`isSafeRedirect`: PUBLIC_URL's origin, no path reading as a
+ * host), so `/\\evil`, `/%09/evil`, `//evil`, `/.//evil` and `https://evil` all fall back.
  */
 export function safeNext(next: string | null | undefined, fallback = "/studio", publicUrl = getServices().config.publicUrl): string {
-  if (!next) return fallback;
-  const base = new URL(publicUrl);
-  let target: URL;
-  try {
-    target = new URL(next, base);
-  } catch {
-    return fallback;
-  }
-  if (target.origin !== base.origin) return fallback;
-  // Absolute: a normalized path may itself start with "//" (`/.//evil`).
-  return target.href;
+  return next && isSafeRedirect(next, publicUrl) ? new URL(next, publicUrl).href : fallback;
 }

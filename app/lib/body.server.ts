@@ -8,9 +8,14 @@ export async function readBodyCapped(request: Request, max: number): Promise<Uin
   // A declared length bounds the body (the HTTP parser reads exactly that many bytes): read it whole, natively,
   // without a stream reader per request (docs/performance.md). Chunked bodies are counted chunk by chunk below.
   if (declared > 0) return await request.bytes();
+  return readStreamCapped(request.body, max);
+}
+
+/** A body stream's bytes, read chunk by chunk; null (and the stream cancelled) once it passes `max` bytes. */
+export async function readStreamCapped(body: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array | null> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const reader = request.body.getReader();
+  const reader = body.getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
@@ -21,5 +26,5 @@ export async function readBodyCapped(request: Request, max: number): Promise<Uin
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks);
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }

@@ -22,6 +22,7 @@
  */
 import ipaddr from "ipaddr.js";
 import { lookup as dnsLookup } from "node:dns/promises";
+import { readStreamCapped } from "./body.server";
 
 export type Resolver = (hostname: string) => Promise<string[]>;
 
@@ -165,25 +166,7 @@ export async function readCapped(res: Response, maxBytes: number): Promise<Uint8
     throw new BodyTooLarge(maxBytes);
   }
   if (!res.body) return new Uint8Array(0);
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new BodyTooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c, o);
-    o += c.byteLength;
-  }
-  return out;
+  const bytes = await readStreamCapped(res.body, maxBytes);
+  if (!bytes) throw new BodyTooLarge(maxBytes);
+  return bytes;
 }

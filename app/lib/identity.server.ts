@@ -33,6 +33,20 @@ export async function resolveCaller(request: Request, services: Services): Promi
   return { user, via: "session", apiKeyId: null, isAdmin: isAdmin(services.config, user) };
 }
 
+/**
+ * Whether the credential a caller came with still works, for a response that outlives its request (the status
+ * stream): the same lookup as a new request, through the same caches (a revoked key or an ended session is seen
+ * within one second).
+ */
+export async function callerStillValid(request: Request, services: Services, caller: Caller): Promise<boolean> {
+  try {
+    const again = await resolveCaller(request, services);
+    return again !== null && again.user.id === caller.user.id && again.via === caller.via;
+  } catch {
+    return false;
+  }
+}
+
 /** The session's user id: the fast signed-cookie lookup, or better-auth when it has work to do. */
 export async function sessionUser(request: Request, services: Services): Promise<string | null> {
   // better-auth judges expiry and refresh on the real clock: so does the fast path, so the two always agree.

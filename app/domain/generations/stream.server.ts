@@ -10,6 +10,9 @@
  * user in this process — one more answers RATE_LIMITED before anything is
  * sent — and each stream closes after `MAX_STREAM_MS`; the `retry:` line
  * makes EventSource reconnect, so browsers follow a long task unchanged.
+ * An open stream re-asks `authorized` every `recheckMs` (security review 4):
+ * a key revoked or a session ended meanwhile closes it, and the reconnect
+ * meets the refusal every new request gets.
  */
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "#db/client";
@@ -22,6 +25,7 @@ import { isFinished } from "./status";
 
 export const MAX_STREAMS_PER_USER = 10;
 export const MAX_STREAM_MS = 10 * 60_000;
+export const STREAM_RECHECK_MS = 500;
 
 /** Open streams per user in this process. */
 const open = new Map<string, number>();
@@ -33,6 +37,9 @@ export interface StreamOptions {
   maxLifetimeMs?: number;
   /** The client went away. */
   signal?: AbortSignal;
+  /** Whether the caller's credential still works; asked every `recheckMs` (default STREAM_RECHECK_MS). */
+  authorized?: () => Promise<boolean>;
+  recheckMs?: number;
 }
 
 const encoder = new TextEncoder();
@@ -43,6 +50,7 @@ export async function statusStream(db: Db, userId: string, genId: string, opts: 
   const pollMs = opts.pollMs ?? 250;
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const maxLifetimeMs = opts.maxLifetimeMs ?? MAX_STREAM_MS;
+  const recheckMs = opts.recheckMs ?? STREAM_RECHECK_MS;
   const first = await getOwnGeneration(db, userId, genId);
   const count = open.get(userId) ?? 0;
   if (count >= MAX_STREAMS_PER_USER) throw new AppError("RATE_LIMITED");
@@ -88,6 +96,7 @@ export async function statusStream(db: Db, userId: string, genId: string, opts: 
       send(encoder.encode(`retry: 1000\n\n`));
       send(frame(++seq, toQueryView(first)));
       let lastBeat = Date.now();
+      let lastCheck = Date.now();
       const endAt = Date.now() + maxLifetimeMs;
       try {
         while (!closed && !opts.signal?.aborted && !isFinished(status) && Date.now() < endAt) {
@@ -100,6 +109,10 @@ export async function statusStream(db: Db, userId: string, genId: string, opts: 
           });
           wake = undefined;
           if (closed || opts.signal?.aborted) break;
+          if (opts.authorized && Date.now() - lastCheck >= recheckMs) {
+            lastCheck = Date.now();
+            if (!(await opts.authorized())) break;
+          }
           const now = await db.one(stamp, { id: genId });
           const k = key(now);
           if (!now) break; // deleted (the user's account went away)

@@ -1,5 +1,6 @@
 import { statusStream } from "~/domain/generations/stream.server";
 import { api } from "~/lib/api.server";
+import { callerStillValid } from "~/lib/identity.server";
 import { endpoint } from "~/lib/endpoints";
 
 const E = endpoint("/api/generator/stream");
@@ -11,7 +12,11 @@ export const loader = api({
   auth: E.auth,
   body: E.body,
   handler: async ({ caller, input, services, request }) => {
-    const stream = await statusStream(services.db, caller.user.id, input.gen_id, { signal: request.signal });
+    const stream = await statusStream(services.db, caller.user.id, input.gen_id, {
+      signal: request.signal,
+      // A key revoked or a session ended while the stream is open closes it (security review 4).
+      authorized: () => callerStillValid(request, services, caller),
+    });
     return {
       response: new Response(stream, {
         headers: {

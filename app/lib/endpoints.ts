@@ -280,7 +280,7 @@ export const ENDPOINTS = {
     tag: "Generation",
     summary: "Cancel a task",
     description:
-      "A pending or processing task ends `failed` with error_message `canceled` and is never charged (a generation.failed webhook follows). For a processing task Atelier also cancels the upstream job where the provider can (Replicate, Runway); for the others it stops polling and ignores a late result. A finished task answers `generation already finished`.",
+      "A pending or processing task ends `failed` with error_message `canceled` and is never charged (a generation.failed webhook follows). For a processing task Atelier also cancels the upstream job where the provider can (Replicate, Runway); for the others it stops polling and ignores a late result. A finished task answers `generation already finished`. A live task already at its provider has been paid for upstream: at most 10 such cancels an hour per user; past that HTTP 429 `Too Many Requests` (with Retry-After) and the task runs on (charged if it completes). Pending tasks cancel freely.",
     auth: "user",
     source: "DESIGN §10",
     body: z.strictObject({ gen_id: z.string().min(1).max(200) }),
@@ -387,7 +387,7 @@ export const ENDPOINTS = {
     tag: "Webhooks",
     summary: "Send a delivery again",
     description:
-      "Queues the delivery now with the same webhook-id (receivers dedupe on it) and restarts its retry schedule. Resending to a disabled endpoint re-enables it. A delivery being sent right now is not sent a second time concurrently: the attempt in flight finishes and is logged first.",
+      "Queues the delivery now with the same webhook-id (receivers dedupe on it) and restarts its retry schedule. Resending to a disabled endpoint re-enables it. A delivery being sent right now is not sent a second time concurrently: the attempt in flight finishes and is logged first. At most 100 resends an hour per user; past that HTTP 429 `Too Many Requests` (with Retry-After) and nothing is queued.",
     auth: "user",
     source: "DESIGN §10",
     body: z.strictObject({ delivery_id: z.string().min(1).max(200) }),

@@ -91,7 +91,8 @@ curl -s -X POST ${base}/api/get-user-credits \\
           <p>
             <strong>Cancel.</strong> <code>POST /api/generator/cancel {"{gen_id}"}</code> ends a pending or processing task as{" "}
             <code>failed</code> with <code>error_message</code> <code>canceled</code>; it is never charged, and Replicate and Runway jobs are
-            canceled upstream too.
+            canceled upstream too. A live task already running at its provider has been paid for there: at most 10 such cancels an
+            hour per user, then HTTP 429 and the task runs on.
           </p>
           <p>
             <strong>Webhooks</strong> (<a className="link" href="https://www.standardwebhooks.com/">Standard Webhooks</a>). Add an endpoint with{" "}

@@ -11,12 +11,20 @@ import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } f
 import { iso, type Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 import { checkedAddress, OutboundRefused, type Resolver } from "~/lib/outbound.server";
+import { take } from "~/domain/rate-limits/limiter.server";
 import { WEBHOOK_EVENTS, type WebhookEventType } from "./events";
 import { newId } from "./outbox.server";
 
 export const MAX_WEBHOOKS = 10;
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 export const MAX_URL_LENGTH = 2000;
+/**
+ * Resends per user an hour (security review 4): a resend makes the server POST to a URL the user chose at once,
+ * and session requests are not rate limited, so without a bound one account could turn the dispatcher into a
+ * request loop at any public address, writing a log row per attempt.
+ */
+export const RESENDS_PER_HOUR = 100;
+const RESEND_POLICY = { name: "webhook-resend", limit: RESENDS_PER_HOUR, windowMs: 3_600_000 };
 
 export type WebhookRow = typeof webhookEndpoints.$inferSelect;
 
@@ -173,9 +181,20 @@ export async function listDeliveries(db: Db, userId: string, webhookId: string, 
  * A delivery being sent right now keeps its lease (security review): nothing
  * claims it again until that attempt is recorded — it is logged and decides
  * the next state as usual — or its lease expires, so one delivery is never
- * sent twice at once.
+ * sent twice at once. Each resend takes a slot of the user's allowance (RESENDS_PER_HOUR); past it
+ * RATE_LIMITED (429, Retry-After) and nothing is queued.
  */
-export function resendDelivery(db: Db, userId: string, deliveryId: string, clock: Clock) {
+export async function resendDelivery(db: Db, userId: string, deliveryId: string, clock: Clock) {
+  const owner = await db.one(
+    db
+      .select({ userId: webhookEndpoints.userId })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+      .where(eq(webhookDeliveries.id, deliveryId)),
+  );
+  if (!owner || owner.userId !== userId) throw new AppError("DELIVERY_NOT_FOUND");
+  const d = await take(db, `webhook-resend:${userId}`, RESEND_POLICY, clock.now());
+  if (!d.allowed) throw Object.assign(new AppError("RATE_LIMITED"), { headers: { "Retry-After": String(Math.ceil(d.retryAfterMs! / 1000)) } });
   return db.tx(function* (t) {
     const found = yield* one(
       t

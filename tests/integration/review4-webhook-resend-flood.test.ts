@@ -1,0 +1,79 @@
+/**
+ * Security review 4: `POST /api/webhooks/resend` queued a delivery again at
+ * once, every time it was asked, and session requests are not rate limited
+ * (spec 8.2). One signed-in account resending one delivery in a loop made the
+ * server POST to the endpoint's URL — any public address the account chose —
+ * as fast as the dispatcher could send, and wrote a delivery-log row per
+ * attempt that the retention sweep never removes while the loop keeps the
+ * delivery pending.
+ *
+ * Decision (docs/decisions.md, "Webhook resends: at most 100 an hour per
+ * user"): each resend takes a slot of a per-user bucket in the shared limiter;
+ * the 101st within the hour answers HTTP 429 `Too Many Requests` with
+ * Retry-After and queues nothing.
+ */
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { Client, uniqueEmail } from "../support/client";
+import { startServer, type TestServer } from "../support/server";
+import { startReceiver, type Receiver } from "../support/webhook-receiver";
+
+setDefaultTimeout(60_000);
+
+const RESENDS_PER_HOUR = 100; // docs/decisions.md
+const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a fox" };
+
+let server: TestServer;
+let api: Client;
+let rcv: Receiver;
+beforeAll(async () => {
+  rcv = startReceiver();
+  server = await startServer({ env: { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_TIMEOUT_MS: "1000", SIGNUP_CREDITS: "10", SIMULATOR_DELAY_MS: "50", JOB_TICK_MS: "50" } });
+  api = new Client(server.url);
+});
+afterAll(async () => {
+  await server?.dispose();
+  await rcv?.stop();
+});
+
+async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
+    await Bun.sleep(25);
+  }
+}
+
+test("resend: 100 an hour per user, then HTTP 429 and nothing queued", async () => {
+  const { cookie } = await api.signUp(uniqueEmail("resend-flood"));
+  const wh = (await api.post("/api/webhooks/create", { url: rcv.url }, { cookie })).body.data;
+  await api.post("/api/generator/generate", IMAGE, { cookie });
+  const deliveryId = await until("the first delivery", async () => {
+    const d = (await api.post("/api/webhooks/deliveries", { webhook_id: wh.webhook_id }, { cookie })).body.data.deliveries[0];
+    return d?.status === "delivered" ? (d.delivery_id as string) : undefined;
+  });
+
+  const answers: { http: number; code: number; retryAfter: string | null }[] = [];
+  for (let i = 0; i < RESENDS_PER_HOUR + 5; i++) {
+    const r = await api.post("/api/webhooks/resend", { delivery_id: deliveryId }, { cookie });
+    answers.push({ http: r.status, code: r.body.code, retryAfter: r.headers.get("retry-after") });
+  }
+  expect(answers.slice(0, RESENDS_PER_HOUR).every((a) => a.http === 200 && a.code === 0)).toBe(true);
+  for (const a of answers.slice(RESENDS_PER_HOUR)) {
+    expect({ http: a.http, code: a.code }).toEqual({ http: 429, code: 1 });
+    expect(Number(a.retryAfter)).toBeGreaterThan(0);
+  }
+  const refused = await api.post("/api/webhooks/resend", { delivery_id: deliveryId }, { cookie });
+  expect(refused.body).toEqual({ code: 1, message: "Too Many Requests", data: null });
+
+  // Another user's allowance is their own.
+  const other = await api.signUp(uniqueEmail("resend-other"));
+  const otherWh = (await api.post("/api/webhooks/create", { url: rcv.url }, { cookie: other.cookie })).body.data;
+  await api.post("/api/generator/generate", IMAGE, { cookie: other.cookie });
+  const otherDelivery = await until("the other user's delivery", async () => {
+    const d = (await api.post("/api/webhooks/deliveries", { webhook_id: otherWh.webhook_id }, { cookie: other.cookie })).body.data.deliveries[0];
+    return d?.status === "delivered" ? (d.delivery_id as string) : undefined;
+  });
+  expect((await api.post("/api/webhooks/resend", { delivery_id: otherDelivery }, { cookie: other.cookie })).body.code).toBe(0);
+});

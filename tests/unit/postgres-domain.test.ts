@@ -14,7 +14,7 @@ import { findOffering } from "~/domain/catalog";
 import { checkIn } from "~/domain/credits/checkin.server";
 import { debitForGeneration, getCredits, grantCredits } from "~/domain/credits/ledger.server";
 import { createGeneration, getOwnGeneration, historyPageJson, queryGeneration, toHistoryEntry } from "~/domain/generations/generations.server";
-import { take } from "~/domain/rate-limits/limiter.server";
+import { LeaseLimiter, take } from "~/domain/rate-limits/limiter.server";
 import { manualClock } from "~/lib/clock";
 import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
 import { addUserRow } from "../support/services";
@@ -103,5 +103,26 @@ describe.skipIf(skipWithoutPostgres())("the domain on PostgreSQL", () => {
     const policy = { limit: 10, windowMs: 60_000 };
     const out = await Promise.all(Array.from({ length: 40 }, () => take(db, "user:pg-test", policy, clock.now())));
     expect(out.filter((d) => d.allowed)).toHaveLength(10);
+  });
+
+  test("leases: concurrent requests, the give-back when no one wrote since and none when someone did, the fallback to one token", async () => {
+    const policy = { limit: 1000, windowMs: 60_000 }; // T = 60 ms
+    const t0 = clock.now();
+    const tat = async (bucket: string) => Number((await db.raw<{ tat: string }>("SELECT tat FROM rate_limits WHERE bucket = ?").one(bucket))!.tat);
+    const a = new LeaseLimiter(db);
+    const b = new LeaseLimiter(db);
+    const ten = await Promise.all(Array.from({ length: 30 }, () => a.take("pg-lease-10", { limit: 10, windowMs: 60_000 }, t0)));
+    expect(ten.filter((d) => d.allowed)).toHaveLength(10);
+    for (let i = 0; i < 16; i++) await a.take("pg-lease", policy, t0); // leases 1, 2, 4, 8, 16: 15 unused
+    expect(await tat("pg-lease")).toBe((t0 + 31 * 60) * 1000);
+    await a.take("pg-lease", policy, t0 + 250); // expired: 15 go back, a lease of 8
+    expect(await tat("pg-lease")).toBe((t0 + (16 + 8) * 60) * 1000);
+    await b.take("pg-lease", policy, t0 + 260); // another process writes the row
+    await a.take("pg-lease", policy, t0 + 500); // A's 7 unused stay counted
+    expect(await tat("pg-lease")).toBe((t0 + (16 + 8 + 1 + 4) * 60) * 1000);
+    await db.raw("UPDATE rate_limits SET tat = ? WHERE bucket = ?").run((t0 + 500 + 59_940) * 1000, "pg-lease"); // one token left
+    for (let i = 0; i < 3; i++) await a.take("pg-lease", policy, t0 + 500); // A's lease of 4: 3 left
+    expect(await b.take("pg-lease", policy, t0 + 500)).toMatchObject({ allowed: true, remaining: 0 }); // B: k = 2 refused, then 1
+    expect((await b.take("pg-lease", policy, t0 + 500)).allowed).toBe(false);
   });
 });

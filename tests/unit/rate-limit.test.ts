@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { openDatabase, type Db } from "#db/client";
-import { rateLimitHeaders } from "~/domain/rate-limits/decide";
-import { take } from "~/domain/rate-limits/limiter.server";
+import { rateLimitHeaders, type Decision, type Policy } from "~/domain/rate-limits/decide";
+import { leases, take, type LeaseLimiter } from "~/domain/rate-limits/limiter.server";
 import { keyCreationBucket, keyCreationPolicy, keyPolicy, keyTier, sessionBucket, sessionPolicy, userBucket } from "~/domain/rate-limits/policy.server";
 import { manualClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
@@ -11,7 +11,14 @@ import { insertUser, makePremium } from "../support/services";
 const config = parseConfig({});
 const MIN = 60_000;
 
-describe("limiter (GCRA, one row per bucket) on SQLite with an injected clock", () => {
+type Take = (db: Db, bucket: string, policy: Pick<Policy, "limit" | "windowMs">, nowMs: number) => Promise<Decision>;
+const LIMITERS: [string, Take][] = [
+  ["take (a statement per request)", take],
+  ["leases (per-process leases, local denials)", (db, bucket, policy, nowMs) => leases(db).take(bucket, policy, nowMs)],
+];
+
+// The spec's behaviour at the limit in one process is the same with both: each test below runs against each.
+describe.each(LIMITERS)("limiter (GCRA, one row per bucket) on SQLite with an injected clock: %s", (_name, take) => {
   let db: Db;
   let clock: ReturnType<typeof manualClock>;
   beforeEach(async () => {

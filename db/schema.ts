@@ -370,6 +370,20 @@ export const generations = sqliteTable(
   ],
 );
 
+/**
+ * Per-user figures about generation tasks, one row per user who has ever had a task (general: other per-user
+ * generation bookkeeping belongs here too). `tasks` = the user's rows in `generations`, kept by database
+ * triggers on every insert, delete and change of owner (the migration that made this table creates them and
+ * backfills the figures; docs/data-layer.md), so the history's total needs no count(*) per request.
+ * No row means 0.
+ */
+export const userGenerationStats = sqliteTable("user_generation_stats", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  tasks: integer("tasks").notNull().default(0),
+});
+
 // ---------------------------------------------------------------- API keys
 export const apiKeys = sqliteTable(
   "api_keys",

@@ -92,6 +92,13 @@ export interface MoveOptions {
 
 const INTERNAL_TABLE = /^(sqlite_|__drizzle)/;
 
+/**
+ * Tables the target's own triggers fill while the others are copied: not copied (a copy would count every task twice),
+ * then checked against the source's rows (user_generation_stats.tasks = the user's rows in generations).
+ */
+const DERIVED = new Set<SQLiteTable>([schema.userGenerationStats]);
+const TASKS_BY_USER = `SELECT user_id, count(*) AS n FROM generations GROUP BY user_id ORDER BY user_id`;
+
 /** The URL without its password, for messages. */
 function redact(url: string): string {
   try {
@@ -200,7 +207,7 @@ export async function migrateToPostgres(opts: MoveOptions): Promise<MoveResult> 
     progress(`snapshot of ${opts.from} taken (${snapshotMs.toFixed(0)} ms)`);
 
     // What the source holds: every table in the file, not only the ones we mean to copy.
-    const plans = (opts.tables ?? copyOrder()).map(planOf);
+    const plans = (opts.tables ?? copyOrder()).filter((t) => !DERIVED.has(t)).map(planOf);
     const known = new Set(copyOrder().map((t) => getTableConfig(t).name));
     const sourceTables = (source.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[])
       .map((r) => r.name)
@@ -213,6 +220,7 @@ export async function migrateToPostgres(opts: MoveOptions): Promise<MoveResult> 
     const at = Date.now();
     const clock: Clock = { now: () => at };
     const userIds = (source.query("SELECT id FROM user ORDER BY id").all() as { id: string }[]).map((r) => r.id);
+    const sourceTasks = new Map((source.query(TASKS_BY_USER).all() as { user_id: string; n: number }[]).map((r) => [r.user_id, r.n]));
     const sourceBalances = new Map<string, { available: number; held: number }>();
     for (const id of userIds) sourceBalances.set(id, await src.exec(balanceOf(src, id, clock)));
 
@@ -281,6 +289,11 @@ export async function migrateToPostgres(opts: MoveOptions): Promise<MoveResult> 
         }
         summary.push({ table: p.name, rows, ms: performance.now() - s0 });
       }
+      for (const t of (opts.tables ?? copyOrder()).filter((t) => DERIVED.has(t))) {
+        const name = getTableConfig(t).name;
+        const [c] = yield* pg(sql.raw(`SELECT count(*) AS n FROM ${qi(name)}`));
+        summary.push({ table: name, rows: Number(c?.n ?? 0), ms: 0 }); // filled by the triggers meanwhile
+      }
       // Serial and identity columns continue after the copied ids (none in today's schema; kept generic).
       const seqs = yield* pg(sql`
         SELECT table_name AS t, column_name AS c, pg_get_serial_sequence(quote_ident(table_name), column_name) AS s
@@ -299,6 +312,14 @@ export async function migrateToPostgres(opts: MoveOptions): Promise<MoveResult> 
       const targetCounts = new Map(counted.map((r) => [String(r.t), Number(r.n)]));
       for (const n of sourceTables) {
         if (targetCounts.get(n) !== sourceCounts.get(n)) problems.push(`${n}: ${sourceCounts.get(n)} rows in SQLite, ${targetCounts.get(n)} in PostgreSQL`);
+      }
+      const counters = yield* pg(sql.raw(`SELECT user_id, tasks FROM "user_generation_stats" WHERE tasks <> 0`));
+      const targetTasks = new Map(counters.map((r) => [String(r.user_id), Number(r.tasks)]));
+      let taskProblems = 0;
+      for (const id of new Set([...sourceTasks.keys(), ...targetTasks.keys()])) {
+        const want = sourceTasks.get(id) ?? 0;
+        const got = targetTasks.get(id) ?? 0;
+        if (got !== want && ++taskProblems <= 10) problems.push(`user ${id}: ${want} tasks in SQLite, task counter ${got} in PostgreSQL`);
       }
       let balanceProblems = 0;
       for (const id of userIds) {

@@ -286,7 +286,11 @@ const historyEntries = (db: Db) =>
       .from(generations)
       .where(and(eq(generations.userId, sql.placeholder("userId")), inJsonArray(d, generations.id, sql.placeholder("ids")))),
   );
-const HISTORY_COUNT = `SELECT count(*) AS n FROM generations WHERE user_id = ?`;
+const TASK_COUNT = `SELECT tasks AS n FROM user_generation_stats WHERE user_id = ?`;
+/** The user's number of tasks: the counter database triggers keep on every insert and delete (userGenerationStats). */
+export async function taskCount(db: Db, userId: string): Promise<number> {
+  return Number((await db.raw<{ n: number | string }>(TASK_COUNT).one(userId))?.n ?? 0); // no row: no task yet
+}
 /** A JSON array of strings with nothing escaped: exactly what JSON.stringify(JSON.parse(s)) gives back. */
 const PLAIN_URL_LIST = /^\[(?:"[^"\\\u0000-\u001f]*"(?:,"[^"\\\u0000-\u001f]*")*)?\]$/;
 const isoOf = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
@@ -316,8 +320,9 @@ const isFinal = (status: string) => status === "completed" || status === "failed
 /**
  * Spec 4.3: the caller's page, newest first (created_at desc, then gen_id desc; DESIGN §1), as the JSON
  * text of `{generations, total, page, page_size}` — each entry JSON.stringify(toHistoryEntry(row)). The
- * ids come from the index; a finished task's entry from memory, the others from their rows (one statement). The count is
- * skipped when the page itself shows the total (a page that is neither full nor past the end).
+ * ids come from the index; a finished task's entry from memory, the others from their rows (one statement). The total
+ * is the user's task counter (user_generation_stats, kept by triggers), read only when the page itself does not show it
+ * (a full page, or an empty one past the first).
  */
 export async function historyPageJson(db: Db, userId: string, paging: { page: number; pageSize: number }): Promise<string> {
   let memo = finished.get(db);
@@ -344,7 +349,7 @@ export async function historyPageJson(db: Db, userId: string, paging: { page: nu
   });
   // Only a full page, or an empty one past the first, leaves the total open; any other page shows it.
   const counted = ids.length === paging.pageSize || (ids.length === 0 && paging.page > 1);
-  const total = counted ? Number((await db.raw<{ n: number | string }>(HISTORY_COUNT).one(userId))?.n ?? 0) : offset + ids.length;
+  const total = counted ? await taskCount(db, userId) : offset + ids.length;
   return `{"generations":[${entries.join(",")}],"total":${total},"page":${paging.page},"page_size":${paging.pageSize}}`;
 }
 
@@ -379,11 +384,8 @@ export async function listRecent(db: Db, userId: string, paging: { page: number;
         .limit(sql.placeholder("limit"))
         .offset(sql.placeholder("offset")),
     );
-    const count = prepared(db, "generations.count", (d) =>
-      d.select({ n: sql<number>`count(*)` }).from(generations).where(eq(generations.userId, sql.placeholder("userId"))),
-    );
     const rows = await db.many(page, { userId, limit: paging.pageSize, offset: offsetOf(paging.page, paging.pageSize) });
-    return { rows, total: Number((await db.one(count, { userId }))?.n ?? 0) };
+    return { rows, total: await taskCount(db, userId) };
   }
   const where = and(
     eq(generations.userId, userId),

@@ -117,15 +117,15 @@ export const pgMigrations: MigrationMeta[] = [
   },
   {
     "sql": [
-      "CREATE TABLE \"user_generation_stats\" (\n\t\"user_id\" text PRIMARY KEY NOT NULL,\n\t\"tasks\" bigint DEFAULT 0 NOT NULL\n);\n\n",
+      "CREATE TABLE \"user_generation_stats\" (\n\t\"user_id\" text PRIMARY KEY NOT NULL,\n\t\"tasks\" bigint DEFAULT 0 NOT NULL,\n\t\"tasks_version\" bigint DEFAULT 0 NOT NULL\n);\n\n",
       "\nALTER TABLE \"user_generation_stats\" ADD CONSTRAINT \"user_generation_stats_user_id_user_id_fk\" FOREIGN KEY (\"user_id\") REFERENCES \"public\".\"user\"(\"id\") ON DELETE cascade ON UPDATE no action;\n",
-      "\nCREATE FUNCTION \"user_generation_stats_count_tasks\"() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n\tIF TG_OP = 'DELETE' OR TG_OP = 'UPDATE' THEN\n\t\tUPDATE \"user_generation_stats\" SET \"tasks\" = \"tasks\" - 1 WHERE \"user_id\" = OLD.\"user_id\";\n\tEND IF;\n\tIF TG_OP = 'INSERT' OR TG_OP = 'UPDATE' THEN\n\t\tINSERT INTO \"user_generation_stats\" (\"user_id\", \"tasks\") VALUES (NEW.\"user_id\", 1)\n\t\t\tON CONFLICT (\"user_id\") DO UPDATE SET \"tasks\" = \"user_generation_stats\".\"tasks\" + 1;\n\tEND IF;\n\tRETURN NULL;\nEND\n$$;\n",
+      "\nCREATE FUNCTION \"user_generation_stats_count_tasks\"() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n\tIF TG_OP = 'DELETE' OR TG_OP = 'UPDATE' THEN\n\t\tUPDATE \"user_generation_stats\" SET \"tasks\" = \"tasks\" - 1, \"tasks_version\" = \"tasks_version\" + 1 WHERE \"user_id\" = OLD.\"user_id\";\n\tEND IF;\n\tIF TG_OP = 'INSERT' OR TG_OP = 'UPDATE' THEN\n\t\tINSERT INTO \"user_generation_stats\" (\"user_id\", \"tasks\", \"tasks_version\") VALUES (NEW.\"user_id\", 1, 1)\n\t\t\tON CONFLICT (\"user_id\") DO UPDATE SET \"tasks\" = \"user_generation_stats\".\"tasks\" + 1, \"tasks_version\" = \"user_generation_stats\".\"tasks_version\" + 1;\n\tEND IF;\n\tRETURN NULL;\nEND\n$$;\n",
       "\nCREATE TRIGGER \"generations_stats_insert_delete\" AFTER INSERT OR DELETE ON \"generations\" FOR EACH ROW EXECUTE FUNCTION \"user_generation_stats_count_tasks\"();\n",
       "\nCREATE TRIGGER \"generations_stats_owner\" AFTER UPDATE OF \"user_id\" ON \"generations\" FOR EACH ROW WHEN (OLD.\"user_id\" IS DISTINCT FROM NEW.\"user_id\") EXECUTE FUNCTION \"user_generation_stats_count_tasks\"();\n",
-      "\nINSERT INTO \"user_generation_stats\" (\"user_id\", \"tasks\") SELECT \"user_id\", count(*) FROM \"generations\" GROUP BY \"user_id\";\n"
+      "\nINSERT INTO \"user_generation_stats\" (\"user_id\", \"tasks\", \"tasks_version\") SELECT \"user_id\", count(*), count(*) FROM \"generations\" GROUP BY \"user_id\";\n"
     ],
     "bps": true,
-    "folderMillis": 1795381107841,
-    "hash": "a407ce17d047b6400700544eb6764e1d0be1263346d00847d505683c5a0e30e4"
+    "folderMillis": 1795381561968,
+    "hash": "fa71aaea27f69b936feabf03717d8feb42cb086cab28db9f311804cc39bda136"
   }
 ];

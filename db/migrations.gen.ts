@@ -140,14 +140,14 @@ export const migrations: MigrationMeta[] = [
   },
   {
     "sql": [
-      "CREATE TABLE `user_generation_stats` (\n\t`user_id` text PRIMARY KEY NOT NULL,\n\t`tasks` integer DEFAULT 0 NOT NULL,\n\tFOREIGN KEY (`user_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
-      "\nCREATE TRIGGER `generations_stats_insert` AFTER INSERT ON `generations` BEGIN\n\tINSERT INTO `user_generation_stats` (`user_id`, `tasks`) VALUES (NEW.`user_id`, 1)\n\t\tON CONFLICT (`user_id`) DO UPDATE SET `tasks` = `tasks` + 1;\nEND;\n",
-      "\nCREATE TRIGGER `generations_stats_delete` AFTER DELETE ON `generations` BEGIN\n\tUPDATE `user_generation_stats` SET `tasks` = `tasks` - 1 WHERE `user_id` = OLD.`user_id`;\nEND;\n",
-      "\nCREATE TRIGGER `generations_stats_owner` AFTER UPDATE OF `user_id` ON `generations` WHEN OLD.`user_id` IS NOT NEW.`user_id` BEGIN\n\tUPDATE `user_generation_stats` SET `tasks` = `tasks` - 1 WHERE `user_id` = OLD.`user_id`;\n\tINSERT INTO `user_generation_stats` (`user_id`, `tasks`) VALUES (NEW.`user_id`, 1)\n\t\tON CONFLICT (`user_id`) DO UPDATE SET `tasks` = `tasks` + 1;\nEND;\n",
-      "\nINSERT INTO `user_generation_stats` (`user_id`, `tasks`) SELECT `user_id`, count(*) FROM `generations` GROUP BY `user_id`;\n"
+      "CREATE TABLE `user_generation_stats` (\n\t`user_id` text PRIMARY KEY NOT NULL,\n\t`tasks` integer DEFAULT 0 NOT NULL,\n\t`tasks_version` integer DEFAULT 0 NOT NULL,\n\tFOREIGN KEY (`user_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE TRIGGER `generations_stats_insert` AFTER INSERT ON `generations` BEGIN\n\tINSERT INTO `user_generation_stats` (`user_id`, `tasks`, `tasks_version`) VALUES (NEW.`user_id`, 1, 1)\n\t\tON CONFLICT (`user_id`) DO UPDATE SET `tasks` = `tasks` + 1, `tasks_version` = `tasks_version` + 1;\nEND;\n",
+      "\nCREATE TRIGGER `generations_stats_delete` AFTER DELETE ON `generations` BEGIN\n\tUPDATE `user_generation_stats` SET `tasks` = `tasks` - 1, `tasks_version` = `tasks_version` + 1 WHERE `user_id` = OLD.`user_id`;\nEND;\n",
+      "\nCREATE TRIGGER `generations_stats_owner` AFTER UPDATE OF `user_id` ON `generations` WHEN OLD.`user_id` IS NOT NEW.`user_id` BEGIN\n\tUPDATE `user_generation_stats` SET `tasks` = `tasks` - 1, `tasks_version` = `tasks_version` + 1 WHERE `user_id` = OLD.`user_id`;\n\tINSERT INTO `user_generation_stats` (`user_id`, `tasks`, `tasks_version`) VALUES (NEW.`user_id`, 1, 1)\n\t\tON CONFLICT (`user_id`) DO UPDATE SET `tasks` = `tasks` + 1, `tasks_version` = `tasks_version` + 1;\nEND;\n",
+      "\nINSERT INTO `user_generation_stats` (`user_id`, `tasks`, `tasks_version`) SELECT `user_id`, count(*), count(*) FROM `generations` GROUP BY `user_id`;\n"
     ],
     "bps": true,
-    "folderMillis": 1795381107361,
-    "hash": "011d4a1c9bca66fb9ec044f352cb55a3ffd31756c44f69d44cc05cc446a72e59"
+    "folderMillis": 1795381561533,
+    "hash": "160ed8f938d0b3aaa134e6c5852a648192600cdb54ef0747fae72c1eed6ac6ff"
   }
 ];

@@ -374,7 +374,8 @@ export const generations = sqliteTable(
  * Per-user figures about generation tasks, one row per user who has ever had a task (general: other per-user
  * generation bookkeeping belongs here too). `tasks` = the user's rows in `generations`, kept by database
  * triggers on every insert, delete and change of owner (the migration that made this table creates them and
- * backfills the figures; docs/data-layer.md), so the history's total needs no count(*) per request.
+ * backfills the figures; docs/data-layer.md), so the history's total needs no count(*) per request, and
+ * `tasks_version` tells a process whether a history page it built is still the page (a page of finished tasks).
  * No row means 0.
  */
 export const userGenerationStats = sqliteTable("user_generation_stats", {
@@ -382,6 +383,8 @@ export const userGenerationStats = sqliteTable("user_generation_stats", {
     .primaryKey()
     .references(() => user.id, { onDelete: "cascade" }),
   tasks: integer("tasks").notNull().default(0),
+  /** Goes up by one on every insert, delete or move of the user's tasks: the same value means the same list of tasks. */
+  tasksVersion: integer("tasks_version").notNull().default(0),
 });
 
 // ---------------------------------------------------------------- API keys

@@ -74,6 +74,8 @@ interface Engine {
   open(): Promise<Db>;
   /** An empty database with the migrations before the counter's applied; `finish` applies the rest. */
   openBefore(): Promise<{ db: Db; finish(): Promise<void> }>;
+  /** Two handles (two processes' connections) on one new database. */
+  openPair(): Promise<[Db, Db]>;
 }
 
 let pg: Postgres | undefined;
@@ -88,6 +90,10 @@ const engines: Engine[] = [
       await migrateSome(db, migrations.slice(0, counterMigration(migrations)));
       return { db, finish: async () => migrateSome(db, migrations) };
     },
+    openPair: async () => {
+      const file = join(mkdtempSync(join(tmpdir(), "atelier-counter-pair-")), "atelier.db");
+      return [openDatabase(file), openDatabase(file)];
+    },
   },
   {
     name: "PostgreSQL",
@@ -97,6 +103,11 @@ const engines: Engine[] = [
       const db = await openPostgres(await pg!.createDatabase(`counter_${++dbs}`), { migrate: false, poolMax: 2 });
       await migrateSome(db, pgMigrations.slice(0, counterMigration(pgMigrations)));
       return { db, finish: async () => migrateSome(db, pgMigrations) };
+    },
+    openPair: async () => {
+      const url = await pg!.createDatabase(`counter_${++dbs}`);
+      const a = await openPostgres(url, { poolMax: 2 });
+      return [a, await openPostgres(url, { migrate: false, poolMax: 2 })];
     },
   },
 ];
@@ -169,6 +180,46 @@ for (const engine of engines) {
       expect(await totalOf(db, a, 1, 3)).toBe(3);
       const { truth, kept } = await counters(db);
       expect(kept).toEqual(truth);
+    });
+
+    test("a page of finished tasks served from memory is still the page: a task created, deleted or moved shows at once", async () => {
+      const u = await newUser(db);
+      const v = await newUser(db, 0);
+      const rows = Array.from({ length: 30 }, (_, i) => ({ ...plainRow(u), createdAt: new Date(clock.now() - 1000 * (30 - i)) }));
+      await db.run(db.insert(generations).values(rows));
+      const page = async (n = 1) => JSON.parse(await historyPageJson(db, u, { page: n, pageSize: 20 })) as { generations: { gen_id: string }[]; total: number };
+      const first = async (n = 1) => (await page(n)).generations[0]!.gen_id;
+      const newest = rows.at(-1)!.id;
+      expect([await first(), (await page()).total, await first()]).toEqual([newest, 30, newest]); // the second time from memory
+      const made = await create(db, u); // pending: newest, so page 1 changes and is no longer remembered
+      expect([await first(), (await page()).total]).toEqual([made.id, 31]);
+      await db.run(db.update(generations).set({ status: "completed", completedAt: new Date(clock.now()) }).where(eq(generations.id, made.id)));
+      expect([await first(), await first()]).toEqual([made.id, made.id]);
+      await db.run(db.delete(generations).where(eq(generations.id, made.id)));
+      expect([await first(), (await page()).total]).toEqual([newest, 30]);
+      expect((await page(2)).generations.length).toBe(10);
+      await db.run(db.update(generations).set({ userId: v }).where(eq(generations.id, newest)));
+      expect([await first(), (await page()).total, (await page(2)).generations.length]).toEqual([rows.at(-2)!.id, 29, 9]);
+    });
+
+    test("a page remembered by one process shows a task another process added (the version is in the database)", async () => {
+      const [a, b] = await engine.openPair();
+      try {
+        const u = await newUser(a);
+        for (let i = 0; i < 20; i++) await a.run(a.insert(generations).values({ ...plainRow(u), createdAt: new Date(clock.now() - 1000 * (20 - i)) }));
+        const first = async () => {
+          const p = JSON.parse(await historyPageJson(a, u, { page: 1, pageSize: 20 })) as { generations: { gen_id: string }[]; total: number };
+          return [p.generations[0]!.gen_id, p.total];
+        };
+        const before = await first();
+        expect(await first()).toEqual(before); // remembered
+        const late = { ...plainRow(u), createdAt: new Date(clock.now() + 60_000) };
+        await b.run(b.insert(generations).values(late));
+        expect(await first()).toEqual([late.id, 21]);
+      } finally {
+        await a.close();
+        await b.close();
+      }
     });
 
     test("account deletion: the user's tasks and counter go with the user (cascade), nobody else's change", async () => {

@@ -286,10 +286,12 @@ const historyEntries = (db: Db) =>
       .from(generations)
       .where(and(eq(generations.userId, sql.placeholder("userId")), inJsonArray(d, generations.id, sql.placeholder("ids")))),
   );
-const TASK_COUNT = `SELECT tasks AS n FROM user_generation_stats WHERE user_id = ?`;
+// The user's task counter and its version, kept by triggers on generations (db/schema.ts, userGenerationStats).
+const TASK_STATS = `SELECT tasks AS n, tasks_version AS v FROM user_generation_stats WHERE user_id = ?`;
+const taskStats = (db: Db, userId: string) => db.raw<{ n: number | string; v: number | string }>(TASK_STATS).one(userId);
 /** The user's number of tasks: the counter database triggers keep on every insert and delete (userGenerationStats). */
 export async function taskCount(db: Db, userId: string): Promise<number> {
-  return Number((await db.raw<{ n: number | string }>(TASK_COUNT).one(userId))?.n ?? 0); // no row: no task yet
+  return Number((await taskStats(db, userId))?.n ?? 0); // no row: no task yet
 }
 /** A JSON array of strings with nothing escaped: exactly what JSON.stringify(JSON.parse(s)) gives back. */
 const PLAIN_URL_LIST = /^\[(?:"[^"\\\u0000-\u001f]*"(?:,"[^"\\\u0000-\u001f]*")*)?\]$/;
@@ -318,13 +320,31 @@ const MAX_REMEMBERED = 50_000;
 const isFinal = (status: string) => status === "completed" || status === "failed";
 
 /**
+ * Whole pages whose entries are all finished, as the JSON text returned, by database, paging and user, with the
+ * user's tasks_version they were built at. The version goes up with every insert, delete or move of the user's
+ * tasks (triggers), so the same version means the same list of tasks; finished entries never change (above). A page
+ * is served from here only while the version read for the request is the one it was built at. Bounded by size.
+ */
+const pages = new WeakMap<Db, { size: number; byKey: Map<string, { version: number; json: string }> }>();
+const MAX_PAGE_CHARS = 16 * 1024 * 1024;
+
+/**
  * Spec 4.3: the caller's page, newest first (created_at desc, then gen_id desc; DESIGN §1), as the JSON
- * text of `{generations, total, page, page_size}` — each entry JSON.stringify(toHistoryEntry(row)). The
- * ids come from the index; a finished task's entry from memory, the others from their rows (one statement). The total
- * is the user's task counter (user_generation_stats, kept by triggers), read only when the page itself does not show it
- * (a full page, or an empty one past the first).
+ * text of `{generations, total, page, page_size}` — each entry JSON.stringify(toHistoryEntry(row)). First the
+ * user's task counter and version (one primary-key read): a page of finished tasks built at that version is
+ * returned as it is. Otherwise the ids come from the index; a finished task's entry from memory, the others from
+ * their rows (one statement). The total is the counter when the page leaves it open (a full page, or an empty one
+ * past the first); any other page shows it (offset + entries).
  */
 export async function historyPageJson(db: Db, userId: string, paging: { page: number; pageSize: number }): Promise<string> {
+  const stats = await taskStats(db, userId);
+  let cache = pages.get(db);
+  if (!cache) pages.set(db, (cache = { size: 0, byKey: new Map() }));
+  const key = `${paging.page}/${paging.pageSize}/${userId}`;
+  const version = stats === undefined ? undefined : Number(stats.v);
+  const hit = cache.byKey.get(key);
+  if (hit !== undefined && hit.version === version) return hit.json;
+
   let memo = finished.get(db);
   if (!memo) finished.set(db, (memo = new Map()));
   const offset = offsetOf(paging.page, paging.pageSize);
@@ -332,6 +352,7 @@ export async function historyPageJson(db: Db, userId: string, paging: { page: nu
   const known = ids.map(({ id }) => memo.get(id));
   const missing = ids.filter((_, i) => known[i] === undefined).map(({ id }) => id);
   const read = new Map<string, string>();
+  let allFinal = true;
   if (missing.length > 0) {
     for (const row of (await db.many(historyEntries(db), { userId, ids: JSON.stringify(missing) })) as HistoryRow[]) {
       const json = entryJson(row);
@@ -339,7 +360,7 @@ export async function historyPageJson(db: Db, userId: string, paging: { page: nu
       if (isFinal(row.status)) {
         if (memo.size >= MAX_REMEMBERED) memo.clear();
         memo.set(row.gen_id, json);
-      }
+      } else allFinal = false;
     }
   }
   const entries: string[] = [];
@@ -347,10 +368,15 @@ export async function historyPageJson(db: Db, userId: string, paging: { page: nu
     const json = known[i] ?? read.get(id);
     if (json !== undefined) entries.push(json); // undefined: gone since the ids were read
   });
-  // Only a full page, or an empty one past the first, leaves the total open; any other page shows it.
   const counted = ids.length === paging.pageSize || (ids.length === 0 && paging.page > 1);
-  const total = counted ? await taskCount(db, userId) : offset + ids.length;
-  return `{"generations":[${entries.join(",")}],"total":${total},"page":${paging.page},"page_size":${paging.pageSize}}`;
+  const total = counted ? Number(stats?.n ?? 0) : offset + ids.length;
+  const json = `{"generations":[${entries.join(",")}],"total":${total},"page":${paging.page},"page_size":${paging.pageSize}}`;
+  if (version !== undefined && allFinal && entries.length === ids.length) {
+    if (cache.size + json.length > MAX_PAGE_CHARS) pages.set(db, (cache = { size: 0, byKey: new Map() }));
+    cache.size += json.length - (cache.byKey.get(key)?.json.length ?? 0);
+    cache.byKey.set(key, { version, json });
+  }
+  return json;
 }
 
 /** The studio gallery's filters (absent: all). */

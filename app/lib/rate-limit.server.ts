@@ -3,10 +3,11 @@
  * resolved to a caller passes here. Key requests are limited per user — all of
  * a user's keys share one bucket — by the owner's tier, read now (a user who
  * just became premium gets the premium limit at once); session requests only
- * when SESSION_RATE_LIMITS is on.
+ * when SESSION_RATE_LIMITS is on. Through this process's leases (limiter.server.ts):
+ * most requests are decided from memory, without a statement.
  */
 import { rateLimitHeaders, type Policy } from "~/domain/rate-limits/decide";
-import { take } from "~/domain/rate-limits/limiter.server";
+import { leases } from "~/domain/rate-limits/limiter.server";
 import { keyPolicy, keyTier, sessionBucket, sessionPolicy, userBucket } from "~/domain/rate-limits/policy.server";
 import type { Caller } from "./identity.server";
 import type { Services } from "./services.server";
@@ -30,6 +31,6 @@ export async function checkRateLimit(route: string, services: Services, caller: 
   } else {
     return null;
   }
-  const decision = await take(db, bucket, policy, clock.now());
+  const decision = await leases(db).take(bucket, policy, clock.now());
   return { allowed: decision.allowed, headers: rateLimitHeaders(policy, decision) };
 }

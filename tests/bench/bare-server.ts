@@ -4,7 +4,7 @@
  * parsing the same JSON, the same lookups and writes through the same domain
  * functions — without React Router, better-auth or the shared guard.
  *
- *   auth by key      X-API-Key → key lookup (+ last-used check) → user → tier → the limiter's one statement (per user)
+ *   auth by key      X-API-Key → key lookup (+ last-used check) → user → tier → the limiter (per user, leased as in the guard)
  *   auth by session  session cookie → HMAC signature check → session row by token (prepared) → user
  *
  *   /key, /session                  get-user-info
@@ -35,7 +35,7 @@ import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
 import { getCredits } from "~/domain/credits/ledger.server";
 import { createGeneration, historyPageJson, normalizePaging, queryGeneration, validateGenerateInput } from "~/domain/generations/generations.server";
 import { rateLimitHeaders } from "~/domain/rate-limits/decide";
-import { take } from "~/domain/rate-limits/limiter.server";
+import { leases } from "~/domain/rate-limits/limiter.server";
 import { keyPolicy, keyTier, userBucket } from "~/domain/rate-limits/policy.server";
 import { findUserById, toUserInfo, type UserRow } from "~/domain/users/users.server";
 import { envelopeResponse, errorBody, okBody, okBodyText } from "~/lib/envelope";
@@ -63,7 +63,7 @@ async function byKey(request: Request): Promise<{ user: UserRow; headers: Record
   const id = await authenticateApiKey(db, request.headers.get("x-api-key") ?? "", systemClock);
   const user = (await findUserById(db, id.userId))!;
   const policy = keyPolicy(config, await keyTier(db, { userId: user.id, isAdmin: false }, systemClock));
-  const d = await take(db, userBucket(user.id), policy, systemClock.now());
+  const d = await leases(db).take(userBucket(user.id), policy, systemClock.now());
   return { user, headers: rateLimitHeaders(policy, d) };
 }
 

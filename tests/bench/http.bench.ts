@@ -9,7 +9,7 @@
  * page of 20) and generator/generate; beside it the bare minimum of a key read
  * (JSON parse, SHA-256 of the key, key row, user row, envelope: bare-server.ts
  * /minimum) and each endpoint's ratio to it (issue 15's targets); the rate
- * limiter's own cost measured alone at limits 100, 1,000 and 100,000; generate with a worker process running the simulator; and the RSS of
+ * limiter's own cost measured alone at limits 100, 1,000 and 100,000 per second (leases, and one statement per check); generate with a worker process running the simulator; and the RSS of
  * the server idle and under load. The machine may be shared: read the ratios.
  *
  *   bun run bench [--quick] [--seconds N] [--rounds N] [--users N] [--baseline-ref <git ref>] [--engine postgres]
@@ -38,7 +38,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
-import { take } from "~/domain/rate-limits/limiter.server";
+import { LeaseLimiter, take } from "~/domain/rate-limits/limiter.server";
 import { keyPolicy, userBucket } from "~/domain/rate-limits/policy.server";
 import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
@@ -85,7 +85,7 @@ function buildBaseline(ref: string): { root: string; commit: string } {
 const baseline = BASELINE_REF ? buildBaseline(BASELINE_REF) : undefined;
 
 // Key runs: the tier limit raised far above the load (RATE_LIMIT_*) so nothing is ever denied; the
-// limiter does the same work whatever the limit (one row per user, one statement; measured below).
+// limiter does the same work whatever the limit (one row per user, leases of up to 16 tokens; measured below).
 const env = {
   NODE_ENV: "production",
   BETTER_AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0",
@@ -307,10 +307,15 @@ worker.kill("SIGTERM");
 await worker.exited;
 await settlePending();
 
-// ---- the rate limiter alone (in this process, on the same database): what each key request pays for it,
-// at limits 100, 1,000 and 100,000 per minute, each user's bucket half used (GCRA: one row per user, one statement).
-const config = parseConfig({ ...env, DATA_DIR: dataDir, RATE_LIMIT_WINDOW_MS: "60000" });
+// ---- the rate limiter alone (in this process, on the same database): what each key request pays for it, at limits
+// 100, 1,000 and 100,000 per second, each user's bucket half used and kept there (checks at the limit's rate, all
+// admitted): the leased limiter the guard uses (LeaseLimiter: a statement per lease of up to 16, the rest from
+// memory) and, beside it, the one-statement `take`. Per second, not per minute: a user at 100 per minute sends one
+// request per 600 ms, more than a lease's lifetime (250 ms) apart — each is then one statement, as with `take`.
+const config = parseConfig({ ...env, DATA_DIR: dataDir, RATE_LIMIT_WINDOW_MS: "1000" });
 const limiterUs: Record<number, number> = {};
+const takeUs: Record<number, number> = {};
+let limiterStatementsPerCheck = 0;
 // SQLite: CPU of this process, where the statement runs. PostgreSQL: wall time (one connection, one check at a time),
 // as the statement's work is in the database's processes, which this process's CPU time does not see.
 const LIMITER_MEASURE = ENGINE === "postgres" ? "wall-clock" : "CPU";
@@ -322,28 +327,34 @@ const spentUs = ENGINE === "postgres" ? () => performance.now() * 1000 : () => {
   const LIMITS = [100, 1000, 100_000];
   const n = QUICK ? 500 : 5000;
   const start = Date.now();
-  const setups: { limit: number; policy: ReturnType<typeof keyPolicy>; buckets: string[]; checks: number[]; samples: number[] }[] = [];
-  for (const limit of LIMITS) {
-    const policy = { ...keyPolicy(config, "standard"), limit };
-    const buckets = users.map((_, i) => userBucket(`limiter-bench-${limit}-${i}`));
-    // Half the quota in use (at most 1,000 requests' worth)…
-    for (const b of buckets) for (let j = 0; j < Math.min(limit / 2, 1000); j++) await take(db, b, policy, start);
-    setups.push({ limit, policy, buckets, checks: buckets.map(() => 0), samples: [] });
+  type Setup = { limit: number; leased: boolean; limiter: LeaseLimiter; policy: ReturnType<typeof keyPolicy>; buckets: string[]; checks: number[]; samples: number[] };
+  const setups: Setup[] = [];
+  for (const leased of [true, false]) {
+    for (const limit of LIMITS) {
+      const policy = { ...keyPolicy(config, "standard"), limit };
+      const buckets = users.map((_, i) => userBucket(`limiter-bench-${leased ? "lease" : "take"}-${limit}-${i}`));
+      // Half the quota in use (at most 1,000 requests' worth)…
+      for (const b of buckets) for (let j = 0; j < Math.min(limit / 2, 1000); j++) await take(db, b, policy, start);
+      setups.push({ limit, leased, limiter: new LeaseLimiter(db), policy, buckets, checks: buckets.map(() => 0), samples: [] });
+    }
   }
   // …and kept there: check k of a bucket happens k emission intervals after the start (a synthetic clock),
-  // so every check is admitted and writes, at every limit — the same work the limiter does under load.
+  // so every check is admitted, at every limit — the same work the limiter does for a busy user under the limit.
   for (let round = 0; round < 7; round++) {
     for (const s of setups) {
       const t = s.policy.windowMs / s.limit;
+      const check = s.leased ? (b: string, now: number) => s.limiter.take(b, s.policy, now) : (b: string, now: number) => take(db, b, s.policy, now);
       const c0 = spentUs();
       for (let i = 0; i < n; i++) {
         const b = i % s.buckets.length;
-        if (!(await take(db, s.buckets[b]!, s.policy, start + ++s.checks[b]! * t)).allowed) throw new Error("limiter bench: a check was denied");
+        if (!(await check(s.buckets[b]!, start + ++s.checks[b]! * t)).allowed) throw new Error(`limiter bench: a check was denied (${s.leased ? "leases" : "take"} at ${s.limit})`);
       }
       s.samples.push((spentUs() - c0) / n);
     }
   }
-  for (const s of setups) limiterUs[s.limit] = s.samples.sort((x, y) => x - y)[3]!;
+  for (const s of setups) (s.leased ? limiterUs : takeUs)[s.limit] = s.samples.sort((x, y) => x - y)[3]!;
+  const leasedSetups = setups.filter((s) => s.leased);
+  limiterStatementsPerCheck = leasedSetups.reduce((a, s) => a + s.limiter.statements, 0) / leasedSetups.reduce((a, s) => a + s.checks.reduce((x, y) => x + y, 0), 0);
 }
 const N = QUICK ? 2000 : 20_000;
 const tk = process.cpuUsage();
@@ -422,8 +433,9 @@ const keyRow = rows.find((r) => r.point.name === "get-user-credits (key)" && r.c
 const keyCpu = keyRow ? (keyRow.atelier.cpuUsPerReq ?? 1e6 / keyRow.atelier.rps) : NaN;
 const lim = Object.values(limiterUs);
 console.log(
-  `rate limiter alone (one statement, ${LIMITER_MEASURE} µs per check): ${[100, 1000, 100_000].map((l) => `${limiterUs[l]!.toFixed(1)} µs at ${l}/min`).join(", ")} ` +
-    `(spread ${((Math.max(...lim) / Math.min(...lim) - 1) * 100).toFixed(0)} %, target ±20 %); ` +
+  `rate limiter alone (leases, ${LIMITER_MEASURE} µs per check): ${[100, 1000, 100_000].map((l) => `${limiterUs[l]!.toFixed(1)} µs at ${l}/s`).join(", ")} ` +
+    `(spread ${((Math.max(...lim) / Math.min(...lim) - 1) * 100).toFixed(0)} %, target ±20 %; ${limiterStatementsPerCheck.toFixed(3)} statements per check); ` +
+    `one statement per check (take): ${[100, 1000, 100_000].map((l) => `${takeUs[l]!.toFixed(1)} µs`).join(" / ")}; ` +
     `key authentication (hash + per-process cache) ${keyLookupUs.toFixed(1)} µs; the limiter is ≈${((limiterUs[100]! / keyCpu) * 100).toFixed(0)}% of a key request to get-user-credits at c16 (${keyCpu.toFixed(0)} µs CPU per request)`,
 );
 console.log(`server RSS: idle ${rssIdle.toFixed(0)} MiB, under load max ${rssLoadMax.toFixed(0)} MiB, peak (VmHWM) ${rssPeak.toFixed(0)} MiB; same-work baseline idle ${bareRssIdle.toFixed(0)} MiB, under load ${bareRssMax.toFixed(0)} MiB`);

@@ -8,13 +8,13 @@
  * - A call to a live provider is paid (billing.server.ts), so it needs a caller.
  *
  * The limit is the shared database limiter (GCRA, one row per client in
- * rate_limits, app/domain/rate-limits), so every process on the database shares one count,
+ * rate_limits, app/domain/rate-limits, through this process's leases), so every process on the database shares one count,
  * like the API-key limits. On a demo call its headers describe the demo policy.
  */
 import ipaddr from "ipaddr.js";
 import type { Db } from "#db/client";
 import { rateLimitHeaders } from "~/domain/rate-limits/decide";
-import { take } from "~/domain/rate-limits/limiter.server";
+import { leases } from "~/domain/rate-limits/limiter.server";
 import { DEMO_WINDOW_MS } from "~/domain/rate-limits/policy.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
@@ -64,7 +64,7 @@ export async function requireDemoAccess(deps: { db: Db; config: Config; clock: C
   if (config.isProduction && !client.userId && !config.DEMO_PUBLIC) throw new AppError("UNAUTHENTICATED");
   if (config.DEMO_RATE_LIMIT === 0) return {};
   const policy = { name: "demo", limit: config.DEMO_RATE_LIMIT, windowMs: DEMO_WINDOW_MS };
-  const decision = await take(db, demoBucket(client), policy, clock.now());
+  const decision = await leases(db).take(demoBucket(client), policy, clock.now());
   const headers = rateLimitHeaders(policy, decision);
   if (!decision.allowed) {
     const e = new AppError("RATE_LIMITED");

@@ -382,7 +382,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       case "run":
         return (await exec(op.q, op.p)).count as number;
       case "lock":
-        await t.execute(sql`select 1 from ${sql.identifier(op.table)} where id = ${op.id} for update`);
+        await lockQuery(t, op);
         return undefined;
       case "sql": {
         if (!op.postgres) throw new Error("db: no PostgreSQL form for this statement");
@@ -411,7 +411,15 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     one: async (q, p) => (await counted(exec(q, p)))[0],
     many: async (q, p) => [...(await counted(exec(q, p)))],
     run: async (q, p) => (await counted(exec(q, p))).count,
-    tx: (body) => counted((d as any).transaction((t: any) => driveAsync(body(t as Tx), (op) => step(t, op)))),
+    tx: (body) =>
+      counted(
+        (d as any).transaction(async (t: any) => {
+          const locks = pipelineLocks(t, (op) => step(t, op));
+          const value = await driveAsync(body(t as Tx), locks.step);
+          await locks.settle(); // a lock the body ended on: held (or its error thrown) before COMMIT
+          return value;
+        }),
+      ),
     exec: (steps) => counted(driveAsync(steps, (op) => step(d, op))),
     raw(text) {
       let r = raws.get(text);
@@ -435,6 +443,41 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   };
   if (opts.migrate !== false) await applyPgMigrations(db);
   return db;
+}
+
+/** `SELECT … FOR UPDATE` of one row, as a prepared statement on the handle's own connection (one round trip, not two). */
+function lockQuery(t: { session: { client: any } }, op: Extract<Op, { k: "lock" }>): Promise<unknown> {
+  if (!/^[a-z_]+$/.test(op.table)) throw new Error(`db: cannot lock rows of ${op.table}`);
+  return t.session.client.unsafe(`select 1 from "${op.table}" where id = $1 for update`, [op.id], { prepare: true });
+}
+
+/**
+ * A transaction's steps with each row lock sent together with the statement after it (pipelined: one round trip
+ * for both). PostgreSQL runs them in order on the transaction's connection, and in READ COMMITTED the next
+ * statement takes its snapshot when it starts, after the lock is held: it reads what the lock's previous holder
+ * committed, exactly as when the lock is awaited first (issue 15).
+ */
+function pipelineLocks(t: { session: { client: any } }, exec: (op: Op) => Promise<unknown>) {
+  let lock: Promise<unknown> | undefined;
+  const settle = async () => {
+    const held = lock;
+    lock = undefined;
+    await held;
+  };
+  const step = async (op: Op): Promise<unknown> => {
+    if (op.k === "lock") {
+      await settle();
+      lock = lockQuery(t, op);
+      lock.catch(() => {}); // its failure is the next statement's too (the transaction is aborted): thrown there
+      return undefined;
+    }
+    if (!lock) return exec(op);
+    const held = lock;
+    lock = undefined;
+    const [, value] = await Promise.all([held, exec(op)]);
+    return value;
+  };
+  return { step, settle };
 }
 
 /**

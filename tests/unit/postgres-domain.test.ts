@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openPostgres, toDollarParams, type Db } from "#db/client";
 import { generations, user } from "#db/schema";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { one, run } from "#db/client";
+import { prepared } from "#db/prepared";
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
 import { createApiKey, listApiKeys, revokeApiKey } from "~/domain/api-keys/keys.server";
 import { findOffering } from "~/domain/catalog";
@@ -89,6 +91,28 @@ describe.skipIf(skipWithoutPostgres())("the domain on PostgreSQL", () => {
     expect(JSON.parse(await historyPageJson(db, u, { page: 1, pageSize: 10 })).total).toBe(25);
     expect(JSON.parse(await historyPageJson(db, u, { page: 3, pageSize: 10 }))).toMatchObject({ total: 25, generations: { length: 5 } });
     expect(await queryGeneration(db, u, page.generations[0]!.gen_id)).toEqual({ gen_id: page.generations[0]!.gen_id, status: "pending", created_at: page.generations[0]!.created_at });
+  });
+
+  test("a hot statement is built once per pool and runs on each transaction's own connection (issue 15)", async () => {
+    const u = await addUser();
+    let builds = 0;
+    const byId = (t: Parameters<typeof prepared>[0]) =>
+      prepared(t, "test.userName", (t) => (builds++, t.select({ name: user.name }).from(user).where(eq(user.id, sql.placeholder("id")))));
+    const rename = (t: Parameters<typeof prepared>[0]) =>
+      prepared(t, "test.rename", (t) => (builds++, t.update(user).set({ name: sql`${sql.placeholder("name")}` }).where(eq(user.id, sql.placeholder("id")))));
+    expect(await db.one(byId(db), { id: u })).toEqual({ name: "u" });
+    // Inside a transaction: its own uncommitted write is what the statement sees, and a rollback undoes the statement's write.
+    const seen = await db
+      .tx(function* (t) {
+        yield* run(rename(t), { id: u, name: "inside" });
+        const row = yield* one(byId(t), { id: u });
+        throw Object.assign(new Error("roll back"), { row });
+      })
+      .catch((e) => (e as { row?: unknown }).row);
+    expect(seen).toEqual({ name: "inside" });
+    expect(await db.one(byId(db), { id: u })).toEqual({ name: "u" });
+    await Promise.all(Array.from({ length: 20 }, (_, i) => db.tx((t) => run(rename(t), { id: u, name: `n${i}` }))));
+    expect(builds).toBe(2);
   });
 
   test("API keys: create, authenticate, revoke", async () => {

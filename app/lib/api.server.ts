@@ -95,20 +95,37 @@ export async function readJsonBody(request: Request): Promise<unknown> {
     throw new AppError("INVALID_PARAMS", { reason: "body is not valid JSON" });
   }
   // PostgreSQL cannot store U+0000 in text (SQLite can): refused up front on both engines, before anything is written.
-  if (hasNul(body)) throw new AppError("INVALID_PARAMS", { reason: "text must not contain NUL characters" });
+  // Deep nesting is refused too (security review 4): code that walks a body recursively (the Idempotency-Key hash)
+  // overflowed the stack on 100,000 levels, which fit in 200 KB.
+  const problem = bodyProblem(body);
+  if (problem === "nul") throw new AppError("INVALID_PARAMS", { reason: "text must not contain NUL characters" });
+  if (problem === "depth") throw new AppError("INVALID_PARAMS", { reason: `body nested too deeply (max ${MAX_BODY_DEPTH} levels)` });
   return body;
 }
 
-function hasNul(body: unknown): boolean {
-  const stack = [body];
-  while (stack.length > 0) {
-    const v = stack.pop();
+/** Levels of objects and arrays a JSON body may nest (the body itself is level 1); no endpoint needs more than 3. */
+export const MAX_BODY_DEPTH = 32;
+
+/** One walk (an explicit stack, never recursion) over a parsed body: a NUL in a string or key, or too deep. */
+function bodyProblem(body: unknown): "nul" | "depth" | null {
+  // Two parallel stacks (value, its depth): no allocation per value on the hot path.
+  const values: unknown[] = [body];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const v = values.pop();
+    const depth = depths.pop()!;
     if (typeof v === "string") {
-      if (v.includes("\0")) return true;
-    } else if (Array.isArray(v)) stack.push(...v);
-    else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) stack.push(k, x);
+      if (v.includes("\0")) return "nul";
+    } else if (v !== null && typeof v === "object") {
+      if (depth >= MAX_BODY_DEPTH) return "depth";
+      if (Array.isArray(v)) {
+        for (const x of v) values.push(x), depths.push(depth + 1);
+      } else {
+        for (const k in v) values.push(k, (v as Record<string, unknown>)[k]), depths.push(depth + 1, depth + 1);
+      }
+    }
   }
-  return false;
+  return null;
 }
 
 /**

@@ -148,7 +148,7 @@ const OPTION_MESSAGE_PATTERNS = [
 ];
 
 /** The reasons any JSON endpoint may give for its body itself (app/lib/api.server.ts readJsonBody). */
-export const BODY_INVALID_REASONS = ["body too large (max 1 MiB)", "body is not valid UTF-8", "body is not valid JSON", "text must not contain NUL characters"];
+export const BODY_INVALID_REASONS = ["body too large (max 1 MiB)", "body is not valid UTF-8", "body is not valid JSON", "text must not contain NUL characters", "body nested too deeply (max 32 levels)"];
 
 /** Every message pattern a code can produce, with its HTTP status (the API reference's error table). */
 export function errorPatterns(code: ErrorCode): { status: number; messages: string[] } {

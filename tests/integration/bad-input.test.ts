@@ -283,14 +283,15 @@ describe("bad input: never a 5xx, always the envelope or a 4xx, nothing written 
     }, 60_000);
   }
 
-  test("10k-deep options in an otherwise valid generate request: refused by the options cap, nothing stored; history still answers", async () => {
+  test("10k-deep options in an otherwise valid generate request: refused by the body depth cap, nothing stored; history still answers", async () => {
     expect((await c.post("/api/admin/grant-credits", { email: userEmail, credits: 100 }, { cookie: auths.admin.cookie })).body.code).toBe(0);
     const before = (await send("/api/generator/history", "session", { body: "{}" }, "history before"))?.env?.data as { total: number };
     const body = JSON.stringify({ ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "deep", options: JSON.parse(deepObject(10_000)) });
     for (const auth of ["session", "key"] as const) {
       const r = await send("/api/generator/generate", auth, { body }, "10k-deep options");
       expect(r?.env?.code).toBe(1);
-      expect(r?.env?.message).toBe("invalid params: options must be at most 8192 bytes of JSON");
+      // docs/decisions.md "JSON bodies nested deeper than 32 levels are refused" (before: the 8 KB options cap answered).
+      expect(r?.env?.message).toBe("invalid params: body nested too deeply (max 32 levels)");
     }
     const after = await send("/api/generator/history", "session", { body: "{}" }, "history with deep options");
     expect(after?.env?.code).toBe(0);

@@ -1,0 +1,59 @@
+/**
+ * Security review 4: a JSON body nested thousands of levels deep (well inside
+ * the 1 MiB cap: 100,000 levels are 200 KB) reached code that walks it
+ * recursively. `POST /api/generator/generate` with an `Idempotency-Key`
+ * hashes the whole body (keys sorted at every level), which overflowed the
+ * stack: HTTP 500 `internal error` and an error in the log, per request, for
+ * anyone with a key or a session (the bad-input rule is never a 5xx).
+ *
+ * Decision (docs/decisions.md, "JSON bodies nested deeper than 32 levels are
+ * refused"): readJsonBody refuses such a body on every JSON endpoint before
+ * any handler runs: `invalid params: body nested too deeply (max 32 levels)`.
+ */
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { Client, uniqueEmail } from "../support/client";
+import { startServer, type TestServer } from "../support/server";
+
+setDefaultTimeout(60_000);
+
+const TOO_DEEP = { code: 1, message: "invalid params: body nested too deeply (max 32 levels)", data: null }; // docs/decisions.md
+const IMAGE = '"ai_type":"image","provider":"replicate","model":"black-forest-labs/flux-schnell","prompt":"a fox"';
+const nested = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
+
+let server: TestServer;
+let api: Client;
+let cookie: string;
+beforeAll(async () => {
+  server = await startServer({ env: { JOBS: "off", SIGNUP_CREDITS: "100" } });
+  api = new Client(server.url);
+  cookie = (await api.signUp(uniqueEmail("deep-body"))).cookie;
+});
+afterAll(async () => {
+  await server?.dispose();
+});
+
+const post = async (path: string, body: string, headers: Record<string, string> = {}) => {
+  const r = await fetch(server.url + path, { method: "POST", headers: { cookie, origin: server.url, "content-type": "application/json", ...headers }, body });
+  return { status: r.status, body: await r.json() };
+};
+
+test("generate with an Idempotency-Key and a 100,000-level body: invalid params, not a 500", async () => {
+  const r = await post("/api/generator/generate", `{${IMAGE},"extra":${nested(100_000)}}`, { "idempotency-key": "deep-1" });
+  expect(r).toEqual({ status: 200, body: TOO_DEEP });
+});
+
+test("every JSON endpoint refuses a body nested past 32 levels; 32 levels still reach the endpoint's own rules", async () => {
+  for (const path of ["/api/generator/generate", "/api/generator/query", "/api/webhooks/create", "/api/add-feedback"]) {
+    expect({ path, ...(await post(path, `{"x":${nested(40)}}`)) }).toEqual({ path, status: 200, body: TOO_DEEP });
+  }
+  // The body object is level 1: 31 more levels inside it are 32 in all.
+  const ok = await post("/api/generator/generate", `{${IMAGE},"extra":${nested(31)}}`, { "idempotency-key": "deep-2" });
+  expect(ok.body.code).toBe(0);
+  const tooDeep = await post("/api/generator/generate", `{${IMAGE},"extra":${nested(32)}}`);
+  expect(tooDeep.body).toEqual(TOO_DEEP);
+});
+
+test("nothing was created by a refused body", async () => {
+  const history = (await api.post("/api/generator/history", {}, { cookie })).body.data;
+  expect(history.generations.map((g: { prompt: string }) => g.prompt)).toEqual(["a fox"]); // only the 32-level one
+});

@@ -457,6 +457,11 @@ export const webhookEndpoints = sqliteTable(
     disabledReason: text("disabled_reason"),
     /** First failure of the current unbroken run of failures (cleared by any success). */
     failingSince: integer("failing_since"),
+    /**
+     * The API key that created the endpoint (chose its URL) or rotated its secret (knows it); null when a session
+     * did both. Revoking that key disables the endpoint (security review 4).
+     */
+    apiKeyId: text("api_key_id"),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("webhook_endpoints_user_idx").on(t.userId, t.status)],

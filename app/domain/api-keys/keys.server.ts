@@ -13,6 +13,7 @@ import { AppError } from "~/lib/errors";
 import type { Policy } from "~/domain/rate-limits/decide";
 import { take } from "~/domain/rate-limits/limiter.server";
 import { keyCreationBucket } from "~/domain/rate-limits/policy.server";
+import { disableEndpointsOfKey } from "~/domain/webhooks/webhooks.server";
 import { forgetApiKey, hashApiKey } from "./authenticate.server";
 
 export const API_KEY_PREFIX = "atl_";
@@ -120,14 +121,21 @@ export async function getApiKey(db: Db, userId: string, keyId: string): Promise<
 
 /**
  * active → revoked, for good. Revoking a revoked key changes nothing and
- * answers the same; there is no way back to active.
+ * answers the same; there is no way back to active. In the same transaction the
+ * webhook endpoints the key set up are disabled (security review 4): a leaked
+ * key's endpoint must not keep receiving the user's events after the leak is
+ * answered.
  */
 export async function revokeApiKey(db: Db, input: { userId: string; keyId: string }, clock: Clock): Promise<{ key_id: string; status: "revoked" }> {
   const mine = and(eq(apiKeys.id, input.keyId), eq(apiKeys.userId, input.userId));
-  const row = await db.one(db.select({ id: apiKeys.id }).from(apiKeys).where(mine));
-  if (!row) throw new AppError("KEY_ID_NOT_FOUND");
-  // Guarded: active → revoked once; revoking a revoked key changes nothing.
-  await db.run(db.update(apiKeys).set({ status: "revoked", revokedAt: new Date(clock.now()) }).where(and(mine, eq(apiKeys.status, "active"))));
+  const now = clock.now();
+  await db.tx(function* (tx) {
+    const row = yield* one(tx.select({ id: apiKeys.id, start: apiKeys.start }).from(apiKeys).where(mine));
+    if (!row) throw new AppError("KEY_ID_NOT_FOUND");
+    // Guarded: active → revoked once; revoking a revoked key changes nothing.
+    const changed = yield* run(tx.update(apiKeys).set({ status: "revoked", revokedAt: new Date(now) }).where(and(mine, eq(apiKeys.status, "active"))));
+    if (changed === 1) yield* disableEndpointsOfKey(tx, { userId: input.userId, keyId: input.keyId, keyStart: row.start, now });
+  });
   forgetApiKey(db, input.keyId); // other processes notice within REVALIDATE_MS
   return { key_id: input.keyId, status: "revoked" };
 }

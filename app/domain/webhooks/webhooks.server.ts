@@ -4,9 +4,9 @@
  * the secret (the old one keeps signing for 24 h, so receivers can switch
  * without losing events), the delivery log, and resend.
  */
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
-import { lockRow, many, one, run, type Db } from "#db/client";
+import { lockRow, many, one, run, type Db, type Steps, type Tx } from "#db/client";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "#db/schema";
 import { iso, type Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
@@ -75,7 +75,7 @@ async function own(db: Db, userId: string, webhookId: string): Promise<WebhookRo
 
 export async function createWebhook(
   db: Db,
-  args: { userId: string; url: string; events?: WebhookEventType[]; description?: string },
+  args: { userId: string; url: string; events?: WebhookEventType[]; description?: string; /** The API key making it, if any. */ apiKeyId?: string | null },
   policy: DestinationPolicy,
   clock: Clock,
 ) {
@@ -96,6 +96,7 @@ export async function createWebhook(
           description: args.description ?? "",
           events: JSON.stringify(events),
           secret,
+          apiKeyId: args.apiKeyId ?? null,
           createdAt: clock.now(),
         })
         .returning(),
@@ -117,17 +118,44 @@ export async function deleteWebhook(db: Db, userId: string, webhookId: string) {
   return { webhook_id: webhookId, deleted: true as const };
 }
 
-/** A new secret; the previous one keeps signing (a second signature) for 24 h. */
-export async function rotateSecret(db: Db, userId: string, webhookId: string, clock: Clock) {
+/**
+ * A new secret; the previous one keeps signing (a second signature) for 24 h. Rotated with an API key, the
+ * endpoint is that key's from now on (the key's holder knows the secret) unless a key already set it up.
+ */
+export async function rotateSecret(db: Db, userId: string, webhookId: string, clock: Clock, apiKeyId: string | null = null) {
   const row = await own(db, userId, webhookId);
   const secret = newSecret();
   await db.run(
     db
       .update(webhookEndpoints)
-      .set({ secret, previousSecret: row.secret, previousSecretUntil: clock.now() + ROTATION_OVERLAP_MS })
+      .set({ secret, previousSecret: row.secret, previousSecretUntil: clock.now() + ROTATION_OVERLAP_MS, apiKeyId: row.apiKeyId ?? apiKeyId })
       .where(eq(webhookEndpoints.id, webhookId)),
   );
   return { webhook_id: webhookId, secret, previous_secret_expires_at: iso(clock.now() + ROTATION_OVERLAP_MS)! };
+}
+
+/**
+ * Inside the revocation of an API key (security review 4): the user's active endpoints that key created or
+ * re-keyed are disabled with the reason, and their queued deliveries fail, as for an endpoint disabled for
+ * failing. One in flight fails when its attempt is recorded. Returns how many endpoints were disabled.
+ */
+export function* disableEndpointsOfKey(tx: Tx, args: { userId: string; keyId: string; keyStart: string; now: number }): Steps<number> {
+  const reason = `disabled ${iso(args.now)}: set up with API key ${args.keyStart}…, which was revoked; check its URL and rotate its secret, then resend to enable it`;
+  const disabled = yield* many(
+    tx
+      .update(webhookEndpoints)
+      .set({ status: "disabled", disabledReason: reason })
+      .where(and(eq(webhookEndpoints.userId, args.userId), eq(webhookEndpoints.apiKeyId, args.keyId), eq(webhookEndpoints.status, "active")))
+      .returning({ id: webhookEndpoints.id }),
+  );
+  if (disabled.length === 0) return 0;
+  yield* run(
+    tx
+      .update(webhookDeliveries)
+      .set({ status: "failed", nextAttemptAt: null, lastError: "endpoint disabled" })
+      .where(and(inArray(webhookDeliveries.endpointId, disabled.map((d) => d.id)), eq(webhookDeliveries.status, "pending"), isNull(webhookDeliveries.leaseOwner))),
+  );
+  return disabled.length;
 }
 
 /** The endpoint's recent deliveries, newest first, each with its recent attempts. */

@@ -10,7 +10,7 @@ export const action = api({
   auth: E.auth,
   body: E.body,
   handler: async ({ caller, input, services }) => ({
-    data: await createWebhook(services.db, { userId: caller.user.id, ...input }, { allowPrivate: services.config.WEBHOOK_ALLOW_PRIVATE }, services.clock),
+    data: await createWebhook(services.db, { userId: caller.user.id, ...input, apiKeyId: caller.apiKeyId }, { allowPrivate: services.config.WEBHOOK_ALLOW_PRIVATE }, services.clock),
     message: E.successMessage,
   }),
 });

@@ -9,7 +9,7 @@ export const action = api({
   auth: E.auth,
   body: E.body,
   handler: async ({ caller, input, services }) => ({
-    data: await rotateSecret(services.db, caller.user.id, input.webhook_id, services.clock),
+    data: await rotateSecret(services.db, caller.user.id, input.webhook_id, services.clock, caller.apiKeyId),
     message: E.successMessage,
   }),
 });

@@ -127,5 +127,13 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795381561968,
     "hash": "fa71aaea27f69b936feabf03717d8feb42cb086cab28db9f311804cc39bda136"
+  },
+  {
+    "sql": [
+      "ALTER TABLE \"webhook_endpoints\" ADD COLUMN \"api_key_id\" text;\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795383642566,
+    "hash": "b94273267f831fab29aaf88b00a03296c28e4a59715818745cff9bbe48ef2eee"
   }
 ];

@@ -149,5 +149,13 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795381561533,
     "hash": "160ed8f938d0b3aaa134e6c5852a648192600cdb54ef0747fae72c1eed6ac6ff"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `webhook_endpoints` ADD `api_key_id` text;"
+    ],
+    "bps": true,
+    "folderMillis": 1795383640816,
+    "hash": "bae4bd4ef71d1664041a0df9616e39891d495255ced62f7a8c10a8b5d8c9a8c8"
   }
 ];

@@ -1,0 +1,1 @@
+ALTER TABLE `webhook_endpoints` ADD `api_key_id` text;

@@ -4,7 +4,7 @@
  * input). `readOptions` turns the submitted form back into typed values; only
  * keys the chosen model declares are read, and empty fields are left out.
  */
-import type { Offering, OptionSpec } from "~/domain/catalog";
+import { optionFieldLabel, type Offering, type OptionSpec } from "~/domain/catalog";
 import { inputClass, labelClass } from "~/components/ui";
 
 export function readOptions(offering: Pick<Offering, "options">, form: Record<string, FormDataEntryValue>): Record<string, unknown> {
@@ -80,7 +80,7 @@ function OptionField({ name, spec, value }: { name: string; spec: OptionSpec; va
   return (
     <div className={spec.type === "text" ? "col-span-2" : undefined}>
       <label htmlFor={id} className={`${labelClass} text-xs`}>
-        {spec.label}
+        {optionFieldLabel(spec)}
       </label>
       <Control name={`opt_${name}`} spec={spec} id={id} value={value} />
       {spec.help ? <p className="mt-1 text-xs text-muted-foreground">{spec.help}</p> : null}

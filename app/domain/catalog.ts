@@ -14,7 +14,12 @@ export const PROVIDERS: readonly ProviderName[] = ["openai", "replicate", "kling
  * (docs/providers.md cites the sources). `default` is what the provider uses
  * when the option is left out; the simulator renders the same shape.
  */
-export type OptionSpec = { label: string; help?: string } & (
+export type OptionSpec = {
+  label: string;
+  help?: string;
+  /** The unit of a numeric value ("s"): form labels read "Duration (s)", values "5 s". */
+  unit?: string;
+} & (
   | { type: "enum"; values: readonly string[]; default: string }
   | { type: "integer"; min: number; max: number; default?: number; values?: readonly number[] }
   | { type: "number"; min: number; max: number; default?: number }
@@ -50,7 +55,7 @@ const SEED_MAX = 2_147_483_647;
 const KLING_NEGATIVE: OptionSpec = { type: "text", maxLength: 2500, label: "Negative prompt", help: "what the result should not show" };
 const KLING_VIDEO: Record<string, OptionSpec> = {
   aspect_ratio: { type: "enum", values: ["16:9", "9:16", "1:1"], default: "16:9", label: "Aspect ratio" },
-  duration: { type: "integer", min: 5, max: 10, values: [5, 10], default: 5, label: "Duration (s)" },
+  duration: { type: "integer", min: 5, max: 10, values: [5, 10], default: 5, label: "Duration", unit: "s" },
   negative_prompt: KLING_NEGATIVE,
   cfg_scale: { type: "number", min: 0, max: 1, default: 0.5, label: "Prompt adherence", help: "0–1; higher follows the prompt more closely" },
 };
@@ -134,7 +139,7 @@ export const CATALOG: readonly Offering[] = [
     sample: "Slow dolly shot through a sunlit greenhouse",
     options: {
       ratio: { type: "enum", values: ["1280:720", "720:1280"], default: "1280:720", label: "Aspect ratio" },
-      duration: { type: "integer", min: 2, max: 10, default: 5, label: "Duration (s)" },
+      duration: { type: "integer", min: 2, max: 10, default: 5, label: "Duration", unit: "s" },
       seed: { type: "integer", min: 0, max: 4_294_967_295, label: "Seed" },
     },
   },
@@ -187,6 +192,35 @@ export function speedHint(seconds: number): string {
 
 /** `options` as JSON may not be longer than this (bytes of UTF-8). */
 export const MAX_OPTIONS_BYTES = 8192;
+
+/** An option's name for a form field: its label, with the unit when it has one ("Duration (s)"). */
+export function optionFieldLabel(spec: Pick<OptionSpec, "label" | "unit">): string {
+  return spec.unit ? `${spec.label} (${spec.unit})` : spec.label;
+}
+
+/**
+ * The options a task was created with, as a person reads them: each declared
+ * option under its catalog label with its value in its unit ("Duration", "5 s";
+ * booleans "Yes"/"No"), in the catalog's order. Keys the model does not declare
+ * (tasks stored before validation existed) keep their key ("Old_key" → "Old key")
+ * and their value as JSON.
+ */
+export function describeOptions(aiType: string, provider: string, model: string, options: Record<string, unknown>): { key: string; label: string; value: string }[] {
+  const specs = findOffering(aiType, provider, model)?.options ?? {};
+  const text = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v) ?? String(v));
+  const declared = Object.keys(specs).filter((k) => Object.hasOwn(options, k));
+  const others = Object.keys(options).filter((k) => !Object.hasOwn(specs, k));
+  return [
+    ...declared.map((key) => {
+      const spec = specs[key];
+      const v = options[key];
+      const value =
+        spec.type === "boolean" && typeof v === "boolean" ? (v ? "Yes" : "No") : spec.unit && typeof v === "number" ? `${v} ${spec.unit}` : text(v);
+      return { key, label: spec.label, value };
+    }),
+    ...others.map((key) => ({ key, label: (key.charAt(0).toUpperCase() + key.slice(1)).replace(/_/g, " "), value: text(options[key]) })),
+  ];
+}
 
 /** What a spec accepts, in words (error messages and the API reference). */
 export function describeOption(spec: OptionSpec): string {

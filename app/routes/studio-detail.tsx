@@ -2,7 +2,7 @@ import { ArrowLeft, ChevronLeft, ChevronRight, Download, Eye, EyeOff, RotateCcw,
 import { data, Form, Link } from "react-router";
 import { fileExtension, ResultMedia, shapeClass, useLightbox } from "~/components/media";
 import { Badge, Button, buttonVariants, Card, cn, CopyButton, duration, Facts, formatDate, Notice, plural } from "~/components/ui";
-import { findOffering } from "~/domain/catalog";
+import { describeOptions, findOffering } from "~/domain/catalog";
 import { chargedCost, galleryNeighbours, getOwnGeneration, parseResultUrls, setHidden } from "~/domain/generations/generations.server";
 import { isFinished } from "~/domain/generations/status";
 import { iso } from "~/lib/clock";
@@ -36,7 +36,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   } catch {
     raw = {};
   }
-  const options: [string, string][] = Object.entries(raw).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]);
+  const options = describeOptions(row.aiType, row.provider, row.model, raw).map((o): [string, string] => [o.label, o.value]);
   return {
     gen: {
       id: row.id,
@@ -88,7 +88,7 @@ export default function GenerationDetail({ loaderData, actionData }: Route.Compo
     ["Provider", `${gen.provider}${gen.mode === "simulated" ? " (simulated)" : ""}`],
     ["Type", gen.aiType],
     ["Cost", cost],
-    ...gen.options.map(([k, v]) => [k.replace(/_/g, " "), v] as [string, string]),
+    ...gen.options,
     ["Created", <time key="c" dateTime={gen.createdAt}>{formatDate(gen.createdAt, { seconds: true })}</time>],
     ["Completed", gen.completedAt ? <time dateTime={gen.completedAt}>{formatDate(gen.completedAt, { seconds: true })}</time> : "—"],
     ["Time taken", duration(gen.createdAt, gen.completedAt)],
@@ -200,7 +200,7 @@ export default function GenerationDetail({ loaderData, actionData }: Route.Compo
             </div>
           </Card>
           <Card title="Details" id="facts">
-            <Facts items={facts} layout="columns" labelClassName="capitalize" />
+            <Facts items={facts} layout="columns" />
             <div className="mt-4 border-t border-border pt-3">
               <p className="text-xs text-muted-foreground">Generation id</p>
               <div className="mt-1 flex flex-wrap items-center justify-between gap-2">

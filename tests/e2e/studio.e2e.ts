@@ -135,7 +135,7 @@ test("without JavaScript: choosing another model brings its options, keeping the
   await expect(page).toHaveURL(/\/studio\?created=/);
   await page.getByRole("link", { name: "Details: A lighthouse in fog, wide" }).click();
   await expect(page.getByText("Kling v1 image (kling-v1)")).toBeVisible();
-  await expect(page.locator('dd[data-field="aspect ratio"]')).toHaveText("3:2");
+  await expect(page.locator('dd[data-field="Aspect ratio"]')).toHaveText("3:2");
   await context.close();
 });
 

@@ -1,6 +1,6 @@
 /** Per-model options (app/domain/catalog.ts): what each model accepts, the 8 KB cap, the exact messages. */
 import { describe, expect, test } from "bun:test";
-import { acceptedOptions, CATALOG, findOffering, optionsProblem, speedHint, typicalSecondsHere } from "~/domain/catalog";
+import { acceptedOptions, CATALOG, describeOptions, findOffering, optionFieldLabel, optionsProblem, speedHint, typicalSecondsHere } from "~/domain/catalog";
 import { validateGenerateInput } from "~/domain/generations/generations.server";
 
 const offering = (aiType: string, provider: string, model: string) => findOffering(aiType, provider, model)!;
@@ -97,5 +97,38 @@ describe("the speed a model card shows", () => {
     expect(speedHint(typicalSecondsHere(gptImage, "simulated", 1500))).toBe("~2 s");
     expect(speedHint(typicalSecondsHere(gptImage, "simulated", 300))).toBe("~1 s");
     expect(speedHint(180)).toBe("~3 min");
+  });
+});
+
+describe("options as a person reads them (studio form labels, a generation's details)", () => {
+  test("a video's duration carries its unit: the form says “Duration (s)”, the details “5 s”", () => {
+    expect(optionFieldLabel(klingVideo.options.duration)).toBe("Duration (s)");
+    expect(optionFieldLabel(runway.options.duration)).toBe("Duration (s)");
+    expect(optionFieldLabel(klingVideo.options.aspect_ratio)).toBe("Aspect ratio");
+    expect(describeOptions("video", "kling", "kling-v1", { aspect_ratio: "16:9", duration: 5 })).toEqual([
+      { key: "aspect_ratio", label: "Aspect ratio", value: "16:9" },
+      { key: "duration", label: "Duration", value: "5 s" },
+    ]);
+    expect(describeOptions("video", "runway", "gen4.5", { duration: 8, ratio: "720:1280", seed: 42 })).toEqual([
+      { key: "ratio", label: "Aspect ratio", value: "720:1280" },
+      { key: "duration", label: "Duration", value: "8 s" },
+      { key: "seed", label: "Seed", value: "42" },
+    ]);
+  });
+
+  test("labels from the catalog, in its order; booleans as Yes/No; numbers without a unit as they are", () => {
+    expect(describeOptions("image", "replicate", "black-forest-labs/flux-schnell", { go_fast: false, num_inference_steps: 2, aspect_ratio: "3:2" })).toEqual([
+      { key: "aspect_ratio", label: "Aspect ratio", value: "3:2" },
+      { key: "num_inference_steps", label: "Steps", value: "2" },
+      { key: "go_fast", label: "Go fast", value: "No" },
+    ]);
+  });
+
+  test("keys the model does not declare (older tasks) keep their key and their value as JSON, after the declared ones", () => {
+    expect(describeOptions("video", "kling", "kling-v1", { camera_move: { pan: 1 }, duration: 10 })).toEqual([
+      { key: "duration", label: "Duration", value: "10 s" },
+      { key: "camera_move", label: "Camera move", value: '{"pan":1}' },
+    ]);
+    expect(describeOptions("video", "nobody", "none", { duration: 5 })).toEqual([{ key: "duration", label: "Duration", value: "5" }]);
   });
 });

@@ -10,6 +10,7 @@
  */
 import { expect } from "bun:test";
 import type { Db } from "#db/client";
+import type { PaymentFact } from "~/domain/billing/fulfil.server";
 import { startStripeFake, type SignedEvent, type StripeFake } from "../fakes/stripe";
 import { Client, uniqueEmail } from "./client";
 import { openServerDb } from "./db";
@@ -70,3 +71,37 @@ export async function startBillingServer(opts: StartOptions = {}): Promise<Billi
     },
   };
 }
+
+/** The payment fact of pack `p40` (1000 cents in usd) bought with Checkout Session `ref`; `over` sets the rest. */
+export const packPaid = (userId: string | null, ref: string, over: Partial<PaymentFact> = {}): PaymentFact => ({
+  type: "payment",
+  provider: "stripe",
+  userId,
+  productId: "p40",
+  orderRef: ref,
+  paymentRef: ref,
+  amount: 1000,
+  currency: "usd",
+  paymentIntent: `pi_${ref}`,
+  at: 100,
+  ...over,
+});
+
+/**
+ * The payment fact of one period of subscription `sub_1` (product `plan`, 900 cents in usd), paid by invoice
+ * `invoice`, as fulfilment receives it from a signed event. A renewal whose event carries no metadata has no user
+ * (`null`) and so no product. `over` sets the rest: `periodEnd` (absent: one interval from now), `at`, `amount`…
+ */
+export const subscriptionPeriodPaid = (userId: string | null, invoice: string, over: Partial<PaymentFact> = {}): PaymentFact => ({
+  type: "payment",
+  provider: "stripe",
+  userId,
+  productId: userId ? "plan" : null,
+  orderRef: "sub_1",
+  paymentRef: invoice,
+  amount: 900,
+  currency: "usd",
+  paymentIntent: `pi_${invoice}`,
+  at: 100,
+  ...over,
+});

@@ -31,6 +31,7 @@ import { getActiveSubscription, isPremium } from "~/domain/subscriptions/subscri
 import { DAY_MS, manualClock } from "~/lib/clock";
 import { log } from "~/lib/log.server";
 import { startStripeFake, type SignedEvent, type StripeFake } from "../fakes/stripe";
+import { packPaid, subscriptionPeriodPaid } from "../support/billing";
 import { addUserRow } from "../support/services";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
@@ -52,34 +53,8 @@ const outcome = async (fact: Fact | null, id?: string) => (await apply(fact, id)
 const factOf = async (payload: string) => JSON.parse(payload) as Fact | null;
 const applyWaiting = (payment: { paymentRef?: string | null; paymentIntent?: string | null }, of = factOf) => applyWaitingEvents({ db, clock, config }, payment, of);
 
-const packPaid = (userId: string | null, ref: string, over: Partial<PaymentFact> = {}): PaymentFact => ({
-  type: "payment",
-  provider: "stripe",
-  userId,
-  productId: "p40",
-  orderRef: ref,
-  paymentRef: ref,
-  amount: 1000,
-  currency: "usd",
-  paymentIntent: `pi_${ref}`,
-  at: 100,
-  ...over,
-});
-/** One period of subscription `sub_1`, paid by invoice `invoice`. */
-const periodPaid = (userId: string | null, invoice: string, over: Partial<PaymentFact> = {}): PaymentFact => ({
-  type: "payment",
-  provider: "stripe",
-  userId,
-  productId: userId ? "plan" : null,
-  orderRef: "sub_1",
-  paymentRef: invoice,
-  amount: 900,
-  currency: "usd",
-  paymentIntent: `pi_${invoice}`,
-  periodEnd: T0 + 30 * DAY_MS,
-  at: 100,
-  ...over,
-});
+/** One period of subscription `sub_1`, paid by invoice `invoice`, ending 30 days after T0. */
+const periodPaid = (userId: string | null, invoice: string, over: Partial<PaymentFact> = {}) => subscriptionPeriodPaid(userId, invoice, { periodEnd: T0 + 30 * DAY_MS, ...over });
 const statusOf = (status: string, at: number, over: Partial<StatusFact> = {}): StatusFact => ({ type: "status", provider: "stripe", subscriptionId: "sub_1", status, at, ...over });
 
 const left = async (u: string) => (await db.exec(getCredits(db, u, clock))).left_credits;

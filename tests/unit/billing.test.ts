@@ -8,11 +8,12 @@ import { eq } from "drizzle-orm";
 import { openDatabase, type Db } from "#db/client";
 import { orders, user } from "#db/schema";
 import { CHECKOUT_STARTS_PER_HOUR, finishSimulatedCheckout, startCheckout, type CheckoutDeps } from "~/domain/billing/checkout.server";
-import { processBillingEvent, type Fact, type PaymentFact } from "~/domain/billing/fulfil.server";
+import { processBillingEvent, type Fact } from "~/domain/billing/fulfil.server";
 import { upsertProduct } from "~/domain/billing/products.server";
 import { debitForGeneration, getCredits, listDebits } from "~/domain/credits/ledger.server";
 import { getActiveSubscription } from "~/domain/subscriptions/subscriptions.server";
 import { DAY_MS, manualClock } from "~/lib/clock";
+import { packPaid, subscriptionPeriodPaid } from "../support/billing";
 import { addUserRow } from "../support/services";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
@@ -23,7 +24,7 @@ let n = 0;
 
 const addUser = (opts: { invitedBy?: string; affiliate?: boolean } = {}) => addUserRow(db, T0, opts);
 const apply = async (fact: Fact, id = `evt_${n++}`) => processBillingEvent({ db, clock, config }, { id, type: fact.type, payload: "{}" }, fact);
-const pack = (userId: string, ref = `cs_${n++}`, amount = 1000): PaymentFact => ({ type: "payment", provider: "stripe", userId, productId: "p40", orderRef: ref, paymentRef: ref, amount, currency: "usd", paymentIntent: `pi_${ref}`, at: 100 });
+const pack = (userId: string, ref = `cs_${n++}`, amount = 1000) => packPaid(userId, ref, { amount });
 const left = async (u: string) => (await db.exec(getCredits(db, u, clock))).left_credits;
 
 beforeEach(async () => {
@@ -76,18 +77,7 @@ describe("packs", () => {
 });
 
 describe("subscriptions", () => {
-  const period = (userId: string | null, invoice: string, end: number, at: number): Fact => ({
-    type: "payment",
-    provider: "stripe",
-    userId,
-    productId: userId ? "plan" : null,
-    orderRef: "sub_1",
-    paymentRef: invoice,
-    amount: 900,
-    currency: "usd",
-    periodEnd: end,
-    at,
-  });
+  const period = (userId: string | null, invoice: string, end: number, at: number) => subscriptionPeriodPaid(userId, invoice, { periodEnd: end, at });
 
   test("a renewal without metadata finds the order; period end moves; credits last until period end + grace", async () => {
     const u = await addUser();

@@ -11,6 +11,7 @@
 import { z } from "zod";
 import { DemoRequestSchema } from "~/domain/demo/schema";
 import { CreateSubscriptionSchema, GrantCreditsSchema, ListUsersSchema } from "~/domain/admin/admin.server";
+import { REVOKED_KEYS_LISTED_DAYS } from "~/domain/api-keys/keys.server";
 import { AI_TYPES, CATALOG, describeOption, MAX_OPTIONS_BYTES, PROVIDERS } from "~/domain/catalog";
 import { INTERVALS } from "~/domain/subscriptions/subscriptions.server";
 import { PLAN_INTERVALS, PRODUCT_KINDS } from "~/domain/billing/products.server";
@@ -142,6 +143,7 @@ export const ApiKeyInfoSchema = z.strictObject({
   created_at: isoTime(),
   last_used_at: isoTime().nullable(),
   status: z.enum(["active", "revoked"]),
+  revoked_at: isoTime().nullable().describe("when it was revoked; null while active"),
 });
 
 export const WebhookSchema = z.strictObject({
@@ -572,7 +574,7 @@ export const ENDPOINTS = {
     method: "POST",
     tag: "API keys",
     summary: "List your API keys",
-    description: "Every key of the signed-in user, active and revoked, newest first. Session only.",
+    description: `The signed-in user's active keys and the keys revoked in the last ${REVOKED_KEYS_LISTED_DAYS} days, newest first. Session only.`,
     auth: "session",
     source: "DESIGN §5",
     response: z.strictObject({ keys: z.array(ApiKeyInfoSchema) }),

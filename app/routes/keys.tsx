@@ -4,7 +4,7 @@ import { Code } from "~/components/docs";
 import { Badge, Button, buttonVariants, Card, CopyButton, EmptyState, Field, formatDate, Notice, PageHeader, Row, RowList } from "~/components/ui";
 import { WebhooksSection, type WebhookResult } from "~/components/webhooks-section";
 import { webhookAction, webhooksForPage } from "~/domain/webhooks/page.server";
-import { createApiKey, getApiKey, listApiKeys, MAX_ACTIVE_KEYS, revokeApiKey, type ApiKeyInfo } from "~/domain/api-keys/keys.server";
+import { createApiKey, getApiKey, listApiKeys, MAX_ACTIVE_KEYS, revokeApiKey, REVOKED_KEYS_LISTED_DAYS, type ApiKeyInfo } from "~/domain/api-keys/keys.server";
 import { keyCreationPolicy } from "~/domain/rate-limits/policy.server";
 import { isAppError } from "~/lib/errors";
 import { ApiKeyCreateSchema, ApiKeyRevokeSchema, fieldErrors } from "~/lib/forms";
@@ -16,8 +16,8 @@ export const meta: Route.MetaFunction = () => [{ title: "API keys — Atelier" }
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireUiUser(request);
-  const { db } = getServices();
-  const keys = await listApiKeys(db, user.id);
+  const { db, clock } = getServices();
+  const keys = await listApiKeys(db, user.id, clock);
   // The confirmation step of a revoke is a page state (?revoke=<key_id>), so it works without JavaScript.
   const revokeId = new URL(request.url).searchParams.get("revoke");
   let confirm: ApiKeyInfo | null = null;
@@ -29,7 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       confirm = null;
     }
   }
-  return { keys, confirm, max: MAX_ACTIVE_KEYS, publicUrl: getServices().config.publicUrl, webhooks: await webhooksForPage(db, user.id) };
+  return { keys, confirm, max: MAX_ACTIVE_KEYS, revokedDays: REVOKED_KEYS_LISTED_DAYS, publicUrl: getServices().config.publicUrl, webhooks: await webhooksForPage(db, user.id) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -61,19 +61,52 @@ export async function action({ request }: Route.ActionArgs) {
 /** A request that works when pasted into a terminal as it is. */
 const curl = (origin: string, key: string) => `curl -X POST ${origin}/api/get-user-credits \\\n  -H "X-API-Key: ${key}"`;
 
+function KeyRow({ k }: { k: ApiKeyInfo }) {
+  return (
+    <Row
+      data-key-id={k.key_id}
+      title={
+        <>
+          <span className="font-medium">{k.name}</span>
+          <code className="text-xs text-muted-foreground">{k.start}…</code>
+          <Badge status={k.status} data-field="status" />
+        </>
+      }
+      actions={
+        k.status === "active" ? (
+          <a href={`/keys?revoke=${encodeURIComponent(k.key_id)}`} className={buttonVariants({ variant: "secondary", size: "sm" })} aria-label={`Revoke ${k.name}`}>
+            Revoke
+          </a>
+        ) : null
+      }
+    >
+      <p className="mt-0.5 text-xs text-muted-foreground">
+        Created {formatDate(k.created_at)} · Last used <span data-field="last-used">{k.last_used_at ? formatDate(k.last_used_at) : "never"}</span>
+        {k.revoked_at ? (
+          <>
+            {" "}
+            · Revoked <span data-field="revoked-at">{formatDate(k.revoked_at)}</span>
+          </>
+        ) : null}
+      </p>
+    </Row>
+  );
+}
+
 export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
-  const { keys, confirm, max, publicUrl, webhooks } = loaderData;
+  const { keys, confirm, max, revokedDays, publicUrl, webhooks } = loaderData;
   const busy = useNavigation().state === "submitting";
   const result = actionData as
     | { intent: string; created?: { key: string; name: string }; revoked?: string; errors?: Record<string, string | undefined>; values?: { name: string } }
     | undefined;
-  const active = keys.filter((k) => k.status === "active").length;
+  const activeKeys = keys.filter((k) => k.status === "active");
+  const revokedKeys = keys.filter((k) => k.status === "revoked");
   const createErrors = result?.intent === "create" ? (result.errors ?? {}) : {};
   return (
     <div className="space-y-6">
       <PageHeader title="API keys">
         <p className="text-sm text-muted-foreground">
-          {active} of {max} active keys
+          {activeKeys.length} of {max} active keys
         </p>
       </PageHeader>
 
@@ -142,38 +175,30 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
       </Card>
 
       <Card title="Your keys" id="list">
-        {keys.length === 0 ? (
-          <EmptyState title="No keys yet" icon={<KeyRound />}>
+        {activeKeys.length === 0 ? (
+          <EmptyState title={revokedKeys.length ? "No active keys" : "No keys yet"} icon={<KeyRound />}>
             Create one above to call the API from your programs.
           </EmptyState>
         ) : (
           <RowList label="Your keys">
-            {keys.map((k) => (
-              <Row
-                key={k.key_id}
-                data-key-id={k.key_id}
-                title={
-                  <>
-                    <span className="font-medium">{k.name}</span>
-                    <code className="text-xs text-muted-foreground">{k.start}…</code>
-                    <Badge status={k.status} data-field="status" />
-                  </>
-                }
-                actions={
-                  k.status === "active" ? (
-                    <a href={`/keys?revoke=${encodeURIComponent(k.key_id)}`} className={buttonVariants({ variant: "secondary", size: "sm" })} aria-label={`Revoke ${k.name}`}>
-                      Revoke
-                    </a>
-                  ) : null
-                }
-              >
-                <p className="mt-0.5 text-xs text-muted-foreground">
-                  Created {formatDate(k.created_at)} · Last used <span data-field="last-used">{k.last_used_at ? formatDate(k.last_used_at) : "never"}</span>
-                </p>
-              </Row>
+            {activeKeys.map((k) => (
+              <KeyRow key={k.key_id} k={k} />
             ))}
           </RowList>
         )}
+        {revokedKeys.length ? (
+          <details className="mt-4 border-t border-border pt-3" open={Boolean(result?.revoked)}>
+            <summary className="cursor-pointer text-sm text-muted-foreground hover:text-foreground">
+              Revoked in the last {revokedDays} days ({revokedKeys.length})
+            </summary>
+            <p className="mt-2 text-xs text-muted-foreground">They never work again. A revoked key leaves this list {revokedDays} days after it was revoked.</p>
+            <RowList label="Revoked keys">
+              {revokedKeys.map((k) => (
+                <KeyRow key={k.key_id} k={k} />
+              ))}
+            </RowList>
+          </details>
+        ) : null}
       </Card>
 
       <WebhooksSection webhooks={webhooks} result={result?.intent.startsWith("webhook-") ? (result as WebhookResult) : undefined} busy={busy} />

@@ -64,8 +64,20 @@ test("create a key, copy it, use it, revoke it with confirmation, see it rejecte
   await row.getByRole("link", { name: "Revoke e2e script" }).click();
   await page.getByRole("button", { name: "Yes, revoke key" }).click();
   await expect(page.getByText("was revoked")).toBeVisible();
-  await expect(row.locator('[data-field="status"]')).toHaveText("revoked");
-  await expect(row.getByRole("link", { name: /Revoke/ })).toHaveCount(0);
+  // It moves out of the active keys into the revoked ones (docs/decisions.md: listed 30 days after revocation).
+  await expect(page.getByRole("list", { name: "Your keys" })).toHaveCount(0);
+  await expect(page.getByText("No active keys")).toBeVisible();
+  const revoked = page.getByRole("list", { name: "Revoked keys" }).locator("li", { hasText: "e2e script" });
+  await expect(revoked.locator('[data-field="status"]')).toHaveText("revoked");
+  await expect(revoked.locator('[data-field="revoked-at"]')).toBeVisible();
+  await expect(revoked.getByRole("link", { name: /Revoke/ })).toHaveCount(0);
+  await auditAndShoot(page, "keys-revoked");
+  // Later visits keep them folded away under a count.
+  await page.goto("/keys");
+  await expect(page.getByText("Revoked in the last 30 days (1)")).toBeVisible();
+  await expect(revoked).toBeHidden();
+  await page.getByText("Revoked in the last 30 days (1)").click();
+  await expect(revoked).toBeVisible();
 
   const rejected = await request.post("/api/get-user-info", { headers: { "X-API-Key": key } });
   expect(rejected.status()).toBe(401);
@@ -87,7 +99,7 @@ test("the keys page works without JavaScript: create, read the key, revoke with 
 
   await page.getByRole("link", { name: "Revoke no-js key" }).click();
   await page.getByRole("button", { name: "Yes, revoke key" }).click();
-  await expect(page.locator("li[data-key-id]", { hasText: "no-js key" }).locator('[data-field="status"]')).toHaveText("revoked");
+  await expect(page.getByRole("list", { name: "Revoked keys" }).locator("li", { hasText: "no-js key" }).locator('[data-field="status"]')).toHaveText("revoked");
   const r = await api.post("/api/get-user-info", { headers: { "X-API-Key": key } });
   expect(r.status()).toBe(401);
   expect((await r.json()).message).toBe("API key revoked");

@@ -103,6 +103,9 @@ describe("authentication by key (spec §5)", () => {
     await api.post("/api/keys/create", { name: "new one" }, { cookie });
     const list = (await api.post("/api/keys/list", undefined, { cookie })).body.data.keys;
     expect(list.find((k: any) => k.key_id === keyId).status).toBe("revoked");
+    // When (listed for 30 days after it, docs/decisions.md); null for an active key.
+    expect(list.find((k: any) => k.key_id === keyId).revoked_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(list.find((k: any) => k.name === "new one").revoked_at).toBeNull();
     expect((await api.post("/api/get-user-info", undefined, { apiKey: key })).body.message).toBe("API key revoked");
   });
 
@@ -119,7 +122,7 @@ describe("POST /api/keys/list and isolation", () => {
   test("lists name, start, created, last used, status — never the key; last_used_at updates on use", async () => {
     const { key, keyId, cookie, created } = await userWithKey("list");
     let list = (await api.post("/api/keys/list", undefined, { cookie })).body.data.keys;
-    expect(list).toEqual([{ key_id: keyId, name: "script", start: created.start, created_at: created.created_at, last_used_at: null, status: "active" }]);
+    expect(list).toEqual([{ key_id: keyId, name: "script", start: created.start, created_at: created.created_at, last_used_at: null, status: "active", revoked_at: null }]);
     await api.post("/api/get-user-info", undefined, { apiKey: key });
     list = (await api.post("/api/keys/list", undefined, { cookie })).body.data.keys;
     expect(list[0].last_used_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);

@@ -4,7 +4,7 @@ import { openDatabase, type Db } from "#db/client";
 import { apiKeys } from "#db/schema";
 import { authenticateApiKey, hashApiKey, LAST_USED_RESOLUTION_MS } from "~/domain/api-keys/authenticate.server";
 import { createApiKey, generateApiKey, getApiKey, listApiKeys, MAX_ACTIVE_KEYS, revokeApiKey } from "~/domain/api-keys/keys.server";
-import { manualClock } from "~/lib/clock";
+import { DAY_MS, manualClock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 import { insertUser } from "../support/services";
 
@@ -76,7 +76,7 @@ describe("create", () => {
     expect((await createApiKey(db, { userId: insertUser(db).id, name: "other" }, clock)).name).toBe("other");
     await revokeApiKey(db, { userId: u.id, keyId: made[0]!.key_id }, clock);
     expect((await createApiKey(db, { userId: u.id, name: "replacement" }, clock)).name).toBe("replacement");
-    expect(await listApiKeys(db, u.id)).toHaveLength(MAX_ACTIVE_KEYS + 1);
+    expect(await listApiKeys(db, u.id, clock)).toHaveLength(MAX_ACTIVE_KEYS + 1);
   });
 
   test("key creation churn is bounded per user: create-and-revoke in a loop meets the creation limit", async () => {
@@ -103,11 +103,12 @@ describe("list", () => {
     const a = await createApiKey(db, { userId: u.id, name: "a" }, clock);
     clock.advance(1000);
     const b = await createApiKey(db, { userId: u.id, name: "b" }, clock);
+    clock.advance(1000);
     await revokeApiKey(db, { userId: u.id, keyId: a.key_id }, clock);
-    const list = await listApiKeys(db, u.id);
+    const list = await listApiKeys(db, u.id, clock);
     expect(list).toEqual([
-      { key_id: b.key_id, name: "b", start: b.start, created_at: "2026-11-22T10:00:01.000Z", last_used_at: null, status: "active" },
-      { key_id: a.key_id, name: "a", start: a.start, created_at: "2026-11-22T10:00:00.000Z", last_used_at: null, status: "revoked" },
+      { key_id: b.key_id, name: "b", start: b.start, created_at: "2026-11-22T10:00:01.000Z", last_used_at: null, status: "active", revoked_at: null },
+      { key_id: a.key_id, name: "a", start: a.start, created_at: "2026-11-22T10:00:00.000Z", last_used_at: null, status: "revoked", revoked_at: "2026-11-22T10:00:02.000Z" },
     ]);
     expect(JSON.stringify(list)).not.toContain(a.key);
     expect(JSON.stringify(list)).not.toContain(hashApiKey(a.key));
@@ -117,7 +118,30 @@ describe("list", () => {
     const u1 = insertUser(db);
     const u2 = insertUser(db);
     await createApiKey(db, { userId: u1.id, name: "mine" }, clock);
-    expect(await listApiKeys(db, u2.id)).toEqual([]);
+    expect(await listApiKeys(db, u2.id, clock)).toEqual([]);
+  });
+
+  // docs/decisions.md "Revoked API keys leave the list 30 days after revocation".
+  test("a revoked key is listed for 30 days after its revocation, then no more; active keys stay however old", async () => {
+    const u = insertUser(db);
+    await createApiKey(db, { userId: u.id, name: "old but active" }, clock);
+    const gone = await createApiKey(db, { userId: u.id, name: "revoked first" }, clock);
+    await revokeApiKey(db, { userId: u.id, keyId: gone.key_id }, clock);
+    clock.advance(10 * DAY_MS);
+    const later = await createApiKey(db, { userId: u.id, name: "revoked later" }, clock);
+    await revokeApiKey(db, { userId: u.id, keyId: later.key_id }, clock);
+    const names = async () => (await listApiKeys(db, u.id, clock)).map((k) => k.name);
+
+    clock.advance(20 * DAY_MS); // exactly 30 days after the first revocation: still listed
+    expect(await names()).toEqual(["revoked later", "old but active", "revoked first"]);
+    clock.advance(1); // 30 days and 1 ms
+    expect(await names()).toEqual(["revoked later", "old but active"]);
+    clock.advance(10 * DAY_MS);
+    expect(await names()).toEqual(["old but active"]);
+    // Out of the list, not out of the database: the key still answers "API key revoked", and revoking it again is the same answer.
+    await expect(authenticateApiKey(db, gone.key, clock)).rejects.toThrow("API key revoked");
+    expect(await revokeApiKey(db, { userId: u.id, keyId: gone.key_id }, clock)).toEqual({ key_id: gone.key_id, status: "revoked" });
+    expect((await getApiKey(db, u.id, gone.key_id)).revoked_at).toBe("2026-11-22T10:00:00.000Z");
   });
 });
 

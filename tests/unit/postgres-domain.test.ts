@@ -120,7 +120,12 @@ describe.skipIf(skipWithoutPostgres())("the domain on PostgreSQL", () => {
     const k = await createApiKey(db, { userId: u, name: "k" }, clock);
     expect(await authenticateApiKey(db, k.key, clock)).toEqual({ keyId: k.key_id, userId: u });
     await revokeApiKey(db, { userId: u, keyId: k.key_id }, clock);
-    expect((await listApiKeys(db, u))[0]!.status).toBe("revoked");
+    expect((await listApiKeys(db, u, clock))[0]!.status).toBe("revoked");
+    // Listed for 30 days after the revocation (docs/decisions.md), then not.
+    const later = manualClock(clock.now() + 30 * 86_400_000);
+    expect(await listApiKeys(db, u, later)).toHaveLength(1);
+    later.advance(1);
+    expect(await listApiKeys(db, u, later)).toEqual([]);
   });
 
   test("the GCRA limiter's one statement: concurrent takes never pass the limit", async () => {

@@ -1,14 +1,15 @@
 /**
  * API keys (spec 2.5, 3.2; DESIGN §5): created with a name, shown once,
- * stored only as a SHA-256 hash, listed, revoked for good. At most
+ * stored only as a SHA-256 hash, listed, revoked for good (and listed for
+ * REVOKED_KEYS_LISTED_DAYS more). At most
  * MAX_ACTIVE_KEYS active keys per user. Writes run in transactions (the
  * user's row locked while counting) with guarded updates.
  */
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, gte, or } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import { lockRow, one, run, type Db } from "#db/client";
 import { apiKeys } from "#db/schema";
-import { iso, type Clock } from "~/lib/clock";
+import { DAY_MS, iso, type Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 import type { Policy } from "~/domain/rate-limits/decide";
 import { take } from "~/domain/rate-limits/limiter.server";
@@ -23,6 +24,12 @@ export const API_KEY_RANDOM_CHARS = 32;
 export const API_KEY_START_LENGTH = API_KEY_PREFIX.length + 6;
 export const MAX_ACTIVE_KEYS = 25;
 export const MAX_KEY_NAME = 100;
+/**
+ * A revoked key stays in the list this many days after its revocation (to see
+ * what was revoked, when, and when it was last used), then drops out of the
+ * list; its row stays, so the key still answers `API key revoked` (docs/decisions.md).
+ */
+export const REVOKED_KEYS_LISTED_DAYS = 30;
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
@@ -46,6 +53,8 @@ export interface ApiKeyInfo {
   created_at: string;
   last_used_at: string | null;
   status: "active" | "revoked";
+  /** When it was revoked; null while active. */
+  revoked_at: string | null;
 }
 
 export interface CreatedApiKey {
@@ -64,6 +73,7 @@ export const toApiKeyInfo = (r: ApiKeyRow): ApiKeyInfo => ({
   created_at: iso(r.createdAt)!,
   last_used_at: iso(r.lastUsedAt),
   status: r.status === "active" ? "active" : "revoked",
+  revoked_at: r.status === "active" ? null : iso(r.revokedAt),
 });
 
 export async function createApiKey(
@@ -106,9 +116,11 @@ export async function createApiKey(
   return { key_id: row.id, key, name, start: row.start, created_at: iso(row.createdAt)! };
 }
 
-/** Every key of the user, active and revoked, newest first. */
-export async function listApiKeys(db: Db, userId: string): Promise<ApiKeyInfo[]> {
-  const rows = await db.many(db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)));
+/** The user's active keys and the keys revoked in the last REVOKED_KEYS_LISTED_DAYS days, newest first. */
+export async function listApiKeys(db: Db, userId: string, clock: Clock): Promise<ApiKeyInfo[]> {
+  const since = new Date(clock.now() - REVOKED_KEYS_LISTED_DAYS * DAY_MS);
+  const listed = or(eq(apiKeys.status, "active"), gte(apiKeys.revokedAt, since));
+  const rows = await db.many(db.select().from(apiKeys).where(and(eq(apiKeys.userId, userId), listed)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)));
   return rows.map(toApiKeyInfo);
 }
 

@@ -191,7 +191,7 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
             <summary className="cursor-pointer text-sm text-muted-foreground hover:text-foreground">
               Revoked in the last {revokedDays} days ({revokedKeys.length})
             </summary>
-            <p className="mt-2 text-xs text-muted-foreground">They never work again. A revoked key leaves this list {revokedDays} days after it was revoked.</p>
+            <p className="mt-2 text-xs text-muted-foreground">They never work again; each one drops off this list {revokedDays} days after its revocation.</p>
             <RowList label="Revoked keys">
               {revokedKeys.map((k) => (
                 <KeyRow key={k.key_id} k={k} />

@@ -208,8 +208,16 @@ test("landing → first result → the same prompt on another model → download
   await expect(page.getByTestId("balance")).toHaveText(/14 credits|24 credits/);
   await expect(video.getByTestId("status")).toHaveText("completed", { timeout: 30_000 });
   await expect(page.getByTestId("balance")).toHaveText("14 credits");
+  // The toast says it is ready; opening the video's page closes it (the page says so itself).
+  const ready = page.getByRole("region", { name: /^Notifications/ }).getByText("Your video is ready");
+  await expect(ready).toBeVisible();
   await video.getByRole("link", { name: /^Details:/ }).click();
+  await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);
+  await expect(ready).toHaveCount(0, { timeout: 1000 });
   await expect(page.locator('[data-field="Cost"]')).toHaveText("10 credits");
+  // Options under the catalog's labels, with their units.
+  await expect(page.locator('[data-field="Aspect ratio"]')).toHaveText("16:9");
+  await expect(page.locator('[data-field="Duration"]')).toHaveText("5 s");
   await expect(page.locator('video[aria-label="Video: A paper boat drifting down a rainy street"]')).toBeVisible();
   await auditAndShoot(page, "studio-detail-video");
   await page.goto("/studio");

@@ -43,9 +43,21 @@ export async function audit(page: Page, name: string) {
 }
 
 /**
+ * Closes the toasts on screen ("Your video is ready"): they come and go by
+ * themselves and would cover the page's last rows in a screenshot.
+ */
+export async function closeToasts(page: Page) {
+  const toasts = page.getByRole("region", { name: /^Notifications/ }).locator("li");
+  const open = toasts.and(page.locator('[data-state="open"]'));
+  for (let i = await open.count(); i > 0; i--) await open.first().getByRole("button", { name: "Dismiss" }).click();
+  await expect(toasts).toHaveCount(0);
+}
+
+/**
  * Audits the page in light and dark and saves a screenshot at desktop (1280×800)
  * and phone (375×812) widths under docs/screens/, then restores the viewport and
- * colour scheme. `full` takes the whole page instead of the first screen.
+ * colour scheme. `full` takes the whole page instead of the first screen. Toasts
+ * are closed first: a screenshot shows the page, not what happened to pass by.
  */
 export async function auditAndShoot(page: Page, name: string, opts: { full?: boolean } = {}) {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -66,6 +78,7 @@ export async function auditAndShoot(page: Page, name: string, opts: { full?: boo
       }
       // From the top, so the sticky header sits where a person sees it.
       if (opts.full ?? true) await page.evaluate(() => window.scrollTo(0, 0));
+      await closeToasts(page);
       await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${label}-${scheme}.png`), fullPage: opts.full ?? true, animations: "disabled" });
     }
   }

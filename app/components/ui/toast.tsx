@@ -1,10 +1,13 @@
 /**
  * Toasts on Radix's primitive (focus, swipe, F8 hotkey, live-region announcements).
  * `useToast()` from anywhere under <Toaster>; `toast({ title, description, action })`.
+ * A toast whose action leads to the page the person is on is not shown, and
+ * one already shown closes when they get there ("Your video is ready · Open").
  */
 import * as ToastPrimitive from "@radix-ui/react-toast";
 import { X } from "lucide-react";
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { useLocation } from "react-router";
 import { cn } from "./cn";
 
 export interface ToastInput {
@@ -24,7 +27,12 @@ let next = 1;
 
 export function Toaster({ children }: { children: ReactNode }) {
   const [items, setItems] = useState<ToastItem[]>([]);
-  const toast = useCallback((t: ToastInput) => setItems((xs) => [...xs.slice(-2), { ...t, id: next++ }]), []);
+  const toast = useCallback((t: ToastInput) => {
+    if (t.action?.href === window.location.pathname) return;
+    setItems((xs) => [...xs.slice(-2), { ...t, id: next++ }]);
+  }, []);
+  const { pathname } = useLocation();
+  useEffect(() => setItems((xs) => (xs.some((x) => x.action?.href === pathname) ? xs.filter((x) => x.action?.href !== pathname) : xs)), [pathname]);
   const remove = (id: number) => setItems((xs) => xs.filter((x) => x.id !== id));
   const value = useMemo(() => toast, [toast]);
   // Toasts need JavaScript anyway; rendering the viewport only after hydration keeps the server's HTML free

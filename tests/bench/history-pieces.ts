@@ -72,4 +72,8 @@ await measure("readJsonBody", N, (i) => readJsonBody(req(i)));
 const text = await historyPageJson(db, users[0]!.id, page(0));
 await measure("okBodyText + envelopeResponse", N, () => envelopeResponse(okBodyText(text)));
 await measure("… + response.text()", N, () => envelopeResponse(okBodyText(text)).text());
-console.log(`page text: ${text.length} chars; load: ${(await Bun.$`uptime`.text()).trim()}`);
+const pageText = async () => console.log(`page text: ${text.length} chars; load: ${(await Bun.$`uptime`.text()).trim()}`);
+// A pending task on page 1 of every user: page 1 is built on every request (ids, the pending entry read, the rest remembered).
+for (const u of users) await db.raw("INSERT INTO generations (id, user_id, ai_type, provider, model, prompt, status, credits_cost, deadline_at, created_at) VALUES (?, ?, 'image','replicate','black-forest-labs/flux-schnell','pending one','pending',3,?,?)").run(randomUUID(), u.id, Date.now() + 600_000, Date.now() + 1000);
+await measure("historyPageJson, page 1 with a pending task", N, (i) => historyPageJson(db, users[i % 20]!.id, { page: 1, pageSize: 20 }));
+await pageText();

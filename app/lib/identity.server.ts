@@ -4,7 +4,8 @@
  * only" and applies rate limits is `guard()` in api.server.ts.
  */
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
-import { findUserById, isAdmin, type UserRow } from "~/domain/users/users.server";
+import { tierOf, type Tier } from "~/domain/rate-limits/policy.server";
+import { findKeyOwner, findUserById, isAdmin, type UserRow } from "~/domain/users/users.server";
 import { AppError } from "./errors";
 import type { Services } from "./services.server";
 import { ASK_BETTER_AUTH, sessionUserId } from "./session-lookup.server";
@@ -14,6 +15,8 @@ export interface Caller {
   via: "session" | "api_key";
   apiKeyId: string | null;
   isAdmin: boolean;
+  /** A key's tier (its rate limit), read with the owner's row; null for a session (not read). */
+  tier: Tier | null;
 }
 
 export const API_KEY_HEADER = "x-api-key";
@@ -23,14 +26,15 @@ export async function resolveCaller(request: Request, services: Services): Promi
   const key = request.headers.get(API_KEY_HEADER);
   if (key !== null) {
     const identity = await authenticateApiKey(services.db, key, services.clock);
-    const user = await findUserById(services.db, identity.userId);
-    if (!user) throw new AppError("API_KEY_NOT_FOUND");
-    return { user, via: "api_key", apiKeyId: identity.keyId, isAdmin: isAdmin(services.config, user) };
+    const owner = await findKeyOwner(services.db, identity.userId, services.clock.now());
+    if (!owner) throw new AppError("API_KEY_NOT_FOUND");
+    const admin = isAdmin(services.config, owner.user);
+    return { user: owner.user, via: "api_key", apiKeyId: identity.keyId, isAdmin: admin, tier: tierOf(admin, owner.premium) };
   }
   const userId = await sessionUser(request, services);
   const user = userId ? await findUserById(services.db, userId) : undefined;
   if (!user) return null;
-  return { user, via: "session", apiKeyId: null, isAdmin: isAdmin(services.config, user) };
+  return { user, via: "session", apiKeyId: null, isAdmin: isAdmin(services.config, user), tier: null };
 }
 
 /**

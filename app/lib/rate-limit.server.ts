@@ -23,7 +23,7 @@ export async function checkRateLimit(route: string, services: Services, caller: 
   let bucket: string;
   let policy: Policy;
   if (caller.via === "api_key") {
-    policy = keyPolicy(config, await keyTier(db, { userId: caller.user.id, isAdmin: caller.isAdmin }, clock));
+    policy = keyPolicy(config, caller.tier ?? (await keyTier(db, { userId: caller.user.id, isAdmin: caller.isAdmin }, clock)));
     bucket = userBucket(caller.user.id);
   } else if (config.SESSION_RATE_LIMITS) {
     policy = sessionPolicy(route);

@@ -4,7 +4,7 @@
  * parsing the same JSON, the same lookups and writes through the same domain
  * functions — without React Router, better-auth or the shared guard.
  *
- *   auth by key      X-API-Key → key lookup (+ last-used check) → user → tier → the limiter (per user, leased as in the guard)
+ *   auth by key      X-API-Key → key lookup (+ last-used check) → user and tier (one statement) → the limiter (per user, leased as in the guard)
  *   auth by session  session cookie → HMAC signature check → session row by token (prepared) → user
  *
  *   /key, /session                  get-user-info
@@ -36,8 +36,8 @@ import { getCredits } from "~/domain/credits/ledger.server";
 import { createGeneration, historyPageJson, normalizePaging, queryGeneration, validateGenerateInput } from "~/domain/generations/generations.server";
 import { rateLimitHeaders } from "~/domain/rate-limits/decide";
 import { leases } from "~/domain/rate-limits/limiter.server";
-import { keyPolicy, keyTier, userBucket } from "~/domain/rate-limits/policy.server";
-import { findUserById, toUserInfo, type UserRow } from "~/domain/users/users.server";
+import { keyPolicy, tierOf, userBucket } from "~/domain/rate-limits/policy.server";
+import { findKeyOwner, findUserById, toUserInfo, type UserRow } from "~/domain/users/users.server";
 import { envelopeResponse, errorBody, okBody, okBodyText } from "~/lib/envelope";
 import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
@@ -61,8 +61,9 @@ function prepared<R>(text: string): (...p: SQLQueryBindings[]) => R | null {
 
 async function byKey(request: Request): Promise<{ user: UserRow; headers: Record<string, string> }> {
   const id = await authenticateApiKey(db, request.headers.get("x-api-key") ?? "", systemClock);
-  const user = (await findUserById(db, id.userId))!;
-  const policy = keyPolicy(config, await keyTier(db, { userId: user.id, isAdmin: false }, systemClock));
+  // The owner's row and premium flag in one statement, as Atelier's guard reads them.
+  const { user, premium } = (await findKeyOwner(db, id.userId, systemClock.now()))!;
+  const policy = keyPolicy(config, tierOf(false, premium));
   const d = await leases(db).take(userBucket(user.id), policy, systemClock.now());
   return { user, headers: rateLimitHeaders(policy, d) };
 }

@@ -14,9 +14,11 @@ const HOUR_MS = 3_600_000;
 export type Tier = "standard" | "premium" | "admin";
 
 export async function keyTier(db: Db, owner: { userId: string; isAdmin: boolean }, clock: Clock): Promise<Tier> {
-  if (owner.isAdmin) return "admin";
-  return (await isPremium(db, owner.userId, clock)) ? "premium" : "standard";
+  return tierOf(owner.isAdmin, owner.isAdmin || (await isPremium(db, owner.userId, clock)));
 }
+
+/** The tier of an admin or a premium (current paid subscription) or any other user. */
+export const tierOf = (isAdmin: boolean, premium: boolean): Tier => (isAdmin ? "admin" : premium ? "premium" : "standard");
 
 type LimitConfig = Pick<Config, "RATE_LIMIT_STANDARD" | "RATE_LIMIT_PREMIUM" | "RATE_LIMIT_ADMIN" | "RATE_LIMIT_WINDOW_MS">;
 

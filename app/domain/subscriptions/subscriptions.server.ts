@@ -56,10 +56,16 @@ export function getActiveSubscription(db: Db, userId: string, clock: Clock): Pro
   return db.one(q, { userId, now: clock.now() });
 }
 
-// The same condition as getActiveSubscription, as one plain statement: the tier is read on every API-key
-// request, and drizzle's prepared select costs ~25 µs here against ~3 µs for this (docs/performance.md).
-const PREMIUM_SQL =
-  "SELECT 1 AS one FROM orders WHERE user_id = ? AND kind = 'subscription' AND status = 'paid' AND (period_end IS NULL OR period_end > ?) LIMIT 1";
+/**
+ * getActiveSubscription's condition in plain SQL, for the user whose id is the SQL expression `userIdSql`, with
+ * one `?` parameter: now (ms). An API-key request reads it inside its user-row statement (users.server.ts
+ * findKeyOwner), so the tier costs no statement of its own (docs/performance.md, "Session 5").
+ */
+export const premiumExistsSql = (userIdSql: string) =>
+  `EXISTS (SELECT 1 FROM orders WHERE user_id = ${userIdSql} AND kind = 'subscription' AND status = 'paid' AND (period_end IS NULL OR period_end > ?))`;
+
+// Drizzle's prepared select costs ~25 µs here against ~3 µs for this plain statement (docs/performance.md).
+const PREMIUM_SQL = `SELECT 1 AS one WHERE ${premiumExistsSql("?")}`;
 
 /** Whether the user has a current paid subscription (getActiveSubscription's condition). */
 export async function isPremium(db: Db, userId: string, clock: Clock): Promise<boolean> {

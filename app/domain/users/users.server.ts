@@ -1,8 +1,8 @@
 /** The user profile of spec 2.1 and who is an admin. */
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "#db/client";
-import { prepared } from "#db/prepared";
 import { user } from "#db/schema";
+import { premiumExistsSql } from "~/domain/subscriptions/subscriptions.server";
 import { iso } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { AppError } from "~/lib/errors";
@@ -34,9 +34,55 @@ export function toUserInfo(u: UserRow): UserInfo {
   };
 }
 
-export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
-  // Every authenticated request reads its user: prepared once (query building costs ~15× the lookup here).
-  return db.one(prepared(db, "users.byId", (d) => d.select().from(user).where(eq(user.id, sql.placeholder("id")))), { id });
+// Every authenticated request reads its user: one plain statement (drizzle's prepared select and row mapping cost
+// about twice the lookup here, docs/performance.md) mapped as drizzle maps the row — times in milliseconds →
+// Date, 0/1 → boolean (both engines store them so: db/schema.pg.ts).
+const USER_COLUMNS = `"user".id, "user".name, "user".email, "user".email_verified, "user".image, "user".created_at, "user".updated_at, "user".invite_code, "user".invited_by, "user".is_affiliate, "user".role`;
+const USER_BY_ID = `SELECT ${USER_COLUMNS} FROM "user" WHERE "user".id = ?`;
+const KEY_OWNER_BY_ID = `SELECT ${USER_COLUMNS}, ${premiumExistsSql(`"user".id`)} AS premium FROM "user" WHERE "user".id = ?`;
+
+interface RawUser {
+  id: string;
+  name: string;
+  email: string;
+  email_verified: number | boolean;
+  image: string | null;
+  created_at: number | string;
+  updated_at: number | string;
+  invite_code: string;
+  invited_by: string | null;
+  is_affiliate: number | boolean;
+  role: string;
+}
+
+const toUserRow = (r: RawUser): UserRow => ({
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  emailVerified: Number(r.email_verified) === 1,
+  image: r.image,
+  createdAt: new Date(Number(r.created_at)),
+  updatedAt: new Date(Number(r.updated_at)),
+  inviteCode: r.invite_code,
+  invitedBy: r.invited_by,
+  isAffiliate: Number(r.is_affiliate) === 1,
+  role: r.role,
+});
+
+export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
+  const r = await db.raw<RawUser>(USER_BY_ID).one(id);
+  return r && toUserRow(r);
+}
+
+/**
+ * The owner of an API key and whether the owner is premium now (a current paid subscription: the tier of the key
+ * limits), in one statement: the user row every request reads carries the tier, so the tier is read at request
+ * time — a user who just became premium, through any process, gets the premium limit at once — without a
+ * statement of its own.
+ */
+export async function findKeyOwner(db: Db, id: string, now: number): Promise<{ user: UserRow; premium: boolean } | undefined> {
+  const r = await db.raw<RawUser & { premium: number | boolean }>(KEY_OWNER_BY_ID).one(now, id);
+  return r && { user: toUserRow(r), premium: Number(r.premium) === 1 };
 }
 
 export async function getUserOrThrow(db: Db, id: string): Promise<UserRow> {

@@ -13,6 +13,7 @@ import { AppError, isAppError, isDatabaseBusy } from "./errors";
 import { resolveCaller, type Caller } from "./identity.server";
 import { log } from "./log.server";
 import { checkRateLimit } from "./rate-limit.server";
+import { BASELINE_HEADERS } from "./security-headers.server";
 import { getServices, type Services } from "./services.server";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -56,8 +57,14 @@ export function addResponseHeaders(request: Request, headers: Record<string, str
   extraHeaders.set(request, { ...extraHeaders.get(request), ...headers });
 }
 
+/** An envelope's headers: the baseline security headers (set here in one go rather than by the server one by one) and the guard's. */
+function responseHeaders(request: Request | undefined): Record<string, string> {
+  const extra = request && extraHeaders.get(request);
+  return extra ? { ...BASELINE_HEADERS, ...extra } : (BASELINE_HEADERS as Record<string, string>);
+}
+
 export function errorResponse(error: unknown, request?: Request): Response {
-  const headers = { ...(request ? extraHeaders.get(request) : undefined) };
+  const headers = responseHeaders(request);
   if (isAppError(error)) {
     return envelopeResponse(errorBody(error.message), { status: error.status, headers: { ...headers, ...error.headers } });
   }
@@ -77,13 +84,16 @@ export async function readRawBody(request: Request): Promise<Uint8Array> {
   return raw;
 }
 
+// Stateless between calls: decode() without `stream` starts afresh each time.
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 /** Reads the body as JSON with the size limit; `{}` for an empty body. */
 export async function readJsonBody(request: Request): Promise<unknown> {
   const raw = await readRawBody(request);
   if (raw.byteLength === 0) return {};
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(raw);
+    text = UTF8.decode(raw);
   } catch {
     throw new AppError("INVALID_PARAMS", { reason: "body is not valid UTF-8" });
   }
@@ -179,9 +189,7 @@ export function api<A extends AuthMode, S extends z.ZodType | undefined = undefi
         return result.response;
       }
       const body = result.json !== undefined ? okBodyText(result.json, result.message) : okBody(result.data ?? null, result.message ?? "ok");
-      return envelopeResponse(body, {
-        headers: extraHeaders.get(request),
-      });
+      return envelopeResponse(body, { headers: responseHeaders(request) });
     } catch (error) {
       return errorResponse(error, request);
     }

@@ -4,11 +4,13 @@
 export async function readBodyCapped(request: Request, max: number): Promise<Uint8Array | null> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > max) return null;
-  if (!request.body) return new Uint8Array(0);
   // A declared length bounds the body (the HTTP parser reads exactly that many bytes): read it whole, natively,
-  // without a stream reader per request (docs/performance.md). Chunked bodies are counted chunk by chunk below.
+  // without a stream reader per request, and without touching `request.body`, whose getter builds a stream
+  // (docs/performance.md). Chunked bodies are counted chunk by chunk below.
   if (declared > 0) return await request.bytes();
-  return readStreamCapped(request.body, max);
+  const body = request.body;
+  if (!body) return new Uint8Array(0);
+  return readStreamCapped(body, max);
 }
 
 /** A body stream's bytes, read chunk by chunk; null (and the stream cancelled) once it passes `max` bytes. */

@@ -39,8 +39,14 @@ export function setDocumentHeaders(headers: Headers, nonce: string): void {
 
 const OTHER_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
-/** For every response that is not a page (JSON, media, static files): set what the handler did not. */
+/** The headers of every response that is not a page (JSON, media, static files). */
+export const BASELINE_HEADERS: Readonly<Record<string, string>> = Object.freeze({ ...COMMON, "Content-Security-Policy": OTHER_CSP });
+const BASELINE = Object.entries(BASELINE_HEADERS);
+
+/**
+ * For every response that is not a page: set what the handler did not. The API's envelopes carry them already
+ * (api.server.ts: one header object per response, not a set per header), so this only checks there.
+ */
 export function setBaselineHeaders(headers: Headers): void {
-  for (const [k, v] of Object.entries(COMMON)) if (!headers.has(k)) headers.set(k, v);
-  if (!headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", OTHER_CSP);
+  for (const [k, v] of BASELINE) if (!headers.has(k)) headers.set(k, v);
 }

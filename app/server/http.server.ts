@@ -165,15 +165,7 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
       }
       response.headers.set("X-Request-Id", requestId);
       setBaselineHeaders(response.headers);
-      if (!quiet) {
-        log.info("request", {
-          request_id: requestId,
-          method: request.method,
-          path: url.pathname,
-          status: response.status,
-          ms: Math.round((performance.now() - t0) * 100) / 100,
-        });
-      }
+      if (!quiet) log.access(requestId, request.method, url.pathname, response.status, Math.round((performance.now() - t0) * 100) / 100);
       return response;
     },
     error(error) {

@@ -222,6 +222,13 @@ export function describeOptions(aiType: string, provider: string, model: string,
   ];
 }
 
+const UNIT_WORDS: Record<string, string> = { s: "seconds" };
+
+/** What a spec accepts, in words, with its unit ("an integer from 2 to 10, in seconds"): the API reference. */
+export function describeOptionWithUnit(spec: OptionSpec): string {
+  return spec.unit ? `${describeOption(spec)}, in ${UNIT_WORDS[spec.unit] ?? spec.unit}` : describeOption(spec);
+}
+
 /** What a spec accepts, in words (error messages and the API reference). */
 export function describeOption(spec: OptionSpec): string {
   switch (spec.type) {

@@ -12,7 +12,7 @@ import { z } from "zod";
 import { DemoRequestSchema } from "~/domain/demo/schema";
 import { CreateSubscriptionSchema, GrantCreditsSchema, ListUsersSchema } from "~/domain/admin/admin.server";
 import { REVOKED_KEYS_LISTED_DAYS } from "~/domain/api-keys/keys.server";
-import { AI_TYPES, CATALOG, describeOption, MAX_OPTIONS_BYTES, PROVIDERS } from "~/domain/catalog";
+import { AI_TYPES, CATALOG, describeOptionWithUnit, MAX_OPTIONS_BYTES, PROVIDERS } from "~/domain/catalog";
 import { INTERVALS } from "~/domain/subscriptions/subscriptions.server";
 import { PLAN_INTERVALS, PRODUCT_KINDS } from "~/domain/billing/products.server";
 import { WEBHOOK_EVENTS } from "~/domain/webhooks/events";
@@ -202,7 +202,7 @@ export const CheckoutSchema = z.object({ product_id: z.string().trim().min(1).ma
 // ---- documented request bodies where validation happens in domain code
 
 const optionsList = CATALOG.map(
-  (o) => `${o.provider} ${o.model} (${o.aiType}): ${Object.entries(o.options).map(([k, spec]) => `${k} = ${describeOption(spec)}`).join("; ") || "none"}.`,
+  (o) => `${o.provider} ${o.model} (${o.aiType}): ${Object.entries(o.options).map(([k, spec]) => `${k} = ${describeOptionWithUnit(spec)}`).join("; ") || "none"}.`,
 ).join(" ");
 const offeringList = CATALOG.map((o) => `${o.aiType} · ${o.provider} · ${o.model} (${o.credits} credits)`).join("; ");
 

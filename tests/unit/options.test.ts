@@ -1,6 +1,6 @@
 /** Per-model options (app/domain/catalog.ts): what each model accepts, the 8 KB cap, the exact messages. */
 import { describe, expect, test } from "bun:test";
-import { acceptedOptions, CATALOG, describeOptions, findOffering, optionFieldLabel, optionsProblem, speedHint, typicalSecondsHere } from "~/domain/catalog";
+import { acceptedOptions, CATALOG, describeOptions, describeOptionWithUnit, findOffering, optionFieldLabel, optionsProblem, speedHint, typicalSecondsHere } from "~/domain/catalog";
 import { validateGenerateInput } from "~/domain/generations/generations.server";
 
 const offering = (aiType: string, provider: string, model: string) => findOffering(aiType, provider, model)!;
@@ -105,6 +105,10 @@ describe("options as a person reads them (studio form labels, a generation's det
     expect(optionFieldLabel(klingVideo.options.duration)).toBe("Duration (s)");
     expect(optionFieldLabel(runway.options.duration)).toBe("Duration (s)");
     expect(optionFieldLabel(klingVideo.options.aspect_ratio)).toBe("Aspect ratio");
+    // The API reference says it too; the refusal messages stay as they are.
+    expect(describeOptionWithUnit(runway.options.duration)).toBe("an integer from 2 to 10, in seconds");
+    expect(describeOptionWithUnit(klingVideo.options.duration)).toBe("one of 5, 10, in seconds");
+    expect(describeOptionWithUnit(runway.options.seed)).toBe("an integer from 0 to 4294967295");
     expect(describeOptions("video", "kling", "kling-v1", { aspect_ratio: "16:9", duration: 5 })).toEqual([
       { key: "aspect_ratio", label: "Aspect ratio", value: "16:9" },
       { key: "duration", label: "Duration", value: "5 s" },

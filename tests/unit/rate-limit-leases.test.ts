@@ -117,6 +117,14 @@ describe("fallback, expiry and give-backs", () => {
     expect(tatOf(db, "b")).toBe(us(T0) + (17 + 8) * us(60));
   });
 
+  test("one process wastes nothing: bursts of 16 every 10 s at 100/min for 10 minutes leave a burst of 60 whole (as exact GCRA does)", async () => {
+    const { l } = proc();
+    for (let burst = 0; burst < 60; burst++) for (let i = 0; i < 16; i++) expect((await l.take("b", std, T0 + burst * 10_000 + i)).allowed).toBe(true);
+    let passed = 0;
+    for (let i = 0; i < 60; i++) if ((await l.take("b", std, T0 + 600_000 + i)).allowed) passed++;
+    expect(passed).toBe(60); // never giving unused tokens back: 17 (44 with the quarter cap) — the waste had filled the bucket
+  });
+
   test("the unused tokens stay counted when another process wrote the row since (no give-back past another's lease)", async () => {
     const a = proc();
     const b = proc();

@@ -135,5 +135,19 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795383642566,
     "hash": "b94273267f831fab29aaf88b00a03296c28e4a59715818745cff9bbe48ef2eee"
+  },
+  {
+    "sql": [
+      "DROP INDEX \"generations_user_status_idx\";\n",
+      "\nALTER TABLE \"user_generation_stats\" ADD COLUMN \"held\" bigint DEFAULT 0 NOT NULL;\n",
+      "\nALTER TABLE \"user_generation_stats\" ADD COLUMN \"unfinished\" bigint DEFAULT 0 NOT NULL;\n",
+      "\nCREATE OR REPLACE FUNCTION \"user_generation_stats_count_tasks\"() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n\tIF TG_OP = 'DELETE' OR TG_OP = 'UPDATE' THEN\n\t\tUPDATE \"user_generation_stats\" SET \"tasks\" = \"tasks\" - 1, \"tasks_version\" = \"tasks_version\" + 1,\n\t\t\t\"held\" = \"held\" - CASE WHEN OLD.\"status\" IN ('pending', 'processing') THEN OLD.\"credits_cost\" ELSE 0 END,\n\t\t\t\"unfinished\" = \"unfinished\" - CASE WHEN OLD.\"status\" IN ('pending', 'processing') THEN 1 ELSE 0 END\n\t\tWHERE \"user_id\" = OLD.\"user_id\";\n\tEND IF;\n\tIF TG_OP = 'INSERT' OR TG_OP = 'UPDATE' THEN\n\t\tINSERT INTO \"user_generation_stats\" (\"user_id\", \"tasks\", \"tasks_version\", \"held\", \"unfinished\")\n\t\t\tVALUES (NEW.\"user_id\", 1, 1, CASE WHEN NEW.\"status\" IN ('pending', 'processing') THEN NEW.\"credits_cost\" ELSE 0 END,\n\t\t\t\tCASE WHEN NEW.\"status\" IN ('pending', 'processing') THEN 1 ELSE 0 END)\n\t\t\tON CONFLICT (\"user_id\") DO UPDATE SET \"tasks\" = \"user_generation_stats\".\"tasks\" + 1, \"tasks_version\" = \"user_generation_stats\".\"tasks_version\" + 1,\n\t\t\t\t\"held\" = \"user_generation_stats\".\"held\" + EXCLUDED.\"held\", \"unfinished\" = \"user_generation_stats\".\"unfinished\" + EXCLUDED.\"unfinished\";\n\tEND IF;\n\tRETURN NULL;\nEND\n$$;\n",
+      "\nCREATE FUNCTION \"user_generation_stats_hold\"() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n\tUPDATE \"user_generation_stats\" SET\n\t\t\"held\" = \"held\" - CASE WHEN OLD.\"status\" IN ('pending', 'processing') THEN OLD.\"credits_cost\" ELSE 0 END\n\t\t\t+ CASE WHEN NEW.\"status\" IN ('pending', 'processing') THEN NEW.\"credits_cost\" ELSE 0 END,\n\t\t\"unfinished\" = \"unfinished\" - CASE WHEN OLD.\"status\" IN ('pending', 'processing') THEN 1 ELSE 0 END\n\t\t\t+ CASE WHEN NEW.\"status\" IN ('pending', 'processing') THEN 1 ELSE 0 END\n\tWHERE \"user_id\" = NEW.\"user_id\";\n\tRETURN NULL;\nEND\n$$;\n",
+      "\nCREATE TRIGGER \"generations_stats_held\" AFTER UPDATE OF \"status\", \"credits_cost\" ON \"generations\" FOR EACH ROW\n\tWHEN (OLD.\"user_id\" IS NOT DISTINCT FROM NEW.\"user_id\"\n\t\tAND (CASE WHEN OLD.\"status\" IN ('pending', 'processing') THEN OLD.\"credits_cost\" END) IS DISTINCT FROM (CASE WHEN NEW.\"status\" IN ('pending', 'processing') THEN NEW.\"credits_cost\" END))\n\tEXECUTE FUNCTION \"user_generation_stats_hold\"();\n",
+      "\nUPDATE \"user_generation_stats\" s SET\n\t\"held\" = (SELECT coalesce(sum(g.\"credits_cost\"), 0) FROM \"generations\" g WHERE g.\"user_id\" = s.\"user_id\" AND g.\"status\" IN ('pending', 'processing')),\n\t\"unfinished\" = (SELECT count(*) FROM \"generations\" g WHERE g.\"user_id\" = s.\"user_id\" AND g.\"status\" IN ('pending', 'processing'));\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795385080497,
+    "hash": "5e31c0dfa395b9abb46bb35a8f71ec785fb55dd3030bfa8cc43f286b8e24fa43"
   }
 ];

@@ -157,5 +157,22 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795383640816,
     "hash": "bae4bd4ef71d1664041a0df9616e39891d495255ced62f7a8c10a8b5d8c9a8c8"
+  },
+  {
+    "sql": [
+      "DROP INDEX `generations_user_status_idx`;",
+      "\nALTER TABLE `user_generation_stats` ADD `held` integer DEFAULT 0 NOT NULL;",
+      "\nALTER TABLE `user_generation_stats` ADD `unfinished` integer DEFAULT 0 NOT NULL;",
+      "\nDROP TRIGGER `generations_stats_insert`;",
+      "\nCREATE TRIGGER `generations_stats_insert` AFTER INSERT ON `generations` BEGIN\n\tINSERT INTO `user_generation_stats` (`user_id`, `tasks`, `tasks_version`, `held`, `unfinished`)\n\t\tVALUES (NEW.`user_id`, 1, 1, CASE WHEN NEW.`status` IN ('pending', 'processing') THEN NEW.`credits_cost` ELSE 0 END, NEW.`status` IN ('pending', 'processing'))\n\t\tON CONFLICT (`user_id`) DO UPDATE SET `tasks` = `tasks` + 1, `tasks_version` = `tasks_version` + 1,\n\t\t\t`held` = `held` + excluded.`held`, `unfinished` = `unfinished` + excluded.`unfinished`;\nEND;\n",
+      "\nDROP TRIGGER `generations_stats_delete`;",
+      "\nCREATE TRIGGER `generations_stats_delete` AFTER DELETE ON `generations` BEGIN\n\tUPDATE `user_generation_stats` SET `tasks` = `tasks` - 1, `tasks_version` = `tasks_version` + 1,\n\t\t`held` = `held` - CASE WHEN OLD.`status` IN ('pending', 'processing') THEN OLD.`credits_cost` ELSE 0 END,\n\t\t`unfinished` = `unfinished` - (OLD.`status` IN ('pending', 'processing'))\n\tWHERE `user_id` = OLD.`user_id`;\nEND;\n",
+      "\nCREATE TRIGGER `generations_stats_held` AFTER UPDATE OF `status`, `credits_cost` ON `generations`\nWHEN OLD.`user_id` IS NEW.`user_id`\n\tAND (CASE WHEN OLD.`status` IN ('pending', 'processing') THEN OLD.`credits_cost` END) IS NOT (CASE WHEN NEW.`status` IN ('pending', 'processing') THEN NEW.`credits_cost` END)\nBEGIN\n\tUPDATE `user_generation_stats` SET\n\t\t`held` = `held` - CASE WHEN OLD.`status` IN ('pending', 'processing') THEN OLD.`credits_cost` ELSE 0 END + CASE WHEN NEW.`status` IN ('pending', 'processing') THEN NEW.`credits_cost` ELSE 0 END,\n\t\t`unfinished` = `unfinished` - (OLD.`status` IN ('pending', 'processing')) + (NEW.`status` IN ('pending', 'processing'))\n\tWHERE `user_id` = NEW.`user_id`;\nEND;\n",
+      "\nCREATE TRIGGER `generations_stats_held_owner` AFTER UPDATE OF `user_id` ON `generations` WHEN OLD.`user_id` IS NOT NEW.`user_id` BEGIN\n\tUPDATE `user_generation_stats` SET\n\t\t`held` = `held` - CASE WHEN OLD.`status` IN ('pending', 'processing') THEN OLD.`credits_cost` ELSE 0 END,\n\t\t`unfinished` = `unfinished` - (OLD.`status` IN ('pending', 'processing'))\n\tWHERE `user_id` = OLD.`user_id`;\n\tINSERT INTO `user_generation_stats` (`user_id`, `held`, `unfinished`)\n\t\tVALUES (NEW.`user_id`, CASE WHEN NEW.`status` IN ('pending', 'processing') THEN NEW.`credits_cost` ELSE 0 END, NEW.`status` IN ('pending', 'processing'))\n\t\tON CONFLICT (`user_id`) DO UPDATE SET `held` = `held` + excluded.`held`, `unfinished` = `unfinished` + excluded.`unfinished`;\nEND;\n",
+      "\nUPDATE `user_generation_stats` SET\n\t`held` = (SELECT coalesce(sum(`credits_cost`), 0) FROM `generations` g WHERE g.`user_id` = `user_generation_stats`.`user_id` AND g.`status` IN ('pending', 'processing')),\n\t`unfinished` = (SELECT count(*) FROM `generations` g WHERE g.`user_id` = `user_generation_stats`.`user_id` AND g.`status` IN ('pending', 'processing'));\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795385078855,
+    "hash": "7045d5452e12c1d674d0a0300593285f42d14fcf05f43877c8ebba7040b8e775"
   }
 ];

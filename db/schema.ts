@@ -366,7 +366,7 @@ export const generations = sqliteTable(
     index("generations_user_created_idx").on(t.userId, t.createdAt, t.id),
     // The job claim: due polls by next_poll_at, expired leases, and new tasks oldest first (created_at, id), none sorted.
     index("generations_claim_idx").on(t.status, t.nextPollAt, t.createdAt, t.id),
-    index("generations_user_status_idx").on(t.userId, t.status),
+    // No (user_id, status) index: the credits a user's unfinished tasks hold are user_generation_stats.held (issue 15).
   ],
 );
 
@@ -385,6 +385,14 @@ export const userGenerationStats = sqliteTable("user_generation_stats", {
   tasks: integer("tasks").notNull().default(0),
   /** Goes up by one on every insert, delete or move of the user's tasks: the same value means the same list of tasks. */
   tasksVersion: integer("tasks_version").notNull().default(0),
+  /**
+   * Σ credits_cost of the user's unfinished (pending or processing) tasks: what the reservation check subtracts
+   * from the balance. Kept by the same triggers on every insert, delete, status change, change of cost or owner
+   * (the migration that added it backfills it), so the check reads one row instead of an index of the user's tasks.
+   */
+  held: integer("held").notNull().default(0),
+  /** The number of the user's unfinished tasks (the studio's "still running?" and the header's live list). */
+  unfinished: integer("unfinished").notNull().default(0),
 });
 
 // ---------------------------------------------------------------- API keys

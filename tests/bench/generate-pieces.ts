@@ -7,13 +7,17 @@
  * transaction, envelope) without the HTTP server and React Router. Run it in an older checkout for a before/after
  * (it uses only long-standing functions). docs/performance.md, "Session 4: generate".
  *
- *   bun run bench:generate-pieces [calls per run, default 3000]
+ *   bun run bench:generate-pieces [calls per run, default 3000] [--engine postgres]
+ *
+ * --engine postgres: the same on a throwaway PostgreSQL cluster (the CPU of this process: the Bun side only);
+ * the SQLite-only pieces (the raw insert, the empty transaction) are left out.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
-import { openDatabase } from "#db/client";
+import { openDatabase, openPostgres, type Db } from "#db/client";
+import { startPostgres } from "../support/postgres";
 import { createAuth } from "~/lib/auth.server";
 import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
@@ -25,7 +29,9 @@ import { ENDPOINTS } from "~/lib/endpoints";
 
 const dir = mkdtempSync(join(tmpdir(), "genmicro-"));
 const config = { ...parseConfig({ DATA_DIR: dir, LOG_LEVEL: "silent", RATE_LIMIT_STANDARD: "10000000", RATE_LIMIT_WINDOW_MS: "1000" }), authSecret: "unit-test-secret-unit-test-secret-0123" };
-const db = openDatabase(join(dir, "atelier.db"));
+const ENGINE = process.argv.includes("--engine") ? process.argv[process.argv.indexOf("--engine") + 1] : "sqlite";
+const pg = ENGINE === "postgres" ? await startPostgres() : undefined;
+const db: Db = pg ? await openPostgres(pg.url) : openDatabase(join(dir, "atelier.db"));
 const clock = systemClock;
 (globalThis as any)[Symbol.for("atelier.services")] = { config, db, clock, auth: createAuth(config, db, clock) };
 const { action } = await import("~/routes/api/generator/generate");
@@ -64,7 +70,7 @@ async function measure(name: string, n: number, f: (i: number) => unknown, every
   results.sort((a, b) => a - b);
   console.log(`${name.padEnd(44)} ${results.map((x) => x.toFixed(1)).join(" / ")} µs`);
 }
-const N = Number(process.argv[2] ?? 3000);
+const N = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 3000);
 const EVERY = 2000; // pending per run like the bench (settle every 2000 creates ≈ 100 pending per user)
 const parsed = validateGenerateInput(BODY);
 const req = (i: number, path = "/api/generator/generate", body = BODYS) => new Request("http://localhost" + path, { method: "POST", headers: { "x-api-key": users[i % 20]!.key, "content-type": "application/json" }, body });
@@ -80,12 +86,14 @@ await measure("reservedCredits (100 pending/user)", N, (i) => db.exec(reservedCr
 await settle();
 await measure("availableCredits (both sums, 0 pending)", N, (i) => db.exec(availableCredits(db, users[i % 20]!.id, clock)));
 await measure("reservedCredits (0 pending)", N, (i) => db.exec(reservedCredits(db, users[i % 20]!.id)));
+if (!pg) {
 await measure("empty tx (BEGIN IMMEDIATE/COMMIT)", N, () => db.tx(function* () { return 1; }));
 const { generations } = await import("#db/schema");
 const rowOf = (i: number) => ({ id: randomUUID(), userId: users[i % 20]!.id, aiType: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "p", options: "{}", status: "pending", creditsCost: 3, mode: "simulated", deadlineAt: Date.now() + 1000, createdAt: new Date() });
 const sqlite = db.sqlite!;
 const raw = sqlite.prepare("INSERT INTO generations (id, user_id, ai_type, provider, model, prompt, options, status, credits_cost, mode, deadline_at, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
 await measure("raw prepared insert in tx", N, (i) => db.tx(function* () { const r = rowOf(i); raw.run(r.id, r.userId, r.aiType, r.provider, r.model, r.prompt, r.options, r.status, r.creditsCost, r.mode, r.deadlineAt, r.createdAt.getTime()); }), EVERY);
+}
 const { getGenerationRuntime } = await import("~/domain/generations/runtime.server");
 
 // ---- the runner's work per task (claims of 8 with a backlog of 2,000 pending tasks, then completion + debit + outbox)
@@ -113,3 +121,6 @@ for (let r = 0; r < 3; r++) await runnerRound("runner");
 const fox = { aiType: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", options: {}, prompt: "bench: a red fox in snow" } as const;
 await measure("simulator render, the same request", 200, () => renderAssets(fox as any));
 await measure("simulator render, a new prompt each time", 200, (i) => renderAssets({ ...fox, prompt: `bench ${i} ${Math.random()}` } as any));
+await db.close();
+await pg?.stop();
+process.exit(0);

@@ -12,12 +12,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { openDatabase, openPostgres, type Db } from "#db/client";
+import { prepared } from "#db/prepared";
 import { migrations } from "#db/migrations.gen";
 import { pgMigrations } from "#db/migrations-pg.gen";
 import { generations, user } from "#db/schema";
 import { findOffering } from "~/domain/catalog";
-import { grantCredits } from "~/domain/credits/ledger.server";
-import { createGeneration, createOrReplay, historyPageJson } from "~/domain/generations/generations.server";
+import { availableCredits, balanceOf, grantCredits, reservedCredits } from "~/domain/credits/ledger.server";
+import { cancelTransition } from "~/domain/generations/cancel.server";
+import { createGeneration, createOrReplay, hasUnfinished, historyPageJson } from "~/domain/generations/generations.server";
+import { claimDue, completeGeneration, failGeneration } from "~/domain/generations/lifecycle.server";
 import { manualClock } from "~/lib/clock";
 import { migrateToPostgres } from "~/server/migrate-to-postgres.server";
 import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
@@ -32,6 +35,17 @@ async function counters(db: Db) {
   const truth = await db.raw<{ user_id: string; n: number | string }>("SELECT user_id, count(*) AS n FROM generations GROUP BY user_id").many();
   const kept = await db.raw<{ user_id: string; n: number | string }>("SELECT user_id, tasks AS n FROM user_generation_stats WHERE tasks <> 0").many();
   const asMap = (rows: { user_id: string; n: number | string }[]) => Object.fromEntries(rows.map((r) => [r.user_id, Number(r.n)]).sort());
+  return { truth: asMap(truth), kept: asMap(kept) };
+}
+/** Credits held and tasks unfinished per user: as kept (user_generation_stats) and the truth (the unfinished rows). */
+async function holds(db: Db) {
+  const truth = await db
+    .raw<{ user_id: string; held: number | string; n: number | string }>(
+      "SELECT user_id, sum(credits_cost) AS held, count(*) AS n FROM generations WHERE status IN ('pending', 'processing') GROUP BY user_id",
+    )
+    .many();
+  const kept = await db.raw<{ user_id: string; held: number | string; n: number | string }>("SELECT user_id, held, unfinished AS n FROM user_generation_stats WHERE held <> 0 OR unfinished <> 0").many();
+  const asMap = (rows: typeof truth) => Object.fromEntries(rows.map((r) => [r.user_id, [Number(r.held), Number(r.n)]]).sort());
   return { truth: asMap(truth), kept: asMap(kept) };
 }
 const counterOf = async (db: Db, userId: string) =>
@@ -58,9 +72,12 @@ const plainRow = (userId: string) => ({
 });
 
 /** The index of the migration that creates the counter (found by content: its number moves when others land first). */
-const counterMigration = (list: { sql: string[] }[]) => {
-  const i = list.findIndex((m) => m.sql.some((s) => /CREATE TABLE [`"]user_generation_stats[`"]/.test(s)));
-  if (i < 1) throw new Error("no migration creates user_generation_stats");
+const COUNTER_MIGRATION = /CREATE TABLE [`"]user_generation_stats[`"]/;
+/** The migration that adds the held credits and unfinished tasks (and drops the (user_id, status) index). */
+const HELD_MIGRATION = /ADD (COLUMN )?[`"]held[`"]/;
+const counterMigration = (list: { sql: string[] }[], which = COUNTER_MIGRATION) => {
+  const i = list.findIndex((m) => m.sql.some((s) => which.test(s)));
+  if (i < 1) throw new Error(`no migration matches ${which}`);
   return i;
 };
 function migrateSome(db: Db, list: unknown[]) {
@@ -72,8 +89,8 @@ interface Engine {
   name: string;
   skip: boolean;
   open(): Promise<Db>;
-  /** An empty database with the migrations before the counter's applied; `finish` applies the rest. */
-  openBefore(): Promise<{ db: Db; finish(): Promise<void> }>;
+  /** An empty database with the migrations before the counter's (or `which`) applied; `finish` applies the rest. */
+  openBefore(which?: RegExp): Promise<{ db: Db; finish(): Promise<void> }>;
   /** Two handles (two processes' connections) on one new database. */
   openPair(): Promise<[Db, Db]>;
 }
@@ -85,9 +102,9 @@ const engines: Engine[] = [
     name: "SQLite",
     skip: false,
     open: async () => openDatabase(":memory:"),
-    openBefore: async () => {
+    openBefore: async (which) => {
       const db = openDatabase(":memory:", { migrate: false });
-      await migrateSome(db, migrations.slice(0, counterMigration(migrations)));
+      await migrateSome(db, migrations.slice(0, counterMigration(migrations, which)));
       return { db, finish: async () => migrateSome(db, migrations) };
     },
     openPair: async () => {
@@ -99,9 +116,9 @@ const engines: Engine[] = [
     name: "PostgreSQL",
     skip: skipWithoutPostgres(),
     open: async () => openPostgres(await pg!.createDatabase(`counter_${++dbs}`), { poolMax: 10 }),
-    openBefore: async () => {
+    openBefore: async (which) => {
       const db = await openPostgres(await pg!.createDatabase(`counter_${++dbs}`), { migrate: false, poolMax: 2 });
-      await migrateSome(db, pgMigrations.slice(0, counterMigration(pgMigrations)));
+      await migrateSome(db, pgMigrations.slice(0, counterMigration(pgMigrations, which)));
       return { db, finish: async () => migrateSome(db, pgMigrations) };
     },
     openPair: async () => {
@@ -232,6 +249,70 @@ for (const engine of engines) {
       expect(await counterOf(db, stays)).toBe(1);
       const { truth, kept } = await counters(db);
       expect(kept).toEqual(truth);
+    });
+
+    test("held credits and unfinished tasks: kept by the triggers through reservations, claims, completion, failure, cancel, raw writes, moves and deletes (issue 15)", async () => {
+      const u = await newUser(db, 100);
+      const v = await newUser(db, 0);
+      const made = [];
+      for (let i = 0; i < 5; i++) made.push(await create(db, u)); // 5 × 3 credits held
+      expect((await holds(db)).kept[u]).toEqual([15, 5]);
+      expect(await db.exec(availableCredits(db, u, clock))).toBe(85);
+      expect(await db.exec(balanceOf(db, u, clock))).toEqual({ available: 85, held: 15 });
+      expect(await hasUnfinished(db, u)).toBe(true);
+      const claimed = await claimDue(db, { owner: "t", limit: 1000, leaseMs: 60_000 }, clock); // pending → processing: still held
+      expect(claimed.map((c) => c.row.id)).toEqual(expect.arrayContaining(made.map((m) => m.id)));
+      expect((await holds(db)).kept[u]).toEqual([15, 5]);
+      expect(await completeGeneration(db, { id: made[0]!.id, owner: "t", resultUrls: ["http://x/a.png"] }, clock)).toBe(true); // debited, released
+      expect(await failGeneration(db, { id: made[1]!.id, owner: "t", message: "boom" }, clock)).toBe(true);
+      await cancelTransition(db, u, made[2]!.id, clock);
+      expect((await holds(db)).kept[u]).toEqual([6, 2]);
+      expect(await db.exec(availableCredits(db, u, clock))).toBe(100 - 3 - 6);
+      // Straight writes: a pending row inserted, its cost changed, one moved to another user, one deleted, one finished by hand.
+      const raw = { ...plainRow(u), status: "pending" };
+      await db.run(db.insert(generations).values(raw));
+      await db.run(db.update(generations).set({ creditsCost: 8 }).where(eq(generations.id, raw.id)));
+      expect((await holds(db)).kept[u]).toEqual([14, 3]);
+      await db.run(db.update(generations).set({ userId: v }).where(eq(generations.id, made[3]!.id)));
+      await db.run(db.update(generations).set({ userId: v, status: "failed" }).where(eq(generations.id, made[4]!.id)));
+      expect([(await holds(db)).kept[u], (await holds(db)).kept[v]]).toEqual([[8, 1], [3, 1]]);
+      await db.run(db.delete(generations).where(eq(generations.id, raw.id)));
+      await db.run(db.update(generations).set({ status: "completed" }).where(eq(generations.id, made[3]!.id)));
+      expect(await hasUnfinished(db, u)).toBe(false);
+      expect(await db.exec(reservedCredits(db, v))).toBe(0);
+      const { truth, kept } = await holds(db);
+      expect(kept).toEqual(truth);
+    });
+
+    test("the reservation's check reads the held credits from the user's row, not from the user's tasks (issue 15)", async () => {
+      if (db.engine !== "sqlite") return; // the plan pinned on SQLite (PostgreSQL: the same statement text)
+      const u = await newUser(db);
+      await create(db, u);
+      const check = prepared(db, "ledger.available", () => {
+        throw new Error("availableCredits has not prepared its statement");
+      }) as unknown as { getQuery(): { sql: string } };
+      const plan = (db.sqlite!.prepare(`EXPLAIN QUERY PLAN ${check.getQuery().sql}`).all() as { detail: string }[]).map((r) => r.detail);
+      expect(plan.join(" | ")).not.toContain("generations");
+      expect(plan.some((d) => /user_generation_stats USING INDEX sqlite_autoindex_user_generation_stats_1 \(user_id=\?\)/.test(d))).toBe(true);
+      expect(plan.some((d) => /credit_grants USING INDEX/.test(d))).toBe(true);
+    });
+
+    test("the held credits' migration backfills unfinished tasks that existed before it", async () => {
+      const { db: old, finish } = await engine.openBefore(HELD_MIGRATION);
+      try {
+        const [a, b] = [await newUser(old, 0), await newUser(old, 0)];
+        const rows = [
+          ...["pending", "processing", "completed", "failed", "pending"].map((status, i) => ({ ...plainRow(a), status, creditsCost: 1 + i })),
+          { ...plainRow(b), status: "processing", creditsCost: 4 },
+        ];
+        await old.run(old.insert(generations).values(rows));
+        await finish();
+        expect((await holds(old)).kept).toEqual({ [a]: [1 + 2 + 5, 3], [b]: [4, 1] });
+        await old.run(old.update(generations).set({ status: "completed" }).where(eq(generations.id, rows[1]!.id)));
+        expect((await holds(old)).kept[a]).toEqual([6, 2]);
+      } finally {
+        await old.close();
+      }
     });
 
     test("the migration backfills the tasks that existed before it (and the triggers count from there)", async () => {

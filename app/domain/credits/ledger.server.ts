@@ -12,7 +12,7 @@ import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import { many, one, run, type Steps, type Tx } from "#db/client";
 import { prepared } from "#db/prepared";
-import { creditAllocations, creditDebits, creditGrants, generations } from "#db/schema";
+import { creditAllocations, creditDebits, creditGrants, generations, userGenerationStats } from "#db/schema";
 import { AppError } from "~/lib/errors";
 import type { Clock } from "~/lib/clock";
 
@@ -101,13 +101,16 @@ export function* getCreditsMany(tx: Tx, userIds: string[], clock: Clock): Steps<
   return out;
 }
 
-/** Credits held by the user's unfinished (pending or processing) tasks. */
+/**
+ * Credits held by the user's unfinished (pending or processing) tasks: `user_generation_stats.held`, which the
+ * database's triggers keep equal to Σ credits_cost of those tasks in the transaction of every write to them
+ * (db/migrations 0010; issue 15). No row: no task, nothing held.
+ */
+const held$ = sql<number>`coalesce((select ${userGenerationStats.held} from ${userGenerationStats} where ${userGenerationStats.userId} = ${sql.placeholder("userId")}), 0)`;
+
 export function* reservedCredits(tx: Tx, userId: string): Steps<number> {
   const q = prepared(tx, "ledger.reservedCredits", (t) =>
-    t
-      .select({ n: sql<number>`coalesce(sum(${generations.creditsCost}), 0)` })
-      .from(generations)
-      .where(and(eq(generations.userId, sql.placeholder("userId")), inArray(generations.status, ["pending", "processing"]))),
+    t.select({ n: userGenerationStats.held }).from(userGenerationStats).where(eq(userGenerationStats.userId, sql.placeholder("userId"))),
   );
   const row = yield* one(q, { userId });
   return Number(row?.n ?? 0);
@@ -115,14 +118,14 @@ export function* reservedCredits(tx: Tx, userId: string): Steps<number> {
 
 /**
  * available = left_credits − reserved (negative when grants expired under running tasks), in one statement:
- * the reservation's check reads both sums at once (one round trip on PostgreSQL).
+ * the reservation's check reads the grants' sum and the held credits at once (one round trip on PostgreSQL).
  */
 export function* availableCredits(tx: Tx, userId: string, clock: Clock): Steps<number> {
   const q = prepared(tx, "ledger.available", (t) =>
     t
       .select({
         left: sql<number>`coalesce(sum(case when ${creditGrants.expiresAt} is null or ${creditGrants.expiresAt} > ${sql.placeholder("now")} then ${creditGrants.remaining} else 0 end), 0)`,
-        held: sql<number>`(select coalesce(sum(${generations.creditsCost}), 0) from ${generations} where ${generations.userId} = ${sql.placeholder("userId")} and ${generations.status} in ('pending', 'processing'))`,
+        held: held$,
       })
       .from(creditGrants)
       .where(eq(creditGrants.userId, sql.placeholder("userId"))),

@@ -8,7 +8,7 @@ import { and, asc, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-or
 import { randomUUID } from "node:crypto";
 import { inJsonArray, isUniqueViolation, lockRow, one, run, type Db, type Steps, type Tx } from "#db/client";
 import { engineOf, prepared } from "#db/prepared";
-import { generations, idempotencyKeys, user } from "#db/schema";
+import { generations, idempotencyKeys, user, userGenerationStats } from "#db/schema";
 import { findOffering, isAiType, optionsProblem, providersFor, type AiType, type Offering, type ProviderName } from "~/domain/catalog";
 import { assertCanReserve } from "~/domain/credits/ledger.server";
 import { iso, type Clock } from "~/lib/clock";
@@ -440,16 +440,15 @@ export async function listRecent(db: Db, userId: string, paging: { page: number;
   return { rows, total: Number(total?.n ?? 0) };
 }
 
+/** How many unfinished tasks the user has: the counter the triggers keep (user_generation_stats.unfinished). */
+async function unfinishedCount(db: Db, userId: string): Promise<number> {
+  const row = await db.one(db.select({ n: userGenerationStats.unfinished }).from(userGenerationStats).where(eq(userGenerationStats.userId, userId)));
+  return Number(row?.n ?? 0);
+}
+
 /** Whether the user has unfinished tasks (the studio keeps polling while so). */
 export async function hasUnfinished(db: Db, userId: string): Promise<boolean> {
-  const row = await db.one(
-    db
-      .select({ id: generations.id })
-      .from(generations)
-      .where(and(eq(generations.userId, userId), inArray(generations.status, ["pending", "processing"])))
-      .limit(1),
-  );
-  return row !== undefined;
+  return (await unfinishedCount(db, userId)) > 0;
 }
 
 /** Everyone's latest tasks, newest first (the admin page); `failed` only when asked. */
@@ -487,13 +486,19 @@ export function listLatestAll(db: Db, opts: { limit: number; status?: Generation
  */
 export async function liveSummary(db: Db, userId: string) {
   const pick = { id: generations.id, status: generations.status, prompt: generations.prompt, aiType: generations.aiType };
-  const active = await db.many(
-    db
-      .select(pick)
-      .from(generations)
-      .where(and(eq(generations.userId, userId), inArray(generations.status, ["pending", "processing"])))
-      .limit(50),
-  );
+  // The user's tasks newest first (the (user_id, created_at, id) index), read only until the unfinished ones are all found.
+  const unfinished = Math.min(await unfinishedCount(db, userId), 50);
+  const active =
+    unfinished === 0
+      ? []
+      : await db.many(
+          db
+            .select(pick)
+            .from(generations)
+            .where(and(eq(generations.userId, userId), inArray(generations.status, ["pending", "processing"])))
+            .orderBy(desc(generations.createdAt), desc(generations.id))
+            .limit(unfinished),
+        );
   const finished = await db.many(
     db
       .select(pick)

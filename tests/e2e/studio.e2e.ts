@@ -49,6 +49,32 @@ test("a video: progress in place while it runs, then the result, with its price"
   await expect(video).toContainText("Simulated");
 });
 
+test("the toast of a finished result closes on opening that result; one about another result stays", async ({ page }) => {
+  await signUp(page, { name: "Toast User" });
+  const generate = async (prompt: string) => {
+    await page.goto("/studio");
+    await page.getByRole("radio", { name: /FLUX\.1 \[schnell\]/ }).check();
+    await page.getByRole("textbox", { name: "Prompt" }).fill(prompt);
+    await page.getByRole("button", { name: "Generate" }).click();
+    return page.getByRole("listitem", { name: `Generation: ${prompt}` });
+  };
+  const toasts = page.getByRole("region", { name: /^Notifications/ });
+  const ready = (prompt: string) => toasts.locator("li", { hasText: "Your image is ready" }).filter({ hasText: prompt });
+
+  const heron = await generate("A heron at dawn [simulate:slow]");
+  await expect(ready("A heron at dawn")).toBeVisible();
+  // Opening it from the gallery: its page says it is ready, so the toast goes (it used to stay for its 6 s).
+  await heron.getByRole("link", { name: /^Details:/ }).click();
+  await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);
+  await expect(ready("A heron at dawn")).toHaveCount(0, { timeout: 1000 });
+
+  // Another result finishing while the person looks at the first one: told, with a way to it.
+  const heronPage = page.url();
+  await generate("A crane at dusk [simulate:slow]");
+  await page.goto(heronPage);
+  await expect(ready("A crane at dusk")).toBeVisible();
+});
+
 test("without JavaScript: field errors, the type toggle, a failed task costs nothing, gallery pages", async ({ browser }) => {
   test.setTimeout(180_000);
   const context = await browser.newContext({ javaScriptEnabled: false });

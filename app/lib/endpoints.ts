@@ -233,7 +233,7 @@ export const ENDPOINTS = {
     tag: "Generation",
     summary: "Create a generation task",
     description:
-      "Validates the request, checks and reserves credits, and creates a pending task that runs in the background. Credits are deducted only when the task completes. Poll /api/generator/query with the gen_id, follow /api/generator/stream, or receive a webhook.\n\nSafe retries: send an `Idempotency-Key` header (e.g. a UUID). The same key from the same user within 24 h answers the first response again (same gen_id, header `Idempotent-Replayed: true`) and creates or reserves nothing; the same key with a different body answers HTTP 409. Concurrent requests with one key create one task.",
+      "Validates the request, checks and reserves credits, and creates a pending task that runs in the background. Credits are deducted only when the task completes. Poll /api/generator/query with the gen_id, follow /api/generator/stream, or receive a webhook.\n\nSafe retries: send an `Idempotency-Key` header (e.g. a UUID). The same key from the same user within 24 h answers the first response again (same gen_id, header `Idempotent-Replayed: true`) and creates or reserves nothing; the same key with a different body answers HTTP 409. Concurrent requests with one key create one task.\n\nTasks that end unpaid (canceled or failed) cost nothing and are bounded: after 100 of them within an hour, generate answers HTTP 429 `Too Many Requests` (with Retry-After) and creates nothing.",
     auth: "user",
     source: "spec 4.1, DESIGN §10",
     headers: [{ name: "Idempotency-Key", description: "1–255 visible ASCII characters; remembered 24 h per user", maxLength: 255 }],

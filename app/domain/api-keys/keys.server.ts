@@ -12,7 +12,7 @@ import { apiKeys } from "#db/schema";
 import { DAY_MS, iso, type Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 import type { Policy } from "~/domain/rate-limits/decide";
-import { take } from "~/domain/rate-limits/limiter.server";
+import { takeOrRefuse } from "~/domain/rate-limits/limiter.server";
 import { keyCreationBucket } from "~/domain/rate-limits/policy.server";
 import { disableEndpointsOfKey } from "~/domain/webhooks/webhooks.server";
 import { forgetApiKey, hashApiKey } from "./authenticate.server";
@@ -89,8 +89,7 @@ export async function createApiKey(
   const maxActive = opts.maxActive ?? MAX_ACTIVE_KEYS;
   // Rate limits count per user (DESIGN §5); this bounds creating and revoking keys in a loop.
   if (opts.creationLimit) {
-    const d = await take(db, keyCreationBucket(input.userId), opts.creationLimit, clock.now());
-    if (!d.allowed) throw Object.assign(new AppError("RATE_LIMITED"), { headers: { "Retry-After": String(Math.ceil(d.retryAfterMs! / 1000)) } });
+    await takeOrRefuse(db, keyCreationBucket(input.userId), opts.creationLimit, clock.now());
   }
   const key = generateApiKey();
   const row = {

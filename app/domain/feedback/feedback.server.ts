@@ -12,16 +12,14 @@ import { desc, eq } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import type { Db } from "#db/client";
 import { feedback, user } from "#db/schema";
-import { take } from "~/domain/rate-limits/limiter.server";
+import { takeOrRefuse } from "~/domain/rate-limits/limiter.server";
 import type { Clock } from "~/lib/clock";
-import { AppError } from "~/lib/errors";
 
 export const FEEDBACK_PER_HOUR = 10;
 const FEEDBACK_POLICY = { name: "feedback", limit: FEEDBACK_PER_HOUR, windowMs: 3_600_000 };
 
 export async function addFeedback(db: Db, userId: string, input: { content: string; rating: number }, clock: Clock) {
-  const d = await take(db, `feedback:${userId}`, FEEDBACK_POLICY, clock.now());
-  if (!d.allowed) throw Object.assign(new AppError("RATE_LIMITED"), { headers: { "Retry-After": String(Math.ceil(d.retryAfterMs! / 1000)) } });
+  await takeOrRefuse(db, `feedback:${userId}`, FEEDBACK_POLICY, clock.now());
   const row = { id: randomUUID(), userId, content: input.content, rating: input.rating, createdAt: new Date(clock.now()) };
   await db.run(db.insert(feedback).values(row));
   return row;

@@ -19,7 +19,7 @@ import { and, eq, inArray, ne, or } from "drizzle-orm";
 import { one, type Db } from "#db/client";
 import { generations } from "#db/schema";
 import type { ProviderName } from "~/domain/catalog";
-import { take } from "~/domain/rate-limits/limiter.server";
+import { takeOrRefuse } from "~/domain/rate-limits/limiter.server";
 import { enqueueGenerationEvent } from "~/domain/webhooks/outbox.server";
 import type { Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
@@ -27,6 +27,7 @@ import type { ProviderRegistry } from "~/providers/registry.server";
 import { generationChanged, outboxChanged } from "./changes.server";
 import type { GenerationRow } from "./generations.server";
 import { cancelUpstream } from "./lifecycle.server";
+import { countUnpaidTask } from "./unpaid.server";
 import { isFinished } from "./status";
 
 export const CANCELED = "canceled";
@@ -74,8 +75,7 @@ export function cancelTransition(db: Db, userId: string, genId: string, clock: C
 
 /** A cancel of a live task at its provider takes one slot of the user's allowance, or RATE_LIMITED. */
 async function takeLiveCancel(db: Db, userId: string, clock: Clock): Promise<void> {
-  const d = await take(db, `live-cancel:${userId}`, LIVE_CANCEL_POLICY, clock.now());
-  if (!d.allowed) throw Object.assign(new AppError("RATE_LIMITED"), { headers: { "Retry-After": String(Math.ceil(d.retryAfterMs! / 1000)) } });
+  await takeOrRefuse(db, `live-cancel:${userId}`, LIVE_CANCEL_POLICY, clock.now());
 }
 
 /** Cancels the caller's task and, for a processing one with an upstream job, the upstream job. */
@@ -87,6 +87,7 @@ export async function cancelGeneration(deps: { db: Db; clock: Clock; providers: 
   }
   const { before, after, queued } = t as Transition;
   generationChanged(genId);
+  await countUnpaidTask(deps.db, userId, deps.clock);
   if (queued > 0) outboxChanged();
   if (before.status === "processing" && before.upstreamTaskId) {
     await cancelUpstream(deps.providers.get(before.provider as ProviderName), before.upstreamTaskId, genId);

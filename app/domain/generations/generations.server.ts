@@ -13,6 +13,7 @@ import { findOffering, isAiType, optionsProblem, providersFor, type AiType, type
 import { assertCanReserve } from "~/domain/credits/ledger.server";
 import { iso, type Clock } from "~/lib/clock";
 import { GENERATION_STATUSES, type GenerationStatus } from "./status";
+import { assertUnpaidAllowance } from "./unpaid.server";
 
 export { GENERATION_STATUSES, type GenerationStatus };
 import type { Config } from "~/lib/config.server";
@@ -143,6 +144,7 @@ function createOrReplayOnce(db: Db, args: CreateArgs, clock: Clock): Promise<{ r
       const prior = yield* findIdempotent(tx, args.userId, idem.key, idem.requestHash, now);
       if (prior) return { row: prior, replayed: true };
     }
+    yield* assertUnpaidAllowance(tx, args.userId, now);
     yield* assertCanReserve(tx, args.userId, offering.credits, clock);
     const row = {
       id: randomUUID(),

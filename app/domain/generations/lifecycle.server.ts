@@ -29,6 +29,7 @@ import type { ResultStorage } from "~/storage/types";
 import { enqueueGenerationEvent } from "~/domain/webhooks/outbox.server";
 import { generationChanged, outboxChanged } from "./changes.server";
 import type { GenerationRow } from "./generations.server";
+import { countUnpaidTask } from "./unpaid.server";
 
 export const TIMED_OUT = "generation timed out";
 export const INTERRUPTED = "generation interrupted by a server restart; no credits were charged, please try again";
@@ -419,7 +420,10 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
     }
   };
   const fail = async (message: string) => {
-    if (await write(() => failGeneration(db, { id: row.id, owner, message }, clock))) log.debug("generation failed", { gen_id: row.id, owner, message });
+    if (await write(() => failGeneration(db, { id: row.id, owner, message }, clock))) {
+      log.debug("generation failed", { gen_id: row.id, owner, message });
+      await write(() => countUnpaidTask(db, row.userId, clock));
+    }
   };
   const finish = async (assets: ResultAsset[]) => {
     const urls = await timed("store", () => storeResults(ctx.storage, row.id, assets, signal, {

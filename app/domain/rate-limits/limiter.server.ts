@@ -23,6 +23,7 @@
  *   (compare-and-set, folded into its next lease statement). See `LeaseLimiter`.
  */
 import type { Db } from "#db/client";
+import { AppError } from "~/lib/errors";
 import { admitted, available, denied, intervalUs, US_PER_MS, type Decision, type Policy } from "./decide";
 
 /**
@@ -63,6 +64,18 @@ export async function take(db: Db, bucket: string, policy: Pick<Policy, "limit" 
   const tat = await lease(db, bucket, Math.floor(nowMs * US_PER_MS), intervalUs(policy), policy.windowMs * US_PER_MS);
   if (tat !== null) return admitted(policy, nowMs, tat);
   return denied(policy, nowMs, await readTat(db, bucket));
+}
+
+/** RATE_LIMITED (HTTP 429 `Too Many Requests`) with the decision's Retry-After. */
+export function rateLimitedError(d: Pick<Decision, "retryAfterMs">): AppError {
+  return Object.assign(new AppError("RATE_LIMITED"), { headers: { "Retry-After": String(Math.ceil((d.retryAfterMs ?? 1000) / 1000)) } });
+}
+
+/** One slot of an allowance (feedback, resends, key creation, …), or RATE_LIMITED with Retry-After. */
+export async function takeOrRefuse(db: Db, bucket: string, policy: Pick<Policy, "limit" | "windowMs">, nowMs: number): Promise<Decision> {
+  const d = await take(db, bucket, policy, nowMs);
+  if (!d.allowed) throw rateLimitedError(d);
+  return d;
 }
 
 export interface LeaseOptions {

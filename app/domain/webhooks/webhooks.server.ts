@@ -11,7 +11,7 @@ import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } f
 import { iso, type Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 import { checkedAddress, OutboundRefused, type Resolver } from "~/lib/outbound.server";
-import { take } from "~/domain/rate-limits/limiter.server";
+import { takeOrRefuse } from "~/domain/rate-limits/limiter.server";
 import { WEBHOOK_EVENTS, type WebhookEventType } from "./events";
 import { newId } from "./outbox.server";
 
@@ -221,8 +221,7 @@ export async function resendDelivery(db: Db, userId: string, deliveryId: string,
       .where(eq(webhookDeliveries.id, deliveryId)),
   );
   if (!owner || owner.userId !== userId) throw new AppError("DELIVERY_NOT_FOUND");
-  const d = await take(db, `webhook-resend:${userId}`, RESEND_POLICY, clock.now());
-  if (!d.allowed) throw Object.assign(new AppError("RATE_LIMITED"), { headers: { "Retry-After": String(Math.ceil(d.retryAfterMs! / 1000)) } });
+  await takeOrRefuse(db, `webhook-resend:${userId}`, RESEND_POLICY, clock.now());
   return db.tx(function* (t) {
     const found = yield* one(
       t

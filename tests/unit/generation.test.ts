@@ -410,6 +410,32 @@ describe("runStep with providers that misbehave", () => {
     expect(runner.stats().claimed).toBeGreaterThanOrEqual(30);
   });
 
+  test("only a request the provider refused counts as an unpaid task; outages, timeouts and crashes never do (review 4)", async () => {
+    const { db, clock, userId, create } = await setup();
+    const dallE = findOffering("image", "openai", "dall-e-3")!;
+    // The allowance's bucket (unpaid.server.ts): a row appears with the first task counted.
+    const counted = () => db.sqlite!.query("SELECT tat FROM rate_limits WHERE bucket = ?").get(`unpaid:${userId}`) !== null;
+    const failWith = async (error: Error) => {
+      const g = await create(`t ${error.message}`, dallE, "live");
+      const p: SyncProvider = { name: "openai", mode: "live", lifecycle: "sync", generate: async () => Promise.reject(error) };
+      for (const t of await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock)) await runStep(stepCtx(db, clock, p, dir), t, never);
+      clock.advance(1000);
+      return row(db, g.id);
+    };
+    // The provider's outage, its credentials, our crash: failed, never counted against the user.
+    expect((await failWith(new ProviderError("server", "upstream 500", { retryable: false }))).status).toBe("failed");
+    expect((await failWith(new ProviderError("auth", "provider credentials rejected"))).status).toBe("failed");
+    expect((await failWith(new Error("bug"))).errorMessage).toBe("generation failed: internal error");
+    const late = await create("late");
+    clock.advance(600_000);
+    for (const t of await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock)) await runStep(stepCtx(db, clock, createSimulator("replicate", "async", { delayMs: 0, clock }), dir), t, never);
+    expect(row(db, late.id).errorMessage).toBe(TIMED_OUT);
+    expect(counted()).toBe(false);
+    // The prompt refused: counted.
+    expect((await failWith(new ProviderError("bad_request", "content policy violation"))).errorMessage).toBe("content policy violation");
+    expect(counted()).toBe(true);
+  });
+
   test("cleanup", async () => rmSync(dir, { recursive: true, force: true }));
 });
 

@@ -419,10 +419,15 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
       if (t) t.db += performance.now() - t0;
     }
   };
-  const fail = async (message: string) => {
+  /**
+   * `byRequest`: the request itself was refused (the provider rejected the prompt or options, or its job failed):
+   * such a task counts in the user's allowance of unpaid tasks (unpaid.server.ts). Our own or the provider's outage
+   * (timeouts, 5xx, network, credentials, storage, a restart, a crash) never counts against the user.
+   */
+  const fail = async (message: string, byRequest = false) => {
     if (await write(() => failGeneration(db, { id: row.id, owner, message }, clock))) {
       log.debug("generation failed", { gen_id: row.id, owner, message });
-      await write(() => countUnpaidTask(db, row.userId, clock));
+      if (byRequest) await write(() => countUnpaidTask(db, row.userId, clock));
     }
   };
   const finish = async (assets: ResultAsset[]) => {
@@ -470,7 +475,7 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
     if (result.state === "pending" || result.state === "running") {
       await write(() => schedulePoll(db, { id: row.id, owner, nextPollAt: nextPoll(row.pollCount + 1), countPoll: true }));
     } else if (result.state === "failed") {
-      await fail(result.message);
+      await fail(result.message, true);
     } else {
       await finish(result.assets);
     }
@@ -495,15 +500,16 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
       log.error("generation step crashed", { gen_id: row.id, provider: row.provider, step: plan.kind, error });
     }
     const retryable = error instanceof ProviderError && error.retryable;
+    const byRequest = error instanceof ProviderError && (error.kind === "bad_request" || error.kind === "failed");
     if (plan.kind === "poll") {
       // Polling again is always safe: the upstream job exists once.
       if (retryable) await write(() => schedulePoll(db, { id: row.id, owner, nextPollAt: nextPoll(row.pollCount + 1), countPoll: true }));
-      else await fail(userMessage(error));
+      else await fail(userMessage(error), byRequest);
     } else if (retryable && row.attempts < MAX_SUBMIT_ATTEMPTS) {
       // The adapter says this call can be repeated without a duplicate upstream job.
       await write(() => schedulePoll(db, { id: row.id, owner, nextPollAt: nextPoll(row.attempts), countPoll: false }));
     } else {
-      await fail(userMessage(error));
+      await fail(userMessage(error), byRequest);
     }
   }
 }

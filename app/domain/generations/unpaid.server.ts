@@ -4,6 +4,8 @@
  * cancel (or a prompt that fails) was a free write without bound — 71 tasks a
  * second from one connection with 3 credits, each row kept for good and each
  * an event for the user's webhooks. Every task that ends without a charge
+ * by the user's doing — a cancel, or a failure the request caused (the
+ * provider refused it; never an outage, a timeout or a crash: runStep)
  * takes one slot of a per-user bucket in the shared limiter; while the bucket
  * is empty, creating a task answers RATE_LIMITED (429, Retry-After). Ending a
  * task is never refused for it, and paid tasks never count.

@@ -64,8 +64,8 @@ export function* run(q: Query, p?: Record<string, unknown>): Steps<number> {
   return yield { k: "run", q, p };
 }
 /**
- * Locks one row until the transaction ends (`SELECT … FOR UPDATE` on
- * PostgreSQL). On SQLite the immediate transaction already holds the database
+ * Locks one row until the transaction ends (`SELECT … FOR NO KEY UPDATE` on
+ * PostgreSQL: see lockQuery). On SQLite the immediate transaction already holds the database
  * write lock, so this is a no-op.
  */
 export function* lockRow(table: "user", id: string): Steps<void> {
@@ -445,10 +445,17 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   return db;
 }
 
-/** `SELECT … FOR UPDATE` of one row, as a prepared statement on the handle's own connection (one round trip, not two). */
+/**
+ * `SELECT … FOR NO KEY UPDATE` of one row, as a prepared statement on the handle's own connection (one round trip,
+ * not two). Two such locks on one row exclude each other (what serialises a user's balance checks), but neither
+ * blocks the `FOR KEY SHARE` that PostgreSQL's foreign-key checks take on the row: with `FOR UPDATE`, a task's
+ * completion (its status change updates the user's generation stats row by trigger, then its debit row checks its
+ * key to the user) and a create of the same user (user locked, then the insert's trigger on the stats row) waited
+ * on each other — "deadlock detected", HTTP 500 (generation-runners.test on PostgreSQL).
+ */
 function lockQuery(t: { session: { client: any } }, op: Extract<Op, { k: "lock" }>): Promise<unknown> {
   if (!/^[a-z_]+$/.test(op.table)) throw new Error(`db: cannot lock rows of ${op.table}`);
-  return t.session.client.unsafe(`select 1 from "${op.table}" where id = $1 for update`, [op.id], { prepare: true });
+  return t.session.client.unsafe(`select 1 from "${op.table}" where id = $1 for no key update`, [op.id], { prepare: true });
 }
 
 /**

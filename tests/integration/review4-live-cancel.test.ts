@@ -15,6 +15,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { startOpenAIFake, type OpenAIFake } from "../fakes/openai";
 import { Client, uniqueEmail } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
+import { until } from "../support/until";
 
 setDefaultTimeout(120_000);
 
@@ -41,16 +42,6 @@ async function status(cookie: string, genId: string): Promise<string> {
   return (await api.post("/api/generator/query", { gen_id: genId }, { cookie })).body.data.status;
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(10);
-  }
-}
-
 const generations = () => openai.state.requests.filter((r) => r.path === "/v1/images/generations").length;
 const leftCredits = async (cookie: string) => (await api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits as number;
 
@@ -65,12 +56,12 @@ test("canceling live tasks at their provider: 10 an hour, then 429 and the task 
     const genId = created.body.data.gen_id as string;
     // The runner has taken it and the provider call is under way (the operator is paying for it now).
     const sent = paidBefore + i + 1;
-    await until("the upstream call", async () => (generations() >= sent && (await status(cookie, genId)) === "processing" ? true : undefined));
+    await until("the upstream call", async () => (generations() >= sent && (await status(cookie, genId)) === "processing" ? true : undefined), 20_000, 10);
     const c = await api.post("/api/generator/cancel", { gen_id: genId }, { cookie });
     answers.push({ code: c.body.code, http: c.status, retryAfter: c.headers.get("retry-after"), genId });
     if (c.body.code !== 0) expect({ i, http: c.status, body: c.body }).toEqual({ i: LIVE_CANCELS_PER_HOUR, http: 429, body: { code: 1, message: "Too Many Requests", data: null } });
     // Let the upstream call finish before the next one (the 10 credits hold one dall-e-3 at a time).
-    await until("the task to finish", async () => (["completed", "failed"].includes(await status(cookie, genId)) ? true : undefined));
+    await until("the task to finish", async () => (["completed", "failed"].includes(await status(cookie, genId)) ? true : undefined), 20_000, 10);
   }
   expect(answers.slice(0, LIVE_CANCELS_PER_HOUR).map((a) => a.code)).toEqual(Array(LIVE_CANCELS_PER_HOUR).fill(0));
   const last = answers[LIVE_CANCELS_PER_HOUR]!;

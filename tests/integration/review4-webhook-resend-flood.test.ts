@@ -16,6 +16,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { Client, uniqueEmail } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
 import { startReceiver, type Receiver } from "../support/webhook-receiver";
+import { until } from "../support/until";
 
 setDefaultTimeout(60_000);
 
@@ -34,16 +35,6 @@ afterAll(async () => {
   await server?.dispose();
   await rcv?.stop();
 });
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await Bun.sleep(25);
-  }
-}
 
 test("resend: 100 an hour per user, then HTTP 429 and nothing queued", async () => {
   const { cookie } = await api.signUp(uniqueEmail("resend-flood"));

@@ -9,6 +9,7 @@ import { Webhook } from "standardwebhooks";
 import { Client, uniqueEmail } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
 import { startReceiver, type Receiver } from "../support/webhook-receiver";
+import { until } from "../support/until";
 
 // A loaded shared machine makes servers slow to start and answer.
 
@@ -29,16 +30,6 @@ async function deliveriesOf(api: Client, cookie: string, webhookId: string) {
   const r = await api.post("/api/webhooks/deliveries", { webhook_id: webhookId }, { cookie });
   expect(r.body.code).toBe(0);
   return r.body.data.deliveries as any[];
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await Bun.sleep(25);
-  }
 }
 
 describe("webhooks", () => {

@@ -137,6 +137,9 @@ const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema>;
 
+/** Every variable the schema reads (the README's configuration table documents each: tests/unit/config-reference.test.ts). */
+export const CONFIG_VARIABLES = Object.keys(EnvSchema.shape) as (keyof Env)[];
+
 export interface Config extends Env {
   publicUrl: string;
   dataDir: string;

@@ -14,6 +14,8 @@
  *   name), so a second DNS answer cannot swap in another address (rebinding).
  * - Redirects are followed by hand, each hop checked again, at most
  *   `maxRedirects` (0: a 3xx is returned as is — webhooks).
+ * - IPv6 outside 2000::/3 — where all global unicast space lies — is refused
+ *   (IPv4-compatible `::a.b.c.d` and the like; security review 5).
  * - `readCapped` counts bytes while streaming and stops at the cap.
  *
  * `allowPrivate` (OUTBOUND_ALLOW_PRIVATE, for local fakes and tests) admits
@@ -69,13 +71,32 @@ export class BodyTooLarge extends Error {
 /** Ranges that `allowPrivate` admits; everything else but public unicast is always refused. */
 const PRIVATE_OK = new Set(["loopback", "private", "uniqueLocal", "carrierGradeNat"]);
 
+/**
+ * An IPv6 address in the URL standard's spelling (`::127.0.0.1` → `::7f00:1`): ipaddr.js reads any dotted tail
+ * as IPv4-mapped, so the IPv4-compatible `::a.b.c.d` would be judged as the address it embeds.
+ */
+function canonical(ip: string): string {
+  if (!ip.includes(":")) return ip;
+  try {
+    return new URL(`http://[${ip}]/`).hostname.slice(1, -1);
+  } catch {
+    return ip;
+  }
+}
+
+/** All global unicast IPv6 space is allocated from 2000::/3; ipaddr.js calls the rest of ::/0 "unicast" too. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
+
 /** Why an address may not be contacted, or null when it may. */
 export function addressRefusal(ip: string, allowPrivate = false): string | null {
   if (!ipaddr.isValid(ip)) return `"${ip}" is not an IP address`;
   // ::ffff:127.0.0.1 is 127.0.0.1: judge the IPv4 address it carries.
-  const addr = ipaddr.process(ip);
+  const addr = ipaddr.process(canonical(ip));
   const range = addr.range();
-  if (range === "unicast") return null;
+  if (range === "unicast") {
+    if (addr.kind() === "ipv6" && !addr.match(GLOBAL_UNICAST_V6)) return `${addr.toString()} is outside global unicast space (2000::/3)`;
+    return null;
+  }
   if (allowPrivate && PRIVATE_OK.has(range)) return null;
   return `${addr.toString()} is a ${range} address`;
 }

@@ -16,6 +16,10 @@
  *   `maxRedirects` (0: a 3xx is returned as is — webhooks).
  * - IPv6 outside 2000::/3 — where all global unicast space lies — is refused
  *   (IPv4-compatible `::a.b.c.d` and the like; security review 5).
+ * - An address this server holds itself (any network interface's, public ones
+ *   included) is refused like loopback: the kernel delivers it locally, to
+ *   services bound to 0.0.0.0 that only a firewall keeps from the outside
+ *   world (security review 5).
  * - `readCapped` counts bytes while streaming and stops at the cap.
  *
  * `allowPrivate` (OUTBOUND_ALLOW_PRIVATE, for local fakes and tests) admits
@@ -24,6 +28,7 @@
  */
 import ipaddr from "ipaddr.js";
 import { lookup as dnsLookup } from "node:dns/promises";
+import { networkInterfaces } from "node:os";
 import { readStreamCapped } from "./body.server";
 
 export type Resolver = (hostname: string) => Promise<string[]>;
@@ -39,6 +44,8 @@ export interface OutboundOptions {
   allowPrivate?: boolean;
   /** DNS (tests pass a fake). */
   resolve?: Resolver;
+  /** The addresses this server holds (tests pass a fake); default: every network interface's, read at each check. */
+  localAddresses?: () => Iterable<string>;
 }
 
 /**
@@ -87,14 +94,34 @@ function canonical(ip: string): string {
 /** All global unicast IPv6 space is allocated from 2000::/3; ipaddr.js calls the rest of ::/0 "unicast" too. */
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
 
-/** Why an address may not be contacted, or null when it may. */
-export function addressRefusal(ip: string, allowPrivate = false): string | null {
+/** Every address of this machine's network interfaces, normalised (IPv4-mapped IPv6 as IPv4). */
+export function serverAddresses(): string[] {
+  const out: string[] = [];
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) {
+      const bareAddress = a.address.split("%")[0]!; // fe80::1%eth0
+      if (ipaddr.isValid(bareAddress)) out.push(ipaddr.process(canonical(bareAddress)).toString());
+    }
+  }
+  return out;
+}
+
+/**
+ * Why an address may not be contacted, or null when it may. `local` lists the
+ * addresses this server holds: connecting to one of them is connecting to
+ * itself, whatever its range says.
+ */
+export function addressRefusal(ip: string, allowPrivate = false, local: Iterable<string> = []): string | null {
   if (!ipaddr.isValid(ip)) return `"${ip}" is not an IP address`;
   // ::ffff:127.0.0.1 is 127.0.0.1: judge the IPv4 address it carries.
   const addr = ipaddr.process(canonical(ip));
   const range = addr.range();
   if (range === "unicast") {
     if (addr.kind() === "ipv6" && !addr.match(GLOBAL_UNICAST_V6)) return `${addr.toString()} is outside global unicast space (2000::/3)`;
+    if (!allowPrivate) {
+      const text = addr.toString();
+      for (const own of local) if (own === text) return `${text} is an address of this server`;
+    }
     return null;
   }
   if (allowPrivate && PRIVATE_OK.has(range)) return null;
@@ -107,7 +134,7 @@ const systemResolve: Resolver = async (hostname) => (await dnsLookup(hostname, {
 const bare = (hostname: string) => (hostname.startsWith("[") ? hostname.slice(1, -1) : hostname);
 
 /** Resolves a URL's host and returns the one checked address to connect to. */
-export async function checkedAddress(url: URL, opts: Pick<OutboundOptions, "allowPrivate" | "resolve"> = {}): Promise<string> {
+export async function checkedAddress(url: URL, opts: Pick<OutboundOptions, "allowPrivate" | "resolve" | "localAddresses"> = {}): Promise<string> {
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new OutboundRefused(`scheme ${url.protocol} is not allowed`, url.href);
   if (url.username || url.password) throw new OutboundRefused("URLs with credentials are not allowed", url.href);
   const host = bare(url.hostname);
@@ -123,8 +150,9 @@ export async function checkedAddress(url: URL, opts: Pick<OutboundOptions, "allo
   }
   if (addresses.length === 0) throw new OutboundRefused(`${host} has no address`, url.href, notPublic(host, literal));
   // Every answer must pass: a name with one public and one private address is refused.
+  const local = opts.allowPrivate ? [] : [...(opts.localAddresses ?? serverAddresses)()];
   for (const a of addresses) {
-    const why = addressRefusal(a, opts.allowPrivate);
+    const why = addressRefusal(a, opts.allowPrivate, local);
     if (why) throw new OutboundRefused(`${host} resolves to a forbidden address: ${why}`, url.href, notPublic(host, literal));
   }
   return addresses[0]!;

@@ -10,7 +10,9 @@
  * them to the IPv4 address they carry; nothing legitimate lives there.
  */
 import { describe, expect, test } from "bun:test";
-import { addressRefusal, checkedAddress, OutboundRefused } from "~/lib/outbound.server";
+import { networkInterfaces } from "node:os";
+import { checkDestination } from "~/domain/webhooks/webhooks.server";
+import { addressRefusal, checkedAddress, OutboundRefused, safeFetch, serverAddresses } from "~/lib/outbound.server";
 
 describe("IPv6 outside global unicast space (2000::/3) is refused", () => {
   for (const ip of ["::a9fe:a9fe", "::169.254.169.254", "::7f00:1", "::127.0.0.1", "::8.8.8.8", "::1:2", "1000::1", "4000::1", "e000::1"]) {
@@ -28,5 +30,50 @@ describe("IPv6 outside global unicast space (2000::/3) is refused", () => {
     await expect(literal).rejects.toMatchObject({ publicMessage: "::a9fe:a9fe is not a public internet address" });
     const named = checkedAddress(new URL("https://hooks.example.com/x"), { resolve: async () => ["::7f00:1"] });
     await expect(named).rejects.toMatchObject({ publicMessage: "hooks.example.com does not resolve to a public internet address" });
+  });
+});
+
+/**
+ * The server's own addresses. A self-hoster's VPS usually carries its public
+ * IPv4 and IPv6 on its network interface (not behind a cloud NAT). A webhook
+ * (or a redirect of a result download) to that public address passed as
+ * "public unicast", and the kernel delivered it locally — to PostgreSQL, an
+ * admin panel or a metrics port bound to 0.0.0.0 that only the firewall keeps
+ * from the outside world (loopback traffic passes typical firewall rules).
+ */
+describe("addresses this server holds are refused like loopback", () => {
+  const OWN = "93.184.215.14"; // stands in for the VPS's public address
+  const OWN6 = "2a01:4f8:c0c:1234::1";
+  const local = () => [OWN, OWN6, "127.0.0.1", "::1"];
+
+  test("an own public address is refused; other public addresses are not; allowPrivate admits it (tests, fakes)", () => {
+    expect(addressRefusal(OWN, false, local())).toBe(`${OWN} is an address of this server`);
+    expect(addressRefusal(OWN6, false, local())).not.toBeNull();
+    expect(addressRefusal("2a01:04f8:0c0c:1234:0:0:0:1", false, local())).not.toBeNull(); // another spelling
+    expect(addressRefusal(`::ffff:${OWN}`, false, local())).not.toBeNull(); // IPv4-mapped
+    expect(addressRefusal("8.8.8.8", false, local())).toBeNull();
+    expect(addressRefusal(OWN, true, local())).toBeNull();
+  });
+
+  test("a URL naming it, or a name resolving to it, is refused before connecting, with the requester's wording", async () => {
+    await expect(checkedAddress(new URL(`http://${OWN}:5432/`), { localAddresses: local })).rejects.toMatchObject({
+      publicMessage: `${OWN} is not a public internet address`,
+    });
+    await expect(checkedAddress(new URL("https://hooks.example.com/x"), { resolve: async () => [OWN6], localAddresses: local })).rejects.toMatchObject({
+      publicMessage: "hooks.example.com does not resolve to a public internet address",
+    });
+    expect(await checkedAddress(new URL("https://hooks.example.com/x"), { resolve: async () => ["8.8.8.8"], localAddresses: local })).toBe("8.8.8.8");
+  });
+
+  test("safeFetch and the webhook destination check use this machine's interfaces by default", async () => {
+    const own = serverAddresses();
+    expect(own).toContain("127.0.0.1");
+    // Every IPv4 address of every interface is listed (the public one of a VPS among them).
+    for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) if (a.family === "IPv4") expect(own).toContain(a.address);
+    const refused = safeFetch("http://own.example.test/", { resolve: async () => [OWN], localAddresses: local });
+    await expect(refused).rejects.toBeInstanceOf(OutboundRefused);
+    await expect(checkDestination("http://own.example.test/hook", { allowPrivate: false, resolve: async () => [OWN], localAddresses: local })).rejects.toMatchObject({
+      message: "invalid params: url refused: own.example.test does not resolve to a public internet address",
+    });
   });
 });

@@ -47,6 +47,8 @@ export interface DestinationPolicy {
   allowPrivate: boolean;
   /** DNS (tests pass a fake). */
   resolve?: Resolver;
+  /** This server's own addresses (tests pass a fake; default: its network interfaces). */
+  localAddresses?: () => Iterable<string>;
 }
 
 /** An http(s) URL whose host resolves only to addresses Atelier may contact; else `invalid params: url …`. */

@@ -18,10 +18,15 @@
  *   under steady writes a PASSIVE never catches up (commits land while it
  *   fsyncs), and SQLite starts the WAL over only when one has, so the WAL would
  *   grow for as long as the load lasts. RESTART holds the write lock while it
- *   copies the few pages committed since the PASSIVE, so a request writing
- *   then waits a millisecond or two (SQLite's busy handler), instead of doing
- *   the whole checkpoint. The next writer then starts the WAL from its head (it
- *   fsyncs the 32-byte header: the only sync left on the request thread).
+ *   copies and syncs what was committed since the last PASSIVE. That sync took
+ *   10–55 ms here when megabytes had been committed during the PASSIVE's own
+ *   sync, so up to CATCH_UP_ROUNDS more PASSIVEs first copy what landed
+ *   meanwhile, each shorter than the one before, until fewer than
+ *   CATCH_UP_FRAMES frames came in during one: RESTART then holds the lock for
+ *   a few ms. The serving connection's transactions wait for it on a timer,
+ *   off the event loop (db/client.ts, sqliteTransactions). The next writer then
+ *   starts the WAL from its head (it fsyncs the 32-byte header: the only sync
+ *   left on the request thread).
  * - TRUNCATE after IDLE_TICKS ticks without a commit, to give the WAL file's
  *   disk space back, and once more when the database closes.
  *
@@ -37,9 +42,12 @@ const TICK_MS = 200;
 const IDLE_TICKS = 25;
 const RESTART_PAGES = 4000;
 const BUSY_MS = 5;
+const CATCH_UP_ROUNDS = 4;
+const CATCH_UP_FRAMES = 64;
 
 const WORKER_SOURCE = `
 import { Database } from "bun:sqlite";
+const CATCH_UP_ROUNDS = ${CATCH_UP_ROUNDS}, CATCH_UP_FRAMES = ${CATCH_UP_FRAMES};
 let db, timer, version, idle = 0, restartPages, idleTicks, lastError;
 const checkpoint = (mode) => db.query("PRAGMA wal_checkpoint(" + mode + ")").get();
 function tick() {
@@ -48,8 +56,17 @@ function tick() {
     if (v !== version) {
       version = v;
       idle = 0;
-      const r = checkpoint("PASSIVE");
-      if (r.log >= restartPages && r.checkpointed === r.log) checkpoint("RESTART");
+      let r = checkpoint("PASSIVE");
+      if (r.log >= restartPages && r.checkpointed === r.log) {
+        // Catch up on what was committed during that PASSIVE's syncs, so that RESTART, which holds the
+        // write lock, has only a few frames to copy and sync.
+        for (let i = 0; i < CATCH_UP_ROUNDS; i++) {
+          const before = r.log;
+          r = checkpoint("PASSIVE");
+          if (r.checkpointed !== r.log || r.log - before <= CATCH_UP_FRAMES) break;
+        }
+        if (r.checkpointed === r.log) checkpoint("RESTART");
+      }
     } else if (++idle === idleTicks) checkpoint("TRUNCATE");
     lastError = undefined;
   } catch (error) {

@@ -230,10 +230,68 @@ function builders(d: Drizzle): Tx {
   } as Tx;
 }
 
+/**
+ * SQLite write transactions that wait for the write lock without stopping the
+ * event loop (issue 15, docs/data-layer.md "Waiting for the write lock").
+ *
+ * SQLite's own busy handler sleeps the calling thread, in steps of 1, 2, 5, 10,
+ * 15, 20, 25… ms, until the lock is free: on the serving connection that is the
+ * event loop, so one lock held for 5 ms by another connection (the
+ * checkpointer's RESTART, another process's commit) stopped every request, reads
+ * included, for 8–55 ms. Here BEGIN IMMEDIATE is tried with no wait; when the
+ * lock is taken, the transaction waits on a timer (1 ms, then longer) while
+ * other requests run, and tries again. A lock still held once the connection's
+ * busy timeout has passed ends as it always did: SQLITE_BUSY ("database is
+ * locked"), which a request answers with 503.
+ *
+ * From BEGIN to COMMIT the body runs synchronously, so no other transaction can
+ * start on this connection in between.
+ */
+function sqliteTransactions(client: Database, busyTimeoutMs: number) {
+  const begin = client.prepare("BEGIN IMMEDIATE");
+  const commit = client.prepare("COMMIT");
+  const rollback = client.prepare("ROLLBACK");
+  /** BEGIN IMMEDIATE without the busy handler: false when the lock is taken (or throws it, on the last try). */
+  const tryBegin = (last: boolean): boolean => {
+    // PRAGMA busy_timeout takes effect when it is prepared, so it is run afresh each time (≈ 1 µs).
+    client.run("PRAGMA busy_timeout = 0");
+    try {
+      begin.run();
+      return true;
+    } catch (error) {
+      if (!last && (error as { code?: string }).code?.startsWith("SQLITE_BUSY")) return false;
+      throw error;
+    } finally {
+      client.run(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+    }
+  };
+  const committed = <T>(body: () => T): T => {
+    try {
+      const result = body();
+      commit.run();
+      return result;
+    } catch (error) {
+      if (client.inTransaction) rollback.run();
+      throw error;
+    }
+  };
+  return async function tx<T>(body: () => T): Promise<T> {
+    if (tryBegin(false)) return committed(body);
+    const deadline = performance.now() + busyTimeoutMs;
+    for (let attempt = 1; performance.now() < deadline; attempt++) {
+      await Bun.sleep(attempt <= 10 ? 1 : 5);
+      if (tryBegin(false)) return committed(body);
+    }
+    tryBegin(true); // still taken: SQLITE_BUSY, as the busy handler would have ended (a 503 for a request)
+    return committed(body);
+  };
+}
+
 /** An SQLite database behind the data interface (`checkpointer` stopped before the connection closes). */
-export function sqliteDb(client: Database, checkpointer?: Checkpointer): Db {
+export function sqliteDb(client: Database, checkpointer?: Checkpointer, busyTimeoutMs = 5000): Db {
   const d = drizzle({ client, schema }) as Drizzle;
   const step = (op: Op) => sqliteStep(d, op);
+  const transaction = sqliteTransactions(client, busyTimeoutMs);
   const raws = new Map<string, RawStatement<any>>();
   return {
     ...builders(d),
@@ -245,8 +303,8 @@ export function sqliteDb(client: Database, checkpointer?: Checkpointer): Db {
     one: async (q, p) => q.get(p) as any,
     many: async (q, p) => q.all(p) as any,
     run: async (q, p) => (q.run(p) as { changes: number }).changes,
-    // drizzle's bun-sqlite transaction is synchronous: the body runs to its end before COMMIT.
-    tx: async (body) => d.transaction((t) => driveSync(body(t as unknown as Tx), step), { behavior: "immediate" }),
+    // The body builds on the connection's own drizzle handle: on one connection that is the transaction's.
+    tx: (body) => transaction(() => driveSync(body(d as unknown as Tx), step)),
     exec: async (steps) => driveSync(steps, step),
     raw(text) {
       let r = raws.get(text);
@@ -284,13 +342,14 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   if (path !== ":memory:") for (const f of [`${path}-wal`, `${path}-shm`]) ownerOnly(f);
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
-  sqlite.exec(`PRAGMA busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
+  const busyTimeoutMs = opts.busyTimeoutMs ?? 5000;
+  sqlite.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
   let checkpointer: Checkpointer | undefined;
   if (opts.checkpointer && path !== ":memory:") {
     sqlite.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_PAGES}`);
     checkpointer = startCheckpointer(path, opts.checkpointer);
   }
-  const db = sqliteDb(sqlite, checkpointer);
+  const db = sqliteDb(sqlite, checkpointer, busyTimeoutMs);
   if (opts.migrate !== false) applyMigrations(db);
   return db;
 }

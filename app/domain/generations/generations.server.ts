@@ -147,7 +147,7 @@ function createOrReplayOnce(db: Db, args: CreateArgs, clock: Clock): Promise<{ r
     yield* assertUnpaidAllowance(tx, args.userId, now);
     yield* assertCanReserve(tx, args.userId, offering.credits, clock);
     const row = {
-      id: randomUUID(),
+      id: Bun.randomUUIDv7(),
       userId: args.userId,
       aiType: offering.aiType,
       provider: offering.provider,

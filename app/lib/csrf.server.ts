@@ -32,17 +32,24 @@ export function allowedOrigins(config: Pick<Config, "publicUrl" | "TRUSTED_ORIGI
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
 
+/**
+ * Throws CROSS_SITE unless the request's Origin (else Referer) is an allowed origin; neither present passes (not a
+ * browser being abused). For session form posts that React Router's own action check does not see: resource
+ * routes (sign-out), whose actions it runs unchecked (security review 5).
+ */
+export function requireSameOrigin(request: Request, config: Pick<Config, "publicUrl" | "TRUSTED_ORIGINS">): void {
+  const h = request.headers;
+  const claimed = h.get("origin") ?? h.get("referer");
+  if (claimed === null) return;
+  // "null" (sandboxed frames, some redirects) and unparsable values are never ours.
+  const o = originOf(claimed);
+  if (!o || !allowedOrigins(config).has(o)) throw new AppError("CROSS_SITE");
+}
+
 /** Throws CROSS_SITE unless a session request comes from an allowed origin with a JSON body (or none). */
 export function requireSameSiteJson(request: Request, config: Pick<Config, "publicUrl" | "TRUSTED_ORIGINS">): void {
+  requireSameOrigin(request, config);
   const h = request.headers;
-  const origin = h.get("origin");
-  const referer = origin === null ? h.get("referer") : null;
-  const claimed = origin ?? referer;
-  if (claimed !== null) {
-    // "null" (sandboxed frames, some redirects) and unparsable values are never ours.
-    const o = originOf(claimed);
-    if (!o || !allowedOrigins(config).has(o)) throw new AppError("CROSS_SITE");
-  }
   const type = h.get("content-type");
   if (type !== null) {
     if (!JSON_TYPE.test(type)) throw new AppError("CROSS_SITE");

@@ -1,12 +1,14 @@
 import { redirect } from "react-router";
-import { getServices } from "~/lib/services.server";
+import { errorResponse } from "~/lib/api.server";
+import { isAppError } from "~/lib/errors";
+import { signOut } from "~/lib/session.server";
 import type { Route } from "./+types/sign-out";
 
 export async function action({ request }: Route.ActionArgs) {
   try {
-    const { headers } = await getServices().auth.api.signOut({ headers: request.headers, returnHeaders: true });
-    return redirect("/?notice=signed-out", { headers });
-  } catch {
+    return redirect("/?notice=signed-out", { headers: await signOut(request) });
+  } catch (error) {
+    if (isAppError(error) && error.code === "CROSS_SITE") return errorResponse(error, request);
     return redirect("/");
   }
 }

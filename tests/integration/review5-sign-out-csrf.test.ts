@@ -1,0 +1,51 @@
+/**
+ * Security review 5: the sign-out form posts to `/sign-out`, a resource route.
+ * React Router checks Origin only for the actions of page routes, and the route
+ * called better-auth's `signOut` API directly, past better-auth's own origin
+ * check (which refuses a foreign `/api/auth/sign-out`). Any page on the same
+ * site (another port, a sibling host: SameSite=Lax cookies ride along) could
+ * sign a user out with one hidden form; the old code answered 302 and ended the
+ * session for `Origin: http://evil.example` and `Origin: null`.
+ * (docs/decisions.md, "Security review 5: findings".) Sessions are rows: both engines.
+ */
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { Client, uniqueEmail } from "../support/client";
+import { startServer, type TestServer } from "../support/server";
+
+setDefaultTimeout(60_000);
+
+let server: TestServer;
+let api: Client;
+beforeAll(async () => {
+  server = await startServer();
+  api = new Client(server.url);
+});
+afterAll(async () => {
+  await server?.dispose();
+});
+
+const signedIn = async (cookie: string) => (await api.post("/api/get-user-info", undefined, { cookie })).body.code === 0;
+const signOutForm = (cookie: string, headers: Record<string, string>) =>
+  fetch(`${server.url}/sign-out`, { method: "POST", redirect: "manual", headers: { cookie, "content-type": "application/x-www-form-urlencoded", ...headers }, body: "" });
+
+test("a sign-out form posted from another site is refused and the session stays", async () => {
+  const { cookie } = await api.signUp(uniqueEmail("r5-signout"));
+  const foreign: Record<string, string>[] = [{ origin: "http://evil.example" }, { origin: "null" }, { referer: "http://evil.example/page" }, { origin: server.url.replace("127.0.0.1", "localhost") }];
+  for (const headers of foreign) {
+    const r = await signOutForm(cookie, headers);
+    expect(r.status).toBe(403);
+    expect(await r.json()).toEqual({ code: 1, message: "forbidden: cross-site request", data: null });
+    expect(r.headers.getSetCookie().join(";")).not.toContain("session_token=;");
+    expect(await signedIn(cookie)).toBe(true);
+  }
+});
+
+test("our own sign-out form still signs out (Origin, or no Origin and no Referer)", async () => {
+  for (const headers of [{ origin: server.url }, {} as Record<string, string>]) {
+    const { cookie } = await api.signUp(uniqueEmail("r5-signout-own"));
+    const r = await signOutForm(cookie, headers);
+    expect(r.status).toBe(302);
+    expect(r.headers.get("location")).toBe("/?notice=signed-out");
+    expect(await signedIn(cookie)).toBe(false);
+  }
+});

@@ -8,6 +8,7 @@
  */
 import { S3Client } from "bun";
 import type { Config } from "~/lib/config.server";
+import { storedMediaType } from "./serve.server";
 import type { ResultStorage } from "./types";
 
 type Env = Record<string, string | undefined>;
@@ -41,7 +42,7 @@ export function createS3Storage(config: Config, env: Env = process.env): ResultS
     kind: "s3",
 
     async put(key, bytes, contentType) {
-      await client.write(key, bytes, { type: contentType });
+      await client.write(key, bytes, { type: storedMediaType(contentType) });
       return `${base}/${encodeKey(key)}`;
     },
 

@@ -18,6 +18,18 @@ export const CONTENT_TYPES: Record<string, string> = {
   mov: "video/quicktime",
 };
 
+const MEDIA_TYPES = new Set(Object.values(CONTENT_TYPES));
+
+/**
+ * The type a stored result is served with: one of the image and video types above, else
+ * `application/octet-stream` — never what an upstream's header said (`text/html`, `image/svg+xml`), which a
+ * bucket would serve inline on its own origin (security review 5). Local files get theirs from the key's extension.
+ */
+export function storedMediaType(type: string): string {
+  const t = type.split(";")[0]!.trim().toLowerCase();
+  return MEDIA_TYPES.has(t) ? t : "application/octet-stream";
+}
+
 export const contentTypeFor = (key: string) =>
   CONTENT_TYPES[key.slice(key.lastIndexOf(".") + 1).toLowerCase()] ?? "application/octet-stream";
 

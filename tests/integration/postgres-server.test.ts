@@ -14,8 +14,10 @@ import { join } from "node:path";
 import { Client, uniqueEmail } from "../support/client";
 import { hasPostgres, startPostgres, type Postgres } from "../support/postgres";
 import { ROOT, startServer, type TestServer } from "../support/server";
+import { until } from "../support/until";
 
 const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell" } as const; // 3 credits
+const SYNC = { ai_type: "image", provider: "openai", model: "dall-e-3" } as const; // one call, the runner holding a lease
 
 /** Every file under a folder (relative paths). */
 function filesUnder(dir: string, prefix = ""): string[] {
@@ -33,7 +35,8 @@ describe.skipIf(!hasPostgres())("the server on PostgreSQL (DATABASE_URL)", () =>
 
   beforeAll(async () => {
     pg = await startPostgres();
-    server = await startServer({ databaseUrl: pg.url, timeoutMs: 30_000 });
+    // 200 ms: a `[simulate:slow]` call takes 2 s, so a task can be caught in the middle of one by an outage.
+    server = await startServer({ databaseUrl: pg.url, timeoutMs: 30_000, env: { SIMULATOR_DELAY_MS: "200" } });
     api = new Client(server.url);
   }, 90_000);
   afterAll(async () => {
@@ -183,7 +186,12 @@ describe.skipIf(!hasPostgres())("the server on PostgreSQL (DATABASE_URL)", () =>
 
   test("PostgreSQL going away: 503 service busy for the requests that hit it, then the service recovers by itself; no task lost", async () => {
     const { cookie } = await api.signUp(uniqueEmail("pg-restart"));
-    // A task waiting for the runner while the database is down.
+    // A sync call in flight (2 s) whose result comes back while the database is down: recorded once it is back, within
+    // the wait below, not left "processing" until its lease (JOB_LEASE_MS, 60 s) expires (the old behaviour).
+    const inFlight = await api.post("/api/generator/generate", { ...SYNC, prompt: "in flight [simulate:slow]" }, { cookie });
+    expect(inFlight.body.code).toBe(0);
+    await until("the sync call in flight", async () => ((await api.post("/api/generator/query", { gen_id: inFlight.body.data.gen_id }, { cookie })).body.data.status === "processing" ? true : undefined), 10_000);
+    // And a task waiting for the runner while the database is down.
     const gen = await api.post("/api/generator/generate", { ...IMAGE, prompt: "survives a restart" }, { cookie });
     expect(gen.body.code).toBe(0);
     await pg.stopServer();
@@ -213,6 +221,8 @@ describe.skipIf(!hasPostgres())("the server on PostgreSQL (DATABASE_URL)", () =>
     const credits = await api.post("/api/get-user-credits", undefined, { cookie });
     expect([credits.status, credits.body.code]).toEqual([200, 0]);
     expect((await waitFor({ cookie }, gen.body.data.gen_id)).status).toBe("completed");
+    expect((await waitFor({ cookie }, inFlight.body.data.gen_id)).status).toBe("completed");
+    expect(server.logs()).toContain("database unavailable during a step: trying again until it answers");
     expect(server.proc.exitCode).toBeNull();
   }, 60_000);
 });

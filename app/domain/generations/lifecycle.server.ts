@@ -23,7 +23,7 @@ import type { Config } from "~/lib/config.server";
 import { isDatabaseBusy } from "~/lib/errors";
 import { log } from "~/lib/log.server";
 import type { ProviderRegistry } from "~/providers/registry.server";
-import { downloadAsset, MAX_ASSETS_PER_TASK, MAX_DOWNLOAD_BYTES, MAX_IMAGE_BYTES } from "~/providers/http.server";
+import { downloadAsset, MAX_ASSETS_PER_TASK, MAX_DOWNLOAD_BYTES, MAX_IMAGE_BYTES, sleep } from "~/providers/http.server";
 import { ProviderError, type GenerationRequest, type ResultAsset } from "~/providers/types";
 import type { ResultStorage } from "~/storage/types";
 import { enqueueGenerationEvent } from "~/domain/webhooks/outbox.server";
@@ -411,12 +411,29 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
       if (t) t[k] += performance.now() - t0;
     }
   };
-  const write = async <T>(fn: () => Promise<T>): Promise<T> => {
-    const t0 = performance.now();
-    try {
-      return await fn();
-    } finally {
-      if (t) t.db += performance.now() - t0;
+  /**
+   * A write of this step. While the database cannot answer (PostgreSQL restarting, SQLite locked beyond busy_timeout)
+   * it is tried again, waiting 100 ms doubling to 1 s, until it answers, the runner stops or the task's deadline
+   * passes: the step's outcome (a stored result, an upstream id) is recorded once the database is back instead of
+   * being dropped with the task left leased until JOB_LEASE_MS (and a live sync result thrown away, the task then
+   * failed as interrupted). The transitions are guarded by the lease, so a second try after a first one that did
+   * commit (its answer lost with the connection) changes nothing and answers false: the callers below allow for that.
+   * `once`: a write that is not guarded so (the unpaid-task counter) is not tried again.
+   */
+  let retriedWrite = false;
+  const write = async <T>(fn: () => Promise<T>, once = false): Promise<T> => {
+    for (let wait = 100; ; wait = Math.min(1000, wait * 2)) {
+      const t0 = performance.now();
+      try {
+        return await fn();
+      } catch (error) {
+        if (once || !isDatabaseBusy(error) || signal.aborted || clock.now() >= row.deadlineAt) throw error;
+        if (!retriedWrite) log.warn("database unavailable during a step: trying again until it answers", { gen_id: row.id, error });
+        retriedWrite = true;
+      } finally {
+        if (t) t.db += performance.now() - t0;
+      }
+      await sleep(wait, signal).catch(() => {});
     }
   };
   /**
@@ -427,7 +444,7 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
   const fail = async (message: string, byRequest = false) => {
     if (await write(() => failGeneration(db, { id: row.id, owner, message }, clock))) {
       log.debug("generation failed", { gen_id: row.id, owner, message });
-      if (byRequest) await write(() => countUnpaidTask(db, row.userId, clock));
+      if (byRequest) await write(() => countUnpaidTask(db, row.userId, clock), true);
     }
   };
   const finish = async (assets: ResultAsset[]) => {
@@ -464,8 +481,11 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
       } else {
         const { upstreamTaskId } = await timed("provider", () => provider.submit(req, callSignal));
         if (!(await write(() => markSubmitted(db, { id: row.id, owner, upstreamTaskId, nextPollAt: nextPoll(0) })))) {
+          // After a retried write, false may mean an earlier try committed but its answer was lost: the job is ours then.
+          const recorded =
+            retriedWrite && (await write(() => db.one(db.select({ upstreamTaskId: generations.upstreamTaskId }).from(generations).where(eq(generations.id, row.id)))))?.upstreamTaskId === upstreamTaskId;
           // Canceled (or lost) while submitting: the upstream job is nobody's now.
-          await cancelUpstream(provider, upstreamTaskId, row.id);
+          if (!recorded) await cancelUpstream(provider, upstreamTaskId, row.id);
         }
       }
       return;
@@ -482,8 +502,8 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
   } catch (error) {
     if (signal.aborted) return; // shutting down: the lease is released (or expires) and another process resumes
     if (isDatabaseBusy(error)) {
-      // The database went away (PostgreSQL restarting, SQLite locked beyond busy_timeout): the outcome is not recorded,
-      // so the task keeps its lease and runs again when the lease expires — never failed for our own outage.
+      // Still unavailable at the deadline (write() tries again until then): the outcome is not recorded, so the task
+      // keeps its lease and runs again when the lease expires — never failed for our own outage.
       log.warn("database unavailable during a step: the task runs again when its lease expires", { gen_id: row.id, step: plan.kind, error });
       return;
     }

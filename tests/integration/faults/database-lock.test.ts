@@ -94,7 +94,7 @@ describe("database locked by another process", () => {
     expect(feedback.body.code).toBe(0);
     expect(await count(server.dataDir, "SELECT count(*) AS n FROM feedback")).toBe(feedbackBefore + 1);
 
-    // After the lock: the interrupted task is picked up again when its lease expires and completes; new work succeeds.
+    // After the lock: the task in flight completes; new work succeeds.
     expect((await finalState(c, { cookie }, inflight, 20_000)).status).toBe("completed");
     const again = await c.post("/api/generator/generate", { ...IMAGE, prompt: "after the lock" }, { cookie });
     expect(again.body.code).toBe(0);

@@ -479,7 +479,7 @@ describe("runStep when the database cannot answer (docs/reliability.md: a write 
   const busy = () => Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
 
   /** The step's own connection waits 50 ms for a lock; `blocker` holds the write lock from inside the provider call. */
-  async function lockedDuringCall(holdMs: number) {
+  async function lockedDuringCall(holdMs: number, body: (s: Awaited<ReturnType<typeof setup>> & { stepDb: Db; lock: () => void }) => Promise<void>) {
     const dir = mkdtempSync(join(tmpdir(), "atelier-step-busy-"));
     const s = await setup(join(dir, "busy.db"));
     const stepDb = openDatabase(join(dir, "busy.db"), { migrate: false, busyTimeoutMs: 50 });
@@ -488,39 +488,34 @@ describe("runStep when the database cannot answer (docs/reliability.md: a write 
       blocker.sqlite!.exec("BEGIN IMMEDIATE");
       if (holdMs > 0) setTimeout(() => blocker.sqlite!.exec("COMMIT"), holdMs);
     };
-    const cleanup = async () => {
+    try {
+      await body({ ...s, stepDb, lock });
+    } finally {
       if (blocker.sqlite!.inTransaction) blocker.sqlite!.exec("ROLLBACK");
       await Promise.all([stepDb.close(), blocker.close(), s.db.close()]);
       rmSync(dir, { recursive: true, force: true });
-    };
-    return { ...s, stepDb, lock, cleanup };
+    }
   }
 
   test("a sync result whose completion meets a lock is recorded once the lock is gone: completed, charged once, not left leased", async () => {
-    const { stepDb, clock, create, row, lock, cleanup, db } = await lockedDuringCall(400);
-    try {
+    await lockedDuringCall(400, async ({ stepDb, clock, create, row, lock, db }) => {
       const g = await create();
       const p: SyncProvider = { name: "openai", mode: "live", lifecycle: "sync", generate: async () => (lock(), [png()]) };
       await step(ctx(stepDb, clock, p));
       expect(await row(g)).toMatchObject({ status: "completed", leaseOwner: null, errorMessage: null });
       expect((await db.many(db.select().from(creditDebits).where(eq(creditDebits.genId, g)))).map((d) => d.amount)).toEqual([3]);
-    } finally {
-      await cleanup();
-    }
+    });
   });
 
   test("an upstream id whose write meets a lock is recorded once the lock is gone, and the job is not canceled", async () => {
-    const { stepDb, clock, create, row, lock, cleanup } = await lockedDuringCall(400);
-    try {
+    await lockedDuringCall(400, async ({ stepDb, clock, create, row, lock }) => {
       const g = await create();
       const canceled: string[] = [];
       const p: AsyncProvider = { name: "replicate", mode: "live", lifecycle: "async", submit: async () => (lock(), { upstreamTaskId: "up-1" }), poll: async () => ({ state: "running" }), cancel: async (id) => void canceled.push(id) };
       await step(ctx(stepDb, clock, p));
       expect(await row(g)).toMatchObject({ status: "processing", upstreamTaskId: "up-1", leaseOwner: null, nextPollAt: clock.now() + 1000 });
       expect(canceled).toEqual([]);
-    } finally {
-      await cleanup();
-    }
+    });
   });
 
   test("a write that committed but whose answer was lost: the second try answers false, and the upstream job is still not canceled", async () => {
@@ -546,27 +541,21 @@ describe("runStep when the database cannot answer (docs/reliability.md: a write 
   });
 
   test("still locked at the task's deadline: the step gives up and the task keeps its lease (never failed for our outage)", async () => {
-    const { stepDb, clock, create, row, lock, cleanup } = await lockedDuringCall(0);
-    try {
+    await lockedDuringCall(0, async ({ stepDb, clock, create, row, lock }) => {
       const g = await create();
       const p: SyncProvider = { name: "openai", mode: "live", lifecycle: "sync", generate: async () => (lock(), setTimeout(() => clock.advance(600_000), 300), [png()]) };
       await step(ctx(stepDb, clock, p));
       expect(await row(g)).toMatchObject({ status: "processing", leaseOwner: "A", errorMessage: null });
-    } finally {
-      await cleanup();
-    }
+    });
   });
 
   test("the runner stopping ends the tries: the task keeps its lease for the next process", async () => {
-    const { stepDb, clock, create, row, lock, cleanup } = await lockedDuringCall(0);
-    try {
+    await lockedDuringCall(0, async ({ stepDb, clock, create, row, lock }) => {
       const g = await create();
       const stop = new AbortController();
       const p: SyncProvider = { name: "openai", mode: "live", lifecycle: "sync", generate: async () => (lock(), setTimeout(() => stop.abort(), 300), [png()]) };
       await step(ctx(stepDb, clock, p), stop.signal);
       expect(await row(g)).toMatchObject({ status: "processing", leaseOwner: "A", errorMessage: null });
-    } finally {
-      await cleanup();
-    }
+    });
   });
 });

@@ -44,9 +44,17 @@ export const BASELINE_HEADERS: Readonly<Record<string, string>> = Object.freeze(
 const BASELINE = Object.entries(BASELINE_HEADERS);
 
 /**
- * For every response that is not a page: set what the handler did not. The API's envelopes carry them already
+ * What a response that names no caching of its own gets: pages and their `.data` requests show a signed-in
+ * person's e-mail, balance, keys and webhooks, and a shared cache or a "cache everything" CDN rule must not keep
+ * them for the next visitor (security review 5). Static files, media and the API set their own.
+ */
+export const DEFAULT_CACHE_CONTROL = "private, no-store";
+
+/**
+ * For every response (pages included): set what the handler did not. The API's envelopes carry them already
  * (api.server.ts: one header object per response, not a set per header), so this only checks there.
  */
 export function setBaselineHeaders(headers: Headers): void {
   for (const [k, v] of BASELINE) if (!headers.has(k)) headers.set(k, v);
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", DEFAULT_CACHE_CONTROL);
 }

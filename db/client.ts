@@ -287,11 +287,26 @@ function sqliteTransactions(client: Database, busyTimeoutMs: number) {
   };
 }
 
+/** Runs `f` now; its result or error as a promise. */
+function runNow<T>(f: () => T): Promise<T> {
+  try {
+    return Promise.resolve(f());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** A plain statement that writes (`db.raw`): it waits for the write lock off the event loop, as `db.tx` does. */
+const WRITE_SQL = /^\s*(insert|update|delete|replace)\b/i;
+
 /** An SQLite database behind the data interface (`checkpointer` stopped before the connection closes). */
 export function sqliteDb(client: Database, checkpointer?: Checkpointer, busyTimeoutMs = 5000): Db {
   const d = drizzle({ client, schema }) as Drizzle;
   const step = (op: Op) => sqliteStep(d, op);
   const transaction = sqliteTransactions(client, busyTimeoutMs);
+  // A write outside a transaction is one (SQLite's autocommit): it waits for the lock the same way. Inside one
+  // opened by hand (migrations, tests) it just runs.
+  const write = <T>(f: () => T): Promise<T> => (client.inTransaction ? runNow(f) : transaction(f));
   const raws = new Map<string, RawStatement<any>>();
   return {
     ...builders(d),
@@ -302,7 +317,7 @@ export function sqliteDb(client: Database, checkpointer?: Checkpointer, busyTime
     checkpointer,
     one: async (q, p) => q.get(p) as any,
     many: async (q, p) => q.all(p) as any,
-    run: async (q, p) => (q.run(p) as { changes: number }).changes,
+    run: async (q, p) => write(() => (q.run(p) as { changes: number }).changes),
     // The body builds on the connection's own drizzle handle: on one connection that is the transaction's.
     tx: (body) => transaction(() => driveSync(body(d as unknown as Tx), step)),
     exec: async (steps) => driveSync(steps, step),
@@ -310,10 +325,11 @@ export function sqliteDb(client: Database, checkpointer?: Checkpointer, busyTime
       let r = raws.get(text);
       if (!r) {
         const st = client.prepare(text);
+        const as = WRITE_SQL.test(text) ? write : runNow;
         r = {
-          one: async (...p: any[]) => (st.get(...p) as any) ?? undefined,
-          many: async (...p: any[]) => st.all(...p) as any[],
-          run: async (...p: any[]) => st.run(...p).changes,
+          one: (...p: any[]) => as(() => (st.get(...p) as any) ?? undefined),
+          many: (...p: any[]) => as(() => st.all(...p) as any[]),
+          run: (...p: any[]) => as(() => st.run(...p).changes),
         };
         raws.set(text, r);
       }

@@ -113,6 +113,27 @@ test("a lock held past the busy timeout ends in SQLITE_BUSY (503), still without
   expect(await db.tx(insert(2))).toBe(2);
 });
 
+test("single writes outside a transaction (db.run, a plain INSERT/UPDATE) wait the same way; plain reads do not wait at all", async () => {
+  const { db, path } = open();
+  const holder = await holdWriteLock(path, 600);
+  const reads: number[] = [];
+  const { stallMs, result } = await longestStall(async () => {
+    const pending = [
+      db.raw("INSERT INTO t VALUES (?)").run(1),
+      db.raw<{ x: number }>("UPDATE t SET x = x + 10 WHERE x = ? RETURNING x").one(1),
+      db.run({ run: () => db.sqlite!.prepare("INSERT INTO t VALUES (3)").run(), all: () => [], get: () => undefined }),
+    ];
+    // Meanwhile reads answer at once, from the last committed state (the holder's row is not committed yet).
+    reads.push(Number((await db.raw<{ n: number }>("SELECT count(*) AS n FROM t").one())!.n));
+    return Promise.all(pending);
+  });
+  expect(result).toEqual({ status: "fulfilled", value: [1, { x: 11 }, 1] });
+  expect(reads).toEqual([0]);
+  expect(stallMs).toBeLessThan(300);
+  await holder.exited;
+  expect(db.sqlite!.query("SELECT x FROM t ORDER BY rowid").all()).toEqual([{ x: 0 }, { x: 11 }, { x: 3 }]);
+});
+
 test("a body that throws rolls back and gives the lock up", async () => {
   const { db } = open();
   const failing = db.tx(function* () {

@@ -46,7 +46,15 @@ export interface OutboundOptions {
   resolve?: Resolver;
   /** The addresses this server holds (tests pass a fake); default: every network interface's, read at each check. */
   localAddresses?: () => Iterable<string>;
+  /** How long resolving a host may take (default DNS_TIMEOUT_MS); `signal` ends the wait too. */
+  dnsTimeoutMs?: number;
 }
+
+/**
+ * A host whose DNS server never answers (an attacker's own domain) must not hold a webhook sender or a request past
+ * its timeout: the system resolver alone waits 10–30 s (security review 5).
+ */
+export const DNS_TIMEOUT_MS = 5_000;
 
 /**
  * The request was refused before connecting (or a hop / the body broke a rule). Not retryable.
@@ -130,11 +138,34 @@ export function addressRefusal(ip: string, allowPrivate = false, local: Iterable
 
 const systemResolve: Resolver = async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
+/** The resolver's answer, or a rejection once `ms` pass or `signal` aborts (the lookup itself cannot be stopped). */
+async function resolveWithin(resolve: Resolver, host: string, ms: number, signal?: AbortSignal): Promise<string[]> {
+  signal?.throwIfAborted();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    return await Promise.race([
+      resolve(host),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+        onAbort = () => reject(signal?.reason ?? new Error("aborted"));
+        signal?.addEventListener("abort", onAbort, { once: true });
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+  }
+}
+
 /** The hostname without IPv6 brackets. */
 const bare = (hostname: string) => (hostname.startsWith("[") ? hostname.slice(1, -1) : hostname);
 
 /** Resolves a URL's host and returns the one checked address to connect to. */
-export async function checkedAddress(url: URL, opts: Pick<OutboundOptions, "allowPrivate" | "resolve" | "localAddresses"> = {}): Promise<string> {
+export async function checkedAddress(
+  url: URL,
+  opts: Pick<OutboundOptions, "allowPrivate" | "resolve" | "localAddresses" | "dnsTimeoutMs" | "signal"> = {},
+): Promise<string> {
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new OutboundRefused(`scheme ${url.protocol} is not allowed`, url.href);
   if (url.username || url.password) throw new OutboundRefused("URLs with credentials are not allowed", url.href);
   const host = bare(url.hostname);
@@ -143,8 +174,9 @@ export async function checkedAddress(url: URL, opts: Pick<OutboundOptions, "allo
   if (literal) addresses = [host];
   else {
     try {
-      addresses = await (opts.resolve ?? systemResolve)(host);
+      addresses = await resolveWithin(opts.resolve ?? systemResolve, host, opts.dnsTimeoutMs ?? DNS_TIMEOUT_MS, opts.signal);
     } catch (err) {
+      if (opts.signal?.aborted) throw err;
       throw new OutboundRefused(`${host} could not be resolved: ${(err as Error)?.message ?? String(err)}`, url.href, notPublic(host, literal));
     }
   }

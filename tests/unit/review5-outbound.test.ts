@@ -11,8 +11,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import { networkInterfaces } from "node:os";
+import { sendDelivery } from "~/domain/webhooks/delivery.server";
 import { checkDestination } from "~/domain/webhooks/webhooks.server";
-import { addressRefusal, checkedAddress, OutboundRefused, safeFetch, serverAddresses } from "~/lib/outbound.server";
+import { systemClock } from "~/lib/clock";
+import { addressRefusal, checkedAddress, DNS_TIMEOUT_MS, OutboundRefused, safeFetch, serverAddresses } from "~/lib/outbound.server";
 
 describe("IPv6 outside global unicast space (2000::/3) is refused", () => {
   for (const ip of ["::a9fe:a9fe", "::169.254.169.254", "::7f00:1", "::127.0.0.1", "::8.8.8.8", "::1:2", "1000::1", "4000::1", "e000::1"]) {
@@ -75,5 +77,35 @@ describe("addresses this server holds are refused like loopback", () => {
     await expect(checkDestination("http://own.example.test/hook", { allowPrivate: false, resolve: async () => [OWN], localAddresses: local })).rejects.toMatchObject({
       message: "invalid params: url refused: own.example.test does not resolve to a public internet address",
     });
+  });
+});
+
+/**
+ * A host whose DNS server never answers. The attempt's timeout (WEBHOOK_TIMEOUT_MS) started only after the
+ * lookup: a webhook at a name on the user's own slow DNS server held a sender for as long as the system resolver
+ * waited (10–30 s with glibc's defaults), and the create request as long. A never-answering resolver held them for
+ * good (the old code: still waiting after 3 s with a 300 ms timeout).
+ */
+describe("resolution is bounded by the attempt's timeout and DNS_TIMEOUT_MS", () => {
+  const never = () => new Promise<string[]>(() => {});
+  const within = <T>(p: Promise<T>, ms = 3000) => Promise.race([p, Bun.sleep(ms).then(() => "still waiting" as const)]);
+
+  test("a webhook delivery to such a host ends at its timeout", async () => {
+    const t0 = Date.now();
+    const outcome = await within(
+      sendDelivery(
+        { id: "dl_1", attempts: 0, eventId: "msg_1", payload: "{}", endpointId: "wh_1", url: "https://hook.slow-dns.example/x", secrets: [`whsec_${Buffer.alloc(24, 7).toString("base64")}`] },
+        { timeoutMs: 300, schedule: [5000], disableAfterMs: 86_400_000, allowPrivate: false, resolve: never },
+        systemClock,
+      ),
+    );
+    expect(outcome).toMatchObject({ ok: false, statusCode: null, error: "no answer within 300 ms" });
+    expect(Date.now() - t0).toBeLessThan(2000);
+  });
+
+  test("creating a webhook at such a host is refused after the DNS deadline (5 s by default)", async () => {
+    expect(DNS_TIMEOUT_MS).toBe(5000);
+    const refused = await within(checkDestination("https://hook.slow-dns.example/x", { allowPrivate: false, resolve: never, dnsTimeoutMs: 200 }).catch((e: Error) => e));
+    expect(refused).toMatchObject({ message: "invalid params: url refused: hook.slow-dns.example does not resolve to a public internet address" });
   });
 });

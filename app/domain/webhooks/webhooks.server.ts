@@ -49,6 +49,8 @@ export interface DestinationPolicy {
   resolve?: Resolver;
   /** This server's own addresses (tests pass a fake; default: its network interfaces). */
   localAddresses?: () => Iterable<string>;
+  /** How long resolving the host may take (default DNS_TIMEOUT_MS; tests shorten it). */
+  dnsTimeoutMs?: number;
 }
 
 /** An http(s) URL whose host resolves only to addresses Atelier may contact; else `invalid params: url …`. */

@@ -14,6 +14,8 @@ export interface LiveTask {
   status: string;
   prompt: string;
   aiType: string;
+  /** Finished because its owner canceled it. */
+  canceled?: boolean;
 }
 
 export const LIVE_POLL_MS = 1000;
@@ -78,7 +80,9 @@ export function useLiveUpdates({ active, finished }: { active: LiveTask[]; finis
       toast(
         t.status === "completed"
           ? { title: `Your ${kind} is ready`, description: t.prompt, action: { label: "Open", href: `/studio/${t.id}` }, tone: "success" }
-          : { title: `The ${kind} could not be made`, description: "No credits were charged.", action: { label: "Details", href: `/studio/${t.id}` }, tone: "error" },
+          : t.canceled
+            ? { title: "Canceled", description: "Nothing was charged.", action: { label: "Details", href: `/studio/${t.id}` } }
+            : { title: `The ${kind} could not be made`, description: "No credits were charged.", action: { label: "Details", href: `/studio/${t.id}` }, tone: "error" },
       );
     }
   }, [active, finished, toast]);

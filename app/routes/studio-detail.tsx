@@ -1,10 +1,12 @@
-import { ArrowLeft, ChevronLeft, ChevronRight, Download, Eye, EyeOff, RotateCcw, Sparkles, TriangleAlert } from "lucide-react";
+import { ArrowLeft, Ban, ChevronLeft, ChevronRight, Download, Eye, EyeOff, RotateCcw, Sparkles, TriangleAlert } from "lucide-react";
+import { useRef } from "react";
 import { data, Form, Link } from "react-router";
+import { useCancelGeneration } from "~/components/cancel-generation";
 import { fileExtension, ResultMedia, shapeClass, useLightbox } from "~/components/media";
 import { Badge, Button, buttonVariants, Card, cn, CopyButton, duration, Facts, formatDate, Notice, plural } from "~/components/ui";
 import { describeOptions, findOffering } from "~/domain/catalog";
 import { chargedCost, galleryNeighbours, getOwnGeneration, parseResultUrls, setHidden } from "~/domain/generations/generations.server";
-import { isFinished } from "~/domain/generations/status";
+import { isFinished, wasCanceled } from "~/domain/generations/status";
 import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";
 import { getServices } from "~/lib/services.server";
@@ -51,6 +53,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       price: row.creditsCost,
       charged: chargedCost(row),
       error: row.errorMessage,
+      canceled: wasCanceled(row),
       urls: parseResultUrls(row),
       options,
       shape: shapeClass(row.aiType, raw),
@@ -75,15 +78,18 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function GenerationDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { gen, neighbours } = loaderData;
   const running = !isFinished(gen.status);
+  const result = useRef<HTMLElement>(null);
+  // After a cancel the button is gone: the keyboard goes to the result, which now says how it ended.
+  const cancel = useCancelGeneration({ id: gen.id, prompt: gen.prompt, onDone: () => result.current?.focus() });
   const lightbox = useLightbox(gen.urls.map((url) => ({ id: gen.id, url, aiType: gen.aiType, prompt: gen.prompt })));
   const cost =
     gen.status === "completed"
       ? plural(gen.charged, "credit")
       : gen.status === "failed"
-        ? "0 credits (failed tasks are free)"
+        ? `0 credits (${gen.canceled ? "canceled" : "failed"} tasks are free)`
         : `${plural(gen.price, "credit")}, charged when the result is delivered`;
   const facts: [string, React.ReactNode][] = [
-    ["Status", <Badge key="s" status={gen.status} data-testid="status" />],
+    ["Status", <Badge key="s" status={gen.canceled ? "canceled" : gen.status} data-testid="status" />],
     ["Model", `${gen.label} (${gen.model})`],
     ["Provider", `${gen.provider}${gen.mode === "simulated" ? " (simulated)" : ""}`],
     ["Type", gen.aiType],
@@ -129,7 +135,7 @@ export default function GenerationDetail({ loaderData, actionData }: Route.Compo
       ) : null}
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <section aria-labelledby="result-h" className="min-w-0">
+        <section aria-labelledby="result-h" className="min-w-0 rounded-3xl" ref={result} tabIndex={-1}>
           <h2 id="result-h" className="sr-only">
             Result
           </h2>
@@ -157,17 +163,27 @@ export default function GenerationDetail({ loaderData, actionData }: Route.Compo
             </div>
           ) : gen.status === "failed" ? (
             <div className="flex aspect-video flex-col items-center justify-center gap-2 rounded-3xl border border-border bg-muted p-6 text-center" role="note">
-              <TriangleAlert aria-hidden="true" className="size-8 text-muted-foreground" />
-              <p className="font-medium">This one could not be made. No credits were charged.</p>
-              <p className="max-w-md text-sm text-muted-foreground" data-testid="error-message">
-                {gen.error}
-              </p>
+              {gen.canceled ? (
+                <>
+                  <Ban aria-hidden="true" className="size-8 text-muted-foreground" />
+                  <p className="font-medium">Canceled. No credits were charged.</p>
+                </>
+              ) : (
+                <>
+                  <TriangleAlert aria-hidden="true" className="size-8 text-muted-foreground" />
+                  <p className="font-medium">This one could not be made. No credits were charged.</p>
+                  <p className="max-w-md text-sm text-muted-foreground" data-testid="error-message">
+                    {gen.error}
+                  </p>
+                </>
+              )}
             </div>
           ) : (
             <div className={cn("shimmer mx-auto flex max-h-[75vh] max-w-full flex-col items-center justify-center gap-3 rounded-3xl border border-border bg-muted", gen.shape)} role="status">
               <Sparkles aria-hidden="true" className="size-8 animate-pulse text-accent" />
               <p className="font-medium">{gen.status === "pending" ? "Queued…" : "Generating…"}</p>
               <progress className="h-1.5 w-1/2 overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-border [&::-webkit-progress-value]:bg-primary" aria-label={`Generating (${gen.status})`} />
+              {cancel.button}
               <noscript>
                 <meta httpEquiv="refresh" content="3" />
               </noscript>

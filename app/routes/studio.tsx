@@ -1,10 +1,12 @@
-import { Clapperboard, Download, EyeOff, ImageIcon, RotateCcw, SlidersHorizontal, Sparkles, Timer, TriangleAlert, Wand2 } from "lucide-react";
+import { Ban, Clapperboard, Download, EyeOff, ImageIcon, RotateCcw, SlidersHorizontal, Sparkles, Timer, TriangleAlert, Wand2 } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Form, Link, redirect, useFetcher, useNavigation } from "react-router";
 import { isVideoFile, ResultMedia, shapeClass, useLightbox, type MediaItem } from "~/components/media";
 import { Badge, Button, buttonVariants, cn, CopyButton, coverInput, EmptyState, FieldError, formatDate, Hint, inputClass, Notice, PageHeader, Pagination, plural, useToast } from "~/components/ui";
 import { UI_MESSAGES } from "~/domain/account/messages";
+import { useCancelGeneration, type CancelResult } from "~/components/cancel-generation";
 import { ModelOptions, optionFormValues, readOptions } from "~/components/model-options";
+import { isFinished, wasCanceled } from "~/domain/generations/status";
 import { CATALOG, findOffering, isAiType, sampleImage, speedHint, typicalSecondsHere, type AiType } from "~/domain/catalog";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf } from "~/domain/credits/ledger.server";
@@ -86,6 +88,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       mode: r.mode,
       cost: chargedCost(r),
       error: r.errorMessage,
+      canceled: wasCanceled(r),
       urls: parseResultUrls(r),
       shape: shapeClass(r.aiType, parseOptions(r.options)),
       createdAt: iso(r.createdAt)!,
@@ -101,7 +104,8 @@ type ActionData =
       shortfall?: { need: number; have: number };
     }
   | { intent: "hide"; hidden: boolean; id: string }
-  | { intent: "checkin"; added: boolean; text: string };
+  | { intent: "checkin"; added: boolean; text: string }
+  | CancelResult;
 
 export async function action({ request }: Route.ActionArgs): Promise<ActionData | Response> {
   const { user } = await requireUiUser(request);
@@ -112,12 +116,16 @@ export async function action({ request }: Route.ActionArgs): Promise<ActionData 
     return { intent: "hide", hidden: row.hiddenAt !== null, id: row.id };
   }
   if (form.intent === "cancel") {
+    let canceled = true;
     try {
       await cancelGeneration({ db: services.db, clock: services.clock, providers: getGenerationRuntime().providers }, user.id, String(form.gen_id ?? ""));
     } catch (error) {
       // Finished meanwhile (or not this user's): the gallery shows the task as it is.
       if (!isAppError(error)) throw error;
+      canceled = false;
     }
+    // From the page's script (useCancelGeneration) an answer, so the page stays where it was; without JavaScript, back with a notice.
+    if (form.via === "fetch") return { intent: "cancel", canceled };
     return redirect("/studio?notice=generation-canceled");
   }
   if (form.intent === "checkin") {
@@ -336,13 +344,24 @@ function Composer({ data, actionData }: { data: Data; actionData: ActionData | u
           placeholder="Describe what you want to see — a subject, a place, the light, a style…"
           className={cn(inputClass, "resize-y rounded-2xl border-transparent bg-muted px-4 py-3 text-base shadow-none focus-visible:bg-surface")}
           defaultValue={create?.values.prompt ?? data.initial.prompt}
+          onKeyDown={(e) => {
+            // Ctrl+Enter (⌘+Enter on a Mac) generates from the prompt, as in the chat and media apps people know.
+            if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !busy) {
+              e.preventDefault();
+              e.currentTarget.form?.requestSubmit();
+            }
+          }}
           aria-invalid={errors.prompt ? true : undefined}
           aria-describedby={errors.prompt ? "f-prompt-error" : "f-prompt-hint"}
         />
         {errors.prompt ? (
           <FieldError id="f-prompt-error">{errors.prompt}</FieldError>
         ) : (
-          <Hint id="f-prompt-hint">Up to 4000 characters. Credits are charged only when a result is delivered.</Hint>
+          <Hint id="f-prompt-hint">
+            Up to 4000 characters. Credits are charged only when a result is delivered. <span className="[@media(hover:none)]:hidden">
+              <kbd className="font-sans">Ctrl</kbd>+<kbd className="font-sans">Enter</kbd> generates.
+            </span>
+          </Hint>
         )}
       </div>
 
@@ -426,10 +445,18 @@ function reuseHref(t: Pick<Task, "prompt" | "offering">) {
 
 function GalleryItem({ t, highlight, onOpen }: { t: Task; highlight: boolean; onOpen?: () => void }) {
   const url = t.urls[0];
-  const running = t.status === "pending" || t.status === "processing";
+  const running = !isFinished(t.status);
+  const item = useRef<HTMLLIElement>(null);
+  // After a cancel the button is gone: keep the keyboard where it was, on this result.
+  const cancel = useCancelGeneration({ id: t.id, prompt: t.prompt, onDone: () => item.current?.focus() });
   return (
     <li
-      className={cn("group relative mb-4 break-inside-avoid overflow-hidden rounded-2xl border border-border bg-surface", highlight && "ring-2 ring-primary")}
+      ref={item}
+      tabIndex={-1}
+      className={cn(
+        "group relative overflow-hidden rounded-2xl border border-border bg-surface focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
+        highlight && "ring-2 ring-primary",
+      )}
       data-gen-id={t.id}
       data-status={t.status}
       aria-label={`Generation: ${t.prompt}`}
@@ -472,18 +499,12 @@ function GalleryItem({ t, highlight, onOpen }: { t: Task; highlight: boolean; on
               <Sparkles aria-hidden="true" className="size-6 animate-pulse text-accent" />
               <p className="text-sm font-medium">{t.status === "pending" ? "Queued…" : "Generating…"}</p>
               <progress className="h-1.5 w-2/3 overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-border [&::-webkit-progress-value]:bg-primary" aria-label={`Generating (${t.status})`} />
-              <Form method="post" action="/studio">
-                <input type="hidden" name="intent" value="cancel" />
-                <input type="hidden" name="gen_id" value={t.id} />
-                <Button type="submit" variant="secondary" size="sm" aria-label={`Cancel: ${t.prompt}`}>
-                  Cancel
-                </Button>
-              </Form>
+              {cancel.button}
             </>
           ) : (
             <>
-              <TriangleAlert aria-hidden="true" className="size-6 text-muted-foreground" />
-              <p className="text-sm font-medium">Could not be made</p>
+              {t.canceled ? <Ban aria-hidden="true" className="size-6 text-muted-foreground" /> : <TriangleAlert aria-hidden="true" className="size-6 text-muted-foreground" />}
+              <p className="text-sm font-medium">{t.canceled ? "Canceled" : "Could not be made"}</p>
               <p className="text-xs text-muted-foreground">No credits were charged.</p>
             </>
           )}
@@ -495,13 +516,13 @@ function GalleryItem({ t, highlight, onOpen }: { t: Task; highlight: boolean; on
             {t.prompt}
           </Link>
         </p>
-        {t.status === "failed" && t.error ? (
+        {t.status === "failed" && t.error && !t.canceled ? (
           <p className="line-clamp-2 text-xs text-danger-soft-foreground" role="note">
             {t.error}
           </p>
         ) : null}
         <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
-          <Badge status={t.status} data-testid="status" />
+          <Badge status={t.canceled ? "canceled" : t.status} data-testid="status" />
           {t.mode === "simulated" ? <Badge status="simulated">Simulated</Badge> : null}
           <span className="truncate">
             {t.label} · {plural(t.cost, "credit")}
@@ -534,7 +555,7 @@ function Filters({ filter }: { filter: Data["filter"] }) {
   const statuses = [
     ["", "Any status"],
     ["completed", "Completed"],
-    ["processing", "Running"],
+    ["running", "Running"],
     ["failed", "Failed"],
   ] as const;
   return (
@@ -557,6 +578,23 @@ function Filters({ filter }: { filter: Data["filter"] }) {
   );
 }
 
+/**
+ * Right after Generate the new result is below the composer, out of sight (on a phone a whole screen
+ * down): bring it into view and put the keyboard on it, where its Cancel button is. Once per task, not
+ * on every live re-read of the page.
+ */
+function useShowCreated(created: string | null) {
+  const shown = useRef<string | null>(null);
+  useEffect(() => {
+    if (!created || shown.current === created) return;
+    shown.current = created;
+    const el = document.querySelector<HTMLElement>(`[data-gen-id="${CSS.escape(created)}"]`);
+    if (!el) return;
+    el.scrollIntoView({ block: "center", behavior: window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+    el.focus({ preventScroll: true });
+  }, [created]);
+}
+
 export default function Studio({ loaderData, actionData }: Route.ComponentProps) {
   const data = loaderData;
   const { tasks, page, pages, total, filter } = data;
@@ -567,6 +605,7 @@ export default function Studio({ loaderData, actionData }: Route.ComponentProps)
     [tasks],
   );
   const lightbox = useLightbox(viewable);
+  useShowCreated(data.created);
 
   return (
     <div className="space-y-10">
@@ -583,16 +622,19 @@ export default function Studio({ loaderData, actionData }: Route.ComponentProps)
           </h2>
           <Filters filter={filter} />
         </div>
-        {running ? (
-          <p className="mb-3 flex items-center gap-2 text-sm text-muted-foreground" role="status" data-testid="running">
-            <Sparkles aria-hidden="true" className="size-4 text-accent" /> Working on it — results appear here by themselves.{" "}
-            <noscript>
-              <Link to={filterHref(filter, page)} className="link" reloadDocument>
-                Refresh
-              </Link>
-            </noscript>
-          </p>
-        ) : null}
+        {/* Always there, so screen readers announce the line when it appears (a live region added with its text is often not read). */}
+        <div role="status">
+          {running ? (
+            <p className="mb-3 flex items-center gap-2 text-sm text-muted-foreground" data-testid="running">
+              <Sparkles aria-hidden="true" className="size-4 text-accent" /> Working on it — results appear here by themselves.{" "}
+              <noscript>
+                <Link to={filterHref(filter, page)} className="link" reloadDocument>
+                  Refresh
+                </Link>
+              </noscript>
+            </p>
+          ) : null}
+        </div>
         {tasks.length === 0 ? (
           <EmptyState title={filtered ? "No generations match these filters." : "Nothing yet"} icon={<Sparkles />}>
             {filtered ? (
@@ -604,7 +646,8 @@ export default function Studio({ loaderData, actionData }: Route.ComponentProps)
             )}
           </EmptyState>
         ) : (
-          <ul className="columns-1 gap-4 min-[420px]:columns-2 md:columns-3 xl:columns-4" aria-label="Gallery">
+          // Rows, newest first from the top left (CSS columns read down each column: the second newest sat under the newest).
+          <ul className="grid grid-cols-1 items-start gap-4 min-[420px]:grid-cols-2 md:grid-cols-3 xl:grid-cols-4" aria-label="Gallery">
             {tasks.map((t) => {
               const i = viewable.findIndex((v) => v.id === t.id);
               return <GalleryItem key={t.id} t={t} highlight={t.id === data.created} onOpen={i >= 0 ? () => lightbox.open(i) : undefined} />;

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signUp } from "./support";
+import { PHONE, signUp } from "./support";
 
 test("an image: pick a model card, submit, watch it complete in place, see it in the gallery", async ({ page }) => {
   await signUp(page, { name: "Studio User" });
@@ -47,6 +47,56 @@ test("a video: progress in place while it runs, then the result, with its price"
   await expect(page.getByTestId("balance")).toHaveText("0 credits");
   await expect(video).toContainText("Kling v1 video · 10 credits");
   await expect(video).toContainText("Simulated");
+});
+
+test("keyboard only: Ctrl+Enter generates, the new result comes into view with the focus on it, Cancel stays on the page", async ({ page }) => {
+  await signUp(page, { name: "Keyboard User" });
+  await page.setViewportSize(PHONE);
+  await page.goto("/studio?type=image&page=1");
+  const prompt = "A paper boat on a puddle after rain [simulate:slow]";
+  const box = page.getByRole("textbox", { name: "Prompt" });
+  await box.fill(prompt);
+  // Ctrl+Enter in the prompt generates (it used to add a line).
+  await box.press("Control+Enter");
+  await expect(page).toHaveURL(/\/studio\?created=/);
+  const item = page.getByRole("listitem", { name: `Generation: ${prompt}` });
+  // The result is a screen below the composer on a phone: it is brought into view and the keyboard is on it.
+  await expect(item).toBeFocused();
+  await expect(item).toBeInViewport();
+  await page.keyboard.press("Tab");
+  const cancel = item.getByRole("button", { name: `Cancel: ${prompt}` });
+  await expect(cancel).toBeFocused();
+  const before = page.url();
+  await page.keyboard.press("Enter");
+  // In place: no reload back to the top of an unfiltered studio, the keyboard stays on the result.
+  await expect(item.getByTestId("status")).toHaveText("canceled");
+  await expect(item).toContainText("Canceled");
+  await expect(item).not.toContainText("Could not be made");
+  expect(page.url()).toBe(before);
+  await expect(item).toBeFocused();
+  await expect(page.getByRole("region", { name: /^Notifications/ }).locator("li", { hasText: "Canceled" })).toBeVisible();
+  await expect(page.getByRole("region", { name: /^Notifications/ })).not.toContainText("could not be made");
+  // Its page says so too.
+  await item.getByRole("link", { name: /^Details:/ }).click();
+  await expect(page.getByTestId("status")).toHaveText("canceled");
+  await expect(page.getByText("Canceled. No credits were charged.")).toBeVisible();
+});
+
+test("the Running filter lists queued tasks too; a running task can be canceled from its own page", async ({ page }) => {
+  await signUp(page, { name: "Filter User" });
+  const running = page.getByRole("navigation", { name: "Filter by status" }).getByRole("link", { name: "Running" });
+  await expect(running).toHaveAttribute("href", "/studio?status=running");
+  const prompt = "A lantern festival over a river [simulate:slow]";
+  await page.getByRole("textbox", { name: "Prompt" }).fill(prompt);
+  await page.getByRole("button", { name: "Generate" }).click();
+  await expect(page).toHaveURL(/\/studio\?created=/);
+  // Straight to its page while it runs (the simulator's slow run is 3 s).
+  await page.goto(`/studio/${new URL(page.url()).searchParams.get("created")}`);
+  await page.getByRole("button", { name: `Cancel: ${prompt}` }).click();
+  await expect(page.getByTestId("status")).toHaveText("canceled");
+  await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);
+  await expect(page.getByText("Canceled. No credits were charged.")).toBeVisible();
+  await expect(page.getByText("0 credits (canceled tasks are free)")).toBeVisible();
 });
 
 test("the toast of a finished result closes on opening that result; one about another result stays", async ({ page }) => {

@@ -48,6 +48,9 @@ describe("parseFilter", () => {
     expect(parseFilter(new URLSearchParams("type=audio&status=done"))).toEqual({ aiType: undefined, status: undefined });
     expect(parseFilter(new URLSearchParams(""))).toEqual({ aiType: undefined, status: undefined });
   });
+  test('"running" is its own filter (queued and processing together)', () => {
+    expect(parseFilter(new URLSearchParams("status=running"))).toEqual({ aiType: undefined, status: "running" });
+  });
 });
 
 describe("listRecent with filters", () => {
@@ -61,9 +64,14 @@ describe("listRecent with filters", () => {
     const failed = await listRecent(db, a.id, page, { status: "failed" });
     expect(failed.rows.map((r) => r.prompt)).toEqual([expect.stringContaining("image failed")]);
     expect((await listRecent(db, a.id, page, { aiType: "video", status: "failed" })).total).toBe(0);
-    const paged = await listRecent(db, a.id, { page: 2, pageSize: 3 });
+    // "Running" in the studio: a queued task is running too (the filter used to be processing only and hid it).
+    addTask(db, a.id, "image", "pending", Date.parse("2026-11-22T10:00:00.000Z") + 6);
+    const running = await listRecent(db, a.id, page, { status: "running" });
+    expect(running.rows.map((r) => r.status)).toEqual(["pending", "processing"]);
+    expect(running.total).toBe(2);
+    const paged = await listRecent(db, a.id, { page: 2, pageSize: 4 });
     expect(paged.rows.length).toBe(1);
-    expect(paged.total).toBe(4);
+    expect(paged.total).toBe(5);
   });
 });
 

@@ -20,6 +20,7 @@ const STATUS_TONE: Record<string, VariantProps<typeof badgeVariants>["tone"]> = 
   processing: "accent",
   completed: "success",
   failed: "danger",
+  canceled: "neutral",
   active: "success",
   revoked: "neutral",
   live: "success",

@@ -28,9 +28,9 @@ import { generationChanged, outboxChanged } from "./changes.server";
 import type { GenerationRow } from "./generations.server";
 import { cancelUpstream } from "./lifecycle.server";
 import { countUnpaidTask } from "./unpaid.server";
-import { isFinished } from "./status";
+import { CANCELED, isFinished } from "./status";
 
-export const CANCELED = "canceled";
+export { CANCELED };
 
 export const LIVE_CANCELS_PER_HOUR = 10;
 const LIVE_CANCEL_POLICY = { name: "live-cancel", limit: LIVE_CANCELS_PER_HOUR, windowMs: 3_600_000 };

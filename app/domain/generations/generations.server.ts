@@ -12,7 +12,7 @@ import { generations, idempotencyKeys, user, userGenerationStats } from "#db/sch
 import { findOffering, isAiType, optionsProblem, providersFor, type AiType, type Offering, type ProviderName } from "~/domain/catalog";
 import { assertCanReserve } from "~/domain/credits/ledger.server";
 import { iso, type Clock } from "~/lib/clock";
-import { GENERATION_STATUSES, type GenerationStatus } from "./status";
+import { GENERATION_STATUSES, wasCanceled, type GenerationStatus } from "./status";
 import { assertUnpaidAllowance } from "./unpaid.server";
 
 export { GENERATION_STATUSES, type GenerationStatus };
@@ -390,9 +390,13 @@ export async function historyPageJson(db: Db, userId: string, paging: { page: nu
 }
 
 /** The studio gallery's filters (absent: all). */
+/** A status to filter by; "running" is every unfinished task, queued (pending) or processing. */
+export type StatusFilter = GenerationStatus | "running";
+const UNFINISHED: GenerationStatus[] = ["pending", "processing"];
+
 export interface GenerationFilter {
   aiType?: AiType;
-  status?: GenerationStatus;
+  status?: StatusFilter;
   /** The studio gallery: leave out what the owner removed from it. */
   galleryOnly?: boolean;
 }
@@ -403,7 +407,7 @@ export function parseFilter(params: URLSearchParams): GenerationFilter {
   const status = params.get("status");
   return {
     aiType: isAiType(type) ? type : undefined,
-    status: GENERATION_STATUSES.includes(status as GenerationStatus) ? (status as GenerationStatus) : undefined,
+    status: status === "running" || GENERATION_STATUSES.includes(status as GenerationStatus) ? (status as StatusFilter) : undefined,
   };
 }
 
@@ -426,7 +430,7 @@ export async function listRecent(db: Db, userId: string, paging: { page: number;
   const where = and(
     eq(generations.userId, userId),
     filter.aiType ? eq(generations.aiType, filter.aiType) : undefined,
-    filter.status ? eq(generations.status, filter.status) : undefined,
+    filter.status === "running" ? inArray(generations.status, UNFINISHED) : filter.status ? eq(generations.status, filter.status) : undefined,
     filter.galleryOnly ? isNull(generations.hiddenAt) : undefined,
   );
   const rows = await db.many(
@@ -503,13 +507,14 @@ export async function liveSummary(db: Db, userId: string) {
         );
   const finished = await db.many(
     db
-      .select(pick)
+      .select({ ...pick, errorMessage: generations.errorMessage })
       .from(generations)
       .where(and(eq(generations.userId, userId), inArray(generations.status, ["completed", "failed"])))
       .orderBy(desc(generations.completedAt))
       .limit(10),
   );
-  return { active, finished };
+  // A cancel is not a failure to the person who asked for it: the page says "Canceled", not "could not be made".
+  return { active, finished: finished.map(({ errorMessage, ...t }) => ({ ...t, canceled: wasCanceled({ status: t.status, errorMessage }) })) };
 }
 
 /**

@@ -118,7 +118,7 @@ export function WebhooksSection({ webhooks, result, busy }: { webhooks: WebhookI
         {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
 
         {webhooks.length === 0 ? (
-          <EmptyState title="No webhooks yet." icon={<Webhook />}>
+          <EmptyState title="No webhooks yet" icon={<Webhook />}>
             Add an endpoint above to hear about finished generations without polling.
           </EmptyState>
         ) : (

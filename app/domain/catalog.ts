@@ -8,6 +8,9 @@ export const AI_TYPES: readonly AiType[] = ["image", "video"];
 
 export type ProviderName = "openai" | "replicate" | "kling" | "runway";
 export const PROVIDERS: readonly ProviderName[] = ["openai", "replicate", "kling", "runway"];
+const PROVIDER_NAMES: Record<string, string> = { openai: "OpenAI", replicate: "Replicate", kling: "Kling", runway: "Runway" };
+/** A provider as people write it ("OpenAI"), for pages; the API keeps the id ("openai"). */
+export const providerName = (id: string): string => PROVIDER_NAMES[id] ?? id;
 
 /**
  * One option a model accepts, as its provider's API names and bounds it

@@ -204,7 +204,7 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
 
       <Card title={`Feedback inbox (${feedback.length})`} id="feedback" description="The latest messages from the feedback page and the API.">
         {feedback.length === 0 ? (
-          <EmptyState title="No feedback yet." />
+          <EmptyState title="No feedback yet" />
         ) : (
           <ul className="divide-y divide-border" aria-label="Feedback">
             {feedback.map((f) => (

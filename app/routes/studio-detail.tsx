@@ -4,7 +4,7 @@ import { data, Form, Link } from "react-router";
 import { useCancelGeneration } from "~/components/cancel-generation";
 import { fileExtension, ResultMedia, shapeClass, useLightbox } from "~/components/media";
 import { Badge, Button, buttonVariants, Card, cn, CopyButton, duration, Facts, formatDate, Notice, plural } from "~/components/ui";
-import { describeOptions, findOffering } from "~/domain/catalog";
+import { describeOptions, findOffering, providerName } from "~/domain/catalog";
 import { chargedCost, galleryNeighbours, getOwnGeneration, parseResultUrls, setHidden } from "~/domain/generations/generations.server";
 import { isFinished, wasCanceled } from "~/domain/generations/status";
 import { iso } from "~/lib/clock";
@@ -91,8 +91,8 @@ export default function GenerationDetail({ loaderData, actionData }: Route.Compo
   const facts: [string, React.ReactNode][] = [
     ["Status", <Badge key="s" status={gen.canceled ? "canceled" : gen.status} data-testid="status" />],
     ["Model", `${gen.label} (${gen.model})`],
-    ["Provider", `${gen.provider}${gen.mode === "simulated" ? " (simulated)" : ""}`],
-    ["Type", gen.aiType],
+    ["Provider", `${providerName(gen.provider)}${gen.mode === "simulated" ? " (simulated)" : ""}`],
+    ["Type", gen.aiType === "video" ? "Video" : "Image"],
     ["Cost", cost],
     ...gen.options,
     ["Created", <time key="c" dateTime={gen.createdAt}>{formatDate(gen.createdAt, { seconds: true })}</time>],

@@ -7,7 +7,7 @@ import { UI_MESSAGES } from "~/domain/account/messages";
 import { useCancelGeneration, type CancelResult } from "~/components/cancel-generation";
 import { ModelOptions, optionFormValues, readOptions } from "~/components/model-options";
 import { isFinished, wasCanceled } from "~/domain/generations/status";
-import { CATALOG, findOffering, isAiType, sampleImage, speedHint, typicalSecondsHere, type AiType } from "~/domain/catalog";
+import { CATALOG, findOffering, providerName, isAiType, sampleImage, speedHint, typicalSecondsHere, type AiType } from "~/domain/catalog";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf } from "~/domain/credits/ledger.server";
 import { chargedCost, createGeneration, listRecent, parseFilter, parseResultUrls, setHidden, validateGenerateInput } from "~/domain/generations/generations.server";
@@ -170,10 +170,9 @@ function filterHref(filter: { type: string; status: string }, page = 1) {
   if (filter.status) q.set("status", filter.status);
   if (page > 1) q.set("page", String(page));
   const s = q.toString();
-  return `/studio${s ? `?${s}` : ""}`;
+  // To the gallery, not the top of the studio: paging or filtering used to land on the composer.
+  return `/studio${s ? `?${s}` : ""}#gallery`;
 }
-
-export const PROVIDER_NAME: Record<string, string> = { openai: "OpenAI", replicate: "Replicate", kling: "Kling", runway: "Runway" };
 
 const PROVIDER_SWATCH: Record<string, string> = {
   openai: "from-emerald-400 to-teal-600",
@@ -188,7 +187,7 @@ const PROVIDER_SWATCH: Record<string, string> = {
  */
 function ModelCard({ o, checked, onSelect }: { o: Offering; checked: boolean; onSelect: () => void }) {
   const id = `m-${o.value.replace(/[^a-z0-9]+/gi, "-")}`;
-  const provider = PROVIDER_NAME[o.provider] ?? o.provider;
+  const provider = providerName(o.provider);
   return (
     <label
       className={cn(
@@ -421,15 +420,18 @@ function Composer({ data, actionData }: { data: Data; actionData: ActionData | u
   );
 }
 
-function HideButton({ task }: { task: Task }) {
-  const fetcher = useFetcher<ActionData>();
+const hideKey = (id: string) => `hide-${id}`;
+
+function HideButton({ task, onHide }: { task: Task; onHide: () => void }) {
+  const fetcher = useFetcher<ActionData>({ key: hideKey(task.id) });
   const toast = useToast();
   return (
     <fetcher.Form
       method="post"
-      onSubmit={() =>
-        toast({ title: "Removed from your gallery", description: "Its history and credits are unchanged.", action: { label: "Undo on its page", href: `/studio/${task.id}` } })
-      }
+      onSubmit={() => {
+        onHide();
+        toast({ title: "Removed from your gallery", description: "Its history and credits are unchanged.", action: { label: "Undo on its page", href: `/studio/${task.id}` } });
+      }}
     >
       <input type="hidden" name="gen_id" value={task.id} />
       <Button type="submit" name="intent" value="hide" variant="secondary" size="icon-sm" aria-label={`Remove from gallery: ${task.prompt}`} title="Remove from gallery">
@@ -449,6 +451,13 @@ function GalleryItem({ t, highlight, onOpen }: { t: Task; highlight: boolean; on
   const item = useRef<HTMLLIElement>(null);
   // After a cancel the button is gone: keep the keyboard where it was, on this result.
   const cancel = useCancelGeneration({ id: t.id, prompt: t.prompt, onDone: () => item.current?.focus() });
+  // Removed at once (the answer and the re-read follow); the keyboard moves on to the next result.
+  const hiding = useFetcher({ key: hideKey(t.id) }).state !== "idle";
+  const onHide = () => {
+    const li = item.current;
+    const next = (li?.nextElementSibling ?? li?.previousElementSibling) as HTMLElement | null;
+    (next ?? document.getElementById("history-h"))?.focus();
+  };
   return (
     <li
       ref={item}
@@ -459,6 +468,7 @@ function GalleryItem({ t, highlight, onOpen }: { t: Task; highlight: boolean; on
       )}
       data-gen-id={t.id}
       data-status={t.status}
+      hidden={hiding}
       aria-label={`Generation: ${t.prompt}`}
     >
       {t.status === "completed" && url ? (
@@ -489,7 +499,7 @@ function GalleryItem({ t, highlight, onOpen }: { t: Task; highlight: boolean; on
             <a href={url} download className={buttonVariants({ variant: "secondary", size: "icon-sm" })} aria-label={`Download: ${t.prompt}`} title="Download">
               <Download aria-hidden="true" />
             </a>
-            <HideButton task={t} />
+            <HideButton task={t} onHide={onHide} />
           </div>
         </div>
       ) : (
@@ -615,9 +625,9 @@ export default function Studio({ loaderData, actionData }: Route.ComponentProps)
         <input type="hidden" name="intent" value="checkin" />
       </Form>
 
-      <section aria-labelledby="history-h">
+      <section aria-labelledby="history-h" id="gallery" className="scroll-mt-20">
         <div className="mb-4 flex flex-wrap items-end justify-between gap-3">
-          <h2 id="history-h" className="text-lg font-semibold tracking-tight">
+          <h2 id="history-h" className="text-lg font-semibold tracking-tight" tabIndex={-1}>
             Your gallery <span className="text-sm font-normal text-muted-foreground">({total})</span>
           </h2>
           <Filters filter={filter} />
@@ -636,7 +646,7 @@ export default function Studio({ loaderData, actionData }: Route.ComponentProps)
           ) : null}
         </div>
         {tasks.length === 0 ? (
-          <EmptyState title={filtered ? "No generations match these filters." : "Nothing yet"} icon={<Sparkles />}>
+          <EmptyState title={filtered ? "No generations match these filters" : "Nothing yet"} icon={<Sparkles />}>
             {filtered ? (
               <Link to="/studio" className="link">
                 Show all generations

@@ -142,7 +142,7 @@ test("landing → first result → the same prompt on another model → download
   await results.first().getByRole("link", { name: `Details: ${PROMPT}` }).click();
   await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);
   await expect(page.locator('[data-field="Model"]')).toContainText("Kling v1 image");
-  await expect(page.locator('[data-field="Provider"]')).toHaveText("kling (simulated)");
+  await expect(page.locator('[data-field="Provider"]')).toHaveText("Kling (simulated)");
   await expect(page.locator('[data-field="Cost"]')).toHaveText("4 credits");
   await expect(page.locator('[data-field="Time taken"]')).toHaveText(/\d+(\.\d)? (ms|s)/);
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: /^Download/ }).click()]);
@@ -281,7 +281,7 @@ test("without JavaScript: menu, filters, admin and feedback forms with field err
   // Filters are links.
   await page.getByRole("navigation", { name: "Filter by status" }).getByRole("link", { name: "Completed" }).click();
   await expect(page).toHaveURL(/status=completed/);
-  await expect(page.getByText("No generations match these filters.")).toBeVisible();
+  await expect(page.getByText("No generations match these filters")).toBeVisible();
 
   // Feedback field errors from the shared schema.
   await page.goto("/feedback");

@@ -111,7 +111,7 @@ test("webhooks beside the keys: add one (secret shown once), a metadata address 
   await signUp(page, unique("hooks"));
   await page.goto("/keys");
   const section = page.locator("#webhooks");
-  await expect(section.getByText("No webhooks yet.")).toBeVisible();
+  await expect(section.getByText("No webhooks yet")).toBeVisible();
   await section.getByLabel("Endpoint URL").fill("http://169.254.169.254/latest/meta-data");
   await section.getByRole("button", { name: "Add webhook" }).click();
   await expect(section.getByText(/url refused/)).toBeVisible();
@@ -133,5 +133,5 @@ test("webhooks beside the keys: add one (secret shown once), a metadata address 
   expect(rotated).not.toBe(secret);
 
   await section.locator("li", { hasText: "atelier-hook" }).getByRole("button", { name: /^Delete/ }).click();
-  await expect(section.getByText("No webhooks yet.")).toBeVisible();
+  await expect(section.getByText("No webhooks yet")).toBeVisible();
 });

@@ -85,7 +85,7 @@ test("keyboard only: Ctrl+Enter generates, the new result comes into view with t
 test("the Running filter lists queued tasks too; a running task can be canceled from its own page", async ({ page }) => {
   await signUp(page, { name: "Filter User" });
   const running = page.getByRole("navigation", { name: "Filter by status" }).getByRole("link", { name: "Running" });
-  await expect(running).toHaveAttribute("href", "/studio?status=running");
+  await expect(running).toHaveAttribute("href", "/studio?status=running#gallery");
   const prompt = "A lantern festival over a river [simulate:slow]";
   await page.getByRole("textbox", { name: "Prompt" }).fill(prompt);
   await page.getByRole("button", { name: "Generate" }).click();
@@ -97,6 +97,33 @@ test("the Running filter lists queued tasks too; a running task can be canceled 
   await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);
   await expect(page.getByText("Canceled. No credits were charged.")).toBeVisible();
   await expect(page.getByText("0 credits (canceled tasks are free)")).toBeVisible();
+});
+
+test("the gallery: filters land on the gallery, not the composer; removing a result takes it away at once, the keyboard moves on", async ({ page }) => {
+  await signUp(page, { name: "Gallery User" });
+  for (const prompt of ["A first lantern", "A second lantern"]) {
+    await page.getByRole("radio", { name: /FLUX\.1 \[schnell\]/ }).check();
+    await page.getByRole("textbox", { name: "Prompt" }).fill(prompt);
+    await page.getByRole("button", { name: "Generate" }).click();
+    await expect(page.getByRole("listitem", { name: `Generation: ${prompt}` }).getByTestId("status")).toHaveText("completed");
+  }
+  await page.goto("/studio");
+  // Newest first, in reading order: the newest on the left of the first row.
+  const items = page.getByRole("listitem", { name: /^Generation:/ });
+  const [a, b] = [await items.nth(0).boundingBox(), await items.nth(1).boundingBox()];
+  expect(b!.x).toBeGreaterThan(a!.x);
+  expect(Math.abs(b!.y - a!.y)).toBeLessThan(2);
+
+  await page.getByRole("navigation", { name: "Filter by type" }).getByRole("link", { name: "Images" }).click();
+  await expect(page).toHaveURL(/\/studio\?type=image#gallery$/);
+  await expect(page.getByRole("heading", { name: /Your gallery/ })).toBeInViewport();
+
+  const second = page.getByRole("listitem", { name: "Generation: A second lantern" });
+  await second.getByRole("button", { name: "Remove from gallery: A second lantern" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(second).toBeHidden();
+  await expect(page.getByRole("listitem", { name: "Generation: A first lantern" })).toBeFocused();
+  await expect(page.getByRole("heading", { name: /Your gallery/ })).toContainText("(1)");
 });
 
 test("the toast of a finished result closes on opening that result; one about another result stays", async ({ page }) => {
@@ -175,7 +202,7 @@ test("without JavaScript: field errors, the type toggle, a failed task costs not
   await expect(page.getByText("Page 1 of 2")).toBeVisible();
   await expect(page.getByRole("listitem", { name: "Generation: No script needed [simulate:fail]" })).toHaveCount(0);
   await page.getByRole("link", { name: "Older" }).click();
-  await expect(page).toHaveURL(/\/studio\?page=2$/);
+  await expect(page).toHaveURL(/\/studio\?page=2#gallery$/);
   await expect(page.getByText("Page 2 of 2")).toBeVisible();
   await expect(page.getByRole("listitem", { name: "Generation: No script needed [simulate:fail]" })).toBeVisible();
   await context.close();

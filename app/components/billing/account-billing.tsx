@@ -37,7 +37,7 @@ export function OrderHistory({ data }: { data: AccountBillingData }) {
         testId="orders"
         rows={data.payments}
         rowKey={(p) => p.ref}
-        empty={<EmptyState title="No orders yet.">Packs and plans you buy are listed here.</EmptyState>}
+        empty={<EmptyState title="No orders yet">Packs and plans you buy are listed here.</EmptyState>}
         columns={[
           { header: "Date", cell: (p) => formatDate(p.created_at, { time: false }), className: "whitespace-nowrap" },
           {

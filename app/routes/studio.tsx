@@ -357,7 +357,7 @@ function Composer({ data, actionData }: { data: Data; actionData: ActionData | u
           <FieldError id="f-prompt-error">{errors.prompt}</FieldError>
         ) : (
           <Hint id="f-prompt-hint">
-            Up to 4000 characters. Credits are charged only when a result is delivered. <span className="[@media(hover:none)]:hidden">
+            Up to 4000 characters. Credits are charged only when a result is delivered. <span className="max-sm:hidden [@media(hover:none)]:hidden">
               <kbd className="font-sans">Ctrl</kbd>+<kbd className="font-sans">Enter</kbd> generates.
             </span>
           </Hint>
@@ -556,7 +556,7 @@ function GalleryItem({ t, highlight, onOpen }: { t: Task; highlight: boolean; on
 
 function Filters({ filter }: { filter: Data["filter"] }) {
   const pill = (active: boolean) =>
-    cn("rounded-full px-3 py-1 text-sm font-medium transition", active ? "bg-foreground text-background" : "text-muted-foreground hover:bg-muted hover:text-foreground");
+    cn("rounded-full px-2.5 py-1 text-sm font-medium transition sm:px-3", active ? "bg-foreground text-background" : "text-muted-foreground hover:bg-muted hover:text-foreground");
   const types = [
     ["", "All"],
     ["image", "Images"],

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { PHONE, signUp } from "./support";
+import { auditAndShoot, PHONE, signUp } from "./support";
 
 test("an image: pick a model card, submit, watch it complete in place, see it in the gallery", async ({ page }) => {
   await signUp(page, { name: "Studio User" });
@@ -76,6 +76,7 @@ test("keyboard only: Ctrl+Enter generates, the new result comes into view with t
   await expect(item).toBeFocused();
   await expect(page.getByRole("region", { name: /^Notifications/ }).locator("li", { hasText: "Canceled" })).toBeVisible();
   await expect(page.getByRole("region", { name: /^Notifications/ })).not.toContainText("could not be made");
+  await auditAndShoot(page, "studio-canceled");
   // Its page says so too.
   await item.getByRole("link", { name: /^Details:/ }).click();
   await expect(page.getByTestId("status")).toHaveText("canceled");

@@ -4,13 +4,12 @@
  * `atelier admin promote` makes an admin.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { user } from "#db/schema";
 import { Client, sessionCookie, uniqueEmail } from "../support/client";
 import { insertApiKey, markVerified, openServerDb } from "../support/db";
-import { databaseEnv, ROOT, startServer, type TestServer } from "../support/server";
+import { databaseEnv, runAtelier, startServer, type TestServer } from "../support/server";
 
 // CLI runs start processes: slow on a busy machine.
 
@@ -36,14 +35,10 @@ const listUsers = (auth: { cookie?: string; apiKey?: string }) => api.post("/api
 const adminPage = async (cookie: string) => (await fetch(server.url + "/admin", { headers: { cookie }, redirect: "manual" })).status;
 
 async function cli(...args: string[]) {
-  const proc = Bun.spawn(["bun", join(ROOT, "app/cli.ts"), "admin", ...args], {
+  return runAtelier(["admin", ...args], {
     cwd: server.dataDir,
     env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", DATA_DIR: server.dataDir, LOG_LEVEL: "warn", ADMIN_EMAILS: ADMIN_EMAIL, ...databaseEnv(server) },
-    stdout: "pipe",
-    stderr: "pipe",
   });
-  const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-  return { code, stdout, stderr };
 }
 
 describe("an ADMIN_EMAILS address proves nothing until it is verified", () => {

@@ -1,12 +1,11 @@
 /** DESIGN §6: admin endpoints (admin session or admin key) and the admin CLI. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { join } from "node:path";
 import type { Db } from "#db/client";
 import { creditGrants } from "#db/schema";
 import { Client, uniqueEmail } from "../support/client";
 import { insertApiKey, markVerified, openServerDb } from "../support/db";
-import { databaseEnv, ROOT, startServer, type TestServer } from "../support/server";
+import { databaseEnv, runAtelier, startServer, type TestServer } from "../support/server";
 
 let server: TestServer;
 let api: Client;
@@ -190,22 +189,18 @@ describe("POST /api/admin/list-users", () => {
 
 describe("admin CLI (bun app/cli.ts admin …) against the same DATA_DIR", () => {
   async function cli(...args: string[]) {
-    const proc = Bun.spawn(["bun", join(ROOT, "app/cli.ts"), "admin", ...args], {
+    return runAtelier(["admin", ...args], {
       cwd: server.dataDir,
       env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", DATA_DIR: server.dataDir, LOG_LEVEL: "warn", ADMIN_EMAILS: ADMIN_EMAIL, ...databaseEnv(server) },
-      stdout: "pipe",
-      stderr: "pipe",
     });
-    const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-    return { code, stdout, stderr };
   }
 
   test("--help lists the actions", async () => {
     const r = await cli("--help");
     expect(r.code).toBe(0);
     for (const a of ["grant-credits", "create-subscription", "list-users", "--expires-in-days"]) expect(r.stdout).toContain(a);
-    const top = Bun.spawnSync(["bun", join(ROOT, "app/cli.ts"), "--help"], { env: { PATH: process.env.PATH!, DATA_DIR: server.dataDir } });
-    expect(top.stdout.toString()).toContain("admin <action>");
+    const top = await runAtelier(["--help"], { env: { PATH: process.env.PATH!, DATA_DIR: server.dataDir } });
+    expect(top.stdout).toContain("admin <action>");
   }, 30_000);
 
   test("grant-credits by email: the running server sees the new balance", async () => {

@@ -5,9 +5,8 @@
  * checkout's owner carrying its per-checkout form token.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { Client, uniqueEmail } from "../support/client";
-import { databaseEnv, ROOT, startServer, type TestServer } from "../support/server";
+import { databaseEnv, runAtelier, startServer, type TestServer } from "../support/server";
 
 let server: TestServer;
 let api: Client;
@@ -94,14 +93,10 @@ describe("simulated checkout", () => {
 
 describe("products are editable with the admin CLI", () => {
   async function cli(...args: string[]) {
-    const proc = Bun.spawn(["bun", join(ROOT, "app/cli.ts"), "admin", ...args], {
+    return runAtelier(["admin", ...args], {
       cwd: server.dataDir,
       env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", DATA_DIR: server.dataDir, LOG_LEVEL: "error", ...databaseEnv(server) },
-      stdout: "pipe",
-      stderr: "pipe",
     });
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    return { stdout, stderr, code };
   }
 
   test("set-product adds and changes a product; --active false takes it off sale; bad input exits 1", async () => {

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, uniqueEmail } from "../support/client";
 import { serverSql } from "../support/db";
-import { startServer, type TestServer } from "../support/server";
+import { atelierCommand, startServer, type TestServer } from "../support/server";
 
 const ASYNC = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell" } as const; // 3
 const SYNC = { ai_type: "image", provider: "openai", model: "dall-e-3" } as const; // 5
@@ -130,7 +130,7 @@ describe("atelier worker", () => {
       const id = (await c.post("/api/generator/generate", { ...ASYNC, prompt: "by the worker" }, { cookie })).body.data.gen_id;
       await Bun.sleep(300);
       expect((await c.post("/api/generator/query", { gen_id: id }, { cookie })).body.data.status).toBe("pending");
-      worker = Bun.spawn(["bun", join(import.meta.dir, "../../app/cli.ts"), "worker"], {
+      worker = Bun.spawn([...atelierCommand(), "worker"], {
         cwd: dataDir,
         env: { ...web.env, JOBS: "on" },
         stdout: "ignore",

@@ -40,7 +40,7 @@ import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
 import { copyOrder } from "~/server/migrate-to-postgres.server";
 import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
-import { requireBuild, ROOT } from "../support/server";
+import { requireBuild, runAtelier } from "../support/server";
 import { insertUser } from "../support/services";
 
 const TASKS = 10_000;
@@ -51,13 +51,8 @@ const nameOf = (t: SQLiteTable) => getTableConfig(t).name;
 
 async function runCli(args: string[]) {
   const t0 = performance.now();
-  const proc = Bun.spawn(["bun", join(ROOT, "app/cli.ts"), "migrate-to-postgres", ...args], {
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", LOG_LEVEL: "silent" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, stdout, stderr, ms: performance.now() - t0 };
+  const r = await runAtelier(["migrate-to-postgres", ...args], { env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", LOG_LEVEL: "silent" } });
+  return { ...r, ms: performance.now() - t0 };
 }
 
 /** Every row of a table as the schema reads it (Dates, booleans, numbers), in a stable order. */

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, uniqueEmail } from "../support/client";
 import { hasPostgres, startPostgres, type Postgres } from "../support/postgres";
-import { ROOT, startServer, type TestServer } from "../support/server";
+import { atelierCommand, runAtelier, startServer, type TestServer } from "../support/server";
 import { until } from "../support/until";
 
 const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell" } as const; // 3 credits
@@ -47,8 +47,7 @@ describe.skipIf(!hasPostgres())("the server on PostgreSQL (DATABASE_URL)", () =>
   /** A CLI command beside the server, on its database: without BETTER_AUTH_SECRET, which only serving needs. */
   async function cli(...args: string[]) {
     const { BETTER_AUTH_SECRET: _, ...env } = server.env;
-    const p = Bun.spawn(["bun", join(ROOT, "app/cli.ts"), ...args], { cwd: server.dataDir, env, stdout: "pipe", stderr: "pipe" });
-    const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    const { stdout: out, stderr: err, code } = await runAtelier(args, { cwd: server.dataDir, env });
     return { out, err, code };
   }
 
@@ -122,7 +121,7 @@ describe.skipIf(!hasPostgres())("the server on PostgreSQL (DATABASE_URL)", () =>
     const serve = await cli("serve");
     expect([serve.code, serve.err.trim()]).toEqual([1, "invalid configuration: BETTER_AUTH_SECRET: required when DATABASE_URL is set (every node shares it; 32+ random characters)"]);
     const { BETTER_AUTH_SECRET: _, ...env } = server.env;
-    const worker = Bun.spawn(["bun", join(ROOT, "app/cli.ts"), "worker"], { cwd: server.dataDir, env: { ...env, LOG_LEVEL: "info" }, stdout: "pipe", stderr: "pipe" });
+    const worker = Bun.spawn([...atelierCommand(), "worker"], { cwd: server.dataDir, env: { ...env, LOG_LEVEL: "info" }, stdout: "pipe", stderr: "pipe" });
     let out = "";
     const reader = (worker.stdout as ReadableStream<Uint8Array>).getReader();
     const deadline = Date.now() + 20_000;
@@ -169,7 +168,7 @@ describe.skipIf(!hasPostgres())("the server on PostgreSQL (DATABASE_URL)", () =>
       // A PATH with bun and nothing else: no pg_dump.
       mkdirSync(join(dir, "bin"));
       symlinkSync(Bun.which("bun")!, join(dir, "bin", "bun"));
-      const noPath = Bun.spawn([join(dir, "bin", "bun"), join(ROOT, "app/cli.ts"), "backup", join(dir, "other.dump")], {
+      const noPath = Bun.spawn([join(dir, "bin", "bun"), atelierCommand()[1]!, "backup", join(dir, "other.dump")], {
         cwd: server.dataDir,
         env: { ...server.env, PATH: join(dir, "bin") },
         stdout: "pipe",

@@ -6,13 +6,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { atelierCommand } from "./server";
 
 const rounds = Number(process.argv[2] ?? 15);
 const failures: { round: number; code: number; graceful: boolean }[] = [];
 for (let round = 0; round < rounds; round++) {
   const dataDir = mkdtempSync(join(tmpdir(), "atelier-worker-stop-"));
   try {
-    const worker = Bun.spawn(["bun", join(import.meta.dir, "../../app/cli.ts"), "worker"], {
+    const worker = Bun.spawn([...atelierCommand(), "worker"], {
       cwd: dataDir,
       env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "info" },
       stdout: "pipe",

@@ -451,6 +451,13 @@ function GalleryItem({ t, highlight, onOpen }: { t: Task; highlight: boolean; on
   const item = useRef<HTMLLIElement>(null);
   // After a cancel the button is gone: keep the keyboard where it was, on this result.
   const cancel = useCancelGeneration({ id: t.id, prompt: t.prompt, onDone: () => item.current?.focus() });
+  // A result that finishes while the keyboard is on its Cancel button takes that button away: keep the keyboard on the result.
+  const focusInside = useRef(false);
+  const wasRunning = useRef(running);
+  useEffect(() => {
+    if (wasRunning.current && !running && focusInside.current && (!document.activeElement || document.activeElement === document.body)) item.current?.focus();
+    wasRunning.current = running;
+  }, [running]);
   // Removed at once (the answer and the re-read follow); the keyboard moves on to the next result.
   const hiding = useFetcher({ key: hideKey(t.id) }).state !== "idle";
   const onHide = () => {
@@ -469,6 +476,11 @@ function GalleryItem({ t, highlight, onOpen }: { t: Task; highlight: boolean; on
       data-gen-id={t.id}
       data-status={t.status}
       hidden={hiding}
+      onFocus={() => (focusInside.current = true)}
+      onBlur={(e) => {
+        // Leaving for somewhere else; a removed button blurs towards nothing (relatedTarget null) and does not count.
+        if (e.relatedTarget && !e.currentTarget.contains(e.relatedTarget)) focusInside.current = false;
+      }}
       aria-label={`Generation: ${t.prompt}`}
     >
       {t.status === "completed" && url ? (

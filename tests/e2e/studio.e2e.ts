@@ -83,6 +83,20 @@ test("keyboard only: Ctrl+Enter generates, the new result comes into view with t
   await expect(page.getByText("Canceled. No credits were charged.")).toBeVisible();
 });
 
+test("a result that finishes while the keyboard is on its Cancel button keeps the keyboard on the result", async ({ page }) => {
+  await signUp(page, { name: "Waiting User" });
+  const prompt = "A kettle about to boil [simulate:slow]";
+  await page.getByRole("textbox", { name: "Prompt" }).fill(prompt);
+  await page.getByRole("textbox", { name: "Prompt" }).press("Control+Enter");
+  const item = page.getByRole("listitem", { name: `Generation: ${prompt}` });
+  await expect(item).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(item.getByRole("button", { name: `Cancel: ${prompt}` })).toBeFocused();
+  await expect(item.getByTestId("status")).toHaveText("completed");
+  // The button went with the running state; the focus used to fall to the page (Tab started over at the top).
+  await expect(item).toBeFocused();
+});
+
 test("the Running filter lists queued tasks too; a running task can be canceled from its own page", async ({ page }) => {
   await signUp(page, { name: "Filter User" });
   const running = page.getByRole("navigation", { name: "Filter by status" }).getByRole("link", { name: "Running" });

@@ -160,6 +160,8 @@ export interface Db extends Tx {
 export interface OpenOptions {
   /** Apply pending migrations (default true). */
   migrate?: boolean;
+  /** Told how many migrations the open applied, and how many the database had before (the services log an upgrade). */
+  onMigrated?: (applied: number, before: number) => void;
   /** How long a writer waits for a lock held by another process (ms). */
   busyTimeoutMs?: number;
   /**
@@ -366,7 +368,17 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
     checkpointer = startCheckpointer(path, opts.checkpointer);
   }
   const db = sqliteDb(sqlite, checkpointer, busyTimeoutMs);
-  if (opts.migrate !== false) applyMigrations(db);
+  if (opts.migrate !== false) {
+    try {
+      const before = countApplied(db);
+      const applied = applyMigrations(db); // not inside `onMigrated?.(…)`: that would skip it when no one listens
+      opts.onMigrated?.(applied, before);
+    } catch (error) {
+      void checkpointer?.stop();
+      sqlite.close();
+      throw error;
+    }
+  }
   return db;
 }
 
@@ -385,12 +397,40 @@ function ownerOnly(file: string): void {
   } catch {}
 }
 
+/**
+ * The database was last migrated by a newer Atelier than this executable (a rollback to the old binary, or an old
+ * node started after a newer one migrated): its schema may hold what this version cannot read or keep right, so
+ * nothing starts on it. Printed as one line by the CLI (exit status 1).
+ */
+export class NewerDatabaseError extends Error {}
+
+/** Refuses a database whose newest applied migration is newer than every migration this executable embeds. */
+export function refuseNewerDatabase(appliedNewest: number | null, embedded: readonly { folderMillis: number }[], where: string): void {
+  const ours = Math.max(...embedded.map((m) => m.folderMillis));
+  if (appliedNewest === null || !(appliedNewest > ours)) return;
+  const day = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, "Z");
+  throw new NewerDatabaseError(
+    `${where} was migrated by a newer version of Atelier (its newest migration is from ${day(appliedNewest)}, this executable's from ${day(ours)}): ` +
+      "run that newer version, or restore the backup taken before the upgrade (docs/self-hosting.md §7)",
+  );
+}
+
 export function applyMigrations(db: Db): number {
   const d = db.drizzle as any;
+  refuseNewerDatabase(newestApplied(db), migrations, `database ${db.sqlite!.filename}`);
   const before = countApplied(db);
   // drizzle's dialect runs the pending ones inside one transaction.
   d.dialect.migrate(migrations, d.session, { migrationsFolder: "(embedded)" });
   return countApplied(db) - before;
+}
+
+function newestApplied(db: Db): number | null {
+  try {
+    const row = db.sqlite!.query("SELECT max(created_at) AS t FROM __drizzle_migrations").get() as { t: number | null } | null;
+    return row?.t == null ? null : Number(row.t);
+  } catch {
+    return null; // a new database: no migrations table yet
+  }
 }
 
 function countApplied(db: Db): number {
@@ -411,6 +451,8 @@ export interface PostgresOptions {
   poolMax?: number;
   /** Apply pending migrations (default true). */
   migrate?: boolean;
+  /** Told how many migrations the open applied, and how many the database had before. */
+  onMigrated?: (applied: number, before: number) => void;
 }
 
 /** `?` parameters (the portable raw-SQL form) → `$1…$n`; leaves `?` inside quotes alone. */
@@ -516,7 +558,15 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     info: () => ({ engine: "postgres", pool: { max, in_flight: inFlight } }),
     close: () => client.end({ timeout: 5 }),
   };
-  if (opts.migrate !== false) await applyPgMigrations(db);
+  if (opts.migrate !== false) {
+    try {
+      const { applied, before } = await migratePg(db);
+      opts.onMigrated?.(applied, before);
+    } catch (error) {
+      await client.end({ timeout: 1 }).catch(() => {});
+      throw error;
+    }
+  }
   return db;
 }
 
@@ -567,6 +617,10 @@ function pipelineLocks(t: { session: { client: any } }, exec: (op: Op) => Promis
  * connection holding an advisory lock, so nodes starting together migrate once.
  */
 export async function applyPgMigrations(db: Db): Promise<number> {
+  return (await migratePg(db)).applied;
+}
+
+async function migratePg(db: Db): Promise<{ applied: number; before: number }> {
   const { pgMigrations } = await import("./migrations-pg.gen");
   const client = (db.drizzle as unknown as { $client: { reserve(): Promise<any> } }).$client;
   const conn = await client.reserve();
@@ -576,10 +630,12 @@ export async function applyPgMigrations(db: Db): Promise<number> {
   };
   try {
     await conn`select pg_advisory_lock(7230114)`;
+    const [newest] = await conn`select max(created_at)::text as t from drizzle.__drizzle_migrations`.catch(() => [{ t: null }]);
+    refuseNewerDatabase(newest?.t == null ? null : Number(newest.t), pgMigrations, "the PostgreSQL database");
     const before = await applied();
     const d = db.drizzle as any;
     await d.dialect.migrate(pgMigrations, d.session, { migrationsFolder: "(embedded)" });
-    return (await applied()) - before;
+    return { applied: (await applied()) - before, before };
   } finally {
     await conn`select pg_advisory_unlock(7230114)`.catch(() => {});
     conn.release();

@@ -14,7 +14,7 @@ import { seedProducts } from "~/domain/billing/products.server";
 import { createAuth, type Auth } from "./auth.server";
 import { log } from "./log.server";
 import { systemClock, type Clock } from "./clock";
-import { getConfig, type Config } from "./config.server";
+import { describeDatabase, getConfig, type Config } from "./config.server";
 
 export interface Services {
   config: Config;
@@ -26,6 +26,13 @@ export interface Services {
 const KEY = Symbol.for("atelier.services");
 const OPENING = Symbol.for("atelier.services.opening");
 type G = typeof globalThis & { [KEY]?: Services; [OPENING]?: Promise<Services> };
+
+/** An upgrade says what it did: the migrations this process applied to an existing database (a new one says nothing). */
+function logMigrated(config: Config): (applied: number, before: number) => void {
+  return (applied, before) => {
+    if (applied > 0 && before > 0) log.info("database migrated", { applied, before, database: describeDatabase(config) });
+  };
+}
 
 function assemble(config: Config, db: Db): Services {
   const clock = systemClock;
@@ -56,7 +63,7 @@ export async function initServices(): Promise<Services> {
   const config = getConfig();
   if (config.engine === "sqlite") return getServices();
   g[OPENING] ??= (async () => {
-    const db = await openPostgres(config.DATABASE_URL!, { poolMax: config.DATABASE_POOL_MAX });
+    const db = await openPostgres(config.DATABASE_URL!, { poolMax: config.DATABASE_POOL_MAX, onMigrated: logMigrated(config) });
     const s = assemble(config, db);
     await seed(s);
     return (g[KEY] = s);
@@ -71,7 +78,7 @@ export function getServices(): Services {
     if (config.engine !== "sqlite") throw new Error("services: DATABASE_URL is set but initServices() was not awaited at start");
     // WAL checkpoints on a worker thread, not inside a request's commit (db/checkpointer.ts).
     const checkpointer = { onError: (message: string) => log.warn("SQLite checkpoint failed", { error: message }) };
-    const s = assemble(config, openDatabase(config.databasePath, { checkpointer }));
+    const s = assemble(config, openDatabase(config.databasePath, { checkpointer, onMigrated: logMigrated(config) }));
     // On SQLite this transaction runs to its end right here.
     seed(s).catch((error) => log.error("seeding the default products failed", { error }));
     g[KEY] = s;

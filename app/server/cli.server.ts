@@ -1,6 +1,6 @@
 /** Subcommands of the Atelier executable. `serve` keeps running (returns -1). */
 import type { ServerBuild } from "react-router";
-import { applyMigrations, applyPgMigrations, openDatabase, openPostgres } from "#db/client";
+import { applyMigrations, applyPgMigrations, NewerDatabaseError, openDatabase, openPostgres } from "#db/client";
 import { describeDatabase, getConfig } from "~/lib/config.server";
 import { ConfigError } from "~/lib/config.server";
 import { APP_VERSION } from "~/lib/version";
@@ -106,7 +106,7 @@ export async function runCli(argv: string[], build: ServerBuild, opts: { clientD
         return 2;
     }
   } catch (e) {
-    if (e instanceof ConfigError || e instanceof CliError) {
+    if (e instanceof ConfigError || e instanceof CliError || e instanceof NewerDatabaseError) {
       process.stderr.write(`${e.message}\n`);
       return 1;
     }

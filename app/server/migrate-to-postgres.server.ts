@@ -157,7 +157,12 @@ function snapshot(from: string): { db: Db; dir: string } {
     source.close();
   }
   // An older install's database gets this version's migrations (the copy only; the source is untouched).
-  return { db: openDatabase(join(dir, "snapshot.db")), dir };
+  try {
+    return { db: openDatabase(join(dir, "snapshot.db")), dir };
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true }); // e.g. a database from a newer Atelier (NewerDatabaseError)
+    throw e;
+  }
 }
 
 const qi = (name: string) => `"${name.replaceAll('"', '""')}"`;

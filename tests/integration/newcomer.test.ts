@@ -4,6 +4,9 @@
  * messages inside the JSON log, an honest Bun installer, builds only when needed.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { drizzle } from "drizzle-orm/bun-sqlite";
+import { migrations } from "#db/migrations.gen";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +22,20 @@ const tempDir = (tag: string) => {
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
+
+/** The JSON log lines a starting server prints, up to and including its 'ready' line (30 s at most). */
+async function linesUntilReady(proc: { stdout: unknown }): Promise<Record<string, unknown>[]> {
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+  let text = "";
+  const deadline = Date.now() + 30_000;
+  while (!text.includes('"ready"') && Date.now() < deadline) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return text.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+}
 
 const baseEnv = (port: number, dataDir: string) => ({ PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir });
 
@@ -46,19 +63,52 @@ describe("starting the server", () => {
       stderr: "pipe",
     });
     try {
-      const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
-      let text = "";
-      const deadline = Date.now() + 30_000;
-      while (!text.includes('"ready"') && Date.now() < deadline) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        text += new TextDecoder().decode(value);
-      }
-      const lines = text.trim().split("\n").map((l) => JSON.parse(l) as { msg: string; open?: string });
+      const lines = (await linesUntilReady(proc)) as { msg: string; open?: string }[];
       const ready = lines.filter((l) => l.msg === "ready");
       expect(ready).toHaveLength(1);
       expect(ready[0]!.open).toBe(`http://localhost:${port}`);
       expect(lines.some((l) => l.msg === "listening")).toBe(false);
+      // A fresh data folder is migrated without a word: the ready line is the first thing a newcomer reads.
+      expect(lines.map((l) => l.msg)).toEqual(["ready"]);
+    } finally {
+      proc.kill();
+      await proc.exited;
+    }
+  });
+
+  test("a database a newer Atelier migrated (a rolled-back executable): exit 1 with one line saying what to do, nothing served", async () => {
+    const dataDir = tempDir("newer");
+    const migrate = Bun.spawnSync(["bun", join(ROOT, "build/atelier.js"), "migrate"], { env: baseEnv(0, dataDir) });
+    expect(migrate.exitCode).toBe(0);
+    const db = new Database(join(dataDir, "atelier.db"));
+    db.run("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('from-a-newer-atelier', ?)", [Date.UTC(2099, 0, 1)]);
+    db.close();
+    for (const command of ["serve", "worker", "migrate"]) {
+      const proc = Bun.spawn(["bun", join(ROOT, "build/atelier.js"), command], { env: baseEnv(await freePort(), dataDir), stdout: "pipe", stderr: "pipe" });
+      const code = await proc.exited;
+      const err = (await new Response(proc.stderr).text()).trim();
+      expect(code).toBe(1);
+      expect(err.split("\n")).toEqual([
+        `database ${join(dataDir, "atelier.db")} was migrated by a newer version of Atelier (its newest migration is from 2099-01-01T00:00:00Z, ` +
+          `this executable's from ${err.match(/this executable's from (\S+)\)/)?.[1]}): run that newer version, or restore the backup taken before the upgrade (docs/self-hosting.md §7)`,
+      ]);
+    }
+  });
+
+  test("an upgrade says what it did: a database three migrations behind → one 'database migrated' line before 'ready'", async () => {
+    const dataDir = tempDir("upgrade");
+    mkdirSync(dataDir, { recursive: true });
+    const sqlFiles = readdirSync(join(ROOT, "db/migrations")).filter((f) => f.endsWith(".sql")).length;
+    // The database an older executable left: the embedded migrations but the last three, applied as drizzle does.
+    const old = drizzle(new Database(join(dataDir, "atelier.db")));
+    (old as any).dialect.migrate(migrations.slice(0, sqlFiles - 3), (old as any).session, { migrationsFolder: "(embedded)" });
+    old.$client.close();
+    const port = await freePort();
+    const proc = Bun.spawn(["bun", join(ROOT, "build/atelier.js"), "serve"], { env: { ...baseEnv(port, dataDir), LOG_LEVEL: "info", JOBS: "off" }, stdout: "pipe", stderr: "pipe" });
+    try {
+      const lines = await linesUntilReady(proc);
+      expect(lines.map((l) => l.msg)).toEqual(["database migrated", "ready"]);
+      expect(lines[0]).toMatchObject({ applied: 3, before: sqlFiles - 3, database: join(dataDir, "atelier.db") });
     } finally {
       proc.kill();
       await proc.exited;

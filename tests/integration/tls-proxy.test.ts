@@ -6,78 +6,29 @@
  * upstream port are replaced.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { Subprocess } from "bun";
-import { freePort, ROOT, startServer, type TestServer } from "../support/server";
+import { documentedNginx, onLocalhost, startNginx, type Nginx } from "../support/nginx";
+import { freePort, startServer, type TestServer } from "../support/server";
 
-const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
-
-let dir: string;
-let nginx: Subprocess | undefined;
+let nginx: Nginx | undefined;
 let server: TestServer;
 let site: string;
 let ca: string;
-let nginxLog = "";
-
-/** The nginx block of docs/self-hosting.md §5, adapted to this run. */
-export function documentedServerBlock(): string {
-  const doc = readFileSync(join(ROOT, "docs/self-hosting.md"), "utf8");
-  const block = /<!-- nginx: tested by tests\/integration\/tls-proxy\.test\.ts -->\s*```nginx\n([\s\S]*?)```/.exec(doc)?.[1];
-  if (!block) throw new Error("docs/self-hosting.md has no tested nginx block");
-  return block;
-}
 
 beforeAll(async () => {
-  if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: apt-get install nginx (bun run test installs it)`);
-  dir = mkdtempSync(join(tmpdir(), "atelier-tls-"));
-  const cert = join(dir, "cert.pem");
-  const key = join(dir, "key.pem");
-  const made = Bun.spawnSync(
-    ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost", "-days", "1", "-keyout", key, "-out", cert],
-    { stderr: "pipe" },
-  );
-  if (made.exitCode !== 0) throw new Error(`openssl failed: ${made.stderr.toString()}`);
-  ca = readFileSync(cert, "utf8");
-
   const [tlsPort, appPort] = [await freePort(), await freePort()];
   site = `https://localhost:${tlsPort}`;
-  const block = documentedServerBlock()
-    .replace(/listen 443 ssl( http2)?;/, `listen 127.0.0.1:${tlsPort} ssl$1;`)
-    .replaceAll("atelier.example.com", "localhost")
-    .replace(/ssl_certificate\s+\S+;/, `ssl_certificate ${cert};`)
-    .replace(/ssl_certificate_key\s+\S+;/, `ssl_certificate_key ${key};`)
-    .replace("http://127.0.0.1:3000", `http://127.0.0.1:${appPort}`);
-  for (const d of ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, "tmp", d), { recursive: true });
-  const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((d) => `  ${d}_temp_path ${join(dir, "tmp", d)};`).join("\n");
-  writeFileSync(
-    join(dir, "nginx.conf"),
-    `daemon off;\nmaster_process off;\npid ${join(dir, "nginx.pid")};\nerror_log stderr warn;\nevents { worker_connections 64; }\nhttp {\n  access_log off;\n${temp}\n${block}\n}\n`,
-  );
-
   // The production server, configured as docs/self-hosting.md §3/§5 say (PUBLIC_URL is the proxy's address).
   server = await startServer({
     port: appPort,
     env: { NODE_ENV: "production", PUBLIC_URL: site, TRUST_PROXY: "true", BETTER_AUTH_SECRET: "tls-proxy-test-secret-0123456789abcdef" },
   });
-
-  nginx = Bun.spawn([NGINX, "-p", dir, "-c", join(dir, "nginx.conf")], { stdout: "pipe", stderr: "pipe" });
-  void new Response(nginx.stderr as ReadableStream).text().then((t) => (nginxLog += t));
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${site}/api/health`, { tls: { ca } })).ok) break;
-    } catch {}
-    if (nginx.exitCode !== null || i > 200) throw new Error(`nginx did not come up (exit ${nginx.exitCode}): ${nginxLog}`);
-    await Bun.sleep(25);
-  }
+  nginx = await startNginx(documentedNginx("nginx"), (block, t) => onLocalhost(block, t).replace("http://127.0.0.1:3000", `http://127.0.0.1:${appPort}`), { port: tlsPort });
+  ca = nginx.ca;
 });
 
 afterAll(async () => {
-  nginx?.kill();
-  await nginx?.exited;
+  await nginx?.stop();
   await server?.dispose();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 /** Requests through nginx as a browser on the site sends them (Origin = the site). */

@@ -9,6 +9,7 @@ import { join, relative, sep } from "node:path";
 import { errorResponse } from "~/lib/api.server";
 import { CliError } from "./cli-error";
 import { log, requestContext } from "~/lib/log.server";
+import { checkMailerInBackground, createMailer } from "~/lib/mail.server";
 import { setBaselineHeaders } from "~/lib/security-headers.server";
 import { closeServices, initServices } from "~/lib/services.server";
 import { describeDatabase, getConfig, requireAuthSecret } from "~/lib/config.server";
@@ -119,6 +120,7 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
     // Said by the serving process only (CLI commands on the same database store no media).
     log.warn("media are stored on this node's disk (no S3_BUCKET): other nodes cannot serve them", { media_dir: config.mediaDir });
   }
+  void checkMailerInBackground(createMailer(config), config.SMTP_URL);
   const handle = createRequestHandler(build, "production");
   const direct = directRoutesOf(build);
   const files = opts.staticFiles ?? staticFilesFrom(opts.clientDir);

@@ -28,7 +28,9 @@ Commands:
   version            Print the version
   help               Show this help
 
-Configuration comes from environment variables; see README.md.`;
+Configuration comes from environment variables, or a .env file in the working directory. Every variable with its
+default: the configuration table of README.md; running it in production (proxy, backups, upgrades, PostgreSQL):
+docs/self-hosting.md.`;
 
 export async function runCli(argv: string[], build: ServerBuild, opts: { clientDir: string }): Promise<number> {
   const [command = "serve", ...rest] = argv;

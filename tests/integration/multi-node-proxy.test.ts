@@ -10,13 +10,12 @@
  */
 import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { createHmac } from "node:crypto";
-import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { startS3Fake, type S3Fake } from "../fakes/s3";
 import { sessionCookie, uniqueEmail } from "../support/client";
 import { createTestDatabase, dropTestDatabase, onPostgres, postgresOnly } from "../support/engine";
 import { documentedNginx, onLocalhost, startNginx, type Nginx } from "../support/nginx";
-import { freePort, ROOT, startServer, type TestServer } from "../support/server";
+import { atelierCommand, freePort, startServer, type TestServer } from "../support/server";
 import { until } from "../support/until";
 
 const test = postgresOnly("several nodes share one database only on PostgreSQL");
@@ -54,7 +53,7 @@ beforeAll(async () => {
   [a, b] = await Promise.all([startServer({ databaseUrl, env, timeoutMs: 30_000 }), startServer({ databaseUrl, env, timeoutMs: 30_000 })]);
   // The worker: the same settings (BETTER_AUTH_SECRET is not needed by it), the job runner and webhook dispatcher on.
   const { BETTER_AUTH_SECRET: _, ...workerEnv } = a.env;
-  worker = Bun.spawn(["bun", join(ROOT, "app/cli.ts"), "worker"], { env: { ...workerEnv, JOBS: "on", JOB_TICK_MS: "50" }, stdout: "pipe", stderr: "pipe" });
+  worker = Bun.spawn([...atelierCommand(), "worker"], { env: { ...workerEnv, JOBS: "on", JOB_TICK_MS: "50" }, stdout: "pipe", stderr: "pipe" });
   for (const s of [worker.stdout, worker.stderr]) {
     void (async () => {
       const dec = new TextDecoder();

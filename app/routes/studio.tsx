@@ -1,6 +1,6 @@
 import { Ban, Clapperboard, Download, EyeOff, ImageIcon, RotateCcw, SlidersHorizontal, Sparkles, Timer, TriangleAlert, Wand2 } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { Form, Link, redirect, useFetcher, useNavigation } from "react-router";
+import { Form, Link, redirect, useFetcher, useNavigation, useSubmit } from "react-router";
 import { isVideoFile, ResultMedia, shapeClass, useLightbox, type MediaItem } from "~/components/media";
 import { Badge, Button, buttonVariants, cn, CopyButton, coverInput, EmptyState, FieldError, formatDate, Hint, inputClass, Notice, PageHeader, Pagination, plural, useToast } from "~/components/ui";
 import { UI_MESSAGES } from "~/domain/account/messages";
@@ -422,15 +422,25 @@ function Composer({ data, actionData }: { data: Data; actionData: ActionData | u
 
 const hideKey = (id: string) => `hide-${id}`;
 
+/**
+ * Puts a removed result back from the toast. A submit of the studio page (which stays), not of the card:
+ * the card is gone by the time someone presses Undo.
+ */
+function useUndoHide() {
+  const submit = useSubmit();
+  return (id: string) => void submit({ intent: "unhide", gen_id: id }, { method: "post", action: "/studio", navigate: false, fetcherKey: `unhide-${id}` });
+}
+
 function HideButton({ task, onHide }: { task: Task; onHide: () => void }) {
   const fetcher = useFetcher<ActionData>({ key: hideKey(task.id) });
   const toast = useToast();
+  const undo = useUndoHide();
   return (
     <fetcher.Form
       method="post"
       onSubmit={() => {
         onHide();
-        toast({ title: "Removed from your gallery", description: "Its history and credits are unchanged.", action: { label: "Undo on its page", href: `/studio/${task.id}` } });
+        toast({ title: "Removed from your gallery", description: "Its history and credits are unchanged.", action: { label: "Undo", onClick: () => undo(task.id) } });
       }}
     >
       <input type="hidden" name="gen_id" value={task.id} />

@@ -139,6 +139,10 @@ test("the gallery: filters land on the gallery, not the composer; removing a res
   await expect(second).toBeHidden();
   await expect(page.getByRole("listitem", { name: "Generation: A first lantern" })).toBeFocused();
   await expect(page.getByRole("heading", { name: /Your gallery/ })).toContainText("(1)");
+  // Undo from the toast, in place (it used to be a link to the result's page).
+  await page.getByRole("region", { name: /^Notifications/ }).getByRole("button", { name: "Undo" }).click();
+  await expect(second).toBeVisible();
+  await expect(page.getByRole("heading", { name: /Your gallery/ })).toContainText("(2)");
 });
 
 test("the toast of a finished result closes on opening that result; one about another result stays", async ({ page }) => {

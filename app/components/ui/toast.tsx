@@ -13,7 +13,8 @@ import { cn } from "./cn";
 export interface ToastInput {
   title: string;
   description?: ReactNode;
-  action?: { label: string; href: string };
+  /** A link (to the result) or, where the toast can put something right at once, a button ("Undo"). */
+  action?: { label: string; href: string } | { label: string; onClick: () => void };
   tone?: "default" | "success" | "error";
 }
 interface ToastItem extends ToastInput {
@@ -28,11 +29,14 @@ let next = 1;
 export function Toaster({ children }: { children: ReactNode }) {
   const [items, setItems] = useState<ToastItem[]>([]);
   const toast = useCallback((t: ToastInput) => {
-    if (t.action?.href === window.location.pathname) return;
+    if (t.action && "href" in t.action && t.action.href === window.location.pathname) return;
     setItems((xs) => [...xs.slice(-2), { ...t, id: next++ }]);
   }, []);
   const { pathname } = useLocation();
-  useEffect(() => setItems((xs) => (xs.some((x) => x.action?.href === pathname) ? xs.filter((x) => x.action?.href !== pathname) : xs)), [pathname]);
+  useEffect(() => {
+    const here = (x: ToastItem) => Boolean(x.action && "href" in x.action && x.action.href === pathname);
+    setItems((xs) => (xs.some(here) ? xs.filter((x) => !here(x)) : xs));
+  }, [pathname]);
   const remove = (id: number) => setItems((xs) => xs.filter((x) => x.id !== id));
   const value = useMemo(() => toast, [toast]);
   // Toasts need JavaScript anyway; rendering the viewport only after hydration keeps the server's HTML free
@@ -58,9 +62,15 @@ export function Toaster({ children }: { children: ReactNode }) {
               {t.description ? <ToastPrimitive.Description className="mt-0.5 truncate text-sm text-muted-foreground">{t.description}</ToastPrimitive.Description> : null}
               {t.action ? (
                 <ToastPrimitive.Action altText={t.action.label} asChild>
-                  <a href={t.action.href} className="link mt-2 inline-block text-sm">
-                    {t.action.label}
-                  </a>
+                  {"href" in t.action ? (
+                    <a href={t.action.href} className="link mt-2 inline-block text-sm">
+                      {t.action.label}
+                    </a>
+                  ) : (
+                    <button type="button" onClick={t.action.onClick} className="link mt-2 inline-block cursor-pointer text-sm">
+                      {t.action.label}
+                    </button>
+                  )}
                 </ToastPrimitive.Action>
               ) : null}
             </div>

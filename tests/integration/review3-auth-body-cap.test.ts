@@ -9,19 +9,13 @@
  * password, a name): now a body over AUTH_MAX_BODY_BYTES (256 KiB) is refused
  * with 413 before it is read, declared or chunked.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startServer, type TestServer } from "../support/server";
+import { expect, test } from "bun:test";
+import { serverForFile } from "../support/file-server";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server?.dispose();
-});
+const s = serverForFile();
 
 const post = (path: string, body: BodyInit, headers: Record<string, string> = {}) =>
-  fetch(server.url + path, { method: "POST", headers: { "content-type": "application/json", origin: server.url, ...headers }, body });
+  fetch(s.server.url + path, { method: "POST", headers: { "content-type": "application/json", origin: s.server.url, ...headers }, body });
 
 test("a 3 MB nested body to sign-up and sign-in is refused with 413 before it is parsed", async () => {
   const body = `{"email":"a@b.co","password":"xxxxxxxx","name":${"[".repeat(3_000_000)}}`;
@@ -47,9 +41,9 @@ test("a chunked body (no Content-Length) past the cap is refused too", async () 
       }
     },
   });
-  const r = await fetch(server.url + "/api/auth/sign-up/email", {
+  const r = await fetch(s.server.url + "/api/auth/sign-up/email", {
     method: "POST",
-    headers: { "content-type": "application/json", origin: server.url },
+    headers: { "content-type": "application/json", origin: s.server.url },
     body: stream,
     // @ts-expect-error Bun/undici: a streamed request body
     duplex: "half",

@@ -10,16 +10,10 @@
  * resolved on PUBLIC_URL first and refused (403 INVALID_CALLBACK_URL, as
  * better-auth answers a foreign one) unless it stays on the site as a path.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startServer, type TestServer } from "../support/server";
+import { expect, test } from "bun:test";
+import { serverForFile } from "../support/file-server";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server?.dispose();
-});
+const s = serverForFile();
 
 const SPELLINGS = ["/.//evil.example", "/..//evil.example", "/a/..//evil.example", "/././/evil.example/x", "/%2e//evil.example"];
 
@@ -32,30 +26,30 @@ const destination = (res: Response, asked: string) => {
 for (const cb of SPELLINGS) {
   for (const path of ["/api/auth/verify-email?token=expired", "/api/auth/reset-password/expired"]) {
     test(`${path} with callbackURL=${cb} never sends the browser off the site`, async () => {
-      const asked = `${server.url}${path}${path.includes("?") ? "&" : "?"}callbackURL=${encodeURIComponent(cb)}`;
+      const asked = `${s.server.url}${path}${path.includes("?") ? "&" : "?"}callbackURL=${encodeURIComponent(cb)}`;
       const res = await fetch(asked, { redirect: "manual" });
       await res.text();
       const to = destination(res, asked);
       console.log(`${path} ${cb}: HTTP ${res.status} → ${to?.href ?? "(no redirect)"}`);
-      if (to) expect(to.origin).toBe(new URL(server.url).origin);
+      if (to) expect(to.origin).toBe(new URL(s.server.url).origin);
     });
   }
 }
 
 test("a callbackURL on the site still works: verify-email with a bad token goes to /verify-email with the error", async () => {
-  const asked = `${server.url}/api/auth/verify-email?token=expired&callbackURL=${encodeURIComponent("/verify-email")}`;
+  const asked = `${s.server.url}/api/auth/verify-email?token=expired&callbackURL=${encodeURIComponent("/verify-email")}`;
   const res = await fetch(asked, { redirect: "manual" });
   expect(res.status).toBe(302);
   const to = destination(res, asked)!;
-  expect(to.origin).toBe(new URL(server.url).origin);
+  expect(to.origin).toBe(new URL(s.server.url).origin);
   expect(to.pathname).toBe("/verify-email");
   expect(to.searchParams.get("error")).toBe("INVALID_TOKEN");
 });
 
 test("the same spellings in a JSON body (request-password-reset redirectTo) are refused too", async () => {
-  const res = await fetch(`${server.url}/api/auth/request-password-reset`, {
+  const res = await fetch(`${s.server.url}/api/auth/request-password-reset`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: server.url },
+    headers: { "content-type": "application/json", origin: s.server.url },
     body: JSON.stringify({ email: "someone@example.test", redirectTo: "/.//evil.example" }),
   });
   expect(res.status).toBe(403);

@@ -7,21 +7,15 @@
  * better-auth's own per-IP limiter already counts IPv6 per /64; now the demo
  * limit does too (IPv4 and IPv4-mapped addresses stay per address).
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startServer, type TestServer } from "../support/server";
+import { expect, test } from "bun:test";
+import { serverForFile } from "../support/file-server";
 
 const LIMIT = 3;
-let server: TestServer;
-beforeAll(async () => {
-  // TRUST_PROXY: the client address comes from the proxy's X-Forwarded-For (as behind nginx), so the test can choose it.
-  server = await startServer({ env: { DEMO_PUBLIC: "true", DEMO_RATE_LIMIT: String(LIMIT), TRUST_PROXY: "true" } });
-});
-afterAll(async () => {
-  await server?.dispose();
-});
+// TRUST_PROXY: the client address comes from the proxy's X-Forwarded-For (as behind nginx), so the test can choose it.
+const s = serverForFile({ env: { DEMO_PUBLIC: "true", DEMO_RATE_LIMIT: String(LIMIT), TRUST_PROXY: "true" } });
 
 const demo = (clientIp: string) =>
-  fetch(server.url + "/api/demo/gen-text", {
+  fetch(s.server.url + "/api/demo/gen-text", {
     method: "POST",
     headers: { "content-type": "application/json", "x-forwarded-for": clientIp },
     body: JSON.stringify({ provider: "openrouter", model: "openai/gpt-4o-mini", prompt: "hello" }),

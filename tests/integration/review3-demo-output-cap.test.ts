@@ -8,36 +8,34 @@
  * live demo text call (generate and stream, Responses and Chat Completions)
  * asks for at most DEMO_TEXT_MAX_OUTPUT_TOKENS.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { beforeAll, expect, test } from "bun:test";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/openai-text";
-import { Client, uniqueEmail } from "../support/client";
+import { uniqueEmail } from "../support/client";
 import { insertApiKey, openServerDb } from "../support/db";
-import { startServer, type TestServer } from "../support/server";
+import { serverForFile } from "../support/file-server";
 
 /** The documented cap (docs/decisions.md, 2026-11-22 "Live demo text: at most 1,024 output tokens a call"). */
 const CAP = 1024;
 
 let fake: FakeOpenAI;
-let server: TestServer;
 let key: string;
 
+const s = serverForFile(
+  async () => {
+    fake = await startFakeOpenAI();
+    return { env: { OPENAI_API_KEY: fake.apiKey, OPENAI_BASE_URL: fake.baseURL, DEEPSEEK_API_KEY: fake.apiKey, DEEPSEEK_BASE_URL: fake.baseURL, DEMO_RATE_LIMIT: "0" } };
+  },
+  () => fake?.stop(),
+);
 beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  server = await startServer({
-    env: { OPENAI_API_KEY: fake.apiKey, OPENAI_BASE_URL: fake.baseURL, DEEPSEEK_API_KEY: fake.apiKey, DEEPSEEK_BASE_URL: fake.baseURL, DEMO_RATE_LIMIT: "0" },
-  });
-  const { userId } = await new Client(server.url).signUp(uniqueEmail("demo-cap")); // SIGNUP_CREDITS: 10
-  const db = await openServerDb(server.dataDir);
+  const { userId } = await s.api.signUp(uniqueEmail("demo-cap")); // SIGNUP_CREDITS: 10
+  const db = await openServerDb(s.server.dataDir);
   key = await insertApiKey(db, userId);
   await db.close();
 });
-afterAll(async () => {
-  await server?.dispose();
-  await fake?.stop();
-});
 
 const call = (path: string, body: unknown) =>
-  fetch(server.url + path, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body: JSON.stringify(body) });
+  fetch(s.server.url + path, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body: JSON.stringify(body) });
 
 /** The output bound the upstream request asked for: Responses `max_output_tokens`, Chat `max_tokens` / `max_completion_tokens`. */
 const askedFor = (body: any): unknown => body?.max_output_tokens ?? body?.max_completion_tokens ?? body?.max_tokens;

@@ -7,34 +7,26 @@
  * the page alike); past that the answer is 429 "Too Many Requests" with
  * Retry-After, and nothing is stored.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { Client, uniqueEmail } from "../support/client";
 import { countIn, insertApiKey, openServerDb } from "../support/db";
-import { startServer, type TestServer } from "../support/server";
+import { serverForFile } from "../support/file-server";
 
 /** The documented bound (docs/decisions.md, 2026-11-22 "Feedback: at most 10 an hour per user"). */
 const BOUND = 10;
 
-let server: TestServer;
-let c: Client;
-beforeAll(async () => {
-  server = await startServer();
-  c = new Client(server.url);
-});
-afterAll(async () => {
-  await server?.dispose();
-});
+const s = serverForFile();
 
-const stored = (userId: string) => countIn(server.dataDir, "SELECT count(*) AS n FROM feedback WHERE user_id = $1", userId);
+const stored = (userId: string) => countIn(s.server.dataDir, "SELECT count(*) AS n FROM feedback WHERE user_id = $1", userId);
 
 test("60 feedback posts of one session store at most 10 rows; the rest answer 429 with Retry-After", async () => {
-  const u = await c.signUp(uniqueEmail("flood"));
+  const u = await s.api.signUp(uniqueEmail("flood"));
   const auth = { cookie: u.cookie };
-  const init = { headers: { origin: server.url } };
+  const init = { headers: { origin: s.server.url } };
   const codes: number[] = [];
   let limited: Awaited<ReturnType<Client["post"]>> | undefined;
   for (let i = 0; i < 60; i++) {
-    const r = await c.post("/api/add-feedback", { content: "x".repeat(5000), rating: 3 }, auth, init);
+    const r = await s.api.post("/api/add-feedback", { content: "x".repeat(5000), rating: 3 }, auth, init);
     codes.push(r.status);
     if (r.status === 429) limited ??= r;
   }
@@ -46,13 +38,13 @@ test("60 feedback posts of one session store at most 10 rows; the rest answer 42
   expect(Number(limited?.headers.get("retry-after"))).toBeGreaterThan(0);
 
   // The same user's API key shares the bound; the page form too.
-  const db = await openServerDb(server.dataDir);
+  const db = await openServerDb(s.server.dataDir);
   const key = await insertApiKey(db, u.userId);
   await db.close();
-  expect((await c.post("/api/add-feedback", { content: "by key", rating: 4 }, { apiKey: key })).status).toBe(429);
-  const page = await fetch(server.url + "/feedback", {
+  expect((await s.api.post("/api/add-feedback", { content: "by key", rating: 4 }, { apiKey: key })).status).toBe(429);
+  const page = await fetch(s.server.url + "/feedback", {
     method: "POST",
-    headers: { cookie: u.cookie, origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+    headers: { cookie: u.cookie, origin: s.server.url, "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ content: "by form", rating: "4" }),
   });
   expect(page.status).toBeLessThan(500);
@@ -60,6 +52,6 @@ test("60 feedback posts of one session store at most 10 rows; the rest answer 42
   expect(await stored(u.userId)).toBe(n);
 
   // Another user is not affected.
-  const other = await c.signUp(uniqueEmail("calm"));
-  expect((await c.post("/api/add-feedback", { content: "fine", rating: 5 }, { cookie: other.cookie }, init)).body.code).toBe(0);
+  const other = await s.api.signUp(uniqueEmail("calm"));
+  expect((await s.api.post("/api/add-feedback", { content: "fine", rating: 5 }, { cookie: other.cookie }, init)).body.code).toBe(0);
 });

@@ -10,29 +10,26 @@
  * Now each recipient gets at most ACCOUNT_MAILS_PER_HOUR account mails an hour,
  * whatever asks for them, and the answers do not change.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { startSmtp, type SmtpFake } from "../fakes/smtp";
 import { uniqueEmail } from "../support/client";
-import { startServer, type TestServer } from "../support/server";
+import { serverForFile } from "../support/file-server";
 
 /** The documented bound (docs/decisions.md, 2026-11-22 "Account e-mails: at most 5 an hour per recipient"). */
 const BOUND = 5;
 const PASSWORD = "correct-horse-battery";
 
 let smtp: SmtpFake;
-let server: TestServer;
-
-beforeAll(async () => {
-  smtp = await startSmtp();
-  server = await startServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Atelier <robot@atelier.test>" } });
-});
-afterAll(async () => {
-  await server?.dispose();
-  await smtp?.close();
-});
+const s = serverForFile(
+  async () => {
+    smtp = await startSmtp();
+    return { env: { SMTP_URL: smtp.url, MAIL_FROM: "Atelier <robot@atelier.test>" } };
+  },
+  () => smtp?.close(),
+);
 
 const post = (path: string, body: unknown) =>
-  fetch(server.url + path, { method: "POST", headers: { "content-type": "application/json", origin: server.url }, body: JSON.stringify(body) });
+  fetch(s.server.url + path, { method: "POST", headers: { "content-type": "application/json", origin: s.server.url }, body: JSON.stringify(body) });
 
 const mailsTo = (email: string) => smtp.messages.filter((m) => m.to.toLowerCase().includes(email.toLowerCase()));
 

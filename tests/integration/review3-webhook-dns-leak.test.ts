@@ -11,27 +11,19 @@
  * rule, never an address, a range or the resolver's answer, and is the same for
  * a name that does not resolve.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Client, uniqueEmail } from "../support/client";
-import { startServer, type TestServer } from "../support/server";
+import { expect, test } from "bun:test";
+import { uniqueEmail } from "../support/client";
+import { serverForFile } from "../support/file-server";
 
-let server: TestServer;
-let api: Client;
-beforeAll(async () => {
-  server = await startServer(); // WEBHOOK_ALLOW_PRIVATE unset, as in production
-  api = new Client(server.url);
-});
-afterAll(async () => {
-  await server?.dispose();
-});
+const s = serverForFile(); // WEBHOOK_ALLOW_PRIVATE unset, as in production
 
 const IPV4 = /\b\d{1,3}(\.\d{1,3}){3}\b/;
 const LEAKS = [IPV4, /::/, /loopback|private|linkLocal|link-local|reserved|uniqueLocal|unspecified|ENOTFOUND|EAI_|getaddrinfo/i];
 
 test("a refused webhook URL names no address, range or resolver error; an internal name and an unknown one answer alike", async () => {
-  const { cookie } = await api.signUp(uniqueEmail("wh-dns"));
-  const init = { headers: { origin: server.url } };
-  const refusal = async (url: string) => (await api.post("/api/webhooks/create", { url }, { cookie }, init)).body;
+  const { cookie } = await s.api.signUp(uniqueEmail("wh-dns"));
+  const init = { headers: { origin: s.server.url } };
+  const refusal = async (url: string) => (await s.api.post("/api/webhooks/create", { url }, { cookie }, init)).body;
   const answers: Record<string, string> = {};
   for (const url of ["http://localhost/hook", "http://127.0.0.1:8080/hook", "http://10.0.3.7/x", "http://[::1]/x", "http://169.254.169.254/latest", "http://no-such-host.invalid/x"]) {
     const body = await refusal(url);
@@ -46,5 +38,5 @@ test("a refused webhook URL names no address, range or resolver error; an intern
   console.log(answers);
   // A name the internal resolver knows and one nobody knows: the same sentence, only the host differs.
   expect(answers["http://localhost/hook"]!.replace("localhost", "HOST")).toBe(answers["http://no-such-host.invalid/x"]!.replace("no-such-host.invalid", "HOST"));
-  expect((await api.post("/api/webhooks/list", undefined, { cookie }, init)).body.data.webhooks).toEqual([]);
+  expect((await s.api.post("/api/webhooks/list", undefined, { cookie }, init)).body.data.webhooks).toEqual([]);
 });

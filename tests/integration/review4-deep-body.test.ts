@@ -10,9 +10,9 @@
  * refused"): readJsonBody refuses such a body on every JSON endpoint before
  * any handler runs: `invalid params: body nested too deeply (max 32 levels)`.
  */
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { Client, uniqueEmail } from "../support/client";
-import { startServer, type TestServer } from "../support/server";
+import { beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { uniqueEmail } from "../support/client";
+import { serverForFile } from "../support/file-server";
 
 setDefaultTimeout(60_000);
 
@@ -20,20 +20,14 @@ const TOO_DEEP = { code: 1, message: "invalid params: body nested too deeply (ma
 const IMAGE = '"ai_type":"image","provider":"replicate","model":"black-forest-labs/flux-schnell","prompt":"a fox"';
 const nested = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
 
-let server: TestServer;
-let api: Client;
 let cookie: string;
+const s = serverForFile({ env: { JOBS: "off", SIGNUP_CREDITS: "100" } });
 beforeAll(async () => {
-  server = await startServer({ env: { JOBS: "off", SIGNUP_CREDITS: "100" } });
-  api = new Client(server.url);
-  cookie = (await api.signUp(uniqueEmail("deep-body"))).cookie;
-});
-afterAll(async () => {
-  await server?.dispose();
+  cookie = (await s.api.signUp(uniqueEmail("deep-body"))).cookie;
 });
 
 const post = async (path: string, body: string, headers: Record<string, string> = {}) => {
-  const r = await fetch(server.url + path, { method: "POST", headers: { cookie, origin: server.url, "content-type": "application/json", ...headers }, body });
+  const r = await fetch(s.server.url + path, { method: "POST", headers: { cookie, origin: s.server.url, "content-type": "application/json", ...headers }, body });
   return { status: r.status, body: await r.json() };
 };
 
@@ -54,6 +48,6 @@ test("every JSON endpoint refuses a body nested past 32 levels; 32 levels still 
 });
 
 test("nothing was created by a refused body", async () => {
-  const history = (await api.post("/api/generator/history", {}, { cookie })).body.data;
+  const history = (await s.api.post("/api/generator/history", {}, { cookie })).body.data;
   expect(history.generations.map((g: { prompt: string }) => g.prompt)).toEqual(["a fox"]); // only the 32-level one
 });

@@ -11,28 +11,20 @@
  * 500 ms (through the same ≤ 1 s caches as every request) and closes when it no
  * longer works; the client's reconnect then meets the 401 / sign-in envelope.
  */
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { Client, uniqueEmail } from "../support/client";
-import { startServer, type TestServer } from "../support/server";
+import { expect, setDefaultTimeout, test } from "bun:test";
+import { uniqueEmail } from "../support/client";
+import { serverForFile } from "../support/file-server";
 
 setDefaultTimeout(60_000);
 
 const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a fox that never finishes" };
 
-let server: TestServer;
-let api: Client;
-beforeAll(async () => {
-  // JOBS=off: nobody runs the task, so it stays pending and its stream stays open.
-  server = await startServer({ env: { JOBS: "off", SIGNUP_CREDITS: "10" } });
-  api = new Client(server.url);
-});
-afterAll(async () => {
-  await server?.dispose();
-});
+// JOBS=off: nobody runs the task, so it stays pending and its stream stays open.
+const s = serverForFile({ env: { JOBS: "off", SIGNUP_CREDITS: "10" } });
 
 /** Opens the stream, waits for its first event, and returns a promise of the ms until the server closes it (or "open"). */
 async function openStream(headers: Record<string, string>, genId: string) {
-  const res = await fetch(`${server.url}/api/generator/stream?gen_id=${genId}`, { headers });
+  const res = await fetch(`${s.server.url}/api/generator/stream?gen_id=${genId}`, { headers });
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toStartWith("text/event-stream");
   const reader = res.body!.getReader();
@@ -55,32 +47,32 @@ async function openStream(headers: Record<string, string>, genId: string) {
 }
 
 test("a stream opened with a key closes soon after the key is revoked", async () => {
-  const { cookie } = await api.signUp(uniqueEmail("sse-revoke"));
-  const created = await api.post("/api/keys/create", { name: "leaked" }, { cookie });
+  const { cookie } = await s.api.signUp(uniqueEmail("sse-revoke"));
+  const created = await s.api.post("/api/keys/create", { name: "leaked" }, { cookie });
   const { key, key_id } = created.body.data;
-  const gen = await api.post("/api/generator/generate", IMAGE, { apiKey: key });
+  const gen = await s.api.post("/api/generator/generate", IMAGE, { apiKey: key });
   const stream = await openStream({ "x-api-key": key }, gen.body.data.gen_id);
-  expect((await api.post("/api/keys/revoke", { key_id }, { cookie })).body.data.status).toBe("revoked");
+  expect((await s.api.post("/api/keys/revoke", { key_id }, { cookie })).body.data.status).toBe("revoked");
   // Re-checked every 500 ms through the key cache (≤ 1 s stale): closed well within 3 s.
   expect(await stream.closedWithin(3000)).toBe("closed");
   // The reconnect is refused.
-  const again = await fetch(`${server.url}/api/generator/stream?gen_id=${gen.body.data.gen_id}`, { headers: { "x-api-key": key } });
+  const again = await fetch(`${s.server.url}/api/generator/stream?gen_id=${gen.body.data.gen_id}`, { headers: { "x-api-key": key } });
   expect(again.status).toBe(401);
   expect(await again.json()).toEqual({ code: 1, message: "API key revoked", data: null });
 });
 
 test("a stream opened with a session closes soon after the session signs out", async () => {
-  const { cookie } = await api.signUp(uniqueEmail("sse-signout"));
-  const gen = await api.post("/api/generator/generate", IMAGE, { cookie });
+  const { cookie } = await s.api.signUp(uniqueEmail("sse-signout"));
+  const gen = await s.api.post("/api/generator/generate", IMAGE, { cookie });
   const stream = await openStream({ cookie }, gen.body.data.gen_id);
-  const out = await fetch(`${server.url}/api/auth/sign-out`, { method: "POST", headers: { cookie, origin: server.url, "content-type": "application/json" }, body: "{}" });
+  const out = await fetch(`${s.server.url}/api/auth/sign-out`, { method: "POST", headers: { cookie, origin: s.server.url, "content-type": "application/json" }, body: "{}" });
   expect(out.status).toBe(200);
   expect(await stream.closedWithin(3000)).toBe("closed");
 });
 
 test("a stream whose caller stays valid stays open", async () => {
-  const { cookie } = await api.signUp(uniqueEmail("sse-stays"));
-  const gen = await api.post("/api/generator/generate", IMAGE, { cookie });
+  const { cookie } = await s.api.signUp(uniqueEmail("sse-stays"));
+  const gen = await s.api.post("/api/generator/generate", IMAGE, { cookie });
   const stream = await openStream({ cookie }, gen.body.data.gen_id);
   expect(await stream.closedWithin(2500)).toBe("open");
 });

@@ -15,46 +15,38 @@
  * never refused for it, replays of an Idempotency-Key still answer, and tasks
  * that complete (paid) never count.
  */
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { Client, uniqueEmail } from "../support/client";
-import { startServer, type TestServer } from "../support/server";
+import { expect, setDefaultTimeout, test } from "bun:test";
+import { uniqueEmail } from "../support/client";
+import { serverForFile } from "../support/file-server";
 
 setDefaultTimeout(120_000);
 
 const UNPAID_PER_HOUR = 100; // docs/decisions.md
 const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell" }; // 3 credits (spec 8.1)
 
-let server: TestServer;
-let api: Client;
-beforeAll(async () => {
-  // JOBS=off: tasks stay pending until canceled.
-  server = await startServer({ env: { JOBS: "off", SIGNUP_CREDITS: "3" } });
-  api = new Client(server.url);
-});
-afterAll(async () => {
-  await server?.dispose();
-});
+// JOBS=off: tasks stay pending until canceled.
+const s = serverForFile({ env: { JOBS: "off", SIGNUP_CREDITS: "3" } });
 
 test("create + cancel: 100 unpaid tasks an hour, then generate answers 429 and creates nothing", async () => {
-  const { cookie } = await api.signUp(uniqueEmail("churn"));
+  const { cookie } = await s.api.signUp(uniqueEmail("churn"));
   for (let i = 0; i < UNPAID_PER_HOUR; i++) {
-    const g = await api.post("/api/generator/generate", { ...IMAGE, prompt: `churn ${i}` }, { cookie }, { headers: { "idempotency-key": `k-${i}` } });
+    const g = await s.api.post("/api/generator/generate", { ...IMAGE, prompt: `churn ${i}` }, { cookie }, { headers: { "idempotency-key": `k-${i}` } });
     expect({ i, code: g.body.code }).toEqual({ i, code: 0 });
-    const c = await api.post("/api/generator/cancel", { gen_id: g.body.data.gen_id }, { cookie });
+    const c = await s.api.post("/api/generator/cancel", { gen_id: g.body.data.gen_id }, { cookie });
     expect({ i, status: c.body.data?.status }).toEqual({ i, status: "failed" });
   }
-  const refused = await api.post("/api/generator/generate", { ...IMAGE, prompt: "one more" }, { cookie });
+  const refused = await s.api.post("/api/generator/generate", { ...IMAGE, prompt: "one more" }, { cookie });
   expect({ http: refused.status, body: refused.body }).toEqual({ http: 429, body: { code: 1, message: "Too Many Requests", data: null } });
   expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
   // A replay creates nothing, so it still answers the first task.
-  const replay = await api.post("/api/generator/generate", { ...IMAGE, prompt: "churn 7" }, { cookie }, { headers: { "idempotency-key": "k-7" } });
+  const replay = await s.api.post("/api/generator/generate", { ...IMAGE, prompt: "churn 7" }, { cookie }, { headers: { "idempotency-key": "k-7" } });
   expect(replay.body.code).toBe(0);
   expect(replay.headers.get("idempotent-replayed")).toBe("true");
   // Nothing was stored by the refused create; the reservation is free (3 credits).
-  const history = (await api.post("/api/generator/history", { page_size: 1 }, { cookie })).body.data;
+  const history = (await s.api.post("/api/generator/history", { page_size: 1 }, { cookie })).body.data;
   expect(history.total).toBe(UNPAID_PER_HOUR);
-  expect((await api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits).toBe(3);
+  expect((await s.api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits).toBe(3);
   // Another user is not affected.
-  const other = await api.signUp(uniqueEmail("churn-other"));
-  expect((await api.post("/api/generator/generate", { ...IMAGE, prompt: "mine" }, { cookie: other.cookie })).body.code).toBe(0);
+  const other = await s.api.signUp(uniqueEmail("churn-other"));
+  expect((await s.api.post("/api/generator/generate", { ...IMAGE, prompt: "mine" }, { cookie: other.cookie })).body.code).toBe(0);
 });

@@ -12,36 +12,30 @@
  * a reason that says why, and fails its queued deliveries. Endpoints set up in
  * a session are untouched; resend re-enables one once the user has checked it.
  */
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { Client, uniqueEmail } from "../support/client";
-import { startServer, type TestServer } from "../support/server";
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
+import { uniqueEmail } from "../support/client";
+import { serverForFile } from "../support/file-server";
 import { startReceiver, type Receiver } from "../support/webhook-receiver";
 
 setDefaultTimeout(60_000);
 
 const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell" };
 
-let server: TestServer;
-let api: Client;
 const receivers: Receiver[] = [];
 const receiver = () => {
   const r = startReceiver();
   receivers.push(r);
   return r;
 };
-beforeAll(async () => {
-  server = await startServer({ env: { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_TIMEOUT_MS: "1000", SIGNUP_CREDITS: "20", SIMULATOR_DELAY_MS: "50", JOB_TICK_MS: "50" } });
-  api = new Client(server.url);
-});
+const s = serverForFile({ env: { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_TIMEOUT_MS: "1000", SIGNUP_CREDITS: "20", SIMULATOR_DELAY_MS: "50", JOB_TICK_MS: "50" } });
 afterAll(async () => {
-  await server?.dispose();
   await Promise.all(receivers.map((r) => r.stop()));
 });
 
 async function finished(cookie: string, genId: string) {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const r = await api.post("/api/generator/query", { gen_id: genId }, { cookie });
+    const r = await s.api.post("/api/generator/query", { gen_id: genId }, { cookie });
     if (r.body.data.status === "completed" || r.body.data.status === "failed") return r.body.data;
     if (Date.now() > deadline) throw new Error(`${genId} not finished`);
     await Bun.sleep(25);
@@ -49,22 +43,22 @@ async function finished(cookie: string, genId: string) {
 }
 
 test("revoking a key disables the webhooks it created or re-keyed; the user's own stay active", async () => {
-  const { cookie } = await api.signUp(uniqueEmail("wh-key-revoke"));
-  const leaked = (await api.post("/api/keys/create", { name: "ci" }, { cookie })).body.data;
+  const { cookie } = await s.api.signUp(uniqueEmail("wh-key-revoke"));
+  const leaked = (await s.api.post("/api/keys/create", { name: "ci" }, { cookie })).body.data;
   const attacker = receiver();
   const mine = receiver();
   const rekeyed = receiver();
   // With the leaked key: a new endpoint at the attacker's server, and a new secret for one of the user's endpoints.
-  const planted = (await api.post("/api/webhooks/create", { url: attacker.url }, { apiKey: leaked.key })).body.data;
+  const planted = (await s.api.post("/api/webhooks/create", { url: attacker.url }, { apiKey: leaked.key })).body.data;
   expect(planted.status).toBe("active");
-  const own = (await api.post("/api/webhooks/create", { url: mine.url }, { cookie })).body.data;
-  const ownRekeyed = (await api.post("/api/webhooks/create", { url: rekeyed.url }, { cookie })).body.data;
-  const stolenSecret = (await api.post("/api/webhooks/rotate-secret", { webhook_id: ownRekeyed.webhook_id }, { apiKey: leaked.key })).body.data.secret;
+  const own = (await s.api.post("/api/webhooks/create", { url: mine.url }, { cookie })).body.data;
+  const ownRekeyed = (await s.api.post("/api/webhooks/create", { url: rekeyed.url }, { cookie })).body.data;
+  const stolenSecret = (await s.api.post("/api/webhooks/rotate-secret", { webhook_id: ownRekeyed.webhook_id }, { apiKey: leaked.key })).body.data.secret;
   expect(stolenSecret).toMatch(/^whsec_/);
 
-  expect((await api.post("/api/keys/revoke", { key_id: leaked.key_id }, { cookie })).body.data.status).toBe("revoked");
+  expect((await s.api.post("/api/keys/revoke", { key_id: leaked.key_id }, { cookie })).body.data.status).toBe("revoked");
 
-  const list = (await api.post("/api/webhooks/list", undefined, { cookie })).body.data.webhooks as any[];
+  const list = (await s.api.post("/api/webhooks/list", undefined, { cookie })).body.data.webhooks as any[];
   const byId = new Map(list.map((w) => [w.webhook_id, w]));
   expect(byId.get(own.webhook_id)).toMatchObject({ status: "active", disabled_reason: null });
   for (const id of [planted.webhook_id, ownRekeyed.webhook_id]) {
@@ -74,7 +68,7 @@ test("revoking a key disables the webhooks it created or re-keyed; the user's ow
   }
 
   // The next event goes to the user's own endpoint only.
-  const gen = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "after the revocation" }, { cookie })).body.data.gen_id;
+  const gen = (await s.api.post("/api/generator/generate", { ...IMAGE, prompt: "after the revocation" }, { cookie })).body.data.gen_id;
   await finished(cookie, gen);
   const got = await mine.waitFor(1);
   expect(mine.verify(got[0]!, own.secret).data.gen_id).toBe(gen);
@@ -84,16 +78,16 @@ test("revoking a key disables the webhooks it created or re-keyed; the user's ow
 });
 
 test("an endpoint created with a key stays active while that key does (revoking another key leaves it alone)", async () => {
-  const { cookie } = await api.signUp(uniqueEmail("wh-key-kept"));
-  const k1 = (await api.post("/api/keys/create", { name: "kept" }, { cookie })).body.data;
-  const k2 = (await api.post("/api/keys/create", { name: "other" }, { cookie })).body.data;
+  const { cookie } = await s.api.signUp(uniqueEmail("wh-key-kept"));
+  const k1 = (await s.api.post("/api/keys/create", { name: "kept" }, { cookie })).body.data;
+  const k2 = (await s.api.post("/api/keys/create", { name: "other" }, { cookie })).body.data;
   const r = receiver();
-  const wh = (await api.post("/api/webhooks/create", { url: r.url }, { apiKey: k1.key })).body.data;
+  const wh = (await s.api.post("/api/webhooks/create", { url: r.url }, { apiKey: k1.key })).body.data;
   // Revoking another key leaves it alone.
-  await api.post("/api/keys/revoke", { key_id: k2.key_id }, { cookie });
-  const list = (await api.post("/api/webhooks/list", undefined, { cookie })).body.data.webhooks as any[];
+  await s.api.post("/api/keys/revoke", { key_id: k2.key_id }, { cookie });
+  const list = (await s.api.post("/api/webhooks/list", undefined, { cookie })).body.data.webhooks as any[];
   expect(list.find((w) => w.webhook_id === wh.webhook_id)).toMatchObject({ status: "active", disabled_reason: null });
-  const gen = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "still delivered" }, { cookie })).body.data.gen_id;
+  const gen = (await s.api.post("/api/generator/generate", { ...IMAGE, prompt: "still delivered" }, { cookie })).body.data.gen_id;
   await finished(cookie, gen);
   expect(r.verify((await r.waitFor(1))[0]!, wh.secret).data.gen_id).toBe(gen);
 });

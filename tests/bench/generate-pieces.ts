@@ -16,14 +16,13 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
+import { cpuPerCall, seedBenchUsers } from "./harness";
 import { openDatabase, openPostgres, type Db } from "#db/client";
 import { startPostgres } from "../support/postgres";
 import { createAuth } from "~/lib/auth.server";
 import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
-import { availableCredits, grantCredits, getCredits, reservedCredits } from "~/domain/credits/ledger.server";
-import { createApiKey } from "~/domain/api-keys/keys.server";
-import { addUserRow } from "../support/services";
+import { availableCredits, getCredits, reservedCredits } from "~/domain/credits/ledger.server";
 import { createGeneration, validateGenerateInput } from "~/domain/generations/generations.server";
 import { ENDPOINTS } from "~/lib/endpoints";
 
@@ -37,39 +36,13 @@ const clock = systemClock;
 const { action } = await import("~/routes/api/generator/generate");
 const { action: creditsAction } = await import("~/routes/api/get-user-credits");
 
-const users: { id: string; key: string }[] = [];
-for (let i = 0; i < 20; i++) {
-  const id = await addUserRow(db, Date.now());
-  await db.tx(function* (t) { yield* grantCredits(t, { userId: id, amount: 1_000_000, source: "signup" }, clock); });
-  const k = await createApiKey(db, { userId: id, name: "k" }, clock);
-  const base = Date.now() - 200 * 60_000;
-  for (let j = 0; j < 200; j++) {
-    const gid = randomUUID();
-    await db.raw("INSERT INTO generations (id, user_id, ai_type, provider, model, prompt, status, result_urls, credits_cost, deadline_at, created_at, completed_at) VALUES (?, ?, 'image','replicate','black-forest-labs/flux-schnell','seeded','completed', ?, 3, ?, ?, ?)").run(gid, id, JSON.stringify([`http://x/media/${gid}/0.png`]), base + j * 60_000 + 600_000, base + j * 60_000, base + j * 60_000 + 2000);
-  }
-  users.push({ id, key: k.key });
-}
+const users = await seedBenchUsers(db, clock);
 const BODY = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "bench: a red fox in snow" };
 const BODYS = JSON.stringify(BODY);
 const settle = () => db.raw("UPDATE generations SET status = 'failed', completed_at = ? WHERE status IN ('pending','processing')").run(Date.now());
 
-async function measure(name: string, n: number, f: (i: number) => unknown, every = 0) {
-  for (let i = 0; i < 300; i++) await f(i);
-  await settle();
-  const results: number[] = [];
-  for (let r = 0; r < 3; r++) {
-    const c0 = process.cpuUsage();
-    for (let i = 0; i < n; i++) {
-      await f(i);
-      if (every && i % every === every - 1) { const a = process.cpuUsage(); await settle(); const b = process.cpuUsage(a); c0.user += b.user; c0.system += b.system; }
-    }
-    const d = process.cpuUsage(c0);
-    results.push((d.user + d.system) / n);
-    await settle();
-  }
-  results.sort((a, b) => a - b);
-  console.log(`${name.padEnd(44)} ${results.map((x) => x.toFixed(1)).join(" / ")} µs`);
-}
+const measure = (name: string, n: number, f: (i: number) => unknown, every = 0) =>
+  cpuPerCall(name, n, f, { warmup: 300, pad: 44, uncounted: { every: every || Infinity, fn: settle } });
 const N = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 3000);
 const EVERY = 2000; // pending per run like the bench (settle every 2000 creates ≈ 100 pending per user)
 const parsed = validateGenerateInput(BODY);

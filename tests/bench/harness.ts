@@ -171,3 +171,75 @@ export async function startBare(dataDir: string, env: Record<string, string>): P
 }
 
 export const fmtMs = (ms: number) => (ms < 1 ? `${(ms * 1000).toFixed(0)}µs` : `${ms.toFixed(2)}ms`);
+
+/**
+ * The in-process "pieces" benchmarks (history-pieces, generate-pieces, keypath-pieces): CPU per call of `f`
+ * (`process.cpuUsage`, user + system) over `runs` runs of `n` calls after `warmup` calls; prints one line with the
+ * runs' µs, lowest first, and returns them. `uncounted` runs between calls and after each run without being counted
+ * (generate's settle of pending tasks).
+ */
+export async function cpuPerCall(
+  name: string,
+  n: number,
+  f: (i: number) => unknown,
+  opts: { warmup?: number; runs?: number; pad?: number; digits?: number; uncounted?: { every: number; fn: () => unknown } } = {},
+): Promise<number[]> {
+  const { warmup = 500, runs = 3, pad = 48, digits = 1, uncounted } = opts;
+  for (let i = 0; i < warmup; i++) await f(i);
+  await uncounted?.fn();
+  const out: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < n; i++) {
+      await f(i);
+      if (uncounted && i % uncounted.every === uncounted.every - 1) {
+        const a = process.cpuUsage();
+        await uncounted.fn();
+        const b = process.cpuUsage(a);
+        c0.user += b.user;
+        c0.system += b.system;
+      }
+    }
+    const d = process.cpuUsage(c0);
+    out.push((d.user + d.system) / n);
+    await uncounted?.fn();
+  }
+  out.sort((a, b) => a - b);
+  console.log(`${name.padEnd(pad)} ${out.map((x) => x.toFixed(digits)).join(" / ")} µs`);
+  return out;
+}
+
+/**
+ * The pieces benchmarks' data, like the HTTP bench's: `users` users with 1,000,000 credits and an API key, each with
+ * `tasks` finished tasks one minute apart (every `failedEvery`-th failed, when given). Returns the users in order.
+ */
+export async function seedBenchUsers(
+  db: import("#db/client").Db,
+  clock: import("~/lib/clock").Clock,
+  opts: { users?: number; tasks?: number; prompt?: (j: number) => string; failedEvery?: number; mediaBase?: string } = {},
+): Promise<{ id: string; key: string; lastGenId: string }[]> {
+  const { addUserRow } = await import("../support/services");
+  const { grantCredits } = await import("~/domain/credits/ledger.server");
+  const { createApiKey } = await import("~/domain/api-keys/keys.server");
+  const { users = 20, tasks = 200, prompt = () => "seeded", failedEvery = 0, mediaBase = "http://x/media" } = opts;
+  const insert = db.raw(
+    "INSERT INTO generations (id, user_id, ai_type, provider, model, prompt, status, result_urls, error_message, credits_cost, deadline_at, created_at, completed_at) VALUES (?, ?, 'image','replicate','black-forest-labs/flux-schnell',?,?,?,?,3,?,?,?)",
+  );
+  const out: { id: string; key: string; lastGenId: string }[] = [];
+  for (let i = 0; i < users; i++) {
+    const id = await addUserRow(db, Date.now());
+    await db.tx(function* (t) {
+      yield* grantCredits(t, { userId: id, amount: 1_000_000, source: "signup" }, clock);
+    });
+    const k = await createApiKey(db, { userId: id, name: "k" }, clock);
+    const base = Date.now() - tasks * 60_000;
+    let gid = "";
+    for (let j = 0; j < tasks; j++) {
+      gid = crypto.randomUUID();
+      const failed = failedEvery > 0 && j % failedEvery === failedEvery - 1;
+      await insert.run(gid, id, prompt(j), failed ? "failed" : "completed", failed ? null : JSON.stringify([`${mediaBase}/${gid}/0.png`]), failed ? "Replicate failed the prediction: CUDA out of memory" : null, base + j * 60_000 + 600_000, base + j * 60_000, base + j * 60_000 + 2000);
+    }
+    out.push({ id, key: k.key, lastGenId: gid });
+  }
+  return out;
+}

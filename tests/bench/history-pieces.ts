@@ -11,13 +11,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
+import { cpuPerCall, seedBenchUsers } from "./harness";
 import { openDatabase } from "#db/client";
 import { createAuth } from "~/lib/auth.server";
 import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
-import { grantCredits } from "~/domain/credits/ledger.server";
-import { createApiKey } from "~/domain/api-keys/keys.server";
-import { addUserRow } from "../support/services";
 import { historyPageJson } from "~/domain/generations/generations.server";
 import { readJsonBody } from "~/lib/api.server";
 import { okBodyText, envelopeResponse } from "~/lib/envelope";
@@ -29,34 +27,12 @@ const clock = systemClock;
 (globalThis as any)[Symbol.for("atelier.services")] = { config, db, clock, auth: createAuth(config, db, clock) };
 const { action } = await import("~/routes/api/generator/history");
 
-const users: { id: string; key: string }[] = [];
-for (let i = 0; i < 20; i++) {
-  const id = await addUserRow(db, Date.now());
-  await db.tx(function* (t) { yield* grantCredits(t, { userId: id, amount: 1_000_000, source: "signup" }, clock); });
-  const k = await createApiKey(db, { userId: id, name: "k" }, clock);
-  const base = Date.now() - 200 * 60_000;
-  for (let j = 0; j < 200; j++) {
-    const gid = randomUUID();
-    const failed = j % 10 === 9;
-    await db
-      .raw("INSERT INTO generations (id, user_id, ai_type, provider, model, prompt, status, result_urls, error_message, credits_cost, deadline_at, created_at, completed_at) VALUES (?, ?, 'image','replicate','black-forest-labs/flux-schnell',?,?,?,?,3,?,?,?)")
-      .run(gid, id, `seeded prompt ${j}: a lighthouse at dusk, oil on canvas`, failed ? "failed" : "completed", failed ? null : JSON.stringify([`http://127.0.0.1:3000/media/${gid}/0.png`]), failed ? "Replicate failed the prediction: CUDA out of memory" : null, base + j * 60_000 + 600_000, base + j * 60_000, base + j * 60_000 + 2000);
-  }
-  users.push({ id, key: k.key });
-}
-
-async function measure(name: string, n: number, f: (i: number) => unknown) {
-  for (let i = 0; i < 500; i++) await f(i);
-  const results: number[] = [];
-  for (let r = 0; r < 3; r++) {
-    const c0 = process.cpuUsage();
-    for (let i = 0; i < n; i++) await f(i);
-    const d = process.cpuUsage(c0);
-    results.push((d.user + d.system) / n);
-  }
-  results.sort((a, b) => a - b);
-  console.log(`${name.padEnd(48)} ${results.map((x) => x.toFixed(1)).join(" / ")} µs`);
-}
+const users = await seedBenchUsers(db, clock, {
+  prompt: (j) => `seeded prompt ${j}: a lighthouse at dusk, oil on canvas`,
+  failedEvery: 10,
+  mediaBase: "http://127.0.0.1:3000/media",
+});
+const measure = (name: string, n: number, f: (i: number) => unknown) => cpuPerCall(name, n, f);
 const N = Number(process.argv[2] ?? 5000);
 const BODY = JSON.stringify({ page: 1, page_size: 20 });
 const req = (i: number, body = BODY) => new Request("http://localhost/api/generator/history", { method: "POST", headers: { "x-api-key": users[i % 20]!.key, "content-type": "application/json" }, body });

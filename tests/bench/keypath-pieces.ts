@@ -15,8 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "#db/client";
 import { authenticateApiKey, hashApiKey } from "~/domain/api-keys/authenticate.server";
-import { createApiKey } from "~/domain/api-keys/keys.server";
-import { getCredits, grantCredits } from "~/domain/credits/ledger.server";
+import { getCredits } from "~/domain/credits/ledger.server";
 import { historyPageJson, queryGeneration } from "~/domain/generations/generations.server";
 import { rateLimitHeaders, type Decision } from "~/domain/rate-limits/decide";
 import * as limiter from "~/domain/rate-limits/limiter.server";
@@ -32,7 +31,7 @@ import { envelopeResponse, okBody } from "~/lib/envelope";
 import { requestContext } from "~/lib/log.server";
 import { setBaselineHeaders } from "~/lib/security-headers.server";
 import { sessionUserId } from "~/lib/session-lookup.server";
-import { addUserRow } from "../support/services";
+import { cpuPerCall, seedBenchUsers } from "./harness";
 
 const dir = mkdtempSync(join(tmpdir(), "keypath-pieces-"));
 const config = {
@@ -56,40 +55,18 @@ const leasesOf = (limiter as Record<string, unknown>).leases as ((db: unknown) =
 const take = (d: typeof db, bucket: string, p: { limit: number; windowMs: number }, now: number) => (leasesOf ? leasesOf(d).take(bucket, p, now) : limiter.take(d, bucket, p, now));
 const USERS = 20;
 const users: { id: string; key: string; cookie: string; genId: string }[] = [];
-for (let i = 0; i < USERS; i++) {
-  const id = await addUserRow(db, Date.now());
-  await db.tx(function* (t) {
-    yield* grantCredits(t, { userId: id, amount: 1_000_000, source: "signup" }, clock);
-  });
-  const k = await createApiKey(db, { userId: id, name: "k" }, clock);
+for (const u of await seedBenchUsers(db, clock, { users: USERS })) {
   const token = randomUUID().replaceAll("-", "");
   const now = Date.now();
-  await db.raw("INSERT INTO session (id, expires_at, token, created_at, updated_at, user_id) VALUES (?, ?, ?, ?, ?, ?)").run(randomUUID(), now + 7 * 86_400_000, token, now, now, id);
+  await db.raw("INSERT INTO session (id, expires_at, token, created_at, updated_at, user_id) VALUES (?, ?, ?, ?, ?, ?)").run(randomUUID(), now + 7 * 86_400_000, token, now, now, u.id);
   const cookie = `${cookieName}=${encodeURIComponent(`${token}.${createHmac("sha256", config.authSecret).update(token).digest("base64")}`)}`;
-  const base = Date.now() - 200 * 60_000;
-  let genId = "";
-  for (let j = 0; j < 200; j++) {
-    genId = randomUUID();
-    await db
-      .raw("INSERT INTO generations (id, user_id, ai_type, provider, model, prompt, status, result_urls, credits_cost, deadline_at, created_at, completed_at) VALUES (?, ?, 'image','replicate','black-forest-labs/flux-schnell','seeded','completed', ?, 3, ?, ?, ?)")
-      .run(genId, id, JSON.stringify([`http://x/media/${genId}/0.png`]), base + j * 60_000 + 600_000, base + j * 60_000, base + j * 60_000 + 2000);
-  }
-  users.push({ id, key: k.key, cookie, genId });
+  users.push({ id: u.id, key: u.key, cookie, genId: u.lastGenId });
 }
 
 const results: Array<{ name: string; us: number }> = [];
 async function measure(name: string, n: number, f: (i: number) => unknown) {
-  for (let i = 0; i < Math.min(n, 500); i++) await f(i);
-  const runs: number[] = [];
-  for (let r = 0; r < 3; r++) {
-    const c0 = process.cpuUsage();
-    for (let i = 0; i < n; i++) await f(i);
-    const d = process.cpuUsage(c0);
-    runs.push((d.user + d.system) / n);
-  }
-  runs.sort((a, b) => a - b);
+  const runs = await cpuPerCall(name, n, f, { warmup: Math.min(n, 500), pad: 58, digits: 2 });
   results.push({ name, us: runs[1]! });
-  console.log(`${name.padEnd(58)} ${runs.map((x) => x.toFixed(2)).join(" / ")} µs`);
 }
 
 const N = Number(process.argv[2] ?? 5000);

@@ -5,9 +5,9 @@
  * server stores results in an S3-compatible bucket (s3rver behind a SigV4 check).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { CATALOG } from "~/domain/catalog";
 import { SAMPLE_MP4, SAMPLE_PNG } from "../fakes/common";
 import { startAllFakes, type AllFakes } from "../fakes";
+import { PRICED } from "../support/spec";
 import { Client, uniqueEmail } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
 
@@ -61,11 +61,12 @@ describe("all four providers live against their fakes, local storage", () => {
     expect(body.data.providers).toEqual({ openai: "live", replicate: "live", kling: "live", runway: "live" });
   });
 
+  // The models and prices of the spec (tests/support/spec.ts), not the catalog: a task must cost what the spec says.
   test("every catalog model generates through its upstream; results are stored, served and charged once", async () => {
     const { cookie } = await api.signUp(uniqueEmail("live"));
     const before = (await api.post("/api/get-user-credits", undefined, { cookie })).body.data;
-    const created: { id: string; offering: (typeof CATALOG)[number] }[] = [];
-    for (const offering of CATALOG) {
+    const created: { id: string; offering: (typeof PRICED)[number] }[] = [];
+    for (const offering of PRICED) {
       const r = await api.post(
         "/api/generator/generate",
         { ai_type: offering.aiType, provider: offering.provider, model: offering.model, prompt: `a lighthouse at dusk (${offering.model})` },
@@ -101,18 +102,18 @@ describe("all four providers live against their fakes, local storage", () => {
 
     // Each upstream saw exactly one create per task of its provider (nothing paid twice).
     const creates = (reqs: { method: string; path: string }[], re: RegExp) => reqs.filter((r) => r.method === "POST" && re.test(r.path)).length;
-    expect(creates(fakes.openai.state.requests, /\/images\/generations$/)).toBe(CATALOG.filter((o) => o.provider === "openai").length);
+    expect(creates(fakes.openai.state.requests, /\/images\/generations$/)).toBe(PRICED.filter((o) => o.provider === "openai").length);
     expect(creates(fakes.replicate.state.requests, /\/predictions$/)).toBe(1);
-    expect(creates(fakes.kling.state.requests, /\/v1\/(images\/generations|videos\/text2video)$/)).toBe(CATALOG.filter((o) => o.provider === "kling").length);
+    expect(creates(fakes.kling.state.requests, /\/v1\/(images\/generations|videos\/text2video)$/)).toBe(PRICED.filter((o) => o.provider === "kling").length);
     expect(creates(fakes.runway.state.requests, /\/v1\/text_to_video$/)).toBe(1);
 
-    const cost = CATALOG.reduce((a, o) => a + o.credits, 0);
+    const cost = PRICED.reduce((a, o) => a + o.credits, 0);
     const after = (await api.post("/api/get-user-credits", undefined, { cookie })).body.data;
     expect(after.left_credits).toBe(before.left_credits - cost);
     expect(after.total_credits).toBe(before.total_credits);
 
     const history = await api.post("/api/generator/history", { page_size: 100 }, { cookie });
-    expect(history.body.data.total).toBe(CATALOG.length);
+    expect(history.body.data.total).toBe(PRICED.length);
     for (const entry of history.body.data.generations) {
       const offering = created.find((c) => c.id === entry.gen_id)!.offering;
       expect(entry.status).toBe("completed");

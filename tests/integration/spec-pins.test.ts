@@ -10,17 +10,7 @@ import { CATALOG } from "~/domain/catalog";
 import { Client, uniqueEmail } from "../support/client";
 import { queryServerDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
-
-/** spec §8.1 (the five rows it shows) + DESIGN §2 (the two it leaves open). */
-const PRICES: [aiType: string, provider: string, model: string, credits: number, source: string][] = [
-  ["image", "openai", "dall-e-3", 5, "spec 8.1"],
-  ["image", "replicate", "black-forest-labs/flux-schnell", 3, "spec 8.1"],
-  ["image", "kling", "kling-v1", 4, "spec 8.1"],
-  ["video", "runway", "gen4.5", 10, "spec 8.1"],
-  ["video", "kling", "kling-v1", 10, "spec 8.1"],
-  ["image", "openai", "gpt-image-1", 8, "DESIGN 2"],
-  ["video", "kling", "kling-v1-6", 15, "DESIGN 2"],
-];
+import { PRICES } from "../support/spec";
 
 /** spec §8.2: API-key requests per minute by tier. */
 const KEY_LIMITS = { standard: 100, premium: 500, admin: 1000, windowSeconds: 60 };

@@ -1,0 +1,18 @@
+/**
+ * Figures copied by hand from shared/spec/service-spec.md (and DESIGN for what the spec leaves open), for tests that
+ * must not take their expectations from the code under test (docs/testing.md, "Tests pin the spec, not the code").
+ */
+
+/** spec §8.1 (the five rows it shows) + DESIGN §2 (the two it leaves open): every model offered and its price. */
+export const PRICES: [aiType: "image" | "video", provider: string, model: string, credits: number, source: string][] = [
+  ["image", "openai", "dall-e-3", 5, "spec 8.1"],
+  ["image", "replicate", "black-forest-labs/flux-schnell", 3, "spec 8.1"],
+  ["image", "kling", "kling-v1", 4, "spec 8.1"],
+  ["video", "runway", "gen4.5", 10, "spec 8.1"],
+  ["video", "kling", "kling-v1", 10, "spec 8.1"],
+  ["image", "openai", "gpt-image-1", 8, "DESIGN 2"],
+  ["video", "kling", "kling-v1-6", 15, "DESIGN 2"],
+];
+
+/** The same rows as objects. */
+export const PRICED = PRICES.map(([aiType, provider, model, credits]) => ({ aiType, provider, model, credits }));

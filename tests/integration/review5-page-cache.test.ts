@@ -7,33 +7,25 @@
  * caching of its own is `private, no-store`; static files, media and the API
  * keep theirs (docs/decisions.md, "Security review 5: findings").
  */
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { Client, uniqueEmail } from "../support/client";
-import { startServer, type TestServer } from "../support/server";
+import { expect, setDefaultTimeout, test } from "bun:test";
+import { uniqueEmail } from "../support/client";
+import { serverForFile } from "../support/file-server";
 
 setDefaultTimeout(60_000);
 
-let server: TestServer;
-let api: Client;
-beforeAll(async () => {
-  server = await startServer();
-  api = new Client(server.url);
-});
-afterAll(async () => {
-  await server?.dispose();
-});
+const it = serverForFile();
 
 test("a signed-in person's pages and page data are private, no-store", async () => {
-  const { cookie } = await api.signUp(uniqueEmail("r5-cache"));
+  const { cookie } = await it.api.signUp(uniqueEmail("r5-cache"));
   for (const path of ["/account", "/keys", "/studio", "/pricing", "/account.data", "/keys.data"]) {
-    const r = await fetch(server.url + path, { headers: { cookie } });
+    const r = await fetch(it.server.url + path, { headers: { cookie } });
     expect({ path, status: r.status, cacheControl: r.headers.get("cache-control") }).toEqual({ path, status: 200, cacheControl: "private, no-store" });
   }
   // The sign-in redirect of a signed-out visitor too.
-  expect((await fetch(server.url + "/account", { redirect: "manual" })).headers.get("cache-control")).toBe("private, no-store");
+  expect((await fetch(it.server.url + "/account", { redirect: "manual" })).headers.get("cache-control")).toBe("private, no-store");
 });
 
 test("static files and the API keep their own caching", async () => {
-  expect((await fetch(server.url + "/favicon.svg")).headers.get("cache-control")).toBe("public, max-age=3600");
-  expect((await api.post("/api/health")).headers.get("cache-control")).toBe("no-store");
+  expect((await fetch(it.server.url + "/favicon.svg")).headers.get("cache-control")).toBe("public, max-age=3600");
+  expect((await it.api.post("/api/health")).headers.get("cache-control")).toBe("no-store");
 });

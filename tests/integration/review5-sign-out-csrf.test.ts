@@ -8,29 +8,21 @@
  * session for `Origin: http://evil.example` and `Origin: null`.
  * (docs/decisions.md, "Security review 5: findings".) Sessions are rows: both engines.
  */
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { Client, uniqueEmail } from "../support/client";
-import { startServer, type TestServer } from "../support/server";
+import { expect, setDefaultTimeout, test } from "bun:test";
+import { uniqueEmail } from "../support/client";
+import { serverForFile } from "../support/file-server";
 
 setDefaultTimeout(60_000);
 
-let server: TestServer;
-let api: Client;
-beforeAll(async () => {
-  server = await startServer();
-  api = new Client(server.url);
-});
-afterAll(async () => {
-  await server?.dispose();
-});
+const it = serverForFile();
 
-const signedIn = async (cookie: string) => (await api.post("/api/get-user-info", undefined, { cookie })).body.code === 0;
+const signedIn = async (cookie: string) => (await it.api.post("/api/get-user-info", undefined, { cookie })).body.code === 0;
 const signOutForm = (cookie: string, headers: Record<string, string>) =>
-  fetch(`${server.url}/sign-out`, { method: "POST", redirect: "manual", headers: { cookie, "content-type": "application/x-www-form-urlencoded", ...headers }, body: "" });
+  fetch(`${it.server.url}/sign-out`, { method: "POST", redirect: "manual", headers: { cookie, "content-type": "application/x-www-form-urlencoded", ...headers }, body: "" });
 
 test("a sign-out form posted from another site is refused and the session stays", async () => {
-  const { cookie } = await api.signUp(uniqueEmail("r5-signout"));
-  const foreign: Record<string, string>[] = [{ origin: "http://evil.example" }, { origin: "null" }, { referer: "http://evil.example/page" }, { origin: server.url.replace("127.0.0.1", "localhost") }];
+  const { cookie } = await it.api.signUp(uniqueEmail("r5-signout"));
+  const foreign: Record<string, string>[] = [{ origin: "http://evil.example" }, { origin: "null" }, { referer: "http://evil.example/page" }, { origin: it.server.url.replace("127.0.0.1", "localhost") }];
   for (const headers of foreign) {
     const r = await signOutForm(cookie, headers);
     expect(r.status).toBe(403);
@@ -41,8 +33,8 @@ test("a sign-out form posted from another site is refused and the session stays"
 });
 
 test("our own sign-out form still signs out (Origin, or no Origin and no Referer)", async () => {
-  for (const headers of [{ origin: server.url }, {} as Record<string, string>]) {
-    const { cookie } = await api.signUp(uniqueEmail("r5-signout-own"));
+  for (const headers of [{ origin: it.server.url }, {} as Record<string, string>]) {
+    const { cookie } = await it.api.signUp(uniqueEmail("r5-signout-own"));
     const r = await signOutForm(cookie, headers);
     expect(r.status).toBe(302);
     expect(r.headers.get("location")).toBe("/?notice=signed-out");

@@ -30,8 +30,6 @@ import { cancelUpstream } from "./lifecycle.server";
 import { countUnpaidTask } from "./unpaid.server";
 import { CANCELED, isFinished } from "./status";
 
-export { CANCELED };
-
 export const LIVE_CANCELS_PER_HOUR = 10;
 const LIVE_CANCEL_POLICY = { name: "live-cancel", limit: LIVE_CANCELS_PER_HOUR, windowMs: 3_600_000 };
 

@@ -5,10 +5,10 @@
  * module serves HTTP, runs jobs and answers the CLI.
  */
 import "./node-env";
-import type { ServerBuild } from "react-router";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-// @ts-ignore -- produced by `bun run build`
+import type { ServerBuild } from "react-router";
+// @ts-expect-error -- produced by `bun run build`
 import * as serverBuild from "../build/server/index.js";
 
 const build = serverBuild as unknown as ServerBuild;
@@ -17,7 +17,9 @@ const entry = build.entry.module as unknown as {
 };
 // From a checkout the client build sits beside app/; inside the compiled
 // executable it is embedded (`--asset build`) under the bundle's own folder.
-const clientDir = [join(import.meta.dir, "../build/client"), join(import.meta.dir, "build/client")].find((d) => existsSync(d)) ?? join(import.meta.dir, "../build/client");
+const clientDir =
+  [join(import.meta.dir, "../build/client"), join(import.meta.dir, "build/client")].find((d) => existsSync(d)) ??
+  join(import.meta.dir, "../build/client");
 // No top-level await: `bun run build` bundles this file as CommonJS with bytecode (a faster start), which has none.
 void entry.runCli(process.argv.slice(2), build, { clientDir }).then((code) => {
   if (code !== -1) process.exit(code);

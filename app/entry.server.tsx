@@ -1,11 +1,10 @@
-import type { EntryContext, RouterContextProvider } from "react-router";
-import { ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
-import { isRouteErrorResponse, type HandleErrorFunction } from "react-router";
+import type { EntryContext, RouterContextProvider } from "react-router";
+import { type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from "react-router";
+import { getConfig, requireAuthSecret } from "./lib/config.server";
 import { log } from "./lib/log.server";
 import { newNonce, setDocumentHeaders } from "./lib/security-headers.server";
-import { getConfig, requireAuthSecret } from "./lib/config.server";
 import { initServices } from "./lib/services.server";
 
 // The CLI (serve, migrate, admin, backup, version) lives in the server bundle,

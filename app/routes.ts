@@ -1,4 +1,4 @@
-import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
+import { index, layout, type RouteConfig, route } from "@react-router/dev/routes";
 
 export default [
   // ---- JSON API (resource routes; spec §4)
@@ -36,7 +36,7 @@ export default [
   route("api/openapi.json", "routes/api/openapi.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
-  // ---- stored result files (local storage; DESIGN §4)
+  // ---- stored result files (local storage; docs/design.md §4)
   route("media/*", "routes/media.ts"),
 
   // ---- user center (form-driven pages)

@@ -1,5 +1,5 @@
 /**
- * SQLite WAL checkpoints off the request thread (issue 15; docs/performance.md
+ * SQLite WAL checkpoints off the request thread (docs/performance.md
  * "WAL checkpoints off the request thread").
  *
  * With SQLite's default, the connection whose commit leaves 1,000 pages in the
@@ -126,7 +126,13 @@ export function startCheckpointer(path: string, opts: CheckpointerOptions = {}):
     else if (data.type === "error") opts.onError?.(data.message ?? "");
   };
   worker.onerror = (e: ErrorEvent) => opts.onError?.(e.message);
-  worker.postMessage({ type: "start", path, tickMs: opts.tickMs ?? TICK_MS, restartPages: opts.restartPages ?? RESTART_PAGES, idleTicks: IDLE_TICKS });
+  worker.postMessage({
+    type: "start",
+    path,
+    tickMs: opts.tickMs ?? TICK_MS,
+    restartPages: opts.restartPages ?? RESTART_PAGES,
+    idleTicks: IDLE_TICKS,
+  });
   let stopping: Promise<void> | undefined;
   return {
     started: startedP,

@@ -15,11 +15,11 @@
  * same tables (db/schema.pg.ts derives the PostgreSQL DDL from them).
  */
 import { Database } from "bun:sqlite";
-import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { BACKSTOP_PAGES, startCheckpointer, type Checkpointer, type CheckpointerOptions } from "./checkpointer";
+import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
+import { BACKSTOP_PAGES, type Checkpointer, type CheckpointerOptions, startCheckpointer } from "./checkpointer";
 import { migrations } from "./migrations.gen";
 import { engineOf } from "./prepared";
 import * as schema from "./schema";
@@ -100,9 +100,18 @@ export function* rawMany<R>(byEngine: { sqlite: SQL; postgres: SQL }): Steps<R[]
 
 /** A unique or primary-key constraint refused a write (either engine; the driver error may be wrapped). */
 export function isUniqueViolation(e: unknown): boolean {
-  for (let c = e as { code?: unknown; cause?: unknown } | null | undefined, i = 0; c && i < 4; c = c.cause as typeof c, i++) {
+  for (
+    let c = e as { code?: unknown; cause?: unknown } | null | undefined, i = 0;
+    c && i < 4;
+    c = c.cause as typeof c, i++
+  ) {
     const code = String(c.code ?? "");
-    if (code.startsWith("SQLITE_CONSTRAINT_PRIMARYKEY") || code.startsWith("SQLITE_CONSTRAINT_UNIQUE") || code === "23505") return true;
+    if (
+      code.startsWith("SQLITE_CONSTRAINT_PRIMARYKEY") ||
+      code.startsWith("SQLITE_CONSTRAINT_UNIQUE") ||
+      code === "23505"
+    )
+      return true;
     if ((c as { errno?: unknown }).errno === "23505") return true;
   }
   return false;
@@ -234,7 +243,7 @@ function builders(d: Drizzle): Tx {
 
 /**
  * SQLite write transactions that wait for the write lock without stopping the
- * event loop (issue 15, docs/data-layer.md "Waiting for the write lock").
+ * event loop (docs/data-layer.md "Waiting for the write lock").
  *
  * SQLite's own busy handler sleeps the calling thread, in steps of 1, 2, 5, 10,
  * 15, 20, 25… ms, until the lock is free: on the serving connection that is the
@@ -405,7 +414,11 @@ function ownerOnly(file: string): void {
 export class NewerDatabaseError extends Error {}
 
 /** Refuses a database whose newest applied migration is newer than every migration this executable embeds. */
-export function refuseNewerDatabase(appliedNewest: number | null, embedded: readonly { folderMillis: number }[], where: string): void {
+export function refuseNewerDatabase(
+  appliedNewest: number | null,
+  embedded: readonly { folderMillis: number }[],
+  where: string,
+): void {
   const ours = Math.max(...embedded.map((m) => m.folderMillis));
   if (appliedNewest === null || !(appliedNewest > ours)) return;
   const day = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, "Z");
@@ -426,7 +439,9 @@ export function applyMigrations(db: Db): number {
 
 function newestApplied(db: Db): number | null {
   try {
-    const row = db.sqlite!.query("SELECT max(created_at) AS t FROM __drizzle_migrations").get() as { t: number | null } | null;
+    const row = db.sqlite!.query("SELECT max(created_at) AS t FROM __drizzle_migrations").get() as {
+      t: number | null;
+    } | null;
     return row?.t == null ? null : Number(row.t);
   } catch {
     return null; // a new database: no migrations table yet
@@ -489,7 +504,8 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   const backoff = (retries: number) => Math.min(0.05 * 2 ** retries, 1);
   const client = postgres(url, { max, types: { int8: asNumber }, onnotice: () => {}, connect_timeout: 10, backoff });
   const d = drizzlePg({ client, schema: pgSchema }) as unknown as Drizzle & { execute(q: SQL): Promise<any> };
-  const exec = (q: Query, p?: Record<string, unknown>) => (q as unknown as { execute(p?: Record<string, unknown>): Promise<any> }).execute(p);
+  const exec = (q: Query, p?: Record<string, unknown>) =>
+    (q as unknown as { execute(p?: Record<string, unknown>): Promise<any> }).execute(p);
   const step = async (t: any, op: Op): Promise<unknown> => {
     switch (op.k) {
       case "one":
@@ -580,14 +596,16 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
  */
 function lockQuery(t: { session: { client: any } }, op: Extract<Op, { k: "lock" }>): Promise<unknown> {
   if (!/^[a-z_]+$/.test(op.table)) throw new Error(`db: cannot lock rows of ${op.table}`);
-  return t.session.client.unsafe(`select 1 from "${op.table}" where id = $1 for no key update`, [op.id], { prepare: true });
+  return t.session.client.unsafe(`select 1 from "${op.table}" where id = $1 for no key update`, [op.id], {
+    prepare: true,
+  });
 }
 
 /**
  * A transaction's steps with each row lock sent together with the statement after it (pipelined: one round trip
  * for both). PostgreSQL runs them in order on the transaction's connection, and in READ COMMITTED the next
  * statement takes its snapshot when it starts, after the lock is held: it reads what the lock's previous holder
- * committed, exactly as when the lock is awaited first (issue 15).
+ * committed, exactly as when the lock is awaited first.
  */
 function pipelineLocks(t: { session: { client: any } }, exec: (op: Op) => Promise<unknown>) {
   let lock: Promise<unknown> | undefined;
@@ -630,7 +648,9 @@ async function migratePg(db: Db): Promise<{ applied: number; before: number }> {
   };
   try {
     await conn`select pg_advisory_lock(7230114)`;
-    const [newest] = await conn`select max(created_at)::text as t from drizzle.__drizzle_migrations`.catch(() => [{ t: null }]);
+    const [newest] = await conn`select max(created_at)::text as t from drizzle.__drizzle_migrations`.catch(() => [
+      { t: null },
+    ]);
     refuseNewerDatabase(newest?.t == null ? null : Number(newest.t), pgMigrations, "the PostgreSQL database");
     const before = await applied();
     const d = db.drizzle as any;

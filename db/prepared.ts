@@ -9,7 +9,7 @@
  *   statement (postgres.js parses it once per connection, then only binds and
  *   executes), and run on the handle's own connection — a transaction's
  *   statement must run on that transaction's connection, so each call gets a
- *   view of the one built statement with the handle's client (issue 15).
+ *   view of the one built statement with the handle's client.
  *
  *   const q = prepared(t, "users.byId", (t) => t.select().from(user).where(eq(user.id, sql.placeholder("id"))));
  *   const row = yield* one(q, { id });          // or: await db.one(q, { id })
@@ -59,5 +59,7 @@ export function prepared<D extends Tx, B extends { prepare(): unknown }>(t: D, k
   }
   if (!pg) return st;
   const client = pg.session.client;
-  return (st as { client?: unknown }).client === client ? st : (Object.create(st as object, { client: { value: client } }) as B);
+  return (st as { client?: unknown }).client === client
+    ? st
+    : (Object.create(st as object, { client: { value: client } }) as B);
 }

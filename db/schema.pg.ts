@@ -18,13 +18,12 @@ import {
   customType,
   foreignKey,
   index,
-  integer,
+  type PgColumnBuilderBase,
+  type PgTableWithColumns,
   pgTable,
   primaryKey,
   text,
   uniqueIndex,
-  type PgColumnBuilderBase,
-  type PgTableWithColumns,
 } from "drizzle-orm/pg-core";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as sqlite from "./schema";
@@ -49,7 +48,9 @@ const DEFAULT_SQL: Record<string, string> = {
 };
 
 function sqlText(s: SQL): string {
-  return s.queryChunks.map((c) => (typeof c === "object" && c && "value" in c ? (c as { value: string[] }).value.join("") : String(c))).join("");
+  return s.queryChunks
+    .map((c) => (typeof c === "object" && c && "value" in c ? (c as { value: string[] }).value.join("") : String(c)))
+    .join("");
 }
 
 function pgColumn(col: ReturnType<typeof getTableConfig>["columns"][number]): PgColumnBuilderBase {
@@ -91,7 +92,8 @@ function derive(table: SQLiteTable): PgTableWithColumns<any> {
   const pg = pgTable(cfg.name, columns, (t: any) => {
     const col = (name: string) => t[keyOf.get(name)!];
     const extras: any[] = [];
-    for (const pk of cfg.primaryKeys) extras.push(primaryKey({ columns: pk.columns.map((c) => col(c.name)) as [any, ...any[]] }));
+    for (const pk of cfg.primaryKeys)
+      extras.push(primaryKey({ columns: pk.columns.map((c) => col(c.name)) as [any, ...any[]] }));
     for (const ix of cfg.indexes) {
       const c = ix.config;
       const on = c.columns.map((x) => col((x as { name: string }).name));

@@ -2,7 +2,7 @@
  * The whole Atelier schema. better-auth owns `user`, `session`, `account`,
  * `verification` (column names follow its defaults); everything else is ours.
  * Timestamps are stored as integer milliseconds since the epoch (UTC).
- * Keep SQL portable to libSQL (DESIGN §8): no bun-only features here.
+ * Keep SQL portable to libSQL (docs/design.md §8): no bun-only features here.
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
@@ -202,7 +202,7 @@ export const orders = sqliteTable(
   ],
 );
 
-// ---------------------------------------------------------------- billing (DESIGN §9)
+// ---------------------------------------------------------------- billing (docs/design.md §9)
 /** What the pricing page sells. Never deleted (orders name them); `active` false hides one. */
 export const products = sqliteTable("products", {
   id: text("id").primaryKey(),
@@ -297,7 +297,7 @@ export const checkouts = sqliteTable(
   (t) => [index("checkouts_user_idx").on(t.userId, t.createdAt)],
 );
 
-/** Affiliate rewards (DESIGN §9): at most one per invitee, ever (the primary key). */
+/** Affiliate rewards (docs/design.md §9): at most one per invitee, ever (the primary key). */
 export const referralRewards = sqliteTable(
   "referral_rewards",
   {
@@ -366,7 +366,7 @@ export const generations = sqliteTable(
     index("generations_user_created_idx").on(t.userId, t.createdAt, t.id),
     // The job claim: due polls by next_poll_at, expired leases, and new tasks oldest first (created_at, id), none sorted.
     index("generations_claim_idx").on(t.status, t.nextPollAt, t.createdAt, t.id),
-    // No (user_id, status) index: the credits a user's unfinished tasks hold are user_generation_stats.held (issue 15).
+    // No (user_id, status) index: the credits a user's unfinished tasks hold are user_generation_stats.held.
   ],
 );
 
@@ -427,7 +427,7 @@ export const rateLimits = sqliteTable("rate_limits", {
   tat: integer("tat").notNull(),
 });
 
-// ---------------------------------------------------------------- events for API clients (DESIGN §10)
+// ---------------------------------------------------------------- events for API clients (docs/design.md §10)
 /** Idempotency-Key of generate: one row per (user, key); the primary key decides concurrent duplicates. */
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
@@ -467,7 +467,7 @@ export const webhookEndpoints = sqliteTable(
     failingSince: integer("failing_since"),
     /**
      * The API key that created the endpoint (chose its URL) or rotated its secret (knows it); null when a session
-     * did both. Revoking that key disables the endpoint (security review 4).
+     * did both. Revoking that key disables the endpoint.
      */
     apiKeyId: text("api_key_id"),
     createdAt: integer("created_at").notNull(),

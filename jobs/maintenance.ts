@@ -20,17 +20,27 @@ export interface Sweeper {
   sweep(): Promise<void>;
 }
 
-export function createSweeper(deps: { db: Db; clock: Clock; config: Pick<Config, "WEBHOOK_RETENTION_DAYS">; storage?: Pick<ResultStorage, "deletePrefix"> }): Sweeper {
+export function createSweeper(deps: {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, "WEBHOOK_RETENTION_DAYS">;
+  storage?: Pick<ResultStorage, "deletePrefix">;
+}): Sweeper {
   const sweep = async () => {
     try {
-      const swept = await sweepRetention(deps.db, deps.clock, { webhookRetentionDays: deps.config.WEBHOOK_RETENTION_DAYS });
+      const swept = await sweepRetention(deps.db, deps.clock, {
+        webhookRetentionDays: deps.config.WEBHOOK_RETENTION_DAYS,
+      });
       if (Object.values(swept).some((n) => n > 0)) log.info("retention sweep", swept);
     } catch (error) {
       // A busy or briefly unreachable database: the next run catches up.
       log.warn("retention sweep failed", { error });
     }
     // Demo images past their retention (app/domain/demo/demo.server.ts); an unreachable store is retried next hour.
-    if (deps.storage) await sweepDemoImages(deps.storage, deps.clock.now()).catch((error) => log.warn("demo image sweep failed", { error }));
+    if (deps.storage)
+      await sweepDemoImages(deps.storage, deps.clock.now()).catch((error) =>
+        log.warn("demo image sweep failed", { error }),
+      );
   };
   let timer: ReturnType<typeof setTimeout> | undefined = setTimeout(function next() {
     void sweep().finally(() => {

@@ -1,12 +1,13 @@
 /**
- * The job runner (DESIGN §4): a `setInterval` loop in every server process.
+ * The job runner (docs/design.md §4): a `setInterval` loop in every server process.
  * Each tick claims due tasks (guarded claims with leases, so several processes
  * on one database never run a step twice) up to JOB_CONCURRENCY in flight, and
  * hands each to the domain's `runStep`. It holds no business rule: it
  * schedules, renews leases of long calls, and shuts down gracefully.
  */
-import { hostname } from "node:os";
+
 import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import type { Db } from "#db/client";
 import { claimDue, releaseLeases, renewLeases, runStep, type StepContext } from "~/domain/generations/lifecycle.server";
 import type { Clock } from "~/lib/clock";
@@ -18,7 +19,10 @@ import type { ResultStorage } from "~/storage/types";
 export interface RunnerDeps {
   db: Db;
   clock: Clock;
-  config: Pick<Config, "SIMULATOR_DELAY_MS" | "OUTBOUND_ALLOW_PRIVATE" | "JOB_CONCURRENCY" | "JOB_TICK_MS" | "JOB_LEASE_MS">;
+  config: Pick<
+    Config,
+    "SIMULATOR_DELAY_MS" | "OUTBOUND_ALLOW_PRIVATE" | "JOB_CONCURRENCY" | "JOB_TICK_MS" | "JOB_LEASE_MS"
+  >;
   providers: ProviderRegistry;
   storage: ResultStorage;
   /** Defaults to `<host>:<pid>:<random>`. */
@@ -145,11 +149,14 @@ export function createRunner(deps: RunnerDeps): Runner {
     start() {
       if (interval) return;
       interval = setInterval(() => void tick(), config.JOB_TICK_MS);
-      renewal = setInterval(() => {
-        renewLeases(db, owner, [...active.keys()], clock.now() + config.JOB_LEASE_MS).catch((error) =>
-          log.warn("lease renewal failed", { error }),
-        );
-      }, Math.max(250, Math.floor(config.JOB_LEASE_MS / 3)));
+      renewal = setInterval(
+        () => {
+          renewLeases(db, owner, [...active.keys()], clock.now() + config.JOB_LEASE_MS).catch((error) =>
+            log.warn("lease renewal failed", { error }),
+          );
+        },
+        Math.max(250, Math.floor(config.JOB_LEASE_MS / 3)),
+      );
       void tick();
       log.debug("job runner started", { owner, concurrency: config.JOB_CONCURRENCY });
     },

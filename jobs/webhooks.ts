@@ -1,23 +1,36 @@
 /**
- * The webhook dispatcher (DESIGN §10): a loop next to the job runner in every
+ * The webhook dispatcher (docs/design.md §10): a loop next to the job runner in every
  * server process. It claims due deliveries (leases, so processes never send
  * one attempt twice), sends them with up to WEBHOOK_CONCURRENCY in flight, and
  * records each attempt through the domain. A final transition in this process
  * wakes it at once; its tick (JOB_TICK_MS) finds work queued by other
  * processes and retries that came due.
  */
-import { hostname } from "node:os";
+
 import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import type { Db } from "#db/client";
 import { onOutbox } from "~/domain/generations/changes.server";
-import { claimDeliveries, perUserShare, recordAttempt, releaseDeliveries, sendDelivery, type DeliveryPolicy } from "~/domain/webhooks/delivery.server";
+import {
+  claimDeliveries,
+  type DeliveryPolicy,
+  perUserShare,
+  recordAttempt,
+  releaseDeliveries,
+  sendDelivery,
+} from "~/domain/webhooks/delivery.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { log, repeatedWarning } from "~/lib/log.server";
 
 type WebhookConfig = Pick<
   Config,
-  "JOB_TICK_MS" | "WEBHOOK_ALLOW_PRIVATE" | "WEBHOOK_TIMEOUT_MS" | "WEBHOOK_RETRY_SCHEDULE" | "WEBHOOK_DISABLE_AFTER_MS" | "WEBHOOK_CONCURRENCY"
+  | "JOB_TICK_MS"
+  | "WEBHOOK_ALLOW_PRIVATE"
+  | "WEBHOOK_TIMEOUT_MS"
+  | "WEBHOOK_RETRY_SCHEDULE"
+  | "WEBHOOK_DISABLE_AFTER_MS"
+  | "WEBHOOK_CONCURRENCY"
 >;
 
 export function deliveryPolicy(config: WebhookConfig): DeliveryPolicy {
@@ -37,7 +50,13 @@ export interface Dispatcher {
   inFlight(): number;
 }
 
-export function createWebhookDispatcher(deps: { db: Db; clock: Clock; config: WebhookConfig; owner?: string; policy?: Partial<DeliveryPolicy> }): Dispatcher {
+export function createWebhookDispatcher(deps: {
+  db: Db;
+  clock: Clock;
+  config: WebhookConfig;
+  owner?: string;
+  policy?: Partial<DeliveryPolicy>;
+}): Dispatcher {
   const owner = deps.owner ?? `${hostname()}:${process.pid}:wh:${randomBytes(3).toString("hex")}`;
   const { db, clock, config } = deps;
   const policy = { ...deliveryPolicy(config), ...deps.policy };
@@ -76,7 +95,11 @@ export function createWebhookDispatcher(deps: { db: Db; clock: Clock; config: We
     claiming = true;
     let claimed;
     try {
-      claimed = await (claim = claimDeliveries(db, { owner, limit: free, leaseMs, perUser: perUserShare(config.WEBHOOK_CONCURRENCY) }, clock));
+      claimed = await (claim = claimDeliveries(
+        db,
+        { owner, limit: free, leaseMs, perUser: perUserShare(config.WEBHOOK_CONCURRENCY) },
+        clock,
+      ));
     } catch (error) {
       claimWarning.fail(error);
       return;
@@ -93,7 +116,13 @@ export function createWebhookDispatcher(deps: { db: Db; clock: Clock; config: We
         const outcome = await sendDelivery(d, policy, clock, abort.signal);
         if (abort.signal.aborted) return; // shutting down: the lease is released and the attempt repeated elsewhere
         const status = await recordAttempt(db, owner, d, outcome, policy, clock);
-        if (status !== "delivered") log.debug("webhook attempt failed", { delivery_id: d.id, status, error: outcome.error, http: outcome.statusCode });
+        if (status !== "delivered")
+          log.debug("webhook attempt failed", {
+            delivery_id: d.id,
+            status,
+            error: outcome.error,
+            http: outcome.statusCode,
+          });
       })()
         .catch((error) => log.error("webhook delivery crashed", { delivery_id: d.id, error }))
         .finally(() => {

@@ -4,8 +4,9 @@
  * and the compiled executable apply them with no files on disk.
  * Run by `bun run db:generate`; a unit test fails when it is out of date.
  */
-import { readMigrationFiles } from "drizzle-orm/migrator";
+
 import { join } from "node:path";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 
 const root = join(import.meta.dir, "..");
 const migrations = readMigrationFiles({ migrationsFolder: join(root, "db/migrations") });

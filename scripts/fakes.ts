@@ -16,7 +16,11 @@ import { startAllFakes } from "../tests/fakes";
 
 const first = Number(process.env.FAKES_PORT ?? 4010);
 const atelier = (process.env.ATELIER_URL ?? "http://localhost:3000").replace(/\/+$/, "");
-const fakes = await startAllFakes({ firstPort: first, s3: !process.argv.includes("--no-s3"), stripe: { webhookUrl: `${atelier}/api/billing/webhook/stripe` } });
+const fakes = await startAllFakes({
+  firstPort: first,
+  s3: !process.argv.includes("--no-s3"),
+  stripe: { webhookUrl: `${atelier}/api/billing/webhook/stripe` },
+});
 const { openai, replicate, kling, runway, s3, stripe, env } = fakes;
 
 console.log("Provider fakes are running:");

@@ -7,10 +7,11 @@
  * db/migrations-pg.gen.ts. Run by `bun run db:generate`; with `--check` it
  * writes nothing and exits 1 when a migration is missing (the drift test).
  */
-import { generateDrizzleJson, generateMigration } from "drizzle-kit/api";
-import { readMigrationFiles } from "drizzle-orm/migrator";
+
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { generateDrizzleJson, generateMigration } from "drizzle-kit/api";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 import { pgSchema } from "../db/schema.pg";
 
 const root = join(import.meta.dir, "..");
@@ -24,12 +25,18 @@ interface Journal {
   entries: { idx: number; version: string; when: number; tag: string; breakpoints: boolean }[];
 }
 
-export async function pendingPgMigration(): Promise<{ statements: string[]; snapshot: ReturnType<typeof generateDrizzleJson>; journal: Journal }> {
+export async function pendingPgMigration(): Promise<{
+  statements: string[];
+  snapshot: ReturnType<typeof generateDrizzleJson>;
+  journal: Journal;
+}> {
   const journal: Journal = existsSync(join(meta, "_journal.json"))
     ? JSON.parse(readFileSync(join(meta, "_journal.json"), "utf8"))
     : { version: "7", dialect: "postgresql", entries: [] };
   const last = journal.entries.at(-1);
-  const prev = last ? JSON.parse(readFileSync(join(meta, `${String(last.idx).padStart(4, "0")}_snapshot.json`), "utf8")) : generateDrizzleJson({});
+  const prev = last
+    ? JSON.parse(readFileSync(join(meta, `${String(last.idx).padStart(4, "0")}_snapshot.json`), "utf8"))
+    : generateDrizzleJson({});
   const snapshot = generateDrizzleJson(pgSchema as Record<string, unknown>, prev.id);
   const statements = await generateMigration(prev, snapshot);
   return { statements, snapshot, journal };
@@ -39,7 +46,9 @@ if (import.meta.main) {
   const { statements, snapshot, journal } = await pendingPgMigration();
   if (check) {
     if (statements.length > 0) {
-      console.error(`db/schema.ts changed without a PostgreSQL migration (${statements.length} statements): run bun run db:generate`);
+      console.error(
+        `db/schema.ts changed without a PostgreSQL migration (${statements.length} statements): run bun run db:generate`,
+      );
       process.exit(1);
     }
     console.log("PostgreSQL migrations up to date");
@@ -49,10 +58,13 @@ if (import.meta.main) {
     mkdirSync(meta, { recursive: true });
     const idx = journal.entries.length;
     const tag = `${String(idx).padStart(4, "0")}_pg`;
-    writeFileSync(join(dir, `${tag}.sql`), statements.join("\n--> statement-breakpoint\n") + "\n");
-    writeFileSync(join(meta, `${String(idx).padStart(4, "0")}_snapshot.json`), JSON.stringify(snapshot, null, 2) + "\n");
+    writeFileSync(join(dir, `${tag}.sql`), `${statements.join("\n--> statement-breakpoint\n")}\n`);
+    writeFileSync(
+      join(meta, `${String(idx).padStart(4, "0")}_snapshot.json`),
+      `${JSON.stringify(snapshot, null, 2)}\n`,
+    );
     journal.entries.push({ idx, version: "7", when: Date.now(), tag, breakpoints: true });
-    writeFileSync(join(meta, "_journal.json"), JSON.stringify(journal, null, 2) + "\n");
+    writeFileSync(join(meta, "_journal.json"), `${JSON.stringify(journal, null, 2)}\n`);
     console.log(`wrote db/migrations-pg/${tag}.sql (${statements.length} statements)`);
   }
   const migrations = readMigrationFiles({ migrationsFolder: dir });

@@ -16,36 +16,70 @@ const root = join(import.meta.dir, "..");
 
 /** module → the files mutated and the tests that must kill the mutants. */
 export const MODULES: Record<string, { mutate: string[]; tests: string[]; env?: Record<string, string> }> = {
-  ledger: { mutate: ["app/domain/credits/ledger.server.ts"], tests: ["tests/unit/ledger.test.ts", "tests/unit/billing.test.ts"] },
+  ledger: {
+    mutate: ["app/domain/credits/ledger.server.ts"],
+    tests: ["tests/unit/ledger.test.ts", "tests/unit/billing.test.ts"],
+  },
   checkin: { mutate: ["app/domain/credits/checkin.server.ts"], tests: ["tests/unit/ledger.test.ts"] },
   generations: {
     mutate: ["app/domain/generations/generations.server.ts"],
-    tests: ["tests/unit/generation.test.ts", "tests/unit/generation-views.test.ts", "tests/unit/idempotency.test.ts", "tests/unit/studio-queries.test.ts", "tests/unit/options.test.ts", "tests/unit/races.test.ts"],
+    tests: [
+      "tests/unit/generation.test.ts",
+      "tests/unit/generation-views.test.ts",
+      "tests/unit/idempotency.test.ts",
+      "tests/unit/studio-queries.test.ts",
+      "tests/unit/options.test.ts",
+      "tests/unit/races.test.ts",
+    ],
     env: { RACE_ROUNDS: "1", RACE_ENGINES: "sqlite" },
   },
   // The thread races in quick mode: one round each, SQLite only (~3 s instead of ~20 s per mutant).
   lifecycle: {
     mutate: ["app/domain/generations/lifecycle.server.ts", "app/domain/generations/cancel.server.ts"],
-    tests: ["tests/unit/generation.test.ts", "tests/unit/lifecycle.test.ts", "tests/unit/cancel.test.ts", "tests/unit/races.test.ts"],
+    tests: [
+      "tests/unit/generation.test.ts",
+      "tests/unit/lifecycle.test.ts",
+      "tests/unit/cancel.test.ts",
+      "tests/unit/races.test.ts",
+    ],
     env: { RACE_ROUNDS: "1", RACE_ENGINES: "sqlite" },
   },
   limiter: { mutate: ["app/domain/rate-limits/*.ts"], tests: ["tests/unit/rate-limit.test.ts"] },
-  "api-keys": { mutate: ["app/domain/api-keys/*.ts"], tests: ["tests/unit/api-keys.test.ts", "tests/unit/api-key-guard.test.ts"] },
+  "api-keys": {
+    mutate: ["app/domain/api-keys/*.ts"],
+    tests: ["tests/unit/api-keys.test.ts", "tests/unit/api-key-guard.test.ts"],
+  },
   // Payment fulfilment (grants, renewals, statuses, refunds, disputes, waiting events, referrals) at the domain, and from the Stripe fake's events in-process.
-  payments: { mutate: ["app/domain/billing/fulfil.server.ts"], tests: ["tests/unit/billing.test.ts", "tests/unit/billing-fulfil.test.ts"] },
+  payments: {
+    mutate: ["app/domain/billing/fulfil.server.ts"],
+    tests: ["tests/unit/billing.test.ts", "tests/unit/billing-fulfil.test.ts"],
+  },
   // The outbox rows of every final transition and the dispatcher's claims, signed requests (a local receiver), attempts, retries, disabling and resend.
   webhooks: {
     mutate: ["app/domain/webhooks/outbox.server.ts", "app/domain/webhooks/delivery.server.ts"],
-    tests: ["tests/unit/webhook-delivery.test.ts", "tests/unit/webhook-resend.test.ts", "tests/unit/cancel.test.ts", "tests/unit/lifecycle.test.ts"],
+    tests: [
+      "tests/unit/webhook-delivery.test.ts",
+      "tests/unit/webhook-resend.test.ts",
+      "tests/unit/cancel.test.ts",
+      "tests/unit/lifecycle.test.ts",
+    ],
   },
 };
 
 const wanted = process.argv.slice(2).filter((a) => a !== "--");
 const names = wanted.length ? wanted : Object.keys(MODULES);
-for (const n of names) if (!MODULES[n]) throw new Error(`unknown module ${n}; known: ${Object.keys(MODULES).join(", ")}`);
+for (const n of names)
+  if (!MODULES[n]) throw new Error(`unknown module ${n}; known: ${Object.keys(MODULES).join(", ")}`);
 
 mkdirSync(join(root, "reports/mutation"), { recursive: true });
-const results: { name: string; killed: number; survived: number; noCoverage: number; timeout: number; score: number }[] = [];
+const results: {
+  name: string;
+  killed: number;
+  survived: number;
+  noCoverage: number;
+  timeout: number;
+  score: number;
+}[] = [];
 
 for (const name of names) {
   const m = MODULES[name]!;
@@ -53,7 +87,11 @@ for (const name of names) {
   const config = {
     $schema: "./node_modules/@stryker-mutator/core/schema/stryker-schema.json",
     testRunner: "command",
-    commandRunner: { command: `${Object.entries(m.env ?? {}).map(([k, v]) => `${k}=${v} `).join("")}bun test ${m.tests.join(" ")} --timeout 60000 --bail` },
+    commandRunner: {
+      command: `${Object.entries(m.env ?? {})
+        .map(([k, v]) => `${k}=${v} `)
+        .join("")}bun test ${m.tests.join(" ")} --timeout 60000 --bail`,
+    },
     mutate: m.mutate,
     coverageAnalysis: "off",
     concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 2),
@@ -69,23 +107,37 @@ for (const name of names) {
   mkdirSync(join(root, ".stryker-tmp"), { recursive: true });
   writeFileSync(configFile, JSON.stringify(config, null, 2));
   console.log(`\n=== mutate ${name}: ${m.mutate.join(", ")} ← ${m.tests.join(", ")}`);
-  const proc = Bun.spawn([process.execPath, join(root, "node_modules/@stryker-mutator/core/bin/stryker.js"), "run", configFile], {
-    cwd: root,
-    stdout: "inherit",
-    stderr: "inherit",
-  });
+  const proc = Bun.spawn(
+    [process.execPath, join(root, "node_modules/@stryker-mutator/core/bin/stryker.js"), "run", configFile],
+    {
+      cwd: root,
+      stdout: "inherit",
+      stderr: "inherit",
+    },
+  );
   await proc.exited;
-  const report = JSON.parse(readFileSync(join(root, reportFile), "utf8")) as { files: Record<string, { mutants: { status: string }[] }> };
+  const report = JSON.parse(readFileSync(join(root, reportFile), "utf8")) as {
+    files: Record<string, { mutants: { status: string }[] }>;
+  };
   const statuses = Object.values(report.files).flatMap((f) => f.mutants.map((x) => x.status));
   const count = (s: string) => statuses.filter((x) => x === s).length;
   const killed = count("Killed") + count("Timeout");
   const survived = count("Survived");
   const noCoverage = count("NoCoverage");
   const valid = killed + survived + noCoverage;
-  results.push({ name, killed, survived, noCoverage, timeout: count("Timeout"), score: valid ? (100 * killed) / valid : 100 });
+  results.push({
+    name,
+    killed,
+    survived,
+    noCoverage,
+    timeout: count("Timeout"),
+    score: valid ? (100 * killed) / valid : 100,
+  });
 }
 
 console.log("\n──────── mutation scores ────────");
 for (const r of results) {
-  console.log(`${r.name.padEnd(14)} ${r.score.toFixed(1).padStart(5)} %  killed ${r.killed} (timeouts ${r.timeout}), survived ${r.survived}, no coverage ${r.noCoverage}`);
+  console.log(
+    `${r.name.padEnd(14)} ${r.score.toFixed(1).padStart(5)} %  killed ${r.killed} (timeouts ${r.timeout}), survived ${r.survived}, no coverage ${r.noCoverage}`,
+  );
 }

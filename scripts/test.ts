@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * Runs every test level in order and ends with one summary line:
- *   1. type-check (react-router typegen + tsc)
+ *   1. lint (Biome: format, import order, lint rules) and type-check (react-router typegen + tsc)
  *   2. production build
  *   3. `bun test` — unit tests and integration tests (real server processes over HTTP; nginx from apt for the TLS proxy test)
  *   3b. the integration tests again on PostgreSQL (ATELIER_TEST_PG=1: one throwaway cluster, a fresh database per test server)
@@ -64,9 +64,14 @@ async function ensureApt(pkg: string, path: string, why: string): Promise<string
   return path;
 }
 
-const ensureChromium = () => ensureApt("chromium", process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", "end-to-end tests");
+const ensureChromium = () =>
+  ensureApt("chromium", process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", "end-to-end tests");
 
 if (!only) {
+  await step("lint (biome)", async () => {
+    const code = await run(["bun", "run", "lint"]);
+    return { ok: code === 0, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 };
+  });
   await step("typecheck", async () => {
     const a = await run(["bun", "--bun", "react-router", "typegen"]);
     const b = a === 0 ? await run(["bun", "x", "tsc", "--noEmit"]) : 1;
@@ -85,11 +90,24 @@ if (built && only !== "e2e" && only !== "integration-pg") {
   await ensureApt("openssl", "/usr/bin/openssl", "the TLS proxy integration test");
   // tests/unit/postgres-domain.test.ts and schema-pg.test.ts start throwaway PostgreSQL clusters (tests/support/postgres.ts).
   await ensureApt("postgresql", "/usr/lib/postgresql/15/bin/initdb", "the PostgreSQL tests");
-  const dirs = only === "unit" ? ["tests/unit"] : only === "integration" ? ["tests/integration"] : ["tests/unit", "tests/integration"];
+  const dirs =
+    only === "unit"
+      ? ["tests/unit"]
+      : only === "integration"
+        ? ["tests/integration"]
+        : ["tests/unit", "tests/integration"];
   await step(`bun test (${dirs.join(", ")})`, async () => {
     const out = join(root, "test-results/bun-junit.xml");
     // --timeout on the command line: bunfig's [test] timeout and a preload's setDefaultTimeout reach only the first file (Bun 1.4.5).
-    const code = await run(["bun", "test", "--timeout", "60000", ...dirs.map((d) => `./${d}`), "--reporter=junit", `--reporter-outfile=${out}`]);
+    const code = await run([
+      "bun",
+      "test",
+      "--timeout",
+      "60000",
+      ...dirs.map((d) => `./${d}`),
+      "--reporter=junit",
+      `--reporter-outfile=${out}`,
+    ]);
     const c = junitCounts(out);
     // A crash before any report is a failure too.
     if (code !== 0 && c.failed === 0) c.failed = 1;
@@ -107,10 +125,13 @@ if (built && (!only || only === "integration-pg")) {
     const pg = await startPostgres({ maxConnections: 400 });
     try {
       const out = join(root, "test-results/bun-junit-pg.xml");
-      const code = await run(["bun", "test", "--timeout", "60000", "./tests/integration", "--reporter=junit", `--reporter-outfile=${out}`], {
-        ATELIER_TEST_PG: "1",
-        ATELIER_TEST_PG_URL: pg.url.replace(/\/[^/]*$/, "/postgres"),
-      });
+      const code = await run(
+        ["bun", "test", "--timeout", "60000", "./tests/integration", "--reporter=junit", `--reporter-outfile=${out}`],
+        {
+          ATELIER_TEST_PG: "1",
+          ATELIER_TEST_PG_URL: pg.url.replace(/\/[^/]*$/, "/postgres"),
+        },
+      );
       const c = junitCounts(out);
       if (code !== 0 && c.failed === 0) c.failed = 1;
       return { ok: code === 0, ...c };
@@ -123,7 +144,9 @@ if (built && (!only || only === "integration-pg")) {
 if (built && !skipE2e && (!only || only === "e2e")) {
   await step("e2e (Playwright, Debian chromium)", async () => {
     const chromium = await ensureChromium();
-    const code = await run(["bun", "x", "playwright", "test", "-c", "tests/e2e/playwright.config.ts"], { CHROMIUM_PATH: chromium });
+    const code = await run(["bun", "x", "playwright", "test", "-c", "tests/e2e/playwright.config.ts"], {
+      CHROMIUM_PATH: chromium,
+    });
     let passed = 0;
     let failed = code === 0 ? 0 : 1;
     let skipped = 0;
@@ -141,7 +164,11 @@ if (built && !skipE2e && (!only || only === "e2e")) {
 // Extra fast suites (benchmark smoke runs, binary smoke test…) registered by later work.
 const extra = join(root, "tests/ci-suites.json");
 if (built && !only && existsSync(extra)) {
-  const suites = JSON.parse(readFileSync(extra, "utf8")) as { name: string; cmd: string[]; apt?: { pkg: string; path: string } }[];
+  const suites = JSON.parse(readFileSync(extra, "utf8")) as {
+    name: string;
+    cmd: string[];
+    apt?: { pkg: string; path: string };
+  }[];
   for (const s of suites) {
     await step(s.name, async () => {
       if (s.apt) await ensureApt(s.apt.pkg, s.apt.path, s.name);
@@ -153,7 +180,9 @@ if (built && !only && existsSync(extra)) {
 
 console.log("\n──────── Atelier test summary ────────");
 for (const s of steps) {
-  console.log(`${s.ok ? "✓" : "✗"} ${s.name.padEnd(44)} ${String(s.passed).padStart(4)} passed, ${s.failed} failed${s.skipped ? `, ${s.skipped} skipped` : ""}  (${s.seconds}s)`);
+  console.log(
+    `${s.ok ? "✓" : "✗"} ${s.name.padEnd(44)} ${String(s.passed).padStart(4)} passed, ${s.failed} failed${s.skipped ? `, ${s.skipped} skipped` : ""}  (${s.seconds}s)`,
+  );
 }
 const passed = steps.reduce((a, s) => a + s.passed, 0);
 const failed = steps.reduce((a, s) => a + s.failed, 0);

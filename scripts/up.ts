@@ -11,7 +11,16 @@ import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
 const OUTPUT = join(root, "build/atelier.js");
-const SOURCES = ["app", "db", "jobs", "package.json", "bun.lock", "vite.config.ts", "react-router.config.ts", "tsconfig.json"];
+const SOURCES = [
+  "app",
+  "db",
+  "jobs",
+  "package.json",
+  "bun.lock",
+  "vite.config.ts",
+  "react-router.config.ts",
+  "tsconfig.json",
+];
 
 function newest(path: string): number {
   if (!existsSync(path)) return 0;
@@ -41,7 +50,12 @@ if (import.meta.main) {
   } else {
     console.error("[atelier] build is up to date (no source changed): starting");
   }
-  const proc = Bun.spawn(["bun", OUTPUT, "serve"], { cwd: root, stdout: "inherit", stderr: "inherit", stdin: "inherit" });
+  const proc = Bun.spawn(["bun", OUTPUT, "serve"], {
+    cwd: root,
+    stdout: "inherit",
+    stderr: "inherit",
+    stdin: "inherit",
+  });
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => proc.kill(sig));
   process.exit(await proc.exited);
 }

@@ -1,15 +1,25 @@
 /** Pieces of the API reference: code blocks with a copy button, and field tables. */
 import { Link } from "react-router";
-import { CopyButton, DataTable, type Column } from "~/components/ui";
+import { type Column, CopyButton, DataTable } from "~/components/ui";
 import type { DocShape } from "~/lib/api-docs.server";
 
 export function Code({ children, label }: { children: string; label: string }) {
   return (
     <div className="relative">
-      <pre className="overflow-x-auto rounded-2xl bg-zinc-950 p-4 pr-24 text-xs leading-relaxed text-zinc-100 ring-1 ring-white/10" aria-label={label} tabIndex={0}>
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: screen readers announce the label of a scrollable code block */}
+      <pre
+        className="overflow-x-auto rounded-2xl bg-zinc-950 p-4 pr-24 text-xs leading-relaxed text-zinc-100 ring-1 ring-white/10"
+        aria-label={label}
+      >
         <code>{children}</code>
       </pre>
-      <CopyButton text={children} label="Copy" size="sm" variant="secondary" className="absolute top-2 right-2 h-7 border-white/15 bg-zinc-800 text-zinc-100 hover:bg-zinc-700" />
+      <CopyButton
+        text={children}
+        label="Copy"
+        size="sm"
+        variant="secondary"
+        className="absolute top-2 right-2 h-7 border-white/15 bg-zinc-800 text-zinc-100 hover:bg-zinc-700"
+      />
     </div>
   );
 }
@@ -52,7 +62,11 @@ export function Shape({ shapes, caption, path }: { shapes: DocShape[]; caption: 
 }
 
 export function MethodBadge({ method }: { method: string }) {
-  return <span className="inline-flex rounded-md bg-accent-soft px-1.5 py-0.5 font-mono text-[0.7rem] font-semibold text-accent-soft-foreground">{method}</span>;
+  return (
+    <span className="inline-flex rounded-md bg-accent-soft px-1.5 py-0.5 font-mono text-[0.7rem] font-semibold text-accent-soft-foreground">
+      {method}
+    </span>
+  );
 }
 
 export function Toc({ tags, endpoints }: { tags: string[]; endpoints: { id: string; path: string; tag: string }[] }) {
@@ -78,7 +92,10 @@ export function Toc({ tags, endpoints }: { tags: string[]; endpoints: { id: stri
               .filter((e) => e.tag === t)
               .map((e) => (
                 <li key={e.path}>
-                  <Link to={`/docs/${e.id}`} className="font-mono text-xs break-all text-muted-foreground hover:text-foreground">
+                  <Link
+                    to={`/docs/${e.id}`}
+                    className="font-mono text-xs break-all text-muted-foreground hover:text-foreground"
+                  >
                     {e.path.replace(/^\/api/, "")}
                   </Link>
                 </li>
@@ -96,9 +113,18 @@ export function Toc({ tags, endpoints }: { tags: string[]; endpoints: { id: stri
 }
 
 /** The contents: a folding menu on phones, a sticky column on wide screens. */
-export function DocsNav({ tags, endpoints }: { tags: string[]; endpoints: { id: string; path: string; tag: string }[] }) {
+export function DocsNav({
+  tags,
+  endpoints,
+}: {
+  tags: string[];
+  endpoints: { id: string; path: string; tag: string }[];
+}) {
   return (
-    <nav aria-label="API reference contents" className="mb-6 text-sm lg:sticky lg:top-20 lg:mb-0 lg:max-h-[calc(100vh-6rem)] lg:self-start lg:overflow-y-auto">
+    <nav
+      aria-label="API reference contents"
+      className="mb-6 text-sm lg:sticky lg:top-20 lg:mb-0 lg:max-h-[calc(100vh-6rem)] lg:self-start lg:overflow-y-auto"
+    >
       <details className="rounded-2xl border border-border bg-surface p-3 lg:hidden">
         <summary className="cursor-pointer font-medium">Contents</summary>
         <Toc tags={tags} endpoints={endpoints} />

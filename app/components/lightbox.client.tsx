@@ -6,10 +6,27 @@ import Download from "yet-another-react-lightbox/plugins/download";
 import Video from "yet-another-react-lightbox/plugins/video";
 import { isVideoFile, type MediaItem } from "./media";
 
-export default function ResultLightbox({ items, index, onClose }: { items: MediaItem[]; index: number; onClose: () => void }) {
+export default function ResultLightbox({
+  items,
+  index,
+  onClose,
+}: {
+  items: MediaItem[];
+  index: number;
+  onClose: () => void;
+}) {
   const slides = items.map((m) =>
     isVideoFile(m.url)
-      ? { type: "video" as const, sources: [{ src: m.url, type: `video/${m.url.endsWith(".webm") ? "webm" : "mp4"}` }], description: m.prompt, autoPlay: true, loop: true, muted: true, playsInline: true, controls: true }
+      ? {
+          type: "video" as const,
+          sources: [{ src: m.url, type: `video/${m.url.endsWith(".webm") ? "webm" : "mp4"}` }],
+          description: m.prompt,
+          autoPlay: true,
+          loop: true,
+          muted: true,
+          playsInline: true,
+          controls: true,
+        }
       : { src: m.url, alt: `${m.aiType === "video" ? "Video" : "Image"}: ${m.prompt}`, description: m.prompt },
   );
   return (

@@ -79,10 +79,24 @@ export function useLiveUpdates({ active, finished }: { active: LiveTask[]; finis
       const kind = t.aiType === "video" ? "video" : "image";
       toast(
         t.status === "completed"
-          ? { title: `Your ${kind} is ready`, description: t.prompt, action: { label: "Open", href: `/studio/${t.id}` }, tone: "success" }
+          ? {
+              title: `Your ${kind} is ready`,
+              description: t.prompt,
+              action: { label: "Open", href: `/studio/${t.id}` },
+              tone: "success",
+            }
           : t.canceled
-            ? { title: "Canceled", description: "Nothing was charged.", action: { label: "Details", href: `/studio/${t.id}` } }
-            : { title: `The ${kind} could not be made`, description: "No credits were charged.", action: { label: "Details", href: `/studio/${t.id}` }, tone: "error" },
+            ? {
+                title: "Canceled",
+                description: "Nothing was charged.",
+                action: { label: "Details", href: `/studio/${t.id}` },
+              }
+            : {
+                title: `The ${kind} could not be made`,
+                description: "No credits were charged.",
+                action: { label: "Details", href: `/studio/${t.id}` },
+                tone: "error",
+              },
       );
     }
   }, [active, finished, toast]);

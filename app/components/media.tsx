@@ -3,7 +3,11 @@ import { lazy, Suspense, useState } from "react";
 import { cn } from "~/components/ui";
 
 export const isVideoFile = (url: string) => /\.(mp4|webm|mov|m4v)(\?|#|$)/i.test(url);
-export const fileExtension = (url: string) => url.slice(url.lastIndexOf(".") + 1).split(/[?#]/)[0]!.toLowerCase();
+export const fileExtension = (url: string) =>
+  url
+    .slice(url.lastIndexOf(".") + 1)
+    .split(/[?#]/)[0]!
+    .toLowerCase();
 
 export interface MediaItem {
   id: string;
@@ -13,12 +17,43 @@ export interface MediaItem {
 }
 
 /** The result itself: `<video>` for video files, `<img>` otherwise (at its natural aspect ratio). */
-export function ResultMedia({ url, aiType, prompt, className, fit }: { url: string; aiType: string; prompt: string; className?: string; fit?: boolean }) {
+export function ResultMedia({
+  url,
+  aiType,
+  prompt,
+  className,
+  fit,
+}: {
+  url: string;
+  aiType: string;
+  prompt: string;
+  className?: string;
+  fit?: boolean;
+}) {
   const box = cn("block w-full bg-muted", fit && "max-h-[75vh] object-contain", className);
   if (isVideoFile(url)) {
-    return <video src={url} controls loop muted playsInline preload="metadata" className={box} aria-label={`Video: ${prompt}`} />;
+    return (
+      <video
+        src={url}
+        controls
+        loop
+        muted
+        playsInline
+        preload="metadata"
+        className={box}
+        aria-label={`Video: ${prompt}`}
+      />
+    );
   }
-  return <img src={url} alt={`${aiType === "video" ? "Video" : "Image"}: ${prompt}`} className={box} loading="lazy" decoding="async" />;
+  return (
+    <img
+      src={url}
+      alt={`${aiType === "video" ? "Video" : "Image"}: ${prompt}`}
+      className={box}
+      loading="lazy"
+      decoding="async"
+    />
+  );
 }
 
 const Lightbox = lazy(() => import("./lightbox.client"));

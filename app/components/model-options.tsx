@@ -4,10 +4,14 @@
  * input). `readOptions` turns the submitted form back into typed values; only
  * keys the chosen model declares are read, and empty fields are left out.
  */
-import { optionFieldLabel, type Offering, type OptionSpec } from "~/domain/catalog";
-import { inputClass, labelClass } from "~/components/ui";
 
-export function readOptions(offering: Pick<Offering, "options">, form: Record<string, FormDataEntryValue>): Record<string, unknown> {
+import { inputClass, labelClass } from "~/components/ui";
+import { type Offering, type OptionSpec, optionFieldLabel } from "~/domain/catalog";
+
+export function readOptions(
+  offering: Pick<Offering, "options">,
+  form: Record<string, FormDataEntryValue>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(offering.options)) {
     const raw = form[`opt_${key}`];
@@ -24,7 +28,10 @@ export function readOptions(offering: Pick<Offering, "options">, form: Record<st
  * The `opt_<key>` fields as typed (strings), for the keys `offering` declares: what a
  * re-rendered form shows again (after an error, or after switching model without JavaScript).
  */
-export function optionFormValues(offering: Pick<Offering, "options">, get: (name: string) => unknown): Record<string, string> {
+export function optionFormValues(
+  offering: Pick<Offering, "options">,
+  get: (name: string) => unknown,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key of Object.keys(offering.options)) {
     const raw = get(`opt_${key}`);
@@ -55,7 +62,12 @@ function Control({ name, spec, id, value }: { name: string; spec: OptionSpec; id
       );
     case "integer":
       return spec.values ? (
-        <select id={id} name={name} defaultValue={value ?? (spec.default === undefined ? "" : String(spec.default))} className={cls}>
+        <select
+          id={id}
+          name={name}
+          defaultValue={value ?? (spec.default === undefined ? "" : String(spec.default))}
+          className={cls}
+        >
           {spec.values.map((v) => (
             <option key={v} value={v}>
               {v}
@@ -63,10 +75,33 @@ function Control({ name, spec, id, value }: { name: string; spec: OptionSpec; id
           ))}
         </select>
       ) : (
-        <input id={id} name={name} defaultValue={value} type="number" inputMode="numeric" min={spec.min} max={spec.max} step={1} placeholder={spec.default === undefined ? "random" : String(spec.default)} className={cls} />
+        <input
+          id={id}
+          name={name}
+          defaultValue={value}
+          type="number"
+          inputMode="numeric"
+          min={spec.min}
+          max={spec.max}
+          step={1}
+          placeholder={spec.default === undefined ? "random" : String(spec.default)}
+          className={cls}
+        />
       );
     case "number":
-      return <input id={id} name={name} defaultValue={value} type="number" min={spec.min} max={spec.max} step="any" placeholder={spec.default === undefined ? "" : String(spec.default)} className={cls} />;
+      return (
+        <input
+          id={id}
+          name={name}
+          defaultValue={value}
+          type="number"
+          min={spec.min}
+          max={spec.max}
+          step="any"
+          placeholder={spec.default === undefined ? "" : String(spec.default)}
+          className={cls}
+        />
+      );
     case "text":
       return <input id={id} name={name} defaultValue={value} type="text" maxLength={spec.maxLength} className={cls} />;
   }
@@ -88,7 +123,13 @@ function OptionField({ name, spec, value }: { name: string; spec: OptionSpec; va
   );
 }
 
-export function ModelOptions({ offering, values = {} }: { offering: Pick<Offering, "options" | "label"> & { value: string }; values?: Record<string, string> }) {
+export function ModelOptions({
+  offering,
+  values = {},
+}: {
+  offering: Pick<Offering, "options" | "label"> & { value: string };
+  values?: Record<string, string>;
+}) {
   const entries = Object.entries(offering.options);
   if (entries.length === 0) return null;
   const primary = entries.filter(([k]) => PRIMARY.has(k));

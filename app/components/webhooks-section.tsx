@@ -1,12 +1,25 @@
 /**
- * The user center's Webhooks section (DESIGN §10), shown on the API keys
+ * The user center's Webhooks section (docs/design.md §10), shown on the API keys
  * page: endpoints with their status (and why one was disabled), a form to add
  * one, rotate and delete. Plain forms: it works without JavaScript.
  */
 import { RefreshCw, Trash2, Webhook } from "lucide-react";
 import { Form } from "react-router";
 import { WEBHOOK_EVENTS } from "~/domain/webhooks/events";
-import { Badge, Button, Card, cn, CopyButton, EmptyState, Field, inputClass, labelClass, Notice, Row, RowList } from "./ui";
+import {
+  Badge,
+  Button,
+  Card,
+  CopyButton,
+  cn,
+  EmptyState,
+  Field,
+  inputClass,
+  labelClass,
+  Notice,
+  Row,
+  RowList,
+} from "./ui";
 
 export interface WebhookItem {
   webhook_id: string;
@@ -31,7 +44,15 @@ export interface WebhookResult {
   values?: { url: string; description: string };
 }
 
-export function WebhooksSection({ webhooks, result, busy }: { webhooks: WebhookItem[]; result?: WebhookResult; busy: boolean }) {
+export function WebhooksSection({
+  webhooks,
+  result,
+  busy,
+}: {
+  webhooks: WebhookItem[];
+  result?: WebhookResult;
+  busy: boolean;
+}) {
   const errors = result?.intent === "webhook-create" ? (result.errors ?? {}) : {};
   return (
     // The anchor of `/keys#webhooks` (forms post back to it).
@@ -55,7 +76,10 @@ export function WebhooksSection({ webhooks, result, busy }: { webhooks: WebhookI
         }
       >
         {result?.secret ? (
-          <div className="space-y-3 rounded-2xl border border-warning-soft-foreground/30 bg-warning-soft p-4 text-warning-soft-foreground" role="status">
+          <div
+            className="space-y-3 rounded-2xl border border-warning-soft-foreground/30 bg-warning-soft p-4 text-warning-soft-foreground"
+            role="status"
+          >
             <p className="text-sm font-semibold break-all">
               {result.secret.rotated ? "New signing secret" : "Signing secret"} for {result.secret.url}
             </p>
@@ -79,9 +103,17 @@ export function WebhooksSection({ webhooks, result, busy }: { webhooks: WebhookI
           </div>
         ) : null}
         {result?.deleted ? <Notice kind="success">Webhook {result.deleted} deleted.</Notice> : null}
-        {result?.intent !== "webhook-create" && result?.errors?.form ? <Notice kind="error">{result.errors.form}</Notice> : null}
+        {result?.intent !== "webhook-create" && result?.errors?.form ? (
+          <Notice kind="error">{result.errors.form}</Notice>
+        ) : null}
 
-        <Form method="post" action="/keys#webhooks" className="flex flex-wrap items-end gap-3" noValidate key={result?.secret?.secret ?? "webhook-create"}>
+        <Form
+          method="post"
+          action="/keys#webhooks"
+          className="flex flex-wrap items-end gap-3"
+          noValidate
+          key={result?.secret?.secret ?? "webhook-create"}
+        >
           <input type="hidden" name="intent" value="webhook-create" />
           <div className="min-w-0 flex-1 basis-72">
             <Field
@@ -105,7 +137,13 @@ export function WebhooksSection({ webhooks, result, busy }: { webhooks: WebhookI
                   key={e}
                   className="inline-flex items-center gap-2 rounded-full border border-border px-3 py-1.5 has-[:checked]:border-primary has-[:checked]:bg-accent-soft"
                 >
-                  <input type="checkbox" name="events" value={e} defaultChecked className="size-4 accent-[var(--primary)]" />{" "}
+                  <input
+                    type="checkbox"
+                    name="events"
+                    value={e}
+                    defaultChecked
+                    className="size-4 accent-[var(--primary)]"
+                  />{" "}
                   <code className="text-xs">{e}</code>
                 </label>
               ))}
@@ -150,7 +188,15 @@ export function WebhooksSection({ webhooks, result, busy }: { webhooks: WebhookI
                     >
                       <RefreshCw aria-hidden="true" /> Rotate secret
                     </Button>
-                    <Button type="submit" name="intent" value="webhook-delete" variant="secondary" size="sm" disabled={busy} aria-label={`Delete ${w.url}`}>
+                    <Button
+                      type="submit"
+                      name="intent"
+                      value="webhook-delete"
+                      variant="secondary"
+                      size="sm"
+                      disabled={busy}
+                      aria-label={`Delete ${w.url}`}
+                    >
                       <Trash2 aria-hidden="true" /> Delete
                     </Button>
                   </Form>

@@ -1,5 +1,5 @@
 /**
- * The catalog (DESIGN §2): the single source of truth for which provider
+ * The catalog (docs/design.md §2): the single source of truth for which provider
  * offers which model for which ai_type, and what it costs. Validation, pricing,
  * the studio's pickers and the API docs all read this table.
  */
@@ -8,7 +8,12 @@ export const AI_TYPES: readonly AiType[] = ["image", "video"];
 
 export type ProviderName = "openai" | "replicate" | "kling" | "runway";
 export const PROVIDERS: readonly ProviderName[] = ["openai", "replicate", "kling", "runway"];
-const PROVIDER_NAMES: Record<string, string> = { openai: "OpenAI", replicate: "Replicate", kling: "Kling", runway: "Runway" };
+const PROVIDER_NAMES: Record<string, string> = {
+  openai: "OpenAI",
+  replicate: "Replicate",
+  kling: "Kling",
+  runway: "Runway",
+};
 /** A provider as people write it ("OpenAI"), for pages; the API keeps the id ("openai"). */
 export const providerName = (id: string): string => PROVIDER_NAMES[id] ?? id;
 
@@ -55,12 +60,24 @@ export interface Offering {
 }
 
 const SEED_MAX = 2_147_483_647;
-const KLING_NEGATIVE: OptionSpec = { type: "text", maxLength: 2500, label: "Negative prompt", help: "what the result should not show" };
+const KLING_NEGATIVE: OptionSpec = {
+  type: "text",
+  maxLength: 2500,
+  label: "Negative prompt",
+  help: "what the result should not show",
+};
 const KLING_VIDEO: Record<string, OptionSpec> = {
   aspect_ratio: { type: "enum", values: ["16:9", "9:16", "1:1"], default: "16:9", label: "Aspect ratio" },
   duration: { type: "integer", min: 5, max: 10, values: [5, 10], default: 5, label: "Duration", unit: "s" },
   negative_prompt: KLING_NEGATIVE,
-  cfg_scale: { type: "number", min: 0, max: 1, default: 0.5, label: "Prompt adherence", help: "0–1; higher follows the prompt more closely" },
+  cfg_scale: {
+    type: "number",
+    min: 0,
+    max: 1,
+    default: 0.5,
+    label: "Prompt adherence",
+    help: "0–1; higher follows the prompt more closely",
+  },
 };
 
 export const CATALOG: readonly Offering[] = [
@@ -109,7 +126,13 @@ export const CATALOG: readonly Offering[] = [
         default: "1:1",
         label: "Aspect ratio",
       },
-      seed: { type: "integer", min: 0, max: SEED_MAX, label: "Seed", help: "the same seed and prompt give the same image" },
+      seed: {
+        type: "integer",
+        min: 0,
+        max: SEED_MAX,
+        label: "Seed",
+        help: "the same seed and prompt give the same image",
+      },
       output_format: { type: "enum", values: ["webp", "jpg", "png"], default: "webp", label: "Format" },
       output_quality: { type: "integer", min: 0, max: 100, default: 80, label: "Quality" },
       num_inference_steps: { type: "integer", min: 1, max: 4, default: 4, label: "Steps" },
@@ -127,7 +150,12 @@ export const CATALOG: readonly Offering[] = [
     typicalSeconds: 20,
     sample: "Tea fields in morning mist, wide shot",
     options: {
-      aspect_ratio: { type: "enum", values: ["16:9", "9:16", "1:1", "4:3", "3:4", "3:2", "2:3"], default: "16:9", label: "Aspect ratio" },
+      aspect_ratio: {
+        type: "enum",
+        values: ["16:9", "9:16", "1:1", "4:3", "3:4", "3:2", "2:3"],
+        default: "16:9",
+        label: "Aspect ratio",
+      },
       negative_prompt: KLING_NEGATIVE,
     },
   },
@@ -184,7 +212,11 @@ export function sampleImage(o: Pick<Offering, "aiType" | "provider" | "model" | 
  * time when it is live, the simulator's delay when it is simulated (a
  * simulated card must not promise the live provider's wait).
  */
-export function typicalSecondsHere(o: Pick<Offering, "typicalSeconds">, mode: "live" | "simulated", simulatorDelayMs: number): number {
+export function typicalSecondsHere(
+  o: Pick<Offering, "typicalSeconds">,
+  mode: "live" | "simulated",
+  simulatorDelayMs: number,
+): number {
   return mode === "live" ? o.typicalSeconds : simulatorDelayMs / 1000;
 }
 
@@ -208,9 +240,14 @@ export function optionFieldLabel(spec: Pick<OptionSpec, "label" | "unit">): stri
  * (tasks stored before validation existed) keep their key ("Old_key" → "Old key")
  * and their value as JSON.
  */
-export function describeOptions(aiType: string, provider: string, model: string, options: Record<string, unknown>): { key: string; label: string; value: string }[] {
+export function describeOptions(
+  aiType: string,
+  provider: string,
+  model: string,
+  options: Record<string, unknown>,
+): { key: string; label: string; value: string }[] {
   const specs = findOffering(aiType, provider, model)?.options ?? {};
-  const text = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v) ?? String(v));
+  const text = (v: unknown) => (typeof v === "string" ? v : (JSON.stringify(v) ?? String(v)));
   const declared = Object.keys(specs).filter((k) => Object.hasOwn(options, k));
   const others = Object.keys(options).filter((k) => !Object.hasOwn(specs, k));
   return [
@@ -218,10 +255,20 @@ export function describeOptions(aiType: string, provider: string, model: string,
       const spec = specs[key];
       const v = options[key];
       const value =
-        spec.type === "boolean" && typeof v === "boolean" ? (v ? "Yes" : "No") : spec.unit && typeof v === "number" ? `${v} ${spec.unit}` : text(v);
+        spec.type === "boolean" && typeof v === "boolean"
+          ? v
+            ? "Yes"
+            : "No"
+          : spec.unit && typeof v === "number"
+            ? `${v} ${spec.unit}`
+            : text(v);
       return { key, label: spec.label, value };
     }),
-    ...others.map((key) => ({ key, label: (key.charAt(0).toUpperCase() + key.slice(1)).replace(/_/g, " "), value: text(options[key]) })),
+    ...others.map((key) => ({
+      key,
+      label: (key.charAt(0).toUpperCase() + key.slice(1)).replace(/_/g, " "),
+      value: text(options[key]),
+    })),
   ];
 }
 
@@ -253,7 +300,13 @@ function accepts(spec: OptionSpec, v: unknown): boolean {
     case "enum":
       return typeof v === "string" && spec.values.includes(v);
     case "integer":
-      return typeof v === "number" && Number.isInteger(v) && v >= spec.min && v <= spec.max && (!spec.values || spec.values.includes(v));
+      return (
+        typeof v === "number" &&
+        Number.isInteger(v) &&
+        v >= spec.min &&
+        v <= spec.max &&
+        (!spec.values || spec.values.includes(v))
+      );
     case "number":
       return typeof v === "number" && Number.isFinite(v) && v >= spec.min && v <= spec.max;
     case "boolean":
@@ -268,7 +321,12 @@ function accepts(spec: OptionSpec, v: unknown): boolean {
  * (adapters send these upstream; tasks stored before validation existed may
  * hold anything).
  */
-export function acceptedOptions(aiType: string, provider: string, model: string, options: Record<string, unknown>): Record<string, unknown> {
+export function acceptedOptions(
+  aiType: string,
+  provider: string,
+  model: string,
+  options: Record<string, unknown>,
+): Record<string, unknown> {
   const specs = findOffering(aiType, provider, model)?.options ?? {};
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(options)) {

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { ENDPOINTS, type EndpointDef } from "./endpoints";
-import { ERRORS, errorPatterns, type ErrorCode } from "./errors";
+import { ERRORS, type ErrorCode, errorPatterns } from "./errors";
 import { AUTH_TEXT } from "./openapi.server";
 
 type JsonSchema = {
@@ -67,22 +67,27 @@ function notesOf(s: JsonSchema): string {
   // JSON Schema's bounds of "any safe integer" say nothing to a reader.
   const bound = (n: number | undefined) => (n === undefined || Math.abs(n) >= Number.MAX_SAFE_INTEGER ? undefined : n);
   const [min, max] = [bound(inner.minimum), bound(inner.maximum)];
-  if (minL !== undefined && maxL !== undefined) parts.push(minL > 0 ? `${minL} to ${maxL} characters` : `up to ${maxL} characters`);
+  if (minL !== undefined && maxL !== undefined)
+    parts.push(minL > 0 ? `${minL} to ${maxL} characters` : `up to ${maxL} characters`);
   else if (maxL !== undefined) parts.push(`up to ${maxL} characters`);
   else if (minL !== undefined && minL > 1) parts.push(`at least ${minL} characters`);
   else if (minL === 1) parts.push("not empty");
   if (min !== undefined && max !== undefined) parts.push(`${min} to ${max}`);
   else if (min !== undefined) parts.push(`at least ${min}`);
   else if (max !== undefined) parts.push(`at most ${max}`);
-  if (s.default !== undefined || inner.default !== undefined) parts.push(`default ${JSON.stringify(s.default ?? inner.default)}`);
+  if (s.default !== undefined || inner.default !== undefined)
+    parts.push(`default ${JSON.stringify(s.default ?? inner.default)}`);
   return parts.join("; ");
 }
 
-/** Notes written for maintainers ("(spec 4.1)", "DESIGN §1") stay out of the reader's docs. */
+/** Notes written for maintainers ("(spec 4.1)", "docs/design.md §1") stay out of the reader's docs. */
 export const forReaders = (text: string) =>
   text
-    .replace(/\s*\((?:see )?(?:spec|DESIGN)\b[^)]*\)/gi, "")
-    .replace(/[;,]?\s*(?:spec|DESIGN)\s*(?:§\s*)?\d+(?:\.\d+)*(?:\s+rule(?:s)?(?: order)?)?/gi, "")
+    .replace(/\s*\((?:see )?(?:spec|DESIGN|docs\/(?:design|api)\.md)\b[^)]*\)/gi, "")
+    .replace(
+      /[;,]?\s*(?:spec|DESIGN|docs\/(?:design|api)\.md)\s*(?:§\s*)?\d+(?:\.\d+)*(?:\s+rule(?:s)?(?: order)?)?/gi,
+      "",
+    )
     .replace(/\s{2,}/g, " ")
     .trim();
 
@@ -91,7 +96,12 @@ function shapeOf(s: JsonSchema, title?: string): DocShape {
     const required = new Set(s.required ?? []);
     return {
       title,
-      fields: Object.entries(s.properties).map(([name, p]) => ({ name, type: typeOf(p), required: required.has(name), notes: forReaders(notesOf(p)) })),
+      fields: Object.entries(s.properties).map(([name, p]) => ({
+        name,
+        type: typeOf(p),
+        required: required.has(name),
+        notes: forReaders(notesOf(p)),
+      })),
     };
   }
   if (s.type === "null") return { title, fields: [], text: "null" };
@@ -100,10 +110,13 @@ function shapeOf(s: JsonSchema, title?: string): DocShape {
 
 function shapes(s: JsonSchema): DocShape[] {
   const variants = s.oneOf ?? s.anyOf;
-  if (variants && variants.some((v) => v.properties)) {
+  if (variants?.some((v) => v.properties)) {
     return variants.map((v) => {
       const status = v.properties?.status?.const;
-      return shapeOf(v, typeof status === "string" ? `when status is ${status}` : v.type === "null" ? "or null" : undefined);
+      return shapeOf(
+        v,
+        typeof status === "string" ? `when status is ${status}` : v.type === "null" ? "or null" : undefined,
+      );
     });
   }
   return [shapeOf(s)];
@@ -117,7 +130,8 @@ function curlExample(base: string, path: string, def: EndpointDef): string {
   // The jar the sign-in example writes with -c: the cookie's value is signed (and its name gets a
   // __Secure- prefix behind HTTPS), so the token from the sign-in JSON does not work as a cookie.
   if (def.auth === "session") lines.push(`  -b cookies.txt`);
-  else if (def.auth === "user" || def.auth === "admin" || def.auth === "optional") lines.push(`  -H "X-API-Key: $ATELIER_API_KEY"`);
+  else if (def.auth === "user" || def.auth === "admin" || def.auth === "optional")
+    lines.push(`  -H "X-API-Key: $ATELIER_API_KEY"`);
   if (path.startsWith("/api/auth/")) lines.push(`  -H "Origin: ${base}" -c cookies.txt`);
   if (def.body) {
     lines.push(`  -H "Content-Type: application/json"`);
@@ -129,7 +143,8 @@ function curlExample(base: string, path: string, def: EndpointDef): string {
 function fetchExample(base: string, path: string, def: EndpointDef): string {
   if (def.method === "GET") return `const res = await fetch("${base}${path}");\nconst body = await res.json();`;
   const headers: string[] = [];
-  if (def.auth === "user" || def.auth === "admin" || def.auth === "optional") headers.push(`"X-API-Key": process.env.ATELIER_API_KEY`);
+  if (def.auth === "user" || def.auth === "admin" || def.auth === "optional")
+    headers.push(`"X-API-Key": process.env.ATELIER_API_KEY`);
   if (def.body) headers.push(`"Content-Type": "application/json"`);
   const init = [`method: "POST"`];
   if (def.auth === "session") init.push(`credentials: "include" // the browser's session cookie`);
@@ -164,7 +179,10 @@ export interface DocEndpoint {
 
 const anchor = (path: string) => path.replace(/^\/api\//, "").replace(/[^a-z0-9]+/gi, "-");
 
-export function buildDocs(base: string, limits: { standard: number; premium: number; admin: number; windowSeconds: number }) {
+export function buildDocs(
+  base: string,
+  limits: { standard: number; premium: number; admin: number; windowSeconds: number },
+) {
   const endpoints: DocEndpoint[] = (Object.entries(ENDPOINTS) as [string, EndpointDef][]).map(([path, def]) => {
     const req = def.docBody ?? def.body;
     const errors = def.errors.flatMap((code) => {
@@ -205,7 +223,7 @@ export function buildDocs(base: string, limits: { standard: number; premium: num
   };
 }
 
-/** DESIGN §10: safe retries, webhooks (create + verify), the status stream. */
+/** docs/design.md §10: safe retries, webhooks (create + verify), the status stream. */
 function webhookExamples(base: string) {
   return {
     idempotency: `curl -s -X POST ${base}/api/generator/generate \\

@@ -10,7 +10,7 @@ import { readBodyCapped } from "./body.server";
 import { requireSameSiteJson } from "./csrf.server";
 import { envelopeResponse, errorBody, okBody, okBodyText } from "./envelope";
 import { AppError, isAppError, isDatabaseBusy } from "./errors";
-import { resolveCaller, type Caller } from "./identity.server";
+import { type Caller, resolveCaller } from "./identity.server";
 import { log } from "./log.server";
 import { checkRateLimit } from "./rate-limit.server";
 import { BASELINE_HEADERS } from "./security-headers.server";
@@ -66,12 +66,21 @@ function responseHeaders(request: Request | undefined): Record<string, string> {
 export function errorResponse(error: unknown, request?: Request): Response {
   const headers = responseHeaders(request);
   if (isAppError(error)) {
-    return envelopeResponse(errorBody(error.message), { status: error.status, headers: { ...headers, ...error.headers } });
+    return envelopeResponse(errorBody(error.message), {
+      status: error.status,
+      headers: { ...headers, ...error.headers },
+    });
   }
   if (isDatabaseBusy(error)) {
-    log.warn("database busy", { error: (error as Error).message, path: request ? new URL(request.url).pathname : undefined });
+    log.warn("database busy", {
+      error: (error as Error).message,
+      path: request ? new URL(request.url).pathname : undefined,
+    });
     const busy = new AppError("BUSY");
-    return envelopeResponse(errorBody(busy.message), { status: busy.status, headers: { ...headers, "Retry-After": "1" } });
+    return envelopeResponse(errorBody(busy.message), {
+      status: busy.status,
+      headers: { ...headers, "Retry-After": "1" },
+    });
   }
   log.error("unhandled error", { error, path: request ? new URL(request.url).pathname : undefined });
   return envelopeResponse(errorBody("internal error"), { status: 500, headers });
@@ -105,11 +114,12 @@ export async function readJsonBody(request: Request): Promise<unknown> {
     throw new AppError("INVALID_PARAMS", { reason: "body is not valid JSON" });
   }
   // PostgreSQL cannot store U+0000 in text (SQLite can): refused up front on both engines, before anything is written.
-  // Deep nesting is refused too (security review 4): code that walks a body recursively (the Idempotency-Key hash)
+  // Deep nesting is refused too: code that walks a body recursively (the Idempotency-Key hash)
   // overflowed the stack on 100,000 levels, which fit in 200 KB.
   const problem = bodyProblem(body);
   if (problem === "nul") throw new AppError("INVALID_PARAMS", { reason: "text must not contain NUL characters" });
-  if (problem === "depth") throw new AppError("INVALID_PARAMS", { reason: `body nested too deeply (max ${MAX_BODY_DEPTH} levels)` });
+  if (problem === "depth")
+    throw new AppError("INVALID_PARAMS", { reason: `body nested too deeply (max ${MAX_BODY_DEPTH} levels)` });
   return body;
 }
 
@@ -173,9 +183,10 @@ export function api<A extends AuthMode, S extends z.ZodType | undefined = undefi
       if (request.method !== method) throw methodError(method);
       const services = getServices();
       const caller = await guard(opts.auth, opts.route, request, services);
-      let input: unknown = undefined;
+      let input: unknown;
       if (opts.body) {
-        const raw = method === "GET" ? Object.fromEntries(new URL(request.url).searchParams) : await readJsonBody(request);
+        const raw =
+          method === "GET" ? Object.fromEntries(new URL(request.url).searchParams) : await readJsonBody(request);
         if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
           throw opts.onInvalid?.(new ZodError([]), raw) ?? new AppError("INVALID_PARAMS");
         }
@@ -188,7 +199,10 @@ export function api<A extends AuthMode, S extends z.ZodType | undefined = undefi
         for (const [k, v] of Object.entries(extraHeaders.get(request) ?? {})) result.response.headers.set(k, v);
         return result.response;
       }
-      const body = result.json !== undefined ? okBodyText(result.json, result.message) : okBody(result.data ?? null, result.message ?? "ok");
+      const body =
+        result.json !== undefined
+          ? okBodyText(result.json, result.message)
+          : okBody(result.data ?? null, result.message ?? "ok");
       return envelopeResponse(body, { headers: responseHeaders(request) });
     } catch (error) {
       return errorResponse(error, request);

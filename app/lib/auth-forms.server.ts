@@ -18,7 +18,15 @@ export interface AuthReply {
   headers: Headers;
 }
 
-const FORWARDED = ["cookie", "origin", "referer", "user-agent", "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"];
+const FORWARDED = [
+  "cookie",
+  "origin",
+  "referer",
+  "user-agent",
+  "x-forwarded-for",
+  "x-forwarded-proto",
+  "x-forwarded-host",
+];
 
 export async function authPost(request: Request, path: string, body: Record<string, unknown>): Promise<AuthReply> {
   const { auth, config } = getServices();
@@ -27,7 +35,11 @@ export async function authPost(request: Request, path: string, body: Record<stri
     const v = request.headers.get(name);
     if (v !== null) headers.set(name, v);
   }
-  const inner = new Request(`${config.publicUrl}/api/auth${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+  const inner = new Request(`${config.publicUrl}/api/auth${path}`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(body),
+  });
   const res = await auth.handler(withClientIp(config, inner));
   const data = (await res.json().catch(() => null)) as Record<string, unknown> | null;
   const out = new Headers();
@@ -41,4 +53,3 @@ export async function authPost(request: Request, path: string, body: Record<stri
     headers: out,
   };
 }
-

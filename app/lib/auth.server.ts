@@ -10,29 +10,37 @@
  *   with it) and the verification and reset links are written to the log.
  * In both, an ADMIN_EMAILS address counts only once verified (users.server.ts).
  */
+
+import { randomInt } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
-import { randomInt } from "node:crypto";
 import type { Db } from "#db/client";
 import * as schema from "#db/schema";
-import { alreadyRegisteredMail, RESET_LINK_HOURS, resetPasswordMail, VERIFY_LINK_HOURS, verificationMail } from "~/domain/auth/emails";
+import {
+  alreadyRegisteredMail,
+  RESET_LINK_HOURS,
+  resetPasswordMail,
+  VERIFY_LINK_HOURS,
+  verificationMail,
+} from "~/domain/auth/emails";
 import { mayMailAccount } from "~/domain/auth/mail-throttle.server";
-import { unsafeRedirectIn } from "~/domain/auth/redirects";
 import { profileProblem } from "~/domain/auth/profile";
+import { unsafeRedirectIn } from "~/domain/auth/redirects";
 import { beginSignIn, clearSignIn } from "~/domain/auth/sign-in-throttle.server";
 import { grantSignupBonus } from "~/domain/credits/signup.server";
 import { clientIpOf } from "~/domain/demo/access.server";
-import type { Clock } from "./clock";
 import { readBodyCapped } from "./body.server";
-import { requireAuthSecret, type Config } from "./config.server";
+import type { Clock } from "./clock";
+import { type Config, requireAuthSecret } from "./config.server";
 import { currentClientIp, log } from "./log.server";
-import { createMailer, sendInBackground, type Mail, type Mailer } from "./mail.server";
+import { createMailer, type Mail, type Mailer, sendInBackground } from "./mail.server";
 import { sessionsChanged } from "./session-lookup.server";
 
 const INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-export const newInviteCode = () => Array.from({ length: 8 }, () => INVITE_ALPHABET[randomInt(INVITE_ALPHABET.length)]).join("");
+export const newInviteCode = () =>
+  Array.from({ length: 8 }, () => INVITE_ALPHABET[randomInt(INVITE_ALPHABET.length)]).join("");
 
 /**
  * The client address better-auth's per-IP limiter reads. Only the server sets
@@ -50,7 +58,7 @@ export function withClientIp(config: Config, request: Request): Request {
 }
 
 /**
- * The most an account request to better-auth may send (security review 3): better-auth reads its bodies itself,
+ * The most an account request to better-auth may send: better-auth reads its bodies itself,
  * so without this up to Bun's 8 MiB ceiling was read and parsed (~0.45 s of CPU for 3 MB of nested arrays).
  * Its requests are an e-mail, a password, a name: 256 KiB is far above any of them, and still lets an over-long
  * name be answered by its own rule (`name too long`, profile-fields.test.ts sends 200,000 characters).
@@ -62,11 +70,17 @@ export async function handleAuthRequest(auth: Auth, config: Config, request: Req
   let bounded = request;
   if (request.body) {
     const raw = await readBodyCapped(request, AUTH_MAX_BODY_BYTES);
-    if (raw === null) return Response.json({ code: "PAYLOAD_TOO_LARGE", message: "Request body too large" }, { status: 413 });
+    if (raw === null)
+      return Response.json({ code: "PAYLOAD_TOO_LARGE", message: "Request body too large" }, { status: 413 });
     const headers = new Headers(request.headers);
     headers.delete("transfer-encoding");
     headers.set("content-length", String(raw.byteLength));
-    bounded = new Request(request.url, { method: request.method, headers, body: raw as Uint8Array<ArrayBuffer>, signal: request.signal });
+    bounded = new Request(request.url, {
+      method: request.method,
+      headers,
+      body: raw as Uint8Array<ArrayBuffer>,
+      signal: request.signal,
+    });
   }
   return auth.handler(withClientIp(config, bounded));
 }
@@ -74,7 +88,9 @@ export async function handleAuthRequest(auth: Auth, config: Config, request: Req
 /** The referrer's uuid for an invite code, or null when the code is unknown. */
 async function referrerOf(db: Db, code: unknown): Promise<string | null> {
   if (typeof code !== "string" || !/^[A-Za-z0-9]{4,32}$/.test(code)) return null;
-  const row = await db.one(db.select({ id: schema.user.id }).from(schema.user).where(eq(schema.user.inviteCode, code.toUpperCase())));
+  const row = await db.one(
+    db.select({ id: schema.user.id }).from(schema.user).where(eq(schema.user.inviteCode, code.toUpperCase())),
+  );
   return row?.id ?? null;
 }
 
@@ -92,13 +108,15 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
   const verifyByMail = mailer.kind === "smtp";
   // At most ACCOUNT_MAILS_PER_HOUR account mails per recipient (mail-throttle.server.ts); decided in the
   // background with the sending, so the answer and its timing are the same whether or not a mail goes out.
-  const sendAccountMail = (mail: Mail) => sendInBackground(mailer, mail, () => mayMailAccount(db, mail.to, clock.now()));
+  const sendAccountMail = (mail: Mail) =>
+    sendInBackground(mailer, mail, () => mayMailAccount(db, mail.to, clock.now()));
   return betterAuth({
     appName: "Atelier",
     // better-auth's own messages ("Invalid password", …) as lines of our JSON log, with the request id.
     logger: {
       level: "warn",
-      log: (level, message, ...args) => log[level](`better-auth: ${message}`, args.length ? { details: args } : undefined),
+      log: (level, message, ...args) =>
+        log[level](`better-auth: ${message}`, args.length ? { details: args } : undefined),
     },
     baseURL: config.publicUrl,
     basePath: "/api/auth",
@@ -107,7 +125,13 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
     // The same tables on either engine: on PostgreSQL their twins from db/schema.pg.ts (db.tables).
     database: drizzleAdapter(db.drizzle, {
       provider: db.engine === "postgres" ? "pg" : "sqlite",
-      schema: { user: db.tables.user, session: db.tables.session, account: db.tables.account, verification: db.tables.verification, rateLimit: db.tables.rateLimit },
+      schema: {
+        user: db.tables.user,
+        session: db.tables.session,
+        account: db.tables.account,
+        verification: db.tables.verification,
+        rateLimit: db.tables.rateLimit,
+      },
     }),
     emailAndPassword: {
       enabled: true,
@@ -119,7 +143,9 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
       autoSignIn: !verifyByMail,
       onExistingUserSignUp: async ({ user }) => sendAccountMail(alreadyRegisteredMail(user, config.publicUrl)),
       sendResetPassword: async ({ user, token }) =>
-        sendAccountMail(resetPasswordMail(user, `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`)),
+        sendAccountMail(
+          resetPasswordMail(user, `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`),
+        ),
       resetPasswordTokenExpiresIn: RESET_LINK_HOURS * 3600,
       revokeSessionsOnPasswordReset: true,
       // The reset link proved the mailbox: the account's sign-in failures no longer count.
@@ -166,7 +192,13 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         // Redirect targets stay on the site as paths (app/domain/auth/redirects.ts); refused like better-auth refuses a foreign one.
-        if (unsafeRedirectIn([ctx.query as Record<string, unknown> | undefined, ctx.body as Record<string, unknown> | undefined], config.publicUrl, config.TRUSTED_ORIGINS)) {
+        if (
+          unsafeRedirectIn(
+            [ctx.query as Record<string, unknown> | undefined, ctx.body as Record<string, unknown> | undefined],
+            config.publicUrl,
+            config.TRUSTED_ORIGINS,
+          )
+        ) {
           throw new APIError("FORBIDDEN", { code: "INVALID_CALLBACK_URL", message: "Invalid callbackURL" });
         }
         if (ctx.path !== SIGN_IN_PATH) return;
@@ -177,7 +209,10 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
           const seconds = Math.ceil(verdict.retryAfterMs / 1000);
           throw new APIError(
             "TOO_MANY_REQUESTS",
-            { code: "TOO_MANY_ATTEMPTS", message: `Too many failed sign-ins for this account. Try again in ${Math.ceil(seconds / 60)} minutes.` },
+            {
+              code: "TOO_MANY_ATTEMPTS",
+              message: `Too many failed sign-ins for this account. Try again in ${Math.ceil(seconds / 60)} minutes.`,
+            },
             { "Retry-After": String(seconds) },
           );
         }

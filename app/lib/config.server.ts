@@ -1,5 +1,5 @@
 /**
- * Configuration, read once from the environment and validated (DESIGN §7).
+ * Configuration, read once from the environment and validated (docs/design.md §7).
  * A bad value stops start-up with one line naming the variable.
  */
 import { randomBytes } from "node:crypto";
@@ -118,7 +118,7 @@ const EnvSchema = z.object({
   /** Opt-in limits for session requests (spec 8.2 recommendations). */
   SESSION_RATE_LIMITS: bool.default(false),
 
-  /** Payments (DESIGN §9): unset secret key → the simulated checkout. */
+  /** Payments (docs/design.md §9): unset secret key → the simulated checkout. */
   STRIPE_SECRET_KEY: opt,
   STRIPE_WEBHOOK_SECRET: opt,
   /** Production without STRIPE_SECRET_KEY while a provider is live: the simulated checkout (free credits) only when this is true. */

@@ -1,5 +1,5 @@
 /**
- * Cross-site request refusal for the JSON API (DESIGN §5, docs/decisions.md).
+ * Cross-site request refusal for the JSON API (docs/design.md §5, docs/decisions.md).
  * A session cookie rides along on any request a browser makes, so a request
  * authenticated by the session must show that it comes from our own pages: its
  * Origin (else its Referer) is PUBLIC_URL's or one of TRUSTED_ORIGINS, and its
@@ -35,7 +35,7 @@ const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
 /**
  * Throws CROSS_SITE unless the request's Origin (else Referer) is an allowed origin; neither present passes (not a
  * browser being abused). For session form posts that React Router's own action check does not see: resource
- * routes (sign-out), whose actions it runs unchecked (security review 5).
+ * routes (sign-out), whose actions it runs unchecked.
  */
 export function requireSameOrigin(request: Request, config: Pick<Config, "publicUrl" | "TRUSTED_ORIGINS">): void {
   const h = request.headers;

@@ -9,12 +9,12 @@
  * Server-only: it imports the admin schemas (a `.server` module).
  */
 import { z } from "zod";
-import { DemoRequestSchema } from "~/domain/demo/schema";
 import { CreateSubscriptionSchema, GrantCreditsSchema, ListUsersSchema } from "~/domain/admin/admin.server";
 import { REVOKED_KEYS_LISTED_DAYS } from "~/domain/api-keys/keys.server";
-import { AI_TYPES, CATALOG, describeOptionWithUnit, MAX_OPTIONS_BYTES, PROVIDERS } from "~/domain/catalog";
-import { INTERVALS } from "~/domain/subscriptions/subscriptions.server";
 import { PLAN_INTERVALS, PRODUCT_KINDS } from "~/domain/billing/products.server";
+import { AI_TYPES, CATALOG, describeOptionWithUnit, MAX_OPTIONS_BYTES, PROVIDERS } from "~/domain/catalog";
+import { DemoRequestSchema } from "~/domain/demo/schema";
+import { INTERVALS } from "~/domain/subscriptions/subscriptions.server";
 import { WEBHOOK_EVENTS } from "~/domain/webhooks/events";
 import type { ErrorCode } from "./errors";
 import { AffiliateSchema, ApiKeyCreateSchema, ApiKeyRevokeSchema, FeedbackSchema } from "./forms";
@@ -35,7 +35,7 @@ export interface EndpointDef {
   body?: z.ZodType;
   /**
    * The documented body, when the route validates in domain code for its own
-   * messages (generate: spec 4.1 rule order; history: DESIGN §1 paging).
+   * messages (generate: spec 4.1 rule order; history: docs/design.md §1 paging).
    */
   docBody?: z.ZodType;
   /** The `data` of a successful envelope, or the raw body when `envelope` is false. */
@@ -97,12 +97,20 @@ export const SubscriptionSchema = z
 
 const GenStatus = z.enum(["pending", "processing", "completed", "failed"]);
 
-const startedAt = () => isoTime().optional().describe("when the job runner first took the task; absent before (additive, DESIGN §10)");
+const startedAt = () =>
+  isoTime()
+    .optional()
+    .describe("when the job runner first took the task; absent before (additive, docs/design.md §10)");
 
 export const QueryResponseSchema = z
   .discriminatedUnion("status", [
     z.strictObject({ gen_id: z.string(), status: z.literal("pending"), created_at: isoTime() }),
-    z.strictObject({ gen_id: z.string(), status: z.literal("processing"), created_at: isoTime(), started_at: startedAt() }),
+    z.strictObject({
+      gen_id: z.string(),
+      status: z.literal("processing"),
+      created_at: isoTime(),
+      started_at: startedAt(),
+    }),
     z.strictObject({
       gen_id: z.string(),
       status: z.literal("completed"),
@@ -128,11 +136,11 @@ export const HistoryEntrySchema = z.strictObject({
   provider: z.string(),
   model: z.string(),
   prompt: z.string(),
-  result_urls: z.string().describe("a JSON-encoded array of URLs (spec 2.4), \"[]\" when none"),
+  result_urls: z.string().describe('a JSON-encoded array of URLs (spec 2.4), "[]" when none'),
   status: GenStatus,
   credits_cost: z.int().describe("the price; 0 for a failed task"),
   created_at: isoTime(),
-  started_at: isoTime().nullable().describe("null until the job runner takes the task (additive, DESIGN §10)"),
+  started_at: isoTime().nullable().describe("null until the job runner takes the task (additive, docs/design.md §10)"),
   completed_at: isoTime().nullable().describe("null until the task completes or fails"),
 });
 
@@ -151,7 +159,9 @@ export const WebhookSchema = z.strictObject({
   url: z.url(),
   events: z.array(z.enum(WEBHOOK_EVENTS)),
   description: z.string(),
-  status: z.enum(["active", "disabled"]).describe("disabled after 3 days without a successful delivery; resend re-enables"),
+  status: z
+    .enum(["active", "disabled"])
+    .describe("disabled after 3 days without a successful delivery; resend re-enables"),
   disabled_reason: z.string().nullable().describe("why the endpoint was disabled; null while active"),
   created_at: isoTime(),
 });
@@ -173,7 +183,12 @@ export const DeliverySchema = z.strictObject({
   next_attempt_at: isoTime().nullable(),
   delivered_at: isoTime().nullable(),
   recent_attempts: z.array(
-    z.strictObject({ attempted_at: isoTime(), response_status: z.int().nullable(), duration_ms: z.int(), error: z.string().nullable() }),
+    z.strictObject({
+      attempted_at: isoTime(),
+      response_status: z.int().nullable(),
+      duration_ms: z.int(),
+      error: z.string().nullable(),
+    }),
   ),
 });
 
@@ -202,17 +217,27 @@ export const CheckoutSchema = z.object({ product_id: z.string().trim().min(1).ma
 // ---- documented request bodies where validation happens in domain code
 
 const optionsList = CATALOG.map(
-  (o) => `${o.provider} ${o.model} (${o.aiType}): ${Object.entries(o.options).map(([k, spec]) => `${k} = ${describeOptionWithUnit(spec)}`).join("; ") || "none"}.`,
+  (o) =>
+    `${o.provider} ${o.model} (${o.aiType}): ${
+      Object.entries(o.options)
+        .map(([k, spec]) => `${k} = ${describeOptionWithUnit(spec)}`)
+        .join("; ") || "none"
+    }.`,
 ).join(" ");
 const offeringList = CATALOG.map((o) => `${o.aiType} · ${o.provider} · ${o.model} (${o.credits} credits)`).join("; ");
 
-// Not strict: the route ignores fields it does not know (documented as allowed, DESIGN §10 drift fix).
+// Not strict: the route ignores fields it does not know (documented as allowed, docs/design.md §10 drift fix).
 export const GenerateBodyDoc = z.object({
   ai_type: z.enum(AI_TYPES).describe("image or video"),
   provider: z.enum(PROVIDERS).describe("provider name for that ai_type"),
   model: z.string().min(1).describe(`model identifier; offered: ${offeringList}`),
   prompt: z.string().min(1).max(4000).describe("generation prompt, at most 4000 characters"),
-  options: z.record(z.string(), z.unknown()).optional().describe(`model-specific options, at most ${MAX_OPTIONS_BYTES} bytes of JSON; unknown keys are refused. ${optionsList}`),
+  options: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      `model-specific options, at most ${MAX_OPTIONS_BYTES} bytes of JSON; unknown keys are refused. ${optionsList}`,
+    ),
 });
 
 export const HistoryBodyDoc = z.object({
@@ -222,7 +247,12 @@ export const HistoryBodyDoc = z.object({
 
 // ---- error sets
 
-const AUTH_ERRORS = ["UNAUTHENTICATED", "API_KEY_NOT_FOUND", "API_KEY_REVOKED", "RATE_LIMITED"] as const satisfies readonly ErrorCode[];
+const AUTH_ERRORS = [
+  "UNAUTHENTICATED",
+  "API_KEY_NOT_FOUND",
+  "API_KEY_REVOKED",
+  "RATE_LIMITED",
+] as const satisfies readonly ErrorCode[];
 const COMMON = ["METHOD_NOT_ALLOWED", "BUSY", "INTERNAL"] as const satisfies readonly ErrorCode[];
 
 export const GENERATE_MESSAGE = "generation task created; poll /api/generator/query with gen_id";
@@ -235,8 +265,14 @@ export const ENDPOINTS = {
     description:
       "Validates the request, checks and reserves credits, and creates a pending task that runs in the background. Credits are deducted only when the task completes. Poll /api/generator/query with the gen_id, follow /api/generator/stream, or receive a webhook.\n\nSafe retries: send an `Idempotency-Key` header (e.g. a UUID). The same key from the same user within 24 h answers the first response again (same gen_id, header `Idempotent-Replayed: true`) and creates or reserves nothing; the same key with a different body answers HTTP 409. Concurrent requests with one key create one task.\n\nTasks that end unpaid (canceled, or failed because the provider refused the prompt or options; never an outage) cost nothing and are bounded: after 100 of them within an hour, generate answers HTTP 429 `Too Many Requests` (with Retry-After) and creates nothing.",
     auth: "user",
-    source: "spec 4.1, DESIGN §10",
-    headers: [{ name: "Idempotency-Key", description: "1–255 visible ASCII characters; remembered 24 h per user", maxLength: 255 }],
+    source: "spec 4.1, docs/design.md §10",
+    headers: [
+      {
+        name: "Idempotency-Key",
+        description: "1–255 visible ASCII characters; remembered 24 h per user",
+        maxLength: 255,
+      },
+    ],
     body: z.record(z.string(), z.unknown()),
     docBody: GenerateBodyDoc,
     response: z.strictObject({ gen_id: z.string(), status: z.literal("pending"), message: z.string() }),
@@ -269,10 +305,10 @@ export const ENDPOINTS = {
     description:
       "A `text/event-stream`: an `event: status` whose `data` is the query response's data (JSON), sent at once and again on every change, including changes made by other server processes or nodes; the stream closes after the final status (completed or failed). A comment line keeps idle connections open. In a browser: `new EventSource('/api/generator/stream?gen_id=…')` (session cookie); from a script send X-API-Key. Errors before the stream starts are envelope errors (JSON). At most 10 open streams per user per server process: one more answers HTTP 429 (RATE_LIMITED) before the stream starts. A stream also closes after 10 minutes; EventSource reconnects (the stream sends `retry: 1000`) and gets the current status at once.",
     auth: "user",
-    source: "DESIGN §10",
+    source: "docs/design.md §10",
     body: z.strictObject({ gen_id: z.string().min(1).max(200) }),
     query: [{ name: "gen_id", description: "the task to follow", required: true }],
-    response: z.string().describe("event: status\\ndata: {\"gen_id\":\"…\",\"status\":\"processing\",…}\\n\\n"),
+    response: z.string().describe('event: status\\ndata: {"gen_id":"…","status":"processing",…}\\n\\n'),
     envelope: false,
     contentType: "text/event-stream",
     errors: [...AUTH_ERRORS, "GENERATION_NOT_FOUND", "INVALID_PARAMS", ...COMMON],
@@ -284,7 +320,7 @@ export const ENDPOINTS = {
     description:
       "A pending or processing task ends `failed` with error_message `canceled` and is never charged (a generation.failed webhook follows). For a processing task Atelier also cancels the upstream job where the provider can (Replicate, Runway); for the others it stops polling and ignores a late result. A finished task answers `generation already finished`. A live task already at its provider has been paid for upstream: at most 10 such cancels an hour per user; past that HTTP 429 `Too Many Requests` (with Retry-After) and the task runs on (charged if it completes). Pending tasks cancel freely.",
     auth: "user",
-    source: "DESIGN §10",
+    source: "docs/design.md §10",
     body: z.strictObject({ gen_id: z.string().min(1).max(200) }),
     response: QueryResponseSchema,
     successMessage: "generation canceled",
@@ -313,7 +349,12 @@ export const ENDPOINTS = {
     source: "spec 4.3",
     body: z.object({ page: z.unknown().optional(), page_size: z.unknown().optional() }),
     docBody: HistoryBodyDoc,
-    response: z.strictObject({ generations: z.array(HistoryEntrySchema), total: z.int(), page: z.int(), page_size: z.int() }),
+    response: z.strictObject({
+      generations: z.array(HistoryEntrySchema),
+      total: z.int(),
+      page: z.int(),
+      page_size: z.int(),
+    }),
     errors: [...AUTH_ERRORS, "INVALID_PARAMS", ...COMMON],
     example: { page: 1, page_size: 20 },
   },
@@ -324,16 +365,25 @@ export const ENDPOINTS = {
     description:
       "Atelier POSTs `generation.completed` and `generation.failed` events (default: both) to the URL, signed per the Standard Webhooks specification. The `secret` (`whsec_…`) is shown here and on rotation only. The URL must resolve to a public address (loopback, private and link-local destinations are refused unless the server runs with WEBHOOK_ALLOW_PRIVATE=true). At most 10 endpoints per user.",
     auth: "user",
-    source: "DESIGN §10",
+    source: "docs/design.md §10",
     body: z.strictObject({
       url: z.string().min(1).max(2000).describe("http(s) URL that receives the POSTs"),
       events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).optional().describe("default: every event type"),
       description: z.string().max(200).optional(),
     }),
-    response: WebhookSchema.extend({ secret: z.string().regex(/^whsec_/).describe("the signing secret; shown once") }),
+    response: WebhookSchema.extend({
+      secret: z
+        .string()
+        .regex(/^whsec_/)
+        .describe("the signing secret; shown once"),
+    }),
     successMessage: "webhook created",
     errors: [...AUTH_ERRORS, "WEBHOOK_LIMIT", "INVALID_PARAMS", ...COMMON],
-    example: { url: "https://example.com/atelier-webhooks", events: ["generation.completed", "generation.failed"], description: "production" },
+    example: {
+      url: "https://example.com/atelier-webhooks",
+      events: ["generation.completed", "generation.failed"],
+      description: "production",
+    },
   },
   "/api/webhooks/list": {
     method: "POST",
@@ -341,7 +391,7 @@ export const ENDPOINTS = {
     summary: "List your webhook endpoints",
     description: "Every endpoint with its status; a disabled one says why. Secrets are not shown. No request body.",
     auth: "user",
-    source: "DESIGN §10",
+    source: "docs/design.md §10",
     response: z.strictObject({ webhooks: z.array(WebhookSchema) }),
     errors: [...AUTH_ERRORS, ...COMMON],
   },
@@ -351,7 +401,7 @@ export const ENDPOINTS = {
     summary: "Delete a webhook endpoint",
     description: "Deletes the endpoint and its queued deliveries.",
     auth: "user",
-    source: "DESIGN §10",
+    source: "docs/design.md §10",
     body: WebhookIdBody,
     response: z.strictObject({ webhook_id: z.string(), deleted: z.literal(true) }),
     successMessage: "webhook deleted",
@@ -365,9 +415,13 @@ export const ENDPOINTS = {
     description:
       "Answers a new secret. For 24 h every delivery carries two signatures (new and old secret, space-separated in webhook-signature), so a receiver can switch without rejecting events.",
     auth: "user",
-    source: "DESIGN §10",
+    source: "docs/design.md §10",
     body: WebhookIdBody,
-    response: z.strictObject({ webhook_id: z.string(), secret: z.string().regex(/^whsec_/), previous_secret_expires_at: isoTime() }),
+    response: z.strictObject({
+      webhook_id: z.string(),
+      secret: z.string().regex(/^whsec_/),
+      previous_secret_expires_at: isoTime(),
+    }),
     successMessage: "secret rotated",
     errors: [...AUTH_ERRORS, "WEBHOOK_NOT_FOUND", "INVALID_PARAMS", ...COMMON],
     example: { webhook_id: "wh_…" },
@@ -376,9 +430,10 @@ export const ENDPOINTS = {
     method: "POST",
     tag: "Webhooks",
     summary: "An endpoint's delivery log",
-    description: "The 50 most recent deliveries, newest first: status, attempts, last response code and duration, next retry, and the recent attempts.",
+    description:
+      "The 50 most recent deliveries, newest first: status, attempts, last response code and duration, next retry, and the recent attempts.",
     auth: "user",
-    source: "DESIGN §10",
+    source: "docs/design.md §10",
     body: WebhookIdBody,
     response: z.strictObject({ deliveries: z.array(DeliverySchema) }),
     errors: [...AUTH_ERRORS, "WEBHOOK_NOT_FOUND", "INVALID_PARAMS", ...COMMON],
@@ -391,7 +446,7 @@ export const ENDPOINTS = {
     description:
       "Queues the delivery now with the same webhook-id (receivers dedupe on it) and restarts its retry schedule. Resending to a disabled endpoint re-enables it. A delivery being sent right now is not sent a second time concurrently: the attempt in flight finishes and is logged first. At most 100 resends an hour per user; past that HTTP 429 `Too Many Requests` (with Retry-After) and nothing is queued.",
     auth: "user",
-    source: "DESIGN §10",
+    source: "docs/design.md §10",
     body: z.strictObject({ delivery_id: z.string().min(1).max(200) }),
     response: z.strictObject({ delivery_id: z.string(), status: z.literal("pending") }),
     successMessage: "delivery queued",
@@ -412,9 +467,24 @@ export const ENDPOINTS = {
       model: z.string(),
       mode: z.enum(["live", "simulated"]),
       text: z.string(),
-      usage: z.strictObject({ input_tokens: z.int().nullable(), output_tokens: z.int().nullable(), total_tokens: z.int().nullable() }),
+      usage: z.strictObject({
+        input_tokens: z.int().nullable(),
+        output_tokens: z.int().nullable(),
+        total_tokens: z.int().nullable(),
+      }),
     }),
-    errors: ["UNAUTHENTICATED", "API_KEY_NOT_FOUND", "API_KEY_REVOKED", "RATE_LIMITED", "INVALID_PARAMS", "PROMPT_TOO_LONG", "UNSUPPORTED_TEXT_PROVIDER", "UNSUPPORTED_MODEL", "UPSTREAM_FAILED", ...COMMON],
+    errors: [
+      "UNAUTHENTICATED",
+      "API_KEY_NOT_FOUND",
+      "API_KEY_REVOKED",
+      "RATE_LIMITED",
+      "INVALID_PARAMS",
+      "PROMPT_TOO_LONG",
+      "UNSUPPORTED_TEXT_PROVIDER",
+      "UNSUPPORTED_MODEL",
+      "UPSTREAM_FAILED",
+      ...COMMON,
+    ],
     example: { provider: "openai", model: "gpt-4o-mini", prompt: "Write a haiku about foxes" },
   },
   "/api/demo/gen-image": {
@@ -425,8 +495,24 @@ export const ENDPOINTS = {
     auth: "optional",
     source: "spec 4.5",
     body: DemoRequestSchema,
-    response: z.strictObject({ provider: z.string(), model: z.string(), mode: z.enum(["live", "simulated"]), result_urls: z.array(z.url()) }),
-    errors: ["UNAUTHENTICATED", "API_KEY_NOT_FOUND", "API_KEY_REVOKED", "RATE_LIMITED", "INVALID_PARAMS", "PROMPT_TOO_LONG", "UNSUPPORTED_PROVIDER", "UNSUPPORTED_MODEL", "UPSTREAM_FAILED", ...COMMON],
+    response: z.strictObject({
+      provider: z.string(),
+      model: z.string(),
+      mode: z.enum(["live", "simulated"]),
+      result_urls: z.array(z.url()),
+    }),
+    errors: [
+      "UNAUTHENTICATED",
+      "API_KEY_NOT_FOUND",
+      "API_KEY_REVOKED",
+      "RATE_LIMITED",
+      "INVALID_PARAMS",
+      "PROMPT_TOO_LONG",
+      "UNSUPPORTED_PROVIDER",
+      "UNSUPPORTED_MODEL",
+      "UPSTREAM_FAILED",
+      ...COMMON,
+    ],
     example: { provider: "openai", model: "dall-e-3", prompt: "A lighthouse at dusk" },
   },
   "/api/demo/gen-stream-text": {
@@ -441,7 +527,18 @@ export const ENDPOINTS = {
     response: z.string().describe("streamed text"),
     envelope: false,
     contentType: "text/plain; charset=utf-8",
-    errors: ["UNAUTHENTICATED", "API_KEY_NOT_FOUND", "API_KEY_REVOKED", "RATE_LIMITED", "INVALID_PARAMS", "PROMPT_TOO_LONG", "UNSUPPORTED_TEXT_PROVIDER", "UNSUPPORTED_MODEL", "UPSTREAM_FAILED", ...COMMON],
+    errors: [
+      "UNAUTHENTICATED",
+      "API_KEY_NOT_FOUND",
+      "API_KEY_REVOKED",
+      "RATE_LIMITED",
+      "INVALID_PARAMS",
+      "PROMPT_TOO_LONG",
+      "UNSUPPORTED_TEXT_PROVIDER",
+      "UNSUPPORTED_MODEL",
+      "UPSTREAM_FAILED",
+      ...COMMON,
+    ],
     example: { provider: "openai", model: "gpt-4o-mini", prompt: "Tell a short story" },
   },
   "/api/get-user-info": {
@@ -529,7 +626,7 @@ export const ENDPOINTS = {
     description:
       "Public. Credit packs (one-time; credits valid 1 year by default) and subscription plans (credits granted each month or year), in display order. Amounts in the smallest currency unit (cents).",
     auth: "none",
-    source: "DESIGN §9",
+    source: "docs/design.md §9",
     response: z.strictObject({ products: z.array(ProductSchema) }),
     errors: ["METHOD_NOT_ALLOWED", "BUSY", "INTERNAL"],
   },
@@ -540,10 +637,18 @@ export const ENDPOINTS = {
     description:
       "Creates a Stripe Checkout Session for the product (payment mode for a pack, subscription mode for a plan) and answers the URL to send the buyer to. Credits arrive when Stripe's webhook confirms the payment. Without STRIPE_SECRET_KEY the URL opens Atelier's simulated checkout page (in production with a live provider only when BILLING_SIMULATED=true). A user may start 10 checkouts per hour; a checkout grants the credits it was sold with.",
     auth: "user",
-    source: "DESIGN §9",
+    source: "docs/design.md §9",
     body: CheckoutSchema,
     response: z.strictObject({ checkout_url: z.url() }),
-    errors: [...AUTH_ERRORS, "PRODUCT_NOT_FOUND", "INVALID_PARAMS", "UPSTREAM_FAILED", "RATE_LIMITED", "BILLING_NOT_CONFIGURED", ...COMMON],
+    errors: [
+      ...AUTH_ERRORS,
+      "PRODUCT_NOT_FOUND",
+      "INVALID_PARAMS",
+      "UPSTREAM_FAILED",
+      "RATE_LIMITED",
+      "BILLING_NOT_CONFIGURED",
+      ...COMMON,
+    ],
     example: { product_id: "pack-100" },
   },
   "/api/billing/webhook/stripe": {
@@ -553,8 +658,10 @@ export const ENDPOINTS = {
     description:
       "For Stripe only. Verifies `Stripe-Signature` on the raw body with STRIPE_WEBHOOK_SECRET (HTTP 400 and nothing changed when it does not match), records each event id once and applies it: checkout.session.completed, invoice.paid, customer.subscription.updated / deleted, charge.refunded, charge.dispute.created (a chargeback, like a refund), checkout.session.expired. A replayed event answers code 0 with duplicate true.",
     auth: "none",
-    source: "DESIGN §9",
-    docBody: z.looseObject({ id: z.string(), type: z.string(), data: z.looseObject({ object: z.looseObject({}) }) }).describe("a Stripe event"),
+    source: "docs/design.md §9",
+    docBody: z
+      .looseObject({ id: z.string(), type: z.string(), data: z.looseObject({ object: z.looseObject({}) }) })
+      .describe("a Stripe event"),
     response: z.strictObject({ event_id: z.string(), duplicate: z.boolean(), outcome: z.string() }),
     errors: ["WEBHOOK_SIGNATURE", "WEBHOOK_NOT_CONFIGURED", "INVALID_PARAMS", ...COMMON],
   },
@@ -562,12 +669,27 @@ export const ENDPOINTS = {
     method: "POST",
     tag: "API keys",
     summary: "Create an API key",
-    description: "Session only (a key cannot manage keys). The response is the only time the key itself is shown; at most 25 active keys per user.",
+    description:
+      "Session only (a key cannot manage keys). The response is the only time the key itself is shown; at most 25 active keys per user.",
     auth: "session",
-    source: "DESIGN §5",
+    source: "docs/design.md §5",
     body: ApiKeyCreateSchema,
-    response: z.strictObject({ key_id: z.string(), key: z.string().describe("shown once"), name: z.string(), start: z.string(), created_at: isoTime() }),
-    errors: ["UNAUTHENTICATED", "FORBIDDEN", "API_KEY_NOT_FOUND", "API_KEY_REVOKED", "API_KEY_LIMIT", "INVALID_PARAMS", ...COMMON],
+    response: z.strictObject({
+      key_id: z.string(),
+      key: z.string().describe("shown once"),
+      name: z.string(),
+      start: z.string(),
+      created_at: isoTime(),
+    }),
+    errors: [
+      "UNAUTHENTICATED",
+      "FORBIDDEN",
+      "API_KEY_NOT_FOUND",
+      "API_KEY_REVOKED",
+      "API_KEY_LIMIT",
+      "INVALID_PARAMS",
+      ...COMMON,
+    ],
     example: { name: "build server" },
   },
   "/api/keys/list": {
@@ -576,7 +698,7 @@ export const ENDPOINTS = {
     summary: "List your API keys",
     description: `The signed-in user's active keys and the keys revoked in the last ${REVOKED_KEYS_LISTED_DAYS} days, newest first. Session only.`,
     auth: "session",
-    source: "DESIGN §5",
+    source: "docs/design.md §5",
     response: z.strictObject({ keys: z.array(ApiKeyInfoSchema) }),
     errors: ["UNAUTHENTICATED", "FORBIDDEN", "API_KEY_NOT_FOUND", "API_KEY_REVOKED", ...COMMON],
   },
@@ -586,10 +708,18 @@ export const ENDPOINTS = {
     summary: "Revoke an API key",
     description: "active → revoked, for good: requests with the key are rejected with HTTP 401. Session only.",
     auth: "session",
-    source: "spec 3.2, DESIGN §5",
+    source: "spec 3.2, docs/design.md §5",
     body: ApiKeyRevokeSchema,
     response: z.strictObject({ key_id: z.string(), status: z.literal("revoked") }),
-    errors: ["UNAUTHENTICATED", "FORBIDDEN", "API_KEY_NOT_FOUND", "API_KEY_REVOKED", "KEY_ID_NOT_FOUND", "INVALID_PARAMS", ...COMMON],
+    errors: [
+      "UNAUTHENTICATED",
+      "FORBIDDEN",
+      "API_KEY_NOT_FOUND",
+      "API_KEY_REVOKED",
+      "KEY_ID_NOT_FOUND",
+      "INVALID_PARAMS",
+      ...COMMON,
+    ],
     example: { key_id: "…" },
   },
   "/api/admin/grant-credits": {
@@ -598,7 +728,7 @@ export const ENDPOINTS = {
     summary: "Grant credits to a user",
     description: "Admins only (session or an admin's key). Identify the user by email or user_uuid (exactly one).",
     auth: "admin",
-    source: "DESIGN §6",
+    source: "docs/design.md §6",
     body: GrantCreditsSchema,
     exactlyOne: ["email", "user_uuid"],
     response: z.strictObject({
@@ -619,13 +749,19 @@ export const ENDPOINTS = {
     summary: "Record a subscription",
     description: "Admins only. Records a paid order; a paid, current subscription makes the user premium.",
     auth: "admin",
-    source: "DESIGN §6",
+    source: "docs/design.md §6",
     body: CreateSubscriptionSchema,
     exactlyOne: ["email", "user_uuid"],
     response: SubscriptionSchema.extend({ user_uuid: z.string(), email: z.string(), period_end: isoTime().nullable() }),
     successMessage: "subscription created",
     errors: [...AUTH_ERRORS, "FORBIDDEN", "USER_NOT_FOUND", "INVALID_PARAMS", ...COMMON],
-    example: { email: "someone@example.com", product_id: "pro-monthly", product_name: "Pro", interval: "month", amount: 1900 },
+    example: {
+      email: "someone@example.com",
+      product_id: "pro-monthly",
+      product_name: "Pro",
+      interval: "month",
+      amount: 1900,
+    },
   },
   "/api/admin/list-users": {
     method: "POST",
@@ -633,7 +769,7 @@ export const ENDPOINTS = {
     summary: "List users",
     description: "Admins only. Users newest first, with balance and rate-limit tier.",
     auth: "admin",
-    source: "DESIGN §6",
+    source: "docs/design.md §6",
     body: ListUsersSchema,
     response: z.strictObject({ users: z.array(AdminUserSchema), total: z.int(), page: z.int(), page_size: z.int() }),
     errors: [...AUTH_ERRORS, "FORBIDDEN", "INVALID_PARAMS", ...COMMON],
@@ -644,9 +780,10 @@ export const ENDPOINTS = {
     alsoMethod: "POST",
     tag: "Service",
     summary: "Health",
-    description: "For load balancers and operators: version, database and its engine (with the connection pool on PostgreSQL), and which providers are live or simulated. HTTP 503 when the database fails.",
+    description:
+      "For load balancers and operators: version, database and its engine (with the connection pool on PostgreSQL), and which providers are live or simulated. HTTP 503 when the database fails.",
     auth: "none",
-    source: "DESIGN §2",
+    source: "docs/design.md §2",
     response: z.strictObject({
       status: z.enum(["ok", "degraded"]),
       version: z.string(),
@@ -655,7 +792,10 @@ export const ENDPOINTS = {
       pool: z
         .strictObject({
           max: z.number().int().describe("connections this process may open to PostgreSQL (DATABASE_POOL_MAX)"),
-          in_flight: z.number().int().describe("statements and transactions this process is waiting on now; beyond max they queue"),
+          in_flight: z
+            .number()
+            .int()
+            .describe("statements and transactions this process is waiting on now; beyond max they queue"),
         })
         .optional()
         .describe("PostgreSQL only: this process's connection pool"),
@@ -682,10 +822,11 @@ export const ENDPOINTS = {
     description:
       "better-auth's e-mail sign-up. Answers better-auth's own JSON (not the envelope) and sets the `atelier.session_token` cookie. Send an Origin header equal to PUBLIC_URL.",
     auth: "none",
-    source: "DESIGN §5",
+    source: "docs/design.md §5",
     body: z.object({ name: z.string().min(1), email: z.email(), password: z.string().min(8).max(128) }),
     extraResponses: {
-      "400": "better-auth rejected the body (e.g. `INVALID_EMAIL`, `PASSWORD_TOO_SHORT`, `PASSWORD_TOO_LONG`): `{code, message}`",
+      "400":
+        "better-auth rejected the body (e.g. `INVALID_EMAIL`, `PASSWORD_TOO_SHORT`, `PASSWORD_TOO_LONG`): `{code, message}`",
       "403": "`INVALID_ORIGIN`: the Origin header is not PUBLIC_URL or a trusted origin",
       "422": "`USER_ALREADY_EXISTS` (or `FAILED_TO_CREATE_USER`): `{code, message}`",
       "429": "too many sign-up attempts from this address",
@@ -700,9 +841,10 @@ export const ENDPOINTS = {
     method: "POST",
     tag: "Sign-in",
     summary: "Sign in (session cookie)",
-    description: "better-auth's e-mail sign-in; sets the `atelier.session_token` cookie. Send an Origin header equal to PUBLIC_URL.",
+    description:
+      "better-auth's e-mail sign-in; sets the `atelier.session_token` cookie. Send an Origin header equal to PUBLIC_URL.",
     auth: "none",
-    source: "DESIGN §5",
+    source: "docs/design.md §5",
     body: z.object({ email: z.email(), password: z.string().min(1) }),
     extraResponses: {
       "400": "better-auth rejected the body (e.g. `INVALID_EMAIL`): `{code, message}`",
@@ -720,7 +862,18 @@ export const ENDPOINTS = {
 
 export type EndpointPath = keyof typeof ENDPOINTS;
 
-export const endpoint = <P extends EndpointPath>(path: P): (typeof ENDPOINTS)[P] & { path: P } => ({ ...ENDPOINTS[path], path });
+export const endpoint = <P extends EndpointPath>(path: P): (typeof ENDPOINTS)[P] & { path: P } => ({
+  ...ENDPOINTS[path],
+  path,
+});
 
 /** The errors every caller can meet whatever the endpoint (HTTP statuses other than 200). */
-export const TRANSPORT_ERRORS: readonly ErrorCode[] = ["API_KEY_NOT_FOUND", "API_KEY_REVOKED", "RATE_LIMITED", "CROSS_SITE", "METHOD_NOT_ALLOWED", "NOT_FOUND", "INTERNAL"];
+export const TRANSPORT_ERRORS: readonly ErrorCode[] = [
+  "API_KEY_NOT_FOUND",
+  "API_KEY_REVOKED",
+  "RATE_LIMITED",
+  "CROSS_SITE",
+  "METHOD_NOT_ALLOWED",
+  "NOT_FOUND",
+  "INTERNAL",
+];

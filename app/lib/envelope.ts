@@ -28,7 +28,10 @@ const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache
  * always the envelope's own): one plain object per response, which Bun turns into the response's headers in one
  * step (a `Headers` object and a `set` per header cost several times more: docs/performance.md).
  */
-export function envelopeResponse(body: Envelope | string, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+export function envelopeResponse(
+  body: Envelope | string,
+  init: { status?: number; headers?: Record<string, string> } = {},
+): Response {
   const headers = init.headers ? { ...init.headers, ...JSON_HEADERS } : JSON_HEADERS;
   return new Response(typeof body === "string" ? body : JSON.stringify(body), { status: init.status ?? 200, headers });
 }

@@ -1,6 +1,6 @@
 /**
  * Typed errors. Domain code throws `new AppError(code, params)`; one table maps
- * each code to the envelope message and HTTP status (DESIGN §1). Routes never
+ * each code to the envelope message and HTTP status (docs/design.md §1). Routes never
  * build error strings.
  */
 type Params = {
@@ -46,7 +46,7 @@ type Rule<C extends ErrorCode> = { status: number; message: (p: Params[C]) => st
 
 export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
   UNAUTHENTICATED: { status: 200, message: () => "no auth, please sign-in" },
-  INVALID_PARAMS: { status: 200, message: (p) => (p && p.reason ? `invalid params: ${p.reason}` : "invalid params") },
+  INVALID_PARAMS: { status: 200, message: (p) => (p?.reason ? `invalid params: ${p.reason}` : "invalid params") },
   // Generate's `options` against the model's catalog entry: size, unknown key, value out of range.
   INVALID_OPTIONS: { status: 200, message: (p) => `invalid params: ${p.reason}` },
   GENERATION_FIELDS_REQUIRED: {
@@ -82,16 +82,22 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
     status: 200,
     message: (p) => `upstream error: ${p.provider}${p.status ? ` answered HTTP ${p.status}` : " failed"}`,
   },
-  // The same Idempotency-Key (same user, 24 h) with another body: HTTP 409 (DESIGN §1, §10).
-  IDEMPOTENCY_MISMATCH: { status: 409, message: () => "invalid params: Idempotency-Key reused with a different request" },
+  // The same Idempotency-Key (same user, 24 h) with another body: HTTP 409 (docs/design.md §1, §10).
+  IDEMPOTENCY_MISMATCH: {
+    status: 409,
+    message: () => "invalid params: Idempotency-Key reused with a different request",
+  },
   GENERATION_FINISHED: { status: 200, message: () => "generation already finished" },
   WEBHOOK_NOT_FOUND: { status: 200, message: () => "webhook not found" },
   DELIVERY_NOT_FOUND: { status: 200, message: () => "delivery not found" },
   WEBHOOK_LIMIT: { status: 200, message: (p) => `invalid params: at most ${p.max} webhooks per user` },
-  // Billing (DESIGN §9).
+  // Billing (docs/design.md §9).
   PRODUCT_NOT_FOUND: { status: 200, message: () => "product not found" },
   NO_BILLING_ACCOUNT: { status: 200, message: () => "no subscription to manage" },
-  BILLING_NOT_CONFIGURED: { status: 503, message: () => "payments not configured: set STRIPE_SECRET_KEY (or BILLING_SIMULATED=true)" },
+  BILLING_NOT_CONFIGURED: {
+    status: 503,
+    message: () => "payments not configured: set STRIPE_SECRET_KEY (or BILLING_SIMULATED=true)",
+  },
   WEBHOOK_SIGNATURE: { status: 400, message: () => "invalid signature" },
   WEBHOOK_NOT_CONFIGURED: { status: 400, message: () => "webhook not configured: set STRIPE_WEBHOOK_SECRET" },
 };
@@ -148,17 +154,28 @@ const OPTION_MESSAGE_PATTERNS = [
 ];
 
 /** The reasons any JSON endpoint may give for its body itself (app/lib/api.server.ts readJsonBody). */
-export const BODY_INVALID_REASONS = ["body too large (max 1 MiB)", "body is not valid UTF-8", "body is not valid JSON", "text must not contain NUL characters", "body nested too deeply (max 32 levels)"];
+export const BODY_INVALID_REASONS = [
+  "body too large (max 1 MiB)",
+  "body is not valid UTF-8",
+  "body is not valid JSON",
+  "text must not contain NUL characters",
+  "body nested too deeply (max 32 levels)",
+];
 
 /** Every message pattern a code can produce, with its HTTP status (the API reference's error table). */
 export function errorPatterns(code: ErrorCode): { status: number; messages: string[] } {
   const rule = ERRORS[code] as Rule<ErrorCode>;
   const messages = [rule.message(ERROR_PLACEHOLDERS[code] as never)];
-  if (code === "INVALID_PARAMS") messages.unshift(rule.message(undefined as never), ...BODY_INVALID_REASONS.map((reason) => rule.message({ reason } as never)));
+  if (code === "INVALID_PARAMS")
+    messages.unshift(
+      rule.message(undefined as never),
+      ...BODY_INVALID_REASONS.map((reason) => rule.message({ reason } as never)),
+    );
   if (code === "INVALID_OPTIONS") {
     messages.splice(0, 1, ...OPTION_MESSAGE_PATTERNS.map((reason) => rule.message({ reason } as never)));
   }
-  if (code === "UNSUPPORTED_PROVIDER") messages.unshift(rule.message({ aiType: "image", provider: P("provider") } as never));
+  if (code === "UNSUPPORTED_PROVIDER")
+    messages.unshift(rule.message({ aiType: "image", provider: P("provider") } as never));
   if (code === "UPSTREAM_FAILED") messages.push(rule.message({ provider: P("provider") } as never));
   return { status: rule.status, messages };
 }
@@ -185,9 +202,23 @@ export class AppError<C extends ErrorCode = ErrorCode> extends Error {
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
 
 /** postgres.js's own codes for a connection that failed or went away. */
-const PG_CONNECTION_CODES = new Set(["CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT"]);
+const PG_CONNECTION_CODES = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+]);
 /** Socket errors while reaching the database server. */
-const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
 
 /**
  * The database cannot answer right now, and the same request may succeed in a
@@ -199,7 +230,11 @@ const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"
  * itself. Drivers' errors may be wrapped (drizzle's query error): causes are followed.
  */
 export const isDatabaseBusy = (e: unknown): boolean => {
-  for (let c = e as { code?: unknown; errno?: unknown; cause?: unknown } | null | undefined, i = 0; c && i < 5; c = c.cause as typeof c, i++) {
+  for (
+    let c = e as { code?: unknown; errno?: unknown; cause?: unknown } | null | undefined, i = 0;
+    c && i < 5;
+    c = c.cause as typeof c, i++
+  ) {
     const code = c.code;
     if (typeof code !== "string") continue;
     if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return true;

@@ -47,7 +47,7 @@ export const ApiKeyCreateSchema = z.object({
 export const ApiKeyRevokeSchema = z.object({
   key_id: z.string().min(1).max(100),
 });
-/** Spec 2.7 / 4.12 and DESIGN §1: content 1..5000 characters, rating an integer 1..5. */
+/** Spec 2.7 / 4.12 and docs/design.md §1: content 1..5000 characters, rating an integer 1..5. */
 export const FEEDBACK_MAX_CHARS = 5000;
 export const FEEDBACK_ERRORS = {
   contentRequired: "content is required",
@@ -61,10 +61,19 @@ const chars = (s: string) => [...s].length;
 
 export const FeedbackSchema = z.object({
   content: z
-    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? FEEDBACK_ERRORS.contentRequired : FEEDBACK_ERRORS.contentType) })
+    .string({
+      error: (issue) =>
+        issue.input === undefined || issue.input === null
+          ? FEEDBACK_ERRORS.contentRequired
+          : FEEDBACK_ERRORS.contentType,
+    })
     .refine((s) => s.trim().length > 0, FEEDBACK_ERRORS.contentRequired)
     .refine((s) => chars(s) <= FEEDBACK_MAX_CHARS, FEEDBACK_ERRORS.contentTooLong),
-  rating: z.number({ error: FEEDBACK_ERRORS.rating }).int(FEEDBACK_ERRORS.rating).min(1, FEEDBACK_ERRORS.rating).max(5, FEEDBACK_ERRORS.rating),
+  rating: z
+    .number({ error: FEEDBACK_ERRORS.rating })
+    .int(FEEDBACK_ERRORS.rating)
+    .min(1, FEEDBACK_ERRORS.rating)
+    .max(5, FEEDBACK_ERRORS.rating),
 });
 
 /** The same rules for the HTML form (whose rating arrives as text), said the way a person would. */
@@ -80,13 +89,20 @@ export const FeedbackFormSchema = z.object({
     .refine((s) => chars(s) <= FEEDBACK_MAX_CHARS, FEEDBACK_FORM_ERRORS.tooLong),
   rating: z.preprocess(
     (v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v),
-    z.number({ error: FEEDBACK_FORM_ERRORS.rating }).int(FEEDBACK_FORM_ERRORS.rating).min(1, FEEDBACK_FORM_ERRORS.rating).max(5, FEEDBACK_FORM_ERRORS.rating),
+    z
+      .number({ error: FEEDBACK_FORM_ERRORS.rating })
+      .int(FEEDBACK_FORM_ERRORS.rating)
+      .min(1, FEEDBACK_FORM_ERRORS.rating)
+      .max(5, FEEDBACK_FORM_ERRORS.rating),
   ),
 });
 
 export const AffiliateSchema = z.object({ is_affiliate: z.boolean() });
 /** The studio's create form: one offering (`ai_type|provider|model`) and a prompt. */
 export const StudioSchema = z.object({
-  offering: z.string().min(1, "Choose a model").regex(/^(image|video)\|[^|]+\|[^|]+$/, "Choose a model"),
+  offering: z
+    .string()
+    .min(1, "Choose a model")
+    .regex(/^(image|video)\|[^|]+\|[^|]+$/, "Choose a model"),
   prompt: z.string().trim().min(1, "Describe what to create").max(4000, "At most 4000 characters"),
 });

@@ -4,7 +4,7 @@
  * only" and applies rate limits is `guard()` in api.server.ts.
  */
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
-import { tierOf, type Tier } from "~/domain/rate-limits/policy.server";
+import { type Tier, tierOf } from "~/domain/rate-limits/policy.server";
 import { findKeyOwner, findUserById, isAdmin, type UserRow } from "~/domain/users/users.server";
 import { AppError } from "./errors";
 import type { Services } from "./services.server";
@@ -29,7 +29,13 @@ export async function resolveCaller(request: Request, services: Services): Promi
     const owner = await findKeyOwner(services.db, identity.userId, services.clock.now());
     if (!owner) throw new AppError("API_KEY_NOT_FOUND");
     const admin = isAdmin(services.config, owner.user);
-    return { user: owner.user, via: "api_key", apiKeyId: identity.keyId, isAdmin: admin, tier: tierOf(admin, owner.premium) };
+    return {
+      user: owner.user,
+      via: "api_key",
+      apiKeyId: identity.keyId,
+      isAdmin: admin,
+      tier: tierOf(admin, owner.premium),
+    };
   }
   const userId = await sessionUser(request, services);
   const user = userId ? await findUserById(services.db, userId) : undefined;

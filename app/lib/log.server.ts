@@ -35,7 +35,7 @@ function write(level: Level, msg: string, fields?: Record<string, unknown>) {
       line[k] = v instanceof Error ? { name: v.name, message: v.message, stack: v.stack } : v;
     }
   }
-  const out = JSON.stringify(line) + "\n";
+  const out = `${JSON.stringify(line)}\n`;
   if (level === "error" || level === "warn") process.stderr.write(out);
   else process.stdout.write(out);
 }
@@ -44,7 +44,14 @@ function write(level: Level, msg: string, fields?: Record<string, unknown>) {
  * The access log line of one request, byte for byte what `log.info("request", {request_id, method, path, status,
  * ms})` writes outside a request's context, built as one template: it is written for every request.
  */
-export function accessLine(t: Date, requestId: string, method: string, path: string, status: number, ms: number): string {
+export function accessLine(
+  t: Date,
+  requestId: string,
+  method: string,
+  path: string,
+  status: number,
+  ms: number,
+): string {
   return `{"t":"${t.toISOString()}","level":"info","msg":"request","request_id":${JSON.stringify(requestId)},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${JSON.stringify(ms)}}\n`;
 }
 

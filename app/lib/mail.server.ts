@@ -29,7 +29,12 @@ export function createMailer(config: Pick<Config, "SMTP_URL" | "MAIL_FROM" | "pu
   if (!config.SMTP_URL) {
     return {
       kind: "log",
-      send: async (mail) => log.info("mail not sent (no SMTP_URL): its text follows", { to: mail.to, subject: mail.subject, text: mail.text }),
+      send: async (mail) =>
+        log.info("mail not sent (no SMTP_URL): its text follows", {
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+        }),
     };
   }
   const transport = nodemailer.createTransport(config.SMTP_URL);
@@ -57,11 +62,14 @@ export function checkMailerInBackground(mailer: Mailer, smtpUrl: string | undefi
   return mailer.check().then(
     () => log.debug("mail server accepts our login", { server }),
     (error) =>
-      log.warn("mail server check failed: confirmation and password-reset e-mails will not arrive, and new accounts cannot sign in until they do", {
-        server,
-        error: error instanceof Error ? error.message : String(error),
-        hint: MAIL_HINT,
-      }),
+      log.warn(
+        "mail server check failed: confirmation and password-reset e-mails will not arrive, and new accounts cannot sign in until they do",
+        {
+          server,
+          error: error instanceof Error ? error.message : String(error),
+          hint: MAIL_HINT,
+        },
+      ),
   );
 }
 
@@ -75,5 +83,7 @@ export function sendInBackground(mailer: Mailer, mail: Mail, allowed: () => Prom
   (async () => {
     if (await allowed()) await mailer.send(mail);
     else log.warn("mail held back: too many to this address within an hour", { subject: mail.subject });
-  })().catch((error) => log.error("mail delivery failed", { to: mail.to, subject: mail.subject, error, hint: MAIL_HINT }));
+  })().catch((error) =>
+    log.error("mail delivery failed", { to: mail.to, subject: mail.subject, error, hint: MAIL_HINT }),
+  );
 }

@@ -6,8 +6,14 @@
 export const NOTICES = {
   "signed-out": { kind: "info", text: "You are signed out. See you soon." },
   "password-reset": { kind: "success", text: "Your password has been changed. Sign in with the new one." },
-  "generation-started": { kind: "success", text: "Generation started. It appears in your gallery and updates by itself." },
-  "checkout-success": { kind: "success", text: "Thank you! Your payment went through: the credits are in your balance as soon as it is confirmed." },
+  "generation-started": {
+    kind: "success",
+    text: "Generation started. It appears in your gallery and updates by itself.",
+  },
+  "checkout-success": {
+    kind: "success",
+    text: "Thank you! Your payment went through: the credits are in your balance as soon as it is confirmed.",
+  },
   "generation-canceled": { kind: "info", text: "Generation canceled: nothing was charged." },
   "checkout-canceled": { kind: "info", text: "Checkout canceled: nothing was charged." },
 } as const satisfies Record<string, { kind: "info" | "success" | "error"; text: string }>;

@@ -5,8 +5,8 @@
  * against, messages from the error table.
  */
 import { z } from "zod";
-import { ENDPOINTS, QueryResponseSchema, type EndpointDef } from "./endpoints";
-import { errorPatterns, type ErrorCode } from "./errors";
+import { ENDPOINTS, type EndpointDef, QueryResponseSchema } from "./endpoints";
+import { type ErrorCode, errorPatterns } from "./errors";
 import { APP_VERSION } from "./version";
 
 type Json = Record<string, unknown>;
@@ -18,12 +18,18 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
 }
 
 export const SECURITY_SCHEMES = {
-  apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "An API key created on /keys (acts as its owner)." },
+  apiKey: {
+    type: "apiKey",
+    in: "header",
+    name: "X-API-Key",
+    description: "An API key created on /keys (acts as its owner).",
+  },
   session: {
     type: "apiKey",
     in: "cookie",
     name: "atelier.session_token",
-    description: "The browser session set by sign-in (better-auth). In production over HTTPS the cookie is `__Secure-atelier.session_token`.",
+    description:
+      "The browser session set by sign-in (better-auth). In production over HTTPS the cookie is `__Secure-atelier.session_token`.",
   },
 } as const;
 
@@ -50,7 +56,10 @@ export const AUTH_TEXT: Record<EndpointDef["auth"], string> = {
 };
 
 const RATE_HEADERS = {
-  "RateLimit-Policy": { description: 'IETF draft, e.g. `"standard";q=100;w=60` (requests with X-API-Key)', schema: { type: "string" } },
+  "RateLimit-Policy": {
+    description: 'IETF draft, e.g. `"standard";q=100;w=60` (requests with X-API-Key)',
+    schema: { type: "string" },
+  },
   RateLimit: { description: 'IETF draft, e.g. `"standard";r=99;t=60`', schema: { type: "string" } },
   "X-RateLimit-Limit": { description: "requests allowed per window", schema: { type: "integer" } },
   "X-RateLimit-Remaining": { description: "requests left in the window", schema: { type: "integer" } },
@@ -108,7 +117,9 @@ function operation(path: string, def: EndpointDef, method: string) {
           content: {
             [def.contentType ?? "application/json"]: { schema: successSchema },
             // Errors before a stream starts are JSON envelopes (gen-stream-text, stream).
-            ...(envelopeErrors.length && (def.contentType ?? "application/json") !== "application/json" ? { "application/json": { schema: errorEnvelope } } : {}),
+            ...(envelopeErrors.length && (def.contentType ?? "application/json") !== "application/json"
+              ? { "application/json": { schema: errorEnvelope } }
+              : {}),
           },
         }
       : {
@@ -141,14 +152,25 @@ function operation(path: string, def: EndpointDef, method: string) {
     if (!msgs.length) continue;
     responses[status] = {
       description: `${text}: ${msgs.map((m) => `\`${m}\``).join(", ")}`,
-      headers: status === "429" ? { ...RATE_HEADERS, "Retry-After": { schema: { type: "integer" }, description: "seconds" } } : undefined,
+      headers:
+        status === "429"
+          ? { ...RATE_HEADERS, "Retry-After": { schema: { type: "integer" }, description: "seconds" } }
+          : undefined,
       content: { "application/json": { schema: errorEnvelope } },
     };
   }
   for (const [status, description] of Object.entries(def.extraResponses ?? {})) {
     responses[status] = {
       description,
-      content: { "application/json": { schema: { type: "object", required: ["message"], properties: { code: { type: "string" }, message: { type: "string" } } } } },
+      content: {
+        "application/json": {
+          schema: {
+            type: "object",
+            required: ["message"],
+            properties: { code: { type: "string" }, message: { type: "string" } },
+          },
+        },
+      },
     };
   }
   if (path === "/api/health") responses["503"] = { description: "The database check failed (data.database = error)." };
@@ -168,7 +190,13 @@ function operation(path: string, def: EndpointDef, method: string) {
               description: h.description,
               schema: { type: "string", minLength: 1, ...(h.maxLength ? { maxLength: h.maxLength } : {}) },
             })),
-            ...(def.query ?? []).map((q) => ({ name: q.name, in: "query", required: q.required, description: q.description, schema: { type: "string" } })),
+            ...(def.query ?? []).map((q) => ({
+              name: q.name,
+              in: "query",
+              required: q.required,
+              description: q.description,
+              schema: { type: "string" },
+            })),
           ],
         }
       : {}),
@@ -179,12 +207,20 @@ function operation(path: string, def: EndpointDef, method: string) {
 
 /** The Standard Webhooks headers Atelier sends with every event. */
 const WEBHOOK_HEADERS = [
-  { name: "webhook-id", description: "The event id (`msg_…`): the same on every retry and resend; dedupe on it.", example: "msg_2c9Y0h6kZ1bQn3s4t5u6vw" },
-  { name: "webhook-timestamp", description: "Unix seconds of this attempt; reject values far from your clock (the libraries allow 5 minutes).", example: "1763805600" },
+  {
+    name: "webhook-id",
+    description: "The event id (`msg_…`): the same on every retry and resend; dedupe on it.",
+    example: "msg_2c9Y0h6kZ1bQn3s4t5u6vw",
+  },
+  {
+    name: "webhook-timestamp",
+    description: "Unix seconds of this attempt; reject values far from your clock (the libraries allow 5 minutes).",
+    example: "1763805600",
+  },
   {
     name: "webhook-signature",
     description:
-      "`v1,<base64 HMAC-SHA256 of \"<webhook-id>.<webhook-timestamp>.<body>\">`, keyed with the base64-decoded part of your `whsec_` secret. During the 24 h after a rotation, two signatures separated by a space (new and old secret): accept if any matches.",
+      '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of your `whsec_` secret. During the 24 h after a rotation, two signatures separated by a space (new and old secret): accept if any matches.',
     example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
   },
 ];
@@ -205,7 +241,14 @@ export function webhooksSection(): Json {
         summary: `${type}: a task ${status === "completed" ? "completed (results stored, credits debited)" : "failed, was canceled or timed out (nothing charged)"}`,
         description:
           "Sent once per event to each active endpoint subscribed to it, signed per the Standard Webhooks specification. Answer any 2xx within 10 s to acknowledge; anything else (or a redirect, or no answer) is retried with backoff for about 27 hours (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), always with the same webhook-id. An endpoint without a successful delivery for 3 days is disabled (the reason shows in /api/webhooks/list).",
-        parameters: WEBHOOK_HEADERS.map((h) => ({ name: h.name, in: "header", required: true, description: h.description, schema: { type: "string" }, example: h.example })),
+        parameters: WEBHOOK_HEADERS.map((h) => ({
+          name: h.name,
+          in: "header",
+          required: true,
+          description: h.description,
+          schema: { type: "string" },
+          example: h.example,
+        })),
         requestBody: {
           required: true,
           content: {
@@ -216,8 +259,15 @@ export function webhooksSection(): Json {
                 additionalProperties: false,
                 properties: {
                   type: { const: type },
-                  timestamp: { type: "string", format: "date-time", description: "when the event happened (the task's final transition)" },
-                  data: { ...jsonSchema(variant(status), "output"), description: "exactly the data of /api/generator/query for this task at that moment" },
+                  timestamp: {
+                    type: "string",
+                    format: "date-time",
+                    description: "when the event happened (the task's final transition)",
+                  },
+                  data: {
+                    ...jsonSchema(variant(status), "output"),
+                    description: "exactly the data of /api/generator/query for this task at that moment",
+                  },
                 },
               },
             },
@@ -234,7 +284,8 @@ export function buildOpenApi(serverUrl: string) {
   const paths: Json = {};
   for (const [path, def] of Object.entries(ENDPOINTS) as [string, EndpointDef][]) {
     const item: Json = {};
-    for (const m of [def.method, def.alsoMethod].filter(Boolean) as string[]) item[m.toLowerCase()] = operation(path, def, m.toLowerCase());
+    for (const m of [def.method, def.alsoMethod].filter(Boolean) as string[])
+      item[m.toLowerCase()] = operation(path, def, m.toLowerCase());
     paths[path] = item;
   }
   return {

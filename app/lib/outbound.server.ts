@@ -15,20 +15,21 @@
  * - Redirects are followed by hand, each hop checked again, at most
  *   `maxRedirects` (0: a 3xx is returned as is — webhooks).
  * - IPv6 outside 2000::/3 — where all global unicast space lies — is refused
- *   (IPv4-compatible `::a.b.c.d` and the like; security review 5).
+ *   (IPv4-compatible `::a.b.c.d` and the like).
  * - An address this server holds itself (any network interface's, public ones
  *   included) is refused like loopback: the kernel delivers it locally, to
  *   services bound to 0.0.0.0 that only a firewall keeps from the outside
- *   world (security review 5).
+ *   world.
  * - `readCapped` counts bytes while streaming and stops at the cap.
  *
  * `allowPrivate` (OUTBOUND_ALLOW_PRIVATE, for local fakes and tests) admits
  * loopback, private, unique-local and CGNAT addresses — never link-local
  * (metadata), multicast or unspecified ones.
  */
-import ipaddr from "ipaddr.js";
+
 import { lookup as dnsLookup } from "node:dns/promises";
 import { networkInterfaces } from "node:os";
+import ipaddr from "ipaddr.js";
 import { readStreamCapped } from "./body.server";
 
 export type Resolver = (hostname: string) => Promise<string[]>;
@@ -52,7 +53,7 @@ export interface OutboundOptions {
 
 /**
  * A host whose DNS server never answers (an attacker's own domain) must not hold a webhook sender or a request past
- * its timeout: the system resolver alone waits 10–30 s (security review 5).
+ * its timeout: the system resolver alone waits 10–30 s.
  */
 export const DNS_TIMEOUT_MS = 5_000;
 
@@ -125,7 +126,8 @@ export function addressRefusal(ip: string, allowPrivate = false, local: Iterable
   const addr = ipaddr.process(canonical(ip));
   const range = addr.range();
   if (range === "unicast") {
-    if (addr.kind() === "ipv6" && !addr.match(GLOBAL_UNICAST_V6)) return `${addr.toString()} is outside global unicast space (2000::/3)`;
+    if (addr.kind() === "ipv6" && !addr.match(GLOBAL_UNICAST_V6))
+      return `${addr.toString()} is outside global unicast space (2000::/3)`;
     if (!allowPrivate) {
       const text = addr.toString();
       for (const own of local) if (own === text) return `${text} is an address of this server`;
@@ -136,7 +138,8 @@ export function addressRefusal(ip: string, allowPrivate = false, local: Iterable
   return `${addr.toString()} is a ${range} address`;
 }
 
-const systemResolve: Resolver = async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+const systemResolve: Resolver = async (hostname) =>
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 /** The resolver's answer, or a rejection once `ms` pass or `signal` aborts (the lookup itself cannot be stopped). */
 async function resolveWithin(resolve: Resolver, host: string, ms: number, signal?: AbortSignal): Promise<string[]> {
@@ -166,7 +169,8 @@ export async function checkedAddress(
   url: URL,
   opts: Pick<OutboundOptions, "allowPrivate" | "resolve" | "localAddresses" | "dnsTimeoutMs" | "signal"> = {},
 ): Promise<string> {
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new OutboundRefused(`scheme ${url.protocol} is not allowed`, url.href);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new OutboundRefused(`scheme ${url.protocol} is not allowed`, url.href);
   if (url.username || url.password) throw new OutboundRefused("URLs with credentials are not allowed", url.href);
   const host = bare(url.hostname);
   const literal = ipaddr.isValid(host);
@@ -174,10 +178,19 @@ export async function checkedAddress(
   if (literal) addresses = [host];
   else {
     try {
-      addresses = await resolveWithin(opts.resolve ?? systemResolve, host, opts.dnsTimeoutMs ?? DNS_TIMEOUT_MS, opts.signal);
+      addresses = await resolveWithin(
+        opts.resolve ?? systemResolve,
+        host,
+        opts.dnsTimeoutMs ?? DNS_TIMEOUT_MS,
+        opts.signal,
+      );
     } catch (err) {
       if (opts.signal?.aborted) throw err;
-      throw new OutboundRefused(`${host} could not be resolved: ${(err as Error)?.message ?? String(err)}`, url.href, notPublic(host, literal));
+      throw new OutboundRefused(
+        `${host} could not be resolved: ${(err as Error)?.message ?? String(err)}`,
+        url.href,
+        notPublic(host, literal),
+      );
     }
   }
   if (addresses.length === 0) throw new OutboundRefused(`${host} has no address`, url.href, notPublic(host, literal));
@@ -185,7 +198,8 @@ export async function checkedAddress(
   const local = opts.allowPrivate ? [] : [...(opts.localAddresses ?? serverAddresses)()];
   for (const a of addresses) {
     const why = addressRefusal(a, opts.allowPrivate, local);
-    if (why) throw new OutboundRefused(`${host} resolves to a forbidden address: ${why}`, url.href, notPublic(host, literal));
+    if (why)
+      throw new OutboundRefused(`${host} resolves to a forbidden address: ${why}`, url.href, notPublic(host, literal));
   }
   return addresses[0]!;
 }

@@ -6,7 +6,7 @@
  * when SESSION_RATE_LIMITS is on. Through this process's leases (limiter.server.ts):
  * most requests are decided from memory, without a statement.
  */
-import { rateLimitHeaders, type Policy } from "~/domain/rate-limits/decide";
+import { type Policy, rateLimitHeaders } from "~/domain/rate-limits/decide";
 import { leases } from "~/domain/rate-limits/limiter.server";
 import { keyPolicy, keyTier, sessionBucket, sessionPolicy, userBucket } from "~/domain/rate-limits/policy.server";
 import type { Caller } from "./identity.server";
@@ -18,12 +18,19 @@ export interface RateLimitOutcome {
 }
 
 /** Null when the request is not limited (a session with SESSION_RATE_LIMITS off). */
-export async function checkRateLimit(route: string, services: Services, caller: Caller): Promise<RateLimitOutcome | null> {
+export async function checkRateLimit(
+  route: string,
+  services: Services,
+  caller: Caller,
+): Promise<RateLimitOutcome | null> {
   const { config, db, clock } = services;
   let bucket: string;
   let policy: Policy;
   if (caller.via === "api_key") {
-    policy = keyPolicy(config, caller.tier ?? (await keyTier(db, { userId: caller.user.id, isAdmin: caller.isAdmin }, clock)));
+    policy = keyPolicy(
+      config,
+      caller.tier ?? (await keyTier(db, { userId: caller.user.id, isAdmin: caller.isAdmin }, clock)),
+    );
     bucket = userBucket(caller.user.id);
   } else if (config.SESSION_RATE_LIMITS) {
     policy = sessionPolicy(route);

@@ -1,6 +1,6 @@
 /**
  * Response headers that keep pages from being framed, sniffed or scripted by
- * anyone else (DESIGN §5). Documents get a per-response CSP nonce that React
+ * anyone else (docs/design.md §5). Documents get a per-response CSP nonce that React
  * Router puts on its own inline scripts (entry.server.tsx); every other
  * response gets the same framing/sniffing/referrer rules and a CSP that allows
  * nothing to run.
@@ -40,13 +40,16 @@ export function setDocumentHeaders(headers: Headers, nonce: string): void {
 const OTHER_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
 /** The headers of every response that is not a page (JSON, media, static files). */
-export const BASELINE_HEADERS: Readonly<Record<string, string>> = Object.freeze({ ...COMMON, "Content-Security-Policy": OTHER_CSP });
+export const BASELINE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  ...COMMON,
+  "Content-Security-Policy": OTHER_CSP,
+});
 const BASELINE = Object.entries(BASELINE_HEADERS);
 
 /**
  * What a response that names no caching of its own gets: pages and their `.data` requests show a signed-in
  * person's e-mail, balance, keys and webhooks, and a shared cache or a "cache everything" CDN rule must not keep
- * them for the next visitor (security review 5). Static files, media and the API set their own.
+ * them for the next visitor. Static files, media and the API set their own.
  */
 export const DEFAULT_CACHE_CONTROL = "private, no-store";
 

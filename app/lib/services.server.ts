@@ -9,12 +9,12 @@
  * the first request; routes then call the synchronous `getServices()`. On
  * SQLite `getServices()` still opens the file on first use, as it always did.
  */
-import { openDatabase, openPostgres, type Db } from "#db/client";
+import { type Db, openDatabase, openPostgres } from "#db/client";
 import { seedProducts } from "~/domain/billing/products.server";
-import { createAuth, type Auth } from "./auth.server";
+import { type Auth, createAuth } from "./auth.server";
+import { type Clock, systemClock } from "./clock";
+import { type Config, describeDatabase, getConfig } from "./config.server";
 import { log } from "./log.server";
-import { systemClock, type Clock } from "./clock";
-import { describeDatabase, getConfig, type Config } from "./config.server";
 
 export interface Services {
   config: Config;
@@ -30,7 +30,8 @@ type G = typeof globalThis & { [KEY]?: Services; [OPENING]?: Promise<Services> }
 /** An upgrade says what it did: the migrations this process applied to an existing database (a new one says nothing). */
 function logMigrated(config: Config): (applied: number, before: number) => void {
   return (applied, before) => {
-    if (applied > 0 && before > 0) log.info("database migrated", { applied, before, database: describeDatabase(config) });
+    if (applied > 0 && before > 0)
+      log.info("database migrated", { applied, before, database: describeDatabase(config) });
   };
 }
 
@@ -63,7 +64,10 @@ export async function initServices(): Promise<Services> {
   const config = getConfig();
   if (config.engine === "sqlite") return getServices();
   g[OPENING] ??= (async () => {
-    const db = await openPostgres(config.DATABASE_URL!, { poolMax: config.DATABASE_POOL_MAX, onMigrated: logMigrated(config) });
+    const db = await openPostgres(config.DATABASE_URL!, {
+      poolMax: config.DATABASE_POOL_MAX,
+      onMigrated: logMigrated(config),
+    });
     const s = assemble(config, db);
     await seed(s);
     return (g[KEY] = s);
@@ -75,7 +79,8 @@ export function getServices(): Services {
   const g = globalThis as G;
   if (!g[KEY]) {
     const config = getConfig();
-    if (config.engine !== "sqlite") throw new Error("services: DATABASE_URL is set but initServices() was not awaited at start");
+    if (config.engine !== "sqlite")
+      throw new Error("services: DATABASE_URL is set but initServices() was not awaited at start");
     // WAL checkpoints on a worker thread, not inside a request's commit (db/checkpointer.ts).
     const checkpointer = { onError: (message: string) => log.warn("SQLite checkpoint failed", { error: message }) };
     const s = assemble(config, openDatabase(config.databasePath, { checkpointer, onMigrated: logMigrated(config) }));

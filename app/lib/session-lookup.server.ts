@@ -87,7 +87,12 @@ export function readCookie(header: string | null, name: string): string | undefi
  * The user id of a valid, fresh session; null when the request has no valid
  * session cookie; ASK_BETTER_AUTH when better-auth must look (refresh, expiry).
  */
-export async function sessionUserId(auth: Auth, db: Db, headers: Headers, now: number): Promise<string | null | typeof ASK_BETTER_AUTH> {
+export async function sessionUserId(
+  auth: Auth,
+  db: Db,
+  headers: Headers,
+  now: number,
+): Promise<string | null | typeof ASK_BETTER_AUTH> {
   const s = await settingsOf(auth);
   const value = readCookie(headers.get("cookie"), s.cookieName);
   if (!value) return null;

@@ -35,14 +35,18 @@ export async function requireUiUser(request: Request): Promise<UiUser> {
  * parameters (`isSafeRedirect`: PUBLIC_URL's origin, no path reading as a
  * host), so `/\\evil`, `/%09/evil`, `//evil`, `/.//evil` and `https://evil` all fall back.
  */
-export function safeNext(next: string | null | undefined, fallback = "/studio", publicUrl = getServices().config.publicUrl): string {
+export function safeNext(
+  next: string | null | undefined,
+  fallback = "/studio",
+  publicUrl = getServices().config.publicUrl,
+): string {
   return next && isSafeRedirect(next, publicUrl) ? new URL(next, publicUrl).href : fallback;
 }
 
 /**
  * The sign-out form's post: ends the session and returns the cookie-clearing headers. A post from another site is
  * refused (CROSS_SITE): the route is a resource route, which React Router's action origin check skips, and it calls
- * better-auth's API directly, past better-auth's own origin check (security review 5).
+ * better-auth's API directly, past better-auth's own origin check.
  */
 export async function signOut(request: Request): Promise<Headers> {
   const { auth, config } = getServices();

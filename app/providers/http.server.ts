@@ -5,7 +5,7 @@
  * download of result URLs (upstream URLs expire: Atelier stores the bytes).
  */
 import type { ProviderName } from "~/domain/catalog";
-import { BodyTooLarge, OutboundRefused, readCapped, safeFetch, type Resolver } from "~/lib/outbound.server";
+import { BodyTooLarge, OutboundRefused, type Resolver, readCapped, safeFetch } from "~/lib/outbound.server";
 import { ProviderError, type ResultAsset } from "./types";
 
 export const LABELS: Record<ProviderName, string> = {
@@ -84,7 +84,13 @@ export function deadline(signal: AbortSignal, timeoutMs: number) {
  */
 export async function callJson(
   ctx: CallContext,
-  req: { method: "GET" | "POST" | "DELETE"; url: string; headers: Record<string, string>; body?: unknown; signal: AbortSignal },
+  req: {
+    method: "GET" | "POST" | "DELETE";
+    url: string;
+    headers: Record<string, string>;
+    body?: unknown;
+    signal: AbortSignal;
+  },
 ): Promise<JsonReply> {
   const label = LABELS[ctx.provider];
   const d = deadline(req.signal, ctx.timeoutMs);
@@ -93,7 +99,11 @@ export async function callJson(
   try {
     res = await fetch(req.url, {
       method: req.method,
-      headers: { accept: "application/json", ...(req.body !== undefined ? { "content-type": "application/json" } : {}), ...req.headers },
+      headers: {
+        accept: "application/json",
+        ...(req.body !== undefined ? { "content-type": "application/json" } : {}),
+        ...req.headers,
+      },
       body: req.body === undefined ? undefined : JSON.stringify(req.body),
       signal: d.signal,
       redirect: "follow",
@@ -177,7 +187,11 @@ export function statusError(
       operatorHint: `${hint} — check ${ctx.credentialVar}`,
     });
   } else if (s === 429) {
-    e = new UpstreamError("rate_limit", `${label} is busy (rate limited); try again later`, { status: s, retryable: true, operatorHint: hint });
+    e = new UpstreamError("rate_limit", `${label} is busy (rate limited); try again later`, {
+      status: s,
+      retryable: true,
+      operatorHint: hint,
+    });
     e.retryAfterMs = parseRetryAfter(reply.headers);
   } else if (s >= 500) {
     e = new UpstreamError("server", `${label} had a server error`, {
@@ -186,9 +200,17 @@ export function statusError(
       operatorHint: opts.create ? `${hint} (not retried: the upstream job may exist)` : hint,
     });
   } else if (s === 408) {
-    e = new UpstreamError("timeout", `${label} did not answer in time`, { status: s, retryable: !opts.create, operatorHint: hint });
+    e = new UpstreamError("timeout", `${label} did not answer in time`, {
+      status: s,
+      retryable: !opts.create,
+      operatorHint: hint,
+    });
   } else {
-    e = new UpstreamError("bad_request", `${label} rejected the request: ${detail}`, { status: s, retryable: false, operatorHint: hint });
+    e = new UpstreamError("bad_request", `${label} rejected the request: ${detail}`, {
+      status: s,
+      retryable: false,
+      operatorHint: hint,
+    });
   }
   return e;
 }
@@ -228,7 +250,8 @@ export async function retryCreate<T>(policy: RetryPolicy, signal: AbortSignal, f
       return await fn();
     } catch (err) {
       const retry =
-        err instanceof UpstreamError && ((err.kind === "rate_limit" && err.retryable) || (err.kind === "network" && err.notSent));
+        err instanceof UpstreamError &&
+        ((err.kind === "rate_limit" && err.retryable) || (err.kind === "network" && err.notSent));
       if (!retry || attempt >= policy.attempts) throw err;
       const backoff = policy.baseDelayMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5);
       const wait = Math.min(policy.maxDelayMs, Math.max(backoff, (err as UpstreamError).retryAfterMs ?? 0));
@@ -287,14 +310,23 @@ export async function downloadAsset(
   let res: Response;
   let bytes: Uint8Array;
   try {
-    res = await safeFetch(asset.url, { signal: d.signal, allowPrivate: opts.allowPrivate, resolve: opts.resolve, maxRedirects: 3 });
+    res = await safeFetch(asset.url, {
+      signal: d.signal,
+      allowPrivate: opts.allowPrivate,
+      resolve: opts.resolve,
+      maxRedirects: 3,
+    });
     if (!res.ok) {
       await res.body?.cancel().catch(() => {});
-      throw new ProviderError(res.status >= 500 || res.status === 429 ? "server" : "bad_response", "the result file could not be downloaded", {
-        status: res.status,
-        retryable: res.status >= 500 || res.status === 429,
-        operatorHint: `${where}: HTTP ${res.status}`,
-      });
+      throw new ProviderError(
+        res.status >= 500 || res.status === 429 ? "server" : "bad_response",
+        "the result file could not be downloaded",
+        {
+          status: res.status,
+          retryable: res.status >= 500 || res.status === 429,
+          operatorHint: `${where}: HTTP ${res.status}`,
+        },
+      );
     }
     bytes = await readCapped(res, maxBytes);
   } catch (err) {
@@ -306,7 +338,10 @@ export async function downloadAsset(
       });
     }
     if (err instanceof BodyTooLarge) {
-      throw new ProviderError("bad_response", "the result file is too large", { retryable: false, operatorHint: `${where}: more than ${maxBytes} bytes` });
+      throw new ProviderError("bad_response", "the result file is too large", {
+        retryable: false,
+        operatorHint: `${where}: more than ${maxBytes} bytes`,
+      });
     }
     if (signal.aborted) throw signal.reason ?? err;
     throw new ProviderError(d.timedOut() ? "timeout" : "network", "the result file could not be downloaded", {
@@ -316,10 +351,14 @@ export async function downloadAsset(
     });
   }
   if (bytes.byteLength === 0) {
-    throw new ProviderError("bad_response", "the result file is empty", { retryable: true, operatorHint: `${where}: 0 bytes` });
+    throw new ProviderError("bad_response", "the result file is empty", {
+      retryable: true,
+      operatorHint: `${where}: 0 bytes`,
+    });
   }
   const header = res.headers.get("content-type")?.split(";")[0]?.trim();
   const generic = !header || header === "application/octet-stream" || header === "binary/octet-stream";
-  const contentType = asset.contentType ?? (generic ? undefined : header) ?? sniffContentType(bytes) ?? "application/octet-stream";
+  const contentType =
+    asset.contentType ?? (generic ? undefined : header) ?? sniffContentType(bytes) ?? "application/octet-stream";
   return { bytes, contentType };
 }

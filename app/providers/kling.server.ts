@@ -9,18 +9,24 @@
 import { SignJWT } from "jose";
 import type { Config } from "~/lib/config.server";
 import {
+  type AdapterOptions,
   badResponse,
+  type CallContext,
   callJson,
+  type JsonReply,
   parseRetryAfter,
   resolveOptions,
   retryCreate,
   statusError,
   UpstreamError,
-  type AdapterOptions,
-  type CallContext,
-  type JsonReply,
 } from "./http.server";
-import { declaredOptions, type AsyncProvider, type GenerationRequest, type PollResult, type ResultAsset } from "./types";
+import {
+  type AsyncProvider,
+  declaredOptions,
+  type GenerationRequest,
+  type PollResult,
+  type ResultAsset,
+} from "./types";
 
 const CREDENTIALS = "KLING_ACCESS_KEY / KLING_SECRET_KEY";
 
@@ -44,22 +50,45 @@ export function klingError(ctx: CallContext, reply: JsonReply, create: boolean, 
   const code = typeof body?.code === "number" ? body.code : undefined;
   const msg = typeof body?.message === "string" ? body.message.slice(0, 300) : "";
   const hint = `${what}: HTTP ${reply.status}, Kling code ${code ?? "none"}: ${msg || reply.text.slice(0, 200)}${body?.request_id ? ` (request_id ${body.request_id})` : ""}`;
-  const make = (kind: ConstructorParameters<typeof UpstreamError>[0], message: string, retryable: boolean, extra = "") =>
-    new UpstreamError(kind, message, { status: reply.status, retryable, operatorHint: hint + extra });
+  const make = (
+    kind: ConstructorParameters<typeof UpstreamError>[0],
+    message: string,
+    retryable: boolean,
+    extra = "",
+  ) => new UpstreamError(kind, message, { status: reply.status, retryable, operatorHint: hint + extra });
   if (code === undefined) return statusError(ctx, reply, { create, what, detail: msg || undefined });
-  if (code >= 1000 && code <= 1004) return make("auth", "Kling rejected the request credentials", false, ` — check ${CREDENTIALS}`);
+  if (code >= 1000 && code <= 1004)
+    return make("auth", "Kling rejected the request credentials", false, ` — check ${CREDENTIALS}`);
   if (code === 1100 || code === 1101 || code === 1102)
-    return make("auth", "the Kling account cannot take requests right now", false, " — account exception, arrears or resource pack used up: the operator must act");
-  if (code === 1103 || code === 1304) return make("auth", "Kling refused access to this resource", false, ` — check the account's permissions / IP allow-list for ${CREDENTIALS}`);
-  if (code === 1300 || code === 1301) return make("bad_request", `Kling rejected the prompt (content policy)${msg ? `: ${msg}` : ""}`, false);
-  if (code >= 1200 && code <= 1299) return make("bad_request", `Kling rejected the request${msg ? `: ${msg}` : ""}`, false);
+    return make(
+      "auth",
+      "the Kling account cannot take requests right now",
+      false,
+      " — account exception, arrears or resource pack used up: the operator must act",
+    );
+  if (code === 1103 || code === 1304)
+    return make(
+      "auth",
+      "Kling refused access to this resource",
+      false,
+      ` — check the account's permissions / IP allow-list for ${CREDENTIALS}`,
+    );
+  if (code === 1300 || code === 1301)
+    return make("bad_request", `Kling rejected the prompt (content policy)${msg ? `: ${msg}` : ""}`, false);
+  if (code >= 1200 && code <= 1299)
+    return make("bad_request", `Kling rejected the request${msg ? `: ${msg}` : ""}`, false);
   if (code === 1302 || code === 1303) {
     const e = make("rate_limit", "Kling is busy (rate or concurrency limit); try again later", true);
     e.retryAfterMs = parseRetryAfter(reply.headers);
     return e;
   }
   if (code >= 5000 && code <= 5999)
-    return make(code === 5002 ? "timeout" : "server", "Kling had a server error", !create, create ? " (not retried: the upstream task may exist)" : "");
+    return make(
+      code === 5002 ? "timeout" : "server",
+      "Kling had a server error",
+      !create,
+      create ? " (not retried: the upstream task may exist)" : "",
+    );
   return statusError(ctx, reply, { create, what, detail: msg || undefined });
 }
 
@@ -77,7 +106,8 @@ export function createKlingProvider(config: Config, options?: AdapterOptions): A
   const base = config.KLING_BASE_URL;
   const { timeoutMs, retry } = resolveOptions(options);
   const ctx: CallContext = { provider: "kling", credentialVar: CREDENTIALS, timeoutMs };
-  const path = (req: GenerationRequest) => (req.aiType === "video" ? "/v1/videos/text2video" : "/v1/images/generations");
+  const path = (req: GenerationRequest) =>
+    req.aiType === "video" ? "/v1/videos/text2video" : "/v1/images/generations";
 
   async function call(method: "GET" | "POST", url: string, body: unknown, signal: AbortSignal, create: boolean) {
     // A fresh token per request: it can never be the expired one (1004).
@@ -134,7 +164,10 @@ export function createKlingProvider(config: Config, options?: AdapterOptions): A
           return { state: "succeeded", assets: urls.map((u): ResultAsset => ({ kind: "url", url: u })) };
         }
         case "failed": {
-          const why = typeof data.task_status_msg === "string" && data.task_status_msg ? `: ${data.task_status_msg.slice(0, 300)}` : "";
+          const why =
+            typeof data.task_status_msg === "string" && data.task_status_msg
+              ? `: ${data.task_status_msg.slice(0, 300)}`
+              : "";
           return { state: "failed", message: `Kling failed the task${why}` };
         }
         default:

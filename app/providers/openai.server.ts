@@ -9,14 +9,14 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { APICallError, generateImage } from "ai";
 import type { Config } from "~/lib/config.server";
 import {
+  type AdapterOptions,
+  type CallContext,
   deadline,
   isConnectFailure,
   resolveOptions,
   retryCreate,
   statusError,
   UpstreamError,
-  type AdapterOptions,
-  type CallContext,
 } from "./http.server";
 import { declaredOptions, type GenerationRequest, type ResultAsset, type SyncProvider } from "./types";
 
@@ -24,15 +24,29 @@ import { declaredOptions, type GenerationRequest, type ResultAsset, type SyncPro
 const OPENAI_TIMEOUT_MS = 180_000;
 
 /** Maps what `generateImage` throws to a ProviderError (or rethrows the caller's abort). */
-export function mapOpenAIError(ctx: CallContext, err: unknown, timedOut: boolean, callerAborted: boolean, what: string): unknown {
+export function mapOpenAIError(
+  ctx: CallContext,
+  err: unknown,
+  timedOut: boolean,
+  callerAborted: boolean,
+  what: string,
+): unknown {
   if (callerAborted) return err;
   if (timedOut) {
-    return new UpstreamError("timeout", "OpenAI did not answer in time", { retryable: true, operatorHint: `${what} took longer than ${ctx.timeoutMs} ms`, cause: err });
+    return new UpstreamError("timeout", "OpenAI did not answer in time", {
+      retryable: true,
+      operatorHint: `${what} took longer than ${ctx.timeoutMs} ms`,
+      cause: err,
+    });
   }
   if (APICallError.isInstance(err)) {
     const status = err.statusCode;
     if (status === undefined) {
-      const e = new UpstreamError("network", "could not reach OpenAI", { retryable: true, operatorHint: `${what}: ${err.message}`, cause: err });
+      const e = new UpstreamError("network", "could not reach OpenAI", {
+        retryable: true,
+        operatorHint: `${what}: ${err.message}`,
+        cause: err,
+      });
       e.notSent = isConnectFailure(err);
       return e;
     }
@@ -105,8 +119,14 @@ export function createOpenAIProvider(config: Config, options?: AdapterOptions): 
             maxRetries: 0,
             abortSignal: d.signal,
           });
-          if (images.length === 0) throw new UpstreamError("bad_response", "OpenAI sent no image", { retryable: false, operatorHint: `${what}: empty data` });
-          return images.map((img): ResultAsset => ({ kind: "bytes", bytes: img.uint8Array, contentType: img.mediaType || "image/png" }));
+          if (images.length === 0)
+            throw new UpstreamError("bad_response", "OpenAI sent no image", {
+              retryable: false,
+              operatorHint: `${what}: empty data`,
+            });
+          return images.map(
+            (img): ResultAsset => ({ kind: "bytes", bytes: img.uint8Array, contentType: img.mediaType || "image/png" }),
+          );
         } catch (err) {
           if (err instanceof UpstreamError) throw err;
           throw mapOpenAIError(ctx, err, d.timedOut(), signal.aborted, what);

@@ -7,15 +7,22 @@
  */
 import type { Config } from "~/lib/config.server";
 import {
+  type AdapterOptions,
   badResponse,
+  type CallContext,
   callJson,
   resolveOptions,
   retryCreate,
   statusError,
-  type AdapterOptions,
-  type CallContext,
 } from "./http.server";
-import { declaredOptions, ProviderError, type AsyncProvider, type GenerationRequest, type PollResult, type ResultAsset } from "./types";
+import {
+  type AsyncProvider,
+  declaredOptions,
+  type GenerationRequest,
+  type PollResult,
+  ProviderError,
+  type ResultAsset,
+} from "./types";
 
 interface Prediction {
   id: string;
@@ -51,7 +58,8 @@ export function createReplicateProvider(config: Config, options?: AdapterOptions
       // Replicate's own client retries a non-GET request only on 429 (replicate-javascript lib/util.js): a 5xx may have created the prediction.
       const reply = await retryCreate(retry, signal, async () => {
         const r = await callJson(ctx, { method: "POST", url, headers, body: { input }, signal });
-        if (r.status !== 200 && r.status !== 201 && r.status !== 202) throw statusError(ctx, r, { create: true, what: `POST ${url}` });
+        if (r.status !== 200 && r.status !== 201 && r.status !== 202)
+          throw statusError(ctx, r, { create: true, what: `POST ${url}` });
         return r;
       });
       const p = reply.json as Partial<Prediction>;
@@ -70,12 +78,17 @@ export function createReplicateProvider(config: Config, options?: AdapterOptions
         case "processing":
           return { state: "running" };
         case "succeeded": {
-          const urls = (Array.isArray(p.output) ? p.output : [p.output]).filter((u): u is string => typeof u === "string" && /^https?:\/\//.test(u));
+          const urls = (Array.isArray(p.output) ? p.output : [p.output]).filter(
+            (u): u is string => typeof u === "string" && /^https?:\/\//.test(u),
+          );
           if (urls.length === 0) throw badResponse(ctx, `GET ${url} (succeeded without output URLs)`, reply.json);
           return { state: "succeeded", assets: urls.map((u): ResultAsset => ({ kind: "url", url: u })) };
         }
         case "failed":
-          return { state: "failed", message: `Replicate failed the prediction${typeof p.error === "string" && p.error ? `: ${p.error.slice(0, 300)}` : ""}` };
+          return {
+            state: "failed",
+            message: `Replicate failed the prediction${typeof p.error === "string" && p.error ? `: ${p.error.slice(0, 300)}` : ""}`,
+          };
         case "canceled":
           return { state: "failed", message: "Replicate canceled the prediction" };
         case "aborted":

@@ -7,15 +7,21 @@
  */
 import type { Config } from "~/lib/config.server";
 import {
+  type AdapterOptions,
   badResponse,
+  type CallContext,
   callJson,
   resolveOptions,
   retryCreate,
   statusError,
-  type AdapterOptions,
-  type CallContext,
 } from "./http.server";
-import { declaredOptions, type AsyncProvider, type GenerationRequest, type PollResult, type ResultAsset } from "./types";
+import {
+  type AsyncProvider,
+  declaredOptions,
+  type GenerationRequest,
+  type PollResult,
+  type ResultAsset,
+} from "./types";
 
 export const RUNWAY_VERSION = "2024-11-06";
 
@@ -43,7 +49,12 @@ export function createRunwayProvider(config: Config, options?: AdapterOptions): 
     async submit(req: GenerationRequest, signal: AbortSignal) {
       // ratio, duration and seed as the catalog declares them; Runway requires ratio and duration, so their defaults go when absent.
       const o = declaredOptions(req);
-      const body: Record<string, unknown> = { model: req.upstreamModel, promptText: req.prompt, ratio: o.ratio ?? "1280:720", duration: o.duration ?? 5 };
+      const body: Record<string, unknown> = {
+        model: req.upstreamModel,
+        promptText: req.prompt,
+        ratio: o.ratio ?? "1280:720",
+        duration: o.duration ?? 5,
+      };
       if (o.seed !== undefined) body.seed = o.seed;
       const url = `${base}/v1/text_to_video`;
       // Runway's API takes no idempotency key: a 5xx or a lost answer may still have started a (paid) task, so only 429 and refused connections are retried.
@@ -69,7 +80,9 @@ export function createRunwayProvider(config: Config, options?: AdapterOptions): 
         case "RUNNING":
           return { state: "running" };
         case "SUCCEEDED": {
-          const urls = Array.isArray(t.output) ? t.output.filter((u): u is string => typeof u === "string" && /^https?:\/\//.test(u)) : [];
+          const urls = Array.isArray(t.output)
+            ? t.output.filter((u): u is string => typeof u === "string" && /^https?:\/\//.test(u))
+            : [];
           if (urls.length === 0) throw badResponse(ctx, `GET ${url} (succeeded without output)`, reply.json);
           return { state: "succeeded", assets: urls.map((u): ResultAsset => ({ kind: "url", url: u })) };
         }
@@ -89,7 +102,8 @@ export function createRunwayProvider(config: Config, options?: AdapterOptions): 
     async cancel(upstreamTaskId: string, signal: AbortSignal): Promise<void> {
       const url = `${base}/v1/tasks/${encodeURIComponent(upstreamTaskId)}`;
       const reply = await callJson(ctx, { method: "DELETE", url, headers, signal });
-      if (reply.status !== 204 && reply.status !== 200) throw statusError(ctx, reply, { create: false, what: `DELETE ${url}` });
+      if (reply.status !== 204 && reply.status !== 200)
+        throw statusError(ctx, reply, { create: false, what: `DELETE ${url}` });
     },
   };
 }

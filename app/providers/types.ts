@@ -7,7 +7,7 @@
  *   the runner persists *before* polling, so a restart resumes polling instead
  *   of paying upstream twice (Replicate, Kling, Runway).
  */
-import { acceptedOptions, type AiType, type ProviderName } from "~/domain/catalog";
+import { type AiType, acceptedOptions, type ProviderName } from "~/domain/catalog";
 
 export interface GenerationRequest {
   genId: string;
@@ -23,7 +23,8 @@ export interface GenerationRequest {
 }
 
 /** The request's options that its model declares in the catalog, with acceptable values only. */
-export const declaredOptions = (req: GenerationRequest) => acceptedOptions(req.aiType, req.provider, req.model, req.options);
+export const declaredOptions = (req: GenerationRequest) =>
+  acceptedOptions(req.aiType, req.provider, req.model, req.options);
 
 /** A result: bytes we already have, or a URL Atelier must download (upstream URLs expire). */
 export type ResultAsset =
@@ -85,6 +86,9 @@ export class ProviderError extends Error {
 
   /** Whether the same call may be tried again without risking a duplicate upstream job. */
   get retryable(): boolean {
-    return this.opts.retryable ?? (this.kind === "rate_limit" || this.kind === "server" || this.kind === "network" || this.kind === "timeout");
+    return (
+      this.opts.retryable ??
+      (this.kind === "rate_limit" || this.kind === "server" || this.kind === "network" || this.kind === "timeout")
+    );
   }
 }

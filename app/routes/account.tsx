@@ -1,14 +1,14 @@
 import { CalendarCheck, Check, Gift } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
-import { Badge, Button, Card, cn, CopyButton, Facts, formatDate, Notice, PageHeader, Stat } from "~/components/ui";
+import { OrderHistory, Referrals } from "~/components/billing/account-billing";
+import { Badge, Button, Card, CopyButton, cn, Facts, formatDate, Notice, PageHeader, Stat } from "~/components/ui";
 import { UI_MESSAGES } from "~/domain/account/messages";
+import { accountBilling } from "~/domain/billing/orders.server";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf, getCredits, listDebits, listGrants } from "~/domain/credits/ledger.server";
 import { getActiveSubscription, toSubscriptionInfo } from "~/domain/subscriptions/subscriptions.server";
 import { findUserById, setAffiliate, toUserInfo } from "~/domain/users/users.server";
 import { DAY_MS, iso } from "~/lib/clock";
-import { OrderHistory, Referrals } from "~/components/billing/account-billing";
-import { accountBilling } from "~/domain/billing/orders.server";
 import { getServices } from "~/lib/services.server";
 import { requireUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/account";
@@ -47,25 +47,53 @@ export async function action({ request }: Route.ActionArgs) {
   switch (form.get("intent")) {
     case "checkin": {
       const r = await checkIn(db, user.id, clock);
-      return { notice: { kind: r.added ? "success" : "info", text: r.added ? UI_MESSAGES.CHECKIN_ADDED : UI_MESSAGES.CHECKIN_ALREADY } } as const;
+      return {
+        notice: {
+          kind: r.added ? "success" : "info",
+          text: r.added ? UI_MESSAGES.CHECKIN_ADDED : UI_MESSAGES.CHECKIN_ALREADY,
+        },
+      } as const;
     }
     case "affiliate": {
       const value = form.get("is_affiliate");
-      if (value !== "true" && value !== "false") return { notice: { kind: "error", text: "Choose on or off." } } as const;
+      if (value !== "true" && value !== "false")
+        return { notice: { kind: "error", text: "Choose on or off." } } as const;
       const u = await setAffiliate(db, user.id, value === "true", clock.now());
-      return { notice: { kind: "success", text: u.isAffiliate ? UI_MESSAGES.AFFILIATE_ON : UI_MESSAGES.AFFILIATE_OFF } } as const;
+      return {
+        notice: { kind: "success", text: u.isAffiliate ? UI_MESSAGES.AFFILIATE_ON : UI_MESSAGES.AFFILIATE_OFF },
+      } as const;
     }
     default:
       return { notice: { kind: "error", text: "Unknown action." } } as const;
   }
 }
 
-const SOURCE: Record<string, string> = { signup: "Sign-up bonus", checkin: "Daily check-in", admin: "Granted by an admin", order: "Purchase", referral: "Referral reward" };
+const SOURCE: Record<string, string> = {
+  signup: "Sign-up bonus",
+  checkin: "Daily check-in",
+  admin: "Granted by an admin",
+  order: "Purchase",
+  referral: "Referral reward",
+};
 const tile = { size: "xl", className: "rounded-2xl bg-muted p-4" } as const;
 const inHours = (min: number) => (min >= 60 ? `${Math.floor(min / 60)} h ${min % 60} min` : `${min} min`);
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, emailVerified, inviter, inviteLink, credits, balance, grants, debits, checkedIn, nextCheckIn, subscription, billing, rewardPercent } = loaderData;
+  const {
+    profile,
+    emailVerified,
+    inviter,
+    inviteLink,
+    credits,
+    balance,
+    grants,
+    debits,
+    checkedIn,
+    nextCheckIn,
+    subscription,
+    billing,
+    rewardPercent,
+  } = loaderData;
   const busy = useNavigation().state === "submitting";
   const rows: [string, React.ReactNode][] = [
     ["Email", profile.email],
@@ -74,7 +102,12 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
     ["Member since", formatDate(profile.created_at, { time: false })],
     ["Invited by", inviter ? `${inviter.name} (${inviter.email})` : "—"],
     ["Invite code", <code key="c">{profile.invite_code}</code>],
-    ["User ID", <code key="u" className="text-xs">{profile.uuid}</code>],
+    [
+      "User ID",
+      <code key="u" className="text-xs">
+        {profile.uuid}
+      </code>,
+    ],
   ];
   return (
     <div className="space-y-6">
@@ -85,11 +118,20 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
           <Stat {...tile} label="Available now" value={balance.available} data-testid="available-credits" />
           <Stat {...tile} label="Held by running tasks" value={balance.held} data-testid="reserved-credits" />
-          <Stat {...tile} label="Balance" value={credits.left_credits} data-testid="left-credits" hint="Available + held" />
+          <Stat
+            {...tile}
+            label="Balance"
+            value={credits.left_credits}
+            data-testid="left-credits"
+            hint="Available + held"
+          />
           <Stat {...tile} label="Earned in total" value={credits.total_credits} data-testid="total-credits" />
         </dl>
         <div className="mt-5 flex flex-wrap items-center gap-3 rounded-2xl border border-border p-4">
-          <span aria-hidden="true" className="flex size-10 items-center justify-center rounded-xl bg-accent-soft text-accent-soft-foreground">
+          <span
+            aria-hidden="true"
+            className="flex size-10 items-center justify-center rounded-xl bg-accent-soft text-accent-soft-foreground"
+          >
             {checkedIn ? <Check className="size-5" /> : <CalendarCheck className="size-5" />}
           </span>
           <div className="min-w-0 flex-1 basis-48">
@@ -132,16 +174,25 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               aria-labelledby="affiliate-label"
               aria-describedby="affiliate-d"
               disabled={busy}
-              className={cn("relative mt-0.5 inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full transition", profile.is_affiliate ? "bg-primary" : "bg-input")}
+              className={cn(
+                "relative mt-0.5 inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full transition",
+                profile.is_affiliate ? "bg-primary" : "bg-input",
+              )}
             >
-              <span className={cn("inline-block size-5 rounded-full bg-white shadow transition", profile.is_affiliate ? "translate-x-5" : "translate-x-0.5")} />
+              <span
+                className={cn(
+                  "inline-block size-5 rounded-full bg-white shadow transition",
+                  profile.is_affiliate ? "translate-x-5" : "translate-x-0.5",
+                )}
+              />
             </button>
             <span>
               <span id="affiliate-label" className="block text-sm font-medium">
                 Affiliate program <span data-testid="affiliate-state">{profile.is_affiliate ? "(on)" : "(off)"}</span>
               </span>
               <span id="affiliate-d" className="mt-0.5 block text-sm text-muted-foreground">
-                When on, you earn {rewardPercent} % of the credits of the first purchase of each person who signed up with your link. Your link works either way.
+                When on, you earn {rewardPercent} % of the credits of the first purchase of each person who signed up
+                with your link. Your link works either way.
               </span>
             </span>
           </Form>
@@ -150,7 +201,10 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 
         <Card title="Subscription" id="subscription">
           {subscription ? (
-            <dl className="grid grid-cols-[minmax(0,8rem)_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm" data-testid="subscription">
+            <dl
+              className="grid grid-cols-[minmax(0,8rem)_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm"
+              data-testid="subscription"
+            >
               <dt className="text-muted-foreground">Plan</dt>
               <dd>
                 {subscription.product_name} ({subscription.interval})
@@ -178,7 +232,13 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <h3 className="text-sm font-semibold">Received</h3>
         <ul className="mt-2 divide-y divide-border" aria-label="Credit grants">
           {grants.map((g) => (
-            <li key={g.id} className={cn("flex flex-wrap items-baseline justify-between gap-x-4 gap-y-0.5 py-2.5 text-sm", g.expired && "text-muted-foreground")}>
+            <li
+              key={g.id}
+              className={cn(
+                "flex flex-wrap items-baseline justify-between gap-x-4 gap-y-0.5 py-2.5 text-sm",
+                g.expired && "text-muted-foreground",
+              )}
+            >
               <span className="flex items-center gap-2 font-medium">
                 <Gift aria-hidden="true" className="size-4 text-accent" />
                 {SOURCE[g.source] ?? g.source}
@@ -188,7 +248,8 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
                 <span className="text-muted-foreground"> · {g.expired ? "expired" : `${g.remaining} left`}</span>
               </span>
               <span className="w-full text-xs text-muted-foreground">
-                {formatDate(g.created_at)} · {g.expires_at ? `expires ${formatDate(g.expires_at, { time: false })}` : "never expires"}
+                {formatDate(g.created_at)} ·{" "}
+                {g.expires_at ? `expires ${formatDate(g.expires_at, { time: false })}` : "never expires"}
               </span>
             </li>
           ))}

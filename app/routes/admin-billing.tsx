@@ -1,5 +1,16 @@
 import { data, Form, Link, useNavigation } from "react-router";
-import { Button, buttonVariants, Card, DataTable, Field, formatDate, Notice, PageHeader, Pagination, Select } from "~/components/ui";
+import {
+  Button,
+  buttonVariants,
+  Card,
+  DataTable,
+  Field,
+  formatDate,
+  Notice,
+  PageHeader,
+  Pagination,
+  Select,
+} from "~/components/ui";
 import { billingMode } from "~/domain/billing/checkout.server";
 import { listAllPayments, revenueByMonth } from "~/domain/billing/orders.server";
 import { listProducts, ProductInputSchema, toProductInfo, upsertProduct } from "~/domain/billing/products.server";
@@ -27,7 +38,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const payments = await listAllPayments(db, { page, pageSize: PAGE_SIZE });
   return {
     mode: billingMode(config),
-    products: (await listProducts(db, { includeInactive: true })).map((p) => ({ ...toProductInfo(p), active: p.active, sort_order: p.sortOrder })),
+    products: (await listProducts(db, { includeInactive: true })).map((p) => ({
+      ...toProductInfo(p),
+      active: p.active,
+      sort_order: p.sortOrder,
+    })),
     revenue: await revenueByMonth(db),
     payments: payments.rows,
     page,
@@ -64,11 +79,16 @@ export async function action({ request }: Route.ActionArgs) {
 export default function AdminBilling({ loaderData, actionData }: Route.ComponentProps) {
   const { mode, products, revenue, payments, page, pages, total } = loaderData;
   const busy = useNavigation().state === "submitting";
-  const errors: Record<string, string | undefined> = (actionData && "errors" in actionData ? actionData.errors : undefined) ?? {};
-  const values: Record<string, string | undefined> = (actionData && "values" in actionData ? actionData.values : undefined) ?? {};
+  const errors: Record<string, string | undefined> =
+    (actionData && "errors" in actionData ? actionData.errors : undefined) ?? {};
+  const values: Record<string, string | undefined> =
+    (actionData && "values" in actionData ? actionData.values : undefined) ?? {};
   return (
     <div className="space-y-8">
-      <PageHeader title="Billing" description={`Products, orders and revenue. Checkout: ${mode === "stripe" ? "Stripe" : "simulated (no STRIPE_SECRET_KEY)"}.`}>
+      <PageHeader
+        title="Billing"
+        description={`Products, orders and revenue. Checkout: ${mode === "stripe" ? "Stripe" : "simulated (no STRIPE_SECRET_KEY)"}.`}
+      >
         <Link to="/admin" className={buttonVariants({ variant: "secondary" })}>
           Back to admin
         </Link>
@@ -85,12 +105,20 @@ export default function AdminBilling({ loaderData, actionData }: Route.Component
             { header: "Payments", cell: (m) => m.payments, className: "tabular-nums" },
             { header: "Gross", cell: (m) => formatMoney(m.gross, m.currency), className: money },
             { header: "Refunded", cell: (m) => formatMoney(m.refunded, m.currency), className: money },
-            { header: "Net", cell: (m) => <strong className="font-semibold">{formatMoney(m.net, m.currency)}</strong>, className: money },
+            {
+              header: "Net",
+              cell: (m) => <strong className="font-semibold">{formatMoney(m.net, m.currency)}</strong>,
+              className: money,
+            },
           ]}
         />
       </Card>
 
-      <Card title={`Orders (${total})`} id="payments" description="Every payment, newest first; refunded ones are tinted.">
+      <Card
+        title={`Orders (${total})`}
+        id="payments"
+        description="Every payment, newest first; refunded ones are tinted."
+      >
         <DataTable<Data["payments"][number]>
           label="Recent orders"
           rows={payments}
@@ -109,15 +137,32 @@ export default function AdminBilling({ loaderData, actionData }: Route.Component
               ),
             },
             { header: "Paid", cell: (p) => formatMoney(p.amount, p.currency), className: money },
-            { header: "Refunded", cell: (p) => (p.refunded_amount > 0 ? formatMoney(p.refunded_amount, p.currency) : "—"), className: money },
-            { header: "Credits (clawed back)", cell: (p) => `${p.credits}${p.clawed_back > 0 ? ` (−${p.clawed_back})` : ""}`, className: money },
+            {
+              header: "Refunded",
+              cell: (p) => (p.refunded_amount > 0 ? formatMoney(p.refunded_amount, p.currency) : "—"),
+              className: money,
+            },
+            {
+              header: "Credits (clawed back)",
+              cell: (p) => `${p.credits}${p.clawed_back > 0 ? ` (−${p.clawed_back})` : ""}`,
+              className: money,
+            },
             { header: "Order", cell: (p) => <code className="text-xs">{p.order_no}</code> },
           ]}
         />
-        <Pagination label="Order pages" page={page} pages={pages} href={(p) => (p > 1 ? `/admin/billing?page=${p}` : "/admin/billing")} />
+        <Pagination
+          label="Order pages"
+          page={page}
+          pages={pages}
+          href={(p) => (p > 1 ? `/admin/billing?page=${p}` : "/admin/billing")}
+        />
       </Card>
 
-      <Card title="Products" id="products" description="An existing ID is updated; products are never deleted (orders name them): take one off sale instead.">
+      <Card
+        title="Products"
+        id="products"
+        description="An existing ID is updated; products are never deleted (orders name them): take one off sale instead."
+      >
         <DataTable<Data["products"][number]>
           label="Products"
           rows={products}
@@ -146,20 +191,53 @@ export default function AdminBilling({ loaderData, actionData }: Route.Component
           </Notice>
         ) : null}
         <Form method="post" className="mt-3 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" noValidate>
-          <Field label="Product ID" name="product_id" required defaultValue={values.product_id} error={errors.product_id} hint="e.g. pack-100" />
+          <Field
+            label="Product ID"
+            name="product_id"
+            required
+            defaultValue={values.product_id}
+            error={errors.product_id}
+            hint="e.g. pack-100"
+          />
           <Field label="Name" name="name" required defaultValue={values.name} error={errors.name} />
           <Select label="Kind" name="kind" defaultValue={values.kind ?? "pack"} error={errors.kind}>
             <option value="pack">Credit pack (one-time)</option>
             <option value="subscription">Subscription plan</option>
           </Select>
-          <Field label="Credits (per period for plans)" name="credits" inputMode="numeric" required defaultValue={values.credits} error={errors.credits} />
-          <Select label="Interval (plans)" name="interval" defaultValue={values.interval ?? "month"} error={errors.interval}>
+          <Field
+            label="Credits (per period for plans)"
+            name="credits"
+            inputMode="numeric"
+            required
+            defaultValue={values.credits}
+            error={errors.credits}
+          />
+          <Select
+            label="Interval (plans)"
+            name="interval"
+            defaultValue={values.interval ?? "month"}
+            error={errors.interval}
+          >
             <option value="month">month</option>
             <option value="year">year</option>
           </Select>
-          <Field label="Price in cents" name="amount" inputMode="numeric" required defaultValue={values.amount} error={errors.amount} hint="500 = 5.00" />
+          <Field
+            label="Price in cents"
+            name="amount"
+            inputMode="numeric"
+            required
+            defaultValue={values.amount}
+            error={errors.amount}
+            hint="500 = 5.00"
+          />
           <Field label="Currency" name="currency" defaultValue={values.currency ?? "usd"} error={errors.currency} />
-          <Field label="Sort order" name="sort_order" inputMode="numeric" defaultValue={values.sort_order ?? "0"} error={errors.sort_order} />
+          <Field
+            label="Sort order"
+            name="sort_order"
+            inputMode="numeric"
+            defaultValue={values.sort_order ?? "0"}
+            error={errors.sort_order}
+          />
           <Select label="On sale" name="active" defaultValue={values.active ?? "true"}>
             <option value="true">yes</option>
             <option value="false">no (hidden)</option>

@@ -1,15 +1,35 @@
-import { data, Form, Link, useNavigation } from "react-router";
 import { Coins, CreditCard, Search, Star } from "lucide-react";
 import type { ReactNode } from "react";
+import { data, Form, Link, useNavigation } from "react-router";
 import { isVideoFile } from "~/components/media";
-import { Badge, Button, buttonVariants, Card, EmptyState, Field, formatDate, inputClass, Notice, PageHeader, Pagination, Select, Stat } from "~/components/ui";
-import { adminCreateSubscription, adminGrantCredits, adminListUsers, CreateSubscriptionSchema, GrantCreditsSchema } from "~/domain/admin/admin.server";
+import {
+  Badge,
+  Button,
+  buttonVariants,
+  Card,
+  EmptyState,
+  Field,
+  formatDate,
+  inputClass,
+  Notice,
+  PageHeader,
+  Pagination,
+  Select,
+  Stat,
+} from "~/components/ui";
+import {
+  adminCreateSubscription,
+  adminGrantCredits,
+  adminListUsers,
+  CreateSubscriptionSchema,
+  GrantCreditsSchema,
+} from "~/domain/admin/admin.server";
 import { listFeedback } from "~/domain/feedback/feedback.server";
 import { listLatestAll, parseResultUrls } from "~/domain/generations/generations.server";
 import { INTERVALS } from "~/domain/subscriptions/subscriptions.server";
 import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";
-import { fieldErrors, type FieldErrors } from "~/lib/forms";
+import { type FieldErrors, fieldErrors } from "~/lib/forms";
 import { getServices } from "~/lib/services.server";
 import { requireUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/admin";
@@ -69,11 +89,17 @@ function formInput(form: FormData, numeric: string[], optional: string[]) {
     if (s === "" && optional.includes(k)) continue;
     out[k] = numeric.includes(k) && /^-?\d+$/.test(s) ? Number(s) : s;
   }
-  if (typeof out.period_end === "string" && /^\d{4}-\d{2}-\d{2}$/.test(out.period_end)) out.period_end = `${out.period_end}T00:00:00.000Z`;
+  if (typeof out.period_end === "string" && /^\d{4}-\d{2}-\d{2}$/.test(out.period_end))
+    out.period_end = `${out.period_end}T00:00:00.000Z`;
   return out;
 }
 
-type ActionResult = { intent: "grant" | "subscribe"; ok?: string; errors?: FieldErrors; values?: Record<string, string> };
+type ActionResult = {
+  intent: "grant" | "subscribe";
+  ok?: string;
+  errors?: FieldErrors;
+  values?: Record<string, string>;
+};
 
 export async function action({ request }: Route.ActionArgs): Promise<ActionResult> {
   await requireAdminPage(request);
@@ -93,7 +119,8 @@ export async function action({ request }: Route.ActionArgs): Promise<ActionResul
     const s = await adminCreateSubscription(services, parsed.data);
     return { intent, ok: `Recorded “${s.product_name}” (${s.interval}) for ${s.email}: order ${s.order_no}.` };
   } catch (error) {
-    if (isAppError(error) && error.code === "USER_NOT_FOUND") return { intent, errors: { email: "No user with this email" }, values };
+    if (isAppError(error) && error.code === "USER_NOT_FOUND")
+      return { intent, errors: { email: "No user with this email" }, values };
     if (isAppError(error)) return { intent, errors: { form: error.message }, values };
     throw error;
   }
@@ -104,7 +131,8 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
   const busy = useNavigation().state === "submitting";
   const grant = actionData?.intent === "grant" ? actionData : undefined;
   const sub = actionData?.intent === "subscribe" ? actionData : undefined;
-  const listHref = (p: number) => `/admin?${new URLSearchParams({ ...(q ? { q } : {}), ...(p > 1 ? { page: String(p) } : {}) })}`;
+  const listHref = (p: number) =>
+    `/admin?${new URLSearchParams({ ...(q ? { q } : {}), ...(p > 1 ? { page: String(p) } : {}) })}`;
   return (
     <div className="space-y-8">
       <PageHeader title="Admin" description="Users, credits, subscriptions, feedback and recent generations.">
@@ -118,7 +146,14 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
           <label htmlFor="user-search" className="sr-only">
             Search users by email or nickname
           </label>
-          <input id="user-search" name="q" type="search" defaultValue={q} placeholder="Search by email or nickname" className={`${inputClass} max-w-sm min-w-0 flex-1`} />
+          <input
+            id="user-search"
+            name="q"
+            type="search"
+            defaultValue={q}
+            placeholder="Search by email or nickname"
+            className={`${inputClass} max-w-sm min-w-0 flex-1`}
+          />
           <Button type="submit" variant="secondary">
             <Search aria-hidden="true" /> Search
           </Button>
@@ -146,10 +181,18 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
                   <Stat size="sm" label="Tier" value={u.tier} data-field="tier" />
                 </dl>
                 <div className="flex gap-2">
-                  <Link to={`/admin?grant=${encodeURIComponent(u.email)}#grant-h`} className={buttonVariants({ variant: "secondary", size: "sm" })} aria-label={`Grant credits to ${u.email}`}>
+                  <Link
+                    to={`/admin?grant=${encodeURIComponent(u.email)}#grant-h`}
+                    className={buttonVariants({ variant: "secondary", size: "sm" })}
+                    aria-label={`Grant credits to ${u.email}`}
+                  >
                     <Coins aria-hidden="true" /> Grant
                   </Link>
-                  <Link to={`/admin?subscribe=${encodeURIComponent(u.email)}#sub-h`} className={buttonVariants({ variant: "secondary", size: "sm" })} aria-label={`Record a subscription for ${u.email}`}>
+                  <Link
+                    to={`/admin?subscribe=${encodeURIComponent(u.email)}#sub-h`}
+                    className={buttonVariants({ variant: "secondary", size: "sm" })}
+                    aria-label={`Record a subscription for ${u.email}`}
+                  >
                     <CreditCard aria-hidden="true" /> Subscription
                   </Link>
                 </div>
@@ -161,9 +204,25 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
       </Card>
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-        <UserForm title="Grant credits" id="grant" intent="grant" result={grant} email={prefill.grant} busy={busy} submit="Grant credits">
+        <UserForm
+          title="Grant credits"
+          id="grant"
+          intent="grant"
+          result={grant}
+          email={prefill.grant}
+          busy={busy}
+          submit="Grant credits"
+        >
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-            <Field id="grant-credits" label="Credits" name="credits" inputMode="numeric" required defaultValue={grant?.values?.credits} error={grant?.errors?.credits} />
+            <Field
+              id="grant-credits"
+              label="Credits"
+              name="credits"
+              inputMode="numeric"
+              required
+              defaultValue={grant?.values?.credits}
+              error={grant?.errors?.credits}
+            />
             <Field
               id="grant-expires"
               label="Expires after (days)"
@@ -176,19 +235,62 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
           </div>
         </UserForm>
 
-        <UserForm title="Record a subscription" id="sub" intent="subscribe" result={sub} email={prefill.subscribe} busy={busy} submit="Record subscription">
+        <UserForm
+          title="Record a subscription"
+          id="sub"
+          intent="subscribe"
+          result={sub}
+          email={prefill.subscribe}
+          busy={busy}
+          submit="Record subscription"
+        >
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-            <Field id="sub-product-id" label="Product id" name="product_id" required defaultValue={sub?.values?.product_id} error={sub?.errors?.product_id} />
-            <Field id="sub-product-name" label="Product name" name="product_name" required defaultValue={sub?.values?.product_name} error={sub?.errors?.product_name} />
-            <Select id="sub-interval" label="Interval" name="interval" defaultValue={sub?.values?.interval ?? "month"} error={sub?.errors?.interval}>
+            <Field
+              id="sub-product-id"
+              label="Product id"
+              name="product_id"
+              required
+              defaultValue={sub?.values?.product_id}
+              error={sub?.errors?.product_id}
+            />
+            <Field
+              id="sub-product-name"
+              label="Product name"
+              name="product_name"
+              required
+              defaultValue={sub?.values?.product_name}
+              error={sub?.errors?.product_name}
+            />
+            <Select
+              id="sub-interval"
+              label="Interval"
+              name="interval"
+              defaultValue={sub?.values?.interval ?? "month"}
+              error={sub?.errors?.interval}
+            >
               {intervals.map((i) => (
                 <option key={i} value={i}>
                   {i}
                 </option>
               ))}
             </Select>
-            <Field id="sub-amount" label="Amount (cents)" name="amount" inputMode="numeric" required defaultValue={sub?.values?.amount} error={sub?.errors?.amount} />
-            <Field id="sub-sub-id" label="Subscription id" name="sub_id" hint="Optional" defaultValue={sub?.values?.sub_id} error={sub?.errors?.sub_id} />
+            <Field
+              id="sub-amount"
+              label="Amount (cents)"
+              name="amount"
+              inputMode="numeric"
+              required
+              defaultValue={sub?.values?.amount}
+              error={sub?.errors?.amount}
+            />
+            <Field
+              id="sub-sub-id"
+              label="Subscription id"
+              name="sub_id"
+              hint="Optional"
+              defaultValue={sub?.values?.sub_id}
+              error={sub?.errors?.sub_id}
+            />
             <Field
               id="sub-period-end"
               label="Paid until"
@@ -202,7 +304,11 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
         </UserForm>
       </div>
 
-      <Card title={`Feedback inbox (${feedback.length})`} id="feedback" description="The latest messages from the feedback page and the API.">
+      <Card
+        title={`Feedback inbox (${feedback.length})`}
+        id="feedback"
+        description="The latest messages from the feedback page and the API."
+      >
         {feedback.length === 0 ? (
           <EmptyState title="No feedback yet" />
         ) : (
@@ -210,9 +316,17 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
             {feedback.map((f) => (
               <li key={f.id} className="py-3">
                 <div className="flex flex-wrap items-center justify-between gap-2">
-                  <span className="flex items-center gap-0.5 text-accent" aria-label={`${f.rating} of 5 stars`} role="img">
+                  <span
+                    className="flex items-center gap-0.5 text-accent"
+                    aria-label={`${f.rating} of 5 stars`}
+                    role="img"
+                  >
                     {[1, 2, 3, 4, 5].map((i) => (
-                      <Star key={i} aria-hidden="true" className={`size-4 ${i <= f.rating ? "fill-current" : "opacity-30"}`} />
+                      <Star
+                        key={i}
+                        aria-hidden="true"
+                        className={`size-4 ${i <= f.rating ? "fill-current" : "opacity-30"}`}
+                      />
                     ))}
                   </span>
                   <time className="text-xs text-muted-foreground" dateTime={f.createdAt}>
@@ -266,7 +380,15 @@ function UserForm({
         <input type="hidden" name="intent" value={intent} />
         {result?.ok ? <Notice kind="success">{result.ok}</Notice> : null}
         {result?.errors?.form ? <Notice kind="error">{result.errors.form}</Notice> : null}
-        <Field id={`${id}-email`} label="User email" name="email" type="email" required defaultValue={result?.values?.email ?? email} error={result?.errors?.email} />
+        <Field
+          id={`${id}-email`}
+          label="User email"
+          name="email"
+          type="email"
+          required
+          defaultValue={result?.values?.email ?? email}
+          error={result?.errors?.email}
+        />
         {children}
         <Button type="submit" disabled={busy}>
           {submit}
@@ -278,7 +400,19 @@ function UserForm({
 
 type Row = Route.ComponentProps["loaderData"]["recent"][number];
 
-function GenerationList({ title, id, rows, empty, showError }: { title: string; id: string; rows: Row[]; empty: string; showError?: boolean }) {
+function GenerationList({
+  title,
+  id,
+  rows,
+  empty,
+  showError,
+}: {
+  title: string;
+  id: string;
+  rows: Row[];
+  empty: string;
+  showError?: boolean;
+}) {
   return (
     <Card title={title} id={id}>
       {rows.length === 0 ? (
@@ -291,7 +425,7 @@ function GenerationList({ title, id, rows, empty, showError }: { title: string; 
                 {g.thumb && !isVideoFile(g.thumb) ? (
                   <img src={g.thumb} alt="" loading="lazy" className="size-full object-cover" />
                 ) : g.thumb ? (
-                  <video src={g.thumb} muted preload="metadata" aria-hidden="true" className="size-full object-cover" />
+                  <video src={g.thumb} muted preload="metadata" className="size-full object-cover" />
                 ) : null}
               </div>
               <div className="min-w-0 flex-1">

@@ -9,7 +9,7 @@ import type { Route } from "./+types/billing-simulated";
 
 export const meta: Route.MetaFunction = () => [{ title: "Simulated checkout — Atelier" }];
 
-// DESIGN §9: with no Stripe key, checkout_url opens this page. Opening it (GET) changes nothing;
+// docs/design.md §9: with no Stripe key, checkout_url opens this page. Opening it (GET) changes nothing;
 // only a POST by the checkout's owner carrying its form token completes or cancels it.
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { user } = await requireUiUser(request);
@@ -31,7 +31,14 @@ export async function action({ request, params }: Route.ActionArgs) {
   const outcome = form.get("outcome") === "pay" ? "pay" : "cancel";
   let status: "completed" | "canceled";
   try {
-    status = (await finishSimulatedCheckout(services, { id: params.checkoutId, userId: user.id, token: String(form.get("token") ?? ""), outcome })).status;
+    status = (
+      await finishSimulatedCheckout(services, {
+        id: params.checkoutId,
+        userId: user.id,
+        token: String(form.get("token") ?? ""),
+        outcome,
+      })
+    ).status;
   } catch (e) {
     if (isAppError(e)) throw data(e.message, { status: 403 });
     throw e;
@@ -47,14 +54,20 @@ export default function SimulatedCheckout({ loaderData }: Route.ComponentProps) 
   return (
     <div className="mx-auto max-w-lg space-y-6">
       <PageHeader title="Checkout" />
-      <div className="rounded-2xl border-2 border-dashed border-border bg-warning-soft px-4 py-3 text-sm text-warning-soft-foreground" role="note" data-testid="simulated-banner">
-        <strong>Simulated checkout.</strong> This server has no Stripe key: no card is asked for and no money moves. Paying here runs the
-        same fulfilment as a real Stripe payment.
+      <div
+        className="rounded-2xl border-2 border-dashed border-border bg-warning-soft px-4 py-3 text-sm text-warning-soft-foreground"
+        role="note"
+        data-testid="simulated-banner"
+      >
+        <strong>Simulated checkout.</strong> This server has no Stripe key: no card is asked for and no money moves.
+        Paying here runs the same fulfilment as a real Stripe payment.
       </div>
       <Card title={product.name} id="order">
         <p className="text-3xl font-semibold tracking-tight tabular-nums">
           {product.price}
-          {product.interval ? <span className="text-base font-normal text-muted-foreground"> / {product.interval}</span> : null}
+          {product.interval ? (
+            <span className="text-base font-normal text-muted-foreground"> / {product.interval}</span>
+          ) : null}
         </p>
         <p className="mt-1 text-sm text-muted-foreground">
           {product.credits.toLocaleString("en")} credits{product.interval ? ` every ${product.interval}` : ""}

@@ -65,7 +65,11 @@ export default function DocsEndpoint({ loaderData }: Route.ComponentProps) {
         </section>
 
         <Card id="request" size="lg" title="Request">
-          {e.request ? <Shape shapes={e.request} caption="Body fields" path={e.path} /> : <p className="text-sm">No request body.</p>}
+          {e.request ? (
+            <Shape shapes={e.request} caption="Body fields" path={e.path} />
+          ) : (
+            <p className="text-sm">No request body.</p>
+          )}
         </Card>
 
         <Card

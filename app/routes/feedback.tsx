@@ -1,10 +1,10 @@
-import { Form, useNavigation } from "react-router";
 import { Send, Star } from "lucide-react";
+import { Form, useNavigation } from "react-router";
 import { Button, coverInput, FieldError, labelClass, Notice, PageHeader, TextArea } from "~/components/ui";
 import { UI_MESSAGES } from "~/domain/account/messages";
 import { addFeedback } from "~/domain/feedback/feedback.server";
-import { FEEDBACK_MAX_CHARS, FeedbackFormSchema, fieldErrors } from "~/lib/forms";
 import { isAppError } from "~/lib/errors";
+import { FEEDBACK_MAX_CHARS, FeedbackFormSchema, fieldErrors } from "~/lib/forms";
 import { getServices } from "~/lib/services.server";
 import { requireUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/feedback";
@@ -21,13 +21,22 @@ export async function action({ request }: Route.ActionArgs) {
   const form = Object.fromEntries(await request.formData());
   const parsed = FeedbackFormSchema.safeParse(form);
   if (!parsed.success) {
-    return { ok: false, errors: fieldErrors(parsed.error), values: { content: String(form.content ?? ""), rating: String(form.rating ?? "") } };
+    return {
+      ok: false,
+      errors: fieldErrors(parsed.error),
+      values: { content: String(form.content ?? ""), rating: String(form.rating ?? "") },
+    };
   }
   const { db, clock } = getServices();
   try {
     await addFeedback(db, user.id, parsed.data, clock);
   } catch (error) {
-    if (isAppError(error) && error.code === "RATE_LIMITED") return { ok: false, errors: { form: UI_MESSAGES.FEEDBACK_LIMITED }, values: { content: parsed.data.content, rating: String(parsed.data.rating) } };
+    if (isAppError(error) && error.code === "RATE_LIMITED")
+      return {
+        ok: false,
+        errors: { form: UI_MESSAGES.FEEDBACK_LIMITED },
+        values: { content: parsed.data.content, rating: String(parsed.data.rating) },
+      };
     throw error;
   }
   return { ok: true, errors: {}, values: { content: "", rating: "" } };
@@ -41,10 +50,21 @@ export default function Feedback({ actionData }: Route.ComponentProps) {
   const values = actionData?.values ?? { content: "", rating: "" };
   return (
     <div className="mx-auto max-w-2xl">
-      <PageHeader title="Feedback" description="What works, what doesn’t, what you wish Atelier did. We read every message." />
+      <PageHeader
+        title="Feedback"
+        description="What works, what doesn’t, what you wish Atelier did. We read every message."
+      />
       <div className="rounded-card border border-border bg-surface p-5 sm:p-6">
-        {actionData?.ok ? <Notice kind="success" className="mb-4">{UI_MESSAGES.FEEDBACK_SENT}</Notice> : null}
-        {errors.form ? <Notice kind="error" className="mb-4">{errors.form}</Notice> : null}
+        {actionData?.ok ? (
+          <Notice kind="success" className="mb-4">
+            {UI_MESSAGES.FEEDBACK_SENT}
+          </Notice>
+        ) : null}
+        {errors.form ? (
+          <Notice kind="error" className="mb-4">
+            {errors.form}
+          </Notice>
+        ) : null}
         <Form method="post" className="space-y-5" noValidate key={actionData?.ok ? "sent" : "form"}>
           <TextArea
             label="Your feedback"
@@ -64,7 +84,14 @@ export default function Feedback({ actionData }: Route.ComponentProps) {
                   key={r}
                   className="relative flex cursor-pointer items-center gap-1.5 rounded-full border border-border px-3 py-1.5 text-sm transition hover:bg-muted has-[:checked]:border-primary has-[:checked]:bg-accent-soft has-[:checked]:text-accent-soft-foreground has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring"
                 >
-                  <input type="radio" name="rating" value={r} defaultChecked={values.rating === String(r)} required className={coverInput} />
+                  <input
+                    type="radio"
+                    name="rating"
+                    value={r}
+                    defaultChecked={values.rating === String(r)}
+                    required
+                    className={coverInput}
+                  />
                   <Star aria-hidden="true" className="size-4" />
                   {r} {r === 1 ? "star" : "stars"}
                 </label>

@@ -11,7 +11,10 @@ export async function action({ request }: Route.ActionArgs): Promise<EmailLinkRe
   const form = Object.fromEntries(await request.formData());
   const parsed = EmailSchema.safeParse(form);
   if (!parsed.success) return { errors: fieldErrors(parsed.error), email: String(form.email ?? ""), sent: false };
-  const reply = await authPost(request, "/request-password-reset", { email: parsed.data.email, redirectTo: "/reset-password" });
+  const reply = await authPost(request, "/request-password-reset", {
+    email: parsed.data.email,
+    redirectTo: "/reset-password",
+  });
   if (!reply.ok) return { errors: { form: authErrorMessage(reply) }, email: parsed.data.email, sent: false };
   return { errors: {}, email: parsed.data.email, sent: true };
 }
@@ -33,7 +36,9 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
       <EmailLinkForm
         result={actionData}
         submitLabel="Send the link"
-        sent={(email) => `If ${email} has an account, we have sent it a link to choose a new password. The link works for one hour.`}
+        sent={(email) =>
+          `If ${email} has an account, we have sent it a link to choose a new password. The link works for one hour.`
+        }
       />
     </AuthCard>
   );

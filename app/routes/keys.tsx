@@ -1,11 +1,32 @@
-import { Form, useNavigation } from "react-router";
 import { KeyRound } from "lucide-react";
+import { Form, useNavigation } from "react-router";
 import { Code } from "~/components/docs";
-import { Badge, Button, buttonVariants, Card, CopyButton, EmptyState, Field, formatDate, Notice, PageHeader, Row, RowList } from "~/components/ui";
-import { WebhooksSection, type WebhookResult } from "~/components/webhooks-section";
-import { webhookAction, webhooksForPage } from "~/domain/webhooks/page.server";
-import { createApiKey, getApiKey, listApiKeys, MAX_ACTIVE_KEYS, revokeApiKey, REVOKED_KEYS_LISTED_DAYS, type ApiKeyInfo } from "~/domain/api-keys/keys.server";
+import {
+  Badge,
+  Button,
+  buttonVariants,
+  Card,
+  CopyButton,
+  EmptyState,
+  Field,
+  formatDate,
+  Notice,
+  PageHeader,
+  Row,
+  RowList,
+} from "~/components/ui";
+import { type WebhookResult, WebhooksSection } from "~/components/webhooks-section";
+import {
+  type ApiKeyInfo,
+  createApiKey,
+  getApiKey,
+  listApiKeys,
+  MAX_ACTIVE_KEYS,
+  REVOKED_KEYS_LISTED_DAYS,
+  revokeApiKey,
+} from "~/domain/api-keys/keys.server";
 import { keyCreationPolicy } from "~/domain/rate-limits/policy.server";
+import { webhookAction, webhooksForPage } from "~/domain/webhooks/page.server";
 import { isAppError } from "~/lib/errors";
 import { ApiKeyCreateSchema, ApiKeyRevokeSchema, fieldErrors } from "~/lib/forms";
 import { getServices } from "~/lib/services.server";
@@ -29,7 +50,14 @@ export async function loader({ request }: Route.LoaderArgs) {
       confirm = null;
     }
   }
-  return { keys, confirm, max: MAX_ACTIVE_KEYS, revokedDays: REVOKED_KEYS_LISTED_DAYS, publicUrl: getServices().config.publicUrl, webhooks: await webhooksForPage(db, user.id) };
+  return {
+    keys,
+    confirm,
+    max: MAX_ACTIVE_KEYS,
+    revokedDays: REVOKED_KEYS_LISTED_DAYS,
+    publicUrl: getServices().config.publicUrl,
+    webhooks: await webhooksForPage(db, user.id),
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -41,8 +69,18 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     if (form.intent === "create") {
       const parsed = ApiKeyCreateSchema.safeParse(form);
-      if (!parsed.success) return { intent: "create" as const, errors: fieldErrors(parsed.error), values: { name: String(form.name ?? "") } };
-      return { intent: "create" as const, created: await createApiKey(db, { userId: user.id, name: parsed.data.name }, clock, { creationLimit: keyCreationPolicy(config) }) };
+      if (!parsed.success)
+        return {
+          intent: "create" as const,
+          errors: fieldErrors(parsed.error),
+          values: { name: String(form.name ?? "") },
+        };
+      return {
+        intent: "create" as const,
+        created: await createApiKey(db, { userId: user.id, name: parsed.data.name }, clock, {
+          creationLimit: keyCreationPolicy(config),
+        }),
+      };
     }
     if (form.intent === "revoke") {
       const parsed = ApiKeyRevokeSchema.safeParse(form);
@@ -53,13 +91,19 @@ export async function action({ request }: Route.ActionArgs) {
     }
     return { intent: "unknown" as const, errors: { form: "Unknown action" } };
   } catch (error) {
-    if (isAppError(error)) return { intent: String(form.intent ?? ""), errors: { form: error.message }, values: { name: String(form.name ?? "") } };
+    if (isAppError(error))
+      return {
+        intent: String(form.intent ?? ""),
+        errors: { form: error.message },
+        values: { name: String(form.name ?? "") },
+      };
     throw error;
   }
 }
 
 /** A request that works when pasted into a terminal as it is. */
-const curl = (origin: string, key: string) => `curl -X POST ${origin}/api/get-user-credits \\\n  -H "X-API-Key: ${key}"`;
+const curl = (origin: string, key: string) =>
+  `curl -X POST ${origin}/api/get-user-credits \\\n  -H "X-API-Key: ${key}"`;
 
 function KeyRow({ k }: { k: ApiKeyInfo }) {
   return (
@@ -74,14 +118,19 @@ function KeyRow({ k }: { k: ApiKeyInfo }) {
       }
       actions={
         k.status === "active" ? (
-          <a href={`/keys?revoke=${encodeURIComponent(k.key_id)}`} className={buttonVariants({ variant: "secondary", size: "sm" })} aria-label={`Revoke ${k.name}`}>
+          <a
+            href={`/keys?revoke=${encodeURIComponent(k.key_id)}`}
+            className={buttonVariants({ variant: "secondary", size: "sm" })}
+            aria-label={`Revoke ${k.name}`}
+          >
             Revoke
           </a>
         ) : null
       }
     >
       <p className="mt-0.5 text-xs text-muted-foreground">
-        Created {formatDate(k.created_at)} · Last used <span data-field="last-used">{k.last_used_at ? formatDate(k.last_used_at) : "never"}</span>
+        Created {formatDate(k.created_at)} · Last used{" "}
+        <span data-field="last-used">{k.last_used_at ? formatDate(k.last_used_at) : "never"}</span>
         {k.revoked_at ? (
           <>
             {" "}
@@ -97,7 +146,13 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
   const { keys, confirm, max, revokedDays, publicUrl, webhooks } = loaderData;
   const busy = useNavigation().state === "submitting";
   const result = actionData as
-    | { intent: string; created?: { key: string; name: string }; revoked?: string; errors?: Record<string, string | undefined>; values?: { name: string } }
+    | {
+        intent: string;
+        created?: { key: string; name: string };
+        revoked?: string;
+        errors?: Record<string, string | undefined>;
+        values?: { name: string };
+      }
     | undefined;
   const activeKeys = keys.filter((k) => k.status === "active");
   const revokedKeys = keys.filter((k) => k.status === "revoked");
@@ -117,7 +172,14 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
             <label htmlFor="new-key" className="sr-only">
               New API key
             </label>
-            <input id="new-key" readOnly value={result.created.key} className="block min-w-0 flex-1 rounded-xl border border-input bg-muted px-3 py-2 font-mono text-sm" data-testid="new-key" onFocus={(e) => e.currentTarget.select()} />
+            <input
+              id="new-key"
+              readOnly
+              value={result.created.key}
+              className="block min-w-0 flex-1 rounded-xl border border-input bg-muted px-3 py-2 font-mono text-sm"
+              data-testid="new-key"
+              onFocus={(e) => e.currentTarget.select()}
+            />
             <CopyButton text={result.created.key} label="Copy key" />
           </div>
           <p className="mt-4 text-sm text-muted-foreground">Try it — paste this into a terminal:</p>
@@ -127,14 +189,22 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
         </Card>
       ) : null}
 
-      {result?.revoked ? <Notice kind="success">Key “{result.revoked}” was revoked. Requests with it are now rejected.</Notice> : null}
+      {result?.revoked ? (
+        <Notice kind="success">Key “{result.revoked}” was revoked. Requests with it are now rejected.</Notice>
+      ) : null}
       {result?.intent === "revoke" && result.errors?.form ? <Notice kind="error">{result.errors.form}</Notice> : null}
 
       {confirm && !result?.revoked ? (
-        <Card title={`Revoke “${confirm.name}”?`} id="confirm" className="border-danger/40" role="alertdialog" aria-describedby="confirm-d">
+        <Card
+          title={`Revoke “${confirm.name}”?`}
+          id="confirm"
+          className="border-danger/40"
+          role="alertdialog"
+          aria-describedby="confirm-d"
+        >
           <p id="confirm-d" className="text-sm text-muted-foreground">
-            Programs using <code>{confirm.start}…</code> will be rejected at once. Revocation cannot be undone; you would have to create a new
-            key.
+            Programs using <code>{confirm.start}…</code> will be rejected at once. Revocation cannot be undone; you
+            would have to create a new key.
           </p>
           <Form method="post" action="/keys" className="mt-4 flex gap-2">
             <input type="hidden" name="intent" value="revoke" />
@@ -150,7 +220,13 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
       ) : null}
 
       <Card title="Create a key" id="create">
-        <Form method="post" action="/keys" className="flex flex-wrap items-end gap-3" noValidate key={result?.created ? result.created.key : "create"}>
+        <Form
+          method="post"
+          action="/keys"
+          className="flex flex-wrap items-end gap-3"
+          noValidate
+          key={result?.created ? result.created.key : "create"}
+        >
           <input type="hidden" name="intent" value="create" />
           <div className="min-w-0 flex-1 basis-64">
             <Field
@@ -191,7 +267,9 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
             <summary className="cursor-pointer text-sm text-muted-foreground hover:text-foreground">
               Revoked in the last {revokedDays} days ({revokedKeys.length})
             </summary>
-            <p className="mt-2 text-xs text-muted-foreground">They never work again; each one drops off this list {revokedDays} days after its revocation.</p>
+            <p className="mt-2 text-xs text-muted-foreground">
+              They never work again; each one drops off this list {revokedDays} days after its revocation.
+            </p>
             <RowList label="Revoked keys">
               {revokedKeys.map((k) => (
                 <KeyRow key={k.key_id} k={k} />
@@ -201,7 +279,11 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
         ) : null}
       </Card>
 
-      <WebhooksSection webhooks={webhooks} result={result?.intent.startsWith("webhook-") ? (result as WebhookResult) : undefined} busy={busy} />
+      <WebhooksSection
+        webhooks={webhooks}
+        result={result?.intent.startsWith("webhook-") ? (result as WebhookResult) : undefined}
+        busy={busy}
+      />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { Coins, Menu, Sparkles } from "lucide-react";
 import { Form, isRouteErrorResponse, Link, NavLink, Outlet, useLocation, useNavigation } from "react-router";
-import { useLiveUpdates, type LiveTask } from "~/components/live";
+import { type LiveTask, useLiveUpdates } from "~/components/live";
 import { Button, buttonVariants, cn, Notice, Toaster } from "~/components/ui";
 import { balanceOf } from "~/domain/credits/ledger.server";
 import { liveSummary } from "~/domain/generations/generations.server";
@@ -34,7 +34,12 @@ interface NavItem {
 }
 
 function navItems(signedIn: boolean, isAdmin: boolean, demoOpen: boolean): NavItem[] {
-  if (!signedIn) return [...(demoOpen ? [{ to: "/playground", label: "Playground" }] : []), { to: "/pricing", label: "Pricing" }, { to: "/docs", label: "API docs" }];
+  if (!signedIn)
+    return [
+      ...(demoOpen ? [{ to: "/playground", label: "Playground" }] : []),
+      { to: "/pricing", label: "Pricing" },
+      { to: "/docs", label: "API docs" },
+    ];
   return [
     { to: "/studio", label: "Studio" },
     { to: "/pricing", label: "Pricing" },
@@ -94,7 +99,10 @@ function SignOut({ className }: { className?: string }) {
 export function Logo() {
   return (
     <span className="flex items-center gap-2 text-lg font-semibold tracking-tight">
-      <span aria-hidden="true" className="flex size-8 items-center justify-center rounded-xl bg-gradient-to-br from-violet-500 via-fuchsia-500 to-orange-400 text-white shadow-sm">
+      <span
+        aria-hidden="true"
+        className="flex size-8 items-center justify-center rounded-xl bg-gradient-to-br from-violet-500 via-fuchsia-500 to-orange-400 text-white shadow-sm"
+      >
         <Sparkles className="size-4" />
       </span>
       Atelier
@@ -114,7 +122,10 @@ function Header({ data }: { data: LayoutData | undefined }) {
         </Link>
 
         {/* Wide screens: everything in one row. */}
-        <nav aria-label="Main" className={cn("hidden flex-1 items-center lg:flex", user ? "justify-center" : "justify-end")}>
+        <nav
+          aria-label="Main"
+          className={cn("hidden flex-1 items-center lg:flex", user ? "justify-center" : "justify-end")}
+        >
           <NavLinks items={items} />
         </nav>
 
@@ -134,11 +145,17 @@ function Header({ data }: { data: LayoutData | undefined }) {
           )}
           {/* Narrow screens: the links fold into a menu that opens without JavaScript. */}
           <details className="relative lg:hidden" key={pathname}>
-            <summary className={cn(buttonVariants({ variant: "secondary", size: "sm" }), "list-none")} aria-label="Menu">
+            <summary
+              className={cn(buttonVariants({ variant: "secondary", size: "sm" }), "list-none")}
+              aria-label="Menu"
+            >
               <Menu aria-hidden="true" />
               <span>Menu</span>
             </summary>
-            <nav aria-label="Main menu" className="absolute right-0 z-40 mt-2 w-64 rounded-2xl border border-border bg-surface-raised p-2 shadow-xl">
+            <nav
+              aria-label="Main menu"
+              className="absolute right-0 z-40 mt-2 w-64 rounded-2xl border border-border bg-surface-raised p-2 shadow-xl"
+            >
               <NavLinks items={items} vertical />
               <div className="mt-2 border-t border-border pt-2">
                 {user ? (
@@ -179,7 +196,10 @@ function Shell({ data, children }: { data: LayoutData | undefined; children: Rea
         </a>
         <Live data={data} />
         <Header data={data} />
-        <div aria-hidden="true" className={cn("h-0.5 bg-primary transition-opacity", navigating ? "animate-pulse opacity-100" : "opacity-0")} />
+        <div
+          aria-hidden="true"
+          className={cn("h-0.5 bg-primary transition-opacity", navigating ? "animate-pulse opacity-100" : "opacity-0")}
+        />
         <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-8 focus:outline-none">
           {data?.notice ? (
             <Notice kind={data.notice.kind} className="mb-6">
@@ -236,7 +256,10 @@ export function ErrorBoundary({ error, loaderData }: Route.ErrorBoundaryProps) {
   return (
     <Shell data={data}>
       <section className="mx-auto flex max-w-xl flex-col items-center py-16 text-center" aria-labelledby="error-h">
-        <p className="bg-gradient-to-br from-violet-500 via-fuchsia-500 to-orange-400 bg-clip-text text-6xl font-bold tracking-tight text-transparent" aria-hidden="true">
+        <p
+          className="bg-gradient-to-br from-violet-500 via-fuchsia-500 to-orange-400 bg-clip-text text-6xl font-bold tracking-tight text-transparent"
+          aria-hidden="true"
+        >
           {code}
         </p>
         <h1 id="error-h" className="mt-4 text-2xl font-semibold">

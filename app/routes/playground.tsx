@@ -1,14 +1,20 @@
-import { useRef, useState, type FormEvent } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { Button, Card, labelClass, Notice, PageHeader, Select, TextArea } from "~/components/ui";
-import { IMAGE_PROVIDERS, MAX_PROMPT, splitTarget, targetValue, TEXT_PROVIDERS } from "~/domain/demo/catalog";
-import { DemoRequestSchema } from "~/domain/demo/schema";
-import { fieldErrors, type FieldErrors } from "~/lib/forms";
 import { clientIpOf, requireDemoAccess } from "~/domain/demo/access.server";
 import { chargeDemoCall } from "~/domain/demo/billing.server";
+import { IMAGE_PROVIDERS, MAX_PROMPT, splitTarget, TEXT_PROVIDERS, targetValue } from "~/domain/demo/catalog";
 import { generateDemoImage, generateDemoText } from "~/domain/demo/demo.server";
-import { createDemoModels, demoStorage, imageProviderMode, textProviderMode, type DemoMode } from "~/domain/demo/models.server";
+import {
+  createDemoModels,
+  type DemoMode,
+  demoStorage,
+  imageProviderMode,
+  textProviderMode,
+} from "~/domain/demo/models.server";
+import { DemoRequestSchema } from "~/domain/demo/schema";
 import { isAppError } from "~/lib/errors";
+import { type FieldErrors, fieldErrors } from "~/lib/forms";
 import { currentClientIp } from "~/lib/log.server";
 import { getServices } from "~/lib/services.server";
 import { getUiUser, requireUiUser } from "~/lib/session.server";
@@ -16,7 +22,7 @@ import type { Route } from "./+types/playground";
 
 export const meta: Route.MetaFunction = () => [{ title: "Playground — Atelier" }];
 
-/** Open when the demo is (development, or DEMO_PUBLIC); otherwise signed-in people only (DESIGN §5). */
+/** Open when the demo is (development, or DEMO_PUBLIC); otherwise signed-in people only (docs/design.md §5). */
 async function requirePlaygroundUser(request: Request) {
   const { config } = getServices();
   const open = !config.isProduction || config.DEMO_PUBLIC;
@@ -27,8 +33,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   await requirePlaygroundUser(request);
   const { config } = getServices();
   return {
-    textModes: Object.fromEntries(TEXT_PROVIDERS.map((p) => [p.name, textProviderMode(config, p.name)])) as Record<string, DemoMode>,
-    imageModes: Object.fromEntries(IMAGE_PROVIDERS.map((p) => [p.name, imageProviderMode(config, p.name)])) as Record<string, DemoMode>,
+    textModes: Object.fromEntries(TEXT_PROVIDERS.map((p) => [p.name, textProviderMode(config, p.name)])) as Record<
+      string,
+      DemoMode
+    >,
+    imageModes: Object.fromEntries(IMAGE_PROVIDERS.map((p) => [p.name, imageProviderMode(config, p.name)])) as Record<
+      string,
+      DemoMode
+    >,
   };
 }
 
@@ -52,14 +64,16 @@ export async function action({ request }: Route.ActionArgs): Promise<ActionData>
   try {
     const ip = clientIpOf(services.config, request, currentClientIp());
     await requireDemoAccess(services, { userId: ui?.user.id ?? null, ip });
-    // A live call is paid here exactly as on the JSON endpoints (DESIGN §5).
+    // A live call is paid here exactly as on the JSON endpoints (docs/design.md §5).
     const charge = await chargeDemoCall(services, intent, parsed.data, ui?.user.id ?? null, request.signal);
     const models = createDemoModels(services.config);
     if (intent === "text") {
       const r = await charge.run(() => generateDemoText({ models }, parsed.data, request.signal));
       return { intent, values, text: r.text };
     }
-    const r = await charge.run(() => generateDemoImage({ models, storage: demoStorage(services.config) }, parsed.data, request.signal));
+    const r = await charge.run(() =>
+      generateDemoImage({ models, storage: demoStorage(services.config) }, parsed.data, request.signal),
+    );
     return { intent, values, imageUrls: r.result_urls };
   } catch (error) {
     if (isAppError(error)) return { intent, values, errors: { form: error.message } };
@@ -67,12 +81,39 @@ export async function action({ request }: Route.ActionArgs): Promise<ActionData>
   }
 }
 
-function PromptField({ id, name, error, defaultValue }: { id: string; name: string; error?: string; defaultValue?: string }) {
-  return <TextArea id={id} label="Prompt" name={name} rows={4} required maxLength={MAX_PROMPT} defaultValue={defaultValue} error={error} />;
+function PromptField({
+  id,
+  name,
+  error,
+  defaultValue,
+}: {
+  id: string;
+  name: string;
+  error?: string;
+  defaultValue?: string;
+}) {
+  return (
+    <TextArea
+      id={id}
+      label="Prompt"
+      name={name}
+      rows={4}
+      required
+      maxLength={MAX_PROMPT}
+      defaultValue={defaultValue}
+      error={error}
+    />
+  );
 }
 
 /** The models of `providers` as `<option>`s grouped per provider, each group saying whether it is live or simulated. */
-function TargetOptions({ providers, modes }: { providers: typeof TEXT_PROVIDERS | typeof IMAGE_PROVIDERS; modes: Record<string, DemoMode> }) {
+function TargetOptions({
+  providers,
+  modes,
+}: {
+  providers: typeof TEXT_PROVIDERS | typeof IMAGE_PROVIDERS;
+  modes: Record<string, DemoMode>;
+}) {
   return providers.map((p) => (
     <optgroup key={p.name} label={`${p.label} (${modes[p.name]})`}>
       {p.models.map((m) => (
@@ -141,7 +182,7 @@ export default function Playground({ loaderData, actionData }: Route.ComponentPr
           setChunks((n) => n + 1);
         }
       }
-    } catch (error) {
+    } catch (_error) {
       if (!abort.signal.aborted) setStreamError("The connection was interrupted.");
     } finally {
       if (abortRef.current === abort) setStreaming(false);
@@ -153,16 +194,30 @@ export default function Playground({ loaderData, actionData }: Route.ComponentPr
 
   return (
     <div className="space-y-6">
-      <PageHeader title="Playground" description="Try the demo models. Providers without a configured key answer from the built-in simulator. Demo calls cost no credits." />
+      <PageHeader
+        title="Playground"
+        description="Try the demo models. Providers without a configured key answer from the built-in simulator. Demo calls cost no credits."
+      />
 
       <Card title="Text" id="text">
         <Form method="post" className="space-y-4" noValidate onSubmit={onStream}>
           <input type="hidden" name="intent" value="text" />
           {textErrors.form ? <Notice kind="error">{textErrors.form}</Notice> : null}
-          <Select id="text-target" label="Model" name="target" defaultValue={textData?.values?.target} error={textErrors.provider ?? textErrors.model}>
+          <Select
+            id="text-target"
+            label="Model"
+            name="target"
+            defaultValue={textData?.values?.target}
+            error={textErrors.provider ?? textErrors.model}
+          >
             <TargetOptions providers={TEXT_PROVIDERS} modes={textModes} />
           </Select>
-          <PromptField id="text-prompt" name="prompt" error={textErrors.prompt} defaultValue={textData?.values?.prompt} />
+          <PromptField
+            id="text-prompt"
+            name="prompt"
+            error={textErrors.prompt}
+            defaultValue={textData?.values?.prompt}
+          />
           <div className="flex gap-3">
             <Button type="submit" disabled={streaming}>
               {streaming ? "Generating…" : "Generate text"}
@@ -200,7 +255,12 @@ export default function Playground({ loaderData, actionData }: Route.ComponentPr
           <Select id="image-target" label="Image model" name="target" defaultValue={imageData?.values?.target}>
             <TargetOptions providers={IMAGE_PROVIDERS} modes={imageModes} />
           </Select>
-          <PromptField id="image-prompt" name="prompt" error={imageData?.errors?.prompt} defaultValue={imageData?.values?.prompt} />
+          <PromptField
+            id="image-prompt"
+            name="prompt"
+            error={imageData?.errors?.prompt}
+            defaultValue={imageData?.values?.prompt}
+          />
           <Button type="submit" disabled={imageBusy}>
             {imageBusy ? "Generating…" : "Generate image"}
           </Button>
@@ -209,7 +269,11 @@ export default function Playground({ loaderData, actionData }: Route.ComponentPr
           <div className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2">
             {imageData.imageUrls.map((url) => (
               <a key={url} href={url} className="block">
-                <img src={url} alt={`Generated: ${imageData.values?.prompt ?? ""}`} className="h-auto w-full rounded-xl border border-border" />
+                <img
+                  src={url}
+                  alt={`Generated: ${imageData.values?.prompt ?? ""}`}
+                  className="h-auto w-full rounded-xl border border-border"
+                />
               </a>
             ))}
           </div>

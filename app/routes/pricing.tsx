@@ -75,7 +75,9 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
         </Notice>
       ) : null}
       {mode === "simulated" ? (
-        <Notice kind="info">Payments are simulated on this server (no Stripe key configured): checkout completes without charging anyone.</Notice>
+        <Notice kind="info">
+          Payments are simulated on this server (no Stripe key configured): checkout completes without charging anyone.
+        </Notice>
       ) : null}
 
       {balance ? (
@@ -83,7 +85,11 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
           <dl className="flex flex-wrap gap-x-8 gap-y-4">
             <Stat label="Available" value={balance.available} data-testid="pricing-available" />
             <Stat label="Held by running tasks" value={balance.held} />
-            <Stat label="Plan" value={subscription ? subscription.product_name : "Standard"} data-testid="pricing-plan" />
+            <Stat
+              label="Plan"
+              value={subscription ? subscription.product_name : "Standard"}
+              data-testid="pricing-plan"
+            />
           </dl>
           {subscription?.provider === "stripe" ? (
             <Form method="post" className="mt-4">
@@ -104,14 +110,35 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
       ) : null}
 
       <ProductGrid title="Credit packs" id="packs-h" items={packs} signedIn={signedIn} busy={busy} current={null} />
-      <ProductGrid title="Subscriptions" id="plans-h" items={plans} signedIn={signedIn} busy={busy} current={subscription?.product_id ?? null} />
+      <ProductGrid
+        title="Subscriptions"
+        id="plans-h"
+        items={plans}
+        signedIn={signedIn}
+        busy={busy}
+        current={subscription?.product_id ?? null}
+      />
     </div>
   );
 }
 
 type Item = Route.ComponentProps["loaderData"]["products"][number];
 
-function ProductGrid({ title, id, items, signedIn, busy, current }: { title: string; id: string; items: Item[]; signedIn: boolean; busy: boolean; current: string | null }) {
+function ProductGrid({
+  title,
+  id,
+  items,
+  signedIn,
+  busy,
+  current,
+}: {
+  title: string;
+  id: string;
+  items: Item[];
+  signedIn: boolean;
+  busy: boolean;
+  current: string | null;
+}) {
   if (items.length === 0) return null;
   return (
     <section aria-labelledby={id}>
@@ -120,7 +147,15 @@ function ProductGrid({ title, id, items, signedIn, busy, current }: { title: str
       </h2>
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {items.map((p) => (
-          <li key={p.product_id} className={cn(cardClass, "flex flex-col", current === p.product_id && "border-primary ring-2 ring-primary/30")} data-testid={`product-${p.product_id}`}>
+          <li
+            key={p.product_id}
+            className={cn(
+              cardClass,
+              "flex flex-col",
+              current === p.product_id && "border-primary ring-2 ring-primary/30",
+            )}
+            data-testid={`product-${p.product_id}`}
+          >
             <h3 className="font-semibold">{p.name}</h3>
             <p className="mt-2 text-3xl font-semibold tracking-tight tabular-nums">
               {formatMoney(p.amount, p.currency)}
@@ -135,12 +170,20 @@ function ProductGrid({ title, id, items, signedIn, busy, current }: { title: str
             ) : signedIn ? (
               <Form method="post">
                 <input type="hidden" name="product_id" value={p.product_id} />
-                <Button type="submit" className="w-full" disabled={busy} aria-label={`${p.interval ? "Subscribe" : "Buy"} ${p.name}`}>
+                <Button
+                  type="submit"
+                  className="w-full"
+                  disabled={busy}
+                  aria-label={`${p.interval ? "Subscribe" : "Buy"} ${p.name}`}
+                >
                   {p.interval ? "Subscribe" : "Buy"}
                 </Button>
               </Form>
             ) : (
-              <a className={buttonVariants({ variant: "secondary", className: "w-full" })} href={`/sign-in?next=${encodeURIComponent("/pricing")}`}>
+              <a
+                className={buttonVariants({ variant: "secondary", className: "w-full" })}
+                href={`/sign-in?next=${encodeURIComponent("/pricing")}`}
+              >
                 Sign in to buy
               </a>
             )}

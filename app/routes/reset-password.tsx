@@ -16,7 +16,10 @@ export async function action({ request }: Route.ActionArgs) {
   const form = Object.fromEntries(await request.formData());
   const parsed = ResetPasswordSchema.safeParse(form);
   if (!parsed.success) return { errors: fieldErrors(parsed.error) };
-  const reply = await authPost(request, "/reset-password", { token: parsed.data.token, newPassword: parsed.data.password });
+  const reply = await authPost(request, "/reset-password", {
+    token: parsed.data.token,
+    newPassword: parsed.data.password,
+  });
   if (!reply.ok) return { errors: { form: authErrorMessage(reply) } };
   return redirect("/sign-in?notice=password-reset");
 }
@@ -35,13 +38,32 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       }
     >
       {!loaderData.token ? (
-        <Notice kind="error">This link is incomplete. Open the link from the e-mail again, or ask for a new one.</Notice>
+        <Notice kind="error">
+          This link is incomplete. Open the link from the e-mail again, or ask for a new one.
+        </Notice>
       ) : (
         <Form method="post" className="space-y-4" noValidate>
           {broken ? <Notice kind="error">{broken}</Notice> : null}
           <input type="hidden" name="token" value={loaderData.token} />
-          <Field label="New password" name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} hint="At least 8 characters." error={errors.password} />
-          <Field label="Repeat the new password" name="confirm" type="password" autoComplete="new-password" required error={errors.confirm} />
+          <Field
+            label="New password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={8}
+            maxLength={128}
+            hint="At least 8 characters."
+            error={errors.password}
+          />
+          <Field
+            label="Repeat the new password"
+            name="confirm"
+            type="password"
+            autoComplete="new-password"
+            required
+            error={errors.confirm}
+          />
           <Button type="submit" className="w-full" disabled={busy}>
             {busy ? "Saving…" : "Save the new password"}
           </Button>

@@ -1,11 +1,11 @@
 import { Form, redirect, useNavigation } from "react-router";
 import { AuthCard, Button, Field, Notice } from "~/components/ui";
-import { fieldErrors, SignUpSchema } from "~/lib/forms";
+import { inviterOf } from "~/domain/billing/orders.server";
 import { authErrorMessage } from "~/lib/auth-errors";
 import { authPost } from "~/lib/auth-forms.server";
+import { fieldErrors, SignUpSchema } from "~/lib/forms";
 import { getServices } from "~/lib/services.server";
 import { getUiUser } from "~/lib/session.server";
-import { inviterOf } from "~/domain/billing/orders.server";
 import type { Route } from "./+types/sign-up";
 
 export const meta: Route.MetaFunction = () => [{ title: "Sign up — Atelier" }];
@@ -19,10 +19,20 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const form = Object.fromEntries(await request.formData());
   const parsed = SignUpSchema.safeParse(form);
-  if (!parsed.success) return { errors: fieldErrors(parsed.error), values: { name: String(form.name ?? ""), email: String(form.email ?? "") } };
+  if (!parsed.success)
+    return {
+      errors: fieldErrors(parsed.error),
+      values: { name: String(form.name ?? ""), email: String(form.email ?? "") },
+    };
   // `ref` travels with the body; the user-create hook resolves it to invited_by.
-  const reply = await authPost(request, "/sign-up/email", { name: parsed.data.name, email: parsed.data.email, password: parsed.data.password, ref: parsed.data.ref });
-  if (!reply.ok) return { errors: { form: authErrorMessage(reply) }, values: { name: parsed.data.name, email: parsed.data.email } };
+  const reply = await authPost(request, "/sign-up/email", {
+    name: parsed.data.name,
+    email: parsed.data.email,
+    password: parsed.data.password,
+    ref: parsed.data.ref,
+  });
+  if (!reply.ok)
+    return { errors: { form: authErrorMessage(reply) }, values: { name: parsed.data.name, email: parsed.data.email } };
   // Without a mail transport sign-up signs in; with one, the account waits for its verified address
   // (and a taken address gets the very same answer: its owner is mailed instead).
   if (reply.headers.has("set-cookie")) return redirect("/studio", { headers: reply.headers });
@@ -31,7 +41,8 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
-  const errors: Partial<Record<string, string>> = (actionData && "errors" in actionData ? actionData.errors : undefined) ?? {};
+  const errors: Partial<Record<string, string>> =
+    (actionData && "errors" in actionData ? actionData.errors : undefined) ?? {};
   const values = actionData && "values" in actionData ? actionData.values : undefined;
   if (actionData && "sent" in actionData) {
     return (
@@ -68,11 +79,39 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
     >
       <Form method="post" className="space-y-4" noValidate>
         {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
-        {loaderData.inviter ? <Notice kind="success">{loaderData.inviter.nickname} invited you to Atelier. Welcome!</Notice> : null}
+        {loaderData.inviter ? (
+          <Notice kind="success">{loaderData.inviter.nickname} invited you to Atelier. Welcome!</Notice>
+        ) : null}
         <input type="hidden" name="ref" value={loaderData.ref} />
-        <Field label="Name" name="name" autoComplete="name" required maxLength={100} defaultValue={values?.name} error={errors.name} />
-        <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={values?.email} error={errors.email} />
-        <Field label="Password" name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} hint="At least 8 characters." error={errors.password} />
+        <Field
+          label="Name"
+          name="name"
+          autoComplete="name"
+          required
+          maxLength={100}
+          defaultValue={values?.name}
+          error={errors.name}
+        />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={values?.email}
+          error={errors.email}
+        />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          maxLength={128}
+          hint="At least 8 characters."
+          error={errors.password}
+        />
         <Button type="submit" className="w-full" disabled={busy}>
           {busy ? "Creating account…" : "Sign up"}
         </Button>

@@ -1,11 +1,40 @@
-import { ArrowLeft, Ban, ChevronLeft, ChevronRight, Download, Eye, EyeOff, RotateCcw, Sparkles, TriangleAlert } from "lucide-react";
+import {
+  ArrowLeft,
+  Ban,
+  ChevronLeft,
+  ChevronRight,
+  Download,
+  Eye,
+  EyeOff,
+  RotateCcw,
+  Sparkles,
+  TriangleAlert,
+} from "lucide-react";
 import { useRef } from "react";
 import { data, Form, Link } from "react-router";
 import { useCancelGeneration } from "~/components/cancel-generation";
 import { fileExtension, ResultMedia, shapeClass, useLightbox } from "~/components/media";
-import { Badge, Button, buttonVariants, Card, cn, CopyButton, duration, Facts, formatDate, Notice, plural } from "~/components/ui";
+import {
+  Badge,
+  Button,
+  buttonVariants,
+  Card,
+  CopyButton,
+  cn,
+  duration,
+  Facts,
+  formatDate,
+  Notice,
+  plural,
+} from "~/components/ui";
 import { describeOptions, findOffering, providerName } from "~/domain/catalog";
-import { chargedCost, galleryNeighbours, getOwnGeneration, parseResultUrls, setHidden } from "~/domain/generations/generations.server";
+import {
+  chargedCost,
+  galleryNeighbours,
+  getOwnGeneration,
+  parseResultUrls,
+  setHidden,
+} from "~/domain/generations/generations.server";
 import { isFinished, wasCanceled } from "~/domain/generations/status";
 import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";
@@ -17,7 +46,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: loaderData ? `${loaderData.gen.prompt.slice(0, 60)} — Studio — Atelier` : "Generation — Atelier" },
 ];
 
-/** Another user's task looks exactly like a missing one (DESIGN §1). */
+/** Another user's task looks exactly like a missing one (docs/design.md §1). */
 async function own<T>(f: () => Promise<T>): Promise<T> {
   try {
     return await f();
@@ -38,7 +67,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   } catch {
     raw = {};
   }
-  const options = describeOptions(row.aiType, row.provider, row.model, raw).map((o): [string, string] => [o.label, o.value]);
+  const options = describeOptions(row.aiType, row.provider, row.model, raw).map((o): [string, string] => [
+    o.label,
+    o.value,
+  ]);
   return {
     gen: {
       id: row.id,
@@ -77,7 +109,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function GenerationDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { gen, neighbours } = loaderData;
-  const running = !isFinished(gen.status);
+  const _running = !isFinished(gen.status);
   const result = useRef<HTMLElement>(null);
   // After a cancel the button is gone: the keyboard goes to the result, which now says how it ended.
   const cancel = useCancelGeneration({ id: gen.id, prompt: gen.prompt, onDone: () => result.current?.focus() });
@@ -95,8 +127,22 @@ export default function GenerationDetail({ loaderData, actionData }: Route.Compo
     ["Type", gen.aiType === "video" ? "Video" : "Image"],
     ["Cost", cost],
     ...gen.options,
-    ["Created", <time key="c" dateTime={gen.createdAt}>{formatDate(gen.createdAt, { seconds: true })}</time>],
-    ["Completed", gen.completedAt ? <time dateTime={gen.completedAt}>{formatDate(gen.completedAt, { seconds: true })}</time> : "—"],
+    [
+      "Created",
+      <time key="c" dateTime={gen.createdAt}>
+        {formatDate(gen.createdAt, { seconds: true })}
+      </time>,
+    ],
+    [
+      "Completed",
+      gen.completedAt ? (
+        <time key="d" dateTime={gen.completedAt}>
+          {formatDate(gen.completedAt, { seconds: true })}
+        </time>
+      ) : (
+        "—"
+      ),
+    ],
     ["Time taken", duration(gen.createdAt, gen.completedAt)],
   ];
   const reuse = `/studio?${new URLSearchParams({ prompt: gen.prompt, model: gen.offering })}`;
@@ -124,7 +170,10 @@ export default function GenerationDetail({ loaderData, actionData }: Route.Compo
       {gen.hidden ? (
         <Notice kind="info">
           <div className="flex flex-wrap items-center justify-between gap-2">
-            <span>{actionData?.hidden ? "Removed from your gallery." : "This result is not shown in your gallery."} Its history and credits are unchanged.</span>
+            <span>
+              {actionData?.hidden ? "Removed from your gallery." : "This result is not shown in your gallery."} Its
+              history and credits are unchanged.
+            </span>
             <Form method="post">
               <Button type="submit" name="intent" value="unhide" size="sm" variant="secondary">
                 <Eye aria-hidden="true" /> Put back in the gallery
@@ -155,14 +204,23 @@ export default function GenerationDetail({ loaderData, actionData }: Route.Compo
                       aria-label={`View full size: ${gen.prompt}`}
                       className="block"
                     >
-                      <ResultMedia url={u} aiType={gen.aiType} prompt={gen.prompt} fit className="mx-auto w-auto max-w-full" />
+                      <ResultMedia
+                        url={u}
+                        aiType={gen.aiType}
+                        prompt={gen.prompt}
+                        fit
+                        className="mx-auto w-auto max-w-full"
+                      />
                     </a>
                   )}
                 </figure>
               ))}
             </div>
           ) : gen.status === "failed" ? (
-            <div className="flex aspect-video flex-col items-center justify-center gap-2 rounded-3xl border border-border bg-muted p-6 text-center" role="note">
+            <div
+              className="flex aspect-video flex-col items-center justify-center gap-2 rounded-3xl border border-border bg-muted p-6 text-center"
+              role="note"
+            >
               {gen.canceled ? (
                 <>
                   <Ban aria-hidden="true" className="size-8 text-muted-foreground" />
@@ -179,10 +237,19 @@ export default function GenerationDetail({ loaderData, actionData }: Route.Compo
               )}
             </div>
           ) : (
-            <div className={cn("shimmer mx-auto flex max-h-[75vh] max-w-full flex-col items-center justify-center gap-3 rounded-3xl border border-border bg-muted", gen.shape)} role="status">
+            <div
+              className={cn(
+                "shimmer mx-auto flex max-h-[75vh] max-w-full flex-col items-center justify-center gap-3 rounded-3xl border border-border bg-muted",
+                gen.shape,
+              )}
+              role="status"
+            >
               <Sparkles aria-hidden="true" className="size-8 animate-pulse text-accent" />
               <p className="font-medium">{gen.status === "pending" ? "Queued…" : "Generating…"}</p>
-              <progress className="h-1.5 w-1/2 overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-border [&::-webkit-progress-value]:bg-primary" aria-label={`Generating (${gen.status})`} />
+              <progress
+                className="h-1.5 w-1/2 overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-border [&::-webkit-progress-value]:bg-primary"
+                aria-label={`Generating (${gen.status})`}
+              />
               {cancel.button}
               <noscript>
                 <meta httpEquiv="refresh" content="3" />

@@ -1,18 +1,64 @@
-import { Ban, Clapperboard, Download, EyeOff, ImageIcon, RotateCcw, SlidersHorizontal, Sparkles, Timer, TriangleAlert, Wand2 } from "lucide-react";
+import {
+  Ban,
+  Clapperboard,
+  Download,
+  EyeOff,
+  ImageIcon,
+  RotateCcw,
+  SlidersHorizontal,
+  Sparkles,
+  Timer,
+  TriangleAlert,
+  Wand2,
+} from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Form, Link, redirect, useFetcher, useNavigation, useSubmit } from "react-router";
-import { isVideoFile, ResultMedia, shapeClass, useLightbox, type MediaItem } from "~/components/media";
-import { Badge, Button, buttonVariants, cn, CopyButton, coverInput, EmptyState, FieldError, formatDate, Hint, inputClass, Notice, PageHeader, Pagination, plural, useToast } from "~/components/ui";
-import { UI_MESSAGES } from "~/domain/account/messages";
-import { useCancelGeneration, type CancelResult } from "~/components/cancel-generation";
+import { type CancelResult, useCancelGeneration } from "~/components/cancel-generation";
+import { isVideoFile, type MediaItem, ResultMedia, shapeClass, useLightbox } from "~/components/media";
 import { ModelOptions, optionFormValues, readOptions } from "~/components/model-options";
-import { isFinished, wasCanceled } from "~/domain/generations/status";
-import { CATALOG, findOffering, providerName, isAiType, sampleImage, speedHint, typicalSecondsHere, type AiType } from "~/domain/catalog";
+import {
+  Badge,
+  Button,
+  buttonVariants,
+  CopyButton,
+  cn,
+  coverInput,
+  EmptyState,
+  FieldError,
+  formatDate,
+  Hint,
+  inputClass,
+  Notice,
+  PageHeader,
+  Pagination,
+  plural,
+  useToast,
+} from "~/components/ui";
+import { UI_MESSAGES } from "~/domain/account/messages";
+import {
+  type AiType,
+  CATALOG,
+  findOffering,
+  isAiType,
+  providerName,
+  sampleImage,
+  speedHint,
+  typicalSecondsHere,
+} from "~/domain/catalog";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf } from "~/domain/credits/ledger.server";
-import { chargedCost, createGeneration, listRecent, parseFilter, parseResultUrls, setHidden, validateGenerateInput } from "~/domain/generations/generations.server";
 import { cancelGeneration } from "~/domain/generations/cancel.server";
+import {
+  chargedCost,
+  createGeneration,
+  listRecent,
+  parseFilter,
+  parseResultUrls,
+  setHidden,
+  validateGenerateInput,
+} from "~/domain/generations/generations.server";
 import { getGenerationRuntime } from "~/domain/generations/runtime.server";
+import { isFinished, wasCanceled } from "~/domain/generations/status";
 import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";
 import { fieldErrors, StudioSchema } from "~/lib/forms";
@@ -31,7 +77,8 @@ const parseOptions = (json: string): Record<string, unknown> => {
     return {};
   }
 };
-const offeringValue = (o: { aiType: string; provider: string; model: string }) => `${o.aiType}|${o.provider}|${o.model}`;
+const offeringValue = (o: { aiType: string; provider: string; model: string }) =>
+  `${o.aiType}|${o.provider}|${o.model}`;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireUiUser(request);
@@ -40,7 +87,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const page = Math.max(1, Math.floor(Number(url.searchParams.get("page") ?? "1")) || 1);
   const filter = parseFilter(url.searchParams);
-  const { rows, total } = await listRecent(db, user.id, { page, pageSize: PAGE_SIZE }, { ...filter, galleryOnly: true });
+  const { rows, total } = await listRecent(
+    db,
+    user.id,
+    { page, pageSize: PAGE_SIZE },
+    { ...filter, galleryOnly: true },
+  );
   const balance = await db.exec(balanceOf(db, user.id, clock));
   const offerings = CATALOG.map((o) => {
     const mode = providers.mode(o.provider);
@@ -58,9 +110,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   // options and what was typed. Otherwise the first affordable image model.
   const q = url.searchParams;
   const make = q.get("make");
-  const wanted = offerings.find((o) => o.value === (q.get("model") ?? q.get("offering")) && (!isAiType(make) || o.aiType === make));
+  const wanted = offerings.find(
+    (o) => o.value === (q.get("model") ?? q.get("offering")) && (!isAiType(make) || o.aiType === make),
+  );
   const type = wanted?.aiType ?? (isAiType(make) ? make : "image");
-  const initial = wanted ?? offerings.find((o) => o.aiType === type && o.affordable) ?? offerings.find((o) => o.aiType === type)!;
+  const initial =
+    wanted ?? offerings.find((o) => o.aiType === type && o.affordable) ?? offerings.find((o) => o.aiType === type)!;
   return {
     offerings,
     initial: {
@@ -112,13 +167,23 @@ export async function action({ request }: Route.ActionArgs): Promise<ActionData 
   const services = getServices();
   const form = Object.fromEntries(await request.formData());
   if (form.intent === "hide" || form.intent === "unhide") {
-    const row = await setHidden(services.db, user.id, String(form.gen_id ?? ""), form.intent === "hide", services.clock);
+    const row = await setHidden(
+      services.db,
+      user.id,
+      String(form.gen_id ?? ""),
+      form.intent === "hide",
+      services.clock,
+    );
     return { intent: "hide", hidden: row.hiddenAt !== null, id: row.id };
   }
   if (form.intent === "cancel") {
     let canceled = true;
     try {
-      await cancelGeneration({ db: services.db, clock: services.clock, providers: getGenerationRuntime().providers }, user.id, String(form.gen_id ?? ""));
+      await cancelGeneration(
+        { db: services.db, clock: services.clock, providers: getGenerationRuntime().providers },
+        user.id,
+        String(form.gen_id ?? ""),
+      );
     } catch (error) {
       // Finished meanwhile (or not this user's): the gallery shows the task as it is.
       if (!isAppError(error)) throw error;
@@ -130,23 +195,39 @@ export async function action({ request }: Route.ActionArgs): Promise<ActionData 
   }
   if (form.intent === "checkin") {
     const r = await checkIn(services.db, user.id, services.clock);
-    return { intent: "checkin", added: r.added, text: r.added ? UI_MESSAGES.CHECKIN_ADDED : UI_MESSAGES.CHECKIN_ALREADY };
+    return {
+      intent: "checkin",
+      added: r.added,
+      text: r.added ? UI_MESSAGES.CHECKIN_ADDED : UI_MESSAGES.CHECKIN_ALREADY,
+    };
   }
   const [aiType = "", prov = "", mod = ""] = String(form.offering ?? "").split("|");
   const picked = findOffering(aiType, prov, mod);
-  const values = { offering: String(form.offering ?? ""), prompt: String(form.prompt ?? ""), options: picked ? optionFormValues(picked, (name) => form[name]) : {} };
+  const values = {
+    offering: String(form.offering ?? ""),
+    prompt: String(form.prompt ?? ""),
+    options: picked ? optionFormValues(picked, (name) => form[name]) : {},
+  };
   const parsed = StudioSchema.safeParse(form);
   if (!parsed.success) return { intent: "create", errors: fieldErrors(parsed.error), values };
   const [ai_type, provider, model] = parsed.data.offering.split("|");
   if (form.make && form.make !== ai_type) {
-    return { intent: "create", errors: { offering: `Choose a ${form.make === "video" ? "video" : "image"} model` }, values };
+    return {
+      intent: "create",
+      errors: { offering: `Choose a ${form.make === "video" ? "video" : "image"} model` },
+      values,
+    };
   }
   try {
     const chosen = findOffering(ai_type!, provider!, model!);
     const options = chosen ? readOptions(chosen, form) : {};
     const input = validateGenerateInput({ ai_type, provider, model, prompt: parsed.data.prompt, options });
     const mode = getGenerationRuntime().providers.mode(input.offering.provider);
-    const row = await createGeneration(services.db, { userId: user.id, input, mode, config: services.config }, services.clock);
+    const row = await createGeneration(
+      services.db,
+      { userId: user.id, input, mode, config: services.config },
+      services.clock,
+    );
     // Back to the studio with the prompt and model kept, so the next variation is one click away.
     const q = new URLSearchParams({ created: row.id, model: parsed.data.offering, prompt: parsed.data.prompt });
     return redirect(`/studio?${q}`);
@@ -174,7 +255,7 @@ function filterHref(filter: { type: string; status: string }, page = 1) {
   return `/studio${s ? `?${s}` : ""}#gallery`;
 }
 
-const PROVIDER_SWATCH: Record<string, string> = {
+const _PROVIDER_SWATCH: Record<string, string> = {
   openai: "from-emerald-400 to-teal-600",
   replicate: "from-orange-400 to-rose-600",
   kling: "from-sky-400 to-indigo-600",
@@ -216,7 +297,10 @@ function ModelCard({ o, checked, onSelect }: { o: Offering; checked: boolean; on
           decoding="async"
           className="block aspect-[4/3] h-auto w-full object-cover"
         />
-        <Badge tone="neutral" className="pointer-events-none absolute bottom-1 left-1 gap-0.5 bg-black/70 px-1.5 text-[0.625rem] text-white sm:bottom-1.5 sm:left-1.5 sm:gap-1 sm:px-2.5 sm:text-xs">
+        <Badge
+          tone="neutral"
+          className="pointer-events-none absolute bottom-1 left-1 gap-0.5 bg-black/70 px-1.5 text-[0.625rem] text-white sm:bottom-1.5 sm:left-1.5 sm:gap-1 sm:px-2.5 sm:text-xs"
+        >
           {o.aiType === "video" ? <Clapperboard aria-hidden="true" /> : <ImageIcon aria-hidden="true" />}
           Sample
         </Badge>
@@ -231,7 +315,11 @@ function ModelCard({ o, checked, onSelect }: { o: Offering; checked: boolean; on
               {provider}
             </span>
             <span aria-hidden="true">·</span>
-            <span id={`${id}-t`} className="inline-flex shrink-0 items-center gap-1" title={`Typically ${o.speed.slice(1)} on ${provider}`}>
+            <span
+              id={`${id}-t`}
+              className="inline-flex shrink-0 items-center gap-1"
+              title={`Typically ${o.speed.slice(1)} on ${provider}`}
+            >
               <Timer aria-hidden="true" className="size-3.5" />
               <span className="sr-only">typical time </span>
               {o.speed}
@@ -254,7 +342,11 @@ function ModelCard({ o, checked, onSelect }: { o: Offering; checked: boolean; on
 
 function OutOfCredits({ need, have, checkedIn }: { need: number; have: number; checkedIn: boolean }) {
   return (
-    <div role="alert" className="rounded-2xl border border-danger/30 bg-danger-soft p-4 text-sm text-danger-soft-foreground" data-testid="out-of-credits">
+    <div
+      role="alert"
+      className="rounded-2xl border border-danger/30 bg-danger-soft p-4 text-sm text-danger-soft-foreground"
+      data-testid="out-of-credits"
+    >
       <p className="flex items-center gap-2 font-semibold">
         <TriangleAlert aria-hidden="true" className="size-4" />
         Not enough credits for this model
@@ -268,7 +360,10 @@ function OutOfCredits({ need, have, checkedIn }: { need: number; have: number; c
             Check in for 1 free credit
           </Button>
         )}
-        <Link to={`/pricing?need=${need}`} className={buttonVariants({ variant: checkedIn ? "primary" : "secondary", size: "sm" })}>
+        <Link
+          to={`/pricing?need=${need}`}
+          className={buttonVariants({ variant: checkedIn ? "primary" : "secondary", size: "sm" })}
+        >
           Buy credits
         </Link>
       </div>
@@ -292,17 +387,28 @@ function Composer({ data, actionData }: { data: Data; actionData: ActionData | u
 
   const selected = data.offerings.find((o) => o.value === offering);
   // What was typed into the options comes back after an error or a no-JavaScript model switch.
-  const optionValues = create?.values.offering === offering ? create.values.options : offering === data.initial.offering ? data.initial.options : {};
+  const optionValues =
+    create?.values.offering === offering
+      ? create.values.options
+      : offering === data.initial.offering
+        ? data.initial.options
+        : {};
   const choose = (type: AiType) => {
     setMake(type);
     if (!offering.startsWith(`${type}|`)) {
-      const first = data.offerings.find((o) => o.aiType === type && o.affordable) ?? data.offerings.find((o) => o.aiType === type);
+      const first =
+        data.offerings.find((o) => o.aiType === type && o.affordable) ?? data.offerings.find((o) => o.aiType === type);
       if (first) setOffering(first.value);
     }
   };
 
   return (
-    <Form method="post" className="group/composer rounded-3xl border border-border bg-surface p-4 shadow-sm sm:p-5" noValidate aria-labelledby="create-h">
+    <Form
+      method="post"
+      className="group/composer rounded-3xl border border-border bg-surface p-4 shadow-sm sm:p-5"
+      noValidate
+      aria-labelledby="create-h"
+    >
       <h2 id="create-h" className="sr-only">
         Create
       </h2>
@@ -316,7 +422,15 @@ function Composer({ data, actionData }: { data: Data; actionData: ActionData | u
                 key={t}
                 className="relative flex cursor-pointer items-center gap-1.5 rounded-full px-4 py-1.5 text-sm font-medium text-muted-foreground transition has-[:checked]:bg-surface has-[:checked]:text-foreground has-[:checked]:shadow-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring [&_svg]:size-4"
               >
-                <input type="radio" name="make" value={t} id={`make-${t}`} checked={make === t} onChange={() => choose(t)} className={coverInput} />
+                <input
+                  type="radio"
+                  name="make"
+                  value={t}
+                  id={`make-${t}`}
+                  checked={make === t}
+                  onChange={() => choose(t)}
+                  className={coverInput}
+                />
                 {t === "image" ? <ImageIcon aria-hidden="true" /> : <Clapperboard aria-hidden="true" />}
                 {t === "image" ? "Image" : "Video"}
               </label>
@@ -341,7 +455,10 @@ function Composer({ data, actionData }: { data: Data; actionData: ActionData | u
           required
           maxLength={4000}
           placeholder="Describe what you want to see — a subject, a place, the light, a style…"
-          className={cn(inputClass, "resize-y rounded-2xl border-transparent bg-muted px-4 py-3 text-base shadow-none focus-visible:bg-surface")}
+          className={cn(
+            inputClass,
+            "resize-y rounded-2xl border-transparent bg-muted px-4 py-3 text-base shadow-none focus-visible:bg-surface",
+          )}
           defaultValue={create?.values.prompt ?? data.initial.prompt}
           onKeyDown={(e) => {
             // Ctrl+Enter (⌘+Enter on a Mac) generates from the prompt, as in the chat and media apps people know.
@@ -357,7 +474,8 @@ function Composer({ data, actionData }: { data: Data; actionData: ActionData | u
           <FieldError id="f-prompt-error">{errors.prompt}</FieldError>
         ) : (
           <Hint id="f-prompt-hint">
-            Up to 4000 characters. Credits are charged only when a result is delivered. <span className="max-sm:hidden [@media(hover:none)]:hidden">
+            Up to 4000 characters. Credits are charged only when a result is delivered.{" "}
+            <span className="max-sm:hidden [@media(hover:none)]:hidden">
               <kbd className="font-sans">Ctrl</kbd>+<kbd className="font-sans">Enter</kbd> generates.
             </span>
           </Hint>
@@ -373,7 +491,9 @@ function Composer({ data, actionData }: { data: Data; actionData: ActionData | u
             className={cn(
               "grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-4",
               // Without JavaScript the toggle still switches the cards (CSS :has).
-              t === "image" ? "group-has-[#make-video:checked]/composer:hidden" : "group-has-[#make-image:checked]/composer:hidden",
+              t === "image"
+                ? "group-has-[#make-video:checked]/composer:hidden"
+                : "group-has-[#make-image:checked]/composer:hidden",
             )}
           >
             {data.offerings
@@ -386,13 +506,27 @@ function Composer({ data, actionData }: { data: Data; actionData: ActionData | u
         {errors.offering ? <FieldError id="f-offering-error">{errors.offering}</FieldError> : null}
         <noscript>
           {/* Without JavaScript a card cannot swap the options below: this reloads the form for the chosen model, keeping what was typed. */}
-          <Button type="submit" formMethod="get" formAction="/studio#create-h" formNoValidate variant="secondary" size="sm" className="mt-3">
+          <Button
+            type="submit"
+            formMethod="get"
+            formAction="/studio#create-h"
+            formNoValidate
+            variant="secondary"
+            size="sm"
+            className="mt-3"
+          >
             <SlidersHorizontal aria-hidden="true" />
             Show options for the chosen model
           </Button>
         </noscript>
       </fieldset>
-      {selected ? <ModelOptions key={`${selected.value} ${JSON.stringify(optionValues)}`} offering={selected} values={optionValues} /> : null}
+      {selected ? (
+        <ModelOptions
+          key={`${selected.value} ${JSON.stringify(optionValues)}`}
+          offering={selected}
+          values={optionValues}
+        />
+      ) : null}
 
       {errors.form ? (
         <Notice kind="error" className="mt-4">
@@ -428,7 +562,11 @@ const hideKey = (id: string) => `hide-${id}`;
  */
 function useUndoHide() {
   const submit = useSubmit();
-  return (id: string) => void submit({ intent: "unhide", gen_id: id }, { method: "post", action: "/studio", navigate: false, fetcherKey: `unhide-${id}` });
+  return (id: string) =>
+    void submit(
+      { intent: "unhide", gen_id: id },
+      { method: "post", action: "/studio", navigate: false, fetcherKey: `unhide-${id}` },
+    );
 }
 
 function HideButton({ task, onHide }: { task: Task; onHide: () => void }) {
@@ -440,11 +578,23 @@ function HideButton({ task, onHide }: { task: Task; onHide: () => void }) {
       method="post"
       onSubmit={() => {
         onHide();
-        toast({ title: "Removed from your gallery", description: "Its history and credits are unchanged.", action: { label: "Undo", onClick: () => undo(task.id) } });
+        toast({
+          title: "Removed from your gallery",
+          description: "Its history and credits are unchanged.",
+          action: { label: "Undo", onClick: () => undo(task.id) },
+        });
       }}
     >
       <input type="hidden" name="gen_id" value={task.id} />
-      <Button type="submit" name="intent" value="hide" variant="secondary" size="icon-sm" aria-label={`Remove from gallery: ${task.prompt}`} title="Remove from gallery">
+      <Button
+        type="submit"
+        name="intent"
+        value="hide"
+        variant="secondary"
+        size="icon-sm"
+        aria-label={`Remove from gallery: ${task.prompt}`}
+        title="Remove from gallery"
+      >
         <EyeOff aria-hidden="true" />
       </Button>
     </fetcher.Form>
@@ -465,7 +615,13 @@ function GalleryItem({ t, highlight, onOpen }: { t: Task; highlight: boolean; on
   const focusInside = useRef(false);
   const wasRunning = useRef(running);
   useEffect(() => {
-    if (wasRunning.current && !running && focusInside.current && (!document.activeElement || document.activeElement === document.body)) item.current?.focus();
+    if (
+      wasRunning.current &&
+      !running &&
+      focusInside.current &&
+      (!document.activeElement || document.activeElement === document.body)
+    )
+      item.current?.focus();
     wasRunning.current = running;
   }, [running]);
   // Removed at once (the answer and the re-read follow); the keyboard moves on to the next result.
@@ -518,24 +674,43 @@ function GalleryItem({ t, highlight, onOpen }: { t: Task; highlight: boolean; on
           ) : null}
           {/* Actions: on hover or focus with a mouse, always on touch screens. */}
           <div className="absolute top-2 right-2 flex gap-1.5 opacity-100 transition group-focus-within:opacity-100 [@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-hover:opacity-100">
-            <a href={url} download className={buttonVariants({ variant: "secondary", size: "icon-sm" })} aria-label={`Download: ${t.prompt}`} title="Download">
+            <a
+              href={url}
+              download
+              className={buttonVariants({ variant: "secondary", size: "icon-sm" })}
+              aria-label={`Download: ${t.prompt}`}
+              title="Download"
+            >
               <Download aria-hidden="true" />
             </a>
             <HideButton task={t} onHide={onHide} />
           </div>
         </div>
       ) : (
-        <div className={cn("relative flex w-full flex-col items-center justify-center gap-3 bg-muted p-4 text-center", t.shape, running && "shimmer")}>
+        <div
+          className={cn(
+            "relative flex w-full flex-col items-center justify-center gap-3 bg-muted p-4 text-center",
+            t.shape,
+            running && "shimmer",
+          )}
+        >
           {running ? (
             <>
               <Sparkles aria-hidden="true" className="size-6 animate-pulse text-accent" />
               <p className="text-sm font-medium">{t.status === "pending" ? "Queued…" : "Generating…"}</p>
-              <progress className="h-1.5 w-2/3 overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-border [&::-webkit-progress-value]:bg-primary" aria-label={`Generating (${t.status})`} />
+              <progress
+                className="h-1.5 w-2/3 overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-border [&::-webkit-progress-value]:bg-primary"
+                aria-label={`Generating (${t.status})`}
+              />
               {cancel.button}
             </>
           ) : (
             <>
-              {t.canceled ? <Ban aria-hidden="true" className="size-6 text-muted-foreground" /> : <TriangleAlert aria-hidden="true" className="size-6 text-muted-foreground" />}
+              {t.canceled ? (
+                <Ban aria-hidden="true" className="size-6 text-muted-foreground" />
+              ) : (
+                <TriangleAlert aria-hidden="true" className="size-6 text-muted-foreground" />
+              )}
               <p className="text-sm font-medium">{t.canceled ? "Canceled" : "Could not be made"}</p>
               <p className="text-xs text-muted-foreground">No credits were charged.</p>
             </>
@@ -565,7 +740,11 @@ function GalleryItem({ t, highlight, onOpen }: { t: Task; highlight: boolean; on
             {formatDate(t.createdAt)}
           </time>
           <span className="flex gap-1">
-            <Link to={reuseHref(t)} className={buttonVariants({ variant: "ghost", size: "sm" })} aria-label={`Reuse prompt: ${t.prompt}`}>
+            <Link
+              to={reuseHref(t)}
+              className={buttonVariants({ variant: "ghost", size: "sm" })}
+              aria-label={`Reuse prompt: ${t.prompt}`}
+            >
               <RotateCcw aria-hidden="true" /> Reuse
             </Link>
             {url ? <CopyButton text={url} label="Link" variant="ghost" size="sm" /> : null}
@@ -578,7 +757,10 @@ function GalleryItem({ t, highlight, onOpen }: { t: Task; highlight: boolean; on
 
 function Filters({ filter }: { filter: Data["filter"] }) {
   const pill = (active: boolean) =>
-    cn("rounded-full px-2.5 py-1 text-sm font-medium transition sm:px-3", active ? "bg-foreground text-background" : "text-muted-foreground hover:bg-muted hover:text-foreground");
+    cn(
+      "rounded-full px-2.5 py-1 text-sm font-medium transition sm:px-3",
+      active ? "bg-foreground text-background" : "text-muted-foreground hover:bg-muted hover:text-foreground",
+    );
   const types = [
     ["", "All"],
     ["image", "Images"],
@@ -594,14 +776,24 @@ function Filters({ filter }: { filter: Data["filter"] }) {
     <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
       <nav aria-label="Filter by type" className="flex gap-1">
         {types.map(([v, label]) => (
-          <Link key={label} to={filterHref({ ...filter, type: v })} className={pill(filter.type === v)} aria-current={filter.type === v ? "true" : undefined}>
+          <Link
+            key={label}
+            to={filterHref({ ...filter, type: v })}
+            className={pill(filter.type === v)}
+            aria-current={filter.type === v ? "true" : undefined}
+          >
             {label}
           </Link>
         ))}
       </nav>
       <nav aria-label="Filter by status" className="flex flex-wrap gap-1">
         {statuses.map(([v, label]) => (
-          <Link key={label} to={filterHref({ ...filter, status: v })} className={pill(filter.status === v)} aria-current={filter.status === v ? "true" : undefined}>
+          <Link
+            key={label}
+            to={filterHref({ ...filter, status: v })}
+            className={pill(filter.status === v)}
+            aria-current={filter.status === v ? "true" : undefined}
+          >
             {label}
           </Link>
         ))}
@@ -622,7 +814,10 @@ function useShowCreated(created: string | null) {
     shown.current = created;
     const el = document.querySelector<HTMLElement>(`[data-gen-id="${CSS.escape(created)}"]`);
     if (!el) return;
-    el.scrollIntoView({ block: "center", behavior: window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+    el.scrollIntoView({
+      block: "center",
+      behavior: window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth",
+    });
     el.focus({ preventScroll: true });
   }, [created]);
 }
@@ -633,7 +828,10 @@ export default function Studio({ loaderData, actionData }: Route.ComponentProps)
   const filtered = Boolean(filter.type || filter.status);
   const running = tasks.some((t) => t.status === "pending" || t.status === "processing");
   const viewable = useMemo<MediaItem[]>(
-    () => tasks.filter((t) => t.status === "completed" && t.urls[0]).map((t) => ({ id: t.id, url: t.urls[0]!, aiType: t.aiType, prompt: t.prompt })),
+    () =>
+      tasks
+        .filter((t) => t.status === "completed" && t.urls[0])
+        .map((t) => ({ id: t.id, url: t.urls[0]!, aiType: t.aiType, prompt: t.prompt })),
     [tasks],
   );
   const lightbox = useLightbox(viewable);
@@ -641,7 +839,10 @@ export default function Studio({ loaderData, actionData }: Route.ComponentProps)
 
   return (
     <div className="space-y-10">
-      <PageHeader title="Studio" description="Describe it, pick a model, and watch it arrive. Credits are charged only when a result is delivered." />
+      <PageHeader
+        title="Studio"
+        description="Describe it, pick a model, and watch it arrive. Credits are charged only when a result is delivered."
+      />
       <Composer data={data} actionData={actionData as ActionData | undefined} />
       <Form method="post" id="studio-checkin" hidden>
         <input type="hidden" name="intent" value="checkin" />
@@ -658,7 +859,8 @@ export default function Studio({ loaderData, actionData }: Route.ComponentProps)
         <div role="status">
           {running ? (
             <p className="mb-3 flex items-center gap-2 text-sm text-muted-foreground" data-testid="running">
-              <Sparkles aria-hidden="true" className="size-4 text-accent" /> Working on it — results appear here by themselves.{" "}
+              <Sparkles aria-hidden="true" className="size-4 text-accent" /> Working on it — results appear here by
+              themselves.{" "}
               <noscript>
                 <Link to={filterHref(filter, page)} className="link" reloadDocument>
                   Refresh
@@ -679,10 +881,20 @@ export default function Studio({ loaderData, actionData }: Route.ComponentProps)
           </EmptyState>
         ) : (
           // Rows, newest first from the top left (CSS columns read down each column: the second newest sat under the newest).
-          <ul className="grid grid-cols-1 items-start gap-4 min-[420px]:grid-cols-2 md:grid-cols-3 xl:grid-cols-4" aria-label="Gallery">
+          <ul
+            className="grid grid-cols-1 items-start gap-4 min-[420px]:grid-cols-2 md:grid-cols-3 xl:grid-cols-4"
+            aria-label="Gallery"
+          >
             {tasks.map((t) => {
               const i = viewable.findIndex((v) => v.id === t.id);
-              return <GalleryItem key={t.id} t={t} highlight={t.id === data.created} onOpen={i >= 0 ? () => lightbox.open(i) : undefined} />;
+              return (
+                <GalleryItem
+                  key={t.id}
+                  t={t}
+                  highlight={t.id === data.created}
+                  onOpen={i >= 0 ? () => lightbox.open(i) : undefined}
+                />
+              );
             })}
           </ul>
         )}
@@ -692,4 +904,3 @@ export default function Studio({ loaderData, actionData }: Route.ComponentProps)
     </div>
   );
 }
-

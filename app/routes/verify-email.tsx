@@ -1,4 +1,4 @@
-import { AuthCard, buttonVariants, EmailLinkForm, Notice, type EmailLinkResult } from "~/components/ui";
+import { AuthCard, buttonVariants, EmailLinkForm, type EmailLinkResult, Notice } from "~/components/ui";
 import { authErrorMessage } from "~/lib/auth-errors";
 import { authPost } from "~/lib/auth-forms.server";
 import { EmailSchema, fieldErrors } from "~/lib/forms";
@@ -18,7 +18,11 @@ export async function loader({ request }: Route.LoaderArgs) {
     return { state: "verified" as const, signedIn, error: null };
   } catch (error) {
     const e = error as { body?: { code?: string; message?: string }; statusCode?: number };
-    return { state: "failed" as const, signedIn, error: authErrorMessage({ status: e.statusCode, code: e.body?.code, message: e.body?.message }) };
+    return {
+      state: "failed" as const,
+      signedIn,
+      error: authErrorMessage({ status: e.statusCode, code: e.body?.code, message: e.body?.message }),
+    };
   }
 }
 
@@ -28,7 +32,8 @@ export async function action({ request }: Route.ActionArgs): Promise<EmailLinkRe
   const parsed = EmailSchema.safeParse(form);
   if (!parsed.success) return { errors: fieldErrors(parsed.error), email: String(form.email ?? ""), sent: false };
   const reply = await authPost(request, "/send-verification-email", { email: parsed.data.email });
-  if (!reply.ok && reply.status === 429) return { errors: { form: authErrorMessage(reply) }, email: parsed.data.email, sent: false };
+  if (!reply.ok && reply.status === 429)
+    return { errors: { form: authErrorMessage(reply) }, email: parsed.data.email, sent: false };
   return { errors: {}, email: parsed.data.email, sent: true };
 }
 
@@ -45,7 +50,10 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
     );
   }
   return (
-    <AuthCard title="Confirm your e-mail" description={actionData?.sent ? undefined : "Enter your address and we will send you a new confirmation link."}>
+    <AuthCard
+      title="Confirm your e-mail"
+      description={actionData?.sent ? undefined : "Enter your address and we will send you a new confirmation link."}
+    >
       {state === "failed" && error ? <Notice kind="error">{error}</Notice> : null}
       <EmailLinkForm
         result={actionData}

@@ -1,5 +1,5 @@
 /**
- * `atelier admin …`: the admin actions of DESIGN §6 for self-hosters, running
+ * `atelier admin …`: the admin actions of docs/design.md §6 for self-hosters, running
  * the same domain functions and validation as the admin endpoints.
  */
 import { parseArgs } from "node:util";
@@ -13,9 +13,9 @@ import {
   GrantCreditsSchema,
   ListUsersSchema,
 } from "~/domain/admin/admin.server";
+import { listProducts, ProductInputSchema, toProductInfo, upsertProduct } from "~/domain/billing/products.server";
 import { isAdmin, setRole } from "~/domain/users/users.server";
 import { AppError, isAppError } from "~/lib/errors";
-import { listProducts, ProductInputSchema, toProductInfo, upsertProduct } from "~/domain/billing/products.server";
 import { formatMoney } from "~/lib/money";
 import { closeServices, initServices } from "~/lib/services.server";
 
@@ -94,18 +94,26 @@ export async function runAdminCli(argv: string[]): Promise<number> {
   const { values: v, positionals } = parsed;
   const action = positionals[0];
   if (!action || action === "help" || v.help) {
-    process.stdout.write(ADMIN_HELP + "\n");
+    process.stdout.write(`${ADMIN_HELP}\n`);
     return action || v.help ? 0 : 2;
   }
   const who = { email: v.email, user_uuid: v["user-uuid"] };
   const services = await initServices();
-  const out = (data: unknown, text: string) => process.stdout.write((v.json ? JSON.stringify(data, null, 2) : text) + "\n");
+  const out = (data: unknown, text: string) =>
+    process.stdout.write(`${v.json ? JSON.stringify(data, null, 2) : text}\n`);
   try {
     switch (action) {
       case "grant-credits": {
-        const input = parse(GrantCreditsSchema, { ...who, credits: num(v.credits), expires_in_days: num(v["expires-in-days"]) });
+        const input = parse(GrantCreditsSchema, {
+          ...who,
+          credits: num(v.credits),
+          expires_in_days: num(v["expires-in-days"]),
+        });
         const r = await adminGrantCredits(services, input);
-        out(r, `granted ${r.granted} credits to ${r.email} (expires ${r.expires_at ?? "never"}): balance ${r.left_credits}, lifetime ${r.total_credits}`);
+        out(
+          r,
+          `granted ${r.granted} credits to ${r.email} (expires ${r.expires_at ?? "never"}): balance ${r.left_credits}, lifetime ${r.total_credits}`,
+        );
         return 0;
       }
       case "create-subscription": {
@@ -119,7 +127,10 @@ export async function runAdminCli(argv: string[]): Promise<number> {
           period_end: v["period-end"],
         });
         const s = await adminCreateSubscription(services, input);
-        out(s, `subscription ${s.order_no} for ${s.email}: ${s.product_name} (${s.interval}), ${s.status}, period end ${s.period_end ?? "none"}`);
+        out(
+          s,
+          `subscription ${s.order_no} for ${s.email}: ${s.product_name} (${s.interval}), ${s.status}, period end ${s.period_end ?? "none"}`,
+        );
         return 0;
       }
       case "list-users": {
@@ -143,7 +154,9 @@ export async function runAdminCli(argv: string[]): Promise<number> {
         const admin = isAdmin(services.config, u);
         const result = { uuid: u.id, email: u.email, role: u.role, is_admin: admin };
         if (action === "demote" && admin) {
-          process.stderr.write(`warning: ${u.email} is in ADMIN_EMAILS with a verified e-mail, so it stays an admin until removed from ADMIN_EMAILS\n`);
+          process.stderr.write(
+            `warning: ${u.email} is in ADMIN_EMAILS with a verified e-mail, so it stays an admin until removed from ADMIN_EMAILS\n`,
+          );
         }
         out(result, `${u.email}: role ${u.role}; ${admin ? "is an admin" : "is not an admin"}`);
         return 0;
@@ -154,7 +167,10 @@ export async function runAdminCli(argv: string[]): Promise<number> {
           (p) =>
             `${p.id.padEnd(20)}  ${p.kind.padEnd(12)}  ${String(p.credits).padStart(8)} credits${p.interval ? `/${p.interval}` : ""}  ${formatMoney(p.amount, p.currency).padStart(10)}  ${p.active ? "on sale" : "off sale"}  ${p.name}`,
         );
-        out(rows.map((p) => ({ ...toProductInfo(p), active: p.active, sort_order: p.sortOrder })), lines.join("\n") || "no products");
+        out(
+          rows.map((p) => ({ ...toProductInfo(p), active: p.active, sort_order: p.sortOrder })),
+          lines.join("\n") || "no products",
+        );
         return 0;
       }
       case "set-product": {
@@ -166,11 +182,15 @@ export async function runAdminCli(argv: string[]): Promise<number> {
           interval: v.interval,
           amount: num(v.amount),
           currency: v.currency,
-          active: v.active === undefined ? undefined : v.active === "true" ? true : v.active === "false" ? false : v.active,
+          active:
+            v.active === undefined ? undefined : v.active === "true" ? true : v.active === "false" ? false : v.active,
           sort_order: num(v["sort-order"]),
         });
         const p = await upsertProduct(services.db, input, services.clock);
-        out({ ...toProductInfo(p), active: p.active, sort_order: p.sortOrder }, `saved ${p.id}: ${p.name}, ${p.credits} credits${p.interval ? ` per ${p.interval}` : ""}, ${formatMoney(p.amount, p.currency)}, ${p.active ? "on sale" : "off sale"}`);
+        out(
+          { ...toProductInfo(p), active: p.active, sort_order: p.sortOrder },
+          `saved ${p.id}: ${p.name}, ${p.credits} credits${p.interval ? ` per ${p.interval}` : ""}, ${formatMoney(p.amount, p.currency)}, ${p.active ? "on sale" : "off sale"}`,
+        );
         return 0;
       }
       default:

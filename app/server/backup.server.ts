@@ -28,7 +28,8 @@ export function backupDatabase(db: Db, target: string): BackupResult {
   const copy = new Database(file, { readonly: true });
   try {
     const check = copy.query("PRAGMA integrity_check").get() as { integrity_check: string };
-    if (check.integrity_check !== "ok") throw new CliError(`backup: integrity check of the copy failed: ${check.integrity_check}`);
+    if (check.integrity_check !== "ok")
+      throw new CliError(`backup: integrity check of the copy failed: ${check.integrity_check}`);
     const { n } = copy.query("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
     return { file, bytes: statSync(file).size, ms, tables: n };
   } finally {
@@ -41,7 +42,10 @@ export function pgDumpCommand(databaseUrl: string, target: string): { argv: stri
   const u = new URL(databaseUrl);
   const password = decodeURIComponent(u.password);
   u.password = "";
-  return { argv: ["pg_dump", "--format=custom", "--no-owner", `--file=${target}`, `--dbname=${u.toString()}`], env: password ? { PGPASSWORD: password } : {} };
+  return {
+    argv: ["pg_dump", "--format=custom", "--no-owner", `--file=${target}`, `--dbname=${u.toString()}`],
+    env: password ? { PGPASSWORD: password } : {},
+  };
 }
 
 /**
@@ -67,6 +71,12 @@ export async function backupPostgres(databaseUrl: string, target: string): Promi
   if (code !== 0) throw new CliError(`backup: pg_dump failed (exit ${code}): ${err.trim()}\ncommand: ${shown}`);
   chmodSync(file, 0o600);
   const list = Bun.spawnSync(["pg_restore", "--list", file], { stdout: "pipe", stderr: "pipe" });
-  const tables = list.exitCode === 0 ? list.stdout.toString().split("\n").filter((l) => / TABLE DATA /.test(l)).length : 0;
+  const tables =
+    list.exitCode === 0
+      ? list.stdout
+          .toString()
+          .split("\n")
+          .filter((l) => / TABLE DATA /.test(l)).length
+      : 0;
   return { file, bytes: statSync(file).size, ms: performance.now() - t0, tables };
 }

@@ -1,17 +1,16 @@
 /** Subcommands of the Atelier executable. `serve` keeps running (returns -1). */
 import type { ServerBuild } from "react-router";
 import { applyMigrations, applyPgMigrations, NewerDatabaseError, openDatabase, openPostgres } from "#db/client";
-import { describeDatabase, getConfig } from "~/lib/config.server";
-import { ConfigError } from "~/lib/config.server";
+import { installJobRunner, startRunnerFromServices } from "#jobs/index";
+import { ConfigError, describeDatabase, getConfig } from "~/lib/config.server";
+import { log } from "~/lib/log.server";
+import { closeServices, initServices } from "~/lib/services.server";
 import { APP_VERSION } from "~/lib/version";
+import { runAdminCli } from "./admin-cli.server";
 import { backupDatabase, backupPostgres } from "./backup.server";
 import { CliError } from "./cli-error";
-import { runAdminCli } from "./admin-cli.server";
-import { runMigrateToPostgresCli } from "./migrate-to-postgres.server";
-import { installJobRunner, startRunnerFromServices } from "#jobs/index";
-import { closeServices, initServices } from "~/lib/services.server";
-import { log } from "~/lib/log.server";
 import { serve } from "./http.server";
+import { runMigrateToPostgresCli } from "./migrate-to-postgres.server";
 
 const HELP = `Atelier ${APP_VERSION} — AI images and videos paid with credits.
 
@@ -37,13 +36,19 @@ export async function runCli(argv: string[], build: ServerBuild, opts: { clientD
   try {
     switch (command) {
       case "serve":
-        if (rest.includes("--help")) return print("Usage: atelier serve\n\nStarts the HTTP server on HOST:PORT and the job runner (JOBS=off disables it).");
+        if (rest.includes("--help"))
+          return print(
+            "Usage: atelier serve\n\nStarts the HTTP server on HOST:PORT and the job runner (JOBS=off disables it).",
+          );
         await initServices();
         installJobRunner();
         await serve(build, opts);
         return -1;
       case "worker": {
-        if (rest.includes("--help")) return print("Usage: atelier worker\n\nRuns the job runner without the HTTP server, on the same DATABASE_PATH and DATA_DIR.");
+        if (rest.includes("--help"))
+          return print(
+            "Usage: atelier worker\n\nRuns the job runner without the HTTP server, on the same DATABASE_PATH and DATA_DIR.",
+          );
         await initServices();
         const runner = startRunnerFromServices();
         let stopping = false;
@@ -63,9 +68,12 @@ export async function runCli(argv: string[], build: ServerBuild, opts: { clientD
         return -1;
       }
       case "migrate": {
-        if (rest.includes("--help")) return print("Usage: atelier migrate\n\nCreates the database file if needed and applies pending migrations.");
+        if (rest.includes("--help"))
+          return print("Usage: atelier migrate\n\nCreates the database file if needed and applies pending migrations.");
         const config = getConfig();
-        const db = config.DATABASE_URL ? await openPostgres(config.DATABASE_URL, { migrate: false, poolMax: 2 }) : openDatabase(config.databasePath, { migrate: false });
+        const db = config.DATABASE_URL
+          ? await openPostgres(config.DATABASE_URL, { migrate: false, poolMax: 2 })
+          : openDatabase(config.databasePath, { migrate: false });
         try {
           const n = db.engine === "postgres" ? await applyPgMigrations(db) : applyMigrations(db);
           return print(`database ${describeDatabase(config)}: ${n} migration(s) applied`);
@@ -76,18 +84,24 @@ export async function runCli(argv: string[], build: ServerBuild, opts: { clientD
       case "backup": {
         const target = rest.find((a) => !a.startsWith("-"));
         if (rest.includes("--help") || !target) {
-          print("Usage: atelier backup <file>\n\nWrites a consistent online copy of the database (VACUUM INTO), then opens it and runs an integrity check.\nRestore: stop the server and put the copy in place of DATABASE_PATH (remove the old -wal/-shm files).\nWith DATABASE_URL (PostgreSQL): runs pg_dump --format=custom into <file> (restore with pg_restore), or prints the command when pg_dump is not on PATH.");
+          print(
+            "Usage: atelier backup <file>\n\nWrites a consistent online copy of the database (VACUUM INTO), then opens it and runs an integrity check.\nRestore: stop the server and put the copy in place of DATABASE_PATH (remove the old -wal/-shm files).\nWith DATABASE_URL (PostgreSQL): runs pg_dump --format=custom into <file> (restore with pg_restore), or prints the command when pg_dump is not on PATH.",
+          );
           return rest.includes("--help") ? 0 : 2;
         }
         const config = getConfig();
         if (config.DATABASE_URL) {
           const r = await backupPostgres(config.DATABASE_URL, target);
-          return print(`backup written with pg_dump: ${r.file} (${(r.bytes / 1024 / 1024).toFixed(2)} MiB, ${r.tables} tables, ${r.ms.toFixed(0)} ms); restore with pg_restore`);
+          return print(
+            `backup written with pg_dump: ${r.file} (${(r.bytes / 1024 / 1024).toFixed(2)} MiB, ${r.tables} tables, ${r.ms.toFixed(0)} ms); restore with pg_restore`,
+          );
         }
         const db = openDatabase(config.databasePath);
         try {
           const r = backupDatabase(db, target);
-          return print(`backup written: ${r.file} (${(r.bytes / 1024 / 1024).toFixed(2)} MiB, ${r.tables} tables, ${r.ms.toFixed(0)} ms, integrity ok)`);
+          return print(
+            `backup written: ${r.file} (${(r.bytes / 1024 / 1024).toFixed(2)} MiB, ${r.tables} tables, ${r.ms.toFixed(0)} ms, integrity ok)`,
+          );
         } finally {
           await db.close();
         }
@@ -117,6 +131,6 @@ export async function runCli(argv: string[], build: ServerBuild, opts: { clientD
 }
 
 function print(s: string): number {
-  process.stdout.write(s + "\n");
+  process.stdout.write(`${s}\n`);
   return 0;
 }

@@ -3,17 +3,18 @@
  * client build and handing everything else to React Router. Adds a request id
  * (X-Request-Id) and a structured access log line to every request.
  */
-import { createRequestHandler, type ServerBuild } from "react-router";
+
 import { readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { createRequestHandler, type ServerBuild } from "react-router";
 import { errorResponse } from "~/lib/api.server";
-import { CliError } from "./cli-error";
+import { describeDatabase, getConfig, requireAuthSecret } from "~/lib/config.server";
 import { log, requestContext } from "~/lib/log.server";
 import { checkMailerInBackground, createMailer } from "~/lib/mail.server";
 import { setBaselineHeaders } from "~/lib/security-headers.server";
 import { closeServices, initServices } from "~/lib/services.server";
-import { describeDatabase, getConfig, requireAuthSecret } from "~/lib/config.server";
 import { APP_VERSION } from "~/lib/version";
+import { CliError } from "./cli-error";
 
 export interface StaticFile {
   blob: Blob;
@@ -34,7 +35,7 @@ export function staticFilesFrom(dir: string): Map<string, StaticFile> {
       const full = join(d, name);
       if (statSync(full).isDirectory()) walk(full);
       else {
-        const url = "/" + relative(dir, full).split(sep).join("/");
+        const url = `/${relative(dir, full).split(sep).join("/")}`;
         files.set(url, { blob: Bun.file(full), immutable: url.startsWith("/assets/") });
       }
     }
@@ -63,7 +64,7 @@ export function directRoutesOf(build: ServerBuild): Map<string, DirectRoute> {
   const root = build.routes.root?.module as Record<string, unknown> | undefined;
   if (!root || "middleware" in root || "unstable_middleware" in root) return out;
   for (const r of Object.values(build.routes)) {
-    if (!r || r.parentId !== "root" || r.index || !r.path || /[:*?]/.test(r.path)) continue;
+    if (r?.parentId !== "root" || r.index || !r.path || /[:*?]/.test(r.path)) continue;
     const mod = r.module as unknown as Record<string, unknown>;
     if ("default" in mod || "middleware" in mod || "unstable_middleware" in mod) continue;
     out.set(`/${r.path}`, { loader: mod.loader as Handler | undefined, action: mod.action as Handler | undefined });
@@ -118,7 +119,9 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
   const { config } = await initServices();
   if (config.engine === "postgres" && !config.S3_BUCKET) {
     // Said by the serving process only (CLI commands on the same database store no media).
-    log.warn("media are stored on this node's disk (no S3_BUCKET): other nodes cannot serve them", { media_dir: config.mediaDir });
+    log.warn("media are stored on this node's disk (no S3_BUCKET): other nodes cannot serve them", {
+      media_dir: config.mediaDir,
+    });
   }
   void checkMailerInBackground(createMailer(config), config.SMTP_URL);
   const handle = createRequestHandler(build, "production");
@@ -167,7 +170,14 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
       }
       response.headers.set("X-Request-Id", requestId);
       setBaselineHeaders(response.headers);
-      if (!quiet) log.access(requestId, request.method, url.pathname, response.status, Math.round((performance.now() - t0) * 100) / 100);
+      if (!quiet)
+        log.access(
+          requestId,
+          request.method,
+          url.pathname,
+          response.status,
+          Math.round((performance.now() - t0) * 100) / 100,
+        );
       return response;
     },
     error(error) {
@@ -205,7 +215,10 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
     startup_ms: Math.round(performance.now() - started),
   };
   // One line: a person at a terminal reads where to go; a log collector gets the JSON.
-  if (process.stdout.isTTY) process.stdout.write(`Atelier ${APP_VERSION} is ready: open ${ready.open} (${ready.mode}, listening on ${ready.listen})\n`);
+  if (process.stdout.isTTY)
+    process.stdout.write(
+      `Atelier ${APP_VERSION} is ready: open ${ready.open} (${ready.mode}, listening on ${ready.listen})\n`,
+    );
   else log.info("ready", ready);
   return server;
 }
@@ -218,8 +231,14 @@ function listen(config: { PORT: number; HOST: string }, options: ServeOptions) {
     return Bun.serve(options);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE") throw new CliError(`port ${config.PORT} on ${config.HOST} is already in use: stop the other server or set PORT to a free port`);
-    if (code === "EACCES") throw new CliError(`not allowed to listen on ${config.HOST}:${config.PORT}: use a port above 1023 or run with the needed rights`);
+    if (code === "EADDRINUSE")
+      throw new CliError(
+        `port ${config.PORT} on ${config.HOST} is already in use: stop the other server or set PORT to a free port`,
+      );
+    if (code === "EACCES")
+      throw new CliError(
+        `not allowed to listen on ${config.HOST}:${config.PORT}: use a port above 1023 or run with the needed rights`,
+      );
     if (code === "EADDRNOTAVAIL") throw new CliError(`HOST ${config.HOST} is not an address of this machine`);
     throw error;
   }

@@ -16,13 +16,13 @@
  * as integer 0/1, JSON as text), so no value changes on the way.
  */
 import { Database } from "bun:sqlite";
-import { getTableColumns, is, sql, type SQL } from "drizzle-orm";
-import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { applyPgMigrations, openDatabase, openPostgres, type Db, type Steps, type Tx } from "#db/client";
+import { getTableColumns, is, type SQL, sql } from "drizzle-orm";
+import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { applyPgMigrations, type Db, openDatabase, openPostgres, type Steps, type Tx } from "#db/client";
 import * as schema from "#db/schema";
 import { balanceOf } from "~/domain/credits/ledger.server";
 import type { Clock } from "~/lib/clock";
@@ -47,7 +47,8 @@ export function copyOrder(): SQLiteTable[] {
   const state = new Map<SQLiteTable, "visiting" | "done">();
   const visit = (t: SQLiteTable) => {
     if (state.get(t) === "done") return;
-    if (state.get(t) === "visiting") throw new Error(`migrate-to-postgres: foreign-key cycle at ${getTableConfig(t).name}`);
+    if (state.get(t) === "visiting")
+      throw new Error(`migrate-to-postgres: foreign-key cycle at ${getTableConfig(t).name}`);
     state.set(t, "visiting");
     for (const fk of getTableConfig(t).foreignKeys) {
       const parent = fk.reference().foreignTable;
@@ -121,7 +122,8 @@ function checkUrl(to: string | undefined): string {
   if (u.protocol !== "postgres:" && u.protocol !== "postgresql:") {
     throw new CliError(`migrate-to-postgres: --to must be a postgres:// URL, not ${u.protocol}//…`);
   }
-  if (!u.hostname && !u.searchParams.get("host")) throw new CliError("migrate-to-postgres: --to has no host; expected postgres://user:password@host:5432/database");
+  if (!u.hostname && !u.searchParams.get("host"))
+    throw new CliError("migrate-to-postgres: --to has no host; expected postgres://user:password@host:5432/database");
   return to;
 }
 
@@ -196,7 +198,9 @@ function convert(v: unknown, integer: boolean, where: () => string): unknown {
   if (v === null || !integer) return v;
   if (typeof v === "bigint") return v;
   if (typeof v === "number") return Number.isInteger(v) ? v : Math.round(v); // `unixepoch('subsec') * 1000` can store 1.7e12 + a float's noise
-  throw new CliError(`migrate-to-postgres: ${where()} holds ${JSON.stringify(v)} in an integer column; fix the row in SQLite and run again`);
+  throw new CliError(
+    `migrate-to-postgres: ${where()} holds ${JSON.stringify(v)} in an integer column; fix the row in SQLite and run again`,
+  );
 }
 
 export async function migrateToPostgres(opts: MoveOptions): Promise<MoveResult> {
@@ -214,18 +218,26 @@ export async function migrateToPostgres(opts: MoveOptions): Promise<MoveResult> 
     // What the source holds: every table in the file, not only the ones we mean to copy.
     const plans = (opts.tables ?? copyOrder()).filter((t) => !DERIVED.has(t)).map(planOf);
     const known = new Set(copyOrder().map((t) => getTableConfig(t).name));
-    const sourceTables = (source.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[])
+    const sourceTables = (
+      source.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]
+    )
       .map((r) => r.name)
       .filter((n) => !INTERNAL_TABLE.test(n));
     const unknown = sourceTables.filter((n) => !known.has(n));
     if (unknown.length) {
-      throw new CliError(`migrate-to-postgres: the source has tables this version of Atelier does not know (${unknown.join(", ")}); run the Atelier version that wrote it`);
+      throw new CliError(
+        `migrate-to-postgres: the source has tables this version of Atelier does not know (${unknown.join(", ")}); run the Atelier version that wrote it`,
+      );
     }
-    const sourceCounts = new Map(sourceTables.map((n) => [n, (source.query(`SELECT count(*) AS n FROM ${qi(n)}`).get() as { n: number }).n]));
+    const sourceCounts = new Map(
+      sourceTables.map((n) => [n, (source.query(`SELECT count(*) AS n FROM ${qi(n)}`).get() as { n: number }).n]),
+    );
     const at = Date.now();
     const clock: Clock = { now: () => at };
     const userIds = (source.query("SELECT id FROM user ORDER BY id").all() as { id: string }[]).map((r) => r.id);
-    const sourceTasks = new Map((source.query(TASKS_BY_USER).all() as { user_id: string; n: number }[]).map((r) => [r.user_id, r.n]));
+    const sourceTasks = new Map(
+      (source.query(TASKS_BY_USER).all() as { user_id: string; n: number }[]).map((r) => [r.user_id, r.n]),
+    );
     const sourceBalances = new Map<string, { available: number; held: number }>();
     for (const id of userIds) sourceBalances.set(id, await src.exec(balanceOf(src, id, clock)));
 
@@ -251,7 +263,9 @@ export async function migrateToPostgres(opts: MoveOptions): Promise<MoveResult> 
       try {
         yield* pg(sql.raw(`LOCK TABLE ${names} IN EXCLUSIVE MODE`));
       } catch (e) {
-        throw new CliError(`migrate-to-postgres: the target database is in use (no table lock within ${lockTimeoutMs / 1000} s: ${(e as Error).message}); stop whatever runs on it and try again`);
+        throw new CliError(
+          `migrate-to-postgres: the target database is in use (no table lock within ${lockTimeoutMs / 1000} s: ${(e as Error).message}); stop whatever runs on it and try again`,
+        );
       }
       yield* pg(sql.raw("SET LOCAL lock_timeout = 0"));
       const nonEmpty = yield* pg(
@@ -269,11 +283,17 @@ export async function migrateToPostgres(opts: MoveOptions): Promise<MoveResult> 
         // Which table is under way (a big one takes seconds); its count is printed once, in the summary.
         progress(`copying ${p.name}…`);
         const s0 = performance.now();
-        const read = source.query(`SELECT rowid, ${p.columns.map(qi).join(", ")} FROM ${qi(p.name)} WHERE rowid > ? ORDER BY rowid LIMIT ${batchRows}`);
+        const read = source.query(
+          `SELECT rowid, ${p.columns.map(qi).join(", ")} FROM ${qi(p.name)} WHERE rowid > ? ORDER BY rowid LIMIT ${batchRows}`,
+        );
         // A batch travels as one JSON parameter that PostgreSQL expands into rows of the table's own type.
         const cols = p.columns.map(qi).join(", ");
         const insert = (json: string) =>
-          sql.raw(`INSERT INTO ${qi(p.name)} (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${qi(p.name)}, `).append(sql`${json}::json)`);
+          sql
+            .raw(
+              `INSERT INTO ${qi(p.name)} (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${qi(p.name)}, `,
+            )
+            .append(sql`${json}::json)`);
         let last: unknown = -1;
         let rows = 0;
         for (;;) {
@@ -282,7 +302,12 @@ export async function migrateToPostgres(opts: MoveOptions): Promise<MoveResult> 
           last = batch[batch.length - 1]![0];
           const objects = batch.map((r, i) => {
             const o: Record<string, unknown> = {};
-            for (let j = 0; j < p.columns.length; j++) o[p.columns[j]!] = convert(r[j + 1], p.integer[j]!, () => `${p.name}.${p.columns[j]} (row ${rows + i + 1})`);
+            for (let j = 0; j < p.columns.length; j++)
+              o[p.columns[j]!] = convert(
+                r[j + 1],
+                p.integer[j]!,
+                () => `${p.name}.${p.columns[j]} (row ${rows + i + 1})`,
+              );
             return o;
           });
           try {
@@ -306,17 +331,24 @@ export async function migrateToPostgres(opts: MoveOptions): Promise<MoveResult> 
         WHERE table_schema = current_schema() AND (column_default LIKE 'nextval(%' OR is_identity = 'YES')`);
       for (const s of seqs) {
         if (!s.s) continue;
-        yield* pg(sql.raw(`SELECT setval('${String(s.s).replaceAll("'", "''")}', coalesce((SELECT max(${qi(String(s.c))}) FROM ${qi(String(s.t))}), 0) + 1, false)`));
+        yield* pg(
+          sql.raw(
+            `SELECT setval('${String(s.s).replaceAll("'", "''")}', coalesce((SELECT max(${qi(String(s.c))}) FROM ${qi(String(s.t))}), 0) + 1, false)`,
+          ),
+        );
       }
       copyMs = performance.now() - c0;
 
       // Verify inside the transaction: a mismatch throws, and the throw rolls the copy back.
       const v0 = performance.now();
       const problems: string[] = [];
-      const counted = yield* pg(sql.raw(sourceTables.map((n) => `SELECT '${n}' AS t, count(*) AS n FROM ${qi(n)}`).join(" UNION ALL ")));
+      const counted = yield* pg(
+        sql.raw(sourceTables.map((n) => `SELECT '${n}' AS t, count(*) AS n FROM ${qi(n)}`).join(" UNION ALL ")),
+      );
       const targetCounts = new Map(counted.map((r) => [String(r.t), Number(r.n)]));
       for (const n of sourceTables) {
-        if (targetCounts.get(n) !== sourceCounts.get(n)) problems.push(`${n}: ${sourceCounts.get(n)} rows in SQLite, ${targetCounts.get(n)} in PostgreSQL`);
+        if (targetCounts.get(n) !== sourceCounts.get(n))
+          problems.push(`${n}: ${sourceCounts.get(n)} rows in SQLite, ${targetCounts.get(n)} in PostgreSQL`);
       }
       const counters = yield* pg(sql.raw(`SELECT user_id, tasks FROM "user_generation_stats" WHERE tasks <> 0`));
       const targetTasks = new Map(counters.map((r) => [String(r.user_id), Number(r.tasks)]));
@@ -324,24 +356,38 @@ export async function migrateToPostgres(opts: MoveOptions): Promise<MoveResult> 
       for (const id of new Set([...sourceTasks.keys(), ...targetTasks.keys()])) {
         const want = sourceTasks.get(id) ?? 0;
         const got = targetTasks.get(id) ?? 0;
-        if (got !== want && ++taskProblems <= 10) problems.push(`user ${id}: ${want} tasks in SQLite, task counter ${got} in PostgreSQL`);
+        if (got !== want && ++taskProblems <= 10)
+          problems.push(`user ${id}: ${want} tasks in SQLite, task counter ${got} in PostgreSQL`);
       }
       let balanceProblems = 0;
       for (const id of userIds) {
         const want = sourceBalances.get(id)!;
         const got = yield* balanceOf(t as Tx, id, clock);
         if (got.available !== want.available || got.held !== want.held) {
-          if (++balanceProblems <= 10) problems.push(`user ${id}: balance ${want.available} (held ${want.held}) in SQLite, ${got.available} (held ${got.held}) in PostgreSQL`);
+          if (++balanceProblems <= 10)
+            problems.push(
+              `user ${id}: balance ${want.available} (held ${want.held}) in SQLite, ${got.available} (held ${got.held}) in PostgreSQL`,
+            );
         }
       }
       if (balanceProblems > 10) problems.push(`… and ${balanceProblems - 10} more users whose balance differs`);
       verifyMs = performance.now() - v0;
       if (problems.length) {
-        throw new CliError(`migrate-to-postgres: verification failed, nothing was written:\n  ${problems.join("\n  ")}`);
+        throw new CliError(
+          `migrate-to-postgres: verification failed, nothing was written:\n  ${problems.join("\n  ")}`,
+        );
       }
     });
     const rows = summary.reduce((a, s) => a + s.rows, 0);
-    return { tables: summary, rows, users: userIds.length, snapshotMs, copyMs, verifyMs, totalMs: performance.now() - t0 };
+    return {
+      tables: summary,
+      rows,
+      users: userIds.length,
+      snapshotMs,
+      copyMs,
+      verifyMs,
+      totalMs: performance.now() - t0,
+    };
   } finally {
     await target?.close().catch(() => {});
     await src.close();
@@ -352,23 +398,35 @@ export async function migrateToPostgres(opts: MoveOptions): Promise<MoveResult> 
 export async function runMigrateToPostgresCli(argv: string[]): Promise<number> {
   let v;
   try {
-    v = parseArgs({ args: argv, options: { from: { type: "string" }, to: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } }, strict: true })
-      .values;
+    v = parseArgs({
+      args: argv,
+      options: {
+        from: { type: "string" },
+        to: { type: "string" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    }).values;
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n\n${MIGRATE_TO_POSTGRES_HELP}\n`);
     return 2;
   }
   if (v.help) {
-    process.stdout.write(MIGRATE_TO_POSTGRES_HELP + "\n");
+    process.stdout.write(`${MIGRATE_TO_POSTGRES_HELP}\n`);
     return 0;
   }
   if (!v.from) {
     process.stderr.write(`migrate-to-postgres: --from <sqlite file> is required\n\n${MIGRATE_TO_POSTGRES_HELP}\n`);
     return 2;
   }
-  const r = await migrateToPostgres({ from: v.from, to: v.to ?? process.env.DATABASE_URL ?? "", progress: (l) => process.stderr.write(`${l}\n`) });
+  const r = await migrateToPostgres({
+    from: v.from,
+    to: v.to ?? process.env.DATABASE_URL ?? "",
+    progress: (l) => process.stderr.write(`${l}\n`),
+  });
   if (v.json) {
-    process.stdout.write(JSON.stringify(r, null, 2) + "\n");
+    process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
     return 0;
   }
   const w = Math.max(...r.tables.map((s) => s.table.length));
@@ -379,6 +437,6 @@ export async function runMigrateToPostgresCli(argv: string[]): Promise<number> {
       `verified: row counts of every table and the balances of ${r.users} user${r.users === 1 ? "" : "s"} are equal on both databases ` +
       `(snapshot ${r.snapshotMs.toFixed(0)} ms, copy ${r.copyMs.toFixed(0)} ms, verify ${r.verifyMs.toFixed(0)} ms, total ${(r.totalMs / 1000).toFixed(1)} s)`,
   ];
-  process.stdout.write(lines.join("\n") + "\n");
+  process.stdout.write(`${lines.join("\n")}\n`);
   return 0;
 }

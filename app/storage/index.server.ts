@@ -1,4 +1,4 @@
-/** Picks the result storage once from configuration (DESIGN §4). */
+/** Picks the result storage once from configuration (docs/design.md §4). */
 import type { Config } from "~/lib/config.server";
 import { localStorageFor } from "./local.server";
 import { createS3Storage } from "./s3.server";

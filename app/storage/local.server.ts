@@ -43,4 +43,5 @@ export class LocalStorage implements ResultStorage {
 }
 
 export const mediaBase = (publicUrl: string) => `${publicUrl.replace(/\/+$/, "")}/media`;
-export const localStorageFor = (mediaDir: string, publicUrl: string) => new LocalStorage(join(mediaDir), mediaBase(publicUrl));
+export const localStorageFor = (mediaDir: string, publicUrl: string) =>
+  new LocalStorage(join(mediaDir), mediaBase(publicUrl));

@@ -1,5 +1,5 @@
 /**
- * Result storage in an S3-compatible bucket (DESIGN §4), through Bun's S3
+ * Result storage in an S3-compatible bucket (docs/design.md §4), through Bun's S3
  * client. The bucket is S3_BUCKET; credentials, endpoint and region come from
  * Bun's own variables (S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_ENDPOINT,
  * S3_REGION, S3_SESSION_TOKEN — or their AWS_* twins, which Bun also reads).

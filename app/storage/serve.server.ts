@@ -3,8 +3,9 @@
  * caching (a result never changes once written), ETag / If-None-Match, and
  * single HTTP Range requests so videos can seek (RFC 9110 §14).
  */
-import parseRange from "range-parser";
+
 import { stat } from "node:fs/promises";
+import parseRange from "range-parser";
 import { resolveKey } from "./local.server";
 
 export const CONTENT_TYPES: Record<string, string> = {
@@ -23,7 +24,7 @@ const MEDIA_TYPES = new Set(Object.values(CONTENT_TYPES));
 /**
  * The type a stored result is served with: one of the image and video types above, else
  * `application/octet-stream` — never what an upstream's header said (`text/html`, `image/svg+xml`), which a
- * bucket would serve inline on its own origin (security review 5). Local files get theirs from the key's extension.
+ * bucket would serve inline on its own origin. Local files get theirs from the key's extension.
  */
 export function storedMediaType(type: string): string {
   const t = type.split(";")[0]!.trim().toLowerCase();
@@ -33,7 +34,8 @@ export function storedMediaType(type: string): string {
 export const contentTypeFor = (key: string) =>
   CONTENT_TYPES[key.slice(key.lastIndexOf(".") + 1).toLowerCase()] ?? "application/octet-stream";
 
-const notFound = () => new Response("not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+const notFound = () =>
+  new Response("not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 
 export async function serveMedia(request: Request, root: string, key: string): Promise<Response> {
   if (request.method !== "GET" && request.method !== "HEAD") {
@@ -62,7 +64,7 @@ export async function serveMedia(request: Request, root: string, key: string): P
   };
   const head = request.method === "HEAD";
   const inm = request.headers.get("if-none-match");
-  if (inm && inm.split(",").some((t) => t.trim() === etag || t.trim() === "*")) {
+  if (inm?.split(",").some((t) => t.trim() === etag || t.trim() === "*")) {
     return new Response(null, { status: 304, headers });
   }
   const file = Bun.file(path);
@@ -78,7 +80,11 @@ export async function serveMedia(request: Request, root: string, key: string): P
       const { start, end } = ranges[0]!;
       return new Response(head ? null : file.slice(start, end + 1), {
         status: 206,
-        headers: { ...headers, "Content-Range": `bytes ${start}-${end}/${size}`, "Content-Length": String(end - start + 1) },
+        headers: {
+          ...headers,
+          "Content-Range": `bytes ${start}-${end}/${size}`,
+          "Content-Length": String(end - start + 1),
+        },
       });
     }
   }

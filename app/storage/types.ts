@@ -1,5 +1,5 @@
 /**
- * Where result files live (DESIGN §4): local disk under DATA_DIR/media served
+ * Where result files live (docs/design.md §4): local disk under DATA_DIR/media served
  * at /media/…, or an S3-compatible bucket when S3_BUCKET is set. Chosen once
  * from configuration.
  */

@@ -19,8 +19,12 @@ const users = 1000;
 const now = Date.now();
 const t0 = performance.now();
 sql.transaction(() => {
-  const u = sql.prepare("INSERT INTO user (id, name, email, email_verified, created_at, updated_at, invite_code, is_affiliate) VALUES (?, ?, ?, 0, ?, ?, ?, 0)");
-  const g = sql.prepare("INSERT INTO credit_grants (id, user_id, amount, remaining, source, expires_at, created_at) VALUES (?, ?, 1000, 500, 'admin', NULL, ?)");
+  const u = sql.prepare(
+    "INSERT INTO user (id, name, email, email_verified, created_at, updated_at, invite_code, is_affiliate) VALUES (?, ?, ?, 0, ?, ?, ?, 0)",
+  );
+  const g = sql.prepare(
+    "INSERT INTO credit_grants (id, user_id, amount, remaining, source, expires_at, created_at) VALUES (?, ?, 1000, 500, 'admin', NULL, ?)",
+  );
   for (let i = 0; i < users; i++) {
     u.run(`u${i}`, `User ${i}`, `u${i}@example.test`, now, now, `INV${i}`);
     g.run(`g${i}`, `u${i}`, now);
@@ -28,11 +32,21 @@ sql.transaction(() => {
   const gen = sql.prepare(
     "INSERT INTO generations (id, user_id, ai_type, provider, model, prompt, options, status, result_urls, credits_cost, mode, deadline_at, created_at, completed_at) VALUES (?, ?, 'image', 'replicate', 'black-forest-labs/flux-schnell', ?, '{}', 'completed', ?, 3, 'simulated', ?, ?, ?)",
   );
-  const deb = sql.prepare("INSERT INTO credit_debits (id, user_id, gen_id, amount, charged, created_at) VALUES (?, ?, ?, 3, 3, ?)");
+  const deb = sql.prepare(
+    "INSERT INTO credit_debits (id, user_id, gen_id, amount, charged, created_at) VALUES (?, ?, ?, 3, 3, ?)",
+  );
   for (let i = 0; i < N; i++) {
     const id = crypto.randomUUID();
     const user = `u${i % users}`;
-    gen.run(id, user, `a watercolor fox number ${i} in a misty forest at dawn`, JSON.stringify([`https://atelier.example.com/media/${id}/0.png`]), now, now - i * 1000, now - i * 1000 + 1500);
+    gen.run(
+      id,
+      user,
+      `a watercolor fox number ${i} in a misty forest at dawn`,
+      JSON.stringify([`https://atelier.example.com/media/${id}/0.png`]),
+      now,
+      now - i * 1000,
+      now - i * 1000 + 1500,
+    );
     deb.run(crypto.randomUUID(), user, id, now);
   }
 })();
@@ -41,6 +55,8 @@ const t1 = performance.now();
 const r = backupDatabase(db, join(dir, "copy.db"));
 const total = performance.now() - t1;
 console.log(`filled ${N} generations for ${users} users in ${(fill / 1000).toFixed(1)} s`);
-console.log(`backup of ${(r.bytes / 1024 / 1024).toFixed(1)} MiB: VACUUM INTO ${r.ms.toFixed(0)} ms; with the integrity check of the copy ${total.toFixed(0)} ms`);
+console.log(
+  `backup of ${(r.bytes / 1024 / 1024).toFixed(1)} MiB: VACUUM INTO ${r.ms.toFixed(0)} ms; with the integrity check of the copy ${total.toFixed(0)} ms`,
+);
 db.sqlite!.close();
 rmSync(dir, { recursive: true, force: true });

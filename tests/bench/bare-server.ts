@@ -26,21 +26,28 @@
  * statements (session lookup, the minimum's key and user rows) as postgres.js prepared statements on
  * that handle's own pool — each the PostgreSQL form of the SQLite statement beside it.
  */
-import { createHash, createHmac } from "node:crypto";
-import { z } from "zod";
+
 import type { SQLQueryBindings } from "bun:sqlite";
+import { createHash, createHmac } from "node:crypto";
 import type { Sql } from "postgres";
+import { z } from "zod";
 import { openDatabase, openPostgres } from "#db/client";
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
 import { getCredits } from "~/domain/credits/ledger.server";
-import { createGeneration, historyPageJson, normalizePaging, queryGeneration, validateGenerateInput } from "~/domain/generations/generations.server";
+import {
+  createGeneration,
+  historyPageJson,
+  normalizePaging,
+  queryGeneration,
+  validateGenerateInput,
+} from "~/domain/generations/generations.server";
 import { rateLimitHeaders } from "~/domain/rate-limits/decide";
 import { leases } from "~/domain/rate-limits/limiter.server";
 import { keyPolicy, tierOf, userBucket } from "~/domain/rate-limits/policy.server";
 import { findKeyOwner, findUserById, toUserInfo, type UserRow } from "~/domain/users/users.server";
-import { envelopeResponse, errorBody, okBody, okBodyText } from "~/lib/envelope";
 import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
+import { envelopeResponse, errorBody, okBody, okBodyText } from "~/lib/envelope";
 import { isAppError } from "~/lib/errors";
 
 const config = parseConfig(process.env);
@@ -71,7 +78,12 @@ async function byKey(request: Request): Promise<{ user: UserRow; headers: Record
 // The floor of the session work: signature check, one prepared lookup, the user row.
 type Row<R> = R | null | undefined | Promise<R | undefined>;
 const sessionByToken: (token: string, now: number) => Row<{ userId: string }> = pg
-  ? async (token, now) => (await pg<{ userId: string }[]>`SELECT user_id AS "userId" FROM session WHERE token = ${token} AND expires_at > ${now}`)[0]
+  ? async (token, now) =>
+      (
+        await pg<
+          { userId: string }[]
+        >`SELECT user_id AS "userId" FROM session WHERE token = ${token} AND expires_at > ${now}`
+      )[0]
   : prepared<{ userId: string }>("SELECT user_id AS userId FROM session WHERE token = ? AND expires_at > ?");
 async function bySession(request: Request): Promise<{ user: UserRow; headers: Record<string, string> } | null> {
   const cookie = request.headers.get("cookie") ?? "";
@@ -100,7 +112,8 @@ const handlers: Record<string, Handler> = {
   credits: (user) => db.exec(getCredits(db, user.id, systemClock)),
   query: async (user, request) => queryGeneration(db, user.id, QuerySchema.parse(await json(request)).gen_id),
   // The page comes as JSON text (as Atelier's route gets it): spliced into the envelope.
-  history: async (user, request) => new JsonText(await historyPageJson(db, user.id, normalizePaging(HistorySchema.parse(await json(request))))),
+  history: async (user, request) =>
+    new JsonText(await historyPageJson(db, user.id, normalizePaging(HistorySchema.parse(await json(request))))),
   generate: async (user, request) => {
     const input = validateGenerateInput(GenerateSchema.parse(await json(request)));
     const row = await createGeneration(db, { userId: user.id, input, mode: "simulated", config }, systemClock);
@@ -110,7 +123,12 @@ const handlers: Record<string, Handler> = {
 
 // The minimum: plain prepared statements, no domain code ("user" quoted on PostgreSQL, where the word is reserved).
 const keyRow: (hash: string) => Row<{ userId: string; status: string }> = pg
-  ? async (hash) => (await pg<{ userId: string; status: string }[]>`SELECT user_id AS "userId", status FROM api_keys WHERE key_hash = ${hash}`)[0]
+  ? async (hash) =>
+      (
+        await pg<
+          { userId: string; status: string }[]
+        >`SELECT user_id AS "userId", status FROM api_keys WHERE key_hash = ${hash}`
+      )[0]
   : prepared<{ userId: string; status: string }>("SELECT user_id AS userId, status FROM api_keys WHERE key_hash = ?");
 const userRow: (id: string) => Row<{ id: string; email: string }> = pg
   ? async (id) => (await pg<{ id: string; email: string }[]>`SELECT id, email FROM "user" WHERE id = ${id}`)[0]
@@ -118,7 +136,9 @@ const userRow: (id: string) => Row<{ id: string; email: string }> = pg
 async function minimum(request: Request): Promise<Response> {
   const text = await request.text();
   if (text) JSON.parse(text);
-  const hash = createHash("sha256").update(request.headers.get("x-api-key") ?? "", "utf8").digest("hex");
+  const hash = createHash("sha256")
+    .update(request.headers.get("x-api-key") ?? "", "utf8")
+    .digest("hex");
   const k = await keyRow(hash);
   const u = k?.status === "active" ? await userRow(k.userId) : null;
   return envelopeResponse(u ? okBody({ uuid: u.id, email: u.email }) : errorBody("API key not found"));
@@ -137,7 +157,9 @@ const server = Bun.serve({
       const caller = await (via === "key" ? byKey(request) : bySession(request));
       if (!caller) return envelopeResponse(errorBody("no auth, please sign-in"));
       const data = await handler(caller.user, request);
-      return envelopeResponse(data instanceof JsonText ? okBodyText(data.text) : okBody(data), { headers: caller.headers });
+      return envelopeResponse(data instanceof JsonText ? okBodyText(data.text) : okBody(data), {
+        headers: caller.headers,
+      });
     } catch (e) {
       const status = isAppError(e) ? e.status : 200;
       return envelopeResponse(errorBody(String((e as Error).message)), { status });

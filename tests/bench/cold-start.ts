@@ -53,13 +53,16 @@ async function measure(name: string, cmd: string[], cwd = "") {
   const times: number[] = [];
   await once(cmd, cwd); // warm the OS page cache; cold = a fresh process and database, not a cold disk
   for (let i = 0; i < runs; i++) times.push(await once(cmd, cwd));
-  console.log(`${name.padEnd(34)} median ${median(times).toFixed(0)} ms  (runs: ${times.map((t) => t.toFixed(0)).join(", ")})`);
+  console.log(
+    `${name.padEnd(34)} median ${median(times).toFixed(0)} ms  (runs: ${times.map((t) => t.toFixed(0)).join(", ")})`,
+  );
   return median(times);
 }
 
 if (!existsSync(join(root, "build/server/index.js"))) throw new Error("run `bun run build` first");
 console.log(`cold start to first successful GET /api/health, fresh DATA_DIR each run, ${runs} runs`);
-if (!existsSync(join(root, "build/atelier.js"))) throw new Error("run `bun run build` first (it makes build/atelier.js)");
+if (!existsSync(join(root, "build/atelier.js")))
+  throw new Error("run `bun run build` first (it makes build/atelier.js)");
 const start = await measure("bun run start (build/atelier.js)", ["bun", join(root, "build/atelier.js"), "serve"]);
 await measure("bun app/cli.ts (from node_modules)", ["bun", join(root, "app/cli.ts"), "serve"]);
 const bin = join(root, "dist/atelier");
@@ -70,5 +73,9 @@ if (existsSync(bin)) {
   const compiled = await measure("dist/atelier (compiled, alone)", [join(dir, "atelier"), "serve"], dir);
   rmSync(dir, { recursive: true, force: true });
   const ratio = start / compiled;
-  console.log(`bun run start ÷ compiled executable: ${ratio.toFixed(2)}× (target ≤ 2×: ${ratio <= 2 ? "met" : "MISSED"}); load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  console.log(
+    `bun run start ÷ compiled executable: ${ratio.toFixed(2)}× (target ≤ 2×: ${ratio <= 2 ? "met" : "MISSED"}); load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
 }

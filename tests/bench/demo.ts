@@ -21,7 +21,11 @@ async function rate(url: string, withBody: boolean): Promise<number> {
   let next = 0;
   const worker = async () => {
     while (next++ < total) {
-      const r = await fetch(url, { method: "POST", body: withBody ? body : undefined, headers: { "content-type": "application/json" } });
+      const r = await fetch(url, {
+        method: "POST",
+        body: withBody ? body : undefined,
+        headers: { "content-type": "application/json" },
+      });
       await r.arrayBuffer();
     }
   };

@@ -1,5 +1,5 @@
 /**
- * Event latency (DESIGN §10), against the production build on this machine:
+ * Event latency (docs/design.md §10), against the production build on this machine:
  *
  * 1. Webhooks: TASKS tasks (default 1000, simulated, SIMULATOR_DELAY_MS=100),
  *    each completion → the receiver. Latency = arrival at the receiver −
@@ -36,14 +36,20 @@ try {
   const api = new Client(server.url);
   const { cookie } = await api.signUp(uniqueEmail("bench"));
   const wh = (await api.post("/api/webhooks/create", { url: receiver.url }, { cookie })).body.data;
-  console.log(`load before: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  console.log(
+    `load before: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
 
   // ---- 1. webhook delivery latency
   const t0 = performance.now();
   const ids = new Set<string>();
   for (let i = 0; i < TASKS; i += 20) {
     const batch = await Promise.all(
-      Array.from({ length: Math.min(20, TASKS - i) }, (_, k) => api.post("/api/generator/generate", { ...IMAGE, prompt: `bench ${i + k}` }, { cookie })),
+      Array.from({ length: Math.min(20, TASKS - i) }, (_, k) =>
+        api.post("/api/generator/generate", { ...IMAGE, prompt: `bench ${i + k}` }, { cookie }),
+      ),
     );
     for (const r of batch) ids.add(r.body.data.gen_id);
   }
@@ -57,14 +63,17 @@ try {
     seen.add(p.data.gen_id);
     latencies.push(r.at - Date.parse(p.data.completed_at));
   }
-  console.log(`webhooks: ${TASKS} tasks created and delivered in ${(wall / 1000).toFixed(1)} s; all ${got.length} signatures verified`);
+  console.log(
+    `webhooks: ${TASKS} tasks created and delivered in ${(wall / 1000).toFixed(1)} s; all ${got.length} signatures verified`,
+  );
   console.log(`webhook latency (completed_at → receiver): ${summary(latencies)}`);
 
   // ---- 2. time to visible: SSE vs polling every 2.5 s (the studio today)
   const sse: number[] = [];
   const poll: number[] = [];
   const viaStream = async () => {
-    const gen = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "stream [simulate:slow]" }, { cookie })).body.data.gen_id;
+    const gen = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "stream [simulate:slow]" }, { cookie }))
+      .body.data.gen_id;
     const res = await fetch(`${server.url}/api/generator/stream?gen_id=${gen}`, { headers: { cookie } });
     const reader = res.body!.getReader();
     const dec = new TextDecoder();
@@ -82,7 +91,8 @@ try {
     }
   };
   const viaPolling = async () => {
-    const gen = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "poll [simulate:slow]" }, { cookie })).body.data.gen_id;
+    const gen = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "poll [simulate:slow]" }, { cookie }))
+      .body.data.gen_id;
     await Bun.sleep(Math.random() * POLL_MS); // the page loaded at a random moment of its cycle
     for (;;) {
       const q = await api.post("/api/generator/query", { gen_id: gen }, { cookie });
@@ -93,11 +103,18 @@ try {
       await Bun.sleep(POLL_MS);
     }
   };
-  await Promise.all([...Array.from({ length: STREAM_TASKS }, viaStream), ...Array.from({ length: STREAM_TASKS }, viaPolling)]);
+  await Promise.all([
+    ...Array.from({ length: STREAM_TASKS }, viaStream),
+    ...Array.from({ length: STREAM_TASKS }, viaPolling),
+  ]);
   console.log(`time to visible, status stream (SSE): ${summary(sse)}`);
   console.log(`time to visible, polling every ${POLL_MS} ms (baseline): ${summary(poll)}`);
   console.log(`ratio (median polling / median SSE): ${(pct(poll, 50) / Math.max(0.1, pct(sse, 50))).toFixed(0)}×`);
-  console.log(`load after: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  console.log(
+    `load after: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
 } finally {
   await server.dispose();
   await receiver.stop();

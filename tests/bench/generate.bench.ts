@@ -17,12 +17,12 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { Db } from "#db/client";
 import { Client, uniqueEmail } from "../support/client";
 import { openServerDb } from "../support/db";
 import { startPostgres } from "../support/postgres";
 import { startServer, type TestServer } from "../support/server";
 import { fmtMs, load, runWrk, type WrkResult } from "./harness";
-import type { Db } from "#db/client";
 
 const argv = process.argv.slice(2);
 const opt = (name: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
@@ -64,7 +64,12 @@ async function side(name: string, jobs: boolean, root?: string): Promise<Side> {
   const dataDir = mkdtempSync(join(tmpdir(), "atelier-genbench-"));
   const databaseUrl = pg ? await pg.createDatabase(`genbench_${dbs++}`) : undefined;
   // JOBS on: the simulator's default delay, the runner's default concurrency (what `bun run start` does).
-  const server = await startServer({ dataDir, root, databaseUrl, env: { ...env, JOBS: jobs ? "on" : "off", SIMULATOR_DELAY_MS: "1500", JOB_TICK_MS: "250" } });
+  const server = await startServer({
+    dataDir,
+    root,
+    databaseUrl,
+    env: { ...env, JOBS: jobs ? "on" : "off", SIMULATOR_DELAY_MS: "1500", JOB_TICK_MS: "250" },
+  });
   const api = new Client(server.url);
   const keys: string[] = [];
   const db = await openServerDb(dataDir);
@@ -83,10 +88,24 @@ async function side(name: string, jobs: boolean, root?: string): Promise<Side> {
   return { name, jobs, server, keys, db };
 }
 
-const BODY = JSON.stringify({ ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "bench: a red fox in snow" });
+const BODY = JSON.stringify({
+  ai_type: "image",
+  provider: "replicate",
+  model: "black-forest-labs/flux-schnell",
+  prompt: "bench: a red fox in snow",
+});
 const settle = (s: Side) =>
-  s.db.raw("UPDATE generations SET status = 'failed', error_message = 'bench', completed_at = ? WHERE status IN ('pending','processing')").run(Date.now());
-const countDone = async (s: Side) => Number((await s.db.raw<{ n: number }>("SELECT count(*) AS n FROM generations WHERE status = 'completed' AND prompt <> 'seeded'").one())!.n);
+  s.db
+    .raw(
+      "UPDATE generations SET status = 'failed', error_message = 'bench', completed_at = ? WHERE status IN ('pending','processing')",
+    )
+    .run(Date.now());
+const countDone = async (s: Side) =>
+  Number(
+    (await s.db
+      .raw<{ n: number }>("SELECT count(*) AS n FROM generations WHERE status = 'completed' AND prompt <> 'seeded'")
+      .one())!.n,
+  );
 
 const loadStart = load();
 const sides: Side[] = [];
@@ -96,29 +115,51 @@ for (const jobs of [false, true]) {
 }
 const results = new Map<string, { r: WrkResult; done: number }>();
 const keyOf = (s: Side, c: number) => `${s.name}\t${c}`;
-for (const s of sides) await runWrk(s.server.dataDir, { url: s.server.url + "/api/generator/generate", header: "X-API-Key", requests: s.keys.map((value) => ({ value, body: BODY })) }, { connections: 16, seconds: 1 });
+for (const s of sides)
+  await runWrk(
+    s.server.dataDir,
+    {
+      url: `${s.server.url}/api/generator/generate`,
+      header: "X-API-Key",
+      requests: s.keys.map((value) => ({ value, body: BODY })),
+    },
+    { connections: 16, seconds: 1 },
+  );
 for (const s of sides) await settle(s);
 for (let round = 0; round < ROUNDS; round++) {
   for (const c of CONCURRENCY) {
     for (const s of sides) {
       const done0 = await countDone(s);
-      const r = await runWrk(s.server.dataDir, { url: s.server.url + "/api/generator/generate", header: "X-API-Key", requests: s.keys.map((value) => ({ value, body: BODY })) }, { connections: c, seconds: SECONDS, watchPid: s.server.proc.pid });
+      const r = await runWrk(
+        s.server.dataDir,
+        {
+          url: `${s.server.url}/api/generator/generate`,
+          header: "X-API-Key",
+          requests: s.keys.map((value) => ({ value, body: BODY })),
+        },
+        { connections: c, seconds: SECONDS, watchPid: s.server.proc.pid },
+      );
       if (r.non2xx || r.socketErrors) throw new Error(`${s.name} c${c}: ${r.non2xx} non-2xx ${r.socketErrors}`);
       const done = (await countDone(s)) - done0;
       await settle(s);
       const prev = results.get(keyOf(s, c));
       // Best round by CPU per request (the load-robust figure); its latencies go with it.
-      if (!prev || (r.cpuUsPerReq ?? Infinity) < (prev.r.cpuUsPerReq ?? Infinity)) results.set(keyOf(s, c), { r, done });
+      if (!prev || (r.cpuUsPerReq ?? Infinity) < (prev.r.cpuUsPerReq ?? Infinity))
+        results.set(keyOf(s, c), { r, done });
     }
   }
 }
-console.log(`\n## generate (key), ${ENGINE}, ${SECONDS} s per point, best of ${ROUNDS} by CPU; load average ${loadStart} → ${load()}\n`);
+console.log(
+  `\n## generate (key), ${ENGINE}, ${SECONDS} s per point, best of ${ROUNDS} by CPU; load average ${loadStart} → ${load()}\n`,
+);
 console.log("| server | c | req/s | p50 | p99 | CPU µs/req | tasks completed in the run |");
 console.log("|---|---:|---:|---:|---:|---:|---:|");
 for (const s of sides) {
   for (const c of CONCURRENCY) {
     const { r, done } = results.get(keyOf(s, c))!;
-    console.log(`| ${s.name} | ${c} | ${r.rps.toFixed(0)} | ${fmtMs(r.p50)} | ${fmtMs(r.p99)} | ${r.cpuUsPerReq?.toFixed(0)} | ${s.jobs ? done : "–"} |`);
+    console.log(
+      `| ${s.name} | ${c} | ${r.rps.toFixed(0)} | ${fmtMs(r.p50)} | ${fmtMs(r.p99)} | ${r.cpuUsPerReq?.toFixed(0)} | ${s.jobs ? done : "–"} |`,
+    );
   }
 }
 for (const s of sides) {

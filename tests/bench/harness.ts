@@ -85,14 +85,28 @@ export async function runWrk(
   const lua = join(dir, "bench.lua");
   writeFileSync(lua, LUA);
   const file = join(dir, `requests-${fileSeq++}.txt`);
-  writeFileSync(file, target.requests.map((r) => `${r.value}\t${r.body}`).join("\n") + "\n");
+  writeFileSync(file, `${target.requests.map((r) => `${r.value}\t${r.body}`).join("\n")}\n`);
   const u = new URL(target.url);
   // A connection per client, one wrk thread: the server gets the other core.
-  const proc = Bun.spawn([WRK, "-t1", `-c${opts.connections}`, `-d${opts.seconds}s`, "--timeout", "10s", "--latency", "-s", lua, `${u.protocol}//${u.host}`], {
-    env: { ...process.env, BENCH_HEADER: target.header, BENCH_FILE: file, BENCH_PATH: u.pathname },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const proc = Bun.spawn(
+    [
+      WRK,
+      "-t1",
+      `-c${opts.connections}`,
+      `-d${opts.seconds}s`,
+      "--timeout",
+      "10s",
+      "--latency",
+      "-s",
+      lua,
+      `${u.protocol}//${u.host}`,
+    ],
+    {
+      env: { ...process.env, BENCH_HEADER: target.header, BENCH_FILE: file, BENCH_PATH: u.pathname },
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
   let rssMax = 0;
   const cpu0 = opts.watchPid ? cpuMs(opts.watchPid) : undefined;
   const sampler = opts.watchPid
@@ -108,7 +122,8 @@ export async function runWrk(
   const cpu1 = opts.watchPid ? cpuMs(opts.watchPid) : undefined;
   const r = parseWrk(out);
   if (!(r.rps > 0)) throw new Error(`wrk gave no figures for ${target.url}:\n${out}\n${err}`);
-  const cpuUsPerReq = cpu0 !== undefined && cpu1 !== undefined && r.requests > 0 ? ((cpu1 - cpu0) * 1000) / r.requests : undefined;
+  const cpuUsPerReq =
+    cpu0 !== undefined && cpu1 !== undefined && r.requests > 0 ? ((cpu1 - cpu0) * 1000) / r.requests : undefined;
   return { ...r, rssMaxMiB: opts.watchPid ? rssMax : undefined, cpuUsPerReq };
 }
 
@@ -135,7 +150,10 @@ export function cpuMs(pid: number): number | undefined {
   }
 }
 
-export const load = () => loadavg().map((x) => x.toFixed(2)).join(" ");
+export const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");
 
 export interface BareServer {
   url: string;
@@ -155,7 +173,7 @@ export async function startBare(dataDir: string, env: Record<string, string>): P
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     try {
-      if ((await fetch(url + "/none")).status === 404) break;
+      if ((await fetch(`${url}/none`)).status === 404) break;
     } catch {}
     if (i > 400) throw new Error("bare server did not start");
     await Bun.sleep(25);
@@ -182,7 +200,13 @@ export async function cpuPerCall(
   name: string,
   n: number,
   f: (i: number) => unknown,
-  opts: { warmup?: number; runs?: number; pad?: number; digits?: number; uncounted?: { every: number; fn: () => unknown } } = {},
+  opts: {
+    warmup?: number;
+    runs?: number;
+    pad?: number;
+    digits?: number;
+    uncounted?: { every: number; fn: () => unknown };
+  } = {},
 ): Promise<number[]> {
   const { warmup = 500, runs = 3, pad = 48, digits = 1, uncounted } = opts;
   for (let i = 0; i < warmup; i++) await f(i);
@@ -216,7 +240,13 @@ export async function cpuPerCall(
 export async function seedBenchUsers(
   db: import("#db/client").Db,
   clock: import("~/lib/clock").Clock,
-  opts: { users?: number; tasks?: number; prompt?: (j: number) => string; failedEvery?: number; mediaBase?: string } = {},
+  opts: {
+    users?: number;
+    tasks?: number;
+    prompt?: (j: number) => string;
+    failedEvery?: number;
+    mediaBase?: string;
+  } = {},
 ): Promise<{ id: string; key: string; lastGenId: string }[]> {
   const { addUserRow } = await import("../support/services");
   const { grantCredits } = await import("~/domain/credits/ledger.server");
@@ -237,7 +267,17 @@ export async function seedBenchUsers(
     for (let j = 0; j < tasks; j++) {
       gid = crypto.randomUUID();
       const failed = failedEvery > 0 && j % failedEvery === failedEvery - 1;
-      await insert.run(gid, id, prompt(j), failed ? "failed" : "completed", failed ? null : JSON.stringify([`${mediaBase}/${gid}/0.png`]), failed ? "Replicate failed the prediction: CUDA out of memory" : null, base + j * 60_000 + 600_000, base + j * 60_000, base + j * 60_000 + 2000);
+      await insert.run(
+        gid,
+        id,
+        prompt(j),
+        failed ? "failed" : "completed",
+        failed ? null : JSON.stringify([`${mediaBase}/${gid}/0.png`]),
+        failed ? "Replicate failed the prediction: CUDA out of memory" : null,
+        base + j * 60_000 + 600_000,
+        base + j * 60_000,
+        base + j * 60_000 + 2000,
+      );
     }
     out.push({ id, key: k.key, lastGenId: gid });
   }

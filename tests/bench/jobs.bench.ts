@@ -17,7 +17,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase, openPostgres, run, type Db } from "#db/client";
+import { type Db, openDatabase, openPostgres, run } from "#db/client";
+import { user } from "#db/schema";
 import { createRunner } from "#jobs/runner";
 import { findOffering } from "~/domain/catalog";
 import { grantCredits } from "~/domain/credits/ledger.server";
@@ -27,7 +28,6 @@ import { parseConfig } from "~/lib/config.server";
 import { createRegistry } from "~/providers/registry.server";
 import { renderAssets } from "~/providers/simulator/simulator.server";
 import { localStorageFor } from "~/storage/local.server";
-import { user } from "#db/schema";
 import { startPostgres } from "../support/postgres";
 
 process.env.LOG_LEVEL ??= "warn";
@@ -43,7 +43,12 @@ const MIN = arg("min", 0);
 const ENGINE = process.argv.includes("postgres") ? "postgres" : "sqlite";
 
 const dir = mkdtempSync(join(tmpdir(), "atelier-bench-"));
-const config = parseConfig({ DATA_DIR: dir, SIMULATOR_DELAY_MS: "0", JOB_CONCURRENCY: String(CONCURRENCY), PUBLIC_URL: "http://localhost:3000" });
+const config = parseConfig({
+  DATA_DIR: dir,
+  SIMULATOR_DELAY_MS: "0",
+  JOB_CONCURRENCY: String(CONCURRENCY),
+  PUBLIC_URL: "http://localhost:3000",
+});
 const pg = ENGINE === "postgres" ? await startPostgres() : undefined;
 const db = pg ? await openPostgres(pg.url, { poolMax: 10 }) : openDatabase(config.databasePath);
 const clock = systemClock;
@@ -63,12 +68,22 @@ await db.tx(function* (tx) {
     const id = crypto.randomUUID();
     userIds.push(id);
     yield* run(
-      tx.insert(user).values({ id, name: `bench ${i}`, email: `bench${i}@example.test`, createdAt: new Date(), updatedAt: new Date(), inviteCode: `BENCH${i}` }),
+      tx.insert(user).values({
+        id,
+        name: `bench ${i}`,
+        email: `bench${i}@example.test`,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+        inviteCode: `BENCH${i}`,
+      }),
     );
     yield* grantCredits(tx, { userId: id, amount: 1_000_000, source: "admin" }, clock);
   }
 });
-const prompts = Array.from({ length: TASKS }, (_, i) => `benchmark task ${i}: a watercolour harbour at dusk, boats and gulls`);
+const prompts = Array.from(
+  { length: TASKS },
+  (_, i) => `benchmark task ${i}: a watercolour harbour at dusk, boats and gulls`,
+);
 
 let t0 = performance.now();
 for (let i = 0; i < TASKS; i++) {
@@ -90,9 +105,14 @@ for (let i = 0; i < baseN; i++) render(i);
 const renderPerSec = baseN / ((performance.now() - t0) / 1000);
 
 const runnerDbs: Db[] = [];
-for (let i = 0; i < RUNNERS; i++) runnerDbs.push(pg && i > 0 ? await openPostgres(pg.url, { poolMax: 10, migrate: false }) : db);
-const runners = runnerDbs.map((rdb, i) => createRunner({ db: rdb, clock, config, providers, storage, owner: `bench-${i}` }));
-const unfinishedQuery = db.raw<{ n: number }>("SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')");
+for (let i = 0; i < RUNNERS; i++)
+  runnerDbs.push(pg && i > 0 ? await openPostgres(pg.url, { poolMax: 10, migrate: false }) : db);
+const runners = runnerDbs.map((rdb, i) =>
+  createRunner({ db: rdb, clock, config, providers, storage, owner: `bench-${i}` }),
+);
+const unfinishedQuery = db.raw<{ n: number }>(
+  "SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')",
+);
 const unfinished = async () => Number((await unfinishedQuery.one())?.n ?? 0);
 
 t0 = performance.now();
@@ -104,11 +124,19 @@ const cpu = process.cpuUsage(cpu0);
 const cpuMs = (cpu.user + cpu.system) / 1000;
 await Promise.all(runners.map((r) => r.stop(1000)));
 
-const counts = (await db.raw(`SELECT
+const counts = (await db
+  .raw(`SELECT
   sum(CASE WHEN status = 'completed' THEN 1 ELSE 0 END) AS completed, sum(CASE WHEN status = 'failed' THEN 1 ELSE 0 END) AS failed,
   (SELECT count(*) FROM credit_debits) AS debits, sum(attempts) AS submits, sum(poll_count) AS polls
-  FROM generations`).one())!;
-const done = Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, Number(v)])) as { completed: number; failed: number; debits: number; submits: number; polls: number };
+  FROM generations`)
+  .one())!;
+const done = Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, Number(v)])) as {
+  completed: number;
+  failed: number;
+  debits: number;
+  submits: number;
+  polls: number;
+};
 
 const tps = TASKS / (runMs / 1000);
 const agg = { claim: 0, provider: 0, store: 0, db: 0, claims: 0, steps: 0 };
@@ -126,24 +154,49 @@ const f = (n: number) => n.toFixed(1).padStart(8);
 const renderMs = (TASKS / renderPerSec) * 1000;
 const syncMs = agg.claim + agg.db + renderMs;
 
-console.log(`Atelier job runner benchmark — shared 2-core machine (load average ${loadavg()[0]!.toFixed(1)}): read the ratio`);
-console.log(`engine ${ENGINE}; tasks ${TASKS} (image: replicate/openai/kling, simulated, 0 ms delay), runners ${RUNNERS} × concurrency ${CONCURRENCY}`);
-console.log(`results: ${done.completed} completed, ${done.failed} failed, ${done.debits} debits, ${done.submits} submits, ${done.polls} extra polls`);
-console.log(`create: ${TASKS} tasks in ${createMs.toFixed(0)} ms (${Math.round(TASKS / (createMs / 1000))}/s, one write transaction each; not in the figure below)`);
+console.log(
+  `Atelier job runner benchmark — shared 2-core machine (load average ${loadavg()[0]!.toFixed(1)}): read the ratio`,
+);
+console.log(
+  `engine ${ENGINE}; tasks ${TASKS} (image: replicate/openai/kling, simulated, 0 ms delay), runners ${RUNNERS} × concurrency ${CONCURRENCY}`,
+);
+console.log(
+  `results: ${done.completed} completed, ${done.failed} failed, ${done.debits} debits, ${done.submits} submits, ${done.polls} extra polls`,
+);
+console.log(
+  `create: ${TASKS} tasks in ${createMs.toFixed(0)} ms (${Math.round(TASKS / (createMs / 1000))}/s, one write transaction each; not in the figure below)`,
+);
 console.log(`END-TO-END: ${Math.round(tps)} tasks/s (${runMs.toFixed(0)} ms for ${TASKS})`);
 // On a busy shared machine wall time mostly measures the neighbours; CPU time per task is what this process spent.
-console.log(`CPU: ${((cpuMs / TASKS) * 1000).toFixed(0)} µs per task (all threads) → ${Math.round(TASKS / (cpuMs / 1000))} tasks per CPU-second`);
-console.log(`baseline, same run: rendering alone ${Math.round(renderPerSec)} PNG/s → end-to-end = ${(tps / renderPerSec).toFixed(2)}× render-only`);
+console.log(
+  `CPU: ${((cpuMs / TASKS) * 1000).toFixed(0)} µs per task (all threads) → ${Math.round(TASKS / (cpuMs / 1000))} tasks per CPU-second`,
+);
+console.log(
+  `baseline, same run: rendering alone ${Math.round(renderPerSec)} PNG/s → end-to-end = ${(tps / renderPerSec).toFixed(2)}× render-only`,
+);
 console.log(`where the time goes (one event loop; ${agg.steps} steps, ${agg.claims} claim rounds):`);
-console.log(`  claim transactions        ${f(agg.claim)} ms ${pct(agg.claim)}  (${((agg.claim / agg.claims) * 1000).toFixed(0)} µs per round)`);
-console.log(`  transitions (+ debit)     ${f(agg.db)} ms ${pct(agg.db)}  (${((agg.db / TASKS) * 1000).toFixed(0)} µs per task)`);
-console.log(`  PNG rendering (baseline)  ${f(renderMs)} ms ${pct(renderMs)}  (${((renderMs / TASKS) * 1000).toFixed(0)} µs per task)`);
-console.log(`  the rest                  ${f(Math.max(0, runMs - syncMs))} ms ${pct(Math.max(0, runMs - syncMs))}  (file writes, promise scheduling, idle)`);
-console.log(`  (in-flight wall time, overlapping across ${CONCURRENCY} slots: provider calls ${agg.provider.toFixed(0)} ms, file storage ${agg.store.toFixed(0)} ms)`);
+console.log(
+  `  claim transactions        ${f(agg.claim)} ms ${pct(agg.claim)}  (${((agg.claim / agg.claims) * 1000).toFixed(0)} µs per round)`,
+);
+console.log(
+  `  transitions (+ debit)     ${f(agg.db)} ms ${pct(agg.db)}  (${((agg.db / TASKS) * 1000).toFixed(0)} µs per task)`,
+);
+console.log(
+  `  PNG rendering (baseline)  ${f(renderMs)} ms ${pct(renderMs)}  (${((renderMs / TASKS) * 1000).toFixed(0)} µs per task)`,
+);
+console.log(
+  `  the rest                  ${f(Math.max(0, runMs - syncMs))} ms ${pct(Math.max(0, runMs - syncMs))}  (file writes, promise scheduling, idle)`,
+);
+console.log(
+  `  (in-flight wall time, overlapping across ${CONCURRENCY} slots: provider calls ${agg.provider.toFixed(0)} ms, file storage ${agg.store.toFixed(0)} ms)`,
+);
 
 for (const d of new Set([db, ...runnerDbs])) await d.close();
 await pg?.stop();
 rmSync(dir, { recursive: true, force: true });
 const ok = done.completed === TASKS && done.debits === TASKS && tps >= MIN;
-if (!ok) console.error(`FAILED: ${done.completed}/${TASKS} completed, ${done.debits} debits, ${Math.round(tps)} tasks/s (min ${MIN})`);
+if (!ok)
+  console.error(
+    `FAILED: ${done.completed}/${TASKS} completed, ${done.debits} debits, ${Math.round(tps)} tasks/s (min ${MIN})`,
+  );
 process.exit(ok ? 0 : 1);

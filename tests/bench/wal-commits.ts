@@ -17,19 +17,22 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { openDatabase } from "#db/client";
 import { getCredits } from "~/domain/credits/ledger.server";
 import { take } from "~/domain/rate-limits/limiter.server";
 import { userBucket } from "~/domain/rate-limits/policy.server";
 import { systemClock } from "~/lib/clock";
-import { openDatabase } from "#db/client";
 import { load } from "./harness";
 
 const argv = process.argv.slice(2);
-const arg = (name: string, def: number) => (argv.includes(`--${name}`) ? Number(argv[argv.indexOf(`--${name}`) + 1]) : def);
+const arg = (name: string, def: number) =>
+  argv.includes(`--${name}`) ? Number(argv[argv.indexOf(`--${name}`) + 1]) : def;
 const N = arg("requests", 30_000);
 const ROUNDS = arg("rounds", 3);
 const RATE = arg("rate", 5000);
-const MODES: Mode[] = argv.includes("--mode") ? [argv[argv.indexOf("--mode") + 1] as Mode] : ["autocheckpoint", "checkpointer", "no checkpoint", "read only"];
+const MODES: Mode[] = argv.includes("--mode")
+  ? [argv[argv.indexOf("--mode") + 1] as Mode]
+  : ["autocheckpoint", "checkpointer", "no checkpoint", "read only"];
 const USERS = 20;
 const policy = { limit: 1e9, windowMs: 1000 };
 /**
@@ -51,7 +54,8 @@ async function measure(mode: Mode): Promise<{ t: Float64Array; walMaxKiB: number
     const start = performance.now();
     for (let i = 0; i < N; i++) {
       // Ahead of the pace by a millisecond or more: wait (the event loop turns, as between a server's requests).
-      if (i % 5 === 0 && start + (i * 1000) / RATE - performance.now() >= 1) await Bun.sleep(start + (i * 1000) / RATE - performance.now());
+      if (i % 5 === 0 && start + (i * 1000) / RATE - performance.now() >= 1)
+        await Bun.sleep(start + (i * 1000) / RATE - performance.now());
       const a = Bun.nanoseconds();
       const user = `u${i % USERS}`;
       if (mode !== "read only") await take(db, userBucket(user), policy, t0 + i);
@@ -76,7 +80,9 @@ for (let r = 0; r < ROUNDS; r++) {
     wal[mode] = Math.max(wal[mode], walMaxKiB);
   }
 }
-console.log(`\n### one key request's database work, timed one by one (${ROUNDS} × ${N} per mode at ${RATE}/s, alternating; load ${loadAtStart} → ${load()})\n`);
+console.log(
+  `\n### one key request's database work, timed one by one (${ROUNDS} × ${N} per mode at ${RATE}/s, alternating; load ${loadAtStart} → ${load()})\n`,
+);
 console.log("| mode | p50 | p99 | p99.9 | p99.99 | max | > 1 ms | > 5 ms | time in requests > 1 ms | WAL max |");
 console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const mode of MODES) {

@@ -1,6 +1,7 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 
-const unique = (tag: string) => `${tag}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.test`;
+const unique = (tag: string) =>
+  `${tag}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.test`;
 
 async function signUp(page: Page, name: string) {
   await page.goto("/sign-up");
@@ -30,7 +31,9 @@ test("user center: check in, toggle affiliate, send feedback", async ({ page }) 
   await expect(page.getByRole("list", { name: "Credit grants" })).toContainText("Daily check-in");
   // Done for today: no button any more, and when the next one opens.
   await expect(page.getByRole("button", { name: "Daily check-in" })).toHaveCount(0);
-  await expect(page.getByTestId("checkin-state")).toContainText(/next check-in opens at 00:00 UTC, in \d+ (h \d+ )?min/);
+  await expect(page.getByTestId("checkin-state")).toContainText(
+    /next check-in opens at 00:00 UTC, in \d+ (h \d+ )?min/,
+  );
 
   // The invite link can be copied.
   await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);

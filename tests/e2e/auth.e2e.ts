@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 
-const unique = (tag: string) => `${tag}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.test`;
+const unique = (tag: string) =>
+  `${tag}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.test`;
 
 test("a person signs up through the form and sees their profile", async ({ page }) => {
   const email = unique("e2e");

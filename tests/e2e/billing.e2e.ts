@@ -1,5 +1,5 @@
 /**
- * DESIGN §9 with the simulated checkout (no Stripe key): out of credits in the
+ * docs/design.md §9 with the simulated checkout (no Stripe key): out of credits in the
  * studio → pricing → buy a pack → the balance rises → the generation goes through.
  */
 import { expect, test } from "@playwright/test";
@@ -75,7 +75,9 @@ test("admin billing: revenue by month, orders, and a product added off sale", as
   await page.goto("/admin");
   await page.getByRole("link", { name: "Billing: products, orders, revenue" }).click();
   await expect(page).toHaveURL(/\/admin\/billing$/);
-  await expect(page.getByRole("table", { name: "Revenue by month" })).toContainText(new Date().toISOString().slice(0, 7));
+  await expect(page.getByRole("table", { name: "Revenue by month" })).toContainText(
+    new Date().toISOString().slice(0, 7),
+  );
   await expect(page.getByRole("table", { name: "Recent orders" })).toContainText("500 credits");
 
   await page.getByLabel("Product ID").fill("pack-e2e");

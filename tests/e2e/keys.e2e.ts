@@ -11,7 +11,11 @@ async function signUp(page: import("@playwright/test").Page, email: string) {
   await page.goto("/account");
 }
 
-test("create a key, copy it, use it, revoke it with confirmation, see it rejected", async ({ page, context, request }) => {
+test("create a key, copy it, use it, revoke it with confirmation, see it rejected", async ({
+  page,
+  context,
+  request,
+}) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const email = unique("keys");
   await signUp(page, email);
@@ -84,7 +88,11 @@ test("create a key, copy it, use it, revoke it with confirmation, see it rejecte
   expect(await rejected.json()).toEqual({ code: 1, message: "API key revoked", data: null });
 });
 
-test("the keys page works without JavaScript: create, read the key, revoke with confirmation", async ({ browser, playwright, baseURL }) => {
+test("the keys page works without JavaScript: create, read the key, revoke with confirmation", async ({
+  browser,
+  playwright,
+  baseURL,
+}) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await signUp(page, unique("nojs-keys"));
@@ -99,7 +107,12 @@ test("the keys page works without JavaScript: create, read the key, revoke with 
 
   await page.getByRole("link", { name: "Revoke no-js key" }).click();
   await page.getByRole("button", { name: "Yes, revoke key" }).click();
-  await expect(page.getByRole("list", { name: "Revoked keys" }).locator("li", { hasText: "no-js key" }).locator('[data-field="status"]')).toHaveText("revoked");
+  await expect(
+    page
+      .getByRole("list", { name: "Revoked keys" })
+      .locator("li", { hasText: "no-js key" })
+      .locator('[data-field="status"]'),
+  ).toHaveText("revoked");
   const r = await api.post("/api/get-user-info", { headers: { "X-API-Key": key } });
   expect(r.status()).toBe(401);
   expect((await r.json()).message).toBe("API key revoked");
@@ -107,7 +120,9 @@ test("the keys page works without JavaScript: create, read the key, revoke with 
   await context.close();
 });
 
-test("webhooks beside the keys: add one (secret shown once), a metadata address refused, rotate, delete", async ({ page }) => {
+test("webhooks beside the keys: add one (secret shown once), a metadata address refused, rotate, delete", async ({
+  page,
+}) => {
   await signUp(page, unique("hooks"));
   await page.goto("/keys");
   const section = page.locator("#webhooks");
@@ -132,6 +147,9 @@ test("webhooks beside the keys: add one (secret shown once), a metadata address 
   expect(rotated).toMatch(/^whsec_/);
   expect(rotated).not.toBe(secret);
 
-  await section.locator("li", { hasText: "atelier-hook" }).getByRole("button", { name: /^Delete/ }).click();
+  await section
+    .locator("li", { hasText: "atelier-hook" })
+    .getByRole("button", { name: /^Delete/ })
+    .click();
   await expect(section.getByText("No webhooks yet")).toBeVisible();
 });

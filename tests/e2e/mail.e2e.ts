@@ -5,12 +5,13 @@
  * link from the mail → sign in; forgot password → reset (without JavaScript) →
  * sign in with the new password.
  */
-import { expect, test } from "@playwright/test";
-import { spawn, type ChildProcess } from "node:child_process";
+
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startSmtp, type SmtpFake } from "../fakes/smtp";
+import { expect, test } from "@playwright/test";
+import { type SmtpFake, startSmtp } from "../fakes/smtp";
 import { auditAndShoot, unique } from "./support";
 
 test.describe.configure({ mode: "serial" });
@@ -44,7 +45,10 @@ test.beforeAll(async () => {
     },
   });
   for (let i = 0; ; i++) {
-    const ok = await fetch(`${BASE}/api/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${BASE}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (i > 400) throw new Error("the mail e2e server did not start");
     await new Promise((r) => setTimeout(r, 50));

@@ -2,10 +2,11 @@
  * End-to-end tests in Debian's chromium (never a downloaded browser) against
  * the production build, started fresh on its own port and data directory.
  */
-import { defineConfig, devices } from "@playwright/test";
+
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { defineConfig, devices } from "@playwright/test";
 
 // Evaluated again in each worker: pin the values in the environment they inherit.
 process.env.E2E_PORT ??= String(20000 + (process.pid % 20000));

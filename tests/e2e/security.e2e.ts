@@ -3,7 +3,7 @@
  * every page hydrates (React Router's inline scripts carry the nonce) and the
  * browser reports no CSP violation; the site refuses to be framed.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { signUp } from "./support";
 
 async function watchCsp(page: Page) {
@@ -14,7 +14,9 @@ async function watchCsp(page: Page) {
   await page.exposeFunction("__reportCsp", (v: string) => violations.push(v));
   await page.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (e) =>
-      (window as unknown as { __reportCsp: (v: string) => void }).__reportCsp(`${e.violatedDirective} ${e.blockedURI} ${location.pathname} ${e.sourceFile}:${e.lineNumber} ${e.sample}`),
+      (window as unknown as { __reportCsp: (v: string) => void }).__reportCsp(
+        `${e.violatedDirective} ${e.blockedURI} ${location.pathname} ${e.sourceFile}:${e.lineNumber} ${e.sample}`,
+      ),
     );
   });
   return violations;
@@ -22,7 +24,13 @@ async function watchCsp(page: Page) {
 
 // Polled through page.evaluate: waitForFunction compiles its predicate with eval, which the CSP (rightly) blocks.
 const hydrated = (page: Page) =>
-  expect.poll(() => page.evaluate(() => Boolean((window as unknown as { __reactRouterDataRouter?: unknown }).__reactRouterDataRouter))).toBe(true);
+  expect
+    .poll(() =>
+      page.evaluate(() =>
+        Boolean((window as unknown as { __reactRouterDataRouter?: unknown }).__reactRouterDataRouter),
+      ),
+    )
+    .toBe(true);
 
 test("every page hydrates under the CSP with no violation", async ({ page }) => {
   const violations = await watchCsp(page);

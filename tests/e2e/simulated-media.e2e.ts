@@ -4,7 +4,7 @@
  * duration the options asked for, its progress bar filling — served with the
  * right type and byte ranges; a simulated image has the asked aspect ratio.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 
 const origin = () => `http://localhost:${process.env.E2E_PORT}`;
 
@@ -22,7 +22,9 @@ async function generate(page: Page, body: Record<string, unknown>): Promise<stri
   const created = await (await page.request.post("/api/generator/generate", { data: body, headers })).json();
   expect(created.code, created.message).toBe(0);
   for (const until = Date.now() + 40_000; Date.now() < until; ) {
-    const q = await (await page.request.post("/api/generator/query", { data: { gen_id: created.data.gen_id }, headers })).json();
+    const q = await (
+      await page.request.post("/api/generator/query", { data: { gen_id: created.data.gen_id }, headers })
+    ).json();
     if (q.data.status === "completed") return q.data.result_urls[0];
     expect(q.data.status).not.toBe("failed");
     await page.waitForTimeout(200);
@@ -32,7 +34,13 @@ async function generate(page: Page, body: Record<string, unknown>): Promise<stri
 
 test("a simulated 9:16 video of 5 s plays in Chromium's <video>: size, duration, the bar fills", async ({ page }) => {
   await session(page);
-  const url = await generate(page, { ai_type: "video", provider: "kling", model: "kling-v1", prompt: "a lighthouse in a storm", options: { aspect_ratio: "9:16", duration: 5 } });
+  const url = await generate(page, {
+    ai_type: "video",
+    provider: "kling",
+    model: "kling-v1",
+    prompt: "a lighthouse in a storm",
+    options: { aspect_ratio: "9:16", duration: 5 },
+  });
   expect(url).toMatch(/\.mp4$/);
   const head = await page.request.get(url, { headers: { range: "bytes=0-99" } });
   expect(head.status()).toBe(206);
@@ -68,7 +76,13 @@ test("a simulated 9:16 video of 5 s plays in Chromium's <video>: size, duration,
       // The bar's row, a quarter of the way across: track (grey) early, accent later.
       return Array.from(ctx.getImageData(Math.round(c.width * 0.75), c.height - 2, 1, 1).data);
     };
-    return { width: v.videoWidth, height: v.videoHeight, duration: v.duration, early: await sample(0.1), late: await sample(4.9) };
+    return {
+      width: v.videoWidth,
+      height: v.videoHeight,
+      duration: v.duration,
+      early: await sample(0.1),
+      late: await sample(4.9),
+    };
   }, url);
   expect({ width: seen.width, height: seen.height }).toEqual({ width: 288, height: 512 });
   expect(seen.duration).toBeCloseTo(5, 1);
@@ -80,7 +94,13 @@ test("a simulated 9:16 video of 5 s plays in Chromium's <video>: size, duration,
 
 test("a simulated 16:9 FLUX image is 16:9", async ({ page }) => {
   await session(page);
-  const url = await generate(page, { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a red fox", options: { aspect_ratio: "16:9" } });
+  const url = await generate(page, {
+    ai_type: "image",
+    provider: "replicate",
+    model: "black-forest-labs/flux-schnell",
+    prompt: "a red fox",
+    options: { aspect_ratio: "16:9" },
+  });
   await page.goto("/");
   const size = await page.evaluate(async (src) => {
     const img = new Image();

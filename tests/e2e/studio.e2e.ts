@@ -23,7 +23,9 @@ test("an image: pick a model card, submit, watch it complete in place, see it in
   await expect(image.getByTestId("status")).toHaveText("completed");
   const img = image.getByRole("img", { name: "Image: A red fox in fresh snow" });
   await expect(img).toBeVisible();
-  const ratio = await img.evaluate((el: HTMLImageElement) => Math.abs(el.naturalWidth / el.naturalHeight - el.clientWidth / el.clientHeight));
+  const ratio = await img.evaluate((el: HTMLImageElement) =>
+    Math.abs(el.naturalWidth / el.naturalHeight - el.clientWidth / el.clientHeight),
+  );
   expect(ratio).toBeLessThan(0.02);
   await expect(page.getByRole("heading", { name: /Your gallery/ })).toContainText("(1)");
   await expect(page.getByTestId("available")).toContainText("7");
@@ -43,13 +45,19 @@ test("a video: progress in place while it runs, then the result, with its price"
   // While it runs, the header shows what it holds beside the balance.
   await expect(page.getByTestId("held")).toContainText("10 held");
   await expect(video.getByTestId("status")).toHaveText("completed");
-  await expect(video.getByRole("img", { name: "Video: A drone shot over snowy mountains [simulate:slow]" }).or(video.getByLabel("Video: A drone shot over snowy mountains [simulate:slow]"))).toBeVisible();
+  await expect(
+    video
+      .getByRole("img", { name: "Video: A drone shot over snowy mountains [simulate:slow]" })
+      .or(video.getByLabel("Video: A drone shot over snowy mountains [simulate:slow]")),
+  ).toBeVisible();
   await expect(page.getByTestId("balance")).toHaveText("0 credits");
   await expect(video).toContainText("Kling v1 video · 10 credits");
   await expect(video).toContainText("Simulated");
 });
 
-test("keyboard only: Ctrl+Enter generates, the new result comes into view with the focus on it, Cancel stays on the page", async ({ page }) => {
+test("keyboard only: Ctrl+Enter generates, the new result comes into view with the focus on it, Cancel stays on the page", async ({
+  page,
+}) => {
   await signUp(page, { name: "Keyboard User" });
   await page.setViewportSize(PHONE);
   await page.goto("/studio?type=image&page=1");
@@ -74,7 +82,9 @@ test("keyboard only: Ctrl+Enter generates, the new result comes into view with t
   await expect(item).not.toContainText("Could not be made");
   expect(page.url()).toBe(before);
   await expect(item).toBeFocused();
-  await expect(page.getByRole("region", { name: /^Notifications/ }).locator("li", { hasText: "Canceled" })).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: /^Notifications/ }).locator("li", { hasText: "Canceled" }),
+  ).toBeVisible();
   await expect(page.getByRole("region", { name: /^Notifications/ })).not.toContainText("could not be made");
   await auditAndShoot(page, "studio-canceled");
   // Its page says so too.
@@ -83,7 +93,9 @@ test("keyboard only: Ctrl+Enter generates, the new result comes into view with t
   await expect(page.getByText("Canceled. No credits were charged.")).toBeVisible();
 });
 
-test("a result that finishes while the keyboard is on its Cancel button keeps the keyboard on the result", async ({ page }) => {
+test("a result that finishes while the keyboard is on its Cancel button keeps the keyboard on the result", async ({
+  page,
+}) => {
   await signUp(page, { name: "Waiting User" });
   const prompt = "A kettle about to boil [simulate:slow]";
   await page.getByRole("textbox", { name: "Prompt" }).fill(prompt);
@@ -97,7 +109,9 @@ test("a result that finishes while the keyboard is on its Cancel button keeps th
   await expect(item).toBeFocused();
 });
 
-test("the Running filter lists queued tasks too; a running task can be canceled from its own page", async ({ page }) => {
+test("the Running filter lists queued tasks too; a running task can be canceled from its own page", async ({
+  page,
+}) => {
   await signUp(page, { name: "Filter User" });
   const running = page.getByRole("navigation", { name: "Filter by status" }).getByRole("link", { name: "Running" });
   await expect(running).toHaveAttribute("href", "/studio?status=running#gallery");
@@ -114,13 +128,17 @@ test("the Running filter lists queued tasks too; a running task can be canceled 
   await expect(page.getByText("0 credits (canceled tasks are free)")).toBeVisible();
 });
 
-test("the gallery: filters land on the gallery, not the composer; removing a result takes it away at once, the keyboard moves on", async ({ page }) => {
+test("the gallery: filters land on the gallery, not the composer; removing a result takes it away at once, the keyboard moves on", async ({
+  page,
+}) => {
   await signUp(page, { name: "Gallery User" });
   for (const prompt of ["A first lantern", "A second lantern"]) {
     await page.getByRole("radio", { name: /FLUX\.1 \[schnell\]/ }).check();
     await page.getByRole("textbox", { name: "Prompt" }).fill(prompt);
     await page.getByRole("button", { name: "Generate" }).click();
-    await expect(page.getByRole("listitem", { name: `Generation: ${prompt}` }).getByTestId("status")).toHaveText("completed");
+    await expect(page.getByRole("listitem", { name: `Generation: ${prompt}` }).getByTestId("status")).toHaveText(
+      "completed",
+    );
   }
   await page.goto("/studio");
   // Newest first, in reading order: the newest on the left of the first row.
@@ -140,12 +158,17 @@ test("the gallery: filters land on the gallery, not the composer; removing a res
   await expect(page.getByRole("listitem", { name: "Generation: A first lantern" })).toBeFocused();
   await expect(page.getByRole("heading", { name: /Your gallery/ })).toContainText("(1)");
   // Undo from the toast, in place (it used to be a link to the result's page).
-  await page.getByRole("region", { name: /^Notifications/ }).getByRole("button", { name: "Undo" }).click();
+  await page
+    .getByRole("region", { name: /^Notifications/ })
+    .getByRole("button", { name: "Undo" })
+    .click();
   await expect(second).toBeVisible();
   await expect(page.getByRole("heading", { name: /Your gallery/ })).toContainText("(2)");
 });
 
-test("the toast of a finished result closes on opening that result; one about another result stays", async ({ page }) => {
+test("the toast of a finished result closes on opening that result; one about another result stays", async ({
+  page,
+}) => {
   await signUp(page, { name: "Toast User" });
   const generate = async (prompt: string) => {
     await page.goto("/studio");
@@ -155,7 +178,8 @@ test("the toast of a finished result closes on opening that result; one about an
     return page.getByRole("listitem", { name: `Generation: ${prompt}` });
   };
   const toasts = page.getByRole("region", { name: /^Notifications/ });
-  const ready = (prompt: string) => toasts.locator("li", { hasText: "Your image is ready" }).filter({ hasText: prompt });
+  const ready = (prompt: string) =>
+    toasts.locator("li", { hasText: "Your image is ready" }).filter({ hasText: prompt });
 
   const heron = await generate("A heron at dawn [simulate:slow]");
   await expect(ready("A heron at dawn")).toBeVisible();
@@ -171,7 +195,9 @@ test("the toast of a finished result closes on opening that result; one about an
   await expect(ready("A crane at dusk")).toBeVisible();
 });
 
-test("without JavaScript: field errors, the type toggle, a failed task costs nothing, gallery pages", async ({ browser }) => {
+test("without JavaScript: field errors, the type toggle, a failed task costs nothing, gallery pages", async ({
+  browser,
+}) => {
   test.setTimeout(180_000);
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
@@ -211,7 +237,12 @@ test("without JavaScript: field errors, the type toggle, a failed task costs not
   for (let i = 1; i <= 24; i++) {
     const create = () =>
       page.request.post("/studio", {
-        form: { intent: "create", make: "image", offering: "image|replicate|black-forest-labs/flux-schnell", prompt: `Extra ${i} [simulate:fail]` },
+        form: {
+          intent: "create",
+          make: "image",
+          offering: "image|replicate|black-forest-labs/flux-schnell",
+          prompt: `Extra ${i} [simulate:fail]`,
+        },
         headers: { origin: new URL(page.url()).origin },
         maxRedirects: 0,
       });
@@ -227,7 +258,9 @@ test("without JavaScript: field errors, the type toggle, a failed task costs not
   await context.close();
 });
 
-test("without JavaScript: choosing another model brings its options, keeping the prompt and the options typed", async ({ browser }) => {
+test("without JavaScript: choosing another model brings its options, keeping the prompt and the options typed", async ({
+  browser,
+}) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await signUp(page, { name: "No Script Options" });

@@ -1,17 +1,24 @@
 /** Shared e2e helpers: accounts, an accessibility audit and screenshots at two widths. */
-import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
 
-export const unique = (tag: string) => `${tag}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.test`;
+export const unique = (tag: string) =>
+  `${tag}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.test`;
 
 /** `atelier admin promote --email …` against the e2e server's data directory (the operator's way to make an admin). */
 export function promote(email: string) {
   execFileSync("bun", [join(import.meta.dirname, "../../app/cli.ts"), "admin", "promote", "--email", email], {
     cwd: process.env.E2E_DATA_DIR,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", DATA_DIR: process.env.E2E_DATA_DIR!, LOG_LEVEL: "warn" },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/tmp",
+      DATA_DIR: process.env.E2E_DATA_DIR!,
+      LOG_LEVEL: "warn",
+    },
     stdio: "pipe",
   });
 }
@@ -38,7 +45,12 @@ export async function audit(page: Page, name: string) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const bad = results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
+    .map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")),
+    }));
   expect(bad, `accessibility violations on ${name}`).toEqual([]);
 }
 
@@ -73,13 +85,19 @@ export async function auditAndShoot(page: Page, name: string, opts: { full?: boo
       await audit(page, `${name} (${label}, ${scheme})`);
       // Nothing may overflow sideways on a phone.
       if (label === "phone") {
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
         expect(overflow, `${name}: horizontal overflow at 375 px`).toBeLessThanOrEqual(0);
       }
       // From the top, so the sticky header sits where a person sees it.
       if (opts.full ?? true) await page.evaluate(() => window.scrollTo(0, 0));
       await closeToasts(page);
-      await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${label}-${scheme}.png`), fullPage: opts.full ?? true, animations: "disabled" });
+      await page.screenshot({
+        path: join(SCREENSHOT_DIR, `${name}-${label}-${scheme}.png`),
+        fullPage: opts.full ?? true,
+        animations: "disabled",
+      });
     }
   }
   await page.emulateMedia({ colorScheme: "light" });

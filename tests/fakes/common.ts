@@ -53,7 +53,12 @@ export class FakeState<F extends string = Fault> {
     try {
       body = text ? JSON.parse(text) : undefined;
     } catch {}
-    const entry = { method: req.method, path: url.pathname + url.search, headers: Object.fromEntries(req.headers), body };
+    const entry = {
+      method: req.method,
+      path: url.pathname + url.search,
+      headers: Object.fromEntries(req.headers),
+      body,
+    };
     this.requests.push(entry);
     return entry;
   }
@@ -80,14 +85,17 @@ export class FakeState<F extends string = Fault> {
 export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 
-export const malformed = () => new Response('{"id": "oops", "status": ', { status: 200, headers: { "content-type": "application/json" } });
+export const malformed = () =>
+  new Response('{"id": "oops", "status": ', { status: 200, headers: { "content-type": "application/json" } });
 
 /** Serves `/files/<name>.png|.mp4` with real bytes; null when the path is something else. */
 export function serveFile(path: string): Response | null {
   const m = /^\/files\/[\w-]+\.(png|mp4)$/.exec(path);
   if (!m) return null;
   const bytes = m[1] === "png" ? SAMPLE_PNG : SAMPLE_MP4;
-  return new Response(bytes, { headers: { "content-type": m[1] === "png" ? "image/png" : "video/mp4", "content-length": String(bytes.byteLength) } });
+  return new Response(bytes, {
+    headers: { "content-type": m[1] === "png" ? "image/png" : "video/mp4", "content-length": String(bytes.byteLength) },
+  });
 }
 
 export interface RunningFake<F extends string = Fault> {
@@ -127,4 +135,5 @@ export function startFake<F extends string = Fault>(
 }
 
 let seq = 0;
-export const fakeId = (prefix = "") => `${prefix}${Date.now().toString(36)}${(seq++).toString(36).padStart(4, "0")}${Math.random().toString(36).slice(2, 8)}`;
+export const fakeId = (prefix = "") =>
+  `${prefix}${Date.now().toString(36)}${(seq++).toString(36).padStart(4, "0")}${Math.random().toString(36).slice(2, 8)}`;

@@ -3,12 +3,12 @@
  * with the environment that points Atelier at them. Used by `bun run fakes`
  * and by the whole-service tests.
  */
-import { startKlingFake, type KlingFake } from "./kling";
-import { startOpenAIFake, type OpenAIFake } from "./openai";
-import { startReplicateFake, type ReplicateFake } from "./replicate";
-import { startRunwayFake, type RunwayFake } from "./runway";
-import { startS3Fake, type S3Fake } from "./s3";
-import { startStripeFake, type StripeFake } from "./stripe";
+import { type KlingFake, startKlingFake } from "./kling";
+import { type OpenAIFake, startOpenAIFake } from "./openai";
+import { type ReplicateFake, startReplicateFake } from "./replicate";
+import { type RunwayFake, startRunwayFake } from "./runway";
+import { type S3Fake, startS3Fake } from "./s3";
+import { type StripeFake, startStripeFake } from "./stripe";
 
 export interface AllFakes {
   openai: OpenAIFake;
@@ -23,7 +23,9 @@ export interface AllFakes {
 }
 
 /** `firstPort` 0 (default) picks free ports; otherwise the fakes take consecutive ports from it. */
-export async function startAllFakes(opts: { firstPort?: number; s3?: boolean; stripe?: { webhookUrl?: string } } = {}): Promise<AllFakes> {
+export async function startAllFakes(
+  opts: { firstPort?: number; s3?: boolean; stripe?: { webhookUrl?: string } } = {},
+): Promise<AllFakes> {
   const at = (i: number) => (opts.firstPort ? opts.firstPort + i : undefined);
   const openai = startOpenAIFake({ port: at(0) });
   const replicate = startReplicateFake({ port: at(1) });

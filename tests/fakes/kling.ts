@@ -6,11 +6,18 @@
  * business codes. Tasks walk submitted → processing → succeed | failed.
  */
 import { decodeProtectedHeader, errors, jwtVerify } from "jose";
-import { fakeId, FakeState, json, malformed, serveFile, startFake, type Fault, type RunningFake } from "./common";
+import { FakeState, type Fault, fakeId, json, malformed, type RunningFake, serveFile, startFake } from "./common";
 
 export type KlingOutcome = "succeed" | "failed";
 const IMAGE_MODELS = new Set(["kling-v1", "kling-v1-5", "kling-v2", "kling-v2-1"]);
-const VIDEO_MODELS = new Set(["kling-v1", "kling-v1-6", "kling-v2-master", "kling-v2-1-master", "kling-v2-5-turbo", "kling-v2-6"]);
+const VIDEO_MODELS = new Set([
+  "kling-v1",
+  "kling-v1-6",
+  "kling-v2-master",
+  "kling-v2-1-master",
+  "kling-v2-5-turbo",
+  "kling-v2-6",
+]);
 
 /** Faults beyond the common ones, in Kling's words. */
 export type KlingFault = Fault | "concurrency" | "arrears" | "content_policy";
@@ -55,11 +62,13 @@ export function startKlingFake(opts: { port?: number; accessKey?: string; secret
         requiredClaims: ["exp", "nbf", "iss"],
       });
       // Kling tokens are valid for at most 30 minutes.
-      if (typeof payload.exp === "number" && payload.exp - Date.now() / 1000 > 1800 + 60) return envelope(1002, "Authorization is invalid", null, 401);
+      if (typeof payload.exp === "number" && payload.exp - Date.now() / 1000 > 1800 + 60)
+        return envelope(1002, "Authorization is invalid", null, 401);
       return null;
     } catch (e) {
       if (e instanceof errors.JWTExpired) return envelope(1004, "Authorization is expired", null, 401);
-      if (e instanceof errors.JWTClaimValidationFailed && e.claim === "nbf") return envelope(1003, "Authorization is not yet valid", null, 401);
+      if (e instanceof errors.JWTClaimValidationFailed && e.claim === "nbf")
+        return envelope(1003, "Authorization is not yet valid", null, 401);
       return envelope(1002, "Authorization is invalid", null, 401);
     }
   }
@@ -122,18 +131,41 @@ export function startKlingFake(opts: { port?: number; accessKey?: string; secret
       if (route === "create") {
         const b = (entry.body ?? {}) as Record<string, unknown>;
         const model = b.model_name ?? "kling-v1";
-        if (typeof b.prompt !== "string" || b.prompt === "" || b.prompt.length > 2500) return envelope(1201, "prompt is required, at most 2500 characters", null, 400);
-        if (typeof model !== "string" || !(kind === "image" ? IMAGE_MODELS : VIDEO_MODELS).has(model)) return envelope(1201, `model_name ${String(model)} is invalid`, null, 400);
-        if (kind === "video" && b.duration !== undefined && b.duration !== "5" && b.duration !== "10") return envelope(1201, "duration must be \"5\" or \"10\"", null, 400);
+        if (typeof b.prompt !== "string" || b.prompt === "" || b.prompt.length > 2500)
+          return envelope(1201, "prompt is required, at most 2500 characters", null, 400);
+        if (typeof model !== "string" || !(kind === "image" ? IMAGE_MODELS : VIDEO_MODELS).has(model))
+          return envelope(1201, `model_name ${String(model)} is invalid`, null, 400);
+        if (kind === "video" && b.duration !== undefined && b.duration !== "5" && b.duration !== "10")
+          return envelope(1201, 'duration must be "5" or "10"', null, 400);
         // Image Generation / Text to Video: aspect ratios per kind, negative_prompt ≤ 2500, cfg_scale 0–1.
         const ratios = kind === "image" ? ["16:9", "9:16", "1:1", "4:3", "3:4", "3:2", "2:3"] : ["16:9", "9:16", "1:1"];
-        if (b.aspect_ratio !== undefined && !ratios.includes(String(b.aspect_ratio))) return envelope(1201, `aspect_ratio ${String(b.aspect_ratio)} is invalid`, null, 400);
-        if (b.negative_prompt !== undefined && (typeof b.negative_prompt !== "string" || b.negative_prompt.length > 2500)) return envelope(1201, "negative_prompt at most 2500 characters", null, 400);
-        if (kind === "video" && b.cfg_scale !== undefined && (typeof b.cfg_scale !== "number" || b.cfg_scale < 0 || b.cfg_scale > 1)) return envelope(1201, "cfg_scale must be 0 to 1", null, 400);
-        if (kind === "image" && b.n !== undefined && (typeof b.n !== "number" || b.n < 1 || b.n > 9)) return envelope(1201, "n must be 1 to 9", null, 400);
+        if (b.aspect_ratio !== undefined && !ratios.includes(String(b.aspect_ratio)))
+          return envelope(1201, `aspect_ratio ${String(b.aspect_ratio)} is invalid`, null, 400);
+        if (
+          b.negative_prompt !== undefined &&
+          (typeof b.negative_prompt !== "string" || b.negative_prompt.length > 2500)
+        )
+          return envelope(1201, "negative_prompt at most 2500 characters", null, 400);
+        if (
+          kind === "video" &&
+          b.cfg_scale !== undefined &&
+          (typeof b.cfg_scale !== "number" || b.cfg_scale < 0 || b.cfg_scale > 1)
+        )
+          return envelope(1201, "cfg_scale must be 0 to 1", null, 400);
+        if (kind === "image" && b.n !== undefined && (typeof b.n !== "number" || b.n < 1 || b.n > 9))
+          return envelope(1201, "n must be 1 to 9", null, 400);
         const ext = typeof b.external_task_id === "string" ? b.external_task_id : undefined;
-        if (ext && [...tasks.values()].some((t) => t.externalTaskId === ext)) return envelope(1201, "external_task_id already exists", null, 400);
-        const t: Task = { id: fakeId(), kind, polls: 0, outcome: fake.outcome, created: Date.now(), externalTaskId: ext, body: b };
+        if (ext && [...tasks.values()].some((t) => t.externalTaskId === ext))
+          return envelope(1201, "external_task_id already exists", null, 400);
+        const t: Task = {
+          id: fakeId(),
+          kind,
+          polls: 0,
+          outcome: fake.outcome,
+          created: Date.now(),
+          externalTaskId: ext,
+          body: b,
+        };
         tasks.set(t.id, t);
         return envelope(0, "SUCCEED", {
           task_id: t.id,

@@ -49,7 +49,9 @@ const openaiError = (status: number, message: string, type: string, code: string
 function promptOf(path: string, body: any): string {
   if (path.endsWith("/chat/completions")) {
     const last = [...(body.messages ?? [])].reverse().find((m: any) => m.role === "user");
-    return typeof last?.content === "string" ? last.content : (last?.content ?? []).map((p: any) => p.text ?? "").join("");
+    return typeof last?.content === "string"
+      ? last.content
+      : (last?.content ?? []).map((p: any) => p.text ?? "").join("");
   }
   if (path.endsWith("/responses")) {
     const input = body.input;
@@ -132,10 +134,16 @@ export async function startFakeOpenAI(opts: { apiKey?: string; chunkDelayMs?: nu
       const authorization = req.headers.get("authorization");
       calls.push({ path, authorization, body });
       if (authorization !== `Bearer ${apiKey}`) {
-        return openaiError(401, "Incorrect API key provided: sk-***. You can find your API key at https://platform.openai.com/account/api-keys.", "invalid_request_error", "invalid_api_key");
+        return openaiError(
+          401,
+          "Incorrect API key provided: sk-***. You can find your API key at https://platform.openai.com/account/api-keys.",
+          "invalid_request_error",
+          "invalid_api_key",
+        );
       }
       const prompt = promptOf(path, body);
-      if (prompt.includes("[fake:500]")) return openaiError(500, "The server had an error while processing your request.", "server_error", null);
+      if (prompt.includes("[fake:500]"))
+        return openaiError(500, "The server had an error while processing your request.", "server_error", null);
       const model = String(body.model ?? "");
       const text = fakeReply(model, prompt);
       const words = chunksOf(text);
@@ -154,21 +162,48 @@ export async function startFakeOpenAI(opts: { apiKey?: string; chunkDelayMs?: nu
           output_tokens_details: { reasoning_tokens: 0 },
           total_tokens: usage.input + usage.output,
         };
-        const message = (status: string, content: unknown[]) => ({ id: msgId, type: "message", status, role: "assistant", content });
+        const message = (status: string, content: unknown[]) => ({
+          id: msgId,
+          type: "message",
+          status,
+          role: "assistant",
+          content,
+        });
         const base = { id, object: "response", created_at: created, model };
         if (!body.stream) {
-          return json({ ...base, status: "completed", output: [message("completed", [{ type: "output_text", text, annotations: [] }])], usage: usageObj });
+          return json({
+            ...base,
+            status: "completed",
+            output: [message("completed", [{ type: "output_text", text, annotations: [] }])],
+            usage: usageObj,
+          });
         }
         let seq = 0;
-        const ev = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`;
+        const ev = (type: string, data: Record<string, unknown>) =>
+          `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`;
         const events = [
           ev("response.created", { response: { ...base, status: "in_progress", output: [] } }),
           ev("response.in_progress", { response: { ...base, status: "in_progress", output: [] } }),
           ev("response.output_item.added", { output_index: 0, item: message("in_progress", []) }),
-          ev("response.content_part.added", { item_id: msgId, output_index: 0, content_index: 0, part: { type: "output_text", text: "", annotations: [] } }),
+          ev("response.content_part.added", {
+            item_id: msgId,
+            output_index: 0,
+            content_index: 0,
+            part: { type: "output_text", text: "", annotations: [] },
+          }),
         ];
         const head = events.length;
-        words.forEach((delta) => events.push(ev("response.output_text.delta", { item_id: msgId, output_index: 0, content_index: 0, delta, logprobs: [] })));
+        words.forEach((delta) =>
+          events.push(
+            ev("response.output_text.delta", {
+              item_id: msgId,
+              output_index: 0,
+              content_index: 0,
+              delta,
+              logprobs: [],
+            }),
+          ),
+        );
         if (failMid) {
           events.splice(head + FAKE_FAIL_AFTER);
           events.push(ev("error", { code: "server_error", message: "The model stopped unexpectedly.", param: null }));
@@ -176,30 +211,60 @@ export async function startFakeOpenAI(opts: { apiKey?: string; chunkDelayMs?: nu
         }
         events.push(
           ev("response.output_text.done", { item_id: msgId, output_index: 0, content_index: 0, text, logprobs: [] }),
-          ev("response.content_part.done", { item_id: msgId, output_index: 0, content_index: 0, part: { type: "output_text", text, annotations: [] } }),
-          ev("response.output_item.done", { output_index: 0, item: message("completed", [{ type: "output_text", text, annotations: [] }]) }),
-          ev("response.completed", { response: { ...base, status: "completed", output: [message("completed", [{ type: "output_text", text, annotations: [] }])], usage: usageObj } }),
+          ev("response.content_part.done", {
+            item_id: msgId,
+            output_index: 0,
+            content_index: 0,
+            part: { type: "output_text", text, annotations: [] },
+          }),
+          ev("response.output_item.done", {
+            output_index: 0,
+            item: message("completed", [{ type: "output_text", text, annotations: [] }]),
+          }),
+          ev("response.completed", {
+            response: {
+              ...base,
+              status: "completed",
+              output: [message("completed", [{ type: "output_text", text, annotations: [] }])],
+              usage: usageObj,
+            },
+          }),
         );
         return sse(events, drop ? head + FAKE_FAIL_AFTER : undefined);
       }
 
       if (path === "/v1/chat/completions") {
         const base = { id: "chatcmpl-fake-1", created, model };
-        const usageObj = { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output };
+        const usageObj = {
+          prompt_tokens: usage.input,
+          completion_tokens: usage.output,
+          total_tokens: usage.input + usage.output,
+        };
         if (!body.stream) {
-          return json({ ...base, object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }], usage: usageObj });
+          return json({
+            ...base,
+            object: "chat.completion",
+            choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+            usage: usageObj,
+          });
         }
         const data = (o: unknown) => `data: ${JSON.stringify(o)}\n\n`;
-        const chunk = (delta: unknown, finish: string | null) => data({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] });
+        const chunk = (delta: unknown, finish: string | null) =>
+          data({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] });
         const events = [chunk({ role: "assistant", content: "" }, null)];
         words.forEach((w) => events.push(chunk({ content: w }, null)));
         if (failMid) {
           events.splice(1 + FAKE_FAIL_AFTER);
-          events.push(data({ error: { message: "The model stopped unexpectedly.", type: "server_error", param: null, code: null } }));
+          events.push(
+            data({
+              error: { message: "The model stopped unexpectedly.", type: "server_error", param: null, code: null },
+            }),
+          );
           return sse(events);
         }
         events.push(chunk({}, "stop"));
-        if (body.stream_options?.include_usage) events.push(data({ ...base, object: "chat.completion.chunk", choices: [], usage: usageObj }));
+        if (body.stream_options?.include_usage)
+          events.push(data({ ...base, object: "chat.completion.chunk", choices: [], usage: usageObj }));
         events.push("data: [DONE]\n\n");
         return sse(events, drop ? 1 + FAKE_FAIL_AFTER : undefined);
       }

@@ -4,7 +4,7 @@
  * errors as `{error: {message, type, param, code}}`, including the 429 for an
  * exhausted quota and the 400 of the safety system.
  */
-import { FakeState, json, malformed, SAMPLE_PNG, startFake, type Fault, type RunningFake } from "./common";
+import { FakeState, type Fault, json, malformed, type RunningFake, SAMPLE_PNG, startFake } from "./common";
 
 const MODELS = new Set(["dall-e-2", "dall-e-3", "gpt-image-1", "gpt-image-1-mini"]);
 const SIZES: Record<string, Set<string>> = {
@@ -26,8 +26,14 @@ export interface OpenAIFake extends RunningFake<OpenAIFault> {
   delayMs: number;
 }
 
-const error = (status: number, message: string, type: string, code: string | null, param: string | null = null, headers: Record<string, string> = {}) =>
-  json({ error: { message, type, param, code } }, status, headers);
+const error = (
+  status: number,
+  message: string,
+  type: string,
+  code: string | null,
+  param: string | null = null,
+  headers: Record<string, string> = {},
+) => json({ error: { message, type, param, code } }, status, headers);
 
 export function startOpenAIFake(opts: { port?: number; apiKey?: string } = {}): OpenAIFake {
   const state = new FakeState<OpenAIFault>();
@@ -45,19 +51,46 @@ export function startOpenAIFake(opts: { port?: number; apiKey?: string } = {}): 
       const auth = req.headers.get("authorization");
       if (auth !== `Bearer ${fake.apiKey}`) {
         const shown = (auth ?? "").replace(/^Bearer /, "").slice(0, 6);
-        return error(401, `Incorrect API key provided: ${shown}***. You can find your API key at https://platform.openai.com/account/api-keys.`, "invalid_request_error", "invalid_api_key");
+        return error(
+          401,
+          `Incorrect API key provided: ${shown}***. You can find your API key at https://platform.openai.com/account/api-keys.`,
+          "invalid_request_error",
+          "invalid_api_key",
+        );
       }
       switch (state.take("create")) {
         case "auth":
           return error(401, "Incorrect API key provided: sk-old***.", "invalid_request_error", "invalid_api_key");
         case "rate_limit":
-          return error(429, "Rate limit reached for images per minute. Please try again in 1s.", "requests", "rate_limit_exceeded", null, { "retry-after": "1" });
+          return error(
+            429,
+            "Rate limit reached for images per minute. Please try again in 1s.",
+            "requests",
+            "rate_limit_exceeded",
+            null,
+            { "retry-after": "1" },
+          );
         case "quota":
-          return error(429, "You exceeded your current quota, please check your plan and billing details.", "insufficient_quota", "insufficient_quota");
+          return error(
+            429,
+            "You exceeded your current quota, please check your plan and billing details.",
+            "insufficient_quota",
+            "insufficient_quota",
+          );
         case "content_policy":
-          return error(400, "Your request was rejected as a result of our safety system.", "invalid_request_error", "content_policy_violation");
+          return error(
+            400,
+            "Your request was rejected as a result of our safety system.",
+            "invalid_request_error",
+            "content_policy_violation",
+          );
         case "server":
-          return error(500, "The server had an error while processing your request. Sorry about that!", "server_error", null);
+          return error(
+            500,
+            "The server had an error while processing your request. Sorry about that!",
+            "server_error",
+            null,
+          );
         case "malformed":
           return malformed();
         case "hang":
@@ -65,21 +98,62 @@ export function startOpenAIFake(opts: { port?: number; apiKey?: string } = {}): 
       }
       if (fake.delayMs > 0) await Bun.sleep(fake.delayMs);
       const b = (entry.body ?? {}) as Record<string, unknown>;
-      if (typeof b.model !== "string" || !MODELS.has(b.model)) return error(404, `The model '${String(b.model)}' does not exist or you do not have access to it.`, "invalid_request_error", "model_not_found");
-      if (typeof b.prompt !== "string" || b.prompt === "") return error(400, "Invalid 'prompt': empty string.", "invalid_request_error", "empty_string", "prompt");
-      if (b.n !== undefined && b.model === "dall-e-3" && b.n !== 1) return error(400, "Invalid 'n': dall-e-3 only supports n=1.", "invalid_request_error", "invalid_value", "n");
-      if (b.size !== undefined && SIZES[b.model] && !SIZES[b.model]!.has(String(b.size))) return error(400, `Invalid value: '${String(b.size)}'.`, "invalid_request_error", "invalid_value", "size");
-      if (b.quality !== undefined && QUALITIES[b.model] && !QUALITIES[b.model]!.has(String(b.quality))) return error(400, `Invalid value: '${String(b.quality)}'.`, "invalid_request_error", "invalid_value", "quality");
-      if (b.style !== undefined && (b.model !== "dall-e-3" || !["vivid", "natural"].includes(String(b.style)))) return error(400, `Invalid value: '${String(b.style)}'.`, "invalid_request_error", "invalid_value", "style");
-      if (b.model.startsWith("gpt-image") && b.response_format !== undefined) return error(400, "Unknown parameter: 'response_format'.", "invalid_request_error", "unknown_parameter", "response_format");
+      if (typeof b.model !== "string" || !MODELS.has(b.model))
+        return error(
+          404,
+          `The model '${String(b.model)}' does not exist or you do not have access to it.`,
+          "invalid_request_error",
+          "model_not_found",
+        );
+      if (typeof b.prompt !== "string" || b.prompt === "")
+        return error(400, "Invalid 'prompt': empty string.", "invalid_request_error", "empty_string", "prompt");
+      if (b.n !== undefined && b.model === "dall-e-3" && b.n !== 1)
+        return error(400, "Invalid 'n': dall-e-3 only supports n=1.", "invalid_request_error", "invalid_value", "n");
+      if (b.size !== undefined && SIZES[b.model] && !SIZES[b.model]!.has(String(b.size)))
+        return error(400, `Invalid value: '${String(b.size)}'.`, "invalid_request_error", "invalid_value", "size");
+      if (b.quality !== undefined && QUALITIES[b.model] && !QUALITIES[b.model]!.has(String(b.quality)))
+        return error(
+          400,
+          `Invalid value: '${String(b.quality)}'.`,
+          "invalid_request_error",
+          "invalid_value",
+          "quality",
+        );
+      if (b.style !== undefined && (b.model !== "dall-e-3" || !["vivid", "natural"].includes(String(b.style))))
+        return error(400, `Invalid value: '${String(b.style)}'.`, "invalid_request_error", "invalid_value", "style");
+      if (b.model.startsWith("gpt-image") && b.response_format !== undefined)
+        return error(
+          400,
+          "Unknown parameter: 'response_format'.",
+          "invalid_request_error",
+          "unknown_parameter",
+          "response_format",
+        );
       // DALL·E answers with URLs unless asked for base64; the SDK asks for b64_json.
       if (b.model.startsWith("dall-e") && b.response_format !== "b64_json") {
-        return json({ created: Math.floor(Date.now() / 1000), data: [{ url: "https://oaidalleapiprodscus.example/img.png", revised_prompt: b.prompt }] });
+        return json({
+          created: Math.floor(Date.now() / 1000),
+          data: [{ url: "https://oaidalleapiprodscus.example/img.png", revised_prompt: b.prompt }],
+        });
       }
-      const data = b.model === "dall-e-3" ? [{ b64_json: b64, revised_prompt: `A detailed rendering: ${b.prompt}` }] : [{ b64_json: b64 }];
+      const data =
+        b.model === "dall-e-3"
+          ? [{ b64_json: b64, revised_prompt: `A detailed rendering: ${b.prompt}` }]
+          : [{ b64_json: b64 }];
       const body: Record<string, unknown> = { created: Math.floor(Date.now() / 1000), data };
       if (b.model.startsWith("gpt-image")) {
-        Object.assign(body, { background: "opaque", output_format: "png", quality: "medium", size: "1024x1024", usage: { input_tokens: 12, output_tokens: 1056, total_tokens: 1068, input_tokens_details: { text_tokens: 12, image_tokens: 0 } } });
+        Object.assign(body, {
+          background: "opaque",
+          output_format: "png",
+          quality: "medium",
+          size: "1024x1024",
+          usage: {
+            input_tokens: 12,
+            output_tokens: 1056,
+            total_tokens: 1068,
+            input_tokens_details: { text_tokens: 12, image_tokens: 0 },
+          },
+        });
       }
       return json(body);
     },

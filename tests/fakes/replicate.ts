@@ -6,11 +6,15 @@
  * (ids kept in `canceled`). A prediction walks starting → processing →
  * its outcome over successive polls; outputs are file URLs on this server.
  */
-import { fakeId, FakeState, json, malformed, serveFile, startFake, type RunningFake } from "./common";
+import { FakeState, fakeId, json, malformed, type RunningFake, serveFile, startFake } from "./common";
 
 export type ReplicateOutcome = "succeeded" | "failed" | "canceled" | "aborted";
 
-export const REPLICATE_MODELS = new Set(["black-forest-labs/flux-schnell", "black-forest-labs/flux-dev", "black-forest-labs/flux-1.1-pro"]);
+export const REPLICATE_MODELS = new Set([
+  "black-forest-labs/flux-schnell",
+  "black-forest-labs/flux-dev",
+  "black-forest-labs/flux-1.1-pro",
+]);
 
 interface Pred {
   id: string;
@@ -35,10 +39,14 @@ export interface ReplicateFake extends RunningFake {
 }
 
 const problem = (status: number, title: string, detail: string, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify({ title, detail, status }), { status, headers: { "content-type": "application/problem+json", ...headers } });
+  new Response(JSON.stringify({ title, detail, status }), {
+    status,
+    headers: { "content-type": "application/problem+json", ...headers },
+  });
 
 const FLUX_RATIOS = ["1:1", "16:9", "21:9", "3:2", "2:3", "4:5", "5:4", "3:4", "4:3", "9:16", "9:21"];
-const int = (v: unknown, min: number, max: number) => typeof v === "number" && Number.isInteger(v) && v >= min && v <= max;
+const int = (v: unknown, min: number, max: number) =>
+  typeof v === "number" && Number.isInteger(v) && v >= min && v <= max;
 
 function fluxSchnellInputProblem(input: Record<string, unknown>): string | null {
   const checks: [string, (v: unknown) => boolean][] = [
@@ -52,7 +60,8 @@ function fluxSchnellInputProblem(input: Record<string, unknown>): string | null 
     ["go_fast", (v) => typeof v === "boolean"],
     ["disable_safety_checker", (v) => typeof v === "boolean"],
   ];
-  for (const [k, ok] of checks) if (input[k] !== undefined && !ok(input[k])) return `${k}: invalid value ${JSON.stringify(input[k])}`;
+  for (const [k, ok] of checks)
+    if (input[k] !== undefined && !ok(input[k])) return `${k}: invalid value ${JSON.stringify(input[k])}`;
   return null;
 }
 
@@ -100,13 +109,21 @@ export function startReplicateFake(opts: { port?: number; token?: string } = {})
     "/v1",
     async (req, url, origin) => {
       const file = serveFile(url.pathname);
-      if (file && req.method === "GET") return state.take("file") === "server" ? problem(500, "Internal Server Error", "") : file;
+      if (file && req.method === "GET")
+        return state.take("file") === "server" ? problem(500, "Internal Server Error", "") : file;
       await state.log(req);
       const entry = state.requests[state.requests.length - 1]!;
       const create = /^\/v1\/models\/([^/]+)\/([^/]+)\/predictions$/.exec(url.pathname);
       const get = /^\/v1\/predictions\/([^/]+)$/.exec(url.pathname);
       const cancel = /^\/v1\/predictions\/([^/]+)\/cancel$/.exec(url.pathname);
-      const route = create && req.method === "POST" ? "create" : get && req.method === "GET" ? "poll" : cancel && req.method === "POST" ? "cancel" : null;
+      const route =
+        create && req.method === "POST"
+          ? "create"
+          : get && req.method === "GET"
+            ? "poll"
+            : cancel && req.method === "POST"
+              ? "cancel"
+              : null;
       if (!route) return problem(404, "Not found", "The requested resource could not be found.");
 
       if (req.headers.get("authorization") !== `Bearer ${fake.token}`) {
@@ -116,7 +133,9 @@ export function startReplicateFake(opts: { port?: number; token?: string } = {})
         case "auth":
           return problem(401, "Unauthenticated", "You did not pass a valid authentication token");
         case "rate_limit":
-          return problem(429, "Request was throttled", "Request was throttled. Your rate limit resets in ~1s.", { "retry-after": "1" });
+          return problem(429, "Request was throttled", "Request was throttled. Your rate limit resets in ~1s.", {
+            "retry-after": "1",
+          });
         case "server":
           return problem(500, "Internal Server Error", "An unexpected error occurred.");
         case "malformed":
@@ -127,7 +146,8 @@ export function startReplicateFake(opts: { port?: number; token?: string } = {})
 
       if (route === "create") {
         const model = `${decodeURIComponent(create![1]!)}/${decodeURIComponent(create![2]!)}`;
-        if (!REPLICATE_MODELS.has(model)) return problem(404, "Not found", "The requested resource could not be found.");
+        if (!REPLICATE_MODELS.has(model))
+          return problem(404, "Not found", "The requested resource could not be found.");
         const body = entry.body as { input?: Record<string, unknown> } | undefined;
         if (!body || typeof body !== "object" || !body.input || typeof body.input !== "object") {
           return problem(422, "Input validation failed", "- input: Invalid type. Expected: object, given: null");
@@ -137,8 +157,16 @@ export function startReplicateFake(opts: { port?: number; token?: string } = {})
         }
         // flux-schnell's input schema (replicate.com/black-forest-labs/flux-schnell/api/schema).
         const bad = fluxSchnellInputProblem(body.input);
-        if (model === "black-forest-labs/flux-schnell" && bad) return problem(422, "Input validation failed", `- input.${bad}`);
-        const p: Pred = { id: fakeId(), model, input: body.input, polls: 0, outcome: fake.outcome, created_at: new Date().toISOString() };
+        if (model === "black-forest-labs/flux-schnell" && bad)
+          return problem(422, "Input validation failed", `- input.${bad}`);
+        const p: Pred = {
+          id: fakeId(),
+          model,
+          input: body.input,
+          polls: 0,
+          outcome: fake.outcome,
+          created_at: new Date().toISOString(),
+        };
         predictions.set(p.id, p);
         return json(view(p, origin), 201);
       }

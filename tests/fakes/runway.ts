@@ -6,7 +6,7 @@
  * `{error: "..."}` bodies. `DELETE /v1/tasks/{id}` cancels a running task
  * (deletes a finished one) and answers 204; the ids are kept in `canceled`.
  */
-import { fakeId, FakeState, json, malformed, serveFile, startFake, type RunningFake } from "./common";
+import { FakeState, fakeId, json, malformed, type RunningFake, serveFile, startFake } from "./common";
 
 export type RunwayOutcome = "SUCCEEDED" | "FAILED" | "CANCELLED";
 const RATIOS = new Set(["1280:720", "720:1280"]);
@@ -46,7 +46,12 @@ export function startRunwayFake(opts: { port?: number; apiKey?: string } = {}): 
       case "SUCCEEDED":
         return { ...base, cost: { credits: 60 }, output: [`${origin}/files/${t.id}.mp4`] };
       case "FAILED":
-        return { ...base, cost: { credits: 0 }, failure: "The prompt was flagged by content moderation.", failureCode: "SAFETY.INPUT.TEXT" };
+        return {
+          ...base,
+          cost: { credits: 0 },
+          failure: "The prompt was flagged by content moderation.",
+          failureCode: "SAFETY.INPUT.TEXT",
+        };
       case "CANCELLED":
         return { ...base, cost: { credits: 0 } };
     }
@@ -91,11 +96,26 @@ export function startRunwayFake(opts: { port?: number; apiKey?: string } = {}): 
         const b = (entry.body ?? {}) as Record<string, unknown>;
         const issues: string[] = [];
         if (b.model !== "gen4.5") issues.push(`model: Invalid literal value, expected "gen4.5"`);
-        if (typeof b.promptText !== "string" || b.promptText.length === 0 || b.promptText.length > 1000) issues.push("promptText: must be 1 to 1000 characters");
+        if (typeof b.promptText !== "string" || b.promptText.length === 0 || b.promptText.length > 1000)
+          issues.push("promptText: must be 1 to 1000 characters");
         if (typeof b.ratio !== "string" || !RATIOS.has(b.ratio)) issues.push("ratio: Invalid enum value");
-        if (typeof b.duration !== "number" || !Number.isInteger(b.duration) || b.duration < 2 || b.duration > 10) issues.push("duration: must be an integer from 2 to 10");
-        if (issues.length) return json({ error: `Validation of body failed: ${issues.join("; ")}`, issues: issues.map((message) => ({ message })) }, 400);
-        const t: Task = { id: crypto.randomUUID(), polls: 0, outcome: fake.outcome, createdAt: new Date().toISOString(), body: b };
+        if (typeof b.duration !== "number" || !Number.isInteger(b.duration) || b.duration < 2 || b.duration > 10)
+          issues.push("duration: must be an integer from 2 to 10");
+        if (issues.length)
+          return json(
+            {
+              error: `Validation of body failed: ${issues.join("; ")}`,
+              issues: issues.map((message) => ({ message })),
+            },
+            400,
+          );
+        const t: Task = {
+          id: crypto.randomUUID(),
+          polls: 0,
+          outcome: fake.outcome,
+          createdAt: new Date().toISOString(),
+          body: b,
+        };
         tasks.set(t.id, t);
         return json({ id: t.id, estimatedCost: { credits: 60 } });
       }

@@ -28,26 +28,46 @@ const sha256hex = (data: string | Uint8Array) => createHash("sha256").update(dat
 const hmac = (key: string | Buffer, data: string) => createHmac("sha256", key).update(data).digest();
 
 const s3Error = (status: number, code: string, message: string) =>
-  new Response(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`, {
-    status,
-    headers: { "content-type": "application/xml" },
-  });
+  new Response(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`,
+    {
+      status,
+      headers: { "content-type": "application/xml" },
+    },
+  );
 
 /** RFC 3986 encoding as SigV4 wants it for query strings. */
-const enc = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const enc = (s: string) =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** Recomputes the SigV4 signature of a request (header-based auth). */
-export function verifySigV4(req: { method: string; url: URL; headers: Headers; body: Uint8Array }, creds: { accessKeyId: string; secretAccessKey: string }): { ok: true } | { ok: false; code: string; message: string } {
+export function verifySigV4(
+  req: { method: string; url: URL; headers: Headers; body: Uint8Array },
+  creds: { accessKeyId: string; secretAccessKey: string },
+): { ok: true } | { ok: false; code: string; message: string } {
   const auth = req.headers.get("authorization") ?? "";
-  const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(auth);
+  const m =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(
+      auth,
+    );
   if (!m) return { ok: false, code: "AuthorizationHeaderMalformed", message: "The authorization header is malformed." };
   const [, keyId, date, region, service, signedHeaders, signature] = m as unknown as string[];
-  if (keyId !== creds.accessKeyId) return { ok: false, code: "InvalidAccessKeyId", message: "The AWS Access Key Id you provided does not exist in our records." };
+  if (keyId !== creds.accessKeyId)
+    return {
+      ok: false,
+      code: "InvalidAccessKeyId",
+      message: "The AWS Access Key Id you provided does not exist in our records.",
+    };
   const amzDate = req.headers.get("x-amz-date") ?? "";
-  if (!amzDate.startsWith(date!)) return { ok: false, code: "AccessDenied", message: "x-amz-date does not match the credential scope." };
+  if (!amzDate.startsWith(date!))
+    return { ok: false, code: "AccessDenied", message: "x-amz-date does not match the credential scope." };
   const payloadHash = req.headers.get("x-amz-content-sha256") ?? "";
   if (payloadHash !== "UNSIGNED-PAYLOAD" && payloadHash !== sha256hex(req.body)) {
-    return { ok: false, code: "XAmzContentSHA256Mismatch", message: "The provided 'x-amz-content-sha256' header does not match what was computed." };
+    return {
+      ok: false,
+      code: "XAmzContentSHA256Mismatch",
+      message: "The provided 'x-amz-content-sha256' header does not match what was computed.",
+    };
   }
   const query = [...req.url.searchParams.entries()]
     .map(([k, v]) => [enc(k), enc(v)] as const)
@@ -55,25 +75,42 @@ export function verifySigV4(req: { method: string; url: URL; headers: Headers; b
     .map(([k, v]) => `${k}=${v}`)
     .join("&");
   const names = signedHeaders!.split(";");
-  const canonicalHeaders = names.map((n) => `${n}:${(req.headers.get(n) ?? "").trim().replace(/\s+/g, " ")}\n`).join("");
-  const canonicalRequest = [req.method, req.url.pathname, query, canonicalHeaders, signedHeaders, payloadHash].join("\n");
+  const canonicalHeaders = names
+    .map((n) => `${n}:${(req.headers.get(n) ?? "").trim().replace(/\s+/g, " ")}\n`)
+    .join("");
+  const canonicalRequest = [req.method, req.url.pathname, query, canonicalHeaders, signedHeaders, payloadHash].join(
+    "\n",
+  );
   const scope = `${date}/${region}/${service}/aws4_request`;
   const stringToSign = ["AWS4-HMAC-SHA256", amzDate, scope, sha256hex(canonicalRequest)].join("\n");
   const kSigning = hmac(hmac(hmac(hmac(`AWS4${creds.secretAccessKey}`, date!), region!), service!), "aws4_request");
   const expected = createHmac("sha256", kSigning).update(stringToSign).digest("hex");
   if (expected !== signature) {
-    return { ok: false, code: "SignatureDoesNotMatch", message: "The request signature we calculated does not match the signature you provided. Check your key and signing method." };
+    return {
+      ok: false,
+      code: "SignatureDoesNotMatch",
+      message:
+        "The request signature we calculated does not match the signature you provided. Check your key and signing method.",
+    };
   }
   return { ok: true };
 }
 
-export async function startS3Fake(opts: { port?: number; bucket?: string; accessKeyId?: string; secretAccessKey?: string; region?: string } = {}): Promise<S3Fake> {
+export async function startS3Fake(
+  opts: { port?: number; bucket?: string; accessKeyId?: string; secretAccessKey?: string; region?: string } = {},
+): Promise<S3Fake> {
   const bucket = opts.bucket ?? "atelier-media";
   const accessKeyId = opts.accessKeyId ?? "AKIAFAKEATELIER";
   const secretAccessKey = opts.secretAccessKey ?? "fake/secret/key/for/tests/0123456789";
   const region = opts.region ?? "us-east-1";
   const dir = mkdtempSync(join(tmpdir(), "atelier-s3-"));
-  const backend = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: dir, configureBuckets: [{ name: bucket }] });
+  const backend = new S3rver({
+    port: 0,
+    address: "127.0.0.1",
+    silent: true,
+    directory: dir,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port: backendPort } = await backend.run();
   const log: S3Fake["log"] = [];
 
@@ -86,7 +123,10 @@ export async function startS3Fake(opts: { port?: number; bucket?: string; access
       const signed = req.headers.has("authorization");
       let verified = false;
       if (signed) {
-        const v = verifySigV4({ method: req.method, url, headers: req.headers, body }, { accessKeyId, secretAccessKey });
+        const v = verifySigV4(
+          { method: req.method, url, headers: req.headers, body },
+          { accessKeyId, secretAccessKey },
+        );
         if (!v.ok) {
           log.push({ method: req.method, path: url.pathname, signed, verified });
           return s3Error(403, v.code, v.message);
@@ -98,7 +138,8 @@ export async function startS3Fake(opts: { port?: number; bucket?: string; access
       }
       log.push({ method: req.method, path: url.pathname, signed, verified });
       const headers = new Headers(req.headers);
-      for (const h of ["authorization", "x-amz-content-sha256", "x-amz-date", "x-amz-security-token", "host"]) headers.delete(h);
+      for (const h of ["authorization", "x-amz-content-sha256", "x-amz-date", "x-amz-security-token", "host"])
+        headers.delete(h);
       const res = await fetch(`http://127.0.0.1:${backendPort}${url.pathname}${url.search}`, {
         method: req.method,
         headers,
@@ -115,7 +156,13 @@ export async function startS3Fake(opts: { port?: number; bucket?: string; access
     secretAccessKey,
     region,
     log,
-    env: { S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey, S3_REGION: region },
+    env: {
+      S3_BUCKET: bucket,
+      S3_ENDPOINT: endpoint,
+      S3_ACCESS_KEY_ID: accessKeyId,
+      S3_SECRET_ACCESS_KEY: secretAccessKey,
+      S3_REGION: region,
+    },
     async stop() {
       await proxy.stop(true);
       await backend.close();

@@ -3,8 +3,9 @@
  * and keeps it, parsed, for tests: point `SMTP_URL` at `url`. Runs under Bun
  * (integration tests) and Node (Playwright).
  */
-import { simpleParser } from "mailparser";
+
 import type { AddressInfo } from "node:net";
+import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
 export interface CapturedMail {
@@ -49,12 +50,17 @@ export async function startSmtp(): Promise<SmtpFake> {
     async take(to, subject, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const m = messages.find((x) => !taken.has(x) && x.to.toLowerCase().includes(to.toLowerCase()) && x.subject.includes(subject));
+        const m = messages.find(
+          (x) => !taken.has(x) && x.to.toLowerCase().includes(to.toLowerCase()) && x.subject.includes(subject),
+        );
         if (m) {
           taken.add(m);
           return m;
         }
-        if (Date.now() > deadline) throw new Error(`no mail "${subject}" to ${to}; got ${JSON.stringify(messages.map((x) => [x.to, x.subject]))}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `no mail "${subject}" to ${to}; got ${JSON.stringify(messages.map((x) => [x.to, x.subject]))}`,
+          );
         await new Promise((r) => setTimeout(r, 25));
       }
     },

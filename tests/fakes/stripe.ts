@@ -12,7 +12,7 @@
  * subscription's period is on its items, a charge names its PaymentIntent.
  */
 import Stripe from "stripe";
-import { fakeId, FakeState, json, startFake, type RunningFake } from "./common";
+import { FakeState, fakeId, json, type RunningFake, startFake } from "./common";
 
 type Obj = Record<string, any>;
 
@@ -76,9 +76,12 @@ const addInterval = (t: number, interval: string) => {
   else d.setUTCMonth(d.getUTCMonth() + 1);
   return Math.floor(d.getTime() / 1000);
 };
-const error = (status: number, message: string, type = "invalid_request_error") => json({ error: { type, message } }, status);
+const error = (status: number, message: string, type = "invalid_request_error") =>
+  json({ error: { type, message } }, status);
 
-export function startStripeFake(opts: { port?: number; secretKey?: string; webhookSecret?: string; webhookUrl?: string } = {}): StripeFake {
+export function startStripeFake(
+  opts: { port?: number; secretKey?: string; webhookSecret?: string; webhookUrl?: string } = {},
+): StripeFake {
   const state = new FakeState();
   const secretKey = opts.secretKey ?? "sk_test_fake_atelier";
   const webhookSecret = opts.webhookSecret ?? "whsec_fake_atelier_test_secret";
@@ -130,12 +133,36 @@ export function startStripeFake(opts: { port?: number; secretKey?: string; webho
       created: now(),
       period_start: start,
       period_end: start,
-      parent: { type: "subscription_details", quote_details: null, subscription_details: { subscription: sub.id, metadata: sub.metadata } },
-      lines: { object: "list", has_more: false, data: [{ id: fakeId("il_"), object: "line_item", amount, currency: sub.currency, period: { start, end } }] },
+      parent: {
+        type: "subscription_details",
+        quote_details: null,
+        subscription_details: { subscription: sub.id, metadata: sub.metadata },
+      },
+      lines: {
+        object: "list",
+        has_more: false,
+        data: [{ id: fakeId("il_"), object: "line_item", amount, currency: sub.currency, period: { start, end } }],
+      },
     };
     invoices.set(inv.id, inv);
-    invoicePayments.set(pi, { id: fakeId("inpay_"), object: "invoice_payment", invoice: inv.id, amount_paid: amount, payment: { type: "payment_intent", payment_intent: pi }, status: "paid" });
-    charges.set(pi, { id: fakeId("ch_"), object: "charge", amount, amount_refunded: 0, currency: sub.currency, payment_intent: pi, refunded: false, customer: sub.customer });
+    invoicePayments.set(pi, {
+      id: fakeId("inpay_"),
+      object: "invoice_payment",
+      invoice: inv.id,
+      amount_paid: amount,
+      payment: { type: "payment_intent", payment_intent: pi },
+      status: "paid",
+    });
+    charges.set(pi, {
+      id: fakeId("ch_"),
+      object: "charge",
+      amount,
+      amount_refunded: 0,
+      currency: sub.currency,
+      payment_intent: pi,
+      refunded: false,
+      customer: sub.customer,
+    });
     return inv;
   };
 
@@ -144,12 +171,26 @@ export function startStripeFake(opts: { port?: number; secretKey?: string; webho
     if (!s) throw new Error(`stripe fake: no session ${sessionId}`);
     if (s.status !== "open") throw new Error(`stripe fake: session ${sessionId} is ${s.status}`);
     const cus = s.customer ? customers.get(s.customer)! : customer(s.customer_email ?? undefined);
-    Object.assign(s, { status: "complete", payment_status: "paid", customer: cus.id, customer_details: { email: cus.email } });
+    Object.assign(s, {
+      status: "complete",
+      payment_status: "paid",
+      customer: cus.id,
+      customer_details: { email: cus.email },
+    });
     const out: Obj[] = [];
     if (s.mode === "payment") {
       const pi = fakeId("pi_");
       s.payment_intent = pi;
-      charges.set(pi, { id: fakeId("ch_"), object: "charge", amount: s.amount_total, amount_refunded: 0, currency: s.currency, payment_intent: pi, refunded: false, customer: cus.id });
+      charges.set(pi, {
+        id: fakeId("ch_"),
+        object: "charge",
+        amount: s.amount_total,
+        amount_refunded: 0,
+        currency: s.currency,
+        payment_intent: pi,
+        refunded: false,
+        customer: cus.id,
+      });
       out.push(event("checkout.session.completed", s));
     } else {
       const start = now();
@@ -171,7 +212,13 @@ export function startStripeFake(opts: { port?: number; secretKey?: string; webho
               object: "subscription_item",
               current_period_start: start,
               current_period_end: addInterval(start, price.recurring.interval),
-              price: { id: fakeId("price_"), object: "price", unit_amount: Number(price.unit_amount), currency: price.currency, recurring: { interval: price.recurring.interval } },
+              price: {
+                id: fakeId("price_"),
+                object: "price",
+                unit_amount: Number(price.unit_amount),
+                currency: price.currency,
+                recurring: { interval: price.recurring.interval },
+              },
             },
           ],
         },
@@ -179,7 +226,11 @@ export function startStripeFake(opts: { port?: number; secretKey?: string; webho
       subscriptions.set(sub.id, sub);
       const inv = paidInvoice(sub, start, sub.items.data[0].current_period_end, "subscription_create");
       Object.assign(s, { subscription: sub.id, invoice: inv.id });
-      out.push(event("customer.subscription.created", sub), event("invoice.paid", inv), event("checkout.session.completed", s));
+      out.push(
+        event("customer.subscription.created", sub),
+        event("invoice.paid", inv),
+        event("checkout.session.completed", s),
+      );
     }
     return Promise.all(out.map(sign));
   };
@@ -250,7 +301,13 @@ export function startStripeFake(opts: { port?: number; secretKey?: string; webho
     if (!url) throw new Error("stripe fake: no webhook URL");
     const out: Response[] = [];
     for (const e of events) {
-      out.push(await fetch(url, { method: "POST", headers: { "content-type": "application/json", "stripe-signature": e.signature }, body: e.payload }));
+      out.push(
+        await fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", "stripe-signature": e.signature },
+          body: e.payload,
+        }),
+      );
     }
     return out;
   };
@@ -275,7 +332,8 @@ export function startStripeFake(opts: { port?: number; secretKey?: string; webho
       }
 
       const logged = await state.log(req);
-      if (req.headers.get("authorization") !== `Bearer ${secretKey}`) return error(401, "Invalid API Key provided", "invalid_request_error");
+      if (req.headers.get("authorization") !== `Bearer ${secretKey}`)
+        return error(401, "Invalid API Key provided", "invalid_request_error");
       const body = typeof logged.body === "string" ? parseForm(logged.body) : {};
       const p = url.pathname;
       const m = (re: RegExp) => re.exec(p);
@@ -285,7 +343,8 @@ export function startStripeFake(opts: { port?: number; secretKey?: string; webho
         if (!line?.price_data && !line?.price) return error(400, "line_items is required");
         if (!body.success_url) return error(400, "success_url is required");
         if (!["payment", "subscription"].includes(body.mode)) return error(400, "Invalid mode");
-        if (body.mode === "subscription" && !line.price_data?.recurring) return error(400, "subscription mode needs a recurring price");
+        if (body.mode === "subscription" && !line.price_data?.recurring)
+          return error(400, "subscription mode needs a recurring price");
         const id = fakeId("cs_test_");
         const s = {
           id,
@@ -315,11 +374,13 @@ export function startStripeFake(opts: { port?: number; secretKey?: string; webho
         return json(s);
       }
       let r = m(/^\/v1\/checkout\/sessions\/([\w]+)$/);
-      if (r && req.method === "GET") return sessions.has(r[1]!) ? json(sessions.get(r[1]!)) : error(404, "No such checkout session");
+      if (r && req.method === "GET")
+        return sessions.has(r[1]!) ? json(sessions.get(r[1]!)) : error(404, "No such checkout session");
 
       if (req.method === "POST" && p === "/v1/customers") return json(customer(body.email));
       r = m(/^\/v1\/customers\/([\w]+)$/);
-      if (r && req.method === "GET") return customers.has(r[1]!) ? json(customers.get(r[1]!)) : error(404, "No such customer");
+      if (r && req.method === "GET")
+        return customers.has(r[1]!) ? json(customers.get(r[1]!)) : error(404, "No such customer");
 
       r = m(/^\/v1\/subscriptions\/([\w]+)$/);
       if (r) {
@@ -345,7 +406,13 @@ export function startStripeFake(opts: { port?: number; secretKey?: string; webho
       if (req.method === "POST" && p === "/v1/billing_portal/sessions") {
         if (!body.customer || !customers.has(body.customer)) return error(400, "No such customer");
         const id = fakeId("bps_");
-        return json({ id, object: "billing_portal.session", customer: body.customer, return_url: body.return_url ?? null, url: `${origin}/portal/${id}` });
+        return json({
+          id,
+          object: "billing_portal.session",
+          customer: body.customer,
+          return_url: body.return_url ?? null,
+          url: `${origin}/portal/${id}`,
+        });
       }
       return error(404, `Unrecognized request URL (${req.method}: ${p})`);
     },

@@ -1,4 +1,4 @@
-/** Spec 4.8–4.12 and the credit rules of DESIGN §3, over HTTP against the real server. */
+/** Spec 4.8–4.12 and the credit rules of docs/design.md §3, over HTTP against the real server. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "#db/client";
@@ -26,7 +26,13 @@ afterAll(async () => {
   await server?.dispose();
 });
 
-const ENDPOINTS = ["/api/get-user-credits", "/api/get-user-subscription", "/api/ping", "/api/update-invite", "/api/add-feedback"];
+const ENDPOINTS = [
+  "/api/get-user-credits",
+  "/api/get-user-subscription",
+  "/api/ping",
+  "/api/update-invite",
+  "/api/add-feedback",
+];
 
 describe("security shared by the account endpoints", () => {
   for (const path of ENDPOINTS) {
@@ -59,7 +65,7 @@ describe("POST /api/get-user-credits (spec 4.8)", () => {
 
   test("the sign-up grant expires after 1 year (source signup)", async () => {
     const { userId } = await api.signUp(uniqueEmail("signup-grant"));
-    const g = (await db.many(db.select().from(creditGrants).where(eq(creditGrants.userId, userId))));
+    const g = await db.many(db.select().from(creditGrants).where(eq(creditGrants.userId, userId)));
     expect(g).toHaveLength(1);
     expect(g[0]).toMatchObject({ source: "signup", amount: 10, remaining: 10 });
     expect(g[0]!.expiresAt!.getTime() - g[0]!.createdAt.getTime()).toBe(365 * DAY);
@@ -75,11 +81,28 @@ describe("POST /api/get-user-credits (spec 4.8)", () => {
 
   test("left counts only unexpired grants; total counts every grant ever made", async () => {
     const { cookie, userId } = await api.signUp(uniqueEmail("expired"));
-    (await db.run(db.insert(creditGrants)
-      .values([
-        { id: crypto.randomUUID(), userId, amount: 4, remaining: 4, source: "admin", expiresAt: new Date(Date.now() - 1000), createdAt: new Date(Date.now() - DAY) },
-        { id: crypto.randomUUID(), userId, amount: 6, remaining: 2, source: "order", expiresAt: null, createdAt: new Date() },
-      ])));
+    await db.run(
+      db.insert(creditGrants).values([
+        {
+          id: crypto.randomUUID(),
+          userId,
+          amount: 4,
+          remaining: 4,
+          source: "admin",
+          expiresAt: new Date(Date.now() - 1000),
+          createdAt: new Date(Date.now() - DAY),
+        },
+        {
+          id: crypto.randomUUID(),
+          userId,
+          amount: 6,
+          remaining: 2,
+          source: "order",
+          expiresAt: null,
+          createdAt: new Date(),
+        },
+      ]),
+    );
     const r = await api.post("/api/get-user-credits", undefined, { cookie });
     expect(r.body.data).toEqual({ left_credits: 12, total_credits: 20 });
   });
@@ -110,7 +133,12 @@ describe("POST /api/ping (spec 4.10)", () => {
       expect(again.body.message).toBe("already pinged today");
       expect(again.body.data).toEqual({ added: false, day: today, left_credits: 11, total_credits: 11 });
     }
-    const grants = (await db.many(db.select().from(creditGrants).where(and(eq(creditGrants.userId, userId), eq(creditGrants.source, "checkin")))));
+    const grants = await db.many(
+      db
+        .select()
+        .from(creditGrants)
+        .where(and(eq(creditGrants.userId, userId), eq(creditGrants.source, "checkin"))),
+    );
     expect(grants).toHaveLength(1);
     // The credit expires after 1 year.
     expect(grants[0]!.expiresAt!.getTime() - grants[0]!.createdAt.getTime()).toBe(365 * DAY);
@@ -127,7 +155,10 @@ describe("POST /api/ping (spec 4.10)", () => {
       expect(replies.every((r) => r.body.code === 0)).toBe(true);
       expect(replies.filter((r) => r.body.message === MESSAGES.PING_ADDED)).toHaveLength(1);
       expect(replies.filter((r) => r.body.message === MESSAGES.PING_ALREADY)).toHaveLength(19);
-      expect((await api.post("/api/get-user-credits", undefined, { cookie })).body.data).toEqual({ left_credits: 11, total_credits: 11 });
+      expect((await api.post("/api/get-user-credits", undefined, { cookie })).body.data).toEqual({
+        left_credits: 11,
+        total_credits: 11,
+      });
     } finally {
       await second.stop();
     }
@@ -144,22 +175,61 @@ describe("POST /api/ping (spec 4.10)", () => {
 describe("POST /api/get-user-subscription (spec 4.9)", () => {
   test("none → code 0 and data null", async () => {
     const { cookie } = await api.signUp(uniqueEmail("nosub"));
-    expect((await api.post("/api/get-user-subscription", undefined, { cookie })).body).toEqual({ code: 0, message: "ok", data: null });
+    expect((await api.post("/api/get-user-subscription", undefined, { cookie })).body).toEqual({
+      code: 0,
+      message: "ok",
+      data: null,
+    });
   });
 
   test("an active paid order → exactly the fields of spec 2.3; expired or unpaid ones → null; never another user's", async () => {
     const a = await api.signUp(uniqueEmail("sub-a"));
     const b = await api.signUp(uniqueEmail("sub-b"));
     const created = new Date(Date.now() - 1000);
-    (await db.run(db.insert(orders)
-      .values([
-        { orderNo: `O-${a.userId}-old`, userId: a.userId, productId: "old", productName: "Old", interval: "month", amount: 1, status: "paid", subId: "s0", periodEnd: new Date(Date.now() - 1), createdAt: new Date(Date.now() - 40 * DAY) },
-        { orderNo: `O-${a.userId}-x`, userId: a.userId, productId: "refund", productName: "R", interval: "month", amount: 1, status: "refunded", subId: "s1", periodEnd: new Date(Date.now() + DAY), createdAt: new Date() },
-      ])));
+    await db.run(
+      db.insert(orders).values([
+        {
+          orderNo: `O-${a.userId}-old`,
+          userId: a.userId,
+          productId: "old",
+          productName: "Old",
+          interval: "month",
+          amount: 1,
+          status: "paid",
+          subId: "s0",
+          periodEnd: new Date(Date.now() - 1),
+          createdAt: new Date(Date.now() - 40 * DAY),
+        },
+        {
+          orderNo: `O-${a.userId}-x`,
+          userId: a.userId,
+          productId: "refund",
+          productName: "R",
+          interval: "month",
+          amount: 1,
+          status: "refunded",
+          subId: "s1",
+          periodEnd: new Date(Date.now() + DAY),
+          createdAt: new Date(),
+        },
+      ]),
+    );
     expect((await api.post("/api/get-user-subscription", undefined, { cookie: a.cookie })).body.data).toBeNull();
 
-    (await db.run(db.insert(orders)
-      .values({ orderNo: `O-${a.userId}`, userId: a.userId, productId: "pro", productName: "Pro", interval: "month", amount: 990, status: "paid", subId: "sub_123", periodEnd: new Date(Date.now() + 30 * DAY), createdAt: created })));
+    await db.run(
+      db.insert(orders).values({
+        orderNo: `O-${a.userId}`,
+        userId: a.userId,
+        productId: "pro",
+        productName: "Pro",
+        interval: "month",
+        amount: 990,
+        status: "paid",
+        subId: "sub_123",
+        periodEnd: new Date(Date.now() + 30 * DAY),
+        createdAt: created,
+      }),
+    );
     const r = await api.post("/api/get-user-subscription", undefined, { cookie: a.cookie });
     expect(r.body).toEqual({
       code: 0,
@@ -184,7 +254,11 @@ describe("POST /api/update-invite (spec 4.11)", () => {
     const email = uniqueEmail("aff");
     const { cookie, userId } = await api.signUp(email);
     const on = await api.post("/api/update-invite", { is_affiliate: true }, { cookie });
-    expect(on.body).toEqual({ code: 0, message: MESSAGES.AFFILIATE_UPDATED, data: { uuid: userId, email, is_affiliate: true } });
+    expect(on.body).toEqual({
+      code: 0,
+      message: MESSAGES.AFFILIATE_UPDATED,
+      data: { uuid: userId, email, is_affiliate: true },
+    });
     expect((await api.post("/api/get-user-info", undefined, { cookie })).body.data.is_affiliate).toBe(true);
     const again = await api.post("/api/update-invite", { is_affiliate: true }, { cookie });
     expect(again.body.data.is_affiliate).toBe(true);
@@ -195,7 +269,15 @@ describe("POST /api/update-invite (spec 4.11)", () => {
 
   test("only a JSON boolean: strings, numbers, null, missing, arrays and non-JSON → invalid params", async () => {
     const { cookie } = await api.signUp(uniqueEmail("aff-bad"));
-    for (const body of [{ is_affiliate: "true" }, { is_affiliate: 1 }, { is_affiliate: 0 }, { is_affiliate: null }, {}, [true], "true"]) {
+    for (const body of [
+      { is_affiliate: "true" },
+      { is_affiliate: 1 },
+      { is_affiliate: 0 },
+      { is_affiliate: null },
+      {},
+      [true],
+      "true",
+    ]) {
       const r = await api.post("/api/update-invite", body, { cookie });
       expect({ body, reply: r.body }).toEqual({ body, reply: INVALID });
     }
@@ -218,7 +300,7 @@ describe("POST /api/add-feedback (spec 4.12)", () => {
     const { cookie, userId } = await api.signUp(uniqueEmail("fb"));
     const r = await api.post("/api/add-feedback", { content: "Lovely foxes.", rating: 5 }, { cookie });
     expect(r.body).toEqual({ code: 0, message: "feedback received, thank you", data: null });
-    const rows = (await db.many(db.select().from(feedback).where(eq(feedback.userId, userId))));
+    const rows = await db.many(db.select().from(feedback).where(eq(feedback.userId, userId)));
     expect(rows.map((f) => [f.content, f.rating])).toEqual([["Lovely foxes.", 5]]);
   });
 
@@ -237,7 +319,11 @@ describe("POST /api/add-feedback (spec 4.12)", () => {
     ["content missing", { rating: 3 }, "invalid params: content is required"],
     ["content empty", { content: "", rating: 3 }, "invalid params: content is required"],
     ["content blank", { content: "   \n ", rating: 3 }, "invalid params: content is required"],
-    ["content 5001 characters", { content: "z".repeat(5001), rating: 3 }, "invalid params: content too long (max 5000)"],
+    [
+      "content 5001 characters",
+      { content: "z".repeat(5001), rating: 3 },
+      "invalid params: content too long (max 5000)",
+    ],
     ["content not a string", { content: 42, rating: 3 }, "invalid params: content must be a string"],
     ["rating 0", { content: "ok", rating: 0 }, "invalid params: rating must be an integer from 1 to 5"],
     ["rating 6", { content: "ok", rating: 6 }, "invalid params: rating must be an integer from 1 to 5"],
@@ -248,7 +334,11 @@ describe("POST /api/add-feedback (spec 4.12)", () => {
     ["a JSON array", [{ content: "ok", rating: 3 }], "invalid params"],
     ["not JSON", "content=ok&rating=3", "invalid params: body is not valid JSON"],
     // PostgreSQL cannot store U+0000 in text: refused on both engines before anything is written.
-    ["a NUL character in the text", { content: "a\u0000b", rating: 3 }, "invalid params: text must not contain NUL characters"],
+    [
+      "a NUL character in the text",
+      { content: "a\u0000b", rating: 3 },
+      "invalid params: text must not contain NUL characters",
+    ],
   ];
   for (const [name, body, message] of cases) {
     test(`${name} → '${message}', nothing stored`, async () => {
@@ -256,7 +346,7 @@ describe("POST /api/add-feedback (spec 4.12)", () => {
       const r = await api.post("/api/add-feedback", body, { cookie });
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ code: 1, message, data: null });
-      expect((await db.many(db.select().from(feedback).where(eq(feedback.userId, userId))))).toEqual([]);
+      expect(await db.many(db.select().from(feedback).where(eq(feedback.userId, userId)))).toEqual([]);
     });
   }
 });

@@ -1,5 +1,5 @@
 /**
- * Issue 13 item 2 / DESIGN §5: admin rights need proof. An ADMIN_EMAILS address
+ * Issue 13 item 2 / docs/design.md §5: admin rights need proof. An ADMIN_EMAILS address
  * counts only once the account has verified it; otherwise only an operator's
  * `atelier admin promote` makes an admin.
  */
@@ -31,13 +31,22 @@ afterAll(async () => {
   await server?.dispose();
 });
 
-const listUsers = (auth: { cookie?: string; apiKey?: string }) => api.post("/api/admin/list-users", { page: 1, page_size: 5 }, auth);
-const adminPage = async (cookie: string) => (await fetch(server.url + "/admin", { headers: { cookie }, redirect: "manual" })).status;
+const listUsers = (auth: { cookie?: string; apiKey?: string }) =>
+  api.post("/api/admin/list-users", { page: 1, page_size: 5 }, auth);
+const adminPage = async (cookie: string) =>
+  (await fetch(`${server.url}/admin`, { headers: { cookie }, redirect: "manual" })).status;
 
 async function cli(...args: string[]) {
   return runAtelier(["admin", ...args], {
     cwd: server.dataDir,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", DATA_DIR: server.dataDir, LOG_LEVEL: "warn", ADMIN_EMAILS: ADMIN_EMAIL, ...databaseEnv(server) },
+    env: {
+      PATH: process.env.PATH!,
+      HOME: process.env.HOME ?? "/tmp",
+      DATA_DIR: server.dataDir,
+      LOG_LEVEL: "warn",
+      ADMIN_EMAILS: ADMIN_EMAIL,
+      ...databaseEnv(server),
+    },
   });
 }
 
@@ -47,7 +56,10 @@ describe("an ADMIN_EMAILS address proves nothing until it is verified", () => {
     const key = await insertApiKey(db, userId);
     for (const [path, body] of [
       ["/api/admin/grant-credits", { user_uuid: userId, credits: 1000 }],
-      ["/api/admin/create-subscription", { user_uuid: userId, product_id: "p", product_name: "P", interval: "month", amount: 1 }],
+      [
+        "/api/admin/create-subscription",
+        { user_uuid: userId, product_id: "p", product_name: "P", interval: "month", amount: 1 },
+      ],
       ["/api/admin/list-users", {}],
     ] as const) {
       expect((await api.post(path, body, { cookie })).body).toEqual(FORBIDDEN);
@@ -68,7 +80,7 @@ describe("an ADMIN_EMAILS address proves nothing until it is verified", () => {
 
   test("sign-up and update-user cannot set role or emailVerified", async () => {
     const email = uniqueEmail("sneaky");
-    const res = await fetch(server.url + "/api/auth/sign-up/email", {
+    const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: server.url },
       body: JSON.stringify({ email, name: "x", password: "correct-horse-battery", role: "admin", emailVerified: true }),
@@ -76,13 +88,17 @@ describe("an ADMIN_EMAILS address proves nothing until it is verified", () => {
     expect(res.status).toBe(200);
     const cookie = sessionCookie(res);
     expect((await listUsers({ cookie })).body).toEqual(FORBIDDEN);
-    await fetch(server.url + "/api/auth/update-user", {
+    await fetch(`${server.url}/api/auth/update-user`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: server.url, cookie },
       body: JSON.stringify({ role: "admin", emailVerified: true }),
     });
     expect((await listUsers({ cookie })).body).toEqual(FORBIDDEN);
-    expect(await db.one(db.select({ role: user.role, verified: user.emailVerified }).from(user).where(eq(user.email, email)))).toEqual({ role: "user", verified: false });
+    expect(
+      await db.one(
+        db.select({ role: user.role, verified: user.emailVerified }).from(user).where(eq(user.email, email)),
+      ),
+    ).toEqual({ role: "user", verified: false });
   });
 });
 

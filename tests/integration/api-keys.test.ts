@@ -1,6 +1,6 @@
 /**
  * API keys and rate limits over HTTP against the real server (spec §2.5, §3.2,
- * §5, §7, §8.2; DESIGN §5).
+ * §5, §7, §8.2; docs/design.md §5).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -29,7 +29,14 @@ async function userWithKey(tag = "k", name = "script") {
   const { cookie, userId } = await api.signUp(email);
   const r = await api.post("/api/keys/create", { name }, { cookie });
   expect(r.body.code).toBe(0);
-  return { email, cookie, userId, key: r.body.data.key as string, keyId: r.body.data.key_id as string, created: r.body.data };
+  return {
+    email,
+    cookie,
+    userId,
+    key: r.body.data.key as string,
+    keyId: r.body.data.key_id as string,
+    created: r.body.data,
+  };
 }
 
 describe("POST /api/keys/create", () => {
@@ -55,7 +62,8 @@ describe("POST /api/keys/create", () => {
   test("at most 25 active keys per user; revoking one makes room", async () => {
     const { cookie } = await api.signUp(uniqueEmail("max"));
     const ids: string[] = [];
-    for (let i = 0; i < 25; i++) ids.push((await api.post("/api/keys/create", { name: `k${i}` }, { cookie })).body.data.key_id);
+    for (let i = 0; i < 25; i++)
+      ids.push((await api.post("/api/keys/create", { name: `k${i}` }, { cookie })).body.data.key_id);
     const over = await api.post("/api/keys/create", { name: "26th" }, { cookie });
     expect(over.body).toEqual({ code: 1, message: "invalid params: at most 25 active API keys per user", data: null });
     await api.post("/api/keys/revoke", { key_id: ids[0] }, { cookie });
@@ -64,7 +72,11 @@ describe("POST /api/keys/create", () => {
 
   test("not signed in → 'no auth, please sign-in'; GET → 405", async () => {
     for (const path of ["/api/keys/create", "/api/keys/list", "/api/keys/revoke"]) {
-      expect((await api.post(path, { name: "x", key_id: "x" })).body).toEqual({ code: 1, message: "no auth, please sign-in", data: null });
+      expect((await api.post(path, { name: "x", key_id: "x" })).body).toEqual({
+        code: 1,
+        message: "no auth, please sign-in",
+        data: null,
+      });
       expect((await fetch(server.url + path)).status).toBe(405);
     }
   });
@@ -111,7 +123,11 @@ describe("authentication by key (spec §5)", () => {
 
   test("a key cannot manage keys (session-only endpoints answer 'forbidden')", async () => {
     const { key, keyId, cookie } = await userWithKey("mgmt");
-    expect((await api.post("/api/keys/create", { name: "from key" }, { apiKey: key })).body).toEqual({ code: 1, message: "forbidden", data: null });
+    expect((await api.post("/api/keys/create", { name: "from key" }, { apiKey: key })).body).toEqual({
+      code: 1,
+      message: "forbidden",
+      data: null,
+    });
     expect((await api.post("/api/keys/list", undefined, { apiKey: key, cookie })).body.message).toBe("forbidden");
     expect((await api.post("/api/keys/revoke", { key_id: keyId }, { apiKey: key })).body.message).toBe("forbidden");
     expect((await api.post("/api/get-user-info", undefined, { apiKey: key })).status).toBe(200);
@@ -122,7 +138,17 @@ describe("POST /api/keys/list and isolation", () => {
   test("lists name, start, created, last used, status — never the key; last_used_at updates on use", async () => {
     const { key, keyId, cookie, created } = await userWithKey("list");
     let list = (await api.post("/api/keys/list", undefined, { cookie })).body.data.keys;
-    expect(list).toEqual([{ key_id: keyId, name: "script", start: created.start, created_at: created.created_at, last_used_at: null, status: "active", revoked_at: null }]);
+    expect(list).toEqual([
+      {
+        key_id: keyId,
+        name: "script",
+        start: created.start,
+        created_at: created.created_at,
+        last_used_at: null,
+        status: "active",
+        revoked_at: null,
+      },
+    ]);
     await api.post("/api/get-user-info", undefined, { apiKey: key });
     list = (await api.post("/api/keys/list", undefined, { cookie })).body.data.keys;
     expect(list[0].last_used_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
@@ -137,30 +163,36 @@ describe("POST /api/keys/list and isolation", () => {
     expect(bList.map((k: any) => k.key_id)).toEqual([b.keyId]);
     const r = await api.post("/api/keys/revoke", { key_id: a.keyId }, { cookie: b.cookie });
     expect(r.body).toEqual({ code: 1, message: "key not found", data: null });
-    expect((await api.post("/api/keys/revoke", { key_id: "no-such-key" }, { cookie: b.cookie })).body.message).toBe("key not found");
+    expect((await api.post("/api/keys/revoke", { key_id: "no-such-key" }, { cookie: b.cookie })).body.message).toBe(
+      "key not found",
+    );
     expect((await api.post("/api/get-user-info", undefined, { apiKey: a.key })).body.data.uuid).toBe(a.userId);
   });
 });
 
 describe("keys at rest", () => {
-  sqliteOnly("reads the bytes of the SQLite file and its WAL")("only hashes: the key text is in neither the database file nor its WAL after use", async () => {
-    const { key } = await userWithKey("rest");
-    for (let i = 0; i < 3; i++) expect((await api.post("/api/get-user-info", undefined, { apiKey: key })).status).toBe(200);
-    const dbFile = join(server.dataDir, "atelier.db");
-    const files = [dbFile, `${dbFile}-wal`].filter((f) => existsSync(f));
-    expect(files).toContain(`${dbFile}-wal`);
-    const bytes = files.map((f) => readFileSync(f));
-    // The row was written (its hash is there), the key itself never.
-    expect(bytes.some((b) => b.includes(Buffer.from(hashApiKey(key))))).toBe(true);
-    for (const b of bytes) {
-      expect(b.includes(Buffer.from(key))).toBe(false);
-      expect(b.includes(Buffer.from(key.slice(4)))).toBe(false);
-    }
-    expect(server.logs()).not.toContain(key);
-  });
+  sqliteOnly("reads the bytes of the SQLite file and its WAL")(
+    "only hashes: the key text is in neither the database file nor its WAL after use",
+    async () => {
+      const { key } = await userWithKey("rest");
+      for (let i = 0; i < 3; i++)
+        expect((await api.post("/api/get-user-info", undefined, { apiKey: key })).status).toBe(200);
+      const dbFile = join(server.dataDir, "atelier.db");
+      const files = [dbFile, `${dbFile}-wal`].filter((f) => existsSync(f));
+      expect(files).toContain(`${dbFile}-wal`);
+      const bytes = files.map((f) => readFileSync(f));
+      // The row was written (its hash is there), the key itself never.
+      expect(bytes.some((b) => b.includes(Buffer.from(hashApiKey(key))))).toBe(true);
+      for (const b of bytes) {
+        expect(b.includes(Buffer.from(key))).toBe(false);
+        expect(b.includes(Buffer.from(key.slice(4)))).toBe(false);
+      }
+      expect(server.logs()).not.toContain(key);
+    },
+  );
 });
 
-describe("rate limits (spec 8.2, DESIGN §5)", () => {
+describe("rate limits (spec 8.2, docs/design.md §5)", () => {
   test("standard: a burst of 100 passes with headers, then 429 + Retry-After + envelope + headers", async () => {
     const { key } = await userWithKey("rl");
     const t0 = Date.now();
@@ -181,7 +213,7 @@ describe("rate limits (spec 8.2, DESIGN §5)", () => {
       }
       passed++;
     }
-    // GCRA (DESIGN §5): a burst of 100, then one more every 600 ms — the bound is 100 + elapsed / 600 ms.
+    // GCRA (docs/design.md §5): a burst of 100, then one more every 600 ms — the bound is 100 + elapsed / 600 ms.
     expect(passed).toBeGreaterThanOrEqual(100);
     expect(passed).toBeLessThanOrEqual(100 + Math.floor((Date.now() - t0) / 600));
     expect(over.status).toBe(429);
@@ -194,14 +226,18 @@ describe("rate limits (spec 8.2, DESIGN §5)", () => {
 
   test("session requests are not limited", async () => {
     const { cookie } = await api.signUp(uniqueEmail("sess"));
-    const results = await Promise.all(Array.from({ length: 120 }, () => api.post("/api/get-user-info", undefined, { cookie })));
+    const results = await Promise.all(
+      Array.from({ length: 120 }, () => api.post("/api/get-user-info", undefined, { cookie })),
+    );
     expect(results.every((r) => r.status === 200 && r.body.code === 0)).toBe(true);
     expect(results[0]!.headers.get("ratelimit")).toBeNull();
   });
 
   test("premium at once: a user who becomes premium gets 500", async () => {
     const { key, userId } = await userWithKey("prem");
-    expect((await api.post("/api/get-user-info", undefined, { apiKey: key })).headers.get("x-ratelimit-limit")).toBe("100");
+    expect((await api.post("/api/get-user-info", undefined, { apiKey: key })).headers.get("x-ratelimit-limit")).toBe(
+      "100",
+    );
     const db = await openServerDb(server.dataDir);
     await makePremiumIn(db, userId);
     await db.close();
@@ -255,7 +291,8 @@ describe("rate limits across processes and windows", () => {
     const key = (await cb.post("/api/keys/create", { name: "shared" }, { cookie })).body.data.key;
     const key2 = (await ca.post("/api/keys/create", { name: "second" }, { cookie })).body.data.key;
     const statuses: number[] = [];
-    for (let i = 0; i < 10; i++) statuses.push((await (i % 2 ? ca : cb).post("/api/get-user-info", undefined, { apiKey: key })).status);
+    for (let i = 0; i < 10; i++)
+      statuses.push((await (i % 2 ? ca : cb).post("/api/get-user-info", undefined, { apiKey: key })).status);
     expect(statuses).toEqual(Array(10).fill(200));
     const overA = await ca.post("/api/get-user-info", undefined, { apiKey: key });
     const overB = await cb.post("/api/get-user-info", undefined, { apiKey: key2 }); // the same user's other key
@@ -306,7 +343,11 @@ describe("rate limits across processes and windows", () => {
     // Both processes have just verified (and remembered) the cookie.
     expect((await ca.post("/api/get-user-credits", undefined, { cookie })).body.code).toBe(0);
     expect((await cb.post("/api/get-user-credits", undefined, { cookie })).body.code).toBe(0);
-    const out = await fetch(a.url + "/api/auth/sign-out", { method: "POST", headers: { cookie, origin: a.url, "content-type": "application/json" }, body: "{}" });
+    const out = await fetch(`${a.url}/api/auth/sign-out`, {
+      method: "POST",
+      headers: { cookie, origin: a.url, "content-type": "application/json" },
+      body: "{}",
+    });
     expect(out.status).toBe(200);
     const signedOutAt = performance.now();
     const noAuth = { code: 1 as const, message: "no auth, please sign-in", data: null }; // spec §7: HTTP 200

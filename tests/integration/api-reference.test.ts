@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ENDPOINTS, type EndpointPath } from "~/lib/endpoints";
-import { Client, uniqueEmail, type Auth } from "../support/client";
+import { type Auth, Client, uniqueEmail } from "../support/client";
 import { markVerifiedIn } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
 
@@ -92,11 +92,20 @@ describe("real responses match the documented schemas", () => {
       { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "y [simulate:slow]" },
       auth,
     );
-    expect(["pending", "processing"]).toContain((await check("/api/generator/query", { gen_id: slow.gen_id }, auth)).status);
+    expect(["pending", "processing"]).toContain(
+      (await check("/api/generator/query", { gen_id: slow.gen_id }, auth)).status,
+    );
     expect((await check("/api/generator/cancel", { gen_id: slow.gen_id }, auth)).error_message).toBe("canceled");
-    const sse = await fetch(`${server.url}/api/generator/stream?gen_id=${ok.gen_id}`, { headers: { cookie: user.cookie } });
+    const sse = await fetch(`${server.url}/api/generator/stream?gen_id=${ok.gen_id}`, {
+      headers: { cookie: user.cookie },
+    });
     expect(sse.headers.get("content-type")).toStartWith("text/event-stream");
-    const data = JSON.parse((await sse.text()).split("\n").find((l) => l.startsWith("data: "))!.slice(6));
+    const data = JSON.parse(
+      (await sse.text())
+        .split("\n")
+        .find((l) => l.startsWith("data: "))!
+        .slice(6),
+    );
     expect(ENDPOINTS["/api/generator/query"].response.safeParse(data).success).toBe(true);
     covered.add("/api/generator/stream");
     const h = await check("/api/generator/history", { page: 1, page_size: 10 }, auth);
@@ -107,7 +116,11 @@ describe("real responses match the documented schemas", () => {
     const auth = { cookie: user.cookie };
     const rcv = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("ok") });
     try {
-      const wh = await check("/api/webhooks/create", { url: `http://127.0.0.1:${rcv.port}/hook`, description: "ref" }, auth);
+      const wh = await check(
+        "/api/webhooks/create",
+        { url: `http://127.0.0.1:${rcv.port}/hook`, description: "ref" },
+        auth,
+      );
       await check("/api/webhooks/list", undefined, auth);
       await check("/api/webhooks/rotate-secret", { webhook_id: wh.webhook_id }, auth);
       const g = await check("/api/generator/generate", ENDPOINTS["/api/generator/generate"].example, auth);
@@ -129,7 +142,11 @@ describe("real responses match the documented schemas", () => {
     const auth = { cookie: admin.cookie };
     await check("/api/admin/grant-credits", { email: user.email, credits: 5, expires_in_days: 30 }, auth);
     await check("/api/admin/grant-credits", { user_uuid: user.userId, credits: 1 }, auth);
-    await check("/api/admin/create-subscription", { email: user.email, product_id: "pro", product_name: "Pro", interval: "month", amount: 1900 }, auth);
+    await check(
+      "/api/admin/create-subscription",
+      { email: user.email, product_id: "pro", product_name: "Pro", interval: "month", amount: 1900 },
+      auth,
+    );
     await check("/api/admin/list-users", { page: 1, page_size: 5 }, auth);
     expect(await check("/api/get-user-subscription", undefined, { cookie: user.cookie })).not.toBeNull();
   });
@@ -137,7 +154,11 @@ describe("real responses match the documented schemas", () => {
   test("billing endpoints (simulated checkout; the webhook refuses without its secret)", async () => {
     const products = await check("/api/billing/products", undefined, {});
     expect(products.products.length).toBeGreaterThan(0);
-    const started = await check("/api/billing/checkout", { product_id: products.products[0].product_id }, { cookie: user.cookie });
+    const started = await check(
+      "/api/billing/checkout",
+      { product_id: products.products[0].product_id },
+      { cookie: user.cookie },
+    );
     expect(started.checkout_url).toStartWith(`${server.url}/billing/simulated/`);
     const hook = await api.post("/api/billing/webhook/stripe", { id: "evt_1", type: "invoice.paid" });
     expect(hook.status).toBe(400);
@@ -181,7 +202,11 @@ describe("real responses match the documented schemas", () => {
       ["/api/auth/sign-up/email", { name: "Doc", email: uniqueEmail("doc"), password: "correct-horse-battery" }],
       ["/api/auth/sign-in/email", { email: user.email, password: "correct-horse-battery" }],
     ] as const) {
-      const r = await fetch(server.url + path, { method: "POST", headers: { "content-type": "application/json", origin: server.url }, body: JSON.stringify(body) });
+      const r = await fetch(server.url + path, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: server.url },
+        body: JSON.stringify(body),
+      });
       expect(r.status).toBe(200);
       expect(ENDPOINTS[path].response.safeParse(await r.json()).success).toBe(true);
       covered.add(path);
@@ -189,7 +214,8 @@ describe("real responses match the documented schemas", () => {
   });
 
   test("every documented endpoint was checked (or is not routed in this build)", () => {
-    for (const path of Object.keys(ENDPOINTS)) expect({ path, checked: covered.has(path) || unrouted.has(path) }).toEqual({ path, checked: true });
+    for (const path of Object.keys(ENDPOINTS))
+      expect({ path, checked: covered.has(path) || unrouted.has(path) }).toEqual({ path, checked: true });
     // Every documented endpoint is routed.
     expect([...unrouted]).toEqual([]);
   });

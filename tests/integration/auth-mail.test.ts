@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { creditGrants, user } from "#db/schema";
-import { startSmtp, type SmtpFake } from "../fakes/smtp";
+import { type SmtpFake, startSmtp } from "../fakes/smtp";
 import { Client, uniqueEmail } from "../support/client";
 import { openServerDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
@@ -22,7 +22,9 @@ const PASSWORD = "correct-horse-battery";
 
 beforeAll(async () => {
   smtp = await startSmtp();
-  server = await startServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Atelier <robot@atelier.test>", ADMIN_EMAILS: ADMIN } });
+  server = await startServer({
+    env: { SMTP_URL: smtp.url, MAIL_FROM: "Atelier <robot@atelier.test>", ADMIN_EMAILS: ADMIN },
+  });
   api = new Client(server.url);
   db = await openServerDb(server.dataDir);
 });
@@ -38,11 +40,22 @@ const post = (path: string, body: unknown, cookie?: string) =>
     headers: { "content-type": "application/json", origin: server.url, ...(cookie ? { cookie } : {}) },
     body: JSON.stringify(body),
   });
-const signUp = (email: string, password = PASSWORD, name = "Mail Test") => post("/api/auth/sign-up/email", { email, password, name });
+const signUp = (email: string, password = PASSWORD, name = "Mail Test") =>
+  post("/api/auth/sign-up/email", { email, password, name });
 const signIn = (email: string, password = PASSWORD) => post("/api/auth/sign-in/email", { email, password });
-const cookieOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith("atelier.session_token="))?.split(";")[0];
+const cookieOf = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("atelier.session_token="))
+    ?.split(";")[0];
 const grants = (email: string) =>
-  db.many(db.select({ source: creditGrants.source, amount: creditGrants.amount }).from(creditGrants).innerJoin(user, eq(user.id, creditGrants.userId)).where(eq(user.email, email)));
+  db.many(
+    db
+      .select({ source: creditGrants.source, amount: creditGrants.amount })
+      .from(creditGrants)
+      .innerJoin(user, eq(user.id, creditGrants.userId))
+      .where(eq(user.email, email)),
+  );
 
 describe("sign-up with a mail transport", () => {
   test("no session until the address is verified; the bonus and the ADMIN_EMAILS rights come with verification", async () => {
@@ -73,7 +86,10 @@ describe("sign-up with a mail transport", () => {
     const inRes = await signIn(ADMIN);
     expect(inRes.status).toBe(200);
     const cookie = cookieOf(inRes)!;
-    expect((await api.post("/api/get-user-credits", undefined, { cookie })).body.data).toEqual({ left_credits: 10, total_credits: 10 });
+    expect((await api.post("/api/get-user-credits", undefined, { cookie })).body.data).toEqual({
+      left_credits: 10,
+      total_credits: 10,
+    });
     expect((await api.post("/api/admin/list-users", {}, { cookie })).body.code).toBe(0);
   });
 
@@ -108,11 +124,16 @@ describe("password reset", () => {
   test("forgot → link by mail → new password; the old one and the used link stop working; unknown addresses get the same answer", async () => {
     const email = uniqueEmail("reset");
     await signUp(email);
-    await fetch(smtp.linkIn(await smtp.take(email, "Confirm your e-mail address"), `${server.url}/verify-email?token=`));
+    await fetch(
+      smtp.linkIn(await smtp.take(email, "Confirm your e-mail address"), `${server.url}/verify-email?token=`),
+    );
     const session = cookieOf(await signIn(email))!;
 
     const ask = await post("/api/auth/request-password-reset", { email, redirectTo: "/reset-password" });
-    const askUnknown = await post("/api/auth/request-password-reset", { email: uniqueEmail("nobody"), redirectTo: "/reset-password" });
+    const askUnknown = await post("/api/auth/request-password-reset", {
+      email: uniqueEmail("nobody"),
+      redirectTo: "/reset-password",
+    });
     expect(ask.status).toBe(200);
     expect(askUnknown.status).toBe(200);
     expect(await askUnknown.json()).toEqual(await ask.json());
@@ -127,7 +148,9 @@ describe("password reset", () => {
     expect((await signIn(email)).status).toBe(401);
     expect((await signIn(email, "brand-new-secret-9")).status).toBe(200);
     // Sessions from before the reset are gone; the link works once.
-    expect((await api.post("/api/get-user-info", undefined, { cookie: session })).body.message).toBe("no auth, please sign-in");
+    expect((await api.post("/api/get-user-info", undefined, { cookie: session })).body.message).toBe(
+      "no auth, please sign-in",
+    );
     const reuse = await post("/api/auth/reset-password", { token, newPassword: "third-secret-123" });
     expect(reuse.status).toBe(400);
   });

@@ -4,7 +4,6 @@
  * limiter, database storage, AUTH_RATE_LIMIT).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { Client, uniqueEmail } from "../support/client";
 import { queryServerDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
@@ -20,7 +19,7 @@ const post = (server: TestServer, path: string, body: unknown, headers: Record<s
 const signIn = (server: TestServer, email: string, password: string, headers?: Record<string, string>) =>
   post(server, "/api/auth/sign-in/email", { email, password }, headers);
 const signInForm = (server: TestServer, email: string, password: string) =>
-  fetch(server.url + "/sign-in", {
+  fetch(`${server.url}/sign-in`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
     body: new URLSearchParams({ email, password, next: "" }),
@@ -107,13 +106,16 @@ describe("per IP (AUTH_RATE_LIMIT on, the default)", () => {
     }
     expect(rs).toEqual([401, 401, 401, 429]);
     // The form posts go through the same limiter.
-    expect(await (await signInForm(s, uniqueEmail("form"), "whatever-password")).text()).toContain("Too many attempts from your network");
+    expect(await (await signInForm(s, uniqueEmail("form"), "whatever-password")).text()).toContain(
+      "Too many attempts from your network",
+    );
   });
 
   test("the count lives in the database: a second process on the same data sees it", async () => {
     const other = await startServer({ dataDir: s.dataDir, env: { AUTH_RATE_LIMIT: "on" } });
     try {
-      const ask = (srv: TestServer) => post(srv, "/api/auth/request-password-reset", { email: uniqueEmail("reset"), redirectTo: "/reset-password" });
+      const ask = (srv: TestServer) =>
+        post(srv, "/api/auth/request-password-reset", { email: uniqueEmail("reset"), redirectTo: "/reset-password" });
       const rs = [await ask(s), await ask(other), await ask(s), await ask(other)];
       expect(rs.map((r) => r.status)).toEqual([200, 200, 200, 429]);
     } finally {
@@ -123,11 +125,16 @@ describe("per IP (AUTH_RATE_LIMIT on, the default)", () => {
 
   test("a burst of 20 sign-ups: 10 accounts, the rest 429 (no free credits for them)", async () => {
     const rs = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => post(s, "/api/auth/sign-up/email", { email: uniqueEmail(`farm${i}`), password: PASSWORD, name: "farm" })),
+      Array.from({ length: 20 }, (_, i) =>
+        post(s, "/api/auth/sign-up/email", { email: uniqueEmail(`farm${i}`), password: PASSWORD, name: "farm" }),
+      ),
     );
     expect(rs.filter((r) => r.status === 200).length).toBe(10);
     expect(rs.filter((r) => r.status === 429).length).toBe(10);
-    const rows = await queryServerDb(s.dataDir, "SELECT count(*) AS n, sum(amount) AS credits FROM credit_grants WHERE source = 'signup'");
+    const rows = await queryServerDb(
+      s.dataDir,
+      "SELECT count(*) AS n, sum(amount) AS credits FROM credit_grants WHERE source = 'signup'",
+    );
     expect(rows).toEqual([{ n: 10, credits: 100 }]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Security review (DESIGN §9, resource bounds): with the default configuration
+ * Security review (docs/design.md §9, resource bounds): with the default configuration
  * (SESSION_RATE_LIMITS=false) a signed-in session may call
  * POST /api/billing/checkout without any bound. Each call is one Stripe API
  * request made with the merchant's secret key (Stripe rate-limits per account,
@@ -8,7 +8,7 @@
  * an open session for the same product), answered with `too many requests`.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startBillingServer, type BillingServer } from "../support/billing";
+import { type BillingServer, startBillingServer } from "../support/billing";
 
 let b: BillingServer;
 

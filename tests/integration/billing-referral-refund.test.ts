@@ -1,12 +1,12 @@
 /**
- * Security review (money invariants, DESIGN §9): a referral reward is paid out of
+ * Security review (money invariants, docs/design.md §9): a referral reward is paid out of
  * an order's credits, so refunding that order must take the reward back too.
  * Today a full refund claws back the buyer's grant only: an affiliate (a flag any
  * user sets on themselves through /api/update-invite) who invites a second account
  * of their own, buys and refunds, keeps 10 % of every refunded pack for free.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startBillingServer, type BillingServer } from "../support/billing";
+import { type BillingServer, startBillingServer } from "../support/billing";
 
 let b: BillingServer;
 
@@ -19,7 +19,9 @@ const left = async (cookie: string) => (await b.credits(cookie)).left_credits;
 
 test("a fully refunded order takes back the inviter's referral reward", async () => {
   const inviter = await b.signUp("rv-inviter");
-  expect((await b.api.post("/api/update-invite", { is_affiliate: true }, { cookie: inviter.cookie })).body.code).toBe(0);
+  expect((await b.api.post("/api/update-invite", { is_affiliate: true }, { cookie: inviter.cookie })).body.code).toBe(
+    0,
+  );
   const code = (await b.api.post("/api/get-user-info", undefined, { cookie: inviter.cookie })).body.data.invite_code;
   const sock = await b.signUp("rv-sock", code);
 

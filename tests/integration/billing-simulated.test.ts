@@ -1,5 +1,5 @@
 /**
- * DESIGN §9: with no STRIPE_SECRET_KEY, checkout_url opens Atelier's own
+ * docs/design.md §9: with no STRIPE_SECRET_KEY, checkout_url opens Atelier's own
  * simulated checkout page, which completes through the webhook's fulfilment.
  * Opening the page (GET) changes nothing; completing needs a POST by the
  * checkout's owner carrying its per-checkout form token.
@@ -20,7 +20,8 @@ afterAll(async () => {
 });
 
 const signUp = async (tag: string) => api.signUp(uniqueEmail(tag));
-const balance = async (cookie: string) => (await api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits as number;
+const balance = async (cookie: string) =>
+  (await api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits as number;
 const post = (url: string, cookie: string | undefined, form: Record<string, string>) =>
   fetch(url, {
     method: "POST",
@@ -50,7 +51,7 @@ describe("simulated checkout", () => {
     expect((await post(action, other.cookie, { token, outcome: "pay" })).status).toBe(403);
     // The owner without the token (a cross-site form cannot know it): refused.
     expect((await post(action, u.cookie, { token: "", outcome: "pay" })).status).toBe(403);
-    expect((await post(action, u.cookie, { token: token.slice(1) + "A", outcome: "pay" })).status).toBe(403);
+    expect((await post(action, u.cookie, { token: `${token.slice(1)}A`, outcome: "pay" })).status).toBe(403);
     // Signed out: sent to sign in.
     expect((await post(action, undefined, { token, outcome: "pay" })).status).toBe(302);
     expect(await balance(u.cookie)).toBe(10);
@@ -67,18 +68,30 @@ describe("simulated checkout", () => {
 
   test("cancel returns to the account page with a notice and grants nothing", async () => {
     const u = await signUp("sim-cancel");
-    const url = new URL((await api.post("/api/billing/checkout", { product_id: "pack-100" }, { cookie: u.cookie })).body.data.checkout_url);
-    const res = await post(`${url.origin}${url.pathname}`, u.cookie, { token: url.searchParams.get("token")!, outcome: "cancel" });
+    const url = new URL(
+      (await api.post("/api/billing/checkout", { product_id: "pack-100" }, { cookie: u.cookie })).body.data
+        .checkout_url,
+    );
+    const res = await post(`${url.origin}${url.pathname}`, u.cookie, {
+      token: url.searchParams.get("token")!,
+      outcome: "cancel",
+    });
     expect(res.headers.get("location")).toBe("/account?notice=checkout-canceled");
     // A canceled (or expired) checkout cannot be paid afterwards, and the buyer is not told it succeeded.
-    const late = await post(`${url.origin}${url.pathname}`, u.cookie, { token: url.searchParams.get("token")!, outcome: "pay" });
+    const late = await post(`${url.origin}${url.pathname}`, u.cookie, {
+      token: url.searchParams.get("token")!,
+      outcome: "pay",
+    });
     expect(late.headers.get("location")).toBe("/account?notice=checkout-canceled");
     expect(await balance(u.cookie)).toBe(10);
   });
 
   test("a plan makes the user a subscriber with the period's credits", async () => {
     const u = await signUp("sim-plan");
-    const url = new URL((await api.post("/api/billing/checkout", { product_id: "pro-monthly" }, { cookie: u.cookie })).body.data.checkout_url);
+    const url = new URL(
+      (await api.post("/api/billing/checkout", { product_id: "pro-monthly" }, { cookie: u.cookie })).body.data
+        .checkout_url,
+    );
     await post(`${url.origin}${url.pathname}`, u.cookie, { token: url.searchParams.get("token")!, outcome: "pay" });
     expect(await balance(u.cookie)).toBe(610);
     const sub = (await api.post("/api/get-user-subscription", undefined, { cookie: u.cookie })).body.data;
@@ -95,24 +108,82 @@ describe("products are editable with the admin CLI", () => {
   async function cli(...args: string[]) {
     return runAtelier(["admin", ...args], {
       cwd: server.dataDir,
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", DATA_DIR: server.dataDir, LOG_LEVEL: "error", ...databaseEnv(server) },
+      env: {
+        PATH: process.env.PATH!,
+        HOME: process.env.HOME ?? "/tmp",
+        DATA_DIR: server.dataDir,
+        LOG_LEVEL: "error",
+        ...databaseEnv(server),
+      },
     });
   }
 
   test("set-product adds and changes a product; --active false takes it off sale; bad input exits 1", async () => {
-    const added = await cli("set-product", "--product-id", "pack-50", "--name", "50 credits", "--kind", "pack", "--credits", "50", "--amount", "300");
+    const added = await cli(
+      "set-product",
+      "--product-id",
+      "pack-50",
+      "--name",
+      "50 credits",
+      "--kind",
+      "pack",
+      "--credits",
+      "50",
+      "--amount",
+      "300",
+    );
     expect(added.code).toBe(0);
     expect(added.stdout).toContain("saved pack-50");
     let list = (await api.post("/api/billing/products")).body.data.products;
-    expect(list.find((p: any) => p.product_id === "pack-50")).toEqual({ product_id: "pack-50", name: "50 credits", kind: "pack", credits: 50, interval: null, amount: 300, currency: "usd" });
+    expect(list.find((p: any) => p.product_id === "pack-50")).toEqual({
+      product_id: "pack-50",
+      name: "50 credits",
+      kind: "pack",
+      credits: 50,
+      interval: null,
+      amount: 300,
+      currency: "usd",
+    });
 
-    expect((await cli("set-product", "--product-id", "pack-50", "--name", "50 credits", "--kind", "pack", "--credits", "50", "--amount", "300", "--active", "false")).code).toBe(0);
+    expect(
+      (
+        await cli(
+          "set-product",
+          "--product-id",
+          "pack-50",
+          "--name",
+          "50 credits",
+          "--kind",
+          "pack",
+          "--credits",
+          "50",
+          "--amount",
+          "300",
+          "--active",
+          "false",
+        )
+      ).code,
+    ).toBe(0);
     list = (await api.post("/api/billing/products")).body.data.products;
     expect(list.find((p: any) => p.product_id === "pack-50")).toBeUndefined();
     const u = await signUp("off-sale");
-    expect((await api.post("/api/billing/checkout", { product_id: "pack-50" }, { cookie: u.cookie })).body.message).toBe("product not found");
+    expect(
+      (await api.post("/api/billing/checkout", { product_id: "pack-50" }, { cookie: u.cookie })).body.message,
+    ).toBe("product not found");
 
-    const bad = await cli("set-product", "--product-id", "plan-x", "--name", "X", "--kind", "subscription", "--credits", "5", "--amount", "900");
+    const bad = await cli(
+      "set-product",
+      "--product-id",
+      "plan-x",
+      "--name",
+      "X",
+      "--kind",
+      "subscription",
+      "--credits",
+      "5",
+      "--amount",
+      "900",
+    );
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("interval (month or year) is required for a subscription");
     const listed = await cli("list-products");

@@ -1,5 +1,5 @@
 /**
- * DESIGN §9: payments through the official Stripe SDK against a local fake of
+ * docs/design.md §9: payments through the official Stripe SDK against a local fake of
  * the Stripe API, webhooks signed with the SDK's own test-header helper.
  * Balances are read through the public API; expectations are the catalog's
  * numbers (seeded products), not values computed by the code under test.
@@ -10,7 +10,7 @@ import { billingEvents, checkouts, creditDebits, creditGrants, orders } from "#d
 import { debitForGeneration } from "~/domain/credits/ledger.server";
 import { systemClock } from "~/lib/clock";
 import { ENDPOINTS } from "~/lib/endpoints";
-import { startBillingServer, type BillingServer } from "../support/billing";
+import { type BillingServer, startBillingServer } from "../support/billing";
 import { insertApiKey } from "../support/db";
 
 let b: BillingServer;
@@ -22,7 +22,8 @@ const PRO_MONTHLY = { id: "pro-monthly", credits: 600, amount: 1900 };
 beforeAll(async () => void (b = await startBillingServer()));
 afterAll(() => b?.stop());
 
-const subscription = async (cookie: string) => (await b.api.post("/api/get-user-subscription", undefined, { cookie })).body.data;
+const subscription = async (cookie: string) =>
+  (await b.api.post("/api/get-user-subscription", undefined, { cookie })).body.data;
 
 /** Starts a checkout through Atelier and answers the fake's session. */
 async function checkout(cookie: string, productId: string) {
@@ -36,15 +37,37 @@ describe("products", () => {
     const r = await b.api.post("/api/billing/products");
     expect(r.body.code).toBe(0);
     const byId = Object.fromEntries(r.body.data.products.map((p: any) => [p.product_id, p]));
-    expect(byId["pack-100"]).toEqual({ product_id: "pack-100", name: "100 credits", kind: "pack", credits: 100, interval: null, amount: 500, currency: "usd" });
-    expect(byId["pro-monthly"]).toEqual({ product_id: "pro-monthly", name: "Pro monthly", kind: "subscription", credits: 600, interval: "month", amount: 1900, currency: "usd" });
+    expect(byId["pack-100"]).toEqual({
+      product_id: "pack-100",
+      name: "100 credits",
+      kind: "pack",
+      credits: 100,
+      interval: null,
+      amount: 500,
+      currency: "usd",
+    });
+    expect(byId["pro-monthly"]).toEqual({
+      product_id: "pro-monthly",
+      name: "Pro monthly",
+      kind: "subscription",
+      credits: 600,
+      interval: "month",
+      amount: 1900,
+      currency: "usd",
+    });
     expect(byId["pro-yearly"].interval).toBe("year");
   });
 
   test("checkout of an unknown product → product not found; signed out → no auth", async () => {
     const u = await b.signUp("unknown-product");
-    expect((await b.api.post("/api/billing/checkout", { product_id: "nope" }, { cookie: u.cookie })).body).toEqual({ code: 1, message: "product not found", data: null });
-    expect((await b.api.post("/api/billing/checkout", { product_id: "pack-100" })).body.message).toBe("no auth, please sign-in");
+    expect((await b.api.post("/api/billing/checkout", { product_id: "nope" }, { cookie: u.cookie })).body).toEqual({
+      code: 1,
+      message: "product not found",
+      data: null,
+    });
+    expect((await b.api.post("/api/billing/checkout", { product_id: "pack-100" })).body.message).toBe(
+      "no auth, please sign-in",
+    );
   });
 });
 
@@ -65,10 +88,15 @@ describe("a credit pack, end to end", () => {
     expect(ENDPOINTS["/api/billing/webhook/stripe"].response.safeParse(ack.data).success).toBe(true);
     // Fulfilled from the event alone: no call back to Stripe.
     expect(b.stripe.state.requests.length).toBe(requestsBefore);
-    expect(await b.credits(u.cookie)).toEqual({ left_credits: SIGNUP + PACK_100.credits, total_credits: SIGNUP + PACK_100.credits });
+    expect(await b.credits(u.cookie)).toEqual({
+      left_credits: SIGNUP + PACK_100.credits,
+      total_credits: SIGNUP + PACK_100.credits,
+    });
     // A pack is not a subscription.
     expect(await subscription(u.cookie)).toBeNull();
-    const grant = (await b.db.many(b.db.select().from(creditGrants).where(eq(creditGrants.userId, u.userId)))).find((g) => g.source === "order")!;
+    const grant = (await b.db.many(b.db.select().from(creditGrants).where(eq(creditGrants.userId, u.userId)))).find(
+      (g) => g.source === "order",
+    )!;
     const days = (grant.expiresAt!.getTime() - grant.createdAt.getTime()) / 86_400_000;
     expect(Math.round(days)).toBe(365);
   });
@@ -92,14 +120,28 @@ describe("a subscription: bought, renewed twice, refunded, canceled", () => {
     expect(s.mode).toBe("subscription");
     expect(s.client_reference_id).toBe(u.userId);
     // What was sold travels with the subscription (renewals grant the order's stored credits, not a re-priced product's).
-    expect(s._subscriptionMetadata).toEqual({ product_id: PRO_MONTHLY.id, user_id: u.userId, credits: "600", amount: "1900", currency: "usd" });
+    expect(s._subscriptionMetadata).toEqual({
+      product_id: PRO_MONTHLY.id,
+      user_id: u.userId,
+      credits: "600",
+      amount: "1900",
+      currency: "usd",
+    });
     await b.deliverOk(await b.stripe.pay(s.id));
     const subId = b.stripe.sessions.get(s.id)!.subscription as string;
 
-    let sub = await subscription(u.cookie);
-    expect(sub).toMatchObject({ product_id: PRO_MONTHLY.id, product_name: "Pro monthly", interval: "month", amount: PRO_MONTHLY.amount, status: "paid", sub_id: subId });
+    const sub = await subscription(u.cookie);
+    expect(sub).toMatchObject({
+      product_id: PRO_MONTHLY.id,
+      product_name: "Pro monthly",
+      interval: "month",
+      amount: PRO_MONTHLY.amount,
+      status: "paid",
+      sub_id: subId,
+    });
     expect(await b.credits(u.cookie)).toMatchObject({ left_credits: SIGNUP + 600 });
-    const periodEnd = async () => (await b.db.one(b.db.select().from(orders).where(eq(orders.externalId, subId))))!.periodEnd!.getTime();
+    const periodEnd = async () =>
+      (await b.db.one(b.db.select().from(orders).where(eq(orders.externalId, subId))))!.periodEnd!.getTime();
     const stripePeriodEnd = () => b.stripe.subscriptions.get(subId)!.items.data[0].current_period_end * 1000;
     expect(await periodEnd()).toBe(stripePeriodEnd());
 
@@ -110,7 +152,10 @@ describe("a subscription: bought, renewed twice, refunded, canceled", () => {
     const renewal2 = await b.stripe.renew(subId);
     await b.deliverOk(renewal2);
     expect(await periodEnd()).toBe(stripePeriodEnd());
-    expect(await b.credits(u.cookie)).toMatchObject({ left_credits: SIGNUP + 3 * 600, total_credits: SIGNUP + 3 * 600 });
+    expect(await b.credits(u.cookie)).toMatchObject({
+      left_credits: SIGNUP + 3 * 600,
+      total_credits: SIGNUP + 3 * 600,
+    });
 
     // Refund the second renewal: its PaymentIntent is found through the invoice payments API.
     const invoice = renewal2.find((e) => e.event.type === "invoice.paid")!.event.data.object;
@@ -130,7 +175,9 @@ describe("a subscription: bought, renewed twice, refunded, canceled", () => {
     expect(portal.status).toBe(302);
     expect(portal.headers.get("location")).toStartWith(`${b.stripe.origin}/portal/bps_`);
     const portalCall = b.stripe.state.requests.findLast((r) => r.path === "/v1/billing_portal/sessions")!;
-    expect(new URLSearchParams(portalCall.body as string).get("customer")).toBe(b.stripe.subscriptions.get(subId)!.customer);
+    expect(new URLSearchParams(portalCall.body as string).get("customer")).toBe(
+      b.stripe.subscriptions.get(subId)!.customer,
+    );
     expect(new URLSearchParams(portalCall.body as string).get("return_url")).toBe(`${b.server.url}/account`);
 
     await b.deliverOk(await b.stripe.cancel(subId));
@@ -146,10 +193,17 @@ describe("the webhook signature", () => {
     const [paid] = await b.stripe.pay(s.id);
     const url = b.stripe.webhookUrl!;
     const post = (body: string, signature?: string) =>
-      fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(signature ? { "stripe-signature": signature } : {}) }, body });
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(signature ? { "stripe-signature": signature } : {}) },
+        body,
+      });
 
     // Signed with another secret.
-    const forgedHeader = await (await import("stripe")).default.webhooks.generateTestHeaderStringAsync({ payload: paid!.payload, secret: "whsec_not_the_secret" });
+    const forgedHeader = await (await import("stripe")).default.webhooks.generateTestHeaderStringAsync({
+      payload: paid!.payload,
+      secret: "whsec_not_the_secret",
+    });
     const forged = await post(paid!.payload, forgedHeader);
     expect(forged.status).toBe(400);
     expect(await forged.json()).toEqual({ code: 1, message: "invalid signature", data: null });
@@ -163,7 +217,9 @@ describe("the webhook signature", () => {
     expect((await post(JSON.stringify(JSON.parse(paid!.payload)), paid!.signature)).status).toBe(400);
 
     expect(await b.credits(u.cookie)).toEqual({ left_credits: SIGNUP, total_credits: SIGNUP });
-    expect((await b.db.one(b.db.select().from(billingEvents).where(eq(billingEvents.id, paid!.event.id))))).toBeUndefined();
+    expect(
+      await b.db.one(b.db.select().from(billingEvents).where(eq(billingEvents.id, paid!.event.id))),
+    ).toBeUndefined();
     // The genuine delivery still works afterwards.
     await b.deliverOk([paid!]);
     expect((await b.credits(u.cookie)).left_credits).toBe(SIGNUP + PACK_100.credits);
@@ -179,8 +235,15 @@ describe("duplicates and order", () => {
     for (const r of res) expect(r.status).toBe(200);
     const bodies = await Promise.all(res.map((r) => r.json()));
     expect(bodies.filter((b) => b.data.duplicate === false).length).toBe(1);
-    expect(await b.credits(u.cookie)).toEqual({ left_credits: SIGNUP + PACK_100.credits, total_credits: SIGNUP + PACK_100.credits });
-    expect((await b.db.many(b.db.select().from(creditGrants).where(eq(creditGrants.userId, u.userId)))).filter((g) => g.source === "order").length).toBe(1);
+    expect(await b.credits(u.cookie)).toEqual({
+      left_credits: SIGNUP + PACK_100.credits,
+      total_credits: SIGNUP + PACK_100.credits,
+    });
+    expect(
+      (await b.db.many(b.db.select().from(creditGrants).where(eq(creditGrants.userId, u.userId)))).filter(
+        (g) => g.source === "order",
+      ).length,
+    ).toBe(1);
     // A later replay too.
     const [again] = await b.deliverOk([paid!]);
     expect(again.data.duplicate).toBe(true);
@@ -206,14 +269,28 @@ describe("duplicates and order", () => {
       object: "event",
       type: "checkout.session.completed",
       created: Math.floor(Date.now() / 1000),
-      data: { object: { id: "cs_test_ghost", object: "checkout.session", mode: "payment", payment_status: "paid", client_reference_id: "no-such-user", metadata: { product_id: PACK_100.id }, amount_total: 500, currency: "usd", payment_intent: "pi_ghost", customer: null } },
+      data: {
+        object: {
+          id: "cs_test_ghost",
+          object: "checkout.session",
+          mode: "payment",
+          payment_status: "paid",
+          client_reference_id: "no-such-user",
+          metadata: { product_id: PACK_100.id },
+          amount_total: 500,
+          currency: "usd",
+          payment_intent: "pi_ghost",
+          customer: null,
+        },
+      },
     });
     const [ack] = await b.deliverOk([ghost]);
     expect(ack.data.outcome).toBe("ignored: unknown user no-such-user");
     const row = (await b.db.one(b.db.select().from(billingEvents).where(eq(billingEvents.id, "evt_ghost_1"))))!;
     expect(row.payload).toBe(ghost.payload);
     // The log line reaches us through the server's stdout pipe, a moment after the answer.
-    for (const until = Date.now() + 5000; !b.server.logs().includes("billing event ignored") && Date.now() < until; ) await Bun.sleep(20);
+    for (const until = Date.now() + 5000; !b.server.logs().includes("billing event ignored") && Date.now() < until; )
+      await Bun.sleep(20);
     expect(b.server.logs()).toContain("billing event ignored");
   });
 });
@@ -224,13 +301,17 @@ describe("refunds", () => {
     const s = await checkout(u.cookie, PACK_100.id);
     await b.deliverOk(await b.stripe.pay(s.id));
     // Spend 80: the 10 sign-up credits (expiring first) and 70 of the pack.
-    await b.db.tx((tx) => debitForGeneration(tx, { genId: `spend-${u.userId}`, userId: u.userId, amount: 80 }, systemClock));
+    await b.db.tx((tx) =>
+      debitForGeneration(tx, { genId: `spend-${u.userId}`, userId: u.userId, amount: 80 }, systemClock),
+    );
     expect((await b.credits(u.cookie)).left_credits).toBe(30);
 
     const [ack] = await b.deliverOk(await b.stripe.refund(b.stripe.paymentIntentOf(s.id)));
     expect(ack.data.outcome).toContain("30 of 100 credits clawed back");
     expect(await b.credits(u.cookie)).toEqual({ left_credits: 0, total_credits: SIGNUP + PACK_100.credits });
-    const clawback = (await b.db.many(b.db.select().from(creditDebits).where(eq(creditDebits.userId, u.userId)))).find((d) => d.genId.startsWith("refund:"))!;
+    const clawback = (await b.db.many(b.db.select().from(creditDebits).where(eq(creditDebits.userId, u.userId)))).find(
+      (d) => d.genId.startsWith("refund:"),
+    )!;
     expect({ amount: clawback.amount, charged: clawback.charged }).toEqual({ amount: 100, charged: 30 });
     expect((await b.db.one(b.db.select().from(orders).where(eq(orders.externalId, s.id))))!.status).toBe("refunded");
   });
@@ -270,7 +351,13 @@ describe("disputes and expired checkouts", () => {
     const paid = await checkout(u.cookie, PACK_100.id);
     await b.deliverOk(await b.stripe.pay(paid.id));
     // An expiry that arrives after the payment (out of order): the checkout is completed, not open.
-    const late = await b.stripe.sign({ id: `evt_late_${paid.id}`, object: "event", created: Math.floor(Date.now() / 1000), type: "checkout.session.expired", data: { object: { ...paid, status: "expired" } } });
+    const late = await b.stripe.sign({
+      id: `evt_late_${paid.id}`,
+      object: "event",
+      created: Math.floor(Date.now() / 1000),
+      type: "checkout.session.expired",
+      data: { object: { ...paid, status: "expired" } },
+    });
     const [lateAck] = await b.deliverOk([late]);
     expect(lateAck.data.outcome).toBe(`ignored: checkout ${paid.id} not open`);
     expect((await b.credits(u.cookie)).left_credits).toBe(SIGNUP + PACK_100.credits);
@@ -283,14 +370,18 @@ describe("affiliates", () => {
     await b.api.post("/api/update-invite", { is_affiliate: true }, { cookie: inviter.cookie });
     const code = (await b.api.post("/api/get-user-info", undefined, { cookie: inviter.cookie })).body.data.invite_code;
     const invitee = await b.signUp("invitee", code);
-    expect((await b.api.post("/api/get-user-info", undefined, { cookie: invitee.cookie })).body.data.invited_by).toBe(inviter.userId);
+    expect((await b.api.post("/api/get-user-info", undefined, { cookie: invitee.cookie })).body.data.invited_by).toBe(
+      inviter.userId,
+    );
 
     await b.deliverOk(await b.stripe.pay((await checkout(invitee.cookie, PACK_100.id)).id));
     expect((await b.credits(inviter.cookie)).left_credits).toBe(SIGNUP + 10);
     // A second order of the same invitee: no second reward.
     await b.deliverOk(await b.stripe.pay((await checkout(invitee.cookie, PACK_100.id)).id));
     expect((await b.credits(inviter.cookie)).left_credits).toBe(SIGNUP + 10);
-    const rewards = (await b.db.many(b.db.select().from(creditGrants).where(eq(creditGrants.userId, inviter.userId)))).filter((g) => g.source === "referral");
+    const rewards = (
+      await b.db.many(b.db.select().from(creditGrants).where(eq(creditGrants.userId, inviter.userId)))
+    ).filter((g) => g.source === "referral");
     expect(rewards.map((g) => g.amount)).toEqual([10]);
   });
 

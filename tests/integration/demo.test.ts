@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { hashApiKey } from "~/domain/api-keys/authenticate.server";
-import { simulatedReply, wordChunks } from "~/providers/simulator/language-model.server";
 import { grantCredits } from "~/domain/credits/ledger.server";
 import { systemClock } from "~/lib/clock";
-import { Client, uniqueEmail, type Auth, type Reply } from "../support/client";
+import { simulatedReply, wordChunks } from "~/providers/simulator/language-model.server";
+import { chunksOf, FAKE_FAIL_AFTER, type FakeOpenAI, fakeReply, startFakeOpenAI } from "../fakes/openai-text";
+import { type Auth, Client, type Reply, uniqueEmail } from "../support/client";
 import { insertApiKey, openServerDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
-import { chunksOf, FAKE_FAIL_AFTER, fakeReply, startFakeOpenAI, type FakeOpenAI } from "../fakes/openai-text";
 
 /** Headers every demo call of the current describe sends (the paying caller's key, where live calls are made). */
 let callerHeaders: Record<string, string> = {};
@@ -14,7 +14,11 @@ let callerHeaders: Record<string, string> = {};
 /** Posts to the stream endpoint and records each chunk with its arrival time. */
 async function streamPost(url: string, body: unknown, headers: Record<string, string> = {}) {
   const t0 = performance.now();
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...callerHeaders, ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...callerHeaders, ...headers },
+    body: JSON.stringify(body),
+  });
   const chunks: { text: string; at: number }[] = [];
   if (!(res.headers.get("content-type") ?? "").startsWith("text/plain")) return { res, chunks, json: await res.json() };
   const reader = res.body!.getReader();
@@ -30,9 +34,12 @@ async function streamPost(url: string, body: unknown, headers: Record<string, st
 
 const ENDPOINTS = ["/api/demo/gen-text", "/api/demo/gen-stream-text"] as const;
 
-/** A client whose calls carry an API key unless told otherwise (live demo calls are paid: DESIGN §5). */
+/** A client whose calls carry an API key unless told otherwise (live demo calls are paid: docs/design.md §5). */
 class KeyClient extends Client {
-  constructor(baseUrl: string, private readonly key: string) {
+  constructor(
+    baseUrl: string,
+    private readonly key: string,
+  ) {
     super(baseUrl);
   }
   override post<T = any>(path: string, body?: unknown, auth: Auth = {}, init: RequestInit = {}): Promise<Reply<T>> {
@@ -86,7 +93,11 @@ describe("demo endpoints in development (open), live and simulated", () => {
   });
 
   test("gen-text, simulated provider: envelope with provider, model, mode, text, usage", async () => {
-    const r = await api.post("/api/demo/gen-text", { provider: "openrouter", model: "openai/gpt-4o-mini", prompt: "a lighthouse at dusk" });
+    const r = await api.post("/api/demo/gen-text", {
+      provider: "openrouter",
+      model: "openai/gpt-4o-mini",
+      prompt: "a lighthouse at dusk",
+    });
     expect(r.status).toBe(200);
     expect(r.body.code).toBe(0);
     const text = simulatedReply("openrouter", "openai/gpt-4o-mini", "a lighthouse at dusk");
@@ -105,7 +116,9 @@ describe("demo endpoints in development (open), live and simulated", () => {
     expect(r.body.code).toBe(0);
     expect(r.body.data.text).toBe(fakeReply("gpt-4.1-mini", "hello"));
     expect(r.body.data.mode).toBe("live");
-    expect(fake.calls.slice(before).map((c) => [c.path, c.authorization])).toEqual([["/v1/responses", `Bearer ${fake.apiKey}`]]);
+    expect(fake.calls.slice(before).map((c) => [c.path, c.authorization])).toEqual([
+      ["/v1/responses", `Bearer ${fake.apiKey}`],
+    ]);
   });
 
   test("gen-text, deepseek live: Chat Completions on the fake", async () => {
@@ -118,10 +131,18 @@ describe("demo endpoints in development (open), live and simulated", () => {
   for (const [provider, model, expected] of [
     ["openai", "gpt-4o-mini", fakeReply("gpt-4o-mini", "tell me about rivers")],
     ["deepseek", "deepseek-chat", fakeReply("deepseek-chat", "tell me about rivers")],
-    ["openrouter", "meta-llama/llama-3.3-70b-instruct", simulatedReply("openrouter", "meta-llama/llama-3.3-70b-instruct", "tell me about rivers")],
+    [
+      "openrouter",
+      "meta-llama/llama-3.3-70b-instruct",
+      simulatedReply("openrouter", "meta-llama/llama-3.3-70b-instruct", "tell me about rivers"),
+    ],
   ] as const) {
     test(`gen-stream-text (${provider}): plain text, several chunks over time, in order, reassembling to the full text`, async () => {
-      const { res, chunks } = await streamPost(server.url + "/api/demo/gen-stream-text", { provider, model, prompt: "tell me about rivers" });
+      const { res, chunks } = await streamPost(`${server.url}/api/demo/gen-stream-text`, {
+        provider,
+        model,
+        prompt: "tell me about rivers",
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
       // At least two reads (a loaded machine may coalesce chunks in transit; the timing check below proves streaming).
@@ -134,7 +155,11 @@ describe("demo endpoints in development (open), live and simulated", () => {
 
   test("DEMO_RATE_LIMIT=0 turns the demo limit off", async () => {
     for (let i = 0; i < 3; i++) {
-      const r = await api.post("/api/demo/gen-text", { provider: "openrouter", model: "openai/gpt-4o-mini", prompt: `n${i}` });
+      const r = await api.post("/api/demo/gen-text", {
+        provider: "openrouter",
+        model: "openai/gpt-4o-mini",
+        prompt: `n${i}`,
+      });
       expect(r.body.code).toBe(0);
     }
   });
@@ -149,7 +174,10 @@ describe("demo endpoints in development (open), live and simulated", () => {
         [{ provider: "openai", model: "gpt-4o-mini", prompt: 42 }, "invalid params"],
         ["[1,2]", "invalid params"],
         ["{not json", "invalid params: body is not valid JSON"],
-        [{ provider: "openai", model: "gpt-4o-mini", prompt: "x".repeat(4001) }, "invalid params: prompt too long (max 4000)"],
+        [
+          { provider: "openai", model: "gpt-4o-mini", prompt: "x".repeat(4001) },
+          "invalid params: prompt too long (max 4000)",
+        ],
         [{ provider: "acme", model: "gpt-4o-mini", prompt: "x" }, "Unsupported provider: acme"],
         [{ provider: "openai", model: "gpt-9", prompt: "x" }, "Unsupported model: gpt-9"],
         [{ provider: "deepseek", model: "gpt-4o-mini", prompt: "x" }, "Unsupported model: gpt-4o-mini"],
@@ -161,7 +189,11 @@ describe("demo endpoints in development (open), live and simulated", () => {
     });
 
     test(`${path}: upstream 401 and 500 → envelope errors`, async () => {
-      const wrongKey = await api.post(path, { provider: "siliconflow", model: "Qwen/Qwen2.5-7B-Instruct", prompt: "hi" });
+      const wrongKey = await api.post(path, {
+        provider: "siliconflow",
+        model: "Qwen/Qwen2.5-7B-Instruct",
+        prompt: "hi",
+      });
       expect(wrongKey.body).toEqual({ code: 1, message: "upstream error: siliconflow answered HTTP 401", data: null });
       const down = await api.post(path, { provider: "openai", model: "gpt-4o-mini", prompt: "[fake:500]" });
       expect(down.body).toEqual({ code: 1, message: "upstream error: openai answered HTTP 500", data: null });
@@ -181,7 +213,7 @@ describe("demo endpoints in development (open), live and simulated", () => {
     expect(r.body.data).toMatchObject({ provider: "openai", model: "dall-e-3", mode: "live" });
     expect(r.body.data.result_urls).toHaveLength(1);
     const url: string = r.body.data.result_urls[0];
-    expect(url.startsWith(server.url + "/media/demo/")).toBe(true);
+    expect(url.startsWith(`${server.url}/media/demo/`)).toBe(true);
     expect(fake.calls.slice(before).map((c) => c.path)).toEqual(["/v1/images/generations"]);
     const img = await fetch(url);
     expect(img.status).toBe(200);
@@ -191,12 +223,19 @@ describe("demo endpoints in development (open), live and simulated", () => {
 
   test("gen-image errors: unknown provider / model, bad input, upstream 500 (one call, no retry)", async () => {
     const cases: [unknown, string][] = [
-      [{ provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "x" }, "Unsupported image provider: replicate"],
+      [
+        { provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "x" },
+        "Unsupported image provider: replicate",
+      ],
       [{ provider: "openai", model: "gpt-4o-mini", prompt: "x" }, "Unsupported model: gpt-4o-mini"],
       [{ provider: "openai", model: "dall-e-3" }, "invalid params"],
-      [{ provider: "openai", model: "dall-e-3", prompt: "x".repeat(4001) }, "invalid params: prompt too long (max 4000)"],
+      [
+        { provider: "openai", model: "dall-e-3", prompt: "x".repeat(4001) },
+        "invalid params: prompt too long (max 4000)",
+      ],
     ];
-    for (const [body, message] of cases) expect((await api.post("/api/demo/gen-image", body)).body).toEqual({ code: 1, message, data: null });
+    for (const [body, message] of cases)
+      expect((await api.post("/api/demo/gen-image", body)).body).toEqual({ code: 1, message, data: null });
     const before = fake.calls.length;
     const down = await api.post("/api/demo/gen-image", { provider: "openai", model: "dall-e-3", prompt: "[fake:500]" });
     expect(down.body).toEqual({ code: 1, message: "upstream error: openai answered HTTP 500", data: null });
@@ -204,16 +243,22 @@ describe("demo endpoints in development (open), live and simulated", () => {
   });
 
   test("simulated failure: gen-text → envelope error; stream → words so far, then a clean end", async () => {
-    const r = await api.post("/api/demo/gen-text", { provider: "openrouter", model: "openai/gpt-4o-mini", prompt: "oops [simulate:fail]" });
+    const r = await api.post("/api/demo/gen-text", {
+      provider: "openrouter",
+      model: "openai/gpt-4o-mini",
+      prompt: "oops [simulate:fail]",
+    });
     expect(r.body).toEqual({ code: 1, message: "upstream error: openrouter failed", data: null });
-    const { res, chunks } = await streamPost(server.url + "/api/demo/gen-stream-text", {
+    const { res, chunks } = await streamPost(`${server.url}/api/demo/gen-stream-text`, {
       provider: "openrouter",
       model: "openai/gpt-4o-mini",
       prompt: "oops [simulate:fail]",
     });
     expect(res.status).toBe(200);
     expect(chunks.map((c) => c.text).join("")).toBe(
-      wordChunks(simulatedReply("openrouter", "openai/gpt-4o-mini", "oops [simulate:fail]")).slice(0, 3).join(""),
+      wordChunks(simulatedReply("openrouter", "openai/gpt-4o-mini", "oops [simulate:fail]"))
+        .slice(0, 3)
+        .join(""),
     );
   });
 
@@ -222,7 +267,11 @@ describe("demo endpoints in development (open), live and simulated", () => {
       const prompt = `go ${marker}`;
       const logged = () => server.logs().split("demo stream ended by an upstream error").length - 1;
       const before = logged();
-      const { res, chunks } = await streamPost(server.url + "/api/demo/gen-stream-text", { provider: "openai", model: "gpt-4o-mini", prompt });
+      const { res, chunks } = await streamPost(`${server.url}/api/demo/gen-stream-text`, {
+        provider: "openai",
+        model: "gpt-4o-mini",
+        prompt,
+      });
       expect(res.status).toBe(200);
       const text = chunks.map((c) => c.text).join("");
       const full = fakeReply("gpt-4o-mini", prompt);
@@ -233,20 +282,29 @@ describe("demo endpoints in development (open), live and simulated", () => {
       // The server is still healthy and the failure is in its log.
       for (let i = 0; i < 40 && logged() === before; i++) await Bun.sleep(25);
       expect(logged()).toBeGreaterThan(before);
-      const again = await api.post("/api/demo/gen-text", { provider: "openai", model: "gpt-4o-mini", prompt: "still there?" });
+      const again = await api.post("/api/demo/gen-text", {
+        provider: "openai",
+        model: "gpt-4o-mini",
+        prompt: "still there?",
+      });
       expect(again.body.code).toBe(0);
     });
   }
 });
 
-describe("demo endpoints in production (DESIGN §5)", () => {
+describe("demo endpoints in production (docs/design.md §5)", () => {
   let server: TestServer;
   let api: Client;
   const body = { provider: "openrouter", model: "openai/gpt-4o-mini", prompt: "prod" };
 
   beforeAll(async () => {
     server = await startServer({
-      env: { NODE_ENV: "production", BETTER_AUTH_SECRET: "it-secret-it-secret-it-secret-it-secret", DEMO_RATE_LIMIT: "3", DEMO_SIMULATOR_WORD_MS: "1" },
+      env: {
+        NODE_ENV: "production",
+        BETTER_AUTH_SECRET: "it-secret-it-secret-it-secret-it-secret",
+        DEMO_RATE_LIMIT: "3",
+        DEMO_SIMULATOR_WORD_MS: "1",
+      },
     });
     api = new Client(server.url);
   });
@@ -265,7 +323,7 @@ describe("demo endpoints in production (DESIGN §5)", () => {
     expect(first.body.code).toBe(0);
     expect(first.headers.get("x-ratelimit-limit")).toBe("3");
     expect(first.headers.get("x-ratelimit-remaining")).toBe("2");
-    const { res, chunks } = await streamPost(server.url + "/api/demo/gen-stream-text", body, { cookie });
+    const { res, chunks } = await streamPost(`${server.url}/api/demo/gen-stream-text`, body, { cookie });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-ratelimit-remaining")).toBe("1");
     expect(chunks.map((c) => c.text).join("")).toBe(simulatedReply("openrouter", "openai/gpt-4o-mini", "prod"));
@@ -284,7 +342,9 @@ describe("demo endpoints in production (DESIGN §5)", () => {
     const key = `atl_${crypto.randomUUID().replaceAll("-", "")}`;
     const db = await openServerDb(server.dataDir);
     await db
-      .raw("INSERT INTO api_keys (id, user_id, name, start, key_hash, status, created_at) VALUES (?, ?, 'demo', ?, ?, 'active', ?)")
+      .raw(
+        "INSERT INTO api_keys (id, user_id, name, start, key_hash, status, created_at) VALUES (?, ?, 'demo', ?, ?, 'active', ?)",
+      )
       .run(crypto.randomUUID(), userId, key.slice(0, 8), hashApiKey(key), Date.now());
     await db.close();
     expect((await api.post("/api/demo/gen-text", body, { apiKey: key })).body.code).toBe(0);
@@ -294,7 +354,7 @@ describe("demo endpoints in production (DESIGN §5)", () => {
   });
 
   test("the playground page asks anonymous visitors to sign in", async () => {
-    const res = await fetch(server.url + "/playground", { redirect: "manual" });
+    const res = await fetch(`${server.url}/playground`, { redirect: "manual" });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/sign-in?next=%2Fplayground");
   });
@@ -323,7 +383,9 @@ describe("demo endpoints in production with DEMO_PUBLIC=true", () => {
   test("anonymous clients are allowed, limited per client address", async () => {
     const from = (ip: string) => ({ headers: { "x-forwarded-for": ip } });
     expect((await api.post("/api/demo/gen-text", body, {}, from("203.0.113.5"))).body.code).toBe(0);
-    const { res } = await streamPost(server.url + "/api/demo/gen-stream-text", body, { "x-forwarded-for": "203.0.113.5" });
+    const { res } = await streamPost(`${server.url}/api/demo/gen-stream-text`, body, {
+      "x-forwarded-for": "203.0.113.5",
+    });
     expect(res.status).toBe(200);
     const third = await api.post("/api/demo/gen-stream-text", body, {}, from("203.0.113.5"));
     expect(third.status).toBe(429);
@@ -333,7 +395,12 @@ describe("demo endpoints in production with DEMO_PUBLIC=true", () => {
   });
 
   test("gen-image, simulated (no OpenAI key): a rendered PNG, stored and served", async () => {
-    const r = await api.post("/api/demo/gen-image", { provider: "openai", model: "dall-e-3", prompt: "a quiet lake" }, {}, { headers: { "x-forwarded-for": "192.0.2.44" } });
+    const r = await api.post(
+      "/api/demo/gen-image",
+      { provider: "openai", model: "dall-e-3", prompt: "a quiet lake" },
+      {},
+      { headers: { "x-forwarded-for": "192.0.2.44" } },
+    );
     expect(r.body.code).toBe(0);
     expect(r.body.data.mode).toBe("simulated");
     const img = await fetch(r.body.data.result_urls[0]);
@@ -344,7 +411,7 @@ describe("demo endpoints in production with DEMO_PUBLIC=true", () => {
   });
 
   test("the playground page is open", async () => {
-    const res = await fetch(server.url + "/playground", { redirect: "manual" });
+    const res = await fetch(`${server.url}/playground`, { redirect: "manual" });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("Playground");
   });

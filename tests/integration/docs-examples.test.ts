@@ -30,7 +30,12 @@ function printed(id: string): string {
 }
 
 async function run(script: string, env: Record<string, string> = {}) {
-  const p = Bun.spawn(["bash", "-c", script], { cwd: dir, env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn(["bash", "-c", script], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [out, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
   expect(code).toBe(0);
   return JSON.parse(out) as { code: number; message: string; data: Record<string, unknown> };

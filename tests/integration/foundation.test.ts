@@ -16,20 +16,25 @@ afterAll(async () => {
 
 describe("GET /api/health", () => {
   test("status, version, database and each provider's mode", async () => {
-    const res = await fetch(server.url + "/api/health");
+    const res = await fetch(`${server.url}/api/health`);
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.code).toBe(0);
     expect(body.data.status).toBe("ok");
     expect(body.data.database).toBe("ok");
     expect(body.data.version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(body.data.providers).toEqual({ openai: "simulated", replicate: "simulated", kling: "simulated", runway: "simulated" });
+    expect(body.data.providers).toEqual({
+      openai: "simulated",
+      replicate: "simulated",
+      kling: "simulated",
+      runway: "simulated",
+    });
   });
 
   test("every response carries a request id", async () => {
-    const res = await fetch(server.url + "/api/health");
+    const res = await fetch(`${server.url}/api/health`);
     expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
-    const echoed = await fetch(server.url + "/api/health", { headers: { "x-request-id": "proxy-id-123" } });
+    const echoed = await fetch(`${server.url}/api/health`, { headers: { "x-request-id": "proxy-id-123" } });
     expect(echoed.headers.get("x-request-id")).toBe("proxy-id-123");
   });
 });
@@ -53,7 +58,16 @@ describe("POST /api/get-user-info (spec 4.7)", () => {
     expect(r.body.code).toBe(0);
     expect(typeof r.body.message).toBe("string");
     const d = r.body.data;
-    expect(Object.keys(d).sort()).toEqual(["avatar_url", "created_at", "email", "invite_code", "invited_by", "is_affiliate", "nickname", "uuid"]);
+    expect(Object.keys(d).sort()).toEqual([
+      "avatar_url",
+      "created_at",
+      "email",
+      "invite_code",
+      "invited_by",
+      "is_affiliate",
+      "nickname",
+      "uuid",
+    ]);
     expect(d.uuid).toBe(userId);
     expect(d.uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(d.email).toBe(email);
@@ -94,7 +108,10 @@ describe("POST /api/get-user-info (spec 4.7)", () => {
 
   test("sign-out ends the session", async () => {
     const { cookie } = await api.signUp(uniqueEmail("out"));
-    const out = await fetch(server.url + "/api/auth/sign-out", { method: "POST", headers: { cookie, origin: server.url } });
+    const out = await fetch(`${server.url}/api/auth/sign-out`, {
+      method: "POST",
+      headers: { cookie, origin: server.url },
+    });
     expect(out.status).toBe(200);
     const r = await api.post("/api/get-user-info", undefined, { cookie });
     expect(r.body.message).toBe("no auth, please sign-in");
@@ -103,7 +120,7 @@ describe("POST /api/get-user-info (spec 4.7)", () => {
 
 describe("API plumbing", () => {
   test("GET on a POST endpoint → 405 envelope with Allow: POST", async () => {
-    const res = await fetch(server.url + "/api/get-user-info");
+    const res = await fetch(`${server.url}/api/get-user-info`);
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("POST");
     expect(await res.json()).toEqual({ code: 1, message: "method not allowed", data: null });
@@ -117,7 +134,7 @@ describe("API plumbing", () => {
 
   test("better-auth's own origin check refuses a sign-up posted from a foreign origin (the JSON API's CSRF rule has its own tests)", async () => {
     const { cookie } = await api.signUp(uniqueEmail("csrf"));
-    const res = await fetch(server.url + "/api/auth/sign-up/email", {
+    const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: "https://evil.example", cookie },
       body: JSON.stringify({ email: uniqueEmail("evil"), password: "correct-horse-battery", name: "x" }),
@@ -129,7 +146,7 @@ describe("API plumbing", () => {
 describe("start-up", () => {
   test("a bad configuration value stops start-up with one line naming the variable", async () => {
     const proc = Bun.spawn(["bun", "app/cli.ts", "serve"], {
-      cwd: import.meta.dir + "/../..",
+      cwd: `${import.meta.dir}/../..`,
       env: { PATH: process.env.PATH!, PORT: "not-a-port", DATA_DIR: server.dataDir },
       stderr: "pipe",
       stdout: "pipe",
@@ -141,9 +158,12 @@ describe("start-up", () => {
     expect(err).toStartWith("invalid configuration: PORT:");
   });
 
-  sqliteOnly("a single SQLite node generates its secret; on PostgreSQL BETTER_AUTH_SECRET is required")("the auth secret is generated once into DATA_DIR outside production", async () => {
-    const file = Bun.file(server.dataDir + "/.auth-secret");
-    expect(await file.exists()).toBe(true);
-    expect((await file.text()).length).toBeGreaterThanOrEqual(32);
-  });
+  sqliteOnly("a single SQLite node generates its secret; on PostgreSQL BETTER_AUTH_SECRET is required")(
+    "the auth secret is generated once into DATA_DIR outside production",
+    async () => {
+      const file = Bun.file(`${server.dataDir}/.auth-secret`);
+      expect(await file.exists()).toBe(true);
+      expect((await file.text()).length).toBeGreaterThanOrEqual(32);
+    },
+  );
 });

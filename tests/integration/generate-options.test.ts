@@ -5,12 +5,17 @@
  * against its fake, which validates flux-schnell's input schema).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startReplicateFake, type ReplicateFake } from "../fakes/replicate";
+import { type ReplicateFake, startReplicateFake } from "../fakes/replicate";
 import { Client, uniqueEmail } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
 
 const CREDITS = 50;
-const flux = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a red fox in snow" };
+const flux = {
+  ai_type: "image",
+  provider: "replicate",
+  model: "black-forest-labs/flux-schnell",
+  prompt: "a red fox in snow",
+};
 let fake: ReplicateFake;
 let server: TestServer;
 let c: Client;
@@ -19,7 +24,12 @@ beforeAll(async () => {
   fake = startReplicateFake();
   fake.steps = { starting: 0, processing: 0 };
   server = await startServer({
-    env: { REPLICATE_API_TOKEN: fake.token, REPLICATE_BASE_URL: fake.baseUrl, OUTBOUND_ALLOW_PRIVATE: "true", SIGNUP_CREDITS: String(CREDITS) },
+    env: {
+      REPLICATE_API_TOKEN: fake.token,
+      REPLICATE_BASE_URL: fake.baseUrl,
+      OUTBOUND_ALLOW_PRIVATE: "true",
+      SIGNUP_CREDITS: String(CREDITS),
+    },
   });
   c = new Client(server.url);
 });
@@ -30,14 +40,26 @@ afterAll(async () => {
 
 // Messages written out here, not imported from the code under test.
 const CASES: [string, Record<string, unknown>, string][] = [
-  ["1 MB of options", { ...flux, options: { negative: "x".repeat(1_000_000) } }, "invalid params: options must be at most 8192 bytes of JSON"],
+  [
+    "1 MB of options",
+    { ...flux, options: { negative: "x".repeat(1_000_000) } },
+    "invalid params: options must be at most 8192 bytes of JSON",
+  ],
   [
     "an unknown key",
     { ...flux, options: { num_outputs: 4 } },
     "invalid params: options.num_outputs is not accepted by black-forest-labs/flux-schnell (accepted: aspect_ratio, seed, output_format, output_quality, num_inference_steps, megapixels, go_fast)",
   ],
-  ["a ratio flux does not offer", { ...flux, options: { aspect_ratio: "2:1" } }, "invalid params: options.aspect_ratio must be one of 1:1, 16:9, 21:9, 3:2, 2:3, 4:5, 5:4, 3:4, 4:3, 9:16, 9:21"],
-  ["a negative seed", { ...flux, options: { seed: -1 } }, "invalid params: options.seed must be an integer from 0 to 2147483647"],
+  [
+    "a ratio flux does not offer",
+    { ...flux, options: { aspect_ratio: "2:1" } },
+    "invalid params: options.aspect_ratio must be one of 1:1, 16:9, 21:9, 3:2, 2:3, 4:5, 5:4, 3:4, 4:3, 9:16, 9:21",
+  ],
+  [
+    "a negative seed",
+    { ...flux, options: { seed: -1 } },
+    "invalid params: options.seed must be an integer from 0 to 2147483647",
+  ],
   [
     "Runway duration 30",
     { ai_type: "video", provider: "runway", model: "gen4.5", prompt: "waves", options: { duration: 30 } },
@@ -48,7 +70,11 @@ const CASES: [string, Record<string, unknown>, string][] = [
     { ai_type: "video", provider: "kling", model: "kling-v1-6", prompt: "waves", options: { duration: 7 } },
     "invalid params: options.duration must be one of 5, 10",
   ],
-  ["DALL·E 3 with gpt-image's size", { ai_type: "image", provider: "openai", model: "dall-e-3", prompt: "x", options: { size: "1536x1024" } }, "invalid params: options.size must be one of 1024x1024, 1792x1024, 1024x1792"],
+  [
+    "DALL·E 3 with gpt-image's size",
+    { ai_type: "image", provider: "openai", model: "dall-e-3", prompt: "x", options: { size: "1536x1024" } },
+    "invalid params: options.size must be one of 1024x1024, 1792x1024, 1024x1792",
+  ],
 ];
 
 describe("bad options: exact message, nothing stored, nothing sent upstream", () => {

@@ -1,7 +1,7 @@
 /**
  * Bad generate requests reach validation: every case runs as a fresh user
  * with plenty of credits (so the balance check can never be what refuses it),
- * asserts the exact message of spec §7 / DESIGN §1, and proves through the API
+ * asserts the exact message of spec §7 / docs/design.md §1, and proves through the API
  * that nothing was written (no task in the history, nothing reserved).
  * Messages are copied from the spec, not imported from the code under test.
  */
@@ -10,7 +10,12 @@ import { Client, uniqueEmail } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
 
 const REQUIRED = "invalid params: ai_type, provider, model, prompt required";
-const valid = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a red fox in snow" };
+const valid = {
+  ai_type: "image",
+  provider: "replicate",
+  model: "black-forest-labs/flux-schnell",
+  prompt: "a red fox in snow",
+};
 const CREDITS = 100;
 
 let server: TestServer;
@@ -40,8 +45,16 @@ const CASES: [string, unknown, string | RegExp][] = [
   ["prompt as a number", { ...valid, prompt: 42 }, REQUIRED],
   ["ai_type audio", { ...valid, ai_type: "audio" }, "invalid params: ai_type must be image or video"],
   ["unknown image provider", { ...valid, provider: "midjourney" }, "Unsupported image provider: midjourney"],
-  ["image-only provider for video", { ...valid, ai_type: "video", provider: "replicate" }, "Unsupported video provider: replicate"],
-  ["unknown video provider", { ...valid, ai_type: "video", provider: "openai", model: "dall-e-3" }, "Unsupported video provider: openai"],
+  [
+    "image-only provider for video",
+    { ...valid, ai_type: "video", provider: "replicate" },
+    "Unsupported video provider: replicate",
+  ],
+  [
+    "unknown video provider",
+    { ...valid, ai_type: "video", provider: "openai", model: "dall-e-3" },
+    "Unsupported video provider: openai",
+  ],
   ["model of another provider", { ...valid, model: "dall-e-3" }, "Unsupported model: dall-e-3"],
   ["video model as image", { ...valid, provider: "kling", model: "kling-v1-6" }, "Unsupported model: kling-v1-6"],
   ["prompt of 4001 characters", { ...valid, prompt: "p".repeat(4001) }, "invalid params: prompt too long (max 4000)"],

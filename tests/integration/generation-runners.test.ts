@@ -1,5 +1,5 @@
 /**
- * The job runner across processes (DESIGN §4): two servers on one database
+ * The job runner across processes (docs/design.md §4): two servers on one database
  * file run each task once and debit it once; a server killed with SIGKILL in
  * the middle of work is restarted and every task ends completed or failed with
  * the credits right; SIGTERM stops gracefully.
@@ -27,7 +27,8 @@ async function waitUntil(fn: () => boolean | Promise<boolean>, timeoutMs: number
 const unfinished = async (dataDir: string) => {
   const d = await serverSql(dataDir);
   try {
-    return ((await d.get("SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')")) as any).n as number;
+    return ((await d.get("SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')")) as any)
+      .n as number;
   } finally {
     await d.close();
   }
@@ -39,15 +40,26 @@ async function checkLedger(dataDir: string, signupCredits: number) {
   try {
     const users = (await d.all('SELECT id FROM "user"')) as { id: string }[];
     for (const { id } of users) {
-      const spent = ((await d.get("SELECT coalesce(sum(credits_cost),0) AS n FROM generations WHERE user_id = ? AND status = 'completed'", id)) as any).n;
+      const spent = (
+        (await d.get(
+          "SELECT coalesce(sum(credits_cost),0) AS n FROM generations WHERE user_id = ? AND status = 'completed'",
+          id,
+        )) as any
+      ).n;
       const left = ((await d.get("SELECT sum(remaining) AS n FROM credit_grants WHERE user_id = ?", id)) as any).n;
       expect(left).toBe(signupCredits - spent);
     }
-    const completedWithoutDebit = (await d.get("SELECT count(*) AS n FROM generations g WHERE status = 'completed' AND (SELECT count(*) FROM credit_debits c WHERE c.gen_id = g.id) != 1")) as any;
+    const completedWithoutDebit = (await d.get(
+      "SELECT count(*) AS n FROM generations g WHERE status = 'completed' AND (SELECT count(*) FROM credit_debits c WHERE c.gen_id = g.id) != 1",
+    )) as any;
     expect(completedWithoutDebit.n).toBe(0);
-    const debitsOfOthers = (await d.get("SELECT count(*) AS n FROM credit_debits c JOIN generations g ON g.id = c.gen_id WHERE g.status != 'completed'")) as any;
+    const debitsOfOthers = (await d.get(
+      "SELECT count(*) AS n FROM credit_debits c JOIN generations g ON g.id = c.gen_id WHERE g.status != 'completed'",
+    )) as any;
     expect(debitsOfOthers.n).toBe(0);
-    const wrongAmount = (await d.get("SELECT count(*) AS n FROM credit_debits c JOIN generations g ON g.id = c.gen_id WHERE c.amount != g.credits_cost OR c.charged != g.credits_cost")) as any;
+    const wrongAmount = (await d.get(
+      "SELECT count(*) AS n FROM credit_debits c JOIN generations g ON g.id = c.gen_id WHERE c.amount != g.credits_cost OR c.charged != g.credits_cost",
+    )) as any;
     expect(wrongAmount.n).toBe(0);
   } finally {
     await d.close();
@@ -57,7 +69,13 @@ async function checkLedger(dataDir: string, signupCredits: number) {
 describe("two runner processes on one database", () => {
   test("200 tasks: each run once, debited once, and both processes took part", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "atelier-2runners-"));
-    const env = { SIMULATOR_DELAY_MS: "20", SIGNUP_CREDITS: "1000", JOB_CONCURRENCY: "4", JOB_TICK_MS: "20", LOG_LEVEL: "debug" };
+    const env = {
+      SIMULATOR_DELAY_MS: "20",
+      SIGNUP_CREDITS: "1000",
+      JOB_CONCURRENCY: "4",
+      JOB_TICK_MS: "20",
+      LOG_LEVEL: "debug",
+    };
     const a = await startServer({ dataDir, env });
     const b = await startServer({ dataDir, env });
     try {
@@ -72,12 +90,24 @@ describe("two runner processes on one database", () => {
             const n = batch * 20 + i;
             const c = n % 2 ? cb : ca;
             const kind = n % 5 === 0 ? SYNC : ASYNC;
-            return c.post("/api/generator/generate", { ...kind, prompt: `task ${n}` }, { cookie: users[n % 4]!.cookie });
+            return c.post(
+              "/api/generator/generate",
+              { ...kind, prompt: `task ${n}` },
+              { cookie: users[n % 4]!.cookie },
+            );
           }),
         );
         for (const r of res) {
           // A refusal names itself, and the servers' first error lines go with it (a PostgreSQL deadlock was an HTTP 500 here).
-          if (r.body.code !== 0) console.log([a.logs(), b.logs()].join("\n").split("\n").filter((l) => l.includes('"level":"error"')).slice(0, 3).join("\n"));
+          if (r.body.code !== 0)
+            console.log(
+              [a.logs(), b.logs()]
+                .join("\n")
+                .split("\n")
+                .filter((l) => l.includes('"level":"error"'))
+                .slice(0, 3)
+                .join("\n"),
+            );
           expect(r.body.code === 0 ? "created" : `${r.status} ${r.body.message}`).toBe("created");
           ids.push(r.body.data.gen_id);
         }
@@ -101,7 +131,12 @@ describe("two runner processes on one database", () => {
       expect(readdirSync(join(dataDir, "media")).length).toBe(200);
 
       // Each completion is logged once by the process that did it: no task twice, both processes worked.
-      const done = (s: TestServer) => s.logs().split("\n").filter((l) => l.includes('"msg":"generation completed"')).map((l) => JSON.parse(l).gen_id as string);
+      const done = (s: TestServer) =>
+        s
+          .logs()
+          .split("\n")
+          .filter((l) => l.includes('"msg":"generation completed"'))
+          .map((l) => JSON.parse(l).gen_id as string);
       // A completion's log line reaches us through the process's stdout pipe a moment after its commit.
       await waitUntil(() => done(a).length + done(b).length >= 200, 10_000, "200 completion log lines");
       await Bun.sleep(200); // a duplicate line, if any, would arrive now
@@ -127,7 +162,8 @@ describe("atelier worker", () => {
     try {
       const c = new Client(web.url);
       const { cookie } = await c.signUp(uniqueEmail("worker"));
-      const id = (await c.post("/api/generator/generate", { ...ASYNC, prompt: "by the worker" }, { cookie })).body.data.gen_id;
+      const id = (await c.post("/api/generator/generate", { ...ASYNC, prompt: "by the worker" }, { cookie })).body.data
+        .gen_id;
       await Bun.sleep(300);
       expect((await c.post("/api/generator/query", { gen_id: id }, { cookie })).body.data.status).toBe("pending");
       worker = Bun.spawn([...atelierCommand(), "worker"], {
@@ -153,7 +189,10 @@ describe("atelier worker", () => {
   test("the worker announces 'worker started' only once SIGTERM stops it gracefully (a supervisor may stop it at once)", async () => {
     // Before the fix the line was logged before the handlers existed: a SIGTERM sent on reading it met the default
     // disposition (exit 143, no "shutting down") about one time in three.
-    const run = Bun.spawnSync(["bun", join(import.meta.dir, "../support/stop-worker-at-once.ts"), "15"], { stdout: "pipe", stderr: "pipe" });
+    const run = Bun.spawnSync(["bun", join(import.meta.dir, "../support/stop-worker-at-once.ts"), "15"], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(run.exitCode).toBe(0);
     expect(JSON.parse(run.stdout.toString())).toEqual({ rounds: 15, failures: [] });
   }, 60_000);
@@ -188,7 +227,11 @@ describe("crash and restart", () => {
       expect(await s.stop("SIGKILL")).not.toBe(0);
       {
         const d = await serverSql(dataDir);
-        const stuck = ((await d.get("SELECT count(*) AS n FROM generations WHERE status = 'processing' AND lease_owner IS NOT NULL")) as any).n;
+        const stuck = (
+          (await d.get(
+            "SELECT count(*) AS n FROM generations WHERE status = 'processing' AND lease_owner IS NOT NULL",
+          )) as any
+        ).n;
         await d.close();
         expect(stuck).toBeGreaterThan(0); // leases of the dead process remain until they expire
       }
@@ -225,8 +268,12 @@ describe("crash and restart", () => {
       const c = new Client(s.url);
       const { cookie } = await c.signUp(uniqueEmail("term"));
       const syncIds: string[] = [];
-      for (let i = 0; i < 3; i++) syncIds.push((await c.post("/api/generator/generate", { ...SYNC, prompt: `in flight ${i}` }, { cookie })).body.data.gen_id);
-      for (let i = 0; i < 3; i++) await c.post("/api/generator/generate", { ...ASYNC, prompt: `slow ${i} [simulate:slow]` }, { cookie });
+      for (let i = 0; i < 3; i++)
+        syncIds.push(
+          (await c.post("/api/generator/generate", { ...SYNC, prompt: `in flight ${i}` }, { cookie })).body.data.gen_id,
+        );
+      for (let i = 0; i < 3; i++)
+        await c.post("/api/generator/generate", { ...ASYNC, prompt: `slow ${i} [simulate:slow]` }, { cookie });
       await Bun.sleep(500); // the sync calls are in flight (1.2 s each), the async ones wait between polls
       const t0 = Date.now();
       expect(await s.stop("SIGTERM")).toBe(0);
@@ -234,7 +281,10 @@ describe("crash and restart", () => {
       expect(s.logs()).toContain('"msg":"job runner stopped"');
       const d = await serverSql(dataDir);
       const leased = ((await d.get("SELECT count(*) AS n FROM generations WHERE lease_owner IS NOT NULL")) as any).n;
-      const finished = (await d.all(`SELECT status FROM generations WHERE id IN (${syncIds.map(() => "?").join(",")})`, ...syncIds)) as any[];
+      const finished = (await d.all(
+        `SELECT status FROM generations WHERE id IN (${syncIds.map(() => "?").join(",")})`,
+        ...syncIds,
+      )) as any[];
       await d.close();
       expect(leased).toBe(0);
       expect(finished.map((r) => r.status)).toEqual(["completed", "completed", "completed"]);

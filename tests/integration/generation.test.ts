@@ -4,8 +4,7 @@
  * reserved at creation and debited once on success only, and result files.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
-import { Client, uniqueEmail, type Auth } from "../support/client";
+import { type Auth, Client, uniqueEmail } from "../support/client";
 import { queryServerDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
 
@@ -38,7 +37,13 @@ async function generate(auth: Auth, body: Record<string, unknown>, c: Client = a
   return (await c.post("/api/generator/generate", body, auth)).body;
 }
 
-async function waitFor(auth: Auth, genId: string, statuses = ["completed", "failed"], timeoutMs = 15_000, c: Client = api) {
+async function waitFor(
+  auth: Auth,
+  genId: string,
+  statuses = ["completed", "failed"],
+  timeoutMs = 15_000,
+  c: Client = api,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const r = await c.post("/api/generator/query", { gen_id: genId }, auth);
@@ -76,10 +81,21 @@ describe("POST /api/generator/generate (spec 4.1)", () => {
     const cases: Record<string, unknown>[] = [{}];
     for (const k of ["ai_type", "provider", "model", "prompt"] as const) {
       const { [k]: _, ...without } = full;
-      cases.push(without, { ...full, [k]: "" }, { ...full, [k]: "   " }, { ...full, [k]: 42 }, { ...full, [k]: null }, { ...full, [k]: ["x"] });
+      cases.push(
+        without,
+        { ...full, [k]: "" },
+        { ...full, [k]: "   " },
+        { ...full, [k]: 42 },
+        { ...full, [k]: null },
+        { ...full, [k]: ["x"] },
+      );
     }
     for (const body of cases) {
-      expect(await generate(a, body)).toEqual({ code: 1, message: "invalid params: ai_type, provider, model, prompt required", data: null });
+      expect(await generate(a, body)).toEqual({
+        code: 1,
+        message: "invalid params: ai_type, provider, model, prompt required",
+        data: null,
+      });
     }
   });
 
@@ -99,7 +115,9 @@ describe("POST /api/generator/generate (spec 4.1)", () => {
     expect((await generate(a, { ai_type: "video", provider: "openai", model: "dall-e-3", prompt: "x" })).message).toBe(
       "Unsupported video provider: openai",
     );
-    expect((await generate(a, { ai_type: "video", provider: "nope", model: "m", prompt: "x" })).message).toBe("Unsupported video provider: nope");
+    expect((await generate(a, { ai_type: "video", provider: "nope", model: "m", prompt: "x" })).message).toBe(
+      "Unsupported video provider: nope",
+    );
     expect((await generate(a, { ai_type: "image", provider: "runway", model: "gen4.5", prompt: "x" })).message).toBe(
       "Unsupported image provider: runway",
     );
@@ -118,7 +136,9 @@ describe("POST /api/generator/generate (spec 4.1)", () => {
       data: null,
     });
     // kling-v1-6 exists for video only.
-    expect((await generate(a, { ai_type: "image", provider: "kling", model: "kling-v1-6", prompt: "x" })).message).toBe("Unsupported model: kling-v1-6");
+    expect((await generate(a, { ai_type: "image", provider: "kling", model: "kling-v1-6", prompt: "x" })).message).toBe(
+      "Unsupported model: kling-v1-6",
+    );
   });
 
   test("prompt over 4000 characters; exactly 4000 is accepted", async () => {
@@ -161,21 +181,32 @@ describe("POST /api/generator/generate (spec 4.1)", () => {
     expect((await generate(a, { ...VIDEO, prompt: "one" }, c)).code).toBe(0); // 30 → 20 available
     expect((await generate(a, { ...VIDEO, prompt: "two" }, c)).code).toBe(0); // → 10
     expect((await generate(a, { ...SYNC_IMAGE, prompt: "three" }, c)).code).toBe(0); // → 5
-    expect(await generate(a, { ...PROBE }, c)).toEqual({ code: 1, message: "insufficient credits: need 15, have 5", data: null });
+    expect(await generate(a, { ...PROBE }, c)).toEqual({
+      code: 1,
+      message: "insufficient credits: need 15, have 5",
+      data: null,
+    });
     expect((await generate(a, { ...IMAGE, prompt: "four" }, c)).code).toBe(0); // → 2
-    expect(await generate(a, { ...SYNC_IMAGE, prompt: "five" }, c)).toEqual({ code: 1, message: "insufficient credits: need 5, have 2", data: null });
+    expect(await generate(a, { ...SYNC_IMAGE, prompt: "five" }, c)).toEqual({
+      code: 1,
+      message: "insufficient credits: need 5, have 2",
+      data: null,
+    });
   });
 
   test("30 concurrent creates against a balance that covers 10: exactly 10 accepted", async () => {
     const c = new Client(idle.url);
     const a = await user(c); // 30 credits; IMAGE costs 3
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => generate(a, { ...IMAGE, prompt: `race ${i}` }, c)));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => generate(a, { ...IMAGE, prompt: `race ${i}` }, c)),
+    );
     const ok = results.filter((r) => r.code === 0);
     const rejected = results.filter((r) => r.code === 1);
     expect(ok.length).toBe(10);
     expect(new Set(ok.map((r) => r.data.gen_id)).size).toBe(10);
     expect(rejected.length).toBe(20);
-    for (const r of rejected) expect(r).toEqual({ code: 1, message: "insufficient credits: need 3, have 0", data: null });
+    for (const r of rejected)
+      expect(r).toEqual({ code: 1, message: "insufficient credits: need 3, have 0", data: null });
     const h = await c.post("/api/generator/history", { page_size: 100 }, a);
     expect(h.body.data.total).toBe(10);
   });
@@ -208,7 +239,14 @@ describe("POST /api/generator/query (spec 4.2)", () => {
     const a = await user();
     const created = await generate(a, { ...IMAGE, prompt: "a red fox in the snow" });
     const data = await waitFor(a, created.data.gen_id);
-    expect(Object.keys(data).sort()).toEqual(["completed_at", "created_at", "gen_id", "result_urls", "started_at", "status"]);
+    expect(Object.keys(data).sort()).toEqual([
+      "completed_at",
+      "created_at",
+      "gen_id",
+      "result_urls",
+      "started_at",
+      "status",
+    ]);
     expect(data.status).toBe("completed");
     expect(Array.isArray(data.result_urls)).toBe(true);
     expect(data.result_urls.length).toBe(1);
@@ -240,7 +278,14 @@ describe("POST /api/generator/query (spec 4.2)", () => {
     const a = await user();
     const created = await generate(a, { ...IMAGE, prompt: "please [simulate:fail]" });
     const r = await waitFor(a, created.data.gen_id);
-    expect(Object.keys(r).sort()).toEqual(["completed_at", "created_at", "error_message", "gen_id", "started_at", "status"]);
+    expect(Object.keys(r).sort()).toEqual([
+      "completed_at",
+      "created_at",
+      "error_message",
+      "gen_id",
+      "started_at",
+      "status",
+    ]);
     expect(r.status).toBe("failed");
     expect(r.error_message).toContain("(simulated)");
     const again = await api.post("/api/generator/query", { gen_id: created.data.gen_id }, a);
@@ -265,8 +310,16 @@ describe("POST /api/generator/query (spec 4.2)", () => {
 
   test("gen_id missing or not a string: invalid params; not signed in: no auth", async () => {
     const a = await user();
-    expect((await api.post("/api/generator/query", {}, a)).body).toEqual({ code: 1, message: "invalid params", data: null });
-    expect((await api.post("/api/generator/query", { gen_id: 5 }, a)).body).toEqual({ code: 1, message: "invalid params", data: null });
+    expect((await api.post("/api/generator/query", {}, a)).body).toEqual({
+      code: 1,
+      message: "invalid params",
+      data: null,
+    });
+    expect((await api.post("/api/generator/query", { gen_id: 5 }, a)).body).toEqual({
+      code: 1,
+      message: "invalid params",
+      data: null,
+    });
     expect((await api.post("/api/generator/query", { gen_id: "x" })).body.message).toBe("no auth, please sign-in");
   });
 });
@@ -288,13 +341,32 @@ describe("POST /api/generator/history (spec 4.3)", () => {
     expect(d.generations.map((g: any) => g.gen_id)).toEqual([bad, ok]);
     const [failed, done] = d.generations;
     expect(Object.keys(done).sort()).toEqual(
-      ["ai_type", "completed_at", "created_at", "credits_cost", "gen_id", "model", "prompt", "provider", "result_urls", "started_at", "status"].sort(),
+      [
+        "ai_type",
+        "completed_at",
+        "created_at",
+        "credits_cost",
+        "gen_id",
+        "model",
+        "prompt",
+        "provider",
+        "result_urls",
+        "started_at",
+        "status",
+      ].sort(),
     );
-    expect(done).toMatchObject({ ai_type: "image", provider: IMAGE.provider, model: IMAGE.model, prompt: "first", status: "completed", credits_cost: 3 });
+    expect(done).toMatchObject({
+      ai_type: "image",
+      provider: IMAGE.provider,
+      model: IMAGE.model,
+      prompt: "first",
+      status: "completed",
+      credits_cost: 3,
+    });
     expect(typeof done.result_urls).toBe("string");
     const urls = JSON.parse(done.result_urls);
     expect(urls.length).toBe(1);
-    expect(urls[0]).toStartWith(server.url + "/media/");
+    expect(urls[0]).toStartWith(`${server.url}/media/`);
     expect(failed).toMatchObject({ status: "failed", credits_cost: 0, result_urls: "[]" });
     expect(typeof failed.completed_at).toBe("string");
   });
@@ -304,7 +376,12 @@ describe("POST /api/generator/history (spec 4.3)", () => {
     const a = await user(c);
     await generate(a, { ...SYNC_IMAGE, prompt: "later" }, c);
     const r = await c.post("/api/generator/history", {}, a);
-    expect(r.body.data.generations[0]).toMatchObject({ status: "pending", credits_cost: 5, result_urls: "[]", completed_at: null });
+    expect(r.body.data.generations[0]).toMatchObject({
+      status: "pending",
+      credits_cost: 5,
+      result_urls: "[]",
+      completed_at: null,
+    });
   });
 
   test("paging: page / page_size, beyond the end, clamp to 100", async () => {
@@ -332,8 +409,20 @@ describe("POST /api/generator/history (spec 4.3)", () => {
 
   test("page and page_size must be integers ≥ 1", async () => {
     const a = await user();
-    for (const body of [{ page: 0 }, { page: -1 }, { page: 1.5 }, { page: "2" }, { page_size: 0 }, { page_size: "10" }, { page_size: true }]) {
-      expect((await api.post("/api/generator/history", body, a)).body).toEqual({ code: 1, message: "invalid params", data: null });
+    for (const body of [
+      { page: 0 },
+      { page: -1 },
+      { page: 1.5 },
+      { page: "2" },
+      { page_size: 0 },
+      { page_size: "10" },
+      { page_size: true },
+    ]) {
+      expect((await api.post("/api/generator/history", body, a)).body).toEqual({
+        code: 1,
+        message: "invalid params",
+        data: null,
+      });
     }
   });
 
@@ -347,7 +436,7 @@ describe("POST /api/generator/history (spec 4.3)", () => {
   });
 });
 
-describe("credits (spec §3.1, DESIGN §3)", () => {
+describe("credits (spec §3.1, docs/design.md §3)", () => {
   test("debited once on success, nothing on failure", async () => {
     const a = await user(); // 10 credits
     const ok = (await generate(a, { ...IMAGE, prompt: "paid" })).data.gen_id;
@@ -357,9 +446,17 @@ describe("credits (spec §3.1, DESIGN §3)", () => {
     expect(await available(a)).toBe(7);
     await Bun.sleep(300); // any duplicate processing would have had time to happen
     expect(await available(a)).toBe(7);
-    const debits = await queryServerDb(server.dataDir, "SELECT gen_id, amount, charged FROM credit_debits WHERE user_id = ?", a.userId);
+    const debits = await queryServerDb(
+      server.dataDir,
+      "SELECT gen_id, amount, charged FROM credit_debits WHERE user_id = ?",
+      a.userId,
+    );
     expect(debits).toEqual([{ gen_id: ok, amount: 3, charged: 3 }]);
-    const [left] = await queryServerDb(server.dataDir, "SELECT sum(remaining) AS n FROM credit_grants WHERE user_id = ?", a.userId);
+    const [left] = await queryServerDb(
+      server.dataDir,
+      "SELECT sum(remaining) AS n FROM credit_grants WHERE user_id = ?",
+      a.userId,
+    );
     expect(Number(left!.n)).toBe(7);
   });
 
@@ -418,9 +515,9 @@ describe("/media/… (result files)", () => {
   });
 
   test("unknown files and path tricks are 404; the database is never served", async () => {
-    expect((await fetch(server.url + "/media/nope/0.png")).status).toBe(404);
-    expect((await fetch(server.url + "/media/%2e%2e/atelier.db")).status).toBe(404);
-    expect((await fetch(server.url + "/media/..%2fatelier.db")).status).toBe(404);
-    expect((await fetch(server.url + "/media/../atelier.db")).status).toBe(404);
+    expect((await fetch(`${server.url}/media/nope/0.png`)).status).toBe(404);
+    expect((await fetch(`${server.url}/media/%2e%2e/atelier.db`)).status).toBe(404);
+    expect((await fetch(`${server.url}/media/..%2fatelier.db`)).status).toBe(404);
+    expect((await fetch(`${server.url}/media/../atelier.db`)).status).toBe(404);
   });
 });

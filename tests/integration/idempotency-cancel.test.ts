@@ -1,25 +1,34 @@
 /**
- * DESIGN §10 over real HTTP: Idempotency-Key on generate (concurrent
+ * docs/design.md §10 over real HTTP: Idempotency-Key on generate (concurrent
  * duplicates → one task, another body → 409) and cancel (pending, processing
  * with each real adapter against its fake, finished, another user's).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { creditDebits, generations, idempotencyKeys } from "#db/schema";
-import { startAllFakes, type AllFakes } from "../fakes";
+import { type AllFakes, startAllFakes } from "../fakes";
 import { Client, uniqueEmail } from "../support/client";
 import { insertApiKey, openServerDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
 
 // A loaded shared machine makes servers slow to start and answer.
 
-const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a red fox in snow" };
+const IMAGE = {
+  ai_type: "image",
+  provider: "replicate",
+  model: "black-forest-labs/flux-schnell",
+  prompt: "a red fox in snow",
+};
 
 async function credits(api: Client, cookie: string): Promise<number> {
   return (await api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits;
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -44,7 +53,9 @@ describe("Idempotency-Key and cancel of pending tasks (runner off: tasks stay pe
     const { cookie, userId } = await api.signUp(uniqueEmail("idem"));
     const key = crypto.randomUUID();
     const replies = await Promise.all(
-      [0, 1, 2].map(() => api.post("/api/generator/generate", IMAGE, { cookie }, { headers: { "Idempotency-Key": key } })),
+      [0, 1, 2].map(() =>
+        api.post("/api/generator/generate", IMAGE, { cookie }, { headers: { "Idempotency-Key": key } }),
+      ),
     );
     for (const r of replies) {
       expect(r.status).toBe(200);
@@ -56,7 +67,12 @@ describe("Idempotency-Key and cancel of pending tasks (runner off: tasks stay pe
     expect(replies.filter((r) => r.headers.get("idempotent-replayed") === "true").length).toBe(2);
 
     // Same body in another key order: still a repeat.
-    const again = await api.post("/api/generator/generate", { prompt: IMAGE.prompt, model: IMAGE.model, provider: IMAGE.provider, ai_type: IMAGE.ai_type }, { cookie }, { headers: { "Idempotency-Key": key } });
+    const again = await api.post(
+      "/api/generator/generate",
+      { prompt: IMAGE.prompt, model: IMAGE.model, provider: IMAGE.provider, ai_type: IMAGE.ai_type },
+      { cookie },
+      { headers: { "Idempotency-Key": key } },
+    );
     expect(again.body.data.gen_id).toBe([...ids][0]);
 
     const db = await openServerDb(server.dataDir);
@@ -77,19 +93,35 @@ describe("Idempotency-Key and cancel of pending tasks (runner off: tasks stay pe
     const key = "order-42";
     const first = await api.post("/api/generator/generate", IMAGE, { cookie }, { headers: { "Idempotency-Key": key } });
     expect(first.body.code).toBe(0);
-    const other = await api.post("/api/generator/generate", { ...IMAGE, prompt: "a different fox" }, { cookie }, { headers: { "Idempotency-Key": key } });
+    const other = await api.post(
+      "/api/generator/generate",
+      { ...IMAGE, prompt: "a different fox" },
+      { cookie },
+      { headers: { "Idempotency-Key": key } },
+    );
     expect(other.status).toBe(409);
-    expect(other.body).toEqual({ code: 1, message: "invalid params: Idempotency-Key reused with a different request", data: null });
+    expect(other.body).toEqual({
+      code: 1,
+      message: "invalid params: Idempotency-Key reused with a different request",
+      data: null,
+    });
     const hist = await api.post("/api/generator/history", {}, { cookie });
     expect(hist.body.data.total).toBe(1);
     // Keys are per user: another user may use the same key.
     const b = await api.signUp(uniqueEmail("idem-other"));
-    const theirs = await api.post("/api/generator/generate", { ...IMAGE, prompt: "a different fox" }, { cookie: b.cookie }, { headers: { "Idempotency-Key": key } });
+    const theirs = await api.post(
+      "/api/generator/generate",
+      { ...IMAGE, prompt: "a different fox" },
+      { cookie: b.cookie },
+      { headers: { "Idempotency-Key": key } },
+    );
     expect(theirs.body.code).toBe(0);
     expect(theirs.body.data.gen_id).not.toBe(first.body.data.gen_id);
     const db = await openServerDb(server.dataDir);
     try {
-      expect((await db.many(db.select().from(idempotencyKeys).where(eq(idempotencyKeys.userId, userId)))).length).toBe(1);
+      expect((await db.many(db.select().from(idempotencyKeys).where(eq(idempotencyKeys.userId, userId)))).length).toBe(
+        1,
+      );
     } finally {
       void db.close();
     }
@@ -97,21 +129,41 @@ describe("Idempotency-Key and cancel of pending tasks (runner off: tasks stay pe
 
   test("a key older than 24 h is forgotten: the same key makes a new task", async () => {
     const { cookie, userId } = await api.signUp(uniqueEmail("idem-old"));
-    const first = await api.post("/api/generator/generate", IMAGE, { cookie }, { headers: { "Idempotency-Key": "k-old" } });
+    const first = await api.post(
+      "/api/generator/generate",
+      IMAGE,
+      { cookie },
+      { headers: { "Idempotency-Key": "k-old" } },
+    );
     const db = await openServerDb(server.dataDir);
     try {
-      (await db.run(db.update(idempotencyKeys).set({ createdAt: Date.now() - 24 * 3600_000 - 1000 }).where(eq(idempotencyKeys.userId, userId))));
+      await db.run(
+        db
+          .update(idempotencyKeys)
+          .set({ createdAt: Date.now() - 24 * 3600_000 - 1000 })
+          .where(eq(idempotencyKeys.userId, userId)),
+      );
     } finally {
       void db.close();
     }
-    const second = await api.post("/api/generator/generate", IMAGE, { cookie }, { headers: { "Idempotency-Key": "k-old" } });
+    const second = await api.post(
+      "/api/generator/generate",
+      IMAGE,
+      { cookie },
+      { headers: { "Idempotency-Key": "k-old" } },
+    );
     expect(second.body.code).toBe(0);
     expect(second.body.data.gen_id).not.toBe(first.body.data.gen_id);
   });
 
   test("a malformed key is invalid params", async () => {
     const { cookie } = await api.signUp(uniqueEmail("idem-bad"));
-    const r = await api.post("/api/generator/generate", IMAGE, { cookie }, { headers: { "Idempotency-Key": "x".repeat(256) } });
+    const r = await api.post(
+      "/api/generator/generate",
+      IMAGE,
+      { cookie },
+      { headers: { "Idempotency-Key": "x".repeat(256) } },
+    );
     expect(r.body.code).toBe(1);
     expect(r.body.message).toStartWith("invalid params: Idempotency-Key");
   });
@@ -139,7 +191,12 @@ describe("Idempotency-Key and cancel of pending tasks (runner off: tasks stay pe
     expect(twice.body).toEqual({ code: 1, message: "generation already finished", data: null });
     expect(await credits(api, cookie)).toBe(before);
     const hist = await api.post("/api/generator/history", {}, { cookie });
-    expect(hist.body.data.generations[0]).toMatchObject({ gen_id: genId, status: "failed", credits_cost: 0, started_at: null });
+    expect(hist.body.data.generations[0]).toMatchObject({
+      gen_id: genId,
+      status: "failed",
+      credits_cost: 0,
+      started_at: null,
+    });
   });
 
   test("cancel with an API key; a missing gen_id is invalid params", async () => {
@@ -205,7 +262,7 @@ describe("cancel of processing tasks: each real adapter against its fake", () =>
     expect(await credits(api, cookie)).toBe(before);
     const db = await openServerDb(server.dataDir);
     try {
-      expect((await db.many(db.select().from(creditDebits).where(eq(creditDebits.genId, genId))))).toEqual([]);
+      expect(await db.many(db.select().from(creditDebits).where(eq(creditDebits.genId, genId)))).toEqual([]);
     } finally {
       void db.close();
     }
@@ -221,7 +278,12 @@ describe("cancel of processing tasks: each real adapter against its fake", () =>
   }, 30_000);
 
   test("Runway: DELETE /v1/tasks/{id} is made", async () => {
-    const { cookie, genId, upstreamTaskId, before } = await startAndCancel({ ai_type: "video", provider: "runway", model: "gen4.5", prompt: "waves" });
+    const { cookie, genId, upstreamTaskId, before } = await startAndCancel({
+      ai_type: "video",
+      provider: "runway",
+      model: "gen4.5",
+      prompt: "waves",
+    });
     expect(fakes.runway.canceled).toEqual([upstreamTaskId]);
     const call = fakes.runway.state.requests.find((r) => r.method === "DELETE");
     expect(call?.path).toBe(`/v1/tasks/${upstreamTaskId}`);
@@ -230,8 +292,14 @@ describe("cancel of processing tasks: each real adapter against its fake", () =>
   }, 30_000);
 
   test("Kling (no cancel API): polling stops", async () => {
-    const { cookie, genId, upstreamTaskId, before } = await startAndCancel({ ai_type: "image", provider: "kling", model: "kling-v1", prompt: "a kite" });
-    const polls = () => fakes.kling.state.requests.filter((r) => r.method === "GET" && r.path.includes(upstreamTaskId)).length;
+    const { cookie, genId, upstreamTaskId, before } = await startAndCancel({
+      ai_type: "image",
+      provider: "kling",
+      model: "kling-v1",
+      prompt: "a kite",
+    });
+    const polls = () =>
+      fakes.kling.state.requests.filter((r) => r.method === "GET" && r.path.includes(upstreamTaskId)).length;
     await Bun.sleep(300); // a poll in flight at the moment of the cancel may still land
     const seen = polls();
     await expectStillCanceled(cookie, genId, before);
@@ -241,9 +309,17 @@ describe("cancel of processing tasks: each real adapter against its fake", () =>
   test("OpenAI (sync): a result arriving after the cancel is ignored", async () => {
     const { cookie } = await api.signUp(uniqueEmail("cancel-openai"));
     const before = await credits(api, cookie);
-    const created = await api.post("/api/generator/generate", { ai_type: "image", provider: "openai", model: "dall-e-3", prompt: "a slow lighthouse" }, { cookie });
+    const created = await api.post(
+      "/api/generator/generate",
+      { ai_type: "image", provider: "openai", model: "dall-e-3", prompt: "a slow lighthouse" },
+      { cookie },
+    );
     const genId = created.body.data.gen_id as string;
-    await waitFor("processing", async () => ((await api.post("/api/generator/query", { gen_id: genId }, { cookie })).body.data.status === "processing" ? true : undefined));
+    await waitFor("processing", async () =>
+      (await api.post("/api/generator/query", { gen_id: genId }, { cookie })).body.data.status === "processing"
+        ? true
+        : undefined,
+    );
     const c = await api.post("/api/generator/cancel", { gen_id: genId }, { cookie });
     expect(c.body.data.error_message).toBe("canceled");
     await Bun.sleep(1500); // the fake answers after 1.5 s

@@ -5,11 +5,11 @@
  * server stores results in an S3-compatible bucket (s3rver behind a SigV4 check).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { type AllFakes, startAllFakes } from "../fakes";
 import { SAMPLE_MP4, SAMPLE_PNG } from "../fakes/common";
-import { startAllFakes, type AllFakes } from "../fakes";
-import { PRICED } from "../support/spec";
 import { Client, uniqueEmail } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
+import { PRICED } from "../support/spec";
 
 let fakes: AllFakes;
 /** The fakes' env; S3 variables only when asked (otherwise results go to local disk). */
@@ -28,7 +28,8 @@ async function waitForFinal(api: Client, cookie: string, genIds: string[], timeo
       expect(r.body.code).toBe(0);
       if (r.body.data.status === "completed" || r.body.data.status === "failed") done.set(id, r.body.data);
     }
-    if (Date.now() > deadline) throw new Error(`tasks still running: ${genIds.filter((id) => !done.has(id)).join(", ")}`);
+    if (Date.now() > deadline)
+      throw new Error(`tasks still running: ${genIds.filter((id) => !done.has(id)).join(", ")}`);
     await Bun.sleep(250);
   }
   return done;
@@ -57,7 +58,7 @@ describe("all four providers live against their fakes, local storage", () => {
   });
 
   test("health shows every provider live", async () => {
-    const body = await (await fetch(server.url + "/api/health")).json();
+    const body = await (await fetch(`${server.url}/api/health`)).json();
     expect(body.data.providers).toEqual({ openai: "live", replicate: "live", kling: "live", runway: "live" });
   });
 
@@ -69,14 +70,23 @@ describe("all four providers live against their fakes, local storage", () => {
     for (const offering of PRICED) {
       const r = await api.post(
         "/api/generator/generate",
-        { ai_type: offering.aiType, provider: offering.provider, model: offering.model, prompt: `a lighthouse at dusk (${offering.model})` },
+        {
+          ai_type: offering.aiType,
+          provider: offering.provider,
+          model: offering.model,
+          prompt: `a lighthouse at dusk (${offering.model})`,
+        },
         { cookie },
       );
       expect(r.body.code).toBe(0);
       expect(r.body.data.status).toBe("pending");
       created.push({ id: r.body.data.gen_id, offering });
     }
-    const final = await waitForFinal(api, cookie, created.map((c) => c.id));
+    const final = await waitForFinal(
+      api,
+      cookie,
+      created.map((c) => c.id),
+    );
 
     for (const { id, offering } of created) {
       const d = final.get(id)!;
@@ -84,7 +94,7 @@ describe("all four providers live against their fakes, local storage", () => {
       expect(d.result_urls.length).toBeGreaterThan(0);
       for (const url of d.result_urls as string[]) {
         // Stored by Atelier (absolute, from PUBLIC_URL), not the upstream's expiring URL.
-        expect(url.startsWith(server.url + "/media/")).toBe(true);
+        expect(url.startsWith(`${server.url}/media/`)).toBe(true);
         const res = await fetch(url);
         expect(res.status).toBe(200);
         const bytes = new Uint8Array(await res.arrayBuffer());
@@ -101,10 +111,15 @@ describe("all four providers live against their fakes, local storage", () => {
     }
 
     // Each upstream saw exactly one create per task of its provider (nothing paid twice).
-    const creates = (reqs: { method: string; path: string }[], re: RegExp) => reqs.filter((r) => r.method === "POST" && re.test(r.path)).length;
-    expect(creates(fakes.openai.state.requests, /\/images\/generations$/)).toBe(PRICED.filter((o) => o.provider === "openai").length);
+    const creates = (reqs: { method: string; path: string }[], re: RegExp) =>
+      reqs.filter((r) => r.method === "POST" && re.test(r.path)).length;
+    expect(creates(fakes.openai.state.requests, /\/images\/generations$/)).toBe(
+      PRICED.filter((o) => o.provider === "openai").length,
+    );
     expect(creates(fakes.replicate.state.requests, /\/predictions$/)).toBe(1);
-    expect(creates(fakes.kling.state.requests, /\/v1\/(images\/generations|videos\/text2video)$/)).toBe(PRICED.filter((o) => o.provider === "kling").length);
+    expect(creates(fakes.kling.state.requests, /\/v1\/(images\/generations|videos\/text2video)$/)).toBe(
+      PRICED.filter((o) => o.provider === "kling").length,
+    );
     expect(creates(fakes.runway.state.requests, /\/v1\/text_to_video$/)).toBe(1);
 
     const cost = PRICED.reduce((a, o) => a + o.credits, 0);
@@ -127,7 +142,11 @@ describe("all four providers live against their fakes, local storage", () => {
     const before = (await api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits;
     fakes.replicate.outcome = "failed";
     try {
-      const r = await api.post("/api/generator/generate", { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a failing fox" }, { cookie });
+      const r = await api.post(
+        "/api/generator/generate",
+        { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a failing fox" },
+        { cookie },
+      );
       const final = await waitForFinal(api, cookie, [r.body.data.gen_id]);
       const d = final.get(r.body.data.gen_id)!;
       expect(d.status).toBe("failed");
@@ -148,7 +167,9 @@ describe("results in an S3-compatible bucket", () => {
   let server: TestServer;
   let api: Client;
   beforeAll(async () => {
-    server = await startServer({ env: { ...providerEnv(true), S3_PUBLIC_URL: `${fakes.s3!.endpoint}/${fakes.s3!.bucket}` } });
+    server = await startServer({
+      env: { ...providerEnv(true), S3_PUBLIC_URL: `${fakes.s3!.endpoint}/${fakes.s3!.bucket}` },
+    });
     api = new Client(server.url);
   });
   afterAll(async () => {
@@ -157,7 +178,11 @@ describe("results in an S3-compatible bucket", () => {
 
   test("a live video lands in the bucket with signed writes and its public URL serves the file", async () => {
     const { cookie } = await api.signUp(uniqueEmail("s3"));
-    const r = await api.post("/api/generator/generate", { ai_type: "video", provider: "runway", model: "gen4.5", prompt: "waves on a pier" }, { cookie });
+    const r = await api.post(
+      "/api/generator/generate",
+      { ai_type: "video", provider: "runway", model: "gen4.5", prompt: "waves on a pier" },
+      { cookie },
+    );
     expect(r.body.code).toBe(0);
     const d = (await waitForFinal(api, cookie, [r.body.data.gen_id])).get(r.body.data.gen_id)!;
     expect(d.status).toBe("completed");

@@ -10,22 +10,21 @@
  * PostgreSQL, and a second run refuses the target and changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
-import { eq } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase, openPostgres, type Db } from "#db/client";
-import * as schema from "#db/schema";
+import { eq } from "drizzle-orm";
+import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
+import { type Db, openDatabase, openPostgres } from "#db/client";
 import { feedback, rateLimit, user, verification } from "#db/schema";
+import { adminCreateSubscription } from "~/domain/admin/admin.server";
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
 import { createApiKey, revokeApiKey } from "~/domain/api-keys/keys.server";
 import { beginSignIn } from "~/domain/auth/sign-in-throttle.server";
-import { seedProducts } from "~/domain/billing/products.server";
-import { processBillingEvent } from "~/domain/billing/fulfil.server";
 import { startCheckout } from "~/domain/billing/checkout.server";
-import { adminCreateSubscription } from "~/domain/admin/admin.server";
+import { processBillingEvent } from "~/domain/billing/fulfil.server";
+import { seedProducts } from "~/domain/billing/products.server";
 import { findOffering } from "~/domain/catalog";
 import { checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf, grantCredits } from "~/domain/credits/ledger.server";
@@ -39,7 +38,7 @@ import { createAuth } from "~/lib/auth.server";
 import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
 import { copyOrder } from "~/server/migrate-to-postgres.server";
-import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
+import { type Postgres, skipWithoutPostgres, startPostgres } from "../support/postgres";
 import { requireBuild, runAtelier } from "../support/server";
 import { insertUser } from "../support/services";
 
@@ -51,7 +50,9 @@ const nameOf = (t: SQLiteTable) => getTableConfig(t).name;
 
 async function runCli(args: string[]) {
   const t0 = performance.now();
-  const r = await runAtelier(["migrate-to-postgres", ...args], { env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", LOG_LEVEL: "silent" } });
+  const r = await runAtelier(["migrate-to-postgres", ...args], {
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", LOG_LEVEL: "silent" },
+  });
   return { ...r, ms: performance.now() - t0 };
 }
 
@@ -62,30 +63,57 @@ async function rowsOf(db: Db, table: SQLiteTable): Promise<string[]> {
 
 async function countsOf(db: Db): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const t of tables) out[nameOf(t)] = Number((await db.raw<{ n: number }>(`SELECT count(*) AS n FROM "${nameOf(t)}"`).one())!.n);
+  for (const t of tables)
+    out[nameOf(t)] = Number((await db.raw<{ n: number }>(`SELECT count(*) AS n FROM "${nameOf(t)}"`).one())!.n);
   return out;
 }
 
 /** A database through the domain, then 10,000 tasks in bulk. Returns a raw key made on SQLite. */
 async function buildSource(db: Db, dataDir: string): Promise<{ key: string; keyOwner: string; busyUser: string }> {
-  const config = { ...parseConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", PUBLIC_URL: "http://127.0.0.1:3000" }), authSecret: "migrate-test-secret-0123456789abcdef" };
+  const config = {
+    ...parseConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", PUBLIC_URL: "http://127.0.0.1:3000" }),
+    authSecret: "migrate-test-secret-0123456789abcdef",
+  };
   const auth = createAuth(config, db, clock);
   const ids: string[] = [];
   // better-auth: user, account, session.
   for (let i = 0; i < 3; i++) {
-    const r = await auth.api.signUpEmail({ body: { email: `signup${i}-${randomUUID().slice(0, 6)}@example.test`, password: "correct horse battery staple", name: `S${i}` } });
+    const r = await auth.api.signUpEmail({
+      body: {
+        email: `signup${i}-${randomUUID().slice(0, 6)}@example.test`,
+        password: "correct horse battery staple",
+        name: `S${i}`,
+      },
+    });
     ids.push(r.user.id);
   }
   for (let i = 0; i < 40; i++) ids.push(insertUser(db).id);
   const now = clock.now();
   // better-auth's own rows that need a mailbox or an IP to appear: fixtures.
-  await db.run(db.insert(verification).values({ id: randomUUID(), identifier: "reset-password:x", value: ids[0]!, expiresAt: new Date(now + 3_600_000), createdAt: new Date(now), updatedAt: new Date(now) }));
-  await db.run(db.insert(rateLimit).values({ id: randomUUID(), key: "127.0.0.1/sign-in/email", count: 3, lastRequest: now }));
+  await db.run(
+    db.insert(verification).values({
+      id: randomUUID(),
+      identifier: "reset-password:x",
+      value: ids[0]!,
+      expiresAt: new Date(now + 3_600_000),
+      createdAt: new Date(now),
+      updatedAt: new Date(now),
+    }),
+  );
+  await db.run(
+    db.insert(rateLimit).values({ id: randomUUID(), key: "127.0.0.1/sign-in/email", count: 3, lastRequest: now }),
+  );
   await db.tx((t) => seedProducts(t, clock));
 
   let key = "";
   for (const [i, id] of ids.entries()) {
-    await db.exec(grantCredits(db, { userId: id, amount: 30 + i, source: "admin", expiresAt: i % 3 === 0 ? now + 30 * 86_400_000 : null }, clock));
+    await db.exec(
+      grantCredits(
+        db,
+        { userId: id, amount: 30 + i, source: "admin", expiresAt: i % 3 === 0 ? now + 30 * 86_400_000 : null },
+        clock,
+      ),
+    );
     await checkIn(db, id, clock);
     await beginSignIn(db, `someone${i}@example.test`, now);
     await take(db, `user:${id}`, { limit: 100, windowMs: 60_000 }, now);
@@ -103,19 +131,41 @@ async function buildSource(db: Db, dataDir: string): Promise<{ key: string; keyO
   for (const id of ids.slice(0, 20)) {
     for (let j = 0; j < 5; j++) {
       const input = { offering: flux, prompt: `domain task ${j}`, options: {} };
-      if (j === 0) await createOrReplay(db, { userId: id, input, mode: "simulated", config: CONFIG, idempotency: { key: `idem-${j}`, requestHash: "h" } }, clock);
+      if (j === 0)
+        await createOrReplay(
+          db,
+          { userId: id, input, mode: "simulated", config: CONFIG, idempotency: { key: `idem-${j}`, requestHash: "h" } },
+          clock,
+        );
       else await createGeneration(db, { userId: id, input, mode: "simulated", config: CONFIG }, clock);
     }
   }
   const claimed = await claimDue(db, { owner: "test-runner", limit: 80, leaseMs: 600_000 }, clock);
   for (const [n, c] of claimed.entries()) {
-    if (n % 3 === 0) await completeGeneration(db, { id: c.row.id, owner: "test-runner", resultUrls: [`https://cdn.example.test/${c.row.id}.png`] }, clock);
-    else if (n % 3 === 1) await failGeneration(db, { id: c.row.id, owner: "test-runner", message: "generation failed: upstream said no" }, clock);
+    if (n % 3 === 0)
+      await completeGeneration(
+        db,
+        { id: c.row.id, owner: "test-runner", resultUrls: [`https://cdn.example.test/${c.row.id}.png`] },
+        clock,
+      );
+    else if (n % 3 === 1)
+      await failGeneration(
+        db,
+        { id: c.row.id, owner: "test-runner", message: "generation failed: upstream said no" },
+        clock,
+      );
     // else: still processing, holding its credits
   }
   const policy = { timeoutMs: 1000, schedule: [5000, 60_000], disableAfterMs: 86_400_000, allowPrivate: true };
   for (const d of await claimDeliveries(db, { owner: "test-runner", limit: 5, leaseMs: 60_000 }, clock)) {
-    await recordAttempt(db, "test-runner", d, { ok: false, statusCode: 500, error: "HTTP 500", durationMs: 12, at: clock.now() }, policy, clock);
+    await recordAttempt(
+      db,
+      "test-runner",
+      d,
+      { ok: false, statusCode: 500, error: "HTTP 500", durationMs: 12, at: clock.now() },
+      policy,
+      clock,
+    );
   }
   // Billing: a simulated checkout, a paid pack for an invitee of an affiliate (referral), an admin subscription.
   const billing = { ...config, isProduction: false };
@@ -125,10 +175,27 @@ async function buildSource(db: Db, dataDir: string): Promise<{ key: string; keyO
   await processBillingEvent(
     { db, clock, config: billing },
     { id: "evt_1", type: "checkout.session.completed", payload: "{}" },
-    { type: "payment", provider: "simulated", userId: ids[6]!, productId: "pack-100", orderRef: "cs_1", paymentRef: "cs_1", amount: 500, currency: "usd", credits: 100, at: Math.floor(now / 1000) },
+    {
+      type: "payment",
+      provider: "simulated",
+      userId: ids[6]!,
+      productId: "pack-100",
+      orderRef: "cs_1",
+      paymentRef: "cs_1",
+      amount: 500,
+      currency: "usd",
+      credits: 100,
+      at: Math.floor(now / 1000),
+    },
   );
   const sub = await db.one(db.select({ email: user.email }).from(user).where(eq(user.id, ids[7]!)));
-  await adminCreateSubscription({ db, clock, config }, { email: sub!.email, product_id: "pro-monthly", product_name: "Pro monthly", interval: "month", amount: 1900 } as never);
+  await adminCreateSubscription({ db, clock, config }, {
+    email: sub!.email,
+    product_id: "pro-monthly",
+    product_name: "Pro monthly",
+    interval: "month",
+    amount: 1900,
+  } as never);
 
   // 10,000 more tasks, as the runner leaves them: mostly finished, some pending or processing (holding credits).
   const busyUser = ids[2]!;
@@ -190,7 +257,11 @@ describe.skipIf(skipWithoutPostgres())("atelier migrate-to-postgres", () => {
 
   test("the fixture puts rows in every table of the schema (a new table needs a row here, so its copy is exercised)", async () => {
     const counts = await countsOf(src);
-    expect(Object.entries(counts).filter(([, n]) => n === 0).map(([t]) => t)).toEqual([]);
+    expect(
+      Object.entries(counts)
+        .filter(([, n]) => n === 0)
+        .map(([t]) => t),
+    ).toEqual([]);
     expect(counts.generations).toBeGreaterThanOrEqual(TASKS + 100);
   });
 
@@ -200,11 +271,21 @@ describe.skipIf(skipWithoutPostgres())("atelier migrate-to-postgres", () => {
     const before = await countsOf(src);
     let writes = 0;
     // Plain rows: addFeedback allows one user 10 an hour (security review 3), and this writer is one user.
-    const timer = setInterval(() => void src.run(src.insert(feedback).values({ id: crypto.randomUUID(), userId: writer, content: `live ${writes++}`, rating: 5 })), 5);
+    const timer = setInterval(
+      () =>
+        void src.run(
+          src
+            .insert(feedback)
+            .values({ id: crypto.randomUUID(), userId: writer, content: `live ${writes++}`, rating: 5 }),
+        ),
+      5,
+    );
     const r = await runCli(["--from", file, "--to", pg.url]).finally(() => clearInterval(timer));
     const after = await countsOf(src);
     const load = (await Bun.$`uptime`.text()).trim();
-    console.log(`migrate-to-postgres: ${before.generations} tasks, ${Object.values(before).reduce((a, b) => a + b, 0)} rows: ${(r.ms / 1000).toFixed(2)} s wall (process start included); ${writes} writes to the source meanwhile; ${load}`);
+    console.log(
+      `migrate-to-postgres: ${before.generations} tasks, ${Object.values(before).reduce((a, b) => a + b, 0)} rows: ${(r.ms / 1000).toFixed(2)} s wall (process start included); ${writes} writes to the source meanwhile; ${load}`,
+    );
     console.log(r.stdout);
     expect(r.stderr).not.toContain("Error");
     expect(r.code).toBe(0);
@@ -212,7 +293,8 @@ describe.skipIf(skipWithoutPostgres())("atelier migrate-to-postgres", () => {
     expect(r.stdout).toContain("verified: row counts of every table and the balances of");
     // Each table's count is printed once, in the summary on stdout; the progress on stderr only names the table under way.
     const lines = `${r.stdout}\n${r.stderr}`.split("\n");
-    for (const t of tables.map(nameOf)) expect(`${t}: ${lines.filter((l) => new RegExp(`\\b${t}\\b.*\\d`).test(l)).length}`).toBe(`${t}: 1`);
+    for (const t of tables.map(nameOf))
+      expect(`${t}: ${lines.filter((l) => new RegExp(`\\b${t}\\b.*\\d`).test(l)).length}`).toBe(`${t}: 1`);
     expect(r.stderr).toContain("copying generations…");
     expect(writes).toBeGreaterThan(0);
 
@@ -220,7 +302,8 @@ describe.skipIf(skipWithoutPostgres())("atelier migrate-to-postgres", () => {
     try {
       const copied = await countsOf(target);
       // Everything but the table being written to is unchanged since `before`; feedback is one snapshot in between.
-      for (const t of tables.map(nameOf).filter((n) => n !== "feedback")) expect(`${t}: ${copied[t]}`).toBe(`${t}: ${after[t]}`);
+      for (const t of tables.map(nameOf).filter((n) => n !== "feedback"))
+        expect(`${t}: ${copied[t]}`).toBe(`${t}: ${after[t]}`);
       expect(copied.feedback!).toBeGreaterThanOrEqual(before.feedback!);
       expect(copied.feedback!).toBeLessThanOrEqual(after.feedback!);
 
@@ -259,9 +342,15 @@ describe.skipIf(skipWithoutPostgres())("atelier migrate-to-postgres", () => {
 
   test("clear errors: missing file, bad URL, unreachable server", async () => {
     const missing = await runCli(["--from", join(dir, "missing.db"), "--to", pg.url]);
-    expect([missing.code, missing.stderr.trim()]).toEqual([1, `migrate-to-postgres: --from ${join(dir, "missing.db")}: no such file`]);
+    expect([missing.code, missing.stderr.trim()]).toEqual([
+      1,
+      `migrate-to-postgres: --from ${join(dir, "missing.db")}: no such file`,
+    ]);
     const bad = await runCli(["--from", file, "--to", "mysql://root@127.0.0.1/atelier"]);
-    expect([bad.code, bad.stderr.trim()]).toEqual([1, "migrate-to-postgres: --to must be a postgres:// URL, not mysql://…"]);
+    expect([bad.code, bad.stderr.trim()]).toEqual([
+      1,
+      "migrate-to-postgres: --to must be a postgres:// URL, not mysql://…",
+    ]);
     const down = await runCli(["--from", file, "--to", "postgres://postgres:pw@127.0.0.1:1/atelier"]);
     expect(down.code).toBe(1);
     expect(down.stderr).toContain("cannot reach PostgreSQL at postgres://postgres:***@127.0.0.1:1/atelier");

@@ -11,10 +11,10 @@
 import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { createHmac } from "node:crypto";
 import type { Subprocess } from "bun";
-import { startS3Fake, type S3Fake } from "../fakes/s3";
+import { type S3Fake, startS3Fake } from "../fakes/s3";
 import { sessionCookie, uniqueEmail } from "../support/client";
 import { createTestDatabase, dropTestDatabase, onPostgres, postgresOnly } from "../support/engine";
-import { documentedNginx, onLocalhost, startNginx, type Nginx } from "../support/nginx";
+import { documentedNginx, type Nginx, onLocalhost, startNginx } from "../support/nginx";
 import { atelierCommand, freePort, startServer, type TestServer } from "../support/server";
 import { until } from "../support/until";
 
@@ -50,24 +50,35 @@ beforeAll(async () => {
     WEBHOOK_ALLOW_PRIVATE: "true",
     LOG_LEVEL: "info",
   };
-  [a, b] = await Promise.all([startServer({ databaseUrl, env, timeoutMs: 30_000 }), startServer({ databaseUrl, env, timeoutMs: 30_000 })]);
+  [a, b] = await Promise.all([
+    startServer({ databaseUrl, env, timeoutMs: 30_000 }),
+    startServer({ databaseUrl, env, timeoutMs: 30_000 }),
+  ]);
   // The worker: the same settings (BETTER_AUTH_SECRET is not needed by it), the job runner and webhook dispatcher on.
   const { BETTER_AUTH_SECRET: _, ...workerEnv } = a.env;
-  worker = Bun.spawn([...atelierCommand(), "worker"], { env: { ...workerEnv, JOBS: "on", JOB_TICK_MS: "50" }, stdout: "pipe", stderr: "pipe" });
+  worker = Bun.spawn([...atelierCommand(), "worker"], {
+    env: { ...workerEnv, JOBS: "on", JOB_TICK_MS: "50" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   for (const s of [worker.stdout, worker.stderr]) {
     void (async () => {
       const dec = new TextDecoder();
       const reader = (s as ReadableStream<Uint8Array>).getReader();
-      for (let r = await reader.read(); !r.done; r = await reader.read()) workerLog += dec.decode(r.value, { stream: true });
+      for (let r = await reader.read(); !r.done; r = await reader.read())
+        workerLog += dec.decode(r.value, { stream: true });
     })();
   }
   nginx = await startNginx(
     documentedNginx("nginx two nodes"),
-    (block, t) => onLocalhost(block, t).replace(/upstream atelier \{[^}]*?server [^;]+;\s*server [^;]+;/, (m) => {
-      const lines = m.split("\n");
-      let n = 0;
-      return lines.map((l) => (/^\s*server /.test(l) ? l.replace(/server \S+;/, `server 127.0.0.1:${[a, b][n++]!.port};`) : l)).join("\n");
-    }),
+    (block, t) =>
+      onLocalhost(block, t).replace(/upstream atelier \{[^}]*?server [^;]+;\s*server [^;]+;/, (m) => {
+        const lines = m.split("\n");
+        let n = 0;
+        return lines
+          .map((l) => (/^\s*server /.test(l) ? l.replace(/server \S+;/, `server 127.0.0.1:${[a, b][n++]!.port};`) : l))
+          .join("\n");
+      }),
     { port: tlsPort },
   );
   receiver = Bun.serve({
@@ -106,7 +117,14 @@ function via(path: string, init: { body?: unknown; cookie?: string; key?: string
 }
 
 /** How many requests to `path` each node answered (their request log lines). */
-const served = (path: string) => [a, b].map((s) => s.logs().split("\n").filter((l) => l.includes(`"path":"${path}"`)).length);
+const served = (path: string) =>
+  [a, b].map(
+    (s) =>
+      s
+        .logs()
+        .split("\n")
+        .filter((l) => l.includes(`"path":"${path}"`)).length,
+  );
 
 let cookie = "";
 let key = "";
@@ -119,7 +137,9 @@ describe("two nodes and a worker on one PostgreSQL behind the documented nginx b
   });
 
   test("a session made through the proxy works on both nodes; a key made with it too", async () => {
-    const res = await via("/api/auth/sign-up/email", { body: { name: "Two Nodes", email: uniqueEmail("proxy-nodes"), password: "correct-horse-battery" } });
+    const res = await via("/api/auth/sign-up/email", {
+      body: { name: "Two Nodes", email: uniqueEmail("proxy-nodes"), password: "correct-horse-battery" },
+    });
     expect(res.status).toBe(200);
     cookie = sessionCookie(res);
     expect(cookie).toStartWith("__Secure-atelier.session_token=");
@@ -149,12 +169,19 @@ describe("two nodes and a worker on one PostgreSQL behind the documented nginx b
   });
 
   test("the status stream through nginx: the first event at once, the completion when the worker finishes (not buffered); the webhook sent by the worker; the result in S3", async () => {
-    const hook = await (await via("/api/webhooks/create", { body: { url: `http://127.0.0.1:${receiver!.port}/hook` }, cookie })).json();
+    const hook = await (
+      await via("/api/webhooks/create", { body: { url: `http://127.0.0.1:${receiver!.port}/hook` }, cookie })
+    ).json();
     expect(hook.code).toBe(0);
-    const gen = await (await via("/api/generator/generate", { body: { ...FLUX, prompt: "through the proxy" }, cookie })).json();
+    const gen = await (
+      await via("/api/generator/generate", { body: { ...FLUX, prompt: "through the proxy" }, cookie })
+    ).json();
     expect(gen.code).toBe(0);
     const started = Date.now();
-    const stream = await fetch(`${site}/api/generator/stream?gen_id=${gen.data.gen_id}`, { headers: { cookie, origin: site }, tls: { ca: nginx.ca } });
+    const stream = await fetch(`${site}/api/generator/stream?gen_id=${gen.data.gen_id}`, {
+      headers: { cookie, origin: site },
+      tls: { ca: nginx.ca },
+    });
     expect(stream.status).toBe(200);
     expect(stream.headers.get("content-type")).toStartWith("text/event-stream");
     const events: { at: number; status: string; data: any }[] = [];
@@ -181,13 +208,20 @@ describe("two nodes and a worker on one PostgreSQL behind the documented nginx b
     expect(last.at - first.at).toBeGreaterThan(700);
 
     // The worker ran it (the web nodes run no jobs) and sent the webhook, signed with the endpoint's secret.
-    const delivery = await until("the webhook", async () => received.find((r) => r.body.includes(gen.data.gen_id)), 20_000);
+    const delivery = await until(
+      "the webhook",
+      async () => received.find((r) => r.body.includes(gen.data.gen_id)),
+      20_000,
+    );
     const id = delivery.headers.get("webhook-id")!;
     const ts = delivery.headers.get("webhook-timestamp")!;
     const secret = Buffer.from(String(hook.data.secret).slice("whsec_".length), "base64");
     const expected = createHmac("sha256", secret).update(`${id}.${ts}.${delivery.body}`).digest("base64");
     expect(delivery.headers.get("webhook-signature")!.split(" ")).toContain(`v1,${expected}`);
-    expect(JSON.parse(delivery.body)).toMatchObject({ type: "generation.completed", data: { gen_id: gen.data.gen_id, status: "completed" } });
+    expect(JSON.parse(delivery.body)).toMatchObject({
+      type: "generation.completed",
+      data: { gen_id: gen.data.gen_id, status: "completed" },
+    });
 
     const url = last.data.result_urls[0] as string;
     expect(url).toStartWith(`${s3.endpoint}/${s3.bucket}/`);
@@ -202,7 +236,10 @@ describe("two nodes and a worker on one PostgreSQL behind the documented nginx b
     expect(out.status).toBe(200);
     await Bun.sleep(1100);
     const before = served("/api/get-user-info");
-    for (let i = 0; i < 4; i++) expect((await (await via("/api/get-user-info", { body: {}, cookie })).json()).message).toBe("no auth, please sign-in");
+    for (let i = 0; i < 4; i++)
+      expect((await (await via("/api/get-user-info", { body: {}, cookie })).json()).message).toBe(
+        "no auth, please sign-in",
+      );
     const after = served("/api/get-user-info");
     expect([after[0]! - before[0]!, after[1]! - before[1]!].every((n) => n > 0)).toBe(true);
   });

@@ -15,7 +15,7 @@
 import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { startS3Fake, type S3Fake } from "../fakes/s3";
+import { type S3Fake, startS3Fake } from "../fakes/s3";
 import { Client, uniqueEmail } from "../support/client";
 import { countIn, serverSql } from "../support/db";
 import { createTestDatabase, dropTestDatabase, onPostgres, postgresOnly } from "../support/engine";
@@ -48,7 +48,10 @@ beforeAll(async () => {
     LOG_LEVEL: "debug",
   };
   // Started together: both run the migrations at once (an advisory lock makes them migrate once).
-  [a, b] = await Promise.all([startServer({ databaseUrl, env, timeoutMs: 30_000 }), startServer({ databaseUrl, env, timeoutMs: 30_000 })]);
+  [a, b] = await Promise.all([
+    startServer({ databaseUrl, env, timeoutMs: 30_000 }),
+    startServer({ databaseUrl, env, timeoutMs: 30_000 }),
+  ]);
   nodes = [new Client(a.url), new Client(b.url)];
 });
 
@@ -59,7 +62,11 @@ afterAll(async () => {
   if (databaseUrl) await dropTestDatabase(databaseUrl).catch(() => {});
 });
 
-const credits = async (c: Client, cookie: string) => (await c.post("/api/get-user-credits", undefined, { cookie })).body.data as { left_credits: number; total_credits: number };
+const credits = async (c: Client, cookie: string) =>
+  (await c.post("/api/get-user-credits", undefined, { cookie })).body.data as {
+    left_credits: number;
+    total_credits: number;
+  };
 
 /** The ids of the tasks each node's runner logged as completed (one line per completion, by the process that did it). */
 const completedBy = (s: TestServer) =>
@@ -90,7 +97,9 @@ describe("two nodes on one PostgreSQL", () => {
   test("20 concurrent check-ins spread over both nodes add exactly one credit", async () => {
     const { cookie } = await nodes[0].signUp(uniqueEmail("nodes-ping"));
     const before = await credits(nodes[1], cookie);
-    const rs = await Promise.all(Array.from({ length: 20 }, (_, i) => nodes[i % 2]!.post("/api/ping", undefined, { cookie })));
+    const rs = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => nodes[i % 2]!.post("/api/ping", undefined, { cookie })),
+    );
     for (const r of rs) expect(r.status).toBe(200);
     const after = await credits(nodes[0], cookie);
     expect(after.left_credits - before.left_credits).toBe(1);
@@ -99,26 +108,47 @@ describe("two nodes on one PostgreSQL", () => {
 
   test("30 concurrent creates spread over both against a balance for 25 accept exactly 25; each completes once, is charged once, results in S3", async () => {
     const { cookie, userId } = await nodes[1].signUp(uniqueEmail("nodes-create")); // 75 credits = 25 × 3
-    const rs = await Promise.all(Array.from({ length: 30 }, (_, i) => nodes[i % 2]!.post("/api/generator/generate", { ...ASYNC, prompt: `spread ${i}` }, { cookie })));
+    const rs = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        nodes[i % 2]!.post("/api/generator/generate", { ...ASYNC, prompt: `spread ${i}` }, { cookie }),
+      ),
+    );
     for (const r of rs) expect(r.status).toBe(200);
     const accepted = rs.filter((r) => r.body.code === 0).map((r) => r.body.data.gen_id as string);
     const refused = rs.filter((r) => r.body.code !== 0);
     expect(accepted.length).toBe(25);
     for (const r of refused) expect(r.body.message).toMatch(/^insufficient credits: need 3, have \d+$/);
 
-    await waitUntil(async () => (await countIn(a.dataDir, "SELECT count(*) AS n FROM generations WHERE user_id = ? AND status = 'completed'", userId)) === 25, 60_000, "25 tasks completed");
+    await waitUntil(
+      async () =>
+        (await countIn(
+          a.dataDir,
+          "SELECT count(*) AS n FROM generations WHERE user_id = ? AND status = 'completed'",
+          userId,
+        )) === 25,
+      60_000,
+      "25 tasks completed",
+    );
     expect(await credits(nodes[0], cookie)).toEqual({ left_credits: 0, total_credits: 75 });
     const sql = await serverSql(b.dataDir);
     try {
-      const debits = await sql.all<{ gen_id: string; n: number; amount: number }>("SELECT gen_id, count(*) AS n, sum(amount) AS amount FROM credit_debits WHERE user_id = ? GROUP BY gen_id", userId);
+      const debits = await sql.all<{ gen_id: string; n: number; amount: number }>(
+        "SELECT gen_id, count(*) AS n, sum(amount) AS amount FROM credit_debits WHERE user_id = ? GROUP BY gen_id",
+        userId,
+      );
       expect(debits.map((d) => d.gen_id).sort()).toEqual([...accepted].sort());
-      for (const d of debits) expect({ gen_id: d.gen_id, n: d.n, amount: d.amount }).toEqual({ gen_id: d.gen_id, n: 1, amount: 3 });
+      for (const d of debits)
+        expect({ gen_id: d.gen_id, n: d.n, amount: d.amount }).toEqual({ gen_id: d.gen_id, n: 1, amount: 3 });
     } finally {
       await sql.close();
     }
 
     // Completed once: one completion log line per task across both processes; both runners took part.
-    await waitUntil(() => accepted.every((id) => completedBy(a).includes(id) || completedBy(b).includes(id)), 10_000, "completion log lines");
+    await waitUntil(
+      () => accepted.every((id) => completedBy(a).includes(id) || completedBy(b).includes(id)),
+      10_000,
+      "completion log lines",
+    );
     await Bun.sleep(200); // a duplicate line, if any, would arrive now
     const byA = completedBy(a).filter((id) => accepted.includes(id));
     const byB = completedBy(b).filter((id) => accepted.includes(id));
@@ -141,7 +171,11 @@ describe("two nodes on one PostgreSQL", () => {
     const { cookie } = await nodes[0].signUp(uniqueEmail("nodes-limit"));
     const key = (await nodes[0].post("/api/keys/create", { name: "limited" }, { cookie })).body.data.key as string;
     const t0 = Date.now();
-    const rs = await Promise.all(Array.from({ length: 3 * KEY_LIMIT }, (_, i) => nodes[i % 2]!.post("/api/get-user-info", undefined, { apiKey: key })));
+    const rs = await Promise.all(
+      Array.from({ length: 3 * KEY_LIMIT }, (_, i) =>
+        nodes[i % 2]!.post("/api/get-user-info", undefined, { apiKey: key }),
+      ),
+    );
     const elapsed = Date.now() - t0;
     const ok = rs.filter((r) => r.status === 200);
     const limited = rs.filter((r) => r.status === 429);
@@ -159,13 +193,21 @@ describe("two nodes on one PostgreSQL", () => {
     const ids: string[] = [];
     for (let i = 0; i < 8; i++) {
       // [simulate:slow]: 10 × 300 ms, a provider call far longer than the 1.5 s lease (renewed while it runs).
-      const r = await nodes[i % 2]!.post("/api/generator/generate", { ...SYNC, prompt: `slow ${i} [simulate:slow]` }, { cookie });
+      const r = await nodes[i % 2]!.post(
+        "/api/generator/generate",
+        { ...SYNC, prompt: `slow ${i} [simulate:slow]` },
+        { cookie },
+      );
       expect(r.body.code).toBe(0);
       ids.push(r.body.data.gen_id);
     }
     const heldByA = `SELECT id FROM generations WHERE user_id = ? AND status = 'processing' AND lease_owner LIKE ?`;
     const ownerA = `%:${a.proc.pid}:%`;
-    await waitUntil(async () => (await countIn(b.dataDir, heldByA.replace("SELECT id", "SELECT count(*) AS n"), userId, ownerA)) >= 1, 15_000, "node a processing some tasks");
+    await waitUntil(
+      async () => (await countIn(b.dataDir, heldByA.replace("SELECT id", "SELECT count(*) AS n"), userId, ownerA)) >= 1,
+      15_000,
+      "node a processing some tasks",
+    );
     expect(await a.stop("SIGKILL")).not.toBe(0);
     const sql = await serverSql(b.dataDir);
     try {
@@ -173,20 +215,33 @@ describe("two nodes on one PostgreSQL", () => {
       expect(orphans.length).toBeGreaterThan(0);
 
       await waitUntil(
-        async () => (await countIn(b.dataDir, "SELECT count(*) AS n FROM generations WHERE user_id = ? AND status = 'completed'", userId)) === ids.length,
+        async () =>
+          (await countIn(
+            b.dataDir,
+            "SELECT count(*) AS n FROM generations WHERE user_id = ? AND status = 'completed'",
+            userId,
+          )) === ids.length,
         60_000,
         "every task completed by the surviving node",
       );
       // The dead node's tasks were completed by b, after their leases expired.
-      await waitUntil(() => orphans.every((id) => completedBy(b).includes(id)), 10_000, "b logged the orphans' completions");
-      const debits = await sql.all<{ gen_id: string; n: number; amount: number }>("SELECT gen_id, count(*) AS n, sum(amount) AS amount FROM credit_debits WHERE user_id = ? GROUP BY gen_id", userId);
+      await waitUntil(
+        () => orphans.every((id) => completedBy(b).includes(id)),
+        10_000,
+        "b logged the orphans' completions",
+      );
+      const debits = await sql.all<{ gen_id: string; n: number; amount: number }>(
+        "SELECT gen_id, count(*) AS n, sum(amount) AS amount FROM credit_debits WHERE user_id = ? GROUP BY gen_id",
+        userId,
+      );
       expect(debits.map((d) => d.gen_id).sort()).toEqual([...ids].sort());
-      for (const d of debits) expect({ gen_id: d.gen_id, n: d.n, amount: d.amount }).toEqual({ gen_id: d.gen_id, n: 1, amount: 5 });
+      for (const d of debits)
+        expect({ gen_id: d.gen_id, n: d.n, amount: d.amount }).toEqual({ gen_id: d.gen_id, n: 1, amount: 5 });
     } finally {
       await sql.close();
     }
     expect(await credits(nodes[1], cookie)).toEqual({ left_credits: 75 - 8 * 5, total_credits: 75 });
-    expect((await fetch(b.url + "/api/health")).status).toBe(200);
+    expect((await fetch(`${b.url}/api/health`)).status).toBe(200);
     await expectLedgerBalanced(b.dataDir);
   }, 120_000);
 });

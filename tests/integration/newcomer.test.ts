@@ -3,13 +3,24 @@
  * starting Atelier — one ready line, one line for a taken port, better-auth's
  * messages inside the JSON log, an honest Bun installer, builds only when needed.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+
 import { Database } from "bun:sqlite";
-import { drizzle } from "drizzle-orm/bun-sqlite";
-import { migrations } from "#db/migrations.gen";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync } from "node:fs";
+import { afterAll, describe, expect, test } from "bun:test";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { drizzle } from "drizzle-orm/bun-sqlite";
+import { migrations } from "#db/migrations.gen";
 import { Client, uniqueEmail } from "../support/client";
 import { freePort, ROOT, startServer } from "../support/server";
 
@@ -34,21 +45,36 @@ async function linesUntilReady(proc: { stdout: unknown }): Promise<Record<string
     text += new TextDecoder().decode(value);
   }
   reader.releaseLock();
-  return text.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+  return text
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-const baseEnv = (port: number, dataDir: string) => ({ PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir });
+const baseEnv = (port: number, dataDir: string) => ({
+  PATH: process.env.PATH ?? "",
+  HOME: process.env.HOME ?? "/tmp",
+  PORT: String(port),
+  HOST: "127.0.0.1",
+  DATA_DIR: dataDir,
+});
 
 describe("starting the server", () => {
   test("a taken port: exit 1 with one line naming the port, no stack trace", async () => {
     const holder = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("busy") });
     try {
-      const proc = Bun.spawn(["bun", join(ROOT, "build/atelier.js"), "serve"], { env: baseEnv(holder.port!, tempDir("port")), stdout: "pipe", stderr: "pipe" });
+      const proc = Bun.spawn(["bun", join(ROOT, "build/atelier.js"), "serve"], {
+        env: baseEnv(holder.port!, tempDir("port")),
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       const code = await proc.exited;
       const err = (await new Response(proc.stderr).text()).trim();
       const out = (await new Response(proc.stdout).text()).trim();
       expect(code).toBe(1);
-      expect(err.split("\n")).toEqual([`port ${holder.port} on 127.0.0.1 is already in use: stop the other server or set PORT to a free port`]);
+      expect(err.split("\n")).toEqual([
+        `port ${holder.port} on 127.0.0.1 is already in use: stop the other server or set PORT to a free port`,
+      ]);
       expect(out).toBe("");
     } finally {
       holder.stop(true);
@@ -58,7 +84,12 @@ describe("starting the server", () => {
   test("one 'ready' line carrying the URL to open (PUBLIC_URL)", async () => {
     const port = await freePort();
     const proc = Bun.spawn(["bun", join(ROOT, "build/atelier.js"), "serve"], {
-      env: { ...baseEnv(port, tempDir("ready")), PUBLIC_URL: `http://localhost:${port}`, LOG_LEVEL: "info", JOBS: "off" },
+      env: {
+        ...baseEnv(port, tempDir("ready")),
+        PUBLIC_URL: `http://localhost:${port}`,
+        LOG_LEVEL: "info",
+        JOBS: "off",
+      },
       stdout: "pipe",
       stderr: "pipe",
     });
@@ -81,10 +112,16 @@ describe("starting the server", () => {
     const migrate = Bun.spawnSync(["bun", join(ROOT, "build/atelier.js"), "migrate"], { env: baseEnv(0, dataDir) });
     expect(migrate.exitCode).toBe(0);
     const db = new Database(join(dataDir, "atelier.db"));
-    db.run("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('from-a-newer-atelier', ?)", [Date.UTC(2099, 0, 1)]);
+    db.run("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('from-a-newer-atelier', ?)", [
+      Date.UTC(2099, 0, 1),
+    ]);
     db.close();
     for (const command of ["serve", "worker", "migrate"]) {
-      const proc = Bun.spawn(["bun", join(ROOT, "build/atelier.js"), command], { env: baseEnv(await freePort(), dataDir), stdout: "pipe", stderr: "pipe" });
+      const proc = Bun.spawn(["bun", join(ROOT, "build/atelier.js"), command], {
+        env: baseEnv(await freePort(), dataDir),
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       const code = await proc.exited;
       const err = (await new Response(proc.stderr).text()).trim();
       expect(code).toBe(1);
@@ -101,10 +138,16 @@ describe("starting the server", () => {
     const sqlFiles = readdirSync(join(ROOT, "db/migrations")).filter((f) => f.endsWith(".sql")).length;
     // The database an older executable left: the embedded migrations but the last three, applied as drizzle does.
     const old = drizzle(new Database(join(dataDir, "atelier.db")));
-    (old as any).dialect.migrate(migrations.slice(0, sqlFiles - 3), (old as any).session, { migrationsFolder: "(embedded)" });
+    (old as any).dialect.migrate(migrations.slice(0, sqlFiles - 3), (old as any).session, {
+      migrationsFolder: "(embedded)",
+    });
     old.$client.close();
     const port = await freePort();
-    const proc = Bun.spawn(["bun", join(ROOT, "build/atelier.js"), "serve"], { env: { ...baseEnv(port, dataDir), LOG_LEVEL: "info", JOBS: "off" }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(["bun", join(ROOT, "build/atelier.js"), "serve"], {
+      env: { ...baseEnv(port, dataDir), LOG_LEVEL: "info", JOBS: "off" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     try {
       const lines = await linesUntilReady(proc);
       expect(lines.map((l) => l.msg)).toEqual(["database migrated", "ready"]);
@@ -121,7 +164,7 @@ describe("starting the server", () => {
       const api = new Client(server.url);
       const email = uniqueEmail("logger");
       await api.signUp(email);
-      const res = await fetch(server.url + "/api/auth/sign-in/email", {
+      const res = await fetch(`${server.url}/api/auth/sign-in/email`, {
         method: "POST",
         headers: { "content-type": "application/json", origin: server.url },
         body: JSON.stringify({ email, password: "not-the-password" }),
@@ -164,7 +207,8 @@ describe("scripts/with-bun.sh without Bun and without a reachable registry", () 
     const bin = join(dir, "bin");
     mkdirSync(bin);
     const which = (cmd: string) => Bun.which(cmd, { PATH: "/usr/local/bin:/usr/bin:/bin" })!;
-    for (const cmd of ["sh", "node", "npm", "mktemp", "tail", "sed", "grep", "dirname", "rm", "env", "cat", "touch"]) symlinkSync(which(cmd), join(bin, cmd));
+    for (const cmd of ["sh", "node", "npm", "mktemp", "tail", "sed", "grep", "dirname", "rm", "env", "cat", "touch"])
+      symlinkSync(which(cmd), join(bin, cmd));
     const globalPrefix = join(dir, "global");
     const run = Bun.spawnSync(["sh", join(dir, "scripts/with-bun.sh"), "true"], {
       cwd: dir,

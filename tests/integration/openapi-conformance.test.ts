@@ -15,7 +15,7 @@ import addFormats from "ajv-formats";
 import { uniqueEmail } from "../support/client";
 import { markVerifiedIn } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
-import { startReceiver, type Receiver } from "../support/webhook-receiver";
+import { type Receiver, startReceiver } from "../support/webhook-receiver";
 
 interface Exchange {
   method: string;
@@ -31,14 +31,25 @@ let receiver: Receiver;
 let doc: any;
 const recorded: Exchange[] = [];
 
-async function call(method: string, path: string, opts: { body?: unknown; headers?: Record<string, string>; raw?: string } = {}): Promise<{ status: number; json: any; text: string }> {
+async function call(
+  method: string,
+  path: string,
+  opts: { body?: unknown; headers?: Record<string, string>; raw?: string } = {},
+): Promise<{ status: number; json: any; text: string }> {
   const headers: Record<string, string> = { origin: server.url, ...opts.headers };
   const reqBody = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
   if (reqBody !== undefined) headers["content-type"] = "application/json";
   const res = await fetch(server.url + path, { method, headers, body: reqBody });
   const text = await res.text();
   const url = new URL(server.url + path);
-  recorded.push({ method: method.toLowerCase(), path: url.pathname, reqBody, status: res.status, contentType: res.headers.get("content-type") ?? "", resBody: text });
+  recorded.push({
+    method: method.toLowerCase(),
+    path: url.pathname,
+    reqBody,
+    status: res.status,
+    contentType: res.headers.get("content-type") ?? "",
+    resBody: text,
+  });
   let json: any;
   try {
     json = JSON.parse(text);
@@ -47,7 +58,10 @@ async function call(method: string, path: string, opts: { body?: unknown; header
 }
 
 function cookieOf(res: Response): string {
-  return res.headers.getSetCookie().find((c) => c.includes("session_token="))!.split(";")[0]!;
+  return res.headers
+    .getSetCookie()
+    .find((c) => c.includes("session_token="))!
+    .split(";")[0]!;
 }
 
 /** Replays exchanges through ajv; returns what does not conform. */
@@ -75,7 +89,9 @@ function validate(exchanges: Exchange[]): string[] {
     if (resp.content) {
       const key = Object.keys(resp.content).find((k) => k.split(";")[0]!.trim() === base);
       if (!key) {
-        problems.push(`${where}: content type ${base || "(none)"} not documented (${Object.keys(resp.content).join(", ")})`);
+        problems.push(
+          `${where}: content type ${base || "(none)"} not documented (${Object.keys(resp.content).join(", ")})`,
+        );
         continue;
       }
       if (base === "application/json") {
@@ -100,7 +116,9 @@ function validate(exchanges: Exchange[]): string[] {
 }
 
 beforeAll(async () => {
-  server = await startServer({ env: { ADMIN_EMAILS: "root@admin.test", WEBHOOK_ALLOW_PRIVATE: "true", SIGNUP_CREDITS: "100" } });
+  server = await startServer({
+    env: { ADMIN_EMAILS: "root@admin.test", WEBHOOK_ALLOW_PRIVATE: "true", SIGNUP_CREDITS: "100" },
+  });
   receiver = startReceiver();
   doc = await SwaggerParser.dereference(await (await fetch(`${server.url}/api/openapi.json`)).json());
 });
@@ -113,7 +131,7 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
   test("record: a script of real calls over every documented area", async () => {
     const email = uniqueEmail("oas");
     const signUp = (body: unknown) => call("POST", "/api/auth/sign-up/email", { body });
-    const up = await fetch(server.url + "/api/auth/sign-up/email", {
+    const up = await fetch(`${server.url}/api/auth/sign-up/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: server.url },
       body: JSON.stringify({ name: "Ada", email, password: "correct-horse-battery" }),
@@ -127,13 +145,13 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
     await call("POST", "/api/auth/sign-in/email", { body: { email, password: "wrong-password-1" } });
     await call("POST", "/api/auth/sign-in/email", { body: { email, password: "correct-horse-battery" } });
 
-    const admin = await fetch(server.url + "/api/auth/sign-up/email", {
+    const admin = await fetch(`${server.url}/api/auth/sign-up/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: server.url },
       body: JSON.stringify({ name: "Root", email: "root@admin.test", password: "correct-horse-battery" }),
     });
     const adminCookie = cookieOf(admin);
-    // An ADMIN_EMAILS address counts once verified (DESIGN §5): the fixture verifies it as the link would.
+    // An ADMIN_EMAILS address counts once verified (docs/design.md §5): the fixture verifies it as the link would.
     await markVerifiedIn(server.dataDir, ((await admin.clone().json()) as { user: { id: string } }).user.id);
 
     const u = { cookie };
@@ -153,15 +171,46 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
     // Generation: extra fields are ignored (documented as allowed), errors, idempotency, cancel, stream.
     const gen = await call("POST", "/api/generator/generate", {
       headers: { ...u, "idempotency-key": "oas-1" },
-      body: { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a fox", client_ref: "abc" },
+      body: {
+        ai_type: "image",
+        provider: "replicate",
+        model: "black-forest-labs/flux-schnell",
+        prompt: "a fox",
+        client_ref: "abc",
+      },
     });
     expect(gen.json.code).toBe(0);
-    await call("POST", "/api/generator/generate", { headers: { ...u, "idempotency-key": "oas-1" }, body: { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "other" } }); // 409
+    await call("POST", "/api/generator/generate", {
+      headers: { ...u, "idempotency-key": "oas-1" },
+      body: { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "other" },
+    }); // 409
     await call("POST", "/api/generator/generate", { headers: u, body: { ai_type: "image" } });
-    await call("POST", "/api/generator/generate", { headers: u, body: { ai_type: "audio", provider: "x", model: "m", prompt: "p" } });
-    await call("POST", "/api/generator/generate", { headers: u, body: { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "p".repeat(4001) } });
-    const slow = await call("POST", "/api/generator/generate", { headers: u, body: { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "slow [simulate:slow]" } });
-    const failing = await call("POST", "/api/generator/generate", { headers: u, body: { ai_type: "image", provider: "openai", model: "dall-e-3", prompt: "x [simulate:fail]" } });
+    await call("POST", "/api/generator/generate", {
+      headers: u,
+      body: { ai_type: "audio", provider: "x", model: "m", prompt: "p" },
+    });
+    await call("POST", "/api/generator/generate", {
+      headers: u,
+      body: {
+        ai_type: "image",
+        provider: "replicate",
+        model: "black-forest-labs/flux-schnell",
+        prompt: "p".repeat(4001),
+      },
+    });
+    const slow = await call("POST", "/api/generator/generate", {
+      headers: u,
+      body: {
+        ai_type: "image",
+        provider: "replicate",
+        model: "black-forest-labs/flux-schnell",
+        prompt: "slow [simulate:slow]",
+      },
+    });
+    const failing = await call("POST", "/api/generator/generate", {
+      headers: u,
+      body: { ai_type: "image", provider: "openai", model: "dall-e-3", prompt: "x [simulate:fail]" },
+    });
     await call("POST", "/api/generator/query", { headers: u, body: { gen_id: gen.json.data.gen_id } });
     await call("POST", "/api/generator/query", { headers: u, body: { gen_id: "nope" } });
     await call("POST", "/api/generator/cancel", { headers: u, body: { gen_id: slow.json.data.gen_id } });
@@ -193,7 +242,10 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
     await call("POST", "/api/keys/revoke", { headers: u, body: { key_id: key.json.data.key_id } });
 
     // Webhooks.
-    const wh = await call("POST", "/api/webhooks/create", { headers: u, body: { url: receiver.url, description: "oas" } });
+    const wh = await call("POST", "/api/webhooks/create", {
+      headers: u,
+      body: { url: receiver.url, description: "oas" },
+    });
     await call("POST", "/api/webhooks/create", { headers: u, body: { url: "not a url" } });
     await call("POST", "/api/webhooks/list", { headers: u });
     await call("POST", "/api/webhooks/rotate-secret", { headers: u, body: { webhook_id: wh.json.data.webhook_id } });
@@ -207,17 +259,35 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
     await call("POST", "/api/admin/list-users", { headers: a, body: { page: 1, page_size: 2 } });
     await call("POST", "/api/admin/grant-credits", { headers: a, body: { email, credits: 3 } });
     const info = await call("POST", "/api/get-user-info", { headers: u });
-    await call("POST", "/api/admin/grant-credits", { headers: a, body: { email, user_uuid: info.json.data.uuid, credits: 3 } });
+    await call("POST", "/api/admin/grant-credits", {
+      headers: a,
+      body: { email, user_uuid: info.json.data.uuid, credits: 3 },
+    });
     await call("POST", "/api/admin/grant-credits", { headers: a, body: { credits: 3 } });
-    await call("POST", "/api/admin/create-subscription", { headers: a, body: { user_uuid: info.json.data.uuid, product_id: "pro", product_name: "Pro", interval: "month", amount: 900 } });
+    await call("POST", "/api/admin/create-subscription", {
+      headers: a,
+      body: { user_uuid: info.json.data.uuid, product_id: "pro", product_name: "Pro", interval: "month", amount: 900 },
+    });
     await call("POST", "/api/admin/list-users", { headers: u }); // forbidden
 
     // Demo endpoints, streams and their envelope errors.
-    await call("POST", "/api/demo/gen-text", { headers: u, body: { provider: "openai", model: "gpt-4o-mini", prompt: "hi" } });
+    await call("POST", "/api/demo/gen-text", {
+      headers: u,
+      body: { provider: "openai", model: "gpt-4o-mini", prompt: "hi" },
+    });
     await call("POST", "/api/demo/gen-text", { headers: u, body: { provider: "nope", model: "m", prompt: "hi" } });
-    await call("POST", "/api/demo/gen-image", { headers: u, body: { provider: "openai", model: "dall-e-3", prompt: "hi" } });
-    await call("POST", "/api/demo/gen-stream-text", { headers: u, body: { provider: "openai", model: "gpt-4o-mini", prompt: "hi" } });
-    await call("POST", "/api/demo/gen-stream-text", { headers: u, body: { provider: "nope", model: "m", prompt: "hi" } });
+    await call("POST", "/api/demo/gen-image", {
+      headers: u,
+      body: { provider: "openai", model: "dall-e-3", prompt: "hi" },
+    });
+    await call("POST", "/api/demo/gen-stream-text", {
+      headers: u,
+      body: { provider: "openai", model: "gpt-4o-mini", prompt: "hi" },
+    });
+    await call("POST", "/api/demo/gen-stream-text", {
+      headers: u,
+      body: { provider: "nope", model: "m", prompt: "hi" },
+    });
 
     // Service.
     await call("GET", "/api/health");
@@ -230,14 +300,26 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
     expect(validate(recorded)).toEqual([]);
     // Every documented path was exercised, except what needs external services to answer.
     const seen = new Set(recorded.map((x) => x.path));
-    const skipped = ["/api/openapi.json", "/api/billing/products", "/api/billing/checkout", "/api/billing/webhook/stripe"];
+    const skipped = [
+      "/api/openapi.json",
+      "/api/billing/products",
+      "/api/billing/checkout",
+      "/api/billing/webhook/stripe",
+    ];
     expect(Object.keys(doc.paths).filter((p) => !seen.has(p) && !skipped.includes(p))).toEqual([]);
   });
 
   test("the validator can fail: altered answers and forbidden accepted requests are reported", () => {
-    const pick = (path: string, status = 200) => recorded.find((x) => x.path === path && x.status === status && JSON.parse(x.resBody).code === 0)!;
+    const pick = (path: string, status = 200) =>
+      recorded.find((x) => x.path === path && x.status === status && JSON.parse(x.resBody).code === 0)!;
     const credits = pick("/api/get-user-credits");
-    const extraField = { ...credits, resBody: JSON.stringify({ ...JSON.parse(credits.resBody), data: { ...JSON.parse(credits.resBody).data, extra: 1 } }) };
+    const extraField = {
+      ...credits,
+      resBody: JSON.stringify({
+        ...JSON.parse(credits.resBody),
+        data: { ...JSON.parse(credits.resBody).data, extra: 1 },
+      }),
+    };
     const wrongStatus = { ...credits, status: 418 };
     const wrongType = { ...credits, contentType: "text/html" };
     const feedback = pick("/api/add-feedback");
@@ -254,11 +336,15 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);
     const got = await receiver.waitFor(3, 20_000);
-    expect(new Set(got.map((r) => JSON.parse(r.body).type))).toEqual(new Set(["generation.completed", "generation.failed"]));
+    expect(new Set(got.map((r) => JSON.parse(r.body).type))).toEqual(
+      new Set(["generation.completed", "generation.failed"]),
+    );
     for (const r of got) {
       const body = JSON.parse(r.body);
       const schema = doc.webhooks[body.type].post.requestBody.content["application/json"].schema;
-      expect({ type: body.type, ok: ajv.validate(schema, body), errors: ajv.errorsText(ajv.errors) }).toMatchObject({ ok: true });
+      expect({ type: body.type, ok: ajv.validate(schema, body), errors: ajv.errorsText(ajv.errors) }).toMatchObject({
+        ok: true,
+      });
     }
   });
 });

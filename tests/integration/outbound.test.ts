@@ -5,7 +5,7 @@
  * address, a 700 MiB stream, 200 files.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startReplicateFake, type ReplicateFake } from "../fakes/replicate";
+import { type ReplicateFake, startReplicateFake } from "../fakes/replicate";
 import { Client, uniqueEmail } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
 
@@ -25,7 +25,8 @@ beforeAll(() => {
     fetch(req) {
       const path = new URL(req.url).pathname;
       internalHits.push(path);
-      if (path === "/metadata") return Response.redirect("http://169.254.169.254/latest/meta-data/iam/security-credentials/", 302);
+      if (path === "/metadata")
+        return Response.redirect("http://169.254.169.254/latest/meta-data/iam/security-credentials/", 302);
       if (path === "/huge") {
         // 700 MiB, produced only as fast as the client reads it.
         const total = 700 * 1024 * 1024;
@@ -40,7 +41,9 @@ beforeAll(() => {
           { headers: { "content-type": "image/png" } },
         );
       }
-      return new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1]), { headers: { "content-type": "image/png" } });
+      return new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1]), {
+        headers: { "content-type": "image/png" },
+      });
     },
   });
 });
@@ -50,7 +53,11 @@ afterAll(async () => {
 });
 
 const internalUrl = (path: string) => `http://127.0.0.1:${internal.port}${path}`;
-const replicateEnv = () => ({ REPLICATE_API_TOKEN: fake.token, REPLICATE_BASE_URL: fake.baseUrl, SIGNUP_CREDITS: "100" });
+const replicateEnv = () => ({
+  REPLICATE_API_TOKEN: fake.token,
+  REPLICATE_BASE_URL: fake.baseUrl,
+  SIGNUP_CREDITS: "100",
+});
 
 async function generateAndWait(api: Client, cookie: string) {
   const r = await api.post(
@@ -120,7 +127,7 @@ describe("OUTBOUND_ALLOW_PRIVATE=true (the fakes' setting) still refuses metadat
     expect(d.status).toBe("failed");
     expect(d.error_message).toBe("the result file is too large");
     expect(streamed.bytes).toBeLessThan(200 * 1024 * 1024);
-    expect((await fetch(server.url + "/api/health")).status).toBe(200);
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
   });
 
   test("200 output URLs become at most 8 stored files", async () => {

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, syml
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, uniqueEmail } from "../support/client";
-import { hasPostgres, startPostgres, type Postgres } from "../support/postgres";
+import { hasPostgres, type Postgres, startPostgres } from "../support/postgres";
 import { atelierCommand, runAtelier, startServer, type TestServer } from "../support/server";
 import { until } from "../support/until";
 
@@ -62,7 +62,7 @@ describe.skipIf(!hasPostgres())("the server on PostgreSQL (DATABASE_URL)", () =>
   }
 
   test("health names the engine and this process's pool", async () => {
-    const res = await fetch(server.url + "/api/health");
+    const res = await fetch(`${server.url}/api/health`);
     expect(res.status).toBe(200);
     const { data } = await res.json();
     expect(data).toMatchObject({ status: "ok", database: "ok", engine: "postgres", pool: { max: 10 } });
@@ -76,13 +76,17 @@ describe.skipIf(!hasPostgres())("the server on PostgreSQL (DATABASE_URL)", () =>
     expect(info.body.data).toMatchObject({ uuid: userId, email, nickname: "Grace" });
     const again = await api.signIn(email);
     expect((await api.post("/api/get-user-info", undefined, { cookie: again })).body.data.uuid).toBe(userId);
-    const wrong = await fetch(server.url + "/api/auth/sign-in/email", {
+    const wrong = await fetch(`${server.url}/api/auth/sign-in/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: server.url },
       body: JSON.stringify({ email, password: "not-the-password" }),
     });
     expect(wrong.status).toBe(401);
-    const out = await fetch(server.url + "/api/auth/sign-out", { method: "POST", headers: { cookie: again, origin: server.url, "content-type": "application/json" }, body: "{}" });
+    const out = await fetch(`${server.url}/api/auth/sign-out`, {
+      method: "POST",
+      headers: { cookie: again, origin: server.url, "content-type": "application/json" },
+      body: "{}",
+    });
     expect(out.status).toBe(200);
     expect((await api.post("/api/get-user-info", undefined, { cookie: again })).body.code).toBe(1);
   });
@@ -98,7 +102,11 @@ describe.skipIf(!hasPostgres())("the server on PostgreSQL (DATABASE_URL)", () =>
     const after = (await api.post("/api/get-user-credits", undefined, { apiKey })).body.data;
     expect(after.left_credits).toBe(before.left_credits + 1);
 
-    const gen = await api.post("/api/generator/generate", { ...IMAGE, prompt: "a lighthouse on PostgreSQL" }, { apiKey });
+    const gen = await api.post(
+      "/api/generator/generate",
+      { ...IMAGE, prompt: "a lighthouse on PostgreSQL" },
+      { apiKey },
+    );
     expect(gen.body.code).toBe(0);
     const done = await waitFor({ apiKey }, gen.body.data.gen_id);
     expect(done.status).toBe("completed");
@@ -119,9 +127,17 @@ describe.skipIf(!hasPostgres())("the server on PostgreSQL (DATABASE_URL)", () =>
 
   test("BETTER_AUTH_SECRET is needed to serve, not to run the worker or the CLI", async () => {
     const serve = await cli("serve");
-    expect([serve.code, serve.err.trim()]).toEqual([1, "invalid configuration: BETTER_AUTH_SECRET: required when DATABASE_URL is set (every node shares it; 32+ random characters)"]);
+    expect([serve.code, serve.err.trim()]).toEqual([
+      1,
+      "invalid configuration: BETTER_AUTH_SECRET: required when DATABASE_URL is set (every node shares it; 32+ random characters)",
+    ]);
     const { BETTER_AUTH_SECRET: _, ...env } = server.env;
-    const worker = Bun.spawn([...atelierCommand(), "worker"], { cwd: server.dataDir, env: { ...env, LOG_LEVEL: "info" }, stdout: "pipe", stderr: "pipe" });
+    const worker = Bun.spawn([...atelierCommand(), "worker"], {
+      cwd: server.dataDir,
+      env: { ...env, LOG_LEVEL: "info" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     let out = "";
     const reader = (worker.stdout as ReadableStream<Uint8Array>).getReader();
     const deadline = Date.now() + 20_000;
@@ -177,7 +193,9 @@ describe.skipIf(!hasPostgres())("the server on PostgreSQL (DATABASE_URL)", () =>
       const [err, code] = await Promise.all([new Response(noPath.stderr).text(), noPath.exited]);
       expect(code).toBe(1);
       expect(err).toContain("pg_dump is not on PATH");
-      expect(err).toContain(`pg_dump --format=custom --no-owner --file=${join(dir, "other.dump")} --dbname=postgres://postgres@127.0.0.1:${pg.port}/atelier`);
+      expect(err).toContain(
+        `pg_dump --format=custom --no-owner --file=${join(dir, "other.dump")} --dbname=postgres://postgres@127.0.0.1:${pg.port}/atelier`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -187,9 +205,21 @@ describe.skipIf(!hasPostgres())("the server on PostgreSQL (DATABASE_URL)", () =>
     const { cookie } = await api.signUp(uniqueEmail("pg-restart"));
     // A sync call in flight (2 s) whose result comes back while the database is down: recorded once it is back, within
     // the wait below, not left "processing" until its lease (JOB_LEASE_MS, 60 s) expires (the old behaviour).
-    const inFlight = await api.post("/api/generator/generate", { ...SYNC, prompt: "in flight [simulate:slow]" }, { cookie });
+    const inFlight = await api.post(
+      "/api/generator/generate",
+      { ...SYNC, prompt: "in flight [simulate:slow]" },
+      { cookie },
+    );
     expect(inFlight.body.code).toBe(0);
-    await until("the sync call in flight", async () => ((await api.post("/api/generator/query", { gen_id: inFlight.body.data.gen_id }, { cookie })).body.data.status === "processing" ? true : undefined), 10_000);
+    await until(
+      "the sync call in flight",
+      async () =>
+        (await api.post("/api/generator/query", { gen_id: inFlight.body.data.gen_id }, { cookie })).body.data.status ===
+        "processing"
+          ? true
+          : undefined,
+      10_000,
+    );
     // And a task waiting for the runner while the database is down.
     const gen = await api.post("/api/generator/generate", { ...IMAGE, prompt: "survives a restart" }, { cookie });
     expect(gen.body.code).toBe(0);
@@ -199,7 +229,7 @@ describe.skipIf(!hasPostgres())("the server on PostgreSQL (DATABASE_URL)", () =>
       expect(r.status).toBe(503);
       expect(r.body).toEqual({ code: 1, message: "service busy, please try again", data: null });
       expect(r.headers.get("retry-after")).toBe("1");
-      const health = await fetch(server.url + "/api/health");
+      const health = await fetch(`${server.url}/api/health`);
       expect(health.status).toBe(503);
       expect((await health.json()).data).toMatchObject({ database: "error", engine: "postgres" });
       // The outage lasts a few seconds while the runner keeps trying every tick.
@@ -210,8 +240,9 @@ describe.skipIf(!hasPostgres())("the server on PostgreSQL (DATABASE_URL)", () =>
     // Back by itself (reconnect attempts back off to at most 1 s: typically under a second here). The bound is loose:
     // under heavy load a connection attempt made during the shutdown can wait out the 10 s connect timeout.
     const back = Date.now();
-    while ((await fetch(server.url + "/api/health")).status !== 200) {
-      if (Date.now() - back > 30_000) throw new Error("the server did not recover within 30 s after PostgreSQL came back");
+    while ((await fetch(`${server.url}/api/health`)).status !== 200) {
+      if (Date.now() - back > 30_000)
+        throw new Error("the server did not recover within 30 s after PostgreSQL came back");
       await Bun.sleep(100);
     }
     const recoveredMs = Date.now() - back; // one health request can itself wait for the reconnect

@@ -33,9 +33,22 @@ async function hammer(mode: "take" | "leases" | "leases-unbounded", patterns: [s
   const file = onPostgres ? await createTestDatabase("bound") : join(dir, "atelier.db");
   await (onPostgres ? await openPostgres(file) : openDatabase(file)).close();
   const startAt = Date.now() + 1500; // both processes are up and spinning by then
-  const args = [file, "user:hammered", String(LIMIT), String(WINDOW_MS), String(startAt), String(RUN_MS), mode, String(LEASE_MS)];
+  const args = [
+    file,
+    "user:hammered",
+    String(LIMIT),
+    String(WINDOW_MS),
+    String(startAt),
+    String(RUN_MS),
+    mode,
+    String(LEASE_MS),
+  ];
   const procs = patterns.map((pattern) =>
-    Bun.spawn(["bun", join(ROOT, "tests/support/limiter-hammer.ts"), ...args, pattern], { cwd: ROOT, stdout: "pipe", stderr: "inherit" }),
+    Bun.spawn(["bun", join(ROOT, "tests/support/limiter-hammer.ts"), ...args, pattern], {
+      cwd: ROOT,
+      stdout: "pipe",
+      stderr: "inherit",
+    }),
   );
   const outs = await Promise.all(procs.map(async (p) => JSON.parse(await new Response(p.stdout).text()) as Out));
   rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 /**
- * Security review (DESIGN §10, SSE): one account may hold any number of open
+ * Security review (docs/design.md §10, SSE): one account may hold any number of open
  * status streams. Each open stream re-reads the task row every 250 ms for as
  * long as the task is unfinished (no lifetime cap), so one session or key with
  * one queued task can pin an unbounded number of connections and DB reads.
@@ -31,10 +31,15 @@ test(`one user cannot hold more than ${BOUND} open status streams`, async () => 
   const ctl = new AbortController();
   const opened = await Promise.all(
     Array.from({ length: OPENED }, () =>
-      fetch(`${web.url}/api/generator/stream?gen_id=${gen}`, { headers: { cookie, accept: "text/event-stream" }, signal: ctl.signal }).catch(() => null),
+      fetch(`${web.url}/api/generator/stream?gen_id=${gen}`, {
+        headers: { cookie, accept: "text/event-stream" },
+        signal: ctl.signal,
+      }).catch(() => null),
     ),
   );
-  const streaming = opened.filter((r) => r?.status === 200 && r.headers.get("content-type")?.startsWith("text/event-stream")).length;
+  const streaming = opened.filter(
+    (r) => r?.status === 200 && r.headers.get("content-type")?.startsWith("text/event-stream"),
+  ).length;
   const refused = opened.find((r) => r?.status === 429);
   const refusedBody = await refused?.json();
   ctl.abort();
@@ -46,7 +51,9 @@ test(`one user cannot hold more than ${BOUND} open status streams`, async () => 
   // Closed streams give their slot back.
   let again: Response | undefined;
   for (let i = 0; i < 50; i++) {
-    again = await fetch(`${web.url}/api/generator/stream?gen_id=${gen}`, { headers: { cookie, accept: "text/event-stream" } });
+    again = await fetch(`${web.url}/api/generator/stream?gen_id=${gen}`, {
+      headers: { cookie, accept: "text/event-stream" },
+    });
     if (again.status === 200) break;
     await again.body?.cancel();
     await Bun.sleep(100);

@@ -7,7 +7,7 @@
  * of a subscription period kept all its credits.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { startStripeFake, type SignedEvent, type StripeFake } from "../fakes/stripe";
+import { type SignedEvent, type StripeFake, startStripeFake } from "../fakes/stripe";
 import { Client, uniqueEmail } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
 
@@ -41,7 +41,8 @@ test("a dispute of a subscription period's charge claws back that period's credi
   expect(r.body.code).toBe(0);
   const sessionId = new URL(r.body.data.checkout_url).pathname.split("/").pop()!;
   await deliverOk(await stripe.pay(sessionId));
-  const credits = async () => (await api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits as number;
+  const credits = async () =>
+    (await api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits as number;
   expect(await credits()).toBe(SIGNUP + 600); // pro-monthly: 600 credits a month
 
   const invoiceId = stripe.sessions.get(sessionId)!.invoice as string;

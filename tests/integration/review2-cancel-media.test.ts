@@ -1,5 +1,5 @@
 /**
- * review2: a canceled task is "never charged" (DESIGN §10), so its result must
+ * review2: a canceled task is "never charged" (docs/design.md §10), so its result must
  * never be delivered either. A sync provider's call is not interrupted by the
  * cancel: when it returns, the runner stores the files under the predictable
  * key `<gen_id>/0.<ext>` and only then finds the task canceled. /media is
@@ -27,7 +27,11 @@ afterAll(async () => {
 
 test("a task canceled while its sync provider call runs leaves no downloadable result and no charge", async () => {
   const { cookie } = await api.signUp(uniqueEmail("cancelmedia"));
-  const gen = await api.post("/api/generator/generate", { ai_type: "image", provider: "openai", model: "dall-e-3", prompt: "a lighthouse" }, { cookie });
+  const gen = await api.post(
+    "/api/generator/generate",
+    { ai_type: "image", provider: "openai", model: "dall-e-3", prompt: "a lighthouse" },
+    { cookie },
+  );
   expect(gen.body.code).toBe(0);
   const genId = gen.body.data.gen_id as string;
   // Wait until the runner has claimed it (the upstream call is running).

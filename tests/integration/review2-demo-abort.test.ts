@@ -6,13 +6,15 @@
  * operator. Repeating this costs the operator real money at no cost to the caller.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
+import { type OpenAIServer, startOpenAIServer } from "../support/openai-server";
 
 setDefaultTimeout(30_000);
 
 let o: OpenAIServer;
 // A slow OpenAI Images API: answers after 1.5 s (a real one bills the image whether or not we wait).
-beforeAll(async () => void (o = await startOpenAIServer({ NODE_ENV: "development", SIGNUP_CREDITS: "10" }, { delayMs: 1500 })));
+beforeAll(
+  async () => void (o = await startOpenAIServer({ NODE_ENV: "development", SIGNUP_CREDITS: "10" }, { delayMs: 1500 })),
+);
 afterAll(() => o?.stop());
 
 test("a client that disconnects during a live demo image still pays for the upstream call it caused", async () => {

@@ -1,19 +1,23 @@
 /**
  * review2: "a demo call that reaches a live, paid provider costs the catalog
- * price" (DESIGN §5) — the JSON endpoints charge, but the /playground page's
+ * price" (docs/design.md §5) — the JSON endpoints charge, but the /playground page's
  * form action called the same live models directly: a signed-in user with no
  * credits got live DALL·E 3 images (and live text) for free, as often as the
  * demo rate limit allows.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
+import { type OpenAIServer, startOpenAIServer } from "../support/openai-server";
 
 setDefaultTimeout(30_000);
 
 let o: OpenAIServer;
 beforeAll(
   async () =>
-    void (o = await startOpenAIServer({ NODE_ENV: "production", BETTER_AUTH_SECRET: "it-secret-it-secret-it-secret-it-secret", SIGNUP_CREDITS: "0" })),
+    void (o = await startOpenAIServer({
+      NODE_ENV: "production",
+      BETTER_AUTH_SECRET: "it-secret-it-secret-it-secret-it-secret",
+      SIGNUP_CREDITS: "0",
+    })),
 );
 afterAll(() => o?.stop());
 
@@ -21,7 +25,11 @@ test("the playground's live image costs its price: with no credits the upstream 
   const { cookie } = await o.signUp("playground");
   expect(await o.credits(cookie)).toBe(0);
   // The JSON endpoint refuses (insufficient credits) without reaching the provider.
-  const json = await o.api.post("/api/demo/gen-image", { provider: "openai", model: "dall-e-3", prompt: "a paper boat" }, { cookie });
+  const json = await o.api.post(
+    "/api/demo/gen-image",
+    { provider: "openai", model: "dall-e-3", prompt: "a paper boat" },
+    { cookie },
+  );
   expect(json.body.code).toBe(1);
   expect(o.upstreamCalls()).toEqual([]);
 

@@ -7,7 +7,7 @@
  * and is applied when the payment is recorded.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { startBillingServer, type BillingServer } from "../support/billing";
+import { type BillingServer, startBillingServer } from "../support/billing";
 
 setDefaultTimeout(60_000);
 

@@ -1,13 +1,13 @@
 /**
  * review2: the simulated checkout hands out credits for free, so it exists only
- * while no STRIPE_SECRET_KEY is set (DESIGN §9). Its completion did not check
+ * while no STRIPE_SECRET_KEY is set (docs/design.md §9). Its completion did not check
  * that: a simulated checkout started before the operator configured Stripe
  * (open for 24 h) could still be "paid" afterwards — a buyer could hoard them
  * (10 an hour) and collect free credits once real payments are on.
  */
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { startStripeFake, type StripeFake } from "../fakes/stripe";
+import { type StripeFake, startStripeFake } from "../fakes/stripe";
 import { Client, uniqueEmail } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
 
@@ -27,7 +27,9 @@ test("a simulated checkout started before Stripe was configured cannot be paid o
   first = await startServer();
   const api = new Client(first.url);
   const { cookie } = await api.signUp(uniqueEmail("hoard"));
-  const url = new URL((await api.post("/api/billing/checkout", { product_id: "pack-100" }, { cookie })).body.data.checkout_url);
+  const url = new URL(
+    (await api.post("/api/billing/checkout", { product_id: "pack-100" }, { cookie })).body.data.checkout_url,
+  );
   expect(url.pathname).toStartWith("/billing/simulated/");
   const token = url.searchParams.get("token")!;
   const { port, dataDir } = first;

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { Client, uniqueEmail } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
-import { startReceiver, type Receiver } from "../support/webhook-receiver";
+import { type Receiver, startReceiver } from "../support/webhook-receiver";
 
 setDefaultTimeout(60_000);
 
@@ -20,7 +20,13 @@ beforeAll(async () => {
   hang.fallback = "hang";
   ok = startReceiver("/ok");
   server = await startServer({
-    env: { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_CONCURRENCY: "2", WEBHOOK_TIMEOUT_MS: "4000", WEBHOOK_RETRY_SCHEDULE: "100,100,100,100,100,100", SIGNUP_CREDITS: "100" },
+    env: {
+      WEBHOOK_ALLOW_PRIVATE: "true",
+      WEBHOOK_CONCURRENCY: "2",
+      WEBHOOK_TIMEOUT_MS: "4000",
+      WEBHOOK_RETRY_SCHEDULE: "100,100,100,100,100,100",
+      SIGNUP_CREDITS: "100",
+    },
   });
 });
 afterAll(async () => {
@@ -36,11 +42,20 @@ test("one user's hanging endpoints do not hold back another user's webhook", asy
   const api = new Client(server.url);
   const attacker = await api.signUp(uniqueEmail("wh-hog"));
   for (let i = 0; i < 4; i++) {
-    const r = await api.post("/api/webhooks/create", { url: `${hang.url}?n=${i}` }, { cookie: attacker.cookie, apiKey: undefined }, { headers: { origin: server.url } });
+    const r = await api.post(
+      "/api/webhooks/create",
+      { url: `${hang.url}?n=${i}` },
+      { cookie: attacker.cookie, apiKey: undefined },
+      { headers: { origin: server.url } },
+    );
     expect(r.body.code).toBe(0);
   }
   // Two tasks → 8 deliveries to endpoints that never answer.
-  for (let i = 0; i < 2; i++) expect((await api.post("/api/generator/generate", { ...IMAGE, prompt: `hog ${i}` }, { cookie: attacker.cookie })).body.code).toBe(0);
+  for (let i = 0; i < 2; i++)
+    expect(
+      (await api.post("/api/generator/generate", { ...IMAGE, prompt: `hog ${i}` }, { cookie: attacker.cookie })).body
+        .code,
+    ).toBe(0);
   await hang.waitFor(2, 15_000); // every sender is now stuck on the attacker's endpoints
 
   const victim = await api.signUp(uniqueEmail("wh-victim"));

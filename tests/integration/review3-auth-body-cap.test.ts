@@ -15,7 +15,11 @@ import { serverForFile } from "../support/file-server";
 const s = serverForFile();
 
 const post = (path: string, body: BodyInit, headers: Record<string, string> = {}) =>
-  fetch(s.server.url + path, { method: "POST", headers: { "content-type": "application/json", origin: s.server.url, ...headers }, body });
+  fetch(s.server.url + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: s.server.url, ...headers },
+    body,
+  });
 
 test("a 3 MB nested body to sign-up and sign-in is refused with 413 before it is parsed", async () => {
   const body = `{"email":"a@b.co","password":"xxxxxxxx","name":${"[".repeat(3_000_000)}}`;
@@ -41,7 +45,7 @@ test("a chunked body (no Content-Length) past the cap is refused too", async () 
       }
     },
   });
-  const r = await fetch(s.server.url + "/api/auth/sign-up/email", {
+  const r = await fetch(`${s.server.url}/api/auth/sign-up/email`, {
     method: "POST",
     headers: { "content-type": "application/json", origin: s.server.url },
     body: stream,
@@ -53,8 +57,14 @@ test("a chunked body (no Content-Length) past the cap is refused too", async () 
 });
 
 test("ordinary account requests still work", async () => {
-  const r = await post("/api/auth/sign-up/email", JSON.stringify({ email: `cap-${Date.now()}@example.test`, password: "correct-horse-battery", name: "Cap" }));
+  const r = await post(
+    "/api/auth/sign-up/email",
+    JSON.stringify({ email: `cap-${Date.now()}@example.test`, password: "correct-horse-battery", name: "Cap" }),
+  );
   expect(r.status).toBe(200);
-  const bad = await post("/api/auth/sign-in/email", JSON.stringify({ email: "nobody@example.test", password: "wrong-password" }));
+  const bad = await post(
+    "/api/auth/sign-in/email",
+    JSON.stringify({ email: "nobody@example.test", password: "wrong-password" }),
+  );
   expect(bad.status).toBe(401);
 });

@@ -15,7 +15,13 @@ import { serverForFile } from "../support/file-server";
 
 const s = serverForFile();
 
-const SPELLINGS = ["/.//evil.example", "/..//evil.example", "/a/..//evil.example", "/././/evil.example/x", "/%2e//evil.example"];
+const SPELLINGS = [
+  "/.//evil.example",
+  "/..//evil.example",
+  "/a/..//evil.example",
+  "/././/evil.example/x",
+  "/%2e//evil.example",
+];
 
 /** Where a browser goes after this answer: the Location resolved against the page it asked. */
 const destination = (res: Response, asked: string) => {

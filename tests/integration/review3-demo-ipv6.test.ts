@@ -15,7 +15,7 @@ const LIMIT = 3;
 const s = serverForFile({ env: { DEMO_PUBLIC: "true", DEMO_RATE_LIMIT: String(LIMIT), TRUST_PROXY: "true" } });
 
 const demo = (clientIp: string) =>
-  fetch(s.server.url + "/api/demo/gen-text", {
+  fetch(`${s.server.url}/api/demo/gen-text`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-forwarded-for": clientIp },
     body: JSON.stringify({ provider: "openrouter", model: "openai/gpt-4o-mini", prompt: "hello" }),

@@ -9,7 +9,7 @@
  * asks for at most DEMO_TEXT_MAX_OUTPUT_TOKENS.
  */
 import { beforeAll, expect, test } from "bun:test";
-import { startFakeOpenAI, type FakeOpenAI } from "../fakes/openai-text";
+import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-text";
 import { uniqueEmail } from "../support/client";
 import { insertApiKey, openServerDb } from "../support/db";
 import { serverForFile } from "../support/file-server";
@@ -23,7 +23,15 @@ let key: string;
 const s = serverForFile(
   async () => {
     fake = await startFakeOpenAI();
-    return { env: { OPENAI_API_KEY: fake.apiKey, OPENAI_BASE_URL: fake.baseURL, DEEPSEEK_API_KEY: fake.apiKey, DEEPSEEK_BASE_URL: fake.baseURL, DEMO_RATE_LIMIT: "0" } };
+    return {
+      env: {
+        OPENAI_API_KEY: fake.apiKey,
+        OPENAI_BASE_URL: fake.baseURL,
+        DEEPSEEK_API_KEY: fake.apiKey,
+        DEEPSEEK_BASE_URL: fake.baseURL,
+        DEMO_RATE_LIMIT: "0",
+      },
+    };
   },
   () => fake?.stop(),
 );
@@ -35,7 +43,11 @@ beforeAll(async () => {
 });
 
 const call = (path: string, body: unknown) =>
-  fetch(s.server.url + path, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body: JSON.stringify(body) });
+  fetch(s.server.url + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": key },
+    body: JSON.stringify(body),
+  });
 
 /** The output bound the upstream request asked for: Responses `max_output_tokens`, Chat `max_tokens` / `max_completion_tokens`. */
 const askedFor = (body: any): unknown => body?.max_output_tokens ?? body?.max_completion_tokens ?? body?.max_tokens;
@@ -51,7 +63,9 @@ for (const [path, provider, model] of [
     const res = await call(path, { provider, model, prompt: "Repeat the word 'credit' 50,000 times." });
     expect(res.status).toBe(200);
     await res.text();
-    const sent = fake.calls.slice(before).filter((c) => c.path.endsWith("/responses") || c.path.endsWith("/chat/completions"));
+    const sent = fake.calls
+      .slice(before)
+      .filter((c) => c.path.endsWith("/responses") || c.path.endsWith("/chat/completions"));
     expect(sent).toHaveLength(1);
     const bound = askedFor(sent[0]!.body);
     console.log(`${path} ${provider}: output bound sent upstream = ${JSON.stringify(bound)}`);

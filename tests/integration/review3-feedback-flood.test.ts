@@ -8,7 +8,7 @@
  * Retry-After, and nothing is stored.
  */
 import { expect, test } from "bun:test";
-import { Client, uniqueEmail } from "../support/client";
+import { type Client, uniqueEmail } from "../support/client";
 import { countIn, insertApiKey, openServerDb } from "../support/db";
 import { serverForFile } from "../support/file-server";
 
@@ -17,7 +17,8 @@ const BOUND = 10;
 
 const s = serverForFile();
 
-const stored = (userId: string) => countIn(s.server.dataDir, "SELECT count(*) AS n FROM feedback WHERE user_id = $1", userId);
+const stored = (userId: string) =>
+  countIn(s.server.dataDir, "SELECT count(*) AS n FROM feedback WHERE user_id = $1", userId);
 
 test("60 feedback posts of one session store at most 10 rows; the rest answer 429 with Retry-After", async () => {
   const u = await s.api.signUp(uniqueEmail("flood"));
@@ -42,7 +43,7 @@ test("60 feedback posts of one session store at most 10 rows; the rest answer 42
   const key = await insertApiKey(db, u.userId);
   await db.close();
   expect((await s.api.post("/api/add-feedback", { content: "by key", rating: 4 }, { apiKey: key })).status).toBe(429);
-  const page = await fetch(s.server.url + "/feedback", {
+  const page = await fetch(`${s.server.url}/feedback`, {
     method: "POST",
     headers: { cookie: u.cookie, origin: s.server.url, "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ content: "by form", rating: "4" }),
@@ -53,5 +54,7 @@ test("60 feedback posts of one session store at most 10 rows; the rest answer 42
 
   // Another user is not affected.
   const other = await s.api.signUp(uniqueEmail("calm"));
-  expect((await s.api.post("/api/add-feedback", { content: "fine", rating: 5 }, { cookie: other.cookie }, init)).body.code).toBe(0);
+  expect(
+    (await s.api.post("/api/add-feedback", { content: "fine", rating: 5 }, { cookie: other.cookie }, init)).body.code,
+  ).toBe(0);
 });

@@ -11,7 +11,7 @@
  * whatever asks for them, and the answers do not change.
  */
 import { expect, test } from "bun:test";
-import { startSmtp, type SmtpFake } from "../fakes/smtp";
+import { type SmtpFake, startSmtp } from "../fakes/smtp";
 import { uniqueEmail } from "../support/client";
 import { serverForFile } from "../support/file-server";
 
@@ -29,7 +29,11 @@ const s = serverForFile(
 );
 
 const post = (path: string, body: unknown) =>
-  fetch(s.server.url + path, { method: "POST", headers: { "content-type": "application/json", origin: s.server.url }, body: JSON.stringify(body) });
+  fetch(s.server.url + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: s.server.url },
+    body: JSON.stringify(body),
+  });
 
 const mailsTo = (email: string) => smtp.messages.filter((m) => m.to.toLowerCase().includes(email.toLowerCase()));
 
@@ -49,7 +53,9 @@ async function settledCount(email: string): Promise<number> {
 
 test("20 password-reset requests for one address mail it at most 5 times; every answer is the same 200", async () => {
   const victim = uniqueEmail("reset-victim");
-  expect((await post("/api/auth/sign-up/email", { email: victim, password: PASSWORD, name: "Victim" })).status).toBe(200);
+  expect((await post("/api/auth/sign-up/email", { email: victim, password: PASSWORD, name: "Victim" })).status).toBe(
+    200,
+  );
   await smtp.take(victim, "Confirm your e-mail address");
   const bodies = new Set<string>();
   for (let i = 0; i < 20; i++) {
@@ -67,17 +73,24 @@ test("20 password-reset requests for one address mail it at most 5 times; every 
 
 test("sign-ins and sign-ups against an unverified address mail it at most 5 times; another address is not held back", async () => {
   const victim = uniqueEmail("verify-victim");
-  expect((await post("/api/auth/sign-up/email", { email: victim, password: PASSWORD, name: "Not the owner" })).status).toBe(200);
+  expect(
+    (await post("/api/auth/sign-up/email", { email: victim, password: PASSWORD, name: "Not the owner" })).status,
+  ).toBe(200);
   for (let i = 0; i < 12; i++) {
     const r = await post("/api/auth/sign-in/email", { email: victim, password: PASSWORD });
     expect(r.status).toBe(403); // EMAIL_NOT_VERIFIED: and a fresh link mailed each time
   }
-  for (let i = 0; i < 8; i++) expect((await post("/api/auth/sign-up/email", { email: victim, password: PASSWORD, name: "Again" })).status).toBe(200);
+  for (let i = 0; i < 8; i++)
+    expect((await post("/api/auth/sign-up/email", { email: victim, password: PASSWORD, name: "Again" })).status).toBe(
+      200,
+    );
   const n = await settledCount(victim);
   console.log(`mails to the victim after 1 sign-up, 12 sign-ins and 8 repeated sign-ups: ${n}`);
   expect(n).toBeLessThanOrEqual(BOUND);
 
   const bystander = uniqueEmail("bystander");
-  expect((await post("/api/auth/sign-up/email", { email: bystander, password: PASSWORD, name: "Bystander" })).status).toBe(200);
+  expect(
+    (await post("/api/auth/sign-up/email", { email: bystander, password: PASSWORD, name: "Bystander" })).status,
+  ).toBe(200);
   await smtp.take(bystander, "Confirm your e-mail address");
 });

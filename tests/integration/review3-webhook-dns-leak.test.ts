@@ -18,14 +18,25 @@ import { serverForFile } from "../support/file-server";
 const s = serverForFile(); // WEBHOOK_ALLOW_PRIVATE unset, as in production
 
 const IPV4 = /\b\d{1,3}(\.\d{1,3}){3}\b/;
-const LEAKS = [IPV4, /::/, /loopback|private|linkLocal|link-local|reserved|uniqueLocal|unspecified|ENOTFOUND|EAI_|getaddrinfo/i];
+const LEAKS = [
+  IPV4,
+  /::/,
+  /loopback|private|linkLocal|link-local|reserved|uniqueLocal|unspecified|ENOTFOUND|EAI_|getaddrinfo/i,
+];
 
 test("a refused webhook URL names no address, range or resolver error; an internal name and an unknown one answer alike", async () => {
   const { cookie } = await s.api.signUp(uniqueEmail("wh-dns"));
   const init = { headers: { origin: s.server.url } };
   const refusal = async (url: string) => (await s.api.post("/api/webhooks/create", { url }, { cookie }, init)).body;
   const answers: Record<string, string> = {};
-  for (const url of ["http://localhost/hook", "http://127.0.0.1:8080/hook", "http://10.0.3.7/x", "http://[::1]/x", "http://169.254.169.254/latest", "http://no-such-host.invalid/x"]) {
+  for (const url of [
+    "http://localhost/hook",
+    "http://127.0.0.1:8080/hook",
+    "http://10.0.3.7/x",
+    "http://[::1]/x",
+    "http://169.254.169.254/latest",
+    "http://no-such-host.invalid/x",
+  ]) {
     const body = await refusal(url);
     expect({ url, code: body.code }).toEqual({ url, code: 1 });
     expect(body.message).toStartWith("invalid params: url refused");
@@ -33,10 +44,17 @@ test("a refused webhook URL names no address, range or resolver error; an intern
     // The host the caller wrote may appear; nothing the server looked up may.
     const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
     const told = body.message.split(host).join("HOST");
-    for (const leak of LEAKS) expect({ url, message: body.message, leaks: leak.test(told) }).toEqual({ url, message: body.message, leaks: false });
+    for (const leak of LEAKS)
+      expect({ url, message: body.message, leaks: leak.test(told) }).toEqual({
+        url,
+        message: body.message,
+        leaks: false,
+      });
   }
   console.log(answers);
   // A name the internal resolver knows and one nobody knows: the same sentence, only the host differs.
-  expect(answers["http://localhost/hook"]!.replace("localhost", "HOST")).toBe(answers["http://no-such-host.invalid/x"]!.replace("no-such-host.invalid", "HOST"));
+  expect(answers["http://localhost/hook"]!.replace("localhost", "HOST")).toBe(
+    answers["http://no-such-host.invalid/x"]!.replace("no-such-host.invalid", "HOST"),
+  );
   expect((await s.api.post("/api/webhooks/list", undefined, { cookie }, init)).body.data.webhooks).toEqual([]);
 });

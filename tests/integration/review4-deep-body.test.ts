@@ -27,12 +27,18 @@ beforeAll(async () => {
 });
 
 const post = async (path: string, body: string, headers: Record<string, string> = {}) => {
-  const r = await fetch(s.server.url + path, { method: "POST", headers: { cookie, origin: s.server.url, "content-type": "application/json", ...headers }, body });
+  const r = await fetch(s.server.url + path, {
+    method: "POST",
+    headers: { cookie, origin: s.server.url, "content-type": "application/json", ...headers },
+    body,
+  });
   return { status: r.status, body: await r.json() };
 };
 
 test("generate with an Idempotency-Key and a 100,000-level body: invalid params, not a 500", async () => {
-  const r = await post("/api/generator/generate", `{${IMAGE},"extra":${nested(100_000)}}`, { "idempotency-key": "deep-1" });
+  const r = await post("/api/generator/generate", `{${IMAGE},"extra":${nested(100_000)}}`, {
+    "idempotency-key": "deep-1",
+  });
   expect(r).toEqual({ status: 200, body: TOO_DEEP });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Security review 4: a canceled task is never charged (DESIGN §10), but a live
+ * Security review 4: a canceled task is never charged (docs/design.md §10), but a live
  * task that has reached its provider is already paid for upstream by the
  * operator — OpenAI (and Kling) have no cancel API, so the image is made and
  * billed either way. Without a bound, create → wait for `processing` → cancel
@@ -12,7 +12,7 @@
  * charged when it completes. Pending tasks still cancel freely.
  */
 import { expect, setDefaultTimeout, test } from "bun:test";
-import { startOpenAIFake, type OpenAIFake } from "../fakes/openai";
+import { type OpenAIFake, startOpenAIFake } from "../fakes/openai";
 import { Client, uniqueEmail } from "../support/client";
 import { serverForFile } from "../support/file-server";
 import { startServer } from "../support/server";
@@ -26,7 +26,15 @@ const DALL_E_3 = { ai_type: "image", provider: "openai", model: "dall-e-3", prom
 const openai: OpenAIFake = startOpenAIFake();
 openai.delayMs = 3000; // the upstream call is still in flight when the cancel lands, even on a loaded machine
 const s = serverForFile(
-  { env: { OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseUrl, OUTBOUND_ALLOW_PRIVATE: "true", SIGNUP_CREDITS: "10", JOB_TICK_MS: "50" } },
+  {
+    env: {
+      OPENAI_API_KEY: openai.apiKey,
+      OPENAI_BASE_URL: openai.baseUrl,
+      OUTBOUND_ALLOW_PRIVATE: "true",
+      SIGNUP_CREDITS: "10",
+      JOB_TICK_MS: "50",
+    },
+  },
   () => openai.stop(),
 );
 
@@ -35,7 +43,8 @@ async function status(cookie: string, genId: string): Promise<string> {
 }
 
 const generations = () => openai.state.requests.filter((r) => r.path === "/v1/images/generations").length;
-const leftCredits = async (cookie: string) => (await s.api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits as number;
+const leftCredits = async (cookie: string) =>
+  (await s.api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits as number;
 
 test("canceling live tasks at their provider: 10 an hour, then 429 and the task runs on and is charged", async () => {
   const { cookie } = await s.api.signUp(uniqueEmail("live-cancel"));
@@ -48,12 +57,27 @@ test("canceling live tasks at their provider: 10 an hour, then 429 and the task 
     const genId = created.body.data.gen_id as string;
     // The runner has taken it and the provider call is under way (the operator is paying for it now).
     const sent = paidBefore + i + 1;
-    await until("the upstream call", async () => (generations() >= sent && (await status(cookie, genId)) === "processing" ? true : undefined), 20_000, 10);
+    await until(
+      "the upstream call",
+      async () => (generations() >= sent && (await status(cookie, genId)) === "processing" ? true : undefined),
+      20_000,
+      10,
+    );
     const c = await s.api.post("/api/generator/cancel", { gen_id: genId }, { cookie });
     answers.push({ code: c.body.code, http: c.status, retryAfter: c.headers.get("retry-after"), genId });
-    if (c.body.code !== 0) expect({ i, http: c.status, body: c.body }).toEqual({ i: LIVE_CANCELS_PER_HOUR, http: 429, body: { code: 1, message: "Too Many Requests", data: null } });
+    if (c.body.code !== 0)
+      expect({ i, http: c.status, body: c.body }).toEqual({
+        i: LIVE_CANCELS_PER_HOUR,
+        http: 429,
+        body: { code: 1, message: "Too Many Requests", data: null },
+      });
     // Let the upstream call finish before the next one (the 10 credits hold one dall-e-3 at a time).
-    await until("the task to finish", async () => (["completed", "failed"].includes(await status(cookie, genId)) ? true : undefined), 20_000, 10);
+    await until(
+      "the task to finish",
+      async () => (["completed", "failed"].includes(await status(cookie, genId)) ? true : undefined),
+      20_000,
+      10,
+    );
   }
   expect(answers.slice(0, LIVE_CANCELS_PER_HOUR).map((a) => a.code)).toEqual(Array(LIVE_CANCELS_PER_HOUR).fill(0));
   const last = answers[LIVE_CANCELS_PER_HOUR]!;
@@ -66,7 +90,15 @@ test("canceling live tasks at their provider: 10 an hour, then 429 and the task 
 });
 
 test("a pending live task cancels freely (nothing was sent upstream)", async () => {
-  const stopped = await startServer({ env: { OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseUrl, OUTBOUND_ALLOW_PRIVATE: "true", SIGNUP_CREDITS: "10", JOBS: "off" } });
+  const stopped = await startServer({
+    env: {
+      OPENAI_API_KEY: openai.apiKey,
+      OPENAI_BASE_URL: openai.baseUrl,
+      OUTBOUND_ALLOW_PRIVATE: "true",
+      SIGNUP_CREDITS: "10",
+      JOBS: "off",
+    },
+  });
   try {
     const a = new Client(stopped.url);
     const { cookie } = await a.signUp(uniqueEmail("live-cancel-pending"));

@@ -17,7 +17,12 @@ import { serverForFile } from "../support/file-server";
 
 setDefaultTimeout(60_000);
 
-const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a fox that never finishes" };
+const IMAGE = {
+  ai_type: "image",
+  provider: "replicate",
+  model: "black-forest-labs/flux-schnell",
+  prompt: "a fox that never finishes",
+};
 
 // JOBS=off: nobody runs the task, so it stays pending and its stream stays open.
 const s = serverForFile({ env: { JOBS: "off", SIGNUP_CREDITS: "10" } });
@@ -56,7 +61,9 @@ test("a stream opened with a key closes soon after the key is revoked", async ()
   // Re-checked every 500 ms through the key cache (≤ 1 s stale): closed well within 3 s.
   expect(await stream.closedWithin(3000)).toBe("closed");
   // The reconnect is refused.
-  const again = await fetch(`${s.server.url}/api/generator/stream?gen_id=${gen.body.data.gen_id}`, { headers: { "x-api-key": key } });
+  const again = await fetch(`${s.server.url}/api/generator/stream?gen_id=${gen.body.data.gen_id}`, {
+    headers: { "x-api-key": key },
+  });
   expect(again.status).toBe(401);
   expect(await again.json()).toEqual({ code: 1, message: "API key revoked", data: null });
 });
@@ -65,7 +72,11 @@ test("a stream opened with a session closes soon after the session signs out", a
   const { cookie } = await s.api.signUp(uniqueEmail("sse-signout"));
   const gen = await s.api.post("/api/generator/generate", IMAGE, { cookie });
   const stream = await openStream({ cookie }, gen.body.data.gen_id);
-  const out = await fetch(`${s.server.url}/api/auth/sign-out`, { method: "POST", headers: { cookie, origin: s.server.url, "content-type": "application/json" }, body: "{}" });
+  const out = await fetch(`${s.server.url}/api/auth/sign-out`, {
+    method: "POST",
+    headers: { cookie, origin: s.server.url, "content-type": "application/json" },
+    body: "{}",
+  });
   expect(out.status).toBe(200);
   expect(await stream.closedWithin(3000)).toBe("closed");
 });

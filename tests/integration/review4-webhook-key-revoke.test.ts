@@ -15,7 +15,7 @@
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { uniqueEmail } from "../support/client";
 import { serverForFile } from "../support/file-server";
-import { startReceiver, type Receiver } from "../support/webhook-receiver";
+import { type Receiver, startReceiver } from "../support/webhook-receiver";
 
 setDefaultTimeout(60_000);
 
@@ -27,7 +27,15 @@ const receiver = () => {
   receivers.push(r);
   return r;
 };
-const s = serverForFile({ env: { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_TIMEOUT_MS: "1000", SIGNUP_CREDITS: "20", SIMULATOR_DELAY_MS: "50", JOB_TICK_MS: "50" } });
+const s = serverForFile({
+  env: {
+    WEBHOOK_ALLOW_PRIVATE: "true",
+    WEBHOOK_TIMEOUT_MS: "1000",
+    SIGNUP_CREDITS: "20",
+    SIMULATOR_DELAY_MS: "50",
+    JOB_TICK_MS: "50",
+  },
+});
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.stop()));
 });
@@ -53,10 +61,14 @@ test("revoking a key disables the webhooks it created or re-keyed; the user's ow
   expect(planted.status).toBe("active");
   const own = (await s.api.post("/api/webhooks/create", { url: mine.url }, { cookie })).body.data;
   const ownRekeyed = (await s.api.post("/api/webhooks/create", { url: rekeyed.url }, { cookie })).body.data;
-  const stolenSecret = (await s.api.post("/api/webhooks/rotate-secret", { webhook_id: ownRekeyed.webhook_id }, { apiKey: leaked.key })).body.data.secret;
+  const stolenSecret = (
+    await s.api.post("/api/webhooks/rotate-secret", { webhook_id: ownRekeyed.webhook_id }, { apiKey: leaked.key })
+  ).body.data.secret;
   expect(stolenSecret).toMatch(/^whsec_/);
 
-  expect((await s.api.post("/api/keys/revoke", { key_id: leaked.key_id }, { cookie })).body.data.status).toBe("revoked");
+  expect((await s.api.post("/api/keys/revoke", { key_id: leaked.key_id }, { cookie })).body.data.status).toBe(
+    "revoked",
+  );
 
   const list = (await s.api.post("/api/webhooks/list", undefined, { cookie })).body.data.webhooks as any[];
   const byId = new Map(list.map((w) => [w.webhook_id, w]));
@@ -68,7 +80,8 @@ test("revoking a key disables the webhooks it created or re-keyed; the user's ow
   }
 
   // The next event goes to the user's own endpoint only.
-  const gen = (await s.api.post("/api/generator/generate", { ...IMAGE, prompt: "after the revocation" }, { cookie })).body.data.gen_id;
+  const gen = (await s.api.post("/api/generator/generate", { ...IMAGE, prompt: "after the revocation" }, { cookie }))
+    .body.data.gen_id;
   await finished(cookie, gen);
   const got = await mine.waitFor(1);
   expect(mine.verify(got[0]!, own.secret).data.gen_id).toBe(gen);
@@ -87,7 +100,8 @@ test("an endpoint created with a key stays active while that key does (revoking 
   await s.api.post("/api/keys/revoke", { key_id: k2.key_id }, { cookie });
   const list = (await s.api.post("/api/webhooks/list", undefined, { cookie })).body.data.webhooks as any[];
   expect(list.find((w) => w.webhook_id === wh.webhook_id)).toMatchObject({ status: "active", disabled_reason: null });
-  const gen = (await s.api.post("/api/generator/generate", { ...IMAGE, prompt: "still delivered" }, { cookie })).body.data.gen_id;
+  const gen = (await s.api.post("/api/generator/generate", { ...IMAGE, prompt: "still delivered" }, { cookie })).body
+    .data.gen_id;
   await finished(cookie, gen);
   expect(r.verify((await r.waitFor(1))[0]!, wh.secret).data.gen_id).toBe(gen);
 });

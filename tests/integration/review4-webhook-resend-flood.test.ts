@@ -15,8 +15,8 @@
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { uniqueEmail } from "../support/client";
 import { serverForFile } from "../support/file-server";
-import { startReceiver, type Receiver } from "../support/webhook-receiver";
 import { until } from "../support/until";
+import { type Receiver, startReceiver } from "../support/webhook-receiver";
 
 setDefaultTimeout(60_000);
 
@@ -24,14 +24,26 @@ const RESENDS_PER_HOUR = 100; // docs/decisions.md
 const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a fox" };
 
 const rcv: Receiver = startReceiver();
-const s = serverForFile({ env: { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_TIMEOUT_MS: "1000", SIGNUP_CREDITS: "10", SIMULATOR_DELAY_MS: "50", JOB_TICK_MS: "50" } }, () => rcv.stop());
+const s = serverForFile(
+  {
+    env: {
+      WEBHOOK_ALLOW_PRIVATE: "true",
+      WEBHOOK_TIMEOUT_MS: "1000",
+      SIGNUP_CREDITS: "10",
+      SIMULATOR_DELAY_MS: "50",
+      JOB_TICK_MS: "50",
+    },
+  },
+  () => rcv.stop(),
+);
 
 test("resend: 100 an hour per user, then HTTP 429 and nothing queued", async () => {
   const { cookie } = await s.api.signUp(uniqueEmail("resend-flood"));
   const wh = (await s.api.post("/api/webhooks/create", { url: rcv.url }, { cookie })).body.data;
   await s.api.post("/api/generator/generate", IMAGE, { cookie });
   const deliveryId = await until("the first delivery", async () => {
-    const d = (await s.api.post("/api/webhooks/deliveries", { webhook_id: wh.webhook_id }, { cookie })).body.data.deliveries[0];
+    const d = (await s.api.post("/api/webhooks/deliveries", { webhook_id: wh.webhook_id }, { cookie })).body.data
+      .deliveries[0];
     return d?.status === "delivered" ? (d.delivery_id as string) : undefined;
   });
 
@@ -53,8 +65,12 @@ test("resend: 100 an hour per user, then HTTP 429 and nothing queued", async () 
   const otherWh = (await s.api.post("/api/webhooks/create", { url: rcv.url }, { cookie: other.cookie })).body.data;
   await s.api.post("/api/generator/generate", IMAGE, { cookie: other.cookie });
   const otherDelivery = await until("the other user's delivery", async () => {
-    const d = (await s.api.post("/api/webhooks/deliveries", { webhook_id: otherWh.webhook_id }, { cookie: other.cookie })).body.data.deliveries[0];
+    const d = (
+      await s.api.post("/api/webhooks/deliveries", { webhook_id: otherWh.webhook_id }, { cookie: other.cookie })
+    ).body.data.deliveries[0];
     return d?.status === "delivered" ? (d.delivery_id as string) : undefined;
   });
-  expect((await s.api.post("/api/webhooks/resend", { delivery_id: otherDelivery }, { cookie: other.cookie })).body.code).toBe(0);
+  expect(
+    (await s.api.post("/api/webhooks/resend", { delivery_id: otherDelivery }, { cookie: other.cookie })).body.code,
+  ).toBe(0);
 });

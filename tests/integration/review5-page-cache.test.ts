@@ -19,13 +19,19 @@ test("a signed-in person's pages and page data are private, no-store", async () 
   const { cookie } = await it.api.signUp(uniqueEmail("r5-cache"));
   for (const path of ["/account", "/keys", "/studio", "/pricing", "/account.data", "/keys.data"]) {
     const r = await fetch(it.server.url + path, { headers: { cookie } });
-    expect({ path, status: r.status, cacheControl: r.headers.get("cache-control") }).toEqual({ path, status: 200, cacheControl: "private, no-store" });
+    expect({ path, status: r.status, cacheControl: r.headers.get("cache-control") }).toEqual({
+      path,
+      status: 200,
+      cacheControl: "private, no-store",
+    });
   }
   // The sign-in redirect of a signed-out visitor too.
-  expect((await fetch(it.server.url + "/account", { redirect: "manual" })).headers.get("cache-control")).toBe("private, no-store");
+  expect((await fetch(`${it.server.url}/account`, { redirect: "manual" })).headers.get("cache-control")).toBe(
+    "private, no-store",
+  );
 });
 
 test("static files and the API keep their own caching", async () => {
-  expect((await fetch(it.server.url + "/favicon.svg")).headers.get("cache-control")).toBe("public, max-age=3600");
+  expect((await fetch(`${it.server.url}/favicon.svg`)).headers.get("cache-control")).toBe("public, max-age=3600");
   expect((await it.api.post("/api/health")).headers.get("cache-control")).toBe("no-store");
 });

@@ -16,13 +16,24 @@ setDefaultTimeout(60_000);
 
 const it = serverForFile();
 
-const signedIn = async (cookie: string) => (await it.api.post("/api/get-user-info", undefined, { cookie })).body.code === 0;
+const signedIn = async (cookie: string) =>
+  (await it.api.post("/api/get-user-info", undefined, { cookie })).body.code === 0;
 const signOutForm = (cookie: string, headers: Record<string, string>) =>
-  fetch(`${it.server.url}/sign-out`, { method: "POST", redirect: "manual", headers: { cookie, "content-type": "application/x-www-form-urlencoded", ...headers }, body: "" });
+  fetch(`${it.server.url}/sign-out`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { cookie, "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: "",
+  });
 
 test("a sign-out form posted from another site is refused and the session stays", async () => {
   const { cookie } = await it.api.signUp(uniqueEmail("r5-signout"));
-  const foreign: Record<string, string>[] = [{ origin: "http://evil.example" }, { origin: "null" }, { referer: "http://evil.example/page" }, { origin: it.server.url.replace("127.0.0.1", "localhost") }];
+  const foreign: Record<string, string>[] = [
+    { origin: "http://evil.example" },
+    { origin: "null" },
+    { referer: "http://evil.example/page" },
+    { origin: it.server.url.replace("127.0.0.1", "localhost") },
+  ];
   for (const headers of foreign) {
     const r = await signOutForm(cookie, headers);
     expect(r.status).toBe(403);

@@ -30,7 +30,8 @@ const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-la
 test("unread streams are ended with their task and free their slots", async () => {
   const { cookie } = await api.signUp(uniqueEmail("r5-unread"));
   const key = (await api.post("/api/keys/create", { name: "s" }, { cookie })).body.data.key;
-  const gen = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "unread" }, { apiKey: key })).body.data.gen_id;
+  const gen = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "unread" }, { apiKey: key })).body.data
+    .gen_id;
   const open = () => fetch(`${server.url}/api/generator/stream?gen_id=${gen}`, { headers: { "x-api-key": key } });
   const held = [];
   for (let i = 0; i < 10; i++) held.push(await open()); // headers only: nobody reads the bodies
@@ -44,12 +45,17 @@ test("unread streams are ended with their task and free their slots", async () =
   });
   // The server closed all ten although none was read: the slots are free.
   const next = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "next" }, { cookie })).body.data.gen_id;
-  const again = await until("a slot is free", async () => {
-    const r = await fetch(`${server.url}/api/generator/stream?gen_id=${next}`, { headers: { "x-api-key": key } });
-    if (r.status === 200) return r;
-    await r.body?.cancel();
-    return undefined;
-  }, 15_000, 100);
+  const again = await until(
+    "a slot is free",
+    async () => {
+      const r = await fetch(`${server.url}/api/generator/stream?gen_id=${next}`, { headers: { "x-api-key": key } });
+      if (r.status === 200) return r;
+      await r.body?.cancel();
+      return undefined;
+    },
+    15_000,
+    100,
+  );
   await again.body?.cancel();
   for (const r of held) await r.body?.cancel().catch(() => {});
 });

@@ -27,7 +27,8 @@ afterAll(async () => {
   await server?.dispose();
 });
 
-const credits = async (cookie: string) => (await api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits;
+const credits = async (cookie: string) =>
+  (await api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits;
 const form = (path: string, cookie: string, fields: Record<string, string>, origin: string | null) =>
   fetch(server.url + path, {
     method: "POST",
@@ -40,7 +41,13 @@ describe("result files (/media)", () => {
   let resultUrl: string;
   beforeAll(async () => {
     const { cookie } = await api.signUp(uniqueEmail("r5-media"));
-    const gen = (await api.post("/api/generator/generate", { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a lighthouse" }, { cookie })).body.data.gen_id;
+    const gen = (
+      await api.post(
+        "/api/generator/generate",
+        { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a lighthouse" },
+        { cookie },
+      )
+    ).body.data.gen_id;
     const done = await until("the task completes", async () => {
       const d = (await api.post("/api/generator/query", { gen_id: gen }, { cookie })).body.data;
       return d.status === "completed" ? d : undefined;
@@ -90,7 +97,16 @@ describe("form posts of the user center and admin", () => {
     for (const origin of ["http://evil.example", "null", server.url.replace("127.0.0.1", "localhost")]) {
       expect((await form("/account", cookie, { intent: "checkin" }, origin)).status).toBe(400);
       expect((await form("/keys", cookie, { intent: "create", name: "planted" }, origin)).status).toBe(400);
-      expect((await form("/keys", cookie, { intent: "webhook-create", url: "https://example.com/hook", events: "generation.completed" }, origin)).status).toBe(400);
+      expect(
+        (
+          await form(
+            "/keys",
+            cookie,
+            { intent: "webhook-create", url: "https://example.com/hook", events: "generation.completed" },
+            origin,
+          )
+        ).status,
+      ).toBe(400);
     }
     expect(await credits(cookie)).toBe(10);
     expect((await api.post("/api/keys/list", undefined, { cookie })).body.data.keys).toEqual([]);
@@ -105,7 +121,9 @@ describe("form posts of the user center and admin", () => {
     const admin = await api.signUp(ADMIN_EMAIL);
     await markVerified(db, admin.userId);
     const grant = { intent: "grant", email: ADMIN_EMAIL, credits: "500" };
-    expect((await form("/admin", member.cookie, { ...grant, email: uniqueEmail("nobody") }, server.url)).status).toBe(404);
+    expect((await form("/admin", member.cookie, { ...grant, email: uniqueEmail("nobody") }, server.url)).status).toBe(
+      404,
+    );
     expect((await form("/admin", admin.cookie, grant, "http://evil.example")).status).toBe(400);
     expect(await credits(admin.cookie)).toBe(10);
     expect((await form("/admin", admin.cookie, grant, server.url)).status).toBe(200);

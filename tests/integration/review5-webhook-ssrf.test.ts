@@ -30,7 +30,11 @@ test("webhook URLs on IPv4-compatible IPv6 addresses are refused and nothing is 
   ] as const) {
     const r = await api.post("/api/webhooks/create", { url }, { cookie });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ code: 1, message: `invalid params: url refused: ${host} is not a public internet address`, data: null });
+    expect(r.body).toEqual({
+      code: 1,
+      message: `invalid params: url refused: ${host} is not a public internet address`,
+      data: null,
+    });
   }
   const list = await api.post("/api/webhooks/list", undefined, { cookie });
   expect(list.body.data.webhooks).toEqual([]);

@@ -57,13 +57,13 @@ describe("security headers (finding 9)", () => {
   }
 
   test("two pages get two different nonces", async () => {
-    const a = (await fetch(server.url + "/")).headers.get("content-security-policy");
-    const b = (await fetch(server.url + "/")).headers.get("content-security-policy");
+    const a = (await fetch(`${server.url}/`)).headers.get("content-security-policy");
+    const b = (await fetch(`${server.url}/`)).headers.get("content-security-policy");
     expect(a).not.toBe(b);
   });
 
   test("JSON answers and static files are not sniffed or framed either", async () => {
-    for (const res of [await fetch(server.url + "/api/health"), await fetch(server.url + "/favicon.svg")]) {
+    for (const res of [await fetch(`${server.url}/api/health`), await fetch(`${server.url}/favicon.svg`)]) {
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
       expect(res.headers.get("x-frame-options")).toBe("DENY");
       expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
@@ -72,9 +72,17 @@ describe("security headers (finding 9)", () => {
 });
 
 describe("redirect after sign-in stays on the site (finding 4)", () => {
-  const signIn = (next: string) => formPost("/sign-in", { email: member.email, password: "correct-horse-battery", next });
+  const signIn = (next: string) =>
+    formPost("/sign-in", { email: member.email, password: "correct-horse-battery", next });
 
-  for (const next of ["/\\evil.example", "/\t/evil.example", "//evil.example", "/.//evil.example", "https://evil.example/", "javascript:alert(1)"]) {
+  for (const next of [
+    "/\\evil.example",
+    "/\t/evil.example",
+    "//evil.example",
+    "/.//evil.example",
+    "https://evil.example/",
+    "javascript:alert(1)",
+  ]) {
     test(`next=${JSON.stringify(next)} falls back to the studio`, async () => {
       const res = await signIn(next);
       expect(res.status).toBe(302);
@@ -86,7 +94,10 @@ describe("redirect after sign-in stays on the site (finding 4)", () => {
 
   test("the same spellings in the sign-in URL of a signed-in visitor fall back too", async () => {
     for (const next of ["/\\evil.example", "/%09/evil.example"]) {
-      const res = await fetch(`${server.url}/sign-in?next=${next}`, { redirect: "manual", headers: { cookie: member.cookie } });
+      const res = await fetch(`${server.url}/sign-in?next=${next}`, {
+        redirect: "manual",
+        headers: { cookie: member.cookie },
+      });
       expect(res.status).toBe(302);
       expect(new URL(res.headers.get("location")!, server.url).origin).toBe(server.url);
     }
@@ -110,7 +121,9 @@ describe("redirect after sign-in stays on the site (finding 4)", () => {
 describe("page parameters are clamped (finding 12)", () => {
   for (const page of ["1e308", "9007199254740993", "Infinity", "-5", "abc", "1.5"]) {
     test(`/studio?page=${page} and /admin?page=${page} render`, async () => {
-      expect((await fetch(`${server.url}/studio?page=${page}`, { headers: { cookie: member.cookie } })).status).toBe(200);
+      expect((await fetch(`${server.url}/studio?page=${page}`, { headers: { cookie: member.cookie } })).status).toBe(
+        200,
+      );
       expect((await fetch(`${server.url}/admin?page=${page}`, { headers: { cookie: admin.cookie } })).status).toBe(200);
     });
   }
@@ -141,8 +154,12 @@ describe("session rate limits follow the route, not the URL spelling (finding 10
 describe("CSRF on the JSON API (finding 3)", () => {
   const CROSS = { code: 1, message: "forbidden: cross-site request", data: null };
   const send = (path: string, headers: Record<string, string>, body?: string) =>
-    fetch(server.url + path, { method: "POST", headers, body }).then(async (r) => ({ status: r.status, body: await r.json() }));
-  const balance = async () => (await api.post("/api/get-user-credits", undefined, { cookie: admin.cookie })).body.data.left_credits;
+    fetch(server.url + path, { method: "POST", headers, body }).then(async (r) => ({
+      status: r.status,
+      body: await r.json(),
+    }));
+  const balance = async () =>
+    (await api.post("/api/get-user-credits", undefined, { cookie: admin.cookie })).body.data.left_credits;
 
   test("a session POST from another origin is refused and changes nothing (an admin's grant)", async () => {
     const before = await balance();
@@ -168,14 +185,22 @@ describe("CSRF on the JSON API (finding 3)", () => {
 
   test("form-encoded and multipart session bodies are refused", async () => {
     for (const type of ["application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
-      const r = await send("/api/update-invite", { cookie: member.cookie, origin: server.url, "content-type": type }, "invite_code=X");
+      const r = await send(
+        "/api/update-invite",
+        { cookie: member.cookie, origin: server.url, "content-type": type },
+        "invite_code=X",
+      );
       expect(r.status).toBe(403);
     }
   });
 
   test("reading endpoints are guarded too; without Origin the Referer decides; Origin: null is foreign", async () => {
-    expect((await send("/api/get-user-info", { cookie: member.cookie, origin: "https://evil.example" })).status).toBe(403);
-    expect((await send("/api/get-user-info", { cookie: member.cookie, referer: "https://evil.example/page" })).status).toBe(403);
+    expect((await send("/api/get-user-info", { cookie: member.cookie, origin: "https://evil.example" })).status).toBe(
+      403,
+    );
+    expect(
+      (await send("/api/get-user-info", { cookie: member.cookie, referer: "https://evil.example/page" })).status,
+    ).toBe(403);
     expect((await send("/api/get-user-info", { cookie: member.cookie, origin: "null" })).status).toBe(403);
     const ok = await send("/api/get-user-info", { cookie: member.cookie, referer: `${server.url}/account` });
     expect(ok.status).toBe(200);
@@ -183,19 +208,35 @@ describe("CSRF on the JSON API (finding 3)", () => {
   });
 
   test("our own pages (Origin = PUBLIC_URL, JSON) and non-browser clients (no Origin, no Referer) keep working", async () => {
-    const own = await send("/api/keys/list", { cookie: member.cookie, origin: server.url, "content-type": "application/json" }, "{}");
+    const own = await send(
+      "/api/keys/list",
+      { cookie: member.cookie, origin: server.url, "content-type": "application/json" },
+      "{}",
+    );
     expect(own.status).toBe(200);
     expect(own.body.code).toBe(0);
-    const script = await send("/api/keys/list", { cookie: member.cookie, "content-type": "application/json; charset=utf-8" }, "{}");
+    const script = await send(
+      "/api/keys/list",
+      { cookie: member.cookie, "content-type": "application/json; charset=utf-8" },
+      "{}",
+    );
     expect(script.body.code).toBe(0);
     const bare = await send("/api/get-user-credits", { cookie: member.cookie });
     expect(bare.body.code).toBe(0);
   });
 
   test("X-API-Key requests are not browser-ambient: any origin, any content type", async () => {
-    const created = await send("/api/keys/create", { cookie: member.cookie, origin: server.url, "content-type": "application/json" }, JSON.stringify({ name: "csrf" }));
+    const created = await send(
+      "/api/keys/create",
+      { cookie: member.cookie, origin: server.url, "content-type": "application/json" },
+      JSON.stringify({ name: "csrf" }),
+    );
     const key = created.body.data.key as string;
-    const r = await send("/api/get-user-info", { "x-api-key": key, origin: "https://evil.example", "content-type": "text/plain" }, "{}");
+    const r = await send(
+      "/api/get-user-info",
+      { "x-api-key": key, origin: "https://evil.example", "content-type": "text/plain" },
+      "{}",
+    );
     expect(r.status).toBe(200);
     expect(r.body.data.uuid).toBe(member.userId);
   });

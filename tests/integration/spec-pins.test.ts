@@ -1,6 +1,6 @@
 /**
  * The spec pins its own numbers. Every figure below is copied by hand from
- * shared/spec/service-spec.md §8 (and DESIGN §2 for the prices the spec leaves
+ * docs/api.md §8 (and docs/design.md §2 for the prices the spec leaves
  * open). Nothing here is computed from the code under test: if the catalog,
  * the API, the OpenAPI document or /docs drifts from these figures, a test
  * fails.
@@ -42,7 +42,11 @@ describe("spec §8.1 prices", () => {
   test("the API asks each price: a user with no credits is told `need <price>, have 0`", async () => {
     const u = await c.signUp(uniqueEmail("pins"));
     for (const [ai_type, provider, model, credits] of PRICES) {
-      const r = await c.post("/api/generator/generate", { ai_type, provider, model, prompt: "a lighthouse at dusk" }, { cookie: u.cookie });
+      const r = await c.post(
+        "/api/generator/generate",
+        { ai_type, provider, model, prompt: "a lighthouse at dusk" },
+        { cookie: u.cookie },
+      );
       expect({ model: `${ai_type}/${provider}/${model}`, message: r.body.message }).toEqual({
         model: `${ai_type}/${provider}/${model}`,
         message: `insufficient credits: need ${credits}, have 0`,
@@ -51,15 +55,23 @@ describe("spec §8.1 prices", () => {
   });
 
   test("the OpenAPI document and /docs state each price", async () => {
-    const doc = await (await fetch(server.url + "/api/openapi.json")).text();
-    const docs = await (await fetch(server.url + "/docs")).text();
+    const doc = await (await fetch(`${server.url}/api/openapi.json`)).text();
+    const docs = await (await fetch(`${server.url}/docs`)).text();
     // /docs may be split into one page per endpoint: follow its links under /docs.
     const pages = [docs];
-    for (const m of docs.matchAll(/href="(\/docs\/[^"#?]+)"/g)) pages.push(await (await fetch(server.url + m[1])).text());
-    const html = pages.join("\n").replace(/<!--.*?-->/g, "").replace(/<[^>]+>/g, " ").replace(/&amp;/g, "&").replace(/\s+/g, " ");
+    for (const m of docs.matchAll(/href="(\/docs\/[^"#?]+)"/g))
+      pages.push(await (await fetch(server.url + m[1])).text());
+    const html = pages
+      .join("\n")
+      .replace(/<!--.*?-->/g, "")
+      .replace(/<[^>]+>/g, " ")
+      .replace(/&amp;/g, "&")
+      .replace(/\s+/g, " ");
     for (const [ai_type, provider, model, credits] of PRICES) {
       // "<ai_type> · <provider> · <model> (<n> credits)" or a table row with the same cells in that order.
-      const near = new RegExp(`${ai_type}\\W{1,12}${provider}\\W{1,12}${model.replace(/[./]/g, "\\$&")}\\W{1,12}\\(?${credits} credits`);
+      const near = new RegExp(
+        `${ai_type}\\W{1,12}${provider}\\W{1,12}${model.replace(/[./]/g, "\\$&")}\\W{1,12}\\(?${credits} credits`,
+      );
       expect({ model, inOpenApi: near.test(doc) }).toEqual({ model, inOpenApi: true });
       expect({ model, inDocs: near.test(html) }).toEqual({ model, inDocs: true });
     }
@@ -89,7 +101,7 @@ describe("spec §8.2 and §8.3 limits", () => {
   });
 
   test("the OpenAPI document and /docs state the three key limits", async () => {
-    const docs = (await (await fetch(server.url + "/docs")).text()).replace(/<[^>]+>/g, " ");
+    const docs = (await (await fetch(`${server.url}/docs`)).text()).replace(/<[^>]+>/g, " ");
     for (const n of [KEY_LIMITS.standard, KEY_LIMITS.premium, KEY_LIMITS.admin]) expect(docs).toContain(String(n));
   });
 
@@ -111,7 +123,11 @@ describe("spec §8.2 and §8.3 limits", () => {
     const credits = await c.post("/api/get-user-credits", undefined, { cookie: u.cookie });
     expect(credits.body.data).toEqual({ left_credits: CHECKIN.credits, total_credits: CHECKIN.credits });
     // The grant's expiry, read from the database the server wrote.
-    const g = await queryServerDb<{ amount: number; expires_at: number }>(server.dataDir, "SELECT amount, expires_at FROM credit_grants WHERE user_id = ? AND source = 'checkin'", u.userId);
+    const g = await queryServerDb<{ amount: number; expires_at: number }>(
+      server.dataDir,
+      "SELECT amount, expires_at FROM credit_grants WHERE user_id = ? AND source = 'checkin'",
+      u.userId,
+    );
     expect(g.length).toBe(1);
     expect(g[0]!.amount).toBe(CHECKIN.credits);
     const days = (Number(g[0]!.expires_at) - before) / DAY;

@@ -1,5 +1,5 @@
 /**
- * GET /api/generator/stream (DESIGN §10) over real HTTP: the status on each
+ * GET /api/generator/stream (docs/design.md §10) over real HTTP: the status on each
  * change, closed after the final one, including a completion made by another
  * server process on the same database; errors before the stream are envelopes.
  */
@@ -18,7 +18,14 @@ async function readEvents(res: Response): Promise<any[]> {
   return text
     .split("\n\n")
     .filter((block) => block.includes("event: status"))
-    .map((block) => JSON.parse(block.split("\n").find((l) => l.startsWith("data: "))!.slice(6)));
+    .map((block) =>
+      JSON.parse(
+        block
+          .split("\n")
+          .find((l) => l.startsWith("data: "))!
+          .slice(6),
+      ),
+    );
 }
 
 describe("status stream", () => {
@@ -36,8 +43,11 @@ describe("status stream", () => {
 
   test("the stream sees processing and the completion made by another process, then closes", async () => {
     const { cookie } = await api.signUp(uniqueEmail("sse"));
-    const gen = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "streamed fox" }, { cookie })).body.data.gen_id;
-    const res = await fetch(`${web.url}/api/generator/stream?gen_id=${gen}`, { headers: { cookie, accept: "text/event-stream" } });
+    const gen = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "streamed fox" }, { cookie })).body.data
+      .gen_id;
+    const res = await fetch(`${web.url}/api/generator/stream?gen_id=${gen}`, {
+      headers: { cookie, accept: "text/event-stream" },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toStartWith("text/event-stream");
     const events = readEvents(res);
@@ -60,23 +70,32 @@ describe("status stream", () => {
     const db = await openServerDb(web.dataDir);
     const key = await insertApiKey(db, userId);
     void db.close();
-    const got = await readEvents(await fetch(`${web.url}/api/generator/stream?gen_id=${gen}`, { headers: { "x-api-key": key } }));
+    const got = await readEvents(
+      await fetch(`${web.url}/api/generator/stream?gen_id=${gen}`, { headers: { "x-api-key": key } }),
+    );
     expect(got).toEqual([expect.objectContaining({ gen_id: gen, status: "failed", error_message: "canceled" })]);
   });
 
   test("errors before the stream are envelopes: not signed in, not found (another user's), missing gen_id, bad key, wrong method", async () => {
     const a = await api.signUp(uniqueEmail("sse-a"));
     const b = await api.signUp(uniqueEmail("sse-b"));
-    const gen = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "mine" }, { cookie: a.cookie })).body.data.gen_id;
+    const gen = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "mine" }, { cookie: a.cookie })).body
+      .data.gen_id;
     const get = async (qs: string, headers: Record<string, string> = {}) => {
       const r = await fetch(`${web.url}/api/generator/stream${qs}`, { headers });
       return { status: r.status, type: r.headers.get("content-type"), body: await r.json() };
     };
-    expect(await get(`?gen_id=${gen}`)).toMatchObject({ status: 200, body: { code: 1, message: "no auth, please sign-in", data: null } });
+    expect(await get(`?gen_id=${gen}`)).toMatchObject({
+      status: 200,
+      body: { code: 1, message: "no auth, please sign-in", data: null },
+    });
     expect((await get(`?gen_id=${gen}`, { cookie: b.cookie })).body.message).toBe("generation not found");
     expect((await get(``, { cookie: a.cookie })).body.message).toBe("invalid params");
     expect((await get(`?gen_id=${gen}`, { "x-api-key": "atl_nope" })).status).toBe(401);
-    const post = await fetch(`${web.url}/api/generator/stream?gen_id=${gen}`, { method: "POST", headers: { cookie: a.cookie } });
+    const post = await fetch(`${web.url}/api/generator/stream?gen_id=${gen}`, {
+      method: "POST",
+      headers: { cookie: a.cookie },
+    });
     expect(post.status).toBe(405);
     expect(post.headers.get("allow")).toBe("GET");
   });

@@ -6,7 +6,7 @@
  * upstream port are replaced.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { documentedNginx, onLocalhost, startNginx, type Nginx } from "../support/nginx";
+import { documentedNginx, type Nginx, onLocalhost, startNginx } from "../support/nginx";
 import { freePort, startServer, type TestServer } from "../support/server";
 
 let nginx: Nginx | undefined;
@@ -20,9 +20,18 @@ beforeAll(async () => {
   // The production server, configured as docs/self-hosting.md §3/§5 say (PUBLIC_URL is the proxy's address).
   server = await startServer({
     port: appPort,
-    env: { NODE_ENV: "production", PUBLIC_URL: site, TRUST_PROXY: "true", BETTER_AUTH_SECRET: "tls-proxy-test-secret-0123456789abcdef" },
+    env: {
+      NODE_ENV: "production",
+      PUBLIC_URL: site,
+      TRUST_PROXY: "true",
+      BETTER_AUTH_SECRET: "tls-proxy-test-secret-0123456789abcdef",
+    },
   });
-  nginx = await startNginx(documentedNginx("nginx"), (block, t) => onLocalhost(block, t).replace("http://127.0.0.1:3000", `http://127.0.0.1:${appPort}`), { port: tlsPort });
+  nginx = await startNginx(
+    documentedNginx("nginx"),
+    (block, t) => onLocalhost(block, t).replace("http://127.0.0.1:3000", `http://127.0.0.1:${appPort}`),
+    { port: tlsPort },
+  );
   ca = nginx.ca;
 });
 
@@ -46,7 +55,8 @@ const form = (fields: Record<string, string>) => ({
 
 function cookieOf(res: Response): string {
   const c = res.headers.getSetCookie().find((x) => x.startsWith("__Secure-atelier.session_token="));
-  if (!c) throw new Error(`no secure session cookie: ${JSON.stringify(res.headers.getSetCookie())} (HTTP ${res.status})`);
+  if (!c)
+    throw new Error(`no secure session cookie: ${JSON.stringify(res.headers.getSetCookie())} (HTTP ${res.status})`);
   expect(c).toContain("Secure");
   return c.split(";")[0]!;
 }
@@ -55,7 +65,10 @@ describe("behind nginx terminating TLS (PUBLIC_URL=https://…, TRUST_PROXY=true
   let cookie = "";
 
   test("the no-JS sign-up form works and sets a Secure session cookie", async () => {
-    const res = await viaProxy("/sign-up", form({ name: "Proxy Person", email: `proxy-${Date.now()}@example.test`, password: "correct-horse-battery" }));
+    const res = await viaProxy(
+      "/sign-up",
+      form({ name: "Proxy Person", email: `proxy-${Date.now()}@example.test`, password: "correct-horse-battery" }),
+    );
     expect(res.status).toBe(302);
     expect(new URL(res.headers.get("location")!, site).href).toBe(`${site}/studio`); // sign-up lands in the studio
     cookie = cookieOf(res);
@@ -65,28 +78,55 @@ describe("behind nginx terminating TLS (PUBLIC_URL=https://…, TRUST_PROXY=true
   });
 
   test("a no-JS form post (daily check-in) works", async () => {
-    const res = await viaProxy("/account", { ...form({ intent: "checkin" }), headers: { ...form({}).headers, cookie } });
+    const res = await viaProxy("/account", {
+      ...form({ intent: "checkin" }),
+      headers: { ...form({}).headers, cookie },
+    });
     expect(res.status).toBe(200);
-    const credits = await viaProxy("/api/get-user-credits", { method: "POST", headers: { cookie, "content-type": "application/json" }, body: "{}" });
+    const credits = await viaProxy("/api/get-user-credits", {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: "{}",
+    });
     expect((await credits.json()).data.left_credits).toBe(11);
   });
 
   test("the JSON API answers through the proxy, with a session and with a key", async () => {
-    const created = await viaProxy("/api/keys/create", { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ name: "via proxy" }) });
+    const created = await viaProxy("/api/keys/create", {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: JSON.stringify({ name: "via proxy" }),
+    });
     const body = await created.json();
     expect(body.code).toBe(0);
-    const info = await viaProxy("/api/get-user-info", { origin: null, method: "POST", headers: { "x-api-key": body.data.key } });
+    const info = await viaProxy("/api/get-user-info", {
+      origin: null,
+      method: "POST",
+      headers: { "x-api-key": body.data.key },
+    });
     expect(info.status).toBe(200);
     expect((await info.json()).data.nickname).toBe("Proxy Person");
   });
 
   test("a form post from another origin is still refused and changes nothing", async () => {
-    const res = await viaProxy("/account", { ...form({ intent: "affiliate", is_affiliate: "true" }), headers: { ...form({}).headers, cookie }, origin: "https://evil.example" });
+    const res = await viaProxy("/account", {
+      ...form({ intent: "affiliate", is_affiliate: "true" }),
+      headers: { ...form({}).headers, cookie },
+      origin: "https://evil.example",
+    });
     expect(res.status).toBeGreaterThanOrEqual(400);
-    const info = await viaProxy("/api/get-user-info", { method: "POST", headers: { cookie, "content-type": "application/json" }, body: "{}" });
+    const info = await viaProxy("/api/get-user-info", {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: "{}",
+    });
     expect((await info.json()).data.is_affiliate).toBe(false);
     // The plain-HTTP origin of the socket is foreign too: only PUBLIC_URL is the site.
-    const plain = await viaProxy("/account", { ...form({ intent: "affiliate", is_affiliate: "true" }), headers: { ...form({}).headers, cookie }, origin: site.replace("https:", "http:") });
+    const plain = await viaProxy("/account", {
+      ...form({ intent: "affiliate", is_affiliate: "true" }),
+      headers: { ...form({}).headers, cookie },
+      origin: site.replace("https:", "http:"),
+    });
     expect(plain.status).toBeGreaterThanOrEqual(400);
   });
 });

@@ -4,8 +4,9 @@
  * moment, while the server keeps running (SQLite's own checkpoint would wait for
  * 1,000 pages of WAL), and a graceful shutdown leaves no WAL behind.
  */
-import { afterAll, beforeAll, describe, expect } from "bun:test";
+
 import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,7 +37,8 @@ describe("WAL checkpoints on the server's own thread", () => {
     const api = new Client(server.url);
     const { cookie, userId } = await api.signUp(uniqueEmail("wal"));
     const key = (await api.post("/api/keys/create", { name: "wal" }, { cookie })).body.data.key as string;
-    for (let i = 0; i < 50; i++) expect((await api.post("/api/get-user-credits", undefined, { apiKey: key })).body.code).toBe(0);
+    for (let i = 0; i < 50; i++)
+      expect((await api.post("/api/get-user-credits", undefined, { apiKey: key })).body.code).toBe(0);
     const wal = join(server.dataDir, "atelier.db-wal");
     expect(statSync(wal).size).toBeGreaterThan(0);
     // The user's rate-limit row (written by the key requests) is in the file itself within a few ticks.
@@ -44,7 +46,8 @@ describe("WAL checkpoints on the server's own thread", () => {
     for (let i = 0; i < 60 && tat === undefined; i++) {
       await Bun.sleep(100);
       const db = fileAlone(i);
-      tat = (db.query("SELECT tat FROM rate_limits WHERE bucket = ?").get(`user:${userId}`) as { tat: number } | null)?.tat;
+      tat = (db.query("SELECT tat FROM rate_limits WHERE bucket = ?").get(`user:${userId}`) as { tat: number } | null)
+        ?.tat;
       db.close();
     }
     expect(tat).toBeGreaterThan(0);

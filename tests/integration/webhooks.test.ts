@@ -1,5 +1,5 @@
 /**
- * Webhooks over real HTTP (DESIGN §10): receivers verify signatures with the
+ * Webhooks over real HTTP (docs/design.md §10): receivers verify signatures with the
  * `standardwebhooks` library; retries keep the webhook-id; a SIGKILLed server
  * delivers after restart; rotation; private destinations refused; an endpoint
  * that keeps failing is disabled with its reason; resend; isolation.
@@ -8,13 +8,18 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Webhook } from "standardwebhooks";
 import { Client, uniqueEmail } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
-import { startReceiver, type Receiver } from "../support/webhook-receiver";
 import { until } from "../support/until";
+import { type Receiver, startReceiver } from "../support/webhook-receiver";
 
 // A loaded shared machine makes servers slow to start and answer.
 
 const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell" };
-const FAST = { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_TIMEOUT_MS: "1000", WEBHOOK_RETRY_SCHEDULE: "200,200,200,200,200", SIGNUP_CREDITS: "100" };
+const FAST = {
+  WEBHOOK_ALLOW_PRIVATE: "true",
+  WEBHOOK_TIMEOUT_MS: "1000",
+  WEBHOOK_RETRY_SCHEDULE: "200,200,200,200,200",
+  SIGNUP_CREDITS: "100",
+};
 
 async function finalStatus(api: Client, cookie: string, genId: string, timeoutMs = 15_000) {
   const deadline = Date.now() + timeoutMs;
@@ -56,20 +61,41 @@ describe("webhooks", () => {
     const created = await api.post("/api/webhooks/create", { url: rcv.url, description: "ci" }, { cookie });
     expect(created.body.code).toBe(0);
     const wh = created.body.data;
-    expect(wh).toMatchObject({ url: rcv.url, events: ["generation.completed", "generation.failed"], description: "ci", status: "active", disabled_reason: null });
+    expect(wh).toMatchObject({
+      url: rcv.url,
+      events: ["generation.completed", "generation.failed"],
+      description: "ci",
+      status: "active",
+      disabled_reason: null,
+    });
     expect(wh.secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/);
 
     const ok = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "a fox" }, { cookie })).body.data.gen_id;
-    const bad = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "a fox [simulate:fail]" }, { cookie })).body.data.gen_id;
+    const bad = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "a fox [simulate:fail]" }, { cookie }))
+      .body.data.gen_id;
     const okFinal = await finalStatus(api, cookie, ok);
     const badFinal = await finalStatus(api, cookie, bad);
     const got = await rcv.waitFor(2);
     const payloads = got.map((r) => rcv.verify(r, wh.secret) as any);
     const byGen = new Map(payloads.map((p) => [p.data.gen_id, p]));
-    expect(byGen.get(ok)).toEqual({ type: "generation.completed", timestamp: expect.stringMatching(/Z$/), data: okFinal });
-    expect(byGen.get(bad)).toEqual({ type: "generation.failed", timestamp: expect.stringMatching(/Z$/), data: badFinal });
+    expect(byGen.get(ok)).toEqual({
+      type: "generation.completed",
+      timestamp: expect.stringMatching(/Z$/),
+      data: okFinal,
+    });
+    expect(byGen.get(bad)).toEqual({
+      type: "generation.failed",
+      timestamp: expect.stringMatching(/Z$/),
+      data: badFinal,
+    });
     // A wrong secret does not verify (the check can fail).
-    expect(() => new Webhook("whsec_" + Buffer.from("x".repeat(24)).toString("base64")).verify(got[0]!.body, { "webhook-id": got[0]!.id, "webhook-timestamp": got[0]!.timestamp, "webhook-signature": got[0]!.signature })).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.from("x".repeat(24)).toString("base64")}`).verify(got[0]!.body, {
+        "webhook-id": got[0]!.id,
+        "webhook-timestamp": got[0]!.timestamp,
+        "webhook-signature": got[0]!.signature,
+      }),
+    ).toThrow();
     for (const r of got) {
       expect(r.id).toMatch(/^msg_/);
       expect(Math.abs(Number(r.timestamp) - Date.now() / 1000)).toBeLessThan(30);
@@ -84,10 +110,18 @@ describe("webhooks", () => {
     // Subscribed to one type only: the other is not sent.
     const only = receiver();
     const u2 = await api.signUp(uniqueEmail("wh-only"));
-    const sub = (await api.post("/api/webhooks/create", { url: only.url, events: ["generation.failed"] }, { cookie: u2.cookie })).body.data;
+    const sub = (
+      await api.post("/api/webhooks/create", { url: only.url, events: ["generation.failed"] }, { cookie: u2.cookie })
+    ).body.data;
     expect(sub.events).toEqual(["generation.failed"]);
-    await finalStatus(api, u2.cookie, (await api.post("/api/generator/generate", { ...IMAGE, prompt: "fine" }, { cookie: u2.cookie })).body.data.gen_id);
-    const f = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "x [simulate:fail]" }, { cookie: u2.cookie })).body.data.gen_id;
+    await finalStatus(
+      api,
+      u2.cookie,
+      (await api.post("/api/generator/generate", { ...IMAGE, prompt: "fine" }, { cookie: u2.cookie })).body.data.gen_id,
+    );
+    const f = (
+      await api.post("/api/generator/generate", { ...IMAGE, prompt: "x [simulate:fail]" }, { cookie: u2.cookie })
+    ).body.data.gen_id;
     await finalStatus(api, u2.cookie, f);
     await only.waitFor(1);
     await Bun.sleep(300);
@@ -100,7 +134,8 @@ describe("webhooks", () => {
     rcv.script = [{ status: 500 }, { status: 200, delayMs: 1500 }, { status: 200 }];
     const { cookie } = await api.signUp(uniqueEmail("wh-retry"));
     const wh = (await api.post("/api/webhooks/create", { url: rcv.url }, { cookie })).body.data;
-    const gen = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "retry me" }, { cookie })).body.data.gen_id;
+    const gen = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "retry me" }, { cookie })).body.data
+      .gen_id;
     await finalStatus(api, cookie, gen);
     const got = await rcv.waitFor(3);
     expect(new Set(got.map((r) => r.id)).size).toBe(1);
@@ -127,7 +162,8 @@ describe("webhooks", () => {
     const secret = rotated.body.data.secret;
     expect(secret).not.toBe(wh.secret);
     expect(Date.parse(rotated.body.data.previous_secret_expires_at) - Date.now()).toBeGreaterThan(23 * 3600_000);
-    const gen = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "rotate" }, { cookie })).body.data.gen_id;
+    const gen = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "rotate" }, { cookie })).body.data
+      .gen_id;
     await finalStatus(api, cookie, gen);
     const [r] = await rcv.waitFor(1);
     expect(r!.signature.split(" ").length).toBe(2);
@@ -139,14 +175,17 @@ describe("webhooks", () => {
   }, 30_000);
 
   test("an endpoint failing past WEBHOOK_DISABLE_AFTER_MS is disabled with the reason; resend re-enables it and keeps the webhook-id", async () => {
-    const s = await startServer({ env: { ...FAST, WEBHOOK_DISABLE_AFTER_MS: "1000", WEBHOOK_RETRY_SCHEDULE: "300,300,300,300,300,300,300,300" } });
+    const s = await startServer({
+      env: { ...FAST, WEBHOOK_DISABLE_AFTER_MS: "1000", WEBHOOK_RETRY_SCHEDULE: "300,300,300,300,300,300,300,300" },
+    });
     try {
       const c = new Client(s.url);
       const rcv = receiver();
       rcv.fallback = { status: 503 };
       const { cookie } = await c.signUp(uniqueEmail("wh-disable"));
       const wh = (await c.post("/api/webhooks/create", { url: rcv.url }, { cookie })).body.data;
-      const gen = (await c.post("/api/generator/generate", { ...IMAGE, prompt: "nobody listens" }, { cookie })).body.data.gen_id;
+      const gen = (await c.post("/api/generator/generate", { ...IMAGE, prompt: "nobody listens" }, { cookie })).body
+        .data.gen_id;
       await finalStatus(c, cookie, gen);
       const listed = await until("disabled", async () => {
         const l = (await c.post("/api/webhooks/list", undefined, { cookie })).body.data.webhooks[0];
@@ -176,14 +215,27 @@ describe("webhooks", () => {
     const b = await api.signUp(uniqueEmail("wh-b"));
     const wh = (await api.post("/api/webhooks/create", { url: rcv.url }, { cookie: a.cookie })).body.data;
     for (const path of ["/api/webhooks/delete", "/api/webhooks/rotate-secret", "/api/webhooks/deliveries"]) {
-      expect((await api.post(path, { webhook_id: wh.webhook_id }, { cookie: b.cookie })).body).toEqual({ code: 1, message: "webhook not found", data: null });
+      expect((await api.post(path, { webhook_id: wh.webhook_id }, { cookie: b.cookie })).body).toEqual({
+        code: 1,
+        message: "webhook not found",
+        data: null,
+      });
     }
-    expect((await api.post("/api/webhooks/resend", { delivery_id: "dlv_nope" }, { cookie: b.cookie })).body.message).toBe("delivery not found");
+    expect(
+      (await api.post("/api/webhooks/resend", { delivery_id: "dlv_nope" }, { cookie: b.cookie })).body.message,
+    ).toBe("delivery not found");
     expect((await api.post("/api/webhooks/list", undefined, { cookie: b.cookie })).body.data.webhooks).toEqual([]);
-    expect((await api.post("/api/webhooks/delete", { webhook_id: wh.webhook_id }, { cookie: a.cookie })).body.data).toEqual({ webhook_id: wh.webhook_id, deleted: true });
+    expect(
+      (await api.post("/api/webhooks/delete", { webhook_id: wh.webhook_id }, { cookie: a.cookie })).body.data,
+    ).toEqual({ webhook_id: wh.webhook_id, deleted: true });
     expect((await api.post("/api/webhooks/list", undefined, { cookie: a.cookie })).body.data.webhooks).toEqual([]);
-    expect((await api.post("/api/webhooks/create", { url: rcv.url, events: ["generation.started"] }, { cookie: a.cookie })).body.message).toBe("invalid params");
-    expect((await api.post("/api/webhooks/create", { url: "ftp://example.com/x" }, { cookie: a.cookie })).body.message).toStartWith("invalid params: url refused");
+    expect(
+      (await api.post("/api/webhooks/create", { url: rcv.url, events: ["generation.started"] }, { cookie: a.cookie }))
+        .body.message,
+    ).toBe("invalid params");
+    expect(
+      (await api.post("/api/webhooks/create", { url: "ftp://example.com/x" }, { cookie: a.cookie })).body.message,
+    ).toStartWith("invalid params: url refused");
   }, 30_000);
 });
 
@@ -200,7 +252,15 @@ describe("private destinations", () => {
 
   test("loopback, private and link-local (metadata) destinations are refused", async () => {
     const { cookie } = await api.signUp(uniqueEmail("wh-ssrf"));
-    for (const url of ["http://127.0.0.1:8080/hook", "http://localhost/hook", "http://10.0.0.5/x", "http://192.168.1.1/x", "http://169.254.169.254/latest/meta-data", "http://[::1]/x", "http://[::ffff:127.0.0.1]/x"]) {
+    for (const url of [
+      "http://127.0.0.1:8080/hook",
+      "http://localhost/hook",
+      "http://10.0.0.5/x",
+      "http://192.168.1.1/x",
+      "http://169.254.169.254/latest/meta-data",
+      "http://[::1]/x",
+      "http://[::ffff:127.0.0.1]/x",
+    ]) {
       const r = await api.post("/api/webhooks/create", { url }, { cookie });
       expect({ url, code: r.body.code }).toEqual({ url, code: 1 });
       expect(r.body.message).toStartWith("invalid params: url refused");
@@ -220,7 +280,8 @@ describe("crash safety", () => {
       const api = new Client(first.url);
       const { cookie } = await api.signUp(uniqueEmail("wh-kill"));
       const wh = (await api.post("/api/webhooks/create", { url: rcv.url }, { cookie })).body.data;
-      const gen = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "crash" }, { cookie })).body.data.gen_id;
+      const gen = (await api.post("/api/generator/generate", { ...IMAGE, prompt: "crash" }, { cookie })).body.data
+        .gen_id;
       await rcv.waitFor(1); // the attempt is in flight: the receiver holds it
       expect(await first.stop("SIGKILL")).not.toBe(0);
       rcv.releaseHung();

@@ -22,7 +22,14 @@ Bun.spawnSync(["chmod", "+x", join(dir, "atelier")]);
 const exe = join(dir, "atelier");
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
-const env = { PATH: process.env.PATH!, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, SIMULATOR_DELAY_MS: "100", LOG_LEVEL: "warn" };
+const env = {
+  PATH: process.env.PATH!,
+  PORT: String(port),
+  HOST: "127.0.0.1",
+  PUBLIC_URL: url,
+  SIMULATOR_DELAY_MS: "100",
+  LOG_LEVEL: "warn",
+};
 
 let failures = 0;
 let passes = 0;
@@ -56,7 +63,7 @@ try {
     const t0 = Date.now();
     for (;;) {
       try {
-        if ((await fetch(url + "/api/health")).ok) break;
+        if ((await fetch(`${url}/api/health`)).ok) break;
       } catch {}
       if (Date.now() - t0 > 15_000) throw new Error("not healthy after 15 s");
       await Bun.sleep(20);
@@ -66,15 +73,22 @@ try {
 
   const api = new Client(url);
   let cookie = "";
-  await check("runs in production mode with no configuration: secret generated 0600, anonymous demo calls refused", async () => {
-    const secret = join(dir, "data/.auth-secret");
-    assert(existsSync(secret) && (statSync(secret).mode & 0o777) === 0o600, "no 0600 data/.auth-secret");
-    assert((statSync(join(dir, "data")).mode & 0o777) === 0o700, "data/ is not 0700");
-    const demo = await api.post("/api/demo/gen-text", { provider: "openrouter", model: "openai/gpt-4o-mini", prompt: "hi" });
-    assert(demo.body.message === "no auth, please sign-in", `demo answered ${JSON.stringify(demo.body)}`);
-  });
+  await check(
+    "runs in production mode with no configuration: secret generated 0600, anonymous demo calls refused",
+    async () => {
+      const secret = join(dir, "data/.auth-secret");
+      assert(existsSync(secret) && (statSync(secret).mode & 0o777) === 0o600, "no 0600 data/.auth-secret");
+      assert((statSync(join(dir, "data")).mode & 0o777) === 0o700, "data/ is not 0700");
+      const demo = await api.post("/api/demo/gen-text", {
+        provider: "openrouter",
+        model: "openai/gpt-4o-mini",
+        prompt: "hi",
+      });
+      assert(demo.body.message === "no auth, please sign-in", `demo answered ${JSON.stringify(demo.body)}`);
+    },
+  );
   await check("serves the UI with its embedded client assets", async () => {
-    const html = await (await fetch(url + "/sign-up")).text();
+    const html = await (await fetch(`${url}/sign-up`)).text();
     const css = /href="(\/assets\/[^"]+\.css)"/.exec(html)?.[1];
     assert(css, "no stylesheet link in /sign-up");
     const r = await fetch(url + css);
@@ -104,7 +118,11 @@ try {
       const copy = new Database(alone, { readonly: true });
       let n = 0;
       try {
-        n = (copy.query("SELECT count(*) AS n FROM checkins c JOIN user u ON u.id = c.user_id WHERE u.email = ?").get("smoke@example.test") as { n: number }).n;
+        n = (
+          copy
+            .query("SELECT count(*) AS n FROM checkins c JOIN user u ON u.id = c.user_id WHERE u.email = ?")
+            .get("smoke@example.test") as { n: number }
+        ).n;
       } catch {} // no such table yet: not even the migrations are in the file
       copy.close();
       rmSync(alone, { force: true });
@@ -115,7 +133,11 @@ try {
   });
 
   await check("create a simulated image generation and fetch its result file", async () => {
-    const g = await api.post("/api/generator/generate", { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a smoke test fox" }, { cookie });
+    const g = await api.post(
+      "/api/generator/generate",
+      { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a smoke test fox" },
+      { cookie },
+    );
     assert(g.body.code === 0, JSON.stringify(g.body));
     const id = g.body.data.gen_id;
     let d: any;
@@ -127,15 +149,24 @@ try {
     assert(d.status === "completed", `status ${d.status} ${d.error_message ?? ""}`);
     const res = await fetch(d.result_urls[0]);
     const bytes = new Uint8Array(await res.arrayBuffer());
-    assert(res.ok && res.headers.get("content-type")?.startsWith("image/png"), `result: HTTP ${res.status} ${res.headers.get("content-type")}`);
+    assert(
+      res.ok && res.headers.get("content-type")?.startsWith("image/png"),
+      `result: HTTP ${res.status} ${res.headers.get("content-type")}`,
+    );
     assert(bytes[0] === 0x89 && bytes[1] === 0x50, "result is not a PNG");
     assert(readdirSync(join(dir, "data/media")).includes(id), "result not stored under data/media");
     const credits = await api.post("/api/get-user-credits", undefined, { cookie });
-    assert(credits.body.data.left_credits === 8, `left_credits ${credits.body.data.left_credits}, want 8 after a 3-credit task`);
+    assert(
+      credits.body.data.left_credits === 8,
+      `left_credits ${credits.body.data.left_credits}, want 8 after a 3-credit task`,
+    );
   });
 
   await check("admin CLI of the same executable grants credits", async () => {
-    const a = Bun.spawnSync([exe, "admin", "grant-credits", "--email", "smoke@example.test", "--credits", "5"], { cwd: dir, env });
+    const a = Bun.spawnSync([exe, "admin", "grant-credits", "--email", "smoke@example.test", "--credits", "5"], {
+      cwd: dir,
+      env,
+    });
     assert(a.exitCode === 0, `admin exit ${a.exitCode}: ${a.stderr}`);
     const credits = await api.post("/api/get-user-credits", undefined, { cookie });
     assert(credits.body.data.left_credits === 13, `left_credits ${credits.body.data.left_credits}, want 13`);
@@ -153,7 +184,10 @@ try {
     });
     assert(paid.status === 302, `checkout page: HTTP ${paid.status}`);
     const credits = await api.post("/api/get-user-credits", undefined, { cookie });
-    assert(credits.body.data.left_credits === 113, `left_credits ${credits.body.data.left_credits}, want 113 after a 100-credit pack`);
+    assert(
+      credits.body.data.left_credits === 113,
+      `left_credits ${credits.body.data.left_credits}, want 113 after a 100-credit pack`,
+    );
   });
 
   await check("back up the live database and open the copy", async () => {
@@ -161,7 +195,9 @@ try {
     const b = Bun.spawnSync([exe, "backup", target], { cwd: dir, env });
     assert(b.exitCode === 0, `backup exit ${b.exitCode}: ${b.stderr}`);
     const copy = new Database(target, { readonly: true });
-    const row = copy.query("SELECT email FROM user WHERE email = ?").get("smoke@example.test") as { email: string } | null;
+    const row = copy.query("SELECT email FROM user WHERE email = ?").get("smoke@example.test") as {
+      email: string;
+    } | null;
     const gens = copy.query("SELECT count(*) AS n FROM generations WHERE status = 'completed'").get() as { n: number };
     copy.close();
     assert(row?.email === "smoke@example.test", "the copy lacks the user");
@@ -171,7 +207,13 @@ try {
   await check("a simulated video is an H.264 MP4 rendered inside the executable (mp4-muxer bundled)", async () => {
     const g = await api.post(
       "/api/generator/generate",
-      { ai_type: "video", provider: "kling", model: "kling-v1", prompt: "a smoke test lighthouse", options: { aspect_ratio: "9:16", duration: 5 } },
+      {
+        ai_type: "video",
+        provider: "kling",
+        model: "kling-v1",
+        prompt: "a smoke test lighthouse",
+        options: { aspect_ratio: "9:16", duration: 5 },
+      },
       { cookie },
     );
     assert(g.body.code === 0, JSON.stringify(g.body));

@@ -26,7 +26,8 @@ import { Client, uniqueEmail } from "../support/client";
 import { startServer } from "../support/server";
 
 const argv = process.argv.slice(2);
-const arg = (name: string, def: number) => (argv.includes(`--${name}`) ? Number(argv[argv.indexOf(`--${name}`) + 1]) : def);
+const arg = (name: string, def: number) =>
+  argv.includes(`--${name}`) ? Number(argv[argv.indexOf(`--${name}`) + 1]) : def;
 const SECONDS = arg("seconds", 60);
 const CLIENTS = arg("clients", 64);
 const USERS = arg("users", 16);
@@ -85,7 +86,11 @@ async function call(op: Op, path: string, body: unknown, headers: Record<string,
   const t0 = performance.now();
   let res: Response;
   try {
-    res = await fetch(server.url + path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+    res = await fetch(server.url + path, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
   } catch (e) {
     transportErrors.push(`${op}: ${(e as Error).message}`);
     return null;
@@ -142,7 +147,8 @@ const loadSeconds = (Date.now() - t0) / 1000;
 
 // ---- drain: the runner finishes every accepted task
 const db = new Database(join(dataDir, "atelier.db"), { readonly: true });
-const unfinished = () => (db.query("SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')").get() as { n: number }).n;
+const unfinished = () =>
+  (db.query("SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')").get() as { n: number }).n;
 const backlog = unfinished();
 const d0 = Date.now();
 while (unfinished() > 0 && Date.now() - d0 < DRAIN_TIMEOUT_MS) await Bun.sleep(200);
@@ -154,8 +160,14 @@ const failures: string[] = [];
 const check = (ok: boolean, what: string) => {
   if (!ok) failures.push(what);
 };
-check(serverErrors.length === 0, `${serverErrors.length} 5xx or wrong answers, e.g. ${serverErrors.slice(0, 3).join(" | ")}`);
-check(transportErrors.length === 0, `${transportErrors.length} transport errors, e.g. ${transportErrors.slice(0, 3).join(" | ")}`);
+check(
+  serverErrors.length === 0,
+  `${serverErrors.length} 5xx or wrong answers, e.g. ${serverErrors.slice(0, 3).join(" | ")}`,
+);
+check(
+  transportErrors.length === 0,
+  `${transportErrors.length} transport errors, e.g. ${transportErrors.slice(0, 3).join(" | ")}`,
+);
 check(unfinished() === 0, `${unfinished()} tasks still pending/processing ${drainSeconds}s after the load`);
 
 let accepted = 0;
@@ -163,9 +175,14 @@ let completed = 0;
 let failed = 0;
 for (const u of users) {
   accepted += u.accepted.size;
-  const rows = db.query("SELECT id, status, credits_cost AS cost, error_message AS err FROM generations WHERE user_id = ?").all(u.userId) as { id: string; status: string; cost: number; err: string | null }[];
+  const rows = db
+    .query("SELECT id, status, credits_cost AS cost, error_message AS err FROM generations WHERE user_id = ?")
+    .all(u.userId) as { id: string; status: string; cost: number; err: string | null }[];
   const byId = new Map(rows.map((r) => [r.id, r]));
-  check(rows.length === u.accepted.size, `user ${u.userId}: ${rows.length} tasks in the database, ${u.accepted.size} accepted by the API`);
+  check(
+    rows.length === u.accepted.size,
+    `user ${u.userId}: ${rows.length} tasks in the database, ${u.accepted.size} accepted by the API`,
+  );
   for (const id of u.accepted) {
     const r = byId.get(id);
     if (!r) {
@@ -184,18 +201,42 @@ for (const u of users) {
     check(q.body.code === 0 && q.body.data.status === byId.get(id)?.status, `query ${id}: ${JSON.stringify(q.body)}`);
   }
 
-  const credits = (await api.post("/api/get-user-credits", undefined, { cookie: u.cookie })).body.data as { left_credits: number; total_credits: number };
-  const grants = (db.query("SELECT coalesce(sum(amount),0) AS n FROM credit_grants WHERE user_id = ?").get(u.userId) as { n: number }).n;
-  const debits = db.query("SELECT coalesce(sum(charged),0) AS charged, coalesce(sum(amount),0) AS amount, count(*) AS n FROM credit_debits WHERE user_id = ?").get(u.userId) as { charged: number; amount: number; n: number };
+  const credits = (await api.post("/api/get-user-credits", undefined, { cookie: u.cookie })).body.data as {
+    left_credits: number;
+    total_credits: number;
+  };
+  const grants = (
+    db.query("SELECT coalesce(sum(amount),0) AS n FROM credit_grants WHERE user_id = ?").get(u.userId) as { n: number }
+  ).n;
+  const debits = db
+    .query(
+      "SELECT coalesce(sum(charged),0) AS charged, coalesce(sum(amount),0) AS amount, count(*) AS n FROM credit_debits WHERE user_id = ?",
+    )
+    .get(u.userId) as { charged: number; amount: number; n: number };
   const done = rows.filter((r) => r.status === "completed");
   const spent = done.reduce((a, r) => a + r.cost, 0);
-  check(credits.total_credits === grants, `user ${u.userId}: total_credits ${credits.total_credits} ≠ Σ grants ${grants}`);
-  check(credits.total_credits - debits.charged === credits.left_credits, `user ${u.userId}: total ${credits.total_credits} − charged ${debits.charged} ≠ left ${credits.left_credits}`);
-  check(debits.amount === spent && debits.charged === spent, `user ${u.userId}: debits ${debits.amount}/${debits.charged} ≠ Σ cost of completed tasks ${spent}`);
+  check(
+    credits.total_credits === grants,
+    `user ${u.userId}: total_credits ${credits.total_credits} ≠ Σ grants ${grants}`,
+  );
+  check(
+    credits.total_credits - debits.charged === credits.left_credits,
+    `user ${u.userId}: total ${credits.total_credits} − charged ${debits.charged} ≠ left ${credits.left_credits}`,
+  );
+  check(
+    debits.amount === spent && debits.charged === spent,
+    `user ${u.userId}: debits ${debits.amount}/${debits.charged} ≠ Σ cost of completed tasks ${spent}`,
+  );
   check(debits.n === done.length, `user ${u.userId}: ${debits.n} debits for ${done.length} completed tasks`);
   check(credits.left_credits >= 0, `user ${u.userId}: negative balance ${credits.left_credits}`);
 }
-const debitsOfFailed = (db.query("SELECT count(*) AS n FROM credit_debits c JOIN generations g ON g.id = c.gen_id WHERE g.status != 'completed'").get() as { n: number }).n;
+const debitsOfFailed = (
+  db
+    .query(
+      "SELECT count(*) AS n FROM credit_debits c JOIN generations g ON g.id = c.gen_id WHERE g.status != 'completed'",
+    )
+    .get() as { n: number }
+).n;
 check(debitsOfFailed === 0, `${debitsOfFailed} debits for tasks that did not complete`);
 const rssAfter = rssMiB(server.proc.pid) ?? 0;
 db.close();
@@ -208,14 +249,22 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
 const total = [...stats.values()].reduce((a, s) => a + s.n, 0);
-console.log(`\nsoak: ${CLIENTS} clients, ${USERS} users (half session, half key), ${loadSeconds.toFixed(0)} s; load average at start ${loadStart}, now ${loadavg()[0]!.toFixed(2)} (2 cores, shared)`);
+console.log(
+  `\nsoak: ${CLIENTS} clients, ${USERS} users (half session, half key), ${loadSeconds.toFixed(0)} s; load average at start ${loadStart}, now ${loadavg()[0]!.toFixed(2)} (2 cores, shared)`,
+);
 console.log(`${total} requests, ${(total / loadSeconds).toFixed(0)} req/s overall`);
 for (const [op, s] of stats) {
   const errs = [...s.code1].map(([m, n]) => `${n}× "${m}"`).join(", ");
-  console.log(`  ${op.padEnd(9)} ${String(s.n).padStart(7)}  p50 ${pct(s.ms, 50).toFixed(1)} ms  p99 ${pct(s.ms, 99).toFixed(1)} ms${errs ? `  (code 1: ${errs})` : ""}`);
+  console.log(
+    `  ${op.padEnd(9)} ${String(s.n).padStart(7)}  p50 ${pct(s.ms, 50).toFixed(1)} ms  p99 ${pct(s.ms, 99).toFixed(1)} ms${errs ? `  (code 1: ${errs})` : ""}`,
+  );
 }
-console.log(`tasks: ${accepted} accepted, ${completed} completed, ${failed} failed; backlog at end of load ${backlog}, drained in ${drainSeconds.toFixed(1)} s`);
-console.log(`5xx: ${serverErrors.length}; transport errors: ${transportErrors.length}; server RSS max ${rssMax.toFixed(0)} MiB, after drain ${rssAfter.toFixed(0)} MiB`);
+console.log(
+  `tasks: ${accepted} accepted, ${completed} completed, ${failed} failed; backlog at end of load ${backlog}, drained in ${drainSeconds.toFixed(1)} s`,
+);
+console.log(
+  `5xx: ${serverErrors.length}; transport errors: ${transportErrors.length}; server RSS max ${rssMax.toFixed(0)} MiB, after drain ${rssAfter.toFixed(0)} MiB`,
+);
 rmSync(dataDir, { recursive: true, force: true });
 if (failures.length) {
   console.error(`\nSOAK FAILED (${failures.length} checks):\n  ${failures.slice(0, 30).join("\n  ")}`);

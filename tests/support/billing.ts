@@ -11,10 +11,10 @@
 import { expect } from "bun:test";
 import type { Db } from "#db/client";
 import type { PaymentFact } from "~/domain/billing/fulfil.server";
-import { startStripeFake, type SignedEvent, type StripeFake } from "../fakes/stripe";
+import { type SignedEvent, type StripeFake, startStripeFake } from "../fakes/stripe";
 import { Client, uniqueEmail } from "./client";
 import { openServerDb } from "./db";
-import { startServer, type StartOptions, type TestServer } from "./server";
+import { type StartOptions, startServer, type TestServer } from "./server";
 
 export interface BillingServer {
   stripe: StripeFake;
@@ -92,7 +92,11 @@ export const packPaid = (userId: string | null, ref: string, over: Partial<Payme
  * `invoice`, as fulfilment receives it from a signed event. A renewal whose event carries no metadata has no user
  * (`null`) and so no product. `over` sets the rest: `periodEnd` (absent: one interval from now), `at`, `amount`…
  */
-export const subscriptionPeriodPaid = (userId: string | null, invoice: string, over: Partial<PaymentFact> = {}): PaymentFact => ({
+export const subscriptionPeriodPaid = (
+  userId: string | null,
+  invoice: string,
+  over: Partial<PaymentFact> = {},
+): PaymentFact => ({
   type: "payment",
   provider: "stripe",
   userId,

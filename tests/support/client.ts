@@ -38,10 +38,15 @@ export class Client {
 
   /** Signs up through better-auth's HTTP API and returns the session cookie. */
   async signUp(email: string, opts: { name?: string; password?: string; ref?: string } = {}) {
-    const res = await fetch(this.baseUrl + "/api/auth/sign-up/email", {
+    const res = await fetch(`${this.baseUrl}/api/auth/sign-up/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: this.baseUrl },
-      body: JSON.stringify({ email, password: opts.password ?? "correct-horse-battery", name: opts.name ?? email.split("@")[0], ref: opts.ref }),
+      body: JSON.stringify({
+        email,
+        password: opts.password ?? "correct-horse-battery",
+        name: opts.name ?? email.split("@")[0],
+        ref: opts.ref,
+      }),
     });
     if (!res.ok) throw new Error(`sign-up ${email}: HTTP ${res.status} ${await res.text()}`);
     const cookie = sessionCookie(res);
@@ -50,7 +55,7 @@ export class Client {
   }
 
   async signIn(email: string, password = "correct-horse-battery") {
-    const res = await fetch(this.baseUrl + "/api/auth/sign-in/email", {
+    const res = await fetch(`${this.baseUrl}/api/auth/sign-in/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: this.baseUrl },
       body: JSON.stringify({ email, password }),
@@ -62,7 +67,9 @@ export class Client {
 
 export function sessionCookie(res: Response): string {
   const cookies = res.headers.getSetCookie();
-  const c = cookies.find((x) => x.startsWith("atelier.session_token=") || x.startsWith("__Secure-atelier.session_token="));
+  const c = cookies.find(
+    (x) => x.startsWith("atelier.session_token=") || x.startsWith("__Secure-atelier.session_token="),
+  );
   if (!c) throw new Error(`no session cookie in ${JSON.stringify(cookies)}`);
   return c.split(";")[0]!;
 }

@@ -3,9 +3,10 @@
  * file, or its PostgreSQL database on the ATELIER_TEST_PG run. Plain SQL goes
  * through `db.raw(text)` (`?` parameters, SQL both engines accept).
  */
-import { eq } from "drizzle-orm";
+
 import { join } from "node:path";
-import { openDatabase, openPostgres, type Db } from "#db/client";
+import { eq } from "drizzle-orm";
+import { type Db, openDatabase, openPostgres } from "#db/client";
 import { orders, user } from "#db/schema";
 import { createApiKey, revokeApiKey } from "~/domain/api-keys/keys.server";
 import { systemClock } from "~/lib/clock";
@@ -26,11 +27,19 @@ export interface ServerSql {
 
 export async function serverSql(dataDir: string): Promise<ServerSql> {
   const db = await openServerDb(dataDir);
-  return { get: (text, ...p) => db.raw(text).one(...p), all: (text, ...p) => db.raw(text).many(...p), close: () => db.close() } as ServerSql;
+  return {
+    get: (text, ...p) => db.raw(text).one(...p),
+    all: (text, ...p) => db.raw(text).many(...p),
+    close: () => db.close(),
+  } as ServerSql;
 }
 
 /** One plain-SQL query on a server's database, connection closed after: rows. */
-export async function queryServerDb<R = Record<string, any>>(dataDir: string, text: string, ...params: unknown[]): Promise<R[]> {
+export async function queryServerDb<R = Record<string, any>>(
+  dataDir: string,
+  text: string,
+  ...params: unknown[]
+): Promise<R[]> {
   const db = await openServerDb(dataDir);
   try {
     return await db.raw<R>(text).many(...params);
@@ -56,7 +65,16 @@ export async function insertApiKey(db: Db, userId: string, status: "active" | "r
 export async function makePremiumIn(db: Db, userId: string): Promise<void> {
   const id = crypto.randomUUID();
   await db.run(
-    db.insert(orders).values({ orderNo: id, userId, productId: "pro", productName: "Pro", interval: "month", amount: 900, status: "paid", subId: id }),
+    db.insert(orders).values({
+      orderNo: id,
+      userId,
+      productId: "pro",
+      productName: "Pro",
+      interval: "month",
+      amount: 900,
+      status: "paid",
+      subId: id,
+    }),
   );
 }
 

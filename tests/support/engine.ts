@@ -8,10 +8,11 @@
  * its maintenance database) or, when files run without it, one started here on
  * first use and stopped after the last test (tests/setup.ts calls stopTestCluster).
  */
-import { randomUUID } from "node:crypto";
+
 import { test } from "bun:test";
+import { randomUUID } from "node:crypto";
 import type { Sql } from "postgres";
-import { startPostgres, type Postgres } from "./postgres";
+import { type Postgres, startPostgres } from "./postgres";
 
 export const onPostgres = process.env.ATELIER_TEST_PG === "1";
 export const engineName = onPostgres ? "postgres" : "sqlite";
@@ -19,14 +20,16 @@ export const engineName = onPostgres ? "postgres" : "sqlite";
 /** A test only SQLite has (file permissions, the file lock, WAL, VACUUM INTO): skipped on the PostgreSQL run, saying why. */
 export function sqliteOnly(reason: string): typeof test {
   if (!onPostgres) return test;
-  const skip = ((name: string, fn: any, opts?: any) => test.skip(`${name} [skipped on PostgreSQL: ${reason}]`, fn, opts)) as typeof test;
+  const skip = ((name: string, fn: any, opts?: any) =>
+    test.skip(`${name} [skipped on PostgreSQL: ${reason}]`, fn, opts)) as typeof test;
   return skip;
 }
 
 /** The same for a test that needs PostgreSQL (the multi-node and PostgreSQL-restart tests). */
 export function postgresOnly(reason: string): typeof test {
   if (onPostgres) return test;
-  return ((name: string, fn: any, opts?: any) => test.skip(`${name} [skipped on SQLite: ${reason}]`, fn, opts)) as typeof test;
+  return ((name: string, fn: any, opts?: any) =>
+    test.skip(`${name} [skipped on SQLite: ${reason}]`, fn, opts)) as typeof test;
 }
 
 let cluster: Promise<{ admin: Sql; base: string; pg?: Postgres }> | undefined;

@@ -11,14 +11,17 @@
  */
 import { afterAll, beforeAll } from "bun:test";
 import { Client } from "./client";
-import { startServer, type StartOptions, type TestServer } from "./server";
+import { type StartOptions, startServer, type TestServer } from "./server";
 
 export interface FileServer {
   server: TestServer;
   api: Client;
 }
 
-export function serverForFile(options: StartOptions | (() => StartOptions | Promise<StartOptions>) = {}, after?: () => unknown): FileServer {
+export function serverForFile(
+  options: StartOptions | (() => StartOptions | Promise<StartOptions>) = {},
+  after?: () => unknown,
+): FileServer {
   const it = {} as FileServer;
   beforeAll(async () => {
     it.server = await startServer(typeof options === "function" ? await options() : options);

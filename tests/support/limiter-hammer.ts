@@ -18,11 +18,19 @@
 import { openDatabase, openPostgres } from "#db/client";
 import { LeaseLimiter, take } from "~/domain/rate-limits/limiter.server";
 
-const [file, bucket, limit, windowMs, startAt, ms, mode = "take", leaseMs = "250", pattern = "flat"] = process.argv.slice(2);
-const db = file!.startsWith("postgres://") ? await openPostgres(file!, { migrate: false, poolMax: 1 }) : openDatabase(file!, { migrate: false });
+const [file, bucket, limit, windowMs, startAt, ms, mode = "take", leaseMs = "250", pattern = "flat"] =
+  process.argv.slice(2);
+const db = file!.startsWith("postgres://")
+  ? await openPostgres(file!, { migrate: false, poolMax: 1 })
+  : openDatabase(file!, { migrate: false });
 const policy = { name: "bound", limit: Number(limit), windowMs: Number(windowMs) };
-const limiter = new LeaseLimiter(db, { leaseMs: mode === "leases-unbounded" ? Number.MAX_SAFE_INTEGER : Number(leaseMs) });
-const check = mode === "take" ? (now: number) => take(db, bucket!, policy, now) : (now: number) => limiter.take(bucket!, policy, now);
+const limiter = new LeaseLimiter(db, {
+  leaseMs: mode === "leases-unbounded" ? Number.MAX_SAFE_INTEGER : Number(leaseMs),
+});
+const check =
+  mode === "take"
+    ? (now: number) => take(db, bucket!, policy, now)
+    : (now: number) => limiter.take(bucket!, policy, now);
 const W = Number(windowMs);
 const t0 = Number(startAt);
 const end = t0 + Number(ms);

@@ -44,7 +44,24 @@ export async function startNginx(
   const cert = join(dir, "cert.pem");
   const key = join(dir, "key.pem");
   const made = Bun.spawnSync(
-    ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost", "-days", "1", "-keyout", key, "-out", cert],
+    [
+      "openssl",
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=DNS:localhost",
+      "-days",
+      "1",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+    ],
     { stderr: "pipe" },
   );
   if (made.exitCode !== 0) throw new Error(`openssl failed: ${made.stderr.toString()}`);
@@ -59,7 +76,10 @@ export async function startNginx(
     `daemon off;\nmaster_process off;\npid ${join(dir, "nginx.pid")};\nerror_log stderr warn;\nevents { worker_connections 256; }\nhttp {\n  access_log off;\n${temp}\n${adapt(block, { port, cert, key })}\n}\n`,
   );
   let log = "";
-  const nginx: Subprocess = Bun.spawn([NGINX, "-p", dir, "-c", join(dir, "nginx.conf")], { stdout: "pipe", stderr: "pipe" });
+  const nginx: Subprocess = Bun.spawn([NGINX, "-p", dir, "-c", join(dir, "nginx.conf")], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   void new Response(nginx.stderr as ReadableStream).text().then((t) => (log += t));
   const stop = async () => {
     nginx.kill();

@@ -7,7 +7,7 @@
  *   beforeAll(async () => void (o = await startOpenAIServer({ SIGNUP_CREDITS: "0" })));
  *   afterAll(() => o?.stop());
  */
-import { startOpenAIFake, type OpenAIFake } from "../fakes/openai";
+import { type OpenAIFake, startOpenAIFake } from "../fakes/openai";
 import { Client, uniqueEmail } from "./client";
 import { startServer, type TestServer } from "./server";
 
@@ -24,7 +24,10 @@ export interface OpenAIServer {
   stop(): Promise<void>;
 }
 
-export async function startOpenAIServer(env: Record<string, string> = {}, opts: { delayMs?: number } = {}): Promise<OpenAIServer> {
+export async function startOpenAIServer(
+  env: Record<string, string> = {},
+  opts: { delayMs?: number } = {},
+): Promise<OpenAIServer> {
   const openai = startOpenAIFake();
   openai.delayMs = opts.delayMs ?? 0;
   const server = await startServer({

@@ -20,7 +20,9 @@ export const PG_BIN = process.env.PG_BIN ?? findBin();
 function findBin(): string {
   const root = "/usr/lib/postgresql";
   if (!existsSync(root)) return "";
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? join(root, versions[0], "bin") : "";
 }
 
@@ -77,7 +79,10 @@ export async function startPostgres(opts: { database?: string; maxConnections?: 
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=${opts.maxConnections ?? 200}`;
   const startServer = async () => {
-    await sh([join(PG_BIN, "pg_ctl"), "-D", data, "-o", options, "-l", join(dir, "log"), "-w", "-t", "60", "start"], "pg_ctl start");
+    await sh(
+      [join(PG_BIN, "pg_ctl"), "-D", data, "-o", options, "-l", join(dir, "log"), "-w", "-t", "60", "start"],
+      "pg_ctl start",
+    );
   };
   const stopServer = async (mode: StopMode = "immediate") => {
     await sh([join(PG_BIN, "pg_ctl"), "-D", data, "-m", mode, "-w", "stop"], "pg_ctl stop").catch(() => {});

@@ -60,7 +60,8 @@ const databases = new Map<string, string>();
  * What a CLI command run beside a test server needs to reach the same database (nothing on SQLite: DATA_DIR does).
  * Not BETTER_AUTH_SECRET: only serving needs it, so every CLI test of the PostgreSQL run shows the CLI runs without it.
  */
-export const databaseEnv = (s: Pick<TestServer, "env">): Record<string, string> => (s.env.DATABASE_URL ? { DATABASE_URL: s.env.DATABASE_URL } : {});
+export const databaseEnv = (s: Pick<TestServer, "env">): Record<string, string> =>
+  s.env.DATABASE_URL ? { DATABASE_URL: s.env.DATABASE_URL } : {};
 
 /** The database URL of the server that ran on this data dir, if it ran on PostgreSQL. */
 export const databaseUrlOf = (dataDir: string) => databases.get(dataDir);
@@ -78,8 +79,17 @@ export function atelierCommand(root = ROOT): string[] {
 
 /** Runs an Atelier command (`admin …`, `migrate`, `backup …`) to its end: its exit code and output. */
 export async function runAtelier(args: string[], opts: { cwd?: string; env: Record<string, string | undefined> }) {
-  const proc = Bun.spawn([...atelierCommand(), ...args], { cwd: opts.cwd, env: opts.env, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const proc = Bun.spawn([...atelierCommand(), ...args], {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, stdout, stderr };
 }
 

@@ -4,7 +4,7 @@
  * the process-wide services that `api()` routes reach for.
  */
 import { randomUUID } from "node:crypto";
-import { openDatabase, type Db } from "#db/client";
+import { type Db, openDatabase } from "#db/client";
 import { orders, user } from "#db/schema";
 import { createAuth } from "~/lib/auth.server";
 import { manualClock } from "~/lib/clock";
@@ -33,11 +33,23 @@ export function uninstallTestServices() {
 
 let n = 0;
 /** A user row straight in the database (no sign-up flow). */
-export function insertUser(db: Db, email = `u${n++}-${randomUUID().slice(0, 8)}@example.test`, opts: { emailVerified?: boolean } = {}) {
+export function insertUser(
+  db: Db,
+  email = `u${n++}-${randomUUID().slice(0, 8)}@example.test`,
+  opts: { emailVerified?: boolean } = {},
+) {
   const id = randomUUID();
   const now = new Date();
   db.insert(user)
-    .values({ id, name: email.split("@")[0]!, email, emailVerified: opts.emailVerified ?? false, createdAt: now, updatedAt: now, inviteCode: randomUUID().slice(0, 8).toUpperCase() })
+    .values({
+      id,
+      name: email.split("@")[0]!,
+      email,
+      emailVerified: opts.emailVerified ?? false,
+      createdAt: now,
+      updatedAt: now,
+      inviteCode: randomUUID().slice(0, 8).toUpperCase(),
+    })
     .run();
   return { id, email };
 }
@@ -62,7 +74,11 @@ export function makePremium(db: Db, userId: string) {
  * A user row straight in the database, on either engine (unit tests of domain code).
  * `at` is its creation time; invite code from the id.
  */
-export async function addUserRow(db: Db, at: number, opts: { invitedBy?: string; affiliate?: boolean } = {}): Promise<string> {
+export async function addUserRow(
+  db: Db,
+  at: number,
+  opts: { invitedBy?: string; affiliate?: boolean } = {},
+): Promise<string> {
   const id = randomUUID();
   await db.run(
     db.insert(user).values({

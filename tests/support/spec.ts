@@ -1,9 +1,9 @@
 /**
- * Figures copied by hand from shared/spec/service-spec.md (and DESIGN for what the spec leaves open), for tests that
+ * Figures copied by hand from docs/api.md (and DESIGN for what the spec leaves open), for tests that
  * must not take their expectations from the code under test (docs/testing.md, "Tests pin the spec, not the code").
  */
 
-/** spec §8.1 (the five rows it shows) + DESIGN §2 (the two it leaves open): every model offered and its price. */
+/** spec §8.1 (the five rows it shows) + docs/design.md §2 (the two it leaves open): every model offered and its price. */
 export const PRICES: [aiType: "image" | "video", provider: string, model: string, credits: number, source: string][] = [
   ["image", "openai", "dall-e-3", 5, "spec 8.1"],
   ["image", "replicate", "black-forest-labs/flux-schnell", 3, "spec 8.1"],

@@ -48,7 +48,8 @@ export function startReceiver(path = "/hook"): Receiver {
       r.received.push(rec);
       r.onReceive?.(rec);
       const answer = r.script.shift() ?? r.fallback;
-      if (answer === "hang") return new Promise<Response>((resolve) => hung.add(() => resolve(new Response("late", { status: 200 }))));
+      if (answer === "hang")
+        return new Promise<Response>((resolve) => hung.add(() => resolve(new Response("late", { status: 200 }))));
       if (answer.delayMs) await Bun.sleep(answer.delayMs);
       return new Response(answer.status === 204 ? null : "ok", { status: answer.status });
     },
@@ -59,7 +60,11 @@ export function startReceiver(path = "/hook"): Receiver {
     script: [] as Answer[],
     fallback: { status: 200 } as Answer,
     verify(rec: Received, secret: string) {
-      return new Webhook(secret).verify(rec.body, { "webhook-id": rec.id, "webhook-timestamp": rec.timestamp, "webhook-signature": rec.signature });
+      return new Webhook(secret).verify(rec.body, {
+        "webhook-id": rec.id,
+        "webhook-timestamp": rec.timestamp,
+        "webhook-signature": rec.signature,
+      });
     },
     async waitFor(n: number, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;

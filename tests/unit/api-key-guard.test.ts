@@ -1,5 +1,5 @@
 /**
- * The shared guard of `api()` with X-API-Key (spec §5, §8.2; DESIGN §5):
+ * The shared guard of `api()` with X-API-Key (spec §5, §8.2; docs/design.md §5):
  * exercised in process on real route handlers with an in-memory database,
  * a real better-auth instance and a hand-moved clock.
  */
@@ -9,17 +9,33 @@ import { api } from "~/lib/api.server";
 import { action as getUserCredits } from "~/routes/api/get-user-credits";
 import { action as getUserInfo } from "~/routes/api/get-user-info";
 import { action as keysList } from "~/routes/api/keys/list";
-import { installTestServices, insertUser, makePremium, uninstallTestServices } from "../support/services";
+import { insertUser, installTestServices, makePremium, uninstallTestServices } from "../support/services";
 
 afterEach(uninstallTestServices);
 
-const adminOnly = api({ route: "/api/admin-only", auth: "admin", handler: ({ caller }) => ({ data: { admin: caller.user.email } }) });
+const adminOnly = api({
+  route: "/api/admin-only",
+  auth: "admin",
+  handler: ({ caller }) => ({ data: { admin: caller.user.email } }),
+});
 
-const call = async (action: (a: { request: Request }) => Promise<Response>, headers: Record<string, string> = {}, body?: unknown) => {
+const call = async (
+  action: (a: { request: Request }) => Promise<Response>,
+  headers: Record<string, string> = {},
+  body?: unknown,
+) => {
   const res = await action({
-    request: new Request("http://localhost/api/x", { method: "POST", headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+    request: new Request("http://localhost/api/x", {
+      method: "POST",
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
   });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as { code: number; message: string; data: any } };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: (await res.json()) as { code: number; message: string; data: any },
+  };
 };
 
 async function sessionCookie(services: ReturnType<typeof installTestServices>["services"], email: string) {
@@ -48,7 +64,11 @@ describe("a key acts as its owner", () => {
     const plain = insertUser(db, "plain@example.test");
     const ak = await createApiKey(db, { userId: admin.id, name: "a" }, clock);
     const pk = await createApiKey(db, { userId: plain.id, name: "p" }, clock);
-    expect((await call(adminOnly, { "x-api-key": ak.key })).body).toEqual({ code: 0, message: "ok", data: { admin: "boss@example.test" } });
+    expect((await call(adminOnly, { "x-api-key": ak.key })).body).toEqual({
+      code: 0,
+      message: "ok",
+      data: { admin: "boss@example.test" },
+    });
     const denied = await call(adminOnly, { "x-api-key": pk.key });
     expect(denied.status).toBe(200);
     expect(denied.body).toEqual({ code: 1, message: "forbidden", data: null });
@@ -65,7 +85,7 @@ describe("a bad key is rejected with 401 and never falls back to the session", (
     expect((await call(getUserInfo, { cookie })).body.code).toBe(0);
     const u = insertUser(db);
     const k = await createApiKey(db, { userId: u.id, name: "k" }, clock);
-    const mistyped = k.key.slice(0, -2) + "zz";
+    const mistyped = `${k.key.slice(0, -2)}zz`;
     for (const [key, message] of [
       ["atl_unknownunknownunknownunknown0000", "API key not found"],
       [mistyped, "API key not found"],
@@ -87,7 +107,11 @@ describe("a bad key is rejected with 401 and never falls back to the session", (
     const u = insertUser(db);
     const k = await createApiKey(db, { userId: u.id, name: "k" }, clock);
     expect((await call(keysList, { cookie })).body.code).toBe(0);
-    expect((await call(keysList, { cookie, "x-api-key": k.key })).body).toEqual({ code: 1, message: "forbidden", data: null });
+    expect((await call(keysList, { cookie, "x-api-key": k.key })).body).toEqual({
+      code: 1,
+      message: "forbidden",
+      data: null,
+    });
     expect((await call(keysList, { "x-api-key": "atl_nope" })).status).toBe(401);
   });
 });
@@ -129,7 +153,12 @@ describe("rate limits in the guard", () => {
   });
 
   test("tier read at request time: premium and admin limits", async () => {
-    const { db, clock } = installTestServices({ ADMIN_EMAILS: "root@example.test", RATE_LIMIT_STANDARD: "2", RATE_LIMIT_PREMIUM: "4", RATE_LIMIT_ADMIN: "6" });
+    const { db, clock } = installTestServices({
+      ADMIN_EMAILS: "root@example.test",
+      RATE_LIMIT_STANDARD: "2",
+      RATE_LIMIT_PREMIUM: "4",
+      RATE_LIMIT_ADMIN: "6",
+    });
     const u = insertUser(db);
     const k = await createApiKey(db, { userId: u.id, name: "k" }, clock);
     await call(getUserInfo, { "x-api-key": k.key });
@@ -149,7 +178,7 @@ describe("rate limits in the guard", () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
   });
 
-  test("all keys of one user share one budget (DESIGN §5: per user); another user's key has its own", async () => {
+  test("all keys of one user share one budget (docs/design.md §5: per user); another user's key has its own", async () => {
     const { db, clock } = installTestServices({ RATE_LIMIT_STANDARD: "1" });
     const u = insertUser(db);
     const k1 = await createApiKey(db, { userId: u.id, name: "1" }, clock);

@@ -1,9 +1,16 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { openDatabase, type Db } from "#db/client";
+import { type Db, openDatabase } from "#db/client";
 import { apiKeys } from "#db/schema";
 import { authenticateApiKey, hashApiKey, LAST_USED_RESOLUTION_MS } from "~/domain/api-keys/authenticate.server";
-import { createApiKey, generateApiKey, getApiKey, listApiKeys, MAX_ACTIVE_KEYS, revokeApiKey } from "~/domain/api-keys/keys.server";
+import {
+  createApiKey,
+  generateApiKey,
+  getApiKey,
+  listApiKeys,
+  MAX_ACTIVE_KEYS,
+  revokeApiKey,
+} from "~/domain/api-keys/keys.server";
 import { DAY_MS, manualClock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 import { insertUser } from "../support/services";
@@ -25,7 +32,7 @@ const errorOf = async (p: Promise<unknown>): Promise<AppError> => {
   throw new Error("expected an AppError");
 };
 
-describe("key format (DESIGN §5)", () => {
+describe("key format (docs/design.md §5)", () => {
   test("atl_ + 32 base62 characters (≥ 128 bits), all different", async () => {
     const keys = new Set(Array.from({ length: 2000 }, generateApiKey));
     expect(keys.size).toBe(2000);
@@ -59,7 +66,9 @@ describe("create", () => {
 
   test("name must be 1..100 characters", async () => {
     const u = insertUser(db);
-    expect((await errorOf(createApiKey(db, { userId: u.id, name: "   " }, clock))).message).toBe("invalid params: name must be 1 to 100 characters");
+    expect((await errorOf(createApiKey(db, { userId: u.id, name: "   " }, clock))).message).toBe(
+      "invalid params: name must be 1 to 100 characters",
+    );
     expect((await errorOf(createApiKey(db, { userId: u.id, name: "x".repeat(101) }, clock))).message).toBe(
       "invalid params: name must be 1 to 100 characters",
     );
@@ -68,7 +77,9 @@ describe("create", () => {
 
   test(`at most ${MAX_ACTIVE_KEYS} active keys; revoked keys do not count`, async () => {
     const u = insertUser(db);
-    const made = await Promise.all(Array.from({ length: MAX_ACTIVE_KEYS }, (_, i) => createApiKey(db, { userId: u.id, name: `k${i}` }, clock)));
+    const made = await Promise.all(
+      Array.from({ length: MAX_ACTIVE_KEYS }, (_, i) => createApiKey(db, { userId: u.id, name: `k${i}` }, clock)),
+    );
     const e = await errorOf(createApiKey(db, { userId: u.id, name: "one too many" }, clock));
     expect(e.code).toBe("API_KEY_LIMIT");
     expect(e.message).toBe("invalid params: at most 25 active API keys per user");
@@ -90,7 +101,9 @@ describe("create", () => {
     const e = await errorOf(churn());
     expect(e.code).toBe("RATE_LIMITED");
     expect(e.headers).toEqual({ "Retry-After": "1200" }); // 3 per hour: one more every 20 minutes
-    expect((await createApiKey(db, { userId: insertUser(db).id, name: "other" }, clock, { creationLimit })).name).toBe("other");
+    expect((await createApiKey(db, { userId: insertUser(db).id, name: "other" }, clock, { creationLimit })).name).toBe(
+      "other",
+    );
     clock.advance(20 * 60_000);
     await churn();
     expect((await errorOf(churn())).code).toBe("RATE_LIMITED");
@@ -107,8 +120,24 @@ describe("list", () => {
     await revokeApiKey(db, { userId: u.id, keyId: a.key_id }, clock);
     const list = await listApiKeys(db, u.id, clock);
     expect(list).toEqual([
-      { key_id: b.key_id, name: "b", start: b.start, created_at: "2026-11-22T10:00:01.000Z", last_used_at: null, status: "active", revoked_at: null },
-      { key_id: a.key_id, name: "a", start: a.start, created_at: "2026-11-22T10:00:00.000Z", last_used_at: null, status: "revoked", revoked_at: "2026-11-22T10:00:02.000Z" },
+      {
+        key_id: b.key_id,
+        name: "b",
+        start: b.start,
+        created_at: "2026-11-22T10:00:01.000Z",
+        last_used_at: null,
+        status: "active",
+        revoked_at: null,
+      },
+      {
+        key_id: a.key_id,
+        name: "a",
+        start: a.start,
+        created_at: "2026-11-22T10:00:00.000Z",
+        last_used_at: null,
+        status: "revoked",
+        revoked_at: "2026-11-22T10:00:02.000Z",
+      },
     ]);
     expect(JSON.stringify(list)).not.toContain(a.key);
     expect(JSON.stringify(list)).not.toContain(hashApiKey(a.key));
@@ -140,7 +169,10 @@ describe("list", () => {
     expect(await names()).toEqual(["old but active"]);
     // Out of the list, not out of the database: the key still answers "API key revoked", and revoking it again is the same answer.
     await expect(authenticateApiKey(db, gone.key, clock)).rejects.toThrow("API key revoked");
-    expect(await revokeApiKey(db, { userId: u.id, keyId: gone.key_id }, clock)).toEqual({ key_id: gone.key_id, status: "revoked" });
+    expect(await revokeApiKey(db, { userId: u.id, keyId: gone.key_id }, clock)).toEqual({
+      key_id: gone.key_id,
+      status: "revoked",
+    });
     expect((await getApiKey(db, u.id, gone.key_id)).revoked_at).toBe("2026-11-22T10:00:00.000Z");
   });
 });
@@ -150,7 +182,10 @@ describe("revoke (spec 3.2)", () => {
     const u = insertUser(db);
     const k = await createApiKey(db, { userId: u.id, name: "k" }, clock);
     expect(await authenticateApiKey(db, k.key, clock)).toEqual({ keyId: k.key_id, userId: u.id });
-    expect(await revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock)).toEqual({ key_id: k.key_id, status: "revoked" });
+    expect(await revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock)).toEqual({
+      key_id: k.key_id,
+      status: "revoked",
+    });
     const e = await errorOf(authenticateApiKey(db, k.key, clock));
     expect(e.message).toBe("API key revoked");
     expect(e.status).toBe(401);
@@ -162,7 +197,10 @@ describe("revoke (spec 3.2)", () => {
     await revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock);
     const first = db.select().from(apiKeys).where(eq(apiKeys.id, k.key_id)).get()!.revokedAt;
     clock.advance(5000);
-    expect(await revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock)).toEqual({ key_id: k.key_id, status: "revoked" });
+    expect(await revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock)).toEqual({
+      key_id: k.key_id,
+      status: "revoked",
+    });
     expect(db.select().from(apiKeys).where(eq(apiKeys.id, k.key_id)).get()!.revokedAt).toEqual(first);
     expect((await getApiKey(db, u.id, k.key_id)).status).toBe("revoked");
     await expect(authenticateApiKey(db, k.key, clock)).rejects.toThrow("API key revoked");

@@ -78,10 +78,14 @@ describe("sign-up bonus", () => {
     const db = openDatabase(":memory:");
     const clock = manualClock();
     const u = await insertUser(db);
-    expect((await grantSignupBonus(db, u.id, 10, clock))).toBe(true);
-    expect((await grantSignupBonus(db, u.id, 10, clock))).toBe(false);
-    expect((await grantSignupBonus(db, u.id, 0, clock))).toBe(false);
+    expect(await grantSignupBonus(db, u.id, 10, clock)).toBe(true);
+    expect(await grantSignupBonus(db, u.id, 10, clock)).toBe(false);
+    expect(await grantSignupBonus(db, u.id, 0, clock)).toBe(false);
     // The database refuses a second one even past the check.
-    expect(() => db.sqlite!.run(`INSERT INTO credit_grants (id, user_id, amount, remaining, source) VALUES ('x', '${u.id}', 1, 1, 'signup')`)).toThrow(/UNIQUE/);
+    expect(() =>
+      db.sqlite!.run(
+        `INSERT INTO credit_grants (id, user_id, amount, remaining, source) VALUES ('x', '${u.id}', 1, 1, 'signup')`,
+      ),
+    ).toThrow(/UNIQUE/);
   });
 });

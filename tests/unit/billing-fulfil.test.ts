@@ -1,6 +1,6 @@
 /**
  * Fulfilment (app/domain/billing/fulfil.server.ts) at the domain, on an
- * in-memory database with a manual clock: every rule of DESIGN §9 and
+ * in-memory database with a manual clock: every rule of docs/design.md §9 and
  * docs/payments.md that a payment, status, refund, dispute or expiry fact
  * decides — the rows it writes, the credits it grants or claws back, the order
  * of events, duplicates — and, at the end, the same rules reached from real
@@ -13,24 +13,24 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, spyOn, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { openDatabase, type Db } from "#db/client";
+import { type Db, openDatabase } from "#db/client";
 import { billingEvents, checkouts, orderPayments, orders, products, referralRewards, user } from "#db/schema";
-import { receiveStripeWebhook, startCheckout, type CheckoutDeps } from "~/domain/billing/checkout.server";
+import { type CheckoutDeps, receiveStripeWebhook, startCheckout } from "~/domain/billing/checkout.server";
 import {
   applyFact,
   applyWaitingEvents,
-  processBillingEvent,
-  subscriptionStatus,
   type Fact,
   type PaymentFact,
+  processBillingEvent,
   type StatusFact,
+  subscriptionStatus,
 } from "~/domain/billing/fulfil.server";
 import { upsertProduct } from "~/domain/billing/products.server";
 import { debitForGeneration, getCredits, listDebits, listGrants } from "~/domain/credits/ledger.server";
 import { getActiveSubscription, isPremium } from "~/domain/subscriptions/subscriptions.server";
 import { DAY_MS, manualClock } from "~/lib/clock";
 import { log } from "~/lib/log.server";
-import { startStripeFake, type SignedEvent, type StripeFake } from "../fakes/stripe";
+import { type SignedEvent, type StripeFake, startStripeFake } from "../fakes/stripe";
 import { packPaid, subscriptionPeriodPaid } from "../support/billing";
 import { addUserRow } from "../support/services";
 
@@ -48,35 +48,106 @@ let n = 0;
 const addUser = (opts: { invitedBy?: string; affiliate?: boolean } = {}) => addUserRow(db, T0, opts);
 
 /** Delivers a fact under a new (or the given) event id; the payload is the fact itself, so waiting events can be re-read. */
-const apply = (fact: Fact | null, id = `evt_${n++}`, type = fact?.type ?? "other") => processBillingEvent({ db, clock, config }, { id, type, payload: JSON.stringify(fact) }, fact);
+const apply = (fact: Fact | null, id = `evt_${n++}`, type = fact?.type ?? "other") =>
+  processBillingEvent({ db, clock, config }, { id, type, payload: JSON.stringify(fact) }, fact);
 const outcome = async (fact: Fact | null, id?: string) => (await apply(fact, id)).outcome;
 const factOf = async (payload: string) => JSON.parse(payload) as Fact | null;
-const applyWaiting = (payment: { paymentRef?: string | null; paymentIntent?: string | null }, of = factOf) => applyWaitingEvents({ db, clock, config }, payment, of);
+const applyWaiting = (payment: { paymentRef?: string | null; paymentIntent?: string | null }, of = factOf) =>
+  applyWaitingEvents({ db, clock, config }, payment, of);
 
 /** One period of subscription `sub_1`, paid by invoice `invoice`, ending 30 days after T0. */
-const periodPaid = (userId: string | null, invoice: string, over: Partial<PaymentFact> = {}) => subscriptionPeriodPaid(userId, invoice, { periodEnd: T0 + 30 * DAY_MS, ...over });
-const statusOf = (status: string, at: number, over: Partial<StatusFact> = {}): StatusFact => ({ type: "status", provider: "stripe", subscriptionId: "sub_1", status, at, ...over });
+const periodPaid = (userId: string | null, invoice: string, over: Partial<PaymentFact> = {}) =>
+  subscriptionPeriodPaid(userId, invoice, { periodEnd: T0 + 30 * DAY_MS, ...over });
+const statusOf = (status: string, at: number, over: Partial<StatusFact> = {}): StatusFact => ({
+  type: "status",
+  provider: "stripe",
+  subscriptionId: "sub_1",
+  status,
+  at,
+  ...over,
+});
 
 const left = async (u: string) => (await db.exec(getCredits(db, u, clock))).left_credits;
 const grantsOf = (u: string) => db.exec(listGrants(db, u, clock));
-const debitsOf = async (u: string) => (await db.exec(listDebits(db, u))).map((d) => ({ key: d.gen_id, amount: d.amount, charged: d.charged })).sort((a, b) => a.key.localeCompare(b.key));
+const debitsOf = async (u: string) =>
+  (await db.exec(listDebits(db, u)))
+    .map((d) => ({ key: d.gen_id, amount: d.amount, charged: d.charged }))
+    .sort((a, b) => a.key.localeCompare(b.key));
 const orderOf = async (ref: string) => (await db.one(db.select().from(orders).where(eq(orders.externalId, ref))))!;
-const paymentOf = async (ref: string) => (await db.one(db.select().from(orderPayments).where(eq(orderPayments.ref, ref))))!;
-const paymentsOf = (orderNo: string) => db.many(db.select().from(orderPayments).where(eq(orderPayments.orderNo, orderNo)));
+const paymentOf = async (ref: string) =>
+  (await db.one(db.select().from(orderPayments).where(eq(orderPayments.ref, ref))))!;
+const paymentsOf = (orderNo: string) =>
+  db.many(db.select().from(orderPayments).where(eq(orderPayments.orderNo, orderNo)));
 const eventRow = async (id: string) => (await db.one(db.select().from(billingEvents).where(eq(billingEvents.id, id))))!;
 /** Dates as ms: bun's toMatchObject does not compare Date values (any Date matches any Date). */
-const plain = <T extends object>(row: T) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v instanceof Date ? v.getTime() : v]));
+const plain = <T extends object>(row: T) =>
+  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v instanceof Date ? v.getTime() : v]));
 const countOrders = async () => (await db.many(db.select().from(orders))).length;
 const addCheckout = (id: string, userId: string, status = "open") =>
-  db.run(db.insert(checkouts).values({ id, userId, productId: "p40", provider: "stripe", status, credits: 40, amount: 1000, currency: "usd", createdAt: new Date(T0) }));
-const checkoutStatus = async (id: string) => (await db.one(db.select({ s: checkouts.status }).from(checkouts).where(eq(checkouts.id, id))))?.s;
+  db.run(
+    db.insert(checkouts).values({
+      id,
+      userId,
+      productId: "p40",
+      provider: "stripe",
+      status,
+      credits: 40,
+      amount: 1000,
+      currency: "usd",
+      createdAt: new Date(T0),
+    }),
+  );
+const checkoutStatus = async (id: string) =>
+  (await db.one(db.select({ s: checkouts.status }).from(checkouts).where(eq(checkouts.id, id))))?.s;
 
 beforeEach(async () => {
   db = openDatabase(":memory:");
   clock = manualClock(T0);
-  await upsertProduct(db, { product_id: "p40", name: "40 credits", kind: "pack", credits: 40, interval: null, amount: 1000, currency: "usd", active: true, sort_order: 0 }, clock);
-  await upsertProduct(db, { product_id: "plan", name: "Plan", kind: "subscription", credits: 300, interval: "month", amount: 900, currency: "usd", active: true, sort_order: 0 }, clock);
-  await upsertProduct(db, { product_id: "yplan", name: "Yearly", kind: "subscription", credits: 1200, interval: "year", amount: 9000, currency: "eur", active: true, sort_order: 0 }, clock);
+  await upsertProduct(
+    db,
+    {
+      product_id: "p40",
+      name: "40 credits",
+      kind: "pack",
+      credits: 40,
+      interval: null,
+      amount: 1000,
+      currency: "usd",
+      active: true,
+      sort_order: 0,
+    },
+    clock,
+  );
+  await upsertProduct(
+    db,
+    {
+      product_id: "plan",
+      name: "Plan",
+      kind: "subscription",
+      credits: 300,
+      interval: "month",
+      amount: 900,
+      currency: "usd",
+      active: true,
+      sort_order: 0,
+    },
+    clock,
+  );
+  await upsertProduct(
+    db,
+    {
+      product_id: "yplan",
+      name: "Yearly",
+      kind: "subscription",
+      credits: 1200,
+      interval: "year",
+      amount: 9000,
+      currency: "eur",
+      active: true,
+      sort_order: 0,
+    },
+    clock,
+  );
 });
 
 describe("processBillingEvent: each event id once", () => {
@@ -84,11 +155,21 @@ describe("processBillingEvent: each event id once", () => {
     const u = await addUser();
     const fact = packPaid(u, "cs_1");
     clock.set(T0 + 5_000);
-    const r = await processBillingEvent({ db, clock, config }, { id: "evt_a", type: "checkout.session.completed", payload: '{"raw":1}' }, fact);
+    const r = await processBillingEvent(
+      { db, clock, config },
+      { id: "evt_a", type: "checkout.session.completed", payload: '{"raw":1}' },
+      fact,
+    );
     expect(r.duplicate).toBe(false);
     expect(r.outcome).toMatch(/^applied: 40 credits for ORD-20261122-[0-9A-F]{12}$/);
     const row = await eventRow("evt_a");
-    expect(row).toEqual({ id: "evt_a", type: "checkout.session.completed", outcome: r.outcome, payload: '{"raw":1}', createdAt: new Date(T0 + 5_000) });
+    expect(row).toEqual({
+      id: "evt_a",
+      type: "checkout.session.completed",
+      outcome: r.outcome,
+      payload: '{"raw":1}',
+      createdAt: new Date(T0 + 5_000),
+    });
   });
 
   test("a second delivery of an event id changes nothing, even with another fact, and answers the first outcome", async () => {
@@ -110,9 +191,15 @@ describe("processBillingEvent: each event id once", () => {
   });
 
   test("an event type Atelier does not act on is recorded as ignored", async () => {
-    expect(await apply(null, "evt_other", "customer.created")).toEqual({ duplicate: false, outcome: "ignored: event type not handled" });
+    expect(await apply(null, "evt_other", "customer.created")).toEqual({
+      duplicate: false,
+      outcome: "ignored: event type not handled",
+    });
     expect((await eventRow("evt_other")).outcome).toBe("ignored: event type not handled");
-    expect(await apply(null, "evt_other", "customer.created")).toEqual({ duplicate: true, outcome: "ignored: event type not handled" });
+    expect(await apply(null, "evt_other", "customer.created")).toEqual({
+      duplicate: true,
+      outcome: "ignored: event type not handled",
+    });
   });
 
   describe("logs (docs/payments.md: ignored and waiting events are logged)", () => {
@@ -130,16 +217,28 @@ describe("processBillingEvent: each event id once", () => {
     test("applied → info, ignored → warn, waiting → warn, a duplicate → nothing", async () => {
       const u = await addUser();
       const applied = await apply(packPaid(u, "cs_1"), "evt_1", "checkout.session.completed");
-      expect(info.mock.calls).toEqual([["billing event applied", { event_id: "evt_1", type: "checkout.session.completed", outcome: applied.outcome }]]);
+      expect(info.mock.calls).toEqual([
+        ["billing event applied", { event_id: "evt_1", type: "checkout.session.completed", outcome: applied.outcome }],
+      ]);
       expect(warn.mock.calls).toEqual([]);
       info.mockClear();
 
       await apply(null, "evt_2", "customer.created");
-      expect(warn.mock.calls).toEqual([["billing event ignored", { event_id: "evt_2", type: "customer.created", outcome: "ignored: event type not handled" }]]);
+      expect(warn.mock.calls).toEqual([
+        [
+          "billing event ignored",
+          { event_id: "evt_2", type: "customer.created", outcome: "ignored: event type not handled" },
+        ],
+      ]);
       warn.mockClear();
 
       await apply({ type: "refund", paymentIntent: "pi_unseen", amountRefunded: 100 }, "evt_3", "charge.refunded");
-      expect(warn.mock.calls).toEqual([["billing event waiting for its payment", { event_id: "evt_3", type: "charge.refunded", outcome: "waiting: no payment for pi_unseen" }]]);
+      expect(warn.mock.calls).toEqual([
+        [
+          "billing event waiting for its payment",
+          { event_id: "evt_3", type: "charge.refunded", outcome: "waiting: no payment for pi_unseen" },
+        ],
+      ]);
       warn.mockClear();
 
       await apply(packPaid(u, "cs_1"), "evt_1");
@@ -197,7 +296,19 @@ describe("payments", () => {
       created_at: new Date(T0).toISOString(),
       expires_at: new Date(T0 + 30 * DAY_MS).toISOString(),
     });
-    expect(plain(p)).toMatchObject({ ref: "cs_1", orderNo: o.orderNo, userId: u, amount: 1000, currency: "usd", credits: 40, grantId: grants[0]!.id, paymentIntent: "pi_cs_1", refundedAmount: 0, clawedBack: 0, createdAt: T0 });
+    expect(plain(p)).toMatchObject({
+      ref: "cs_1",
+      orderNo: o.orderNo,
+      userId: u,
+      amount: 1000,
+      currency: "usd",
+      credits: 40,
+      grantId: grants[0]!.id,
+      paymentIntent: "pi_cs_1",
+      refundedAmount: 0,
+      clawedBack: 0,
+      createdAt: T0,
+    });
   });
 
   test("without a credits snapshot (sessions from before it) the product's credits are granted", async () => {
@@ -231,7 +342,9 @@ describe("payments", () => {
     const u = await addUser();
     expect(await outcome(periodPaid(null, "in_1"))).toBe("ignored: no user or product for sub_1");
     expect(await outcome(periodPaid(u, "in_1", { productId: null }))).toBe("ignored: no user or product for sub_1");
-    expect(await outcome(periodPaid(null, "in_1", { productId: "plan" }))).toBe("ignored: no user or product for sub_1");
+    expect(await outcome(periodPaid(null, "in_1", { productId: "plan" }))).toBe(
+      "ignored: no user or product for sub_1",
+    );
     expect(await outcome(packPaid("nobody", "cs_1"))).toBe("ignored: unknown user nobody");
     expect(await outcome(packPaid(u, "cs_1", { productId: "gone" }))).toBe("ignored: unknown product gone");
     expect(await countOrders()).toBe(0);
@@ -264,7 +377,9 @@ describe("payments", () => {
     expect((await paymentOf("in_1")).paymentIntent).toBe("pi_a");
     await apply(periodPaid(u, "in_1", { paymentIntent: "pi_b" }));
     expect((await paymentOf("in_1")).paymentIntent).toBe("pi_a");
-    expect(await outcome({ type: "refund", paymentIntent: "pi_a", amountRefunded: 900 })).toBe("applied: refund 900 of 900 on in_1; 300 of 300 credits clawed back");
+    expect(await outcome({ type: "refund", paymentIntent: "pi_a", amountRefunded: 900 })).toBe(
+      "applied: refund 900 of 900 on in_1; 300 of 300 credits clawed back",
+    );
   });
 
   describe("subscriptions", () => {
@@ -272,7 +387,21 @@ describe("payments", () => {
       const u = await addUser();
       await apply(periodPaid(u, "in_1", { amount: 450, customerId: "cus_1", at: 77 }));
       const o = await orderOf("sub_1");
-      expect(plain(o)).toMatchObject({ userId: u, productId: "plan", productName: "Plan", interval: "month", amount: 900, status: "paid", subId: "sub_1", kind: "subscription", currency: "usd", credits: 300, customerId: "cus_1", statusAt: 77, periodEnd: T0 + 30 * DAY_MS });
+      expect(plain(o)).toMatchObject({
+        userId: u,
+        productId: "plan",
+        productName: "Plan",
+        interval: "month",
+        amount: 900,
+        status: "paid",
+        subId: "sub_1",
+        kind: "subscription",
+        currency: "usd",
+        credits: 300,
+        customerId: "cus_1",
+        statusAt: 77,
+        periodEnd: T0 + 30 * DAY_MS,
+      });
       expect((await paymentOf("in_1")).amount).toBe(450);
       expect((await paymentOf("in_1")).periodEnd).toEqual(new Date(T0 + 30 * DAY_MS));
     });
@@ -287,7 +416,10 @@ describe("payments", () => {
       const v = await addUser();
       await apply({ ...periodPaid(v, "in_y", { periodEnd: null, productId: "yplan" }), orderRef: "sub_y" });
       expect((await orderOf("sub_y")).periodEnd).toEqual(new Date(T0_PLUS_YEAR));
-      expect((await grantsOf(v))[0]).toMatchObject({ amount: 1200, expires_at: new Date(T0_PLUS_YEAR + 2 * DAY_MS).toISOString() });
+      expect((await grantsOf(v))[0]).toMatchObject({
+        amount: 1200,
+        expires_at: new Date(T0_PLUS_YEAR + 2 * DAY_MS).toISOString(),
+      });
     });
 
     test("a period's credits last until its end plus SUBSCRIPTION_GRACE_DAYS, and at least one day plus grace", async () => {
@@ -318,12 +450,12 @@ describe("payments", () => {
       await apply(statusOf("past_due", 20));
       expect((await orderOf("sub_1")).status).toBe("past_due");
       await apply(periodPaid(u, "in_2", { at: 15, periodEnd: T0 + 60 * DAY_MS }));
-      expect((await orderOf("sub_1"))).toMatchObject({ status: "past_due", statusAt: 20 });
+      expect(await orderOf("sub_1")).toMatchObject({ status: "past_due", statusAt: 20 });
       await apply(periodPaid(u, "in_3", { at: 20, periodEnd: T0 + 90 * DAY_MS }));
-      expect((await orderOf("sub_1"))).toMatchObject({ status: "paid", statusAt: 20 });
+      expect(await orderOf("sub_1")).toMatchObject({ status: "paid", statusAt: 20 });
       await apply(statusOf("canceled", 30));
       await apply(periodPaid(u, "in_4", { at: 31, periodEnd: T0 + 120 * DAY_MS }));
-      expect((await orderOf("sub_1"))).toMatchObject({ status: "paid", statusAt: 31 });
+      expect(await orderOf("sub_1")).toMatchObject({ status: "paid", statusAt: 31 });
     });
 
     test("the customer is recorded once: a later payment or status names another customer, the first stays", async () => {
@@ -350,11 +482,16 @@ describe("payments", () => {
       await apply({ type: "refund", paymentIntent: "pi_cs_1", amountRefunded: 1000 });
       expect((await orderOf("cs_1")).status).toBe("refunded");
       await apply(packPaid(u, "cs_1", { at: 50, customerId: "cus_late", periodEnd: T0 + 5 * DAY_MS }));
-      expect(await orderOf("cs_1")).toMatchObject({ status: "refunded", statusAt: 10, customerId: null, periodEnd: null });
+      expect(await orderOf("cs_1")).toMatchObject({
+        status: "refunded",
+        statusAt: 10,
+        customerId: null,
+        periodEnd: null,
+      });
     });
   });
 
-  describe("referral reward (DESIGN §9: first paid order, affiliates only, once per invitee)", () => {
+  describe("referral reward (docs/design.md §9: first paid order, affiliates only, once per invitee)", () => {
     test("the inviter's grant and reward row", async () => {
       const inviter = await addUser({ affiliate: true });
       const invitee = await addUser({ invitedBy: inviter });
@@ -364,9 +501,23 @@ describe("payments", () => {
       expect(r.outcome).toBe(`applied: 40 credits for ${o.orderNo}; referral 10 credits to ${inviter}`);
       const grants = await grantsOf(inviter);
       expect(grants).toHaveLength(1);
-      expect(grants[0]).toMatchObject({ source: "referral", amount: 10, note: `referral · ${o.orderNo}`, expires_at: new Date(T0 + 1_000 + 365 * DAY_MS).toISOString() });
+      expect(grants[0]).toMatchObject({
+        source: "referral",
+        amount: 10,
+        note: `referral · ${o.orderNo}`,
+        expires_at: new Date(T0 + 1_000 + 365 * DAY_MS).toISOString(),
+      });
       const rows = await db.many(db.select().from(referralRewards));
-      expect(rows).toEqual([{ inviteeId: invitee, inviterId: inviter, orderNo: o.orderNo, credits: 10, grantId: grants[0]!.id, createdAt: new Date(T0 + 1_000) }]);
+      expect(rows).toEqual([
+        {
+          inviteeId: invitee,
+          inviterId: inviter,
+          orderNo: o.orderNo,
+          credits: 10,
+          grantId: grants[0]!.id,
+          createdAt: new Date(T0 + 1_000),
+        },
+      ]);
     });
 
     test("rounded down from the credits sold (41 × 25 % = 10)", async () => {
@@ -391,7 +542,11 @@ describe("payments", () => {
     test("AFFILIATE_REWARD_PERCENT=0 turns rewards off", async () => {
       const inviter = await addUser({ affiliate: true });
       const invitee = await addUser({ invitedBy: inviter });
-      await processBillingEvent({ db, clock, config: { ...config, AFFILIATE_REWARD_PERCENT: 0 } }, { id: "e0", type: "payment", payload: "{}" }, packPaid(invitee, "cs_1"));
+      await processBillingEvent(
+        { db, clock, config: { ...config, AFFILIATE_REWARD_PERCENT: 0 } },
+        { id: "e0", type: "payment", payload: "{}" },
+        packPaid(invitee, "cs_1"),
+      );
       expect(await grantsOf(inviter)).toEqual([]);
       expect(await db.many(db.select().from(referralRewards))).toEqual([]);
     });
@@ -429,24 +584,25 @@ describe("payments", () => {
 
 describe("status facts", () => {
   test("Stripe's statuses → ours: active and trialing are paid; canceled and incomplete_expired are canceled; the rest keep their name", () => {
-    expect(["active", "trialing", "canceled", "incomplete_expired", "past_due", "unpaid", "incomplete", "paused"].map(subscriptionStatus)).toEqual([
-      "paid",
-      "paid",
-      "canceled",
-      "canceled",
-      "past_due",
-      "unpaid",
-      "incomplete",
-      "paused",
-    ]);
+    expect(
+      ["active", "trialing", "canceled", "incomplete_expired", "past_due", "unpaid", "incomplete", "paused"].map(
+        subscriptionStatus,
+      ),
+    ).toEqual(["paid", "paid", "canceled", "canceled", "past_due", "unpaid", "incomplete", "paused"]);
   });
 
   test("a status and a period end from the event; the outcome names the order", async () => {
     const u = await addUser();
     await apply(periodPaid(u, "in_1", { at: 10 }));
     const o = await orderOf("sub_1");
-    expect(await outcome(statusOf("past_due", 20, { periodEnd: T0 + 45 * DAY_MS }))).toBe(`applied: ${o.orderNo} is past_due`);
-    expect(plain(await orderOf("sub_1"))).toMatchObject({ status: "past_due", statusAt: 20, periodEnd: T0 + 45 * DAY_MS });
+    expect(await outcome(statusOf("past_due", 20, { periodEnd: T0 + 45 * DAY_MS }))).toBe(
+      `applied: ${o.orderNo} is past_due`,
+    );
+    expect(plain(await orderOf("sub_1"))).toMatchObject({
+      status: "past_due",
+      statusAt: 20,
+      periodEnd: T0 + 45 * DAY_MS,
+    });
     // without a period end, the period end stays
     await apply(statusOf("paid", 30));
     expect(plain(await orderOf("sub_1"))).toMatchObject({ status: "paid", statusAt: 30, periodEnd: T0 + 45 * DAY_MS });
@@ -457,8 +613,14 @@ describe("status facts", () => {
     await apply(periodPaid(u, "in_1", { at: 10 }));
     const o = await orderOf("sub_1");
     await apply(statusOf("canceled", 20));
-    expect(await outcome(statusOf("paid", 19, { periodEnd: T0 + 99 * DAY_MS }))).toBe(`ignored: older than the status of ${o.orderNo}`);
-    expect(plain(await orderOf("sub_1"))).toMatchObject({ status: "canceled", statusAt: 20, periodEnd: T0 + 30 * DAY_MS });
+    expect(await outcome(statusOf("paid", 19, { periodEnd: T0 + 99 * DAY_MS }))).toBe(
+      `ignored: older than the status of ${o.orderNo}`,
+    );
+    expect(plain(await orderOf("sub_1"))).toMatchObject({
+      status: "canceled",
+      statusAt: 20,
+      periodEnd: T0 + 30 * DAY_MS,
+    });
     expect(await outcome(statusOf("past_due", 20))).toBe(`applied: ${o.orderNo} is past_due`);
   });
 
@@ -477,10 +639,31 @@ describe("status facts", () => {
 
   test("before any payment: an order is recorded from the subscription's metadata (status, period, credits, customer, currency), no credits", async () => {
     const u = await addUser();
-    expect(await outcome(statusOf("past_due", 5, { subscriptionId: "sub_y", userId: u, productId: "yplan", credits: 1500, customerId: "cus_1", periodEnd: T0 + 365 * DAY_MS }))).toMatch(
-      /^applied: ORD-20261122-[0-9A-F]{12} is past_due$/,
-    );
-    expect(plain(await orderOf("sub_y"))).toMatchObject({ userId: u, productId: "yplan", kind: "subscription", interval: "year", amount: 9000, currency: "eur", status: "past_due", statusAt: 5, credits: 1500, customerId: "cus_1", periodEnd: T0 + 365 * DAY_MS });
+    expect(
+      await outcome(
+        statusOf("past_due", 5, {
+          subscriptionId: "sub_y",
+          userId: u,
+          productId: "yplan",
+          credits: 1500,
+          customerId: "cus_1",
+          periodEnd: T0 + 365 * DAY_MS,
+        }),
+      ),
+    ).toMatch(/^applied: ORD-20261122-[0-9A-F]{12} is past_due$/);
+    expect(plain(await orderOf("sub_y"))).toMatchObject({
+      userId: u,
+      productId: "yplan",
+      kind: "subscription",
+      interval: "year",
+      amount: 9000,
+      currency: "eur",
+      status: "past_due",
+      statusAt: 5,
+      credits: 1500,
+      customerId: "cus_1",
+      periodEnd: T0 + 365 * DAY_MS,
+    });
     expect(await left(u)).toBe(0);
     await apply({ ...periodPaid(u, "in_1", { productId: "yplan", at: 6 }), orderRef: "sub_y" });
     expect(await left(u)).toBe(1500);
@@ -497,7 +680,9 @@ describe("status facts", () => {
     expect(await outcome(statusOf("paid", 1))).toBe("ignored: unknown subscription sub_1");
     expect(await outcome(statusOf("paid", 1, { userId: u }))).toBe("ignored: unknown subscription sub_1");
     expect(await outcome(statusOf("paid", 1, { productId: "plan" }))).toBe("ignored: unknown subscription sub_1");
-    expect(await outcome(statusOf("paid", 1, { userId: "nobody", productId: "plan" }))).toBe("ignored: unknown user nobody");
+    expect(await outcome(statusOf("paid", 1, { userId: "nobody", productId: "plan" }))).toBe(
+      "ignored: unknown user nobody",
+    );
     expect(await outcome(statusOf("paid", 1, { userId: u, productId: "gone" }))).toBe("ignored: unknown product gone");
     expect(await countOrders()).toBe(0);
   });
@@ -507,10 +692,14 @@ describe("refunds", () => {
   test("claw back floor(credits × refunded / amount), cumulatively, with one debit per refund amount", async () => {
     const u = await addUser();
     await apply(packPaid(u, "cs_1"));
-    expect(await outcome({ type: "refund", paymentIntent: "pi_cs_1", amountRefunded: 333 })).toBe("applied: refund 333 of 1000 on cs_1; 13 of 13 credits clawed back");
+    expect(await outcome({ type: "refund", paymentIntent: "pi_cs_1", amountRefunded: 333 })).toBe(
+      "applied: refund 333 of 1000 on cs_1; 13 of 13 credits clawed back",
+    );
     expect(await paymentOf("cs_1")).toMatchObject({ refundedAmount: 333, clawedBack: 13 });
     expect((await orderOf("cs_1")).status).toBe("paid");
-    expect(await outcome({ type: "refund", paymentIntent: "pi_cs_1", amountRefunded: 666 })).toBe("applied: refund 666 of 1000 on cs_1; 13 of 13 credits clawed back");
+    expect(await outcome({ type: "refund", paymentIntent: "pi_cs_1", amountRefunded: 666 })).toBe(
+      "applied: refund 666 of 1000 on cs_1; 13 of 13 credits clawed back",
+    );
     expect(await paymentOf("cs_1")).toMatchObject({ refundedAmount: 666, clawedBack: 26 });
     expect(await left(u)).toBe(14);
     expect(await debitsOf(u)).toEqual([
@@ -523,7 +712,9 @@ describe("refunds", () => {
     const u = await addUser();
     await apply(packPaid(u, "cs_1"));
     await apply({ type: "refund", paymentIntent: "pi_cs_1", amountRefunded: 500 });
-    expect(await outcome({ type: "refund", paymentIntent: "pi_cs_1", amountRefunded: 400 })).toBe("ignored: cs_1 already refunded 500");
+    expect(await outcome({ type: "refund", paymentIntent: "pi_cs_1", amountRefunded: 400 })).toBe(
+      "ignored: cs_1 already refunded 500",
+    );
     expect(await left(u)).toBe(20);
   });
 
@@ -531,16 +722,22 @@ describe("refunds", () => {
     const u = await addUser();
     await apply(packPaid(u, "cs_1"));
     await db.tx((t) => debitForGeneration(t, { genId: "g1", userId: u, amount: 35 }, clock));
-    expect(await outcome({ type: "refund", paymentIntent: "pi_cs_1", amountRefunded: 500 })).toBe("applied: refund 500 of 1000 on cs_1; 5 of 20 credits clawed back");
+    expect(await outcome({ type: "refund", paymentIntent: "pi_cs_1", amountRefunded: 500 })).toBe(
+      "applied: refund 500 of 1000 on cs_1; 5 of 20 credits clawed back",
+    );
     expect(await left(u)).toBe(0);
     expect(await paymentOf("cs_1")).toMatchObject({ refundedAmount: 500, clawedBack: 20 });
-    expect(await outcome({ type: "refund", paymentIntent: "pi_cs_1", amountRefunded: 1000 })).toBe("applied: refund 1000 of 1000 on cs_1; 0 of 20 credits clawed back");
+    expect(await outcome({ type: "refund", paymentIntent: "pi_cs_1", amountRefunded: 1000 })).toBe(
+      "applied: refund 1000 of 1000 on cs_1; 0 of 20 credits clawed back",
+    );
   });
 
   test("a refund above the payment counts as the whole payment; a fully refunded pack's order is refunded", async () => {
     const u = await addUser();
     await apply(packPaid(u, "cs_1"));
-    expect(await outcome({ type: "refund", paymentIntent: "pi_cs_1", amountRefunded: 1500 })).toBe("applied: refund 1000 of 1000 on cs_1; 40 of 40 credits clawed back");
+    expect(await outcome({ type: "refund", paymentIntent: "pi_cs_1", amountRefunded: 1500 })).toBe(
+      "applied: refund 1000 of 1000 on cs_1; 40 of 40 credits clawed back",
+    );
     expect((await orderOf("cs_1")).status).toBe("refunded");
     expect(await paymentOf("cs_1")).toMatchObject({ refundedAmount: 1000, clawedBack: 40 });
   });
@@ -548,7 +745,9 @@ describe("refunds", () => {
   test("a fully refunded subscription period leaves the subscription's status alone (only packs become refunded)", async () => {
     const u = await addUser();
     await apply(periodPaid(u, "in_1"));
-    expect(await outcome({ type: "refund", paymentRef: "in_1", amountRefunded: 900 })).toBe("applied: refund 900 of 900 on in_1; 300 of 300 credits clawed back");
+    expect(await outcome({ type: "refund", paymentRef: "in_1", amountRefunded: 900 })).toBe(
+      "applied: refund 900 of 900 on in_1; 300 of 300 credits clawed back",
+    );
     expect((await orderOf("sub_1")).status).toBe("paid");
   });
 
@@ -556,14 +755,22 @@ describe("refunds", () => {
     const u = await addUser();
     await apply(packPaid(u, "cs_1"));
     await apply(packPaid(u, "cs_2"));
-    expect(await outcome({ type: "refund", paymentRef: "cs_1", paymentIntent: "pi_cs_2", amountRefunded: 1000 })).toBe("applied: refund 1000 of 1000 on cs_1; 40 of 40 credits clawed back");
+    expect(await outcome({ type: "refund", paymentRef: "cs_1", paymentIntent: "pi_cs_2", amountRefunded: 1000 })).toBe(
+      "applied: refund 1000 of 1000 on cs_1; 40 of 40 credits clawed back",
+    );
     expect((await paymentOf("cs_2")).refundedAmount).toBe(0);
   });
 
   test("a refund of no known payment waits for it (named by ref first); without either it is ignored", async () => {
-    expect(await outcome({ type: "refund", paymentIntent: "pi_x", amountRefunded: 1 })).toBe("waiting: no payment for pi_x");
-    expect(await outcome({ type: "refund", paymentRef: "in_x", paymentIntent: "pi_x", amountRefunded: 1 })).toBe("waiting: no payment for in_x");
-    expect(await outcome({ type: "refund", paymentIntent: null, paymentRef: null, amountRefunded: 1 })).toBe("ignored: refund without a payment");
+    expect(await outcome({ type: "refund", paymentIntent: "pi_x", amountRefunded: 1 })).toBe(
+      "waiting: no payment for pi_x",
+    );
+    expect(await outcome({ type: "refund", paymentRef: "in_x", paymentIntent: "pi_x", amountRefunded: 1 })).toBe(
+      "waiting: no payment for in_x",
+    );
+    expect(await outcome({ type: "refund", paymentIntent: null, paymentRef: null, amountRefunded: 1 })).toBe(
+      "ignored: refund without a payment",
+    );
   });
 
   describe("the referral share", () => {
@@ -575,7 +782,9 @@ describe("refunds", () => {
         `applied: refund 300 of 1000 on cs_1; 12 of 12 credits clawed back; referral 3 of 3 credits clawed back from ${inviter}`,
       );
       // 390: floor(10 × 0.39) = 3, nothing more is due from the inviter
-      expect(await outcome({ type: "refund", paymentIntent: "pi_cs_1", amountRefunded: 390 })).toBe("applied: refund 390 of 1000 on cs_1; 3 of 3 credits clawed back");
+      expect(await outcome({ type: "refund", paymentIntent: "pi_cs_1", amountRefunded: 390 })).toBe(
+        "applied: refund 390 of 1000 on cs_1; 3 of 3 credits clawed back",
+      );
       await apply({ type: "refund", paymentIntent: "pi_cs_1", amountRefunded: 1000 });
       expect(await debitsOf(inviter)).toEqual([
         { key: "refund-referral:cs_1:1000", amount: 7, charged: 7 },
@@ -590,7 +799,9 @@ describe("refunds", () => {
       await apply(periodPaid(invitee, "in_1")); // 300 credits, reward 75
       clock.advance(1_000);
       await apply(periodPaid(null, "in_2", { periodEnd: T0 + 60 * DAY_MS }));
-      expect(await outcome({ type: "refund", paymentRef: "in_2", amountRefunded: 900 })).toBe("applied: refund 900 of 900 on in_2; 300 of 300 credits clawed back");
+      expect(await outcome({ type: "refund", paymentRef: "in_2", amountRefunded: 900 })).toBe(
+        "applied: refund 900 of 900 on in_2; 300 of 300 credits clawed back",
+      );
       expect(await left(inviter)).toBe(75);
       await apply({ type: "refund", paymentRef: "in_1", amountRefunded: 450 }); // floor(75 × 0.5) = 37
       expect(await left(inviter)).toBe(38);
@@ -603,10 +814,14 @@ describe("disputes", () => {
     const u = await addUser();
     await apply(packPaid(u, "cs_1"));
     await apply({ type: "refund", paymentIntent: "pi_cs_1", amountRefunded: 250 });
-    expect(await outcome({ type: "dispute", paymentIntent: "pi_cs_1", amount: 500 })).toBe("applied: dispute 750 of 1000 on cs_1; 20 of 20 credits clawed back");
+    expect(await outcome({ type: "dispute", paymentIntent: "pi_cs_1", amount: 500 })).toBe(
+      "applied: dispute 750 of 1000 on cs_1; 20 of 20 credits clawed back",
+    );
     expect(await paymentOf("cs_1")).toMatchObject({ refundedAmount: 750, clawedBack: 30 });
     expect((await orderOf("cs_1")).status).toBe("paid");
-    expect(await outcome({ type: "dispute", paymentIntent: "pi_cs_1", amount: 250 })).toBe("applied: dispute 1000 of 1000 on cs_1; 10 of 10 credits clawed back");
+    expect(await outcome({ type: "dispute", paymentIntent: "pi_cs_1", amount: 250 })).toBe(
+      "applied: dispute 1000 of 1000 on cs_1; 10 of 10 credits clawed back",
+    );
     expect((await orderOf("cs_1")).status).toBe("refunded");
     expect(await left(u)).toBe(0);
     expect(await debitsOf(u)).toEqual([
@@ -638,9 +853,15 @@ describe("disputes", () => {
 
   test("a dispute of no known payment waits for it; without a payment it is ignored", async () => {
     expect(await outcome({ type: "dispute", paymentIntent: "pi_x", amount: 1 })).toBe("waiting: no payment for pi_x");
-    expect(await outcome({ type: "dispute", paymentIntent: "pi_x", paymentRef: "in_x", amount: 1 })).toBe("waiting: no payment for in_x");
-    expect(await outcome({ type: "dispute", paymentIntent: null, paymentRef: "in_y", amount: 1 })).toBe("waiting: no payment for in_y");
-    expect(await outcome({ type: "dispute", paymentIntent: null, amount: 1 })).toBe("ignored: dispute without a payment intent");
+    expect(await outcome({ type: "dispute", paymentIntent: "pi_x", paymentRef: "in_x", amount: 1 })).toBe(
+      "waiting: no payment for in_x",
+    );
+    expect(await outcome({ type: "dispute", paymentIntent: null, paymentRef: "in_y", amount: 1 })).toBe(
+      "waiting: no payment for in_y",
+    );
+    expect(await outcome({ type: "dispute", paymentIntent: null, amount: 1 })).toBe(
+      "ignored: dispute without a payment intent",
+    );
   });
 });
 
@@ -659,14 +880,24 @@ describe("refunds and disputes before their payment (applyWaitingEvents)", () =>
     try {
       expect(await applyWaiting({ paymentRef: "cs_1", paymentIntent: "pi_cs_1" })).toEqual(["evt_r1", "evt_r2"]);
       expect(info.mock.calls).toEqual([
-        ["billing event applied after its payment", { event_id: "evt_r1", outcome: "applied: refund 300 of 1000 on cs_1; 12 of 12 credits clawed back" }],
-        ["billing event applied after its payment", { event_id: "evt_r2", outcome: "applied: refund 600 of 1000 on cs_1; 12 of 12 credits clawed back" }],
+        [
+          "billing event applied after its payment",
+          { event_id: "evt_r1", outcome: "applied: refund 300 of 1000 on cs_1; 12 of 12 credits clawed back" },
+        ],
+        [
+          "billing event applied after its payment",
+          { event_id: "evt_r2", outcome: "applied: refund 600 of 1000 on cs_1; 12 of 12 credits clawed back" },
+        ],
       ]);
     } finally {
       info.mockRestore();
     }
-    expect((await eventRow("evt_r1")).outcome).toBe("applied: refund 300 of 1000 on cs_1; 12 of 12 credits clawed back");
-    expect((await eventRow("evt_r2")).outcome).toBe("applied: refund 600 of 1000 on cs_1; 12 of 12 credits clawed back");
+    expect((await eventRow("evt_r1")).outcome).toBe(
+      "applied: refund 300 of 1000 on cs_1; 12 of 12 credits clawed back",
+    );
+    expect((await eventRow("evt_r2")).outcome).toBe(
+      "applied: refund 600 of 1000 on cs_1; 12 of 12 credits clawed back",
+    );
     expect((await eventRow("evt_other")).outcome).toBe("waiting: no payment for pi_other");
     expect(await left(u)).toBe(16);
     // Applied once: a second call (the payment's event delivered again) finds nothing.
@@ -679,7 +910,9 @@ describe("refunds and disputes before their payment (applyWaitingEvents)", () =>
     await apply({ type: "dispute", paymentIntent: "pi_in_1", paymentRef: "in_1", amount: 450 }, "evt_d");
     await apply(periodPaid(u, "in_1"));
     expect(await applyWaiting({ paymentRef: "in_1", paymentIntent: null })).toEqual(["evt_d"]);
-    expect((await eventRow("evt_d")).outcome).toBe("applied: dispute 450 of 900 on in_1; 150 of 150 credits clawed back");
+    expect((await eventRow("evt_d")).outcome).toBe(
+      "applied: dispute 450 of 900 on in_1; 150 of 150 credits clawed back",
+    );
     expect(await left(u)).toBe(150);
   });
 
@@ -689,7 +922,13 @@ describe("refunds and disputes before their payment (applyWaitingEvents)", () =>
     await apply({ type: "refund", paymentIntent: "pi_cs_1", amountRefunded: 1000 }, "evt_r");
     await apply(packPaid(u, "cs_1"));
     expect(await applyWaiting({ paymentIntent: "pi_cs_1" }, async () => null)).toEqual([]);
-    expect(await applyWaiting({ paymentIntent: "pi_cs_1" }, async () => ({ type: "refund", paymentIntent: "pi_elsewhere", amountRefunded: 5 }))).toEqual([]);
+    expect(
+      await applyWaiting({ paymentIntent: "pi_cs_1" }, async () => ({
+        type: "refund",
+        paymentIntent: "pi_elsewhere",
+        amountRefunded: 5,
+      })),
+    ).toEqual([]);
     expect((await eventRow("evt_r")).outcome).toBe("waiting: no payment for pi_cs_1");
     expect(await left(u)).toBe(40);
   });
@@ -710,7 +949,9 @@ describe("refunds and disputes before their payment (applyWaitingEvents)", () =>
     await apply({ type: "refund", paymentIntent: "pi_cs_1", amountRefunded: 1000 }, "evt_r");
     await apply(packPaid(u, "cs_1"));
     const racing = async (payload: string) => {
-      await db.run(db.update(billingEvents).set({ outcome: "applied: elsewhere" }).where(eq(billingEvents.id, "evt_r")));
+      await db.run(
+        db.update(billingEvents).set({ outcome: "applied: elsewhere" }).where(eq(billingEvents.id, "evt_r")),
+      );
       return factOf(payload);
     };
     expect(await applyWaiting({ paymentIntent: "pi_cs_1" }, racing)).toEqual([]);
@@ -724,12 +965,20 @@ describe("checkout expired", () => {
     const u = await addUser();
     await addCheckout("cs_open", u);
     await addCheckout("cs_done", u, "completed");
-    expect(await outcome({ type: "checkout-expired", checkoutId: "cs_open" })).toBe("applied: checkout cs_open expired");
+    expect(await outcome({ type: "checkout-expired", checkoutId: "cs_open" })).toBe(
+      "applied: checkout cs_open expired",
+    );
     expect(await checkoutStatus("cs_open")).toBe("expired");
-    expect(await db.tx((t) => applyFact(t, { type: "checkout-expired", checkoutId: "cs_open" }, clock, config))).toBe("ignored: checkout cs_open not open");
-    expect(await outcome({ type: "checkout-expired", checkoutId: "cs_done" })).toBe("ignored: checkout cs_done not open");
+    expect(await db.tx((t) => applyFact(t, { type: "checkout-expired", checkoutId: "cs_open" }, clock, config))).toBe(
+      "ignored: checkout cs_open not open",
+    );
+    expect(await outcome({ type: "checkout-expired", checkoutId: "cs_done" })).toBe(
+      "ignored: checkout cs_done not open",
+    );
     expect(await checkoutStatus("cs_done")).toBe("completed");
-    expect(await outcome({ type: "checkout-expired", checkoutId: "cs_none" })).toBe("ignored: checkout cs_none not open");
+    expect(await outcome({ type: "checkout-expired", checkoutId: "cs_none" })).toBe(
+      "ignored: checkout cs_none not open",
+    );
   });
 });
 
@@ -765,7 +1014,13 @@ describe("from Stripe events (tests/fakes/stripe.ts)", () => {
     expect(results.filter((r) => r.duplicate)).toHaveLength(4);
     expect(await left(u)).toBe(40);
     expect(await checkoutStatus(session)).toBe("completed");
-    expect(await orderOf(session)).toMatchObject({ kind: "pack", provider: "stripe", amount: 1000, credits: 40, status: "paid" });
+    expect(await orderOf(session)).toMatchObject({
+      kind: "pack",
+      provider: "stripe",
+      amount: 1000,
+      credits: 40,
+      status: "paid",
+    });
     expect((await paymentOf(session)).paymentIntent).toBe(stripe.paymentIntentOf(session));
   });
 
@@ -791,7 +1046,9 @@ describe("from Stripe events (tests/fakes/stripe.ts)", () => {
     expect(waiting!.outcome).toBe(`waiting: no payment for ${stripe.paymentIntentOf(session)}`);
     await receiveAll(paid);
     expect(await left(u)).toBe(20);
-    expect((await eventRow(waiting!.id)).outcome).toBe(`applied: refund 500 of 1000 on ${session}; 20 of 20 credits clawed back`);
+    expect((await eventRow(waiting!.id)).outcome).toBe(
+      `applied: refund 500 of 1000 on ${session}; 20 of 20 credits clawed back`,
+    );
   });
 
   test("a subscription: one grant for its three events, renewals, a refund and a dispute by invoice, then canceled", async () => {
@@ -802,13 +1059,21 @@ describe("from Stripe events (tests/fakes/stripe.ts)", () => {
     const sub = stripe.subscriptions.get(s.subscription)!;
     expect(await left(u)).toBe(300);
     expect(await checkoutStatus(session)).toBe("completed");
-    expect(plain(await orderOf(s.subscription))).toMatchObject({ kind: "subscription", status: "paid", credits: 300, customerId: s.customer, periodEnd: sub.items.data[0].current_period_end * 1000 });
+    expect(plain(await orderOf(s.subscription))).toMatchObject({
+      kind: "subscription",
+      status: "paid",
+      credits: 300,
+      customerId: s.customer,
+      periodEnd: sub.items.data[0].current_period_end * 1000,
+    });
     expect(await isPremium(db, u, clock)).toBe(true);
 
     await receiveAll(await stripe.renew(s.subscription));
     expect(await left(u)).toBe(600);
     expect((await orderOf(s.subscription)).periodEnd).toEqual(new Date(sub.items.data[0].current_period_end * 1000));
-    const invoices = [...stripe.invoices.values()].filter((i) => i.parent.subscription_details.subscription === s.subscription).map((i) => i.id as string);
+    const invoices = [...stripe.invoices.values()]
+      .filter((i) => i.parent.subscription_details.subscription === s.subscription)
+      .map((i) => i.id as string);
     expect(invoices).toHaveLength(2);
 
     // The renewal's charge names a PaymentIntent Atelier never saw: its invoice is found through the API.

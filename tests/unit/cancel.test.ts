@@ -1,12 +1,12 @@
 /**
- * Cancel at the domain (DESIGN §10): pending or processing → failed with
+ * Cancel at the domain (docs/design.md §10): pending or processing → failed with
  * `canceled`, never charged, one guarded write against the runner; the
  * upstream job is canceled where the provider can. Messages are spec §7 /
  * docs/decisions.md literals.
  */
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { openDatabase, type Db } from "#db/client";
+import { type Db, openDatabase } from "#db/client";
 import { creditDebits, generations, user, webhookDeliveries, webhookEndpoints, webhookEvents } from "#db/schema";
 import { findOffering } from "~/domain/catalog";
 import { getCredits, grantCredits, reservedCredits } from "~/domain/credits/ledger.server";
@@ -46,17 +46,35 @@ async function setup() {
   const clock = manualClock();
   const addUser = async () => {
     const id = crypto.randomUUID();
-    await db.run(db.insert(user).values({ id, name: "u", email: `${id}@x.test`, createdAt: new Date(clock.now()), updatedAt: new Date(clock.now()), inviteCode: id.slice(0, 8) }));
+    await db.run(
+      db.insert(user).values({
+        id,
+        name: "u",
+        email: `${id}@x.test`,
+        createdAt: new Date(clock.now()),
+        updatedAt: new Date(clock.now()),
+        inviteCode: id.slice(0, 8),
+      }),
+    );
     await db.exec(grantCredits(db, { userId: id, amount: 30, source: "admin" }, clock));
     return id;
   };
   const userId = await addUser();
-  const create = (u = userId) => createGeneration(db, { userId: u, input: { offering: flux, prompt: "a cat", options: {} }, mode: "live", config: CONFIG }, clock);
+  const create = (u = userId) =>
+    createGeneration(
+      db,
+      { userId: u, input: { offering: flux, prompt: "a cat", options: {} }, mode: "live", config: CONFIG },
+      clock,
+    );
   const row = async (id: string) => (await db.one(db.select().from(generations).where(eq(generations.id, id))))!;
   return { db, clock, userId, addUser, create, row };
 }
 
-const failure = (p: Promise<unknown>) => p.then(() => "ok", (e: Error) => e.message);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => "ok",
+    (e: Error) => e.message,
+  );
 const debitCount = async (db: Db) => (await db.many(db.select().from(creditDebits))).length;
 
 describe("cancelGeneration", () => {
@@ -69,7 +87,13 @@ describe("cancelGeneration", () => {
     const after = await cancelGeneration({ db, clock, providers: registry(asyncProvider(cancels)) }, userId, g.id);
     expect(after).toMatchObject({ id: g.id, status: "failed", errorMessage: "canceled" });
     const canceled = (await row(g.id))!;
-    expect(canceled).toMatchObject({ status: "failed", errorMessage: "canceled", leaseOwner: null, leaseUntil: null, nextPollAt: null });
+    expect(canceled).toMatchObject({
+      status: "failed",
+      errorMessage: "canceled",
+      leaseOwner: null,
+      leaseUntil: null,
+      nextPollAt: null,
+    });
     // Compared as milliseconds: Bun's toMatchObject treats any two Dates as equal.
     expect(canceled.completedAt?.getTime()).toBe(clock.now());
     expect(await db.exec(reservedCredits(db, userId))).toBe(0);
@@ -82,12 +106,25 @@ describe("cancelGeneration", () => {
     const { db, clock, userId, create, row } = await setup();
     const g = await create();
     await claimDue(db, { owner: "runner", limit: 1, leaseMs: 60_000 }, clock);
-    await db.run(db.update(generations).set({ upstreamTaskId: "up-77", nextPollAt: clock.now() + 1000 }).where(eq(generations.id, g.id)));
+    await db.run(
+      db
+        .update(generations)
+        .set({ upstreamTaskId: "up-77", nextPollAt: clock.now() + 1000 })
+        .where(eq(generations.id, g.id)),
+    );
     const cancels: string[] = [];
     await cancelGeneration({ db, clock, providers: registry(asyncProvider(cancels)) }, userId, g.id);
     expect(cancels).toEqual(["up-77"]);
-    expect(await row(g.id)).toMatchObject({ status: "failed", errorMessage: "canceled", leaseOwner: null, leaseUntil: null, nextPollAt: null });
-    expect(await completeGeneration(db, { id: g.id, owner: "runner", resultUrls: ["https://media.example/x.png"] }, clock)).toBe(false);
+    expect(await row(g.id)).toMatchObject({
+      status: "failed",
+      errorMessage: "canceled",
+      leaseOwner: null,
+      leaseUntil: null,
+      nextPollAt: null,
+    });
+    expect(
+      await completeGeneration(db, { id: g.id, owner: "runner", resultUrls: ["https://media.example/x.png"] }, clock),
+    ).toBe(false);
     expect(await failGeneration(db, { id: g.id, owner: "runner", message: "late" }, clock)).toBe(false);
     expect(await row(g.id)).toMatchObject({ status: "failed", errorMessage: "canceled", resultUrls: null });
     expect(await debitCount(db)).toBe(0);
@@ -109,7 +146,15 @@ describe("cancelGeneration", () => {
     await claimDue(db, { owner: "runner", limit: 1, leaseMs: 60_000 }, clock);
     await db.run(db.update(generations).set({ upstreamTaskId: "up-9" }).where(eq(generations.id, g.id)));
     const cancels: string[] = [];
-    expect((await cancelGeneration({ db, clock, providers: registry(asyncProvider(cancels, { fails: true })) }, userId, g.id)).status).toBe("failed");
+    expect(
+      (
+        await cancelGeneration(
+          { db, clock, providers: registry(asyncProvider(cancels, { fails: true })) },
+          userId,
+          g.id,
+        )
+      ).status,
+    ).toBe("failed");
     expect(cancels).toEqual(["up-9"]);
     expect((await row(g.id)).errorMessage).toBe("canceled");
   });
@@ -154,13 +199,26 @@ describe("cancelGeneration", () => {
     await cancelGeneration(deps, userId, quiet.id);
     expect({ woke, outbox }).toEqual({ woke: 1, outbox: 0 });
     off();
-    await db.run(db.insert(webhookEndpoints).values({ id: "wh_1", userId, url: "https://example.test/hook", events: JSON.stringify(["generation.failed"]), secret: "whsec_x", createdAt: clock.now() }));
+    await db.run(
+      db.insert(webhookEndpoints).values({
+        id: "wh_1",
+        userId,
+        url: "https://example.test/hook",
+        events: JSON.stringify(["generation.failed"]),
+        secret: "whsec_x",
+        createdAt: clock.now(),
+      }),
+    );
     const g = await create();
     await cancelGeneration(deps, userId, g.id);
     expect(outbox).toBe(1);
     const events = await db.many(db.select().from(webhookEvents).where(eq(webhookEvents.genId, g.id)));
-    expect(events.map((e) => [e.type, JSON.parse(e.payload).data.status, JSON.parse(e.payload).data.error_message])).toEqual([["generation.failed", "failed", "canceled"]]);
-    expect((await db.many(db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, events[0]!.id)))).length).toBe(1);
+    expect(
+      events.map((e) => [e.type, JSON.parse(e.payload).data.status, JSON.parse(e.payload).data.error_message]),
+    ).toEqual([["generation.failed", "failed", "canceled"]]);
+    expect(
+      (await db.many(db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, events[0]!.id)))).length,
+    ).toBe(1);
     offOutbox();
   });
 });

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase, type Db } from "#db/client";
+import { type Db, openDatabase } from "#db/client";
 import { rateLimits } from "#db/schema";
 import { take } from "~/domain/rate-limits/limiter.server";
 
@@ -29,12 +29,20 @@ const walBytes = (path: string) => (existsSync(`${path}-wal`) ? statSync(`${path
 async function open(path: string, opts: Parameters<typeof openDatabase>[1] = {}): Promise<Db> {
   const db = openDatabase(path, opts);
   dbs.push(db);
-  if (db.checkpointer) await Promise.race([db.checkpointer.started, Bun.sleep(5000).then(() => Promise.reject(new Error("the checkpointer did not start")))]);
+  if (db.checkpointer)
+    await Promise.race([
+      db.checkpointer.started,
+      Bun.sleep(5000).then(() => Promise.reject(new Error("the checkpointer did not start"))),
+    ]);
   return db;
 }
 /** A bun subprocess running `code` (bun:sqlite and the repo's imports available); its stdout. */
 async function inChild(code: string, timeoutMs = 15_000): Promise<{ out: string; code: number | null }> {
-  const proc = Bun.spawn(["bun", "-e", code], { cwd: join(import.meta.dir, "../.."), stdout: "pipe", stderr: "inherit" });
+  const proc = Bun.spawn(["bun", "-e", code], {
+    cwd: join(import.meta.dir, "../.."),
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const killer = setTimeout(() => proc.kill("SIGKILL"), timeoutMs);
   const out = await new Response(proc.stdout).text();
   await proc.exited;
@@ -77,7 +85,8 @@ describe("the checkpointer thread", () => {
     const copy = join(mkdtempSync(join(tmpdir(), "atelier-ckpt-copy-")), "copy.db");
     dirs.push(join(copy, ".."));
     copyFileSync(path, copy);
-    const child = (p: string) => `const { Database } = require("bun:sqlite"); const d = new Database(${JSON.stringify(p)}, { readonly: true }); console.log(d.query("SELECT count(*) AS n, sum(tat) AS s FROM rate_limits").get().n + " " + d.query("SELECT sum(tat) AS s FROM rate_limits").get().s);`;
+    const child = (p: string) =>
+      `const { Database } = require("bun:sqlite"); const d = new Database(${JSON.stringify(p)}, { readonly: true }); console.log(d.query("SELECT count(*) AS n, sum(tat) AS s FROM rate_limits").get().n + " " + d.query("SELECT sum(tat) AS s FROM rate_limits").get().s);`;
     expect(await inChild(child(copy))).toEqual({ out: "500 124750", code: 0 });
     // …and another process reads them from the live file.
     expect(await inChild(child(path))).toEqual({ out: "500 124750", code: 0 });
@@ -110,7 +119,9 @@ describe("the checkpointer thread", () => {
     const db = await open(path, { checkpointer: {} });
     await db.checkpointer!.stop();
     // 30,000 single-page commits: over 100 MiB of WAL without any checkpoint; the backstop restarts it at 10,000 pages.
-    const st = db.sqlite!.prepare("INSERT INTO rate_limits (bucket, tat) VALUES ('one', ?) ON CONFLICT (bucket) DO UPDATE SET tat = excluded.tat");
+    const st = db.sqlite!.prepare(
+      "INSERT INTO rate_limits (bucket, tat) VALUES ('one', ?) ON CONFLICT (bucket) DO UPDATE SET tat = excluded.tat",
+    );
     let maxWal = 0;
     for (let i = 0; i < 30_000; i++) {
       st.run(i);

@@ -16,7 +16,13 @@ const ROOT = join(import.meta.dir, "../..");
 const read = (f: string) => readFileSync(join(ROOT, f), "utf8");
 
 /** Read by Bun's S3 client through app/storage/s3.server.ts, not by the schema. */
-const S3_CLIENT_VARIABLES = ["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_ENDPOINT", "S3_REGION", "S3_SESSION_TOKEN"];
+const S3_CLIENT_VARIABLES = [
+  "S3_ACCESS_KEY_ID",
+  "S3_SECRET_ACCESS_KEY",
+  "S3_ENDPOINT",
+  "S3_REGION",
+  "S3_SESSION_TOKEN",
+];
 
 interface Row {
   variables: string[];
@@ -112,7 +118,8 @@ describe("configuration reference (README table) ⇄ app/lib/config.server.ts", 
     for (const row of payments) {
       for (const v of row.variables) {
         const spelled = spellings(defaults[v]);
-        if (spelled && !spelled.some((s) => cellStates(row.defaults, s))) wrong.push(`${v}: default ${spelled.join(" / ")} not in "${row.defaults}"`);
+        if (spelled && !spelled.some((s) => cellStates(row.defaults, s)))
+          wrong.push(`${v}: default ${spelled.join(" / ")} not in "${row.defaults}"`);
       }
     }
     expect(wrong).toEqual([]);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { ConfigError, describeDatabase, parseConfig, requireAuthSecret } from "~/lib/config.server";
 
-describe("configuration (DESIGN §7)", () => {
+describe("configuration (docs/design.md §7)", () => {
   test("defaults", () => {
     const c = parseConfig({});
     expect(c.PORT).toBe(3000);
@@ -26,19 +26,33 @@ describe("configuration (DESIGN §7)", () => {
     expect(parseConfig({ NODE_ENV: "production" }).authSecret).toBe("");
     const pg = parseConfig({ DATABASE_URL: "postgres://db/atelier" });
     expect(pg.authSecret).toBe("");
-    expect(() => requireAuthSecret(pg)).toThrow(/^invalid configuration: BETTER_AUTH_SECRET: required when DATABASE_URL is set/);
-    expect(() => requireAuthSecret(parseConfig({ DATABASE_URL: "postgres://db/atelier", BETTER_AUTH_SECRET: "s".repeat(40) }))).not.toThrow();
+    expect(() => requireAuthSecret(pg)).toThrow(
+      /^invalid configuration: BETTER_AUTH_SECRET: required when DATABASE_URL is set/,
+    );
+    expect(() =>
+      requireAuthSecret(parseConfig({ DATABASE_URL: "postgres://db/atelier", BETTER_AUTH_SECRET: "s".repeat(40) })),
+    ).not.toThrow();
   });
 
   test("DATABASE_URL picks the engine once: a postgres:// URL → postgres, unset → sqlite; other URLs refused; the password never shown", () => {
     const secret = "s".repeat(40);
     expect(parseConfig({}).engine).toBe("sqlite");
-    const pg = parseConfig({ DATABASE_URL: "postgres://atelier:hunter2@db.internal:5432/atelier", BETTER_AUTH_SECRET: secret });
+    const pg = parseConfig({
+      DATABASE_URL: "postgres://atelier:hunter2@db.internal:5432/atelier",
+      BETTER_AUTH_SECRET: secret,
+    });
     expect([pg.engine, pg.DATABASE_POOL_MAX]).toEqual(["postgres", 10]);
     expect(describeDatabase(pg)).toBe("postgres://atelier@db.internal:5432/atelier");
-    expect(parseConfig({ DATABASE_URL: "postgresql://db/atelier", BETTER_AUTH_SECRET: secret, DATABASE_POOL_MAX: "25" }).DATABASE_POOL_MAX).toBe(25);
-    expect(() => parseConfig({ DATABASE_URL: "mysql://db/atelier", BETTER_AUTH_SECRET: secret })).toThrow(/^invalid configuration: DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/);
-    expect(() => parseConfig({ DATABASE_URL: "postgres://db/a", BETTER_AUTH_SECRET: secret, DATABASE_POOL_MAX: "0" })).toThrow(/^invalid configuration: DATABASE_POOL_MAX/);
+    expect(
+      parseConfig({ DATABASE_URL: "postgresql://db/atelier", BETTER_AUTH_SECRET: secret, DATABASE_POOL_MAX: "25" })
+        .DATABASE_POOL_MAX,
+    ).toBe(25);
+    expect(() => parseConfig({ DATABASE_URL: "mysql://db/atelier", BETTER_AUTH_SECRET: secret })).toThrow(
+      /^invalid configuration: DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/,
+    );
+    expect(() =>
+      parseConfig({ DATABASE_URL: "postgres://db/a", BETTER_AUTH_SECRET: secret, DATABASE_POOL_MAX: "0" }),
+    ).toThrow(/^invalid configuration: DATABASE_POOL_MAX/);
   });
 
   test("PUBLIC_URL follows PORT when unset; trailing slash trimmed when set", () => {
@@ -50,13 +64,20 @@ describe("configuration (DESIGN §7)", () => {
     expect(parseConfig({}).SMTP_URL).toBeUndefined();
     expect(parseConfig({}).AUTH_RATE_LIMIT).toBe(true);
     expect(parseConfig({ AUTH_RATE_LIMIT: "off" }).AUTH_RATE_LIMIT).toBe(false);
-    expect(parseConfig({ SMTP_URL: "smtps://u:p@smtp.example.com:465" }).SMTP_URL).toBe("smtps://u:p@smtp.example.com:465");
-    expect(() => parseConfig({ SMTP_URL: "http://smtp.example.com" })).toThrow(/^invalid configuration: SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
+    expect(parseConfig({ SMTP_URL: "smtps://u:p@smtp.example.com:465" }).SMTP_URL).toBe(
+      "smtps://u:p@smtp.example.com:465",
+    );
+    expect(() => parseConfig({ SMTP_URL: "http://smtp.example.com" })).toThrow(
+      /^invalid configuration: SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/,
+    );
     expect(() => parseConfig({ AUTH_RATE_LIMIT: "maybe" })).toThrow(/^invalid configuration: AUTH_RATE_LIMIT/);
   });
 
   test("ADMIN_EMAILS is a lower-cased list", () => {
-    expect(parseConfig({ ADMIN_EMAILS: " Root@Example.com, ops@example.com ,," }).ADMIN_EMAILS).toEqual(["root@example.com", "ops@example.com"]);
+    expect(parseConfig({ ADMIN_EMAILS: " Root@Example.com, ops@example.com ,," }).ADMIN_EMAILS).toEqual([
+      "root@example.com",
+      "ops@example.com",
+    ]);
   });
 
   const bad: [Record<string, string>, string][] = [
@@ -84,7 +105,10 @@ describe("configuration (DESIGN §7)", () => {
   }
 
   test("MODEL_MAP maps provider:model to an upstream id", () => {
-    expect(parseConfig({ MODEL_MAP: "openai:dall-e-3=dall-e-3-hd, replicate:black-forest-labs/flux-schnell=acme/flux" }).modelMap).toEqual({
+    expect(
+      parseConfig({ MODEL_MAP: "openai:dall-e-3=dall-e-3-hd, replicate:black-forest-labs/flux-schnell=acme/flux" })
+        .modelMap,
+    ).toEqual({
       "openai:dall-e-3": "dall-e-3-hd",
       "replicate:black-forest-labs/flux-schnell": "acme/flux",
     });

@@ -4,14 +4,15 @@
  * PostgreSQL restarting or unreachable — checked with the errors the real
  * driver (postgres.js, wrapped by drizzle) raises against a throwaway cluster.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+
 import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { openPostgres, rawMany, type Db } from "#db/client";
+import { type Db, openPostgres, rawMany } from "#db/client";
 import { user } from "#db/schema";
 import { errorResponse } from "~/lib/api.server";
 import { isDatabaseBusy } from "~/lib/errors";
-import { hasPostgres, startPostgres, type Postgres } from "../support/postgres";
+import { hasPostgres, type Postgres, startPostgres } from "../support/postgres";
 
 async function caught(work: () => Promise<unknown>): Promise<unknown> {
   try {
@@ -72,7 +73,11 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
     const port = s.port;
     s.stop(true);
     const { default: postgres } = await import("postgres");
-    const client = postgres(`postgres://postgres@127.0.0.1:${port}/atelier`, { max: 1, connect_timeout: 2, onnotice: () => {} });
+    const client = postgres(`postgres://postgres@127.0.0.1:${port}/atelier`, {
+      max: 1,
+      connect_timeout: 2,
+      onnotice: () => {},
+    });
     const error = await caught(() => client`select 1`);
     await client.end({ timeout: 1 });
     expect((error as { code?: string }).code).toBe("ECONNREFUSED");
@@ -86,12 +91,17 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
     await Bun.sleep(300);
     const other = await openPostgres(pg.url, { poolMax: 1, migrate: false });
     await other.exec(
-      rawMany({ sqlite: sql`select 1`, postgres: sql`select pg_terminate_backend(pid) from pg_stat_activity where query like 'select pg_sleep%' and pid <> pg_backend_pid()` }),
+      rawMany({
+        sqlite: sql`select 1`,
+        postgres: sql`select pg_terminate_backend(pid) from pg_stat_activity where query like 'select pg_sleep%' and pid <> pg_backend_pid()`,
+      }),
     );
     await other.close();
     const error = await running;
     // postgres.js reports the server's 57P01, or the closed connection when the socket closes first.
-    expect(["57P01", "CONNECTION_CLOSED"]).toContain(String((error as { code?: string; cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code));
+    expect(["57P01", "CONNECTION_CLOSED"]).toContain(
+      String((error as { code?: string; cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code),
+    );
     expect(isDatabaseBusy(error)).toBe(true);
     await expect503(error);
     expect([...(await client`select 1 as one`)]).toEqual([{ one: 1 }]);

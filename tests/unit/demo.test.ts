@@ -2,21 +2,27 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { generateText, streamText } from "ai";
 import { openDatabase } from "#db/client";
 import { clientIpOf, requireDemoAccess } from "~/domain/demo/access.server";
-import { findTextProvider, splitTarget, targetValue, TEXT_PROVIDERS } from "~/domain/demo/catalog";
-import { generateDemoImage, generateDemoText, resolveImageOffering, resolveTextOffering, streamDemoText } from "~/domain/demo/demo.server";
+import { findTextProvider, splitTarget, TEXT_PROVIDERS, targetValue } from "~/domain/demo/catalog";
+import {
+  generateDemoImage,
+  generateDemoText,
+  resolveImageOffering,
+  resolveTextOffering,
+  streamDemoText,
+} from "~/domain/demo/demo.server";
 import { createDemoModels } from "~/domain/demo/models.server";
 import { parseDemoRequest } from "~/domain/demo/request.server";
 import { manualClock } from "~/lib/clock";
-import { parseConfig, type Config } from "~/lib/config.server";
+import { type Config, parseConfig } from "~/lib/config.server";
 import { AppError } from "~/lib/errors";
 import {
   FAIL_AFTER_WORDS,
   SimulatedLanguageModel,
-  simulatedReply,
   SimulatedUpstreamError,
+  simulatedReply,
   wordChunks,
 } from "~/providers/simulator/language-model.server";
-import { chunksOf, FAKE_FAIL_AFTER, fakeReply, startFakeOpenAI, tinyPng, type FakeOpenAI } from "../fakes/openai-text";
+import { chunksOf, FAKE_FAIL_AFTER, type FakeOpenAI, fakeReply, startFakeOpenAI, tinyPng } from "../fakes/openai-text";
 
 const config = (env: Record<string, string> = {}): Config => parseConfig({ DATA_DIR: "/tmp/atelier-unit", ...env });
 
@@ -77,9 +83,16 @@ describe("simulated language model (a real ai SDK LanguageModelV4)", () => {
   });
 
   test("[simulate:fail]: generateText throws; a stream breaks after a few words", async () => {
-    await expect(generateText({ model, prompt: "x [simulate:fail]", maxRetries: 0 })).rejects.toThrow("simulated upstream failure");
+    await expect(generateText({ model, prompt: "x [simulate:fail]", maxRetries: 0 })).rejects.toThrow(
+      "simulated upstream failure",
+    );
     const errors: unknown[] = [];
-    const result = streamText({ model, prompt: "y [simulate:fail]", maxRetries: 0, onError: ({ error }) => void errors.push(error) });
+    const result = streamText({
+      model,
+      prompt: "y [simulate:fail]",
+      maxRetries: 0,
+      onError: ({ error }) => void errors.push(error),
+    });
     const parts: string[] = [];
     for await (const t of result.textStream) parts.push(t);
     expect(parts).toHaveLength(FAIL_AFTER_WORDS);
@@ -101,12 +114,16 @@ describe("demo catalog and request validation", () => {
   test("unknown provider / model messages", async () => {
     expect(() => resolveTextOffering({ provider: "acme", model: "x" })).toThrow("Unsupported provider: acme");
     expect(() => resolveTextOffering({ provider: "openai", model: "gpt-nope" })).toThrow("Unsupported model: gpt-nope");
-    expect(() => resolveTextOffering({ provider: "openai", model: "deepseek-chat" })).toThrow("Unsupported model: deepseek-chat");
+    expect(() => resolveTextOffering({ provider: "openai", model: "deepseek-chat" })).toThrow(
+      "Unsupported model: deepseek-chat",
+    );
     expect(resolveTextOffering({ provider: "deepseek", model: "deepseek-chat" }).name).toBe("deepseek");
     expect(() => resolveImageOffering({ provider: "replicate", model: "black-forest-labs/flux-schnell" })).toThrow(
       "Unsupported image provider: replicate",
     );
-    expect(() => resolveImageOffering({ provider: "openai", model: "gpt-4o-mini" })).toThrow("Unsupported model: gpt-4o-mini");
+    expect(() => resolveImageOffering({ provider: "openai", model: "gpt-4o-mini" })).toThrow(
+      "Unsupported model: gpt-4o-mini",
+    );
   });
 
   test("missing fields, wrong types, non-objects → invalid params; too long → its own message", async () => {
@@ -129,17 +146,23 @@ describe("demo catalog and request validation", () => {
     expect(msg("hello")).toBe("invalid params");
     expect(msg(null)).toBe("invalid params");
     expect(msg({ provider: "openai", model: "gpt-4o-mini", prompt: "x".repeat(4000) })).toBe("ok");
-    expect(msg({ provider: "openai", model: "gpt-4o-mini", prompt: "x".repeat(4001) })).toBe("invalid params: prompt too long (max 4000)");
+    expect(msg({ provider: "openai", model: "gpt-4o-mini", prompt: "x".repeat(4001) })).toBe(
+      "invalid params: prompt too long (max 4000)",
+    );
     // Another problem besides the length: the general message.
     expect(msg({ provider: 5, model: "gpt-4o-mini", prompt: "x".repeat(4001) })).toBe("invalid params");
   });
 });
 
-describe("demo access and rate limit (DESIGN §5)", () => {
+describe("demo access and rate limit (docs/design.md §5)", () => {
   test("per client through the shared limiter (GCRA, 3 per minute = one per 20 s): deny with Retry-After, free again as time passes", async () => {
     const db = openDatabase(":memory:");
     const clock = manualClock();
-    const deps = { db, config: config({ NODE_ENV: "production", BETTER_AUTH_SECRET: "x".repeat(40), DEMO_RATE_LIMIT: "3" }), clock };
+    const deps = {
+      db,
+      config: config({ NODE_ENV: "production", BETTER_AUTH_SECRET: "x".repeat(40), DEMO_RATE_LIMIT: "3" }),
+      clock,
+    };
     const hit = async (userId: string): Promise<Record<string, string>> => {
       try {
         return await requireDemoAccess(deps, { userId, ip: null });
@@ -147,16 +170,20 @@ describe("demo access and rate limit (DESIGN §5)", () => {
         return { denied: (e as AppError).message, ...(e as AppError).headers };
       }
     };
-    expect((await hit("a"))).toMatchObject({ "X-RateLimit-Limit": "3", "X-RateLimit-Remaining": "2", "RateLimit-Policy": '"demo";q=3;w=60' });
+    expect(await hit("a")).toMatchObject({
+      "X-RateLimit-Limit": "3",
+      "X-RateLimit-Remaining": "2",
+      "RateLimit-Policy": '"demo";q=3;w=60',
+    });
     clock.advance(10_000);
     expect((await hit("a"))["X-RateLimit-Remaining"]).toBe("1");
     expect((await hit("a"))["X-RateLimit-Remaining"]).toBe("0");
     // 3 taken by t0+10 s: the quota is used up until t0+60 s; one request fits again at t0+20 s.
-    expect((await hit("a"))).toMatchObject({ denied: "Too Many Requests", "Retry-After": "10" });
+    expect(await hit("a")).toMatchObject({ denied: "Too Many Requests", "Retry-After": "10" });
     expect((await hit("b"))["X-RateLimit-Remaining"]).toBe("2"); // clients are independent
     clock.advance(10_000);
     expect((await hit("a"))["X-RateLimit-Remaining"]).toBe("0");
-    expect((await hit("a"))).toMatchObject({ denied: "Too Many Requests", "Retry-After": "20" });
+    expect(await hit("a")).toMatchObject({ denied: "Too Many Requests", "Retry-After": "20" });
     clock.advance(60_000); // a whole window later: the whole quota is back
     expect((await hit("a"))["X-RateLimit-Remaining"]).toBe("2");
   });
@@ -185,7 +212,7 @@ describe("demo access and rate limit (DESIGN §5)", () => {
     }
     expect(limited?.message).toBe("Too Many Requests");
     expect(limited?.status).toBe(429);
-    expect(limited?.headers?.["Retry-After"]).toBe("30") // 2 per minute: one more fits every 30 s;
+    expect(limited?.headers?.["Retry-After"]).toBe("30"); // 2 per minute: one more fits every 30 s;
     expect((await requireDemoAccess(closed, { userId: "u2", ip: "1.2.3.4" }))["X-RateLimit-Remaining"]).toBe("1");
 
     const open = { db, config: config({ ...secret, DEMO_PUBLIC: "true" }), clock: manualClock() };
@@ -194,8 +221,12 @@ describe("demo access and rate limit (DESIGN §5)", () => {
     await expect(requireDemoAccess(open, { userId: null, ip: "9.9.9.9" })).rejects.toThrow("Too Many Requests");
     expect((await requireDemoAccess(open, { userId: null, ip: "8.8.8.8" }))["X-RateLimit-Remaining"]).toBe("1");
 
-    const unlimited = { db, config: config({ ...secret, DEMO_PUBLIC: "true", DEMO_RATE_LIMIT: "0" }), clock: manualClock() };
-    for (let i = 0; i < 5; i++) expect((await requireDemoAccess(unlimited, { userId: null, ip: "9.9.9.9" }))).toEqual({});
+    const unlimited = {
+      db,
+      config: config({ ...secret, DEMO_PUBLIC: "true", DEMO_RATE_LIMIT: "0" }),
+      clock: manualClock(),
+    };
+    for (let i = 0; i < 5; i++) expect(await requireDemoAccess(unlimited, { userId: null, ip: "9.9.9.9" })).toEqual({});
   });
 
   test("client address: the socket, or the last X-Forwarded-For entry only with TRUST_PROXY", async () => {
@@ -228,7 +259,12 @@ describe("live text providers through @ai-sdk/openai against a fake OpenAI serve
   test("openai → Responses API (/v1/responses) with the bearer key", async () => {
     const before = fake.calls.length;
     const r = await generateDemoText({ models }, { provider: "openai", model: "gpt-4o-mini", prompt: "hello there" });
-    expect(r).toMatchObject({ provider: "openai", model: "gpt-4o-mini", mode: "live", text: fakeReply("gpt-4o-mini", "hello there") });
+    expect(r).toMatchObject({
+      provider: "openai",
+      model: "gpt-4o-mini",
+      mode: "live",
+      text: fakeReply("gpt-4o-mini", "hello there"),
+    });
     expect(r.usage.output_tokens).toBe(chunksOf(r.text).length);
     const call = fake.calls[before]!;
     expect(call.path).toBe("/v1/responses");
@@ -265,14 +301,18 @@ describe("live text providers through @ai-sdk/openai against a fake OpenAI serve
       const res = await streamDemoText({ models }, { provider, model, prompt: "break [fake:midstream]" });
       const text = (await readChunks(res)).join("");
       const upstreamModel = provider === "deepseek" ? "deepseek-v3-upstream" : model;
-      expect(text).toBe(chunksOf(fakeReply(upstreamModel, "break [fake:midstream]")).slice(0, FAKE_FAIL_AFTER).join(""));
+      expect(text).toBe(
+        chunksOf(fakeReply(upstreamModel, "break [fake:midstream]")).slice(0, FAKE_FAIL_AFTER).join(""),
+      );
     });
 
     test(`${provider}: a dropped connection mid-stream ends the stream cleanly`, async () => {
       const res = await streamDemoText({ models }, { provider, model, prompt: "drop [fake:drop]" });
       const text = (await readChunks(res)).join("");
       expect(text.length).toBeGreaterThan(0);
-      expect(fakeReply(provider === "deepseek" ? "deepseek-v3-upstream" : model, "drop [fake:drop]").startsWith(text)).toBe(true);
+      expect(
+        fakeReply(provider === "deepseek" ? "deepseek-v3-upstream" : model, "drop [fake:drop]").startsWith(text),
+      ).toBe(true);
     });
 
     test(`${provider}: upstream 500 → envelope error before any stream`, async () => {
@@ -293,9 +333,9 @@ describe("live text providers through @ai-sdk/openai against a fake OpenAI serve
 
   test("an unreachable upstream → envelope error without a status", async () => {
     const dead = createDemoModels(config({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }));
-    expect(await messageOf(generateDemoText({ models: dead }, { provider: "openai", model: "gpt-4o-mini", prompt: "hi" }))).toBe(
-      "upstream error: openai failed",
-    );
+    expect(
+      await messageOf(generateDemoText({ models: dead }, { provider: "openai", model: "gpt-4o-mini", prompt: "hi" })),
+    ).toBe("upstream error: openai failed");
   });
 });
 
@@ -318,7 +358,10 @@ describe("demo images through generateImage", () => {
   test("openai live: /v1/images/generations with b64_json, one call (maxRetries 0), bytes stored as PNG", async () => {
     const models = createDemoModels(config({ OPENAI_API_KEY: fake.apiKey, OPENAI_BASE_URL: fake.baseURL }));
     const before = fake.calls.length;
-    const r = await generateDemoImage({ models, storage }, { provider: "openai", model: "dall-e-3", prompt: "a blue door" });
+    const r = await generateDemoImage(
+      { models, storage },
+      { provider: "openai", model: "dall-e-3", prompt: "a blue door" },
+    );
     expect(r.mode).toBe("live");
     expect(r.result_urls).toHaveLength(1);
     expect(r.result_urls[0]).toMatch(/^http:\/\/localhost:3000\/media\/demo\/.+\.png$/);
@@ -334,9 +377,11 @@ describe("demo images through generateImage", () => {
   test("openai live: upstream 500 is one call and an envelope error", async () => {
     const models = createDemoModels(config({ OPENAI_API_KEY: fake.apiKey, OPENAI_BASE_URL: fake.baseURL }));
     const before = fake.calls.length;
-    expect(await messageOf(generateDemoImage({ models, storage }, { provider: "openai", model: "dall-e-3", prompt: "[fake:500]" }))).toBe(
-      "upstream error: openai answered HTTP 500",
-    );
+    expect(
+      await messageOf(
+        generateDemoImage({ models, storage }, { provider: "openai", model: "dall-e-3", prompt: "[fake:500]" }),
+      ),
+    ).toBe("upstream error: openai answered HTTP 500");
     expect(fake.calls.length - before).toBe(1);
   });
 
@@ -344,13 +389,17 @@ describe("demo images through generateImage", () => {
     const png = tinyPng(2, 2, [1, 2, 3]);
     const prompts: string[] = [];
     const models = createDemoModels(config(), { renderPng: (p) => (prompts.push(p), png) });
-    const r = await generateDemoImage({ models, storage }, { provider: "openai", model: "dall-e-3", prompt: "a green field" });
+    const r = await generateDemoImage(
+      { models, storage },
+      { provider: "openai", model: "dall-e-3", prompt: "a green field" },
+    );
     expect(r.mode).toBe("simulated");
     expect(prompts).toEqual(["a green field"]);
     expect(stored.at(-1)!.bytes).toEqual(png);
     expect(
-      await messageOf(generateDemoImage({ models, storage }, { provider: "openai", model: "dall-e-3", prompt: "[simulate:fail]" })),
+      await messageOf(
+        generateDemoImage({ models, storage }, { provider: "openai", model: "dall-e-3", prompt: "[simulate:fail]" }),
+      ),
     ).toBe("upstream error: openai failed");
   });
 });
-

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { readMigrationFiles } from "drizzle-orm/migrator";
 import { join } from "node:path";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 import { openDatabase } from "#db/client";
 import { migrations } from "#db/migrations.gen";
 import { errorBody, okBody } from "~/lib/envelope";
@@ -14,14 +14,24 @@ describe("embedded migrations", () => {
 
   test("apply on an empty database, and a second open applies nothing", () => {
     const db = openDatabase(":memory:");
-    const tables = db.sqlite!.query("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name").all() as { name: string }[];
+    const tables = db.sqlite!.query("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name").all() as {
+      name: string;
+    }[];
     expect(tables.map((t) => t.name)).toEqual(
-      expect.arrayContaining(["user", "session", "account", "verification", "credit_grants", "generations", "api_keys"]),
+      expect.arrayContaining([
+        "user",
+        "session",
+        "account",
+        "verification",
+        "credit_grants",
+        "generations",
+        "api_keys",
+      ]),
     );
   });
 });
 
-describe("envelope and error table (spec §7, DESIGN §1)", () => {
+describe("envelope and error table (spec §7, docs/design.md §1)", () => {
   test("success and error shapes", () => {
     expect(okBody({ a: 1 })).toEqual({ code: 0, message: "ok", data: { a: 1 } });
     expect(okBody(undefined)).toEqual({ code: 0, message: "ok", data: null });

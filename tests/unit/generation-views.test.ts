@@ -1,14 +1,15 @@
 /**
  * The generation views and small rules the API shapes from (spec 4.2, 4.3,
- * DESIGN §1): own-task lookup, result URL parsing, the query view by status,
+ * docs/design.md §1): own-task lookup, result URL parsing, the query view by status,
  * the history cost of failed tasks, paging, and the header's live summary.
  */
 import { beforeEach, describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
-import { openDatabase, type Db } from "#db/client";
+import { type Db, openDatabase } from "#db/client";
 import { generations, user } from "#db/schema";
 import {
   chargedCost,
+  type GenerationRow,
   getOwnGeneration,
   liveSummary,
   normalizePaging,
@@ -16,7 +17,6 @@ import {
   queryGeneration,
   toQueryView,
   validateGenerateInput,
-  type GenerationRow,
 } from "~/domain/generations/generations.server";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
@@ -24,11 +24,24 @@ let db: Db;
 
 async function addUser(): Promise<string> {
   const id = randomUUID();
-  await db.run(db.insert(user).values({ id, name: "u", email: `${id}@example.test`, createdAt: new Date(T0), updatedAt: new Date(T0), inviteCode: id.slice(0, 8) }));
+  await db.run(
+    db.insert(user).values({
+      id,
+      name: "u",
+      email: `${id}@example.test`,
+      createdAt: new Date(T0),
+      updatedAt: new Date(T0),
+      inviteCode: id.slice(0, 8),
+    }),
+  );
   return id;
 }
 
-async function addTask(userId: string, status: string, extra: Partial<typeof generations.$inferInsert> = {}): Promise<GenerationRow> {
+async function addTask(
+  userId: string,
+  status: string,
+  extra: Partial<typeof generations.$inferInsert> = {},
+): Promise<GenerationRow> {
   const row = {
     id: randomUUID(),
     userId,
@@ -68,12 +81,17 @@ describe("queryGeneration (the API's query: one plain statement)", () => {
       await addTask(a, "pending", { startedAt: new Date(T0 + 5) }),
       await addTask(a, "processing"),
       await addTask(a, "processing", { startedAt: new Date(T0 + 5) }),
-      await addTask(a, "completed", { startedAt: new Date(T0 + 5), completedAt: new Date(T0 + 2007), resultUrls: '["https://a/1.png"]' }),
+      await addTask(a, "completed", {
+        startedAt: new Date(T0 + 5),
+        completedAt: new Date(T0 + 2007),
+        resultUrls: '["https://a/1.png"]',
+      }),
       await addTask(a, "completed", { completedAt: new Date(T0 + 9), resultUrls: "not json" }),
       await addTask(a, "failed", { startedAt: new Date(T0 + 5), completedAt: new Date(T0 + 99), errorMessage: "boom" }),
       await addTask(a, "failed", { completedAt: new Date(T0 + 99) }),
     ];
-    for (const t of tasks) expect(JSON.stringify(await queryGeneration(db, a, t.id))).toBe(JSON.stringify(toQueryView(t)));
+    for (const t of tasks)
+      expect(JSON.stringify(await queryGeneration(db, a, t.id))).toBe(JSON.stringify(toQueryView(t)));
     await expect(queryGeneration(db, b, tasks[0]!.id)).rejects.toThrow("generation not found");
     await expect(queryGeneration(db, a, randomUUID())).rejects.toThrow("generation not found");
   });
@@ -81,7 +99,10 @@ describe("queryGeneration (the API's query: one plain statement)", () => {
 
 describe("parseResultUrls", () => {
   test("a JSON array of strings; anything else is no URLs", () => {
-    expect(parseResultUrls({ resultUrls: '["https://a/1.png","https://a/2.png"]' })).toEqual(["https://a/1.png", "https://a/2.png"]);
+    expect(parseResultUrls({ resultUrls: '["https://a/1.png","https://a/2.png"]' })).toEqual([
+      "https://a/1.png",
+      "https://a/2.png",
+    ]);
     expect(parseResultUrls({ resultUrls: '["https://a/1.png", 7, null]' })).toEqual(["https://a/1.png"]);
     expect(parseResultUrls({ resultUrls: null })).toEqual([]);
     expect(parseResultUrls({ resultUrls: "" })).toEqual([]);
@@ -100,22 +121,36 @@ describe("toQueryView (spec 4.2)", () => {
   test("processing: started_at once started, absent before", async () => {
     const u = await addUser();
     const started = await addTask(u, "processing", { startedAt: new Date(T0 + 1000) });
-    expect(toQueryView(started)).toEqual({ gen_id: started.id, status: "processing", created_at: "2026-11-22T10:00:00.000Z", started_at: "2026-11-22T10:00:01.000Z" });
+    expect(toQueryView(started)).toEqual({
+      gen_id: started.id,
+      status: "processing",
+      created_at: "2026-11-22T10:00:00.000Z",
+      started_at: "2026-11-22T10:00:01.000Z",
+    });
     const notYet = await addTask(u, "processing");
-    expect(toQueryView(notYet)).toEqual({ gen_id: notYet.id, status: "processing", created_at: "2026-11-22T10:00:00.000Z" });
+    expect(toQueryView(notYet)).toEqual({
+      gen_id: notYet.id,
+      status: "processing",
+      created_at: "2026-11-22T10:00:00.000Z",
+    });
   });
 
   test("failed without a stored message says `generation failed`", async () => {
     const u = await addUser();
     const t = await addTask(u, "failed", { completedAt: new Date(T0 + 2000) });
-    expect(toQueryView(t)).toMatchObject({ status: "failed", error_message: "generation failed", completed_at: "2026-11-22T10:00:02.000Z" });
+    expect(toQueryView(t)).toMatchObject({
+      status: "failed",
+      error_message: "generation failed",
+      completed_at: "2026-11-22T10:00:02.000Z",
+    });
   });
 });
 
 describe("history rules", () => {
   test("credits_cost: the price, except 0 for a failed task", () => {
     expect(chargedCost({ status: "failed", creditsCost: 5 })).toBe(0);
-    for (const status of ["pending", "processing", "completed"]) expect(chargedCost({ status, creditsCost: 5 })).toBe(5);
+    for (const status of ["pending", "processing", "completed"])
+      expect(chargedCost({ status, creditsCost: 5 })).toBe(5);
   });
 
   test("paging: defaults 1 and 20, integers ≥ 1, page_size clamped to 100; null means the default", () => {
@@ -130,9 +165,14 @@ describe("history rules", () => {
   });
 
   test("a blank prompt counts as missing", () => {
-    expect(() => validateGenerateInput({ ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: " \t " })).toThrow(
-      "invalid params: ai_type, provider, model, prompt required",
-    );
+    expect(() =>
+      validateGenerateInput({
+        ai_type: "image",
+        provider: "replicate",
+        model: "black-forest-labs/flux-schnell",
+        prompt: " \t ",
+      }),
+    ).toThrow("invalid params: ai_type, provider, model, prompt required");
   });
 });
 

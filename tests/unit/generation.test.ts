@@ -4,16 +4,16 @@
  * steps, the simulator's markers and real files, storage keys.
  */
 import { describe, expect, test } from "bun:test";
-import { decode as decodePng } from "fast-png";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase, type Db } from "#db/client";
+import { eq } from "drizzle-orm";
+import { decode as decodePng } from "fast-png";
+import { type Db, openDatabase } from "#db/client";
 import { creditDebits, generations, user } from "#db/schema";
 import { createRunner } from "#jobs/runner";
-import { eq } from "drizzle-orm";
 import { findOffering } from "~/domain/catalog";
-import { grantCredits, getCredits } from "~/domain/credits/ledger.server";
+import { getCredits, grantCredits } from "~/domain/credits/ledger.server";
 import {
   createGeneration,
   historyEntriesQuery,
@@ -32,16 +32,16 @@ import {
   pollDelayMs,
   releaseLeases,
   runStep,
-  TIMED_OUT,
   type StepContext,
+  TIMED_OUT,
 } from "~/domain/generations/lifecycle.server";
 import { manualClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
-import { AppError } from "~/lib/errors";
+import type { AppError } from "~/lib/errors";
 import { createRegistry, type ProviderRegistry } from "~/providers/registry.server";
 import { hashPrompt, PIXEL_BUDGET, renderImagePng, wrap } from "~/providers/simulator/render.server";
 import { createSimulator } from "~/providers/simulator/simulator.server";
-import { ProviderError, type AsyncProvider, type Provider, type SyncProvider } from "~/providers/types";
+import { type AsyncProvider, type Provider, ProviderError, type SyncProvider } from "~/providers/types";
 import { isSafeKey, LocalStorage, resolveKey } from "~/storage/local.server";
 
 const CONFIG = { IMAGE_DEADLINE_MS: 600_000, VIDEO_DEADLINE_MS: 1_200_000 };
@@ -52,11 +52,21 @@ async function setup(credits = 100) {
   const clock = manualClock();
   const userId = crypto.randomUUID();
   db.insert(user)
-    .values({ id: userId, name: "u", email: `${userId}@x.test`, createdAt: new Date(clock.now()), updatedAt: new Date(clock.now()), inviteCode: userId.slice(0, 8) })
+    .values({
+      id: userId,
+      name: "u",
+      email: `${userId}@x.test`,
+      createdAt: new Date(clock.now()),
+      updatedAt: new Date(clock.now()),
+      inviteCode: userId.slice(0, 8),
+    })
     .run();
   await db.exec(grantCredits(db, { userId, amount: credits, source: "admin" }, clock));
-  const create = (prompt = "a cat", offering = findOffering("image", "replicate", "black-forest-labs/flux-schnell")!, mode: "live" | "simulated" = "simulated") =>
-    createGeneration(db, { userId, input: { offering, prompt, options: {} }, mode, config: CONFIG }, clock);
+  const create = (
+    prompt = "a cat",
+    offering = findOffering("image", "replicate", "black-forest-labs/flux-schnell")!,
+    mode: "live" | "simulated" = "simulated",
+  ) => createGeneration(db, { userId, input: { offering, prompt, options: {} }, mode, config: CONFIG }, clock);
   return { db, clock, userId, create };
 }
 
@@ -73,16 +83,30 @@ describe("validateGenerateInput", () => {
         return (e as AppError).message;
       }
     };
-    expect(msg({ ai_type: "audio", provider: "", model: "m", prompt: "p" })).toBe("invalid params: ai_type, provider, model, prompt required");
+    expect(msg({ ai_type: "audio", provider: "", model: "m", prompt: "p" })).toBe(
+      "invalid params: ai_type, provider, model, prompt required",
+    );
     // Not a string is the same as missing (spec 4.1), never a crash.
     for (const notText of [42, ["a"], { a: 1 }, true, null]) {
-      expect(msg({ ai_type: "image", provider: "kling", model: "kling-v1", prompt: notText })).toBe("invalid params: ai_type, provider, model, prompt required");
-      expect(msg({ ai_type: notText, provider: "kling", model: "kling-v1", prompt: "p" })).toBe("invalid params: ai_type, provider, model, prompt required");
+      expect(msg({ ai_type: "image", provider: "kling", model: "kling-v1", prompt: notText })).toBe(
+        "invalid params: ai_type, provider, model, prompt required",
+      );
+      expect(msg({ ai_type: notText, provider: "kling", model: "kling-v1", prompt: "p" })).toBe(
+        "invalid params: ai_type, provider, model, prompt required",
+      );
     }
-    expect(msg({ ai_type: "audio", provider: "x", model: "m", prompt: "p" })).toBe("invalid params: ai_type must be image or video");
-    expect(msg({ ai_type: "video", provider: "openai", model: "nope", prompt: "p".repeat(5000) })).toBe("Unsupported video provider: openai");
-    expect(msg({ ai_type: "image", provider: "kling", model: "kling-v1-6", prompt: "p".repeat(5000) })).toBe("Unsupported model: kling-v1-6");
-    expect(msg({ ai_type: "image", provider: "kling", model: "kling-v1", prompt: "p".repeat(4001) })).toBe("invalid params: prompt too long (max 4000)");
+    expect(msg({ ai_type: "audio", provider: "x", model: "m", prompt: "p" })).toBe(
+      "invalid params: ai_type must be image or video",
+    );
+    expect(msg({ ai_type: "video", provider: "openai", model: "nope", prompt: "p".repeat(5000) })).toBe(
+      "Unsupported video provider: openai",
+    );
+    expect(msg({ ai_type: "image", provider: "kling", model: "kling-v1-6", prompt: "p".repeat(5000) })).toBe(
+      "Unsupported model: kling-v1-6",
+    );
+    expect(msg({ ai_type: "image", provider: "kling", model: "kling-v1", prompt: "p".repeat(4001) })).toBe(
+      "invalid params: prompt too long (max 4000)",
+    );
     expect(msg({ ai_type: "image", provider: "kling", model: "kling-v1", prompt: "p".repeat(4000) })).toBe("ok");
   });
 });
@@ -100,9 +124,18 @@ describe("createGeneration", () => {
     const { db, clock, create } = await setup();
     const img = await create("x", findOffering("image", "openai", "dall-e-3")!, "live");
     const vid = await create("x", findOffering("video", "runway", "gen4.5")!);
-    expect(row(db, img.id)).toMatchObject({ status: "pending", nextPollAt: null, mode: "live", deadlineAt: clock.now() + 600_000 });
+    expect(row(db, img.id)).toMatchObject({
+      status: "pending",
+      nextPollAt: null,
+      mode: "live",
+      deadlineAt: clock.now() + 600_000,
+    });
     expect(row(db, vid.id).deadlineAt).toBe(clock.now() + 1_200_000);
-    expect(toQueryView(row(db, img.id))).toEqual({ gen_id: img.id, status: "pending", created_at: "2026-11-22T10:00:00.000Z" });
+    expect(toQueryView(row(db, img.id))).toEqual({
+      gen_id: img.id,
+      status: "pending",
+      created_at: "2026-11-22T10:00:00.000Z",
+    });
   });
 });
 
@@ -114,13 +147,19 @@ describe("history", () => {
     expect(page.generations.map((g) => g.gen_id)).toEqual([...ids].sort().reverse());
     expect(normalizePaging({})).toEqual({ page: 1, pageSize: 20 });
     expect(normalizePaging({ page: 3, page_size: 1000 })).toEqual({ page: 3, pageSize: 100 });
-    for (const bad of [{ page: 0 }, { page: 2.5 }, { page_size: -1 }, { page: "1" }]) expect(() => normalizePaging(bad)).toThrow("invalid params");
+    for (const bad of [{ page: 0 }, { page: 2.5 }, { page_size: -1 }, { page: "1" }])
+      expect(() => normalizePaging(bad)).toThrow("invalid params");
   });
 });
 
 /** The page as a client gets it (the route puts the text into the envelope as it is). */
 const listHistory = async (db: Db, userId: string, paging: { page: number; pageSize: number }) =>
-  JSON.parse(await historyPageJson(db, userId, paging)) as { generations: ReturnType<typeof toHistoryEntry>[]; total: number; page: number; page_size: number };
+  JSON.parse(await historyPageJson(db, userId, paging)) as {
+    generations: ReturnType<typeof toHistoryEntry>[];
+    total: number;
+    page: number;
+    page_size: number;
+  };
 
 describe("history entries", () => {
   test("the page's JSON text is exactly JSON.stringify of toHistoryEntry of every row, field order included", async () => {
@@ -130,13 +169,27 @@ describe("history entries", () => {
       ids.push((await create(`prompt ${i} "quoted" ü`)).id);
       clock.advance(1000);
     }
-    const set = (id: string, v: Partial<typeof generations.$inferInsert>) => db.update(generations).set(v).where(eq(generations.id, id)).run();
+    const set = (id: string, v: Partial<typeof generations.$inferInsert>) =>
+      db.update(generations).set(v).where(eq(generations.id, id)).run();
     set(ids[1]!, { status: "processing", startedAt: new Date(clock.now()) });
-    set(ids[2]!, { status: "completed", startedAt: new Date(clock.now()), completedAt: new Date(clock.now() + 1500), resultUrls: JSON.stringify(["https://x.test/a.png", "https://x.test/b é.png"]) });
+    set(ids[2]!, {
+      status: "completed",
+      startedAt: new Date(clock.now()),
+      completedAt: new Date(clock.now() + 1500),
+      resultUrls: JSON.stringify(["https://x.test/a.png", "https://x.test/b é.png"]),
+    });
     set(ids[3]!, { status: "failed", completedAt: new Date(clock.now() + 7), errorMessage: "boom", resultUrls: null });
     set(ids[4]!, { status: "completed", completedAt: new Date(clock.now()), resultUrls: "not json" });
-    set(ids[5]!, { status: "completed", completedAt: new Date(clock.now()), resultUrls: JSON.stringify(["u", 3, null]) });
-    set(ids[6]!, { status: "completed", completedAt: new Date(clock.now()), resultUrls: String.raw`["a\/b","c\u00e9"]` });
+    set(ids[5]!, {
+      status: "completed",
+      completedAt: new Date(clock.now()),
+      resultUrls: JSON.stringify(["u", 3, null]),
+    });
+    set(ids[6]!, {
+      status: "completed",
+      completedAt: new Date(clock.now()),
+      resultUrls: String.raw`["a\/b","c\u00e9"]`,
+    });
     const expected = db.select().from(generations).all().map(toHistoryEntry).reverse();
     const text = await historyPageJson(db, userId, { page: 1, pageSize: 20 });
     expect(text).toBe(JSON.stringify({ generations: expected, total: 7, page: 1, page_size: 20 }));
@@ -144,29 +197,51 @@ describe("history entries", () => {
     expect(await historyPageJson(db, userId, { page: 1, pageSize: 20 })).toBe(text);
     const page = await listHistory(db, userId, { page: 1, pageSize: 20 });
     expect(page.generations.find((g) => g.gen_id === ids[3])!.credits_cost).toBe(0);
-    expect((await listHistory(db, userId, { page: 2, pageSize: 4 })).generations.map((g) => g.gen_id)).toEqual([ids[2], ids[1], ids[0]]);
-    expect(await listHistory(db, userId, { page: 9, pageSize: 4 })).toEqual({ generations: [], total: 7, page: 9, page_size: 4 });
+    expect((await listHistory(db, userId, { page: 2, pageSize: 4 })).generations.map((g) => g.gen_id)).toEqual([
+      ids[2],
+      ids[1],
+      ids[0],
+    ]);
+    expect(await listHistory(db, userId, { page: 9, pageSize: 4 })).toEqual({
+      generations: [],
+      total: 7,
+      page: 9,
+      page_size: 4,
+    });
   });
 
   test("entries not remembered are read by primary key, not by walking the user's tasks (SQLite's query plan)", async () => {
     const { db } = await setup();
     const q = historyEntriesQuery(db).toSQL();
-    const plan = (db.sqlite!.query(`EXPLAIN QUERY PLAN ${q.sql}`).all('["a","b"]', "u") as { detail: string }[]).map((r) => r.detail);
+    const plan = (db.sqlite!.query(`EXPLAIN QUERY PLAN ${q.sql}`).all('["a","b"]', "u") as { detail: string }[]).map(
+      (r) => r.detail,
+    );
     // With a plain user_id = ? the planner searched a (user_id, …) index instead: every task of the user
     // for each page holding an unfinished task (≈ 760 µs instead of ≈ 100 at 2,000 tasks).
-    expect(plan.find((d) => d.includes("generations"))).toBe("SEARCH generations USING INDEX sqlite_autoindex_generations_1 (id=?)");
+    expect(plan.find((d) => d.includes("generations"))).toBe(
+      "SEARCH generations USING INDEX sqlite_autoindex_generations_1 (id=?)",
+    );
   });
 
   test("an unfinished task is read again on every page: the entry follows it to its final state", async () => {
     const { db, clock, userId, create } = await setup();
     const t = await create("watch me");
-    const set = (v: Partial<typeof generations.$inferInsert>) => db.update(generations).set(v).where(eq(generations.id, t.id)).run();
+    const set = (v: Partial<typeof generations.$inferInsert>) =>
+      db.update(generations).set(v).where(eq(generations.id, t.id)).run();
     const entry = async () => (await listHistory(db, userId, { page: 1, pageSize: 20 })).generations[0]!;
     expect(await entry()).toMatchObject({ status: "pending", started_at: null });
     set({ status: "processing", startedAt: new Date(clock.now() + 10) });
-    expect(await entry()).toMatchObject({ status: "processing", started_at: "2026-11-22T10:00:00.010Z", completed_at: null });
+    expect(await entry()).toMatchObject({
+      status: "processing",
+      started_at: "2026-11-22T10:00:00.010Z",
+      completed_at: null,
+    });
     set({ status: "failed", completedAt: new Date(clock.now() + 20), errorMessage: "boom" });
-    expect(await entry()).toMatchObject({ status: "failed", credits_cost: 0, completed_at: "2026-11-22T10:00:00.020Z" });
+    expect(await entry()).toMatchObject({
+      status: "failed",
+      credits_cost: 0,
+      completed_at: "2026-11-22T10:00:00.020Z",
+    });
   });
 
   test("total: counted when the page is full or past the end, read off a partial page, 0 with no tasks", async () => {
@@ -176,15 +251,44 @@ describe("history entries", () => {
       clock.advance(1000);
     }
     const totals = async (pageSize: number, pages: number[]) =>
-      Promise.all(pages.map(async (page) => listHistory(db, userId, { page, pageSize }).then((p) => [p.generations.length, p.total])));
+      Promise.all(
+        pages.map(async (page) =>
+          listHistory(db, userId, { page, pageSize }).then((p) => [p.generations.length, p.total]),
+        ),
+      );
     // [entries on the page, total] for pages 1..4 of 4 (full, partial, past the end, past the end).
-    expect(await totals(4, [1, 2, 3, 4])).toEqual([[4, 7], [3, 7], [0, 7], [0, 7]]);
-    expect(await totals(7, [1, 2])).toEqual([[7, 7], [0, 7]]);
-    expect(await totals(8, [1, 2])).toEqual([[7, 7], [0, 7]]);
-    expect(await totals(3, [1, 2, 3])).toEqual([[3, 7], [3, 7], [1, 7]]);
+    expect(await totals(4, [1, 2, 3, 4])).toEqual([
+      [4, 7],
+      [3, 7],
+      [0, 7],
+      [0, 7],
+    ]);
+    expect(await totals(7, [1, 2])).toEqual([
+      [7, 7],
+      [0, 7],
+    ]);
+    expect(await totals(8, [1, 2])).toEqual([
+      [7, 7],
+      [0, 7],
+    ]);
+    expect(await totals(3, [1, 2, 3])).toEqual([
+      [3, 7],
+      [3, 7],
+      [1, 7],
+    ]);
     const other = await setup();
-    expect(await listHistory(other.db, other.userId, { page: 1, pageSize: 20 })).toEqual({ generations: [], total: 0, page: 1, page_size: 20 });
-    expect(await listHistory(other.db, other.userId, { page: 2, pageSize: 20 })).toEqual({ generations: [], total: 0, page: 2, page_size: 20 });
+    expect(await listHistory(other.db, other.userId, { page: 1, pageSize: 20 })).toEqual({
+      generations: [],
+      total: 0,
+      page: 1,
+      page_size: 20,
+    });
+    expect(await listHistory(other.db, other.userId, { page: 2, pageSize: 20 })).toEqual({
+      generations: [],
+      total: 0,
+      page: 2,
+      page_size: 20,
+    });
   });
 });
 
@@ -212,11 +316,16 @@ describe("claims and leases", () => {
     for (let i = 0; i < 5; i++, clock.advance(1)) ids.push((await create()).id);
     const first = await claimDue(db, { owner: "A", limit: 2, leaseMs: 1000 }, clock);
     expect(first.map((t) => t.row.id)).toEqual(ids.slice(0, 2));
-    db.update(generations).set({ leaseOwner: null, leaseUntil: null, upstreamTaskId: "up", nextPollAt: clock.now() + 500 }).where(eq(generations.id, ids[0]!)).run();
+    db.update(generations)
+      .set({ leaseOwner: null, leaseUntil: null, upstreamTaskId: "up", nextPollAt: clock.now() + 500 })
+      .where(eq(generations.id, ids[0]!))
+      .run();
     const next = await claimDue(db, { owner: "A", limit: 10, leaseMs: 1000 }, clock);
     expect(next.map((t) => t.row.id)).toEqual(ids.slice(2));
     clock.advance(500);
-    expect((await claimDue(db, { owner: "B", limit: 10, leaseMs: 1000 }, clock)).map((t) => t.row.id)).toEqual([ids[0]]);
+    expect((await claimDue(db, { owner: "B", limit: 10, leaseMs: 1000 }, clock)).map((t) => t.row.id)).toEqual([
+      ids[0],
+    ]);
   });
 
   test("complete + debit happen once; fail debits nothing", async () => {
@@ -224,8 +333,12 @@ describe("claims and leases", () => {
     const ok = await create();
     const bad = await create();
     await claimDue(db, { owner: "A", limit: 10, leaseMs: 1000 }, clock);
-    expect(await completeGeneration(db, { id: ok.id, owner: "A", resultUrls: ["http://x/media/a.png"] }, clock)).toBe(true);
-    expect(await completeGeneration(db, { id: ok.id, owner: "A", resultUrls: ["http://x/media/a.png"] }, clock)).toBe(false);
+    expect(await completeGeneration(db, { id: ok.id, owner: "A", resultUrls: ["http://x/media/a.png"] }, clock)).toBe(
+      true,
+    );
+    expect(await completeGeneration(db, { id: ok.id, owner: "A", resultUrls: ["http://x/media/a.png"] }, clock)).toBe(
+      false,
+    );
     expect(await failGeneration(db, { id: bad.id, owner: "A", message: "boom" }, clock)).toBe(true);
     expect(await failGeneration(db, { id: ok.id, owner: "A", message: "late" }, clock)).toBe(false);
     expect(debits(db).map((d) => [d.genId, d.amount])).toEqual([[ok.id, 3]]);
@@ -260,11 +373,16 @@ describe("planStep and backoff", () => {
     expect(again!.row.id).toBe(g.id);
     expect(planStep(again!, clock.now())).toEqual({ kind: "fail", message: INTERRUPTED });
     expect(planStep({ ...again!, row: { ...again!.row, mode: "simulated" } }, clock.now())).toEqual({ kind: "submit" });
-    expect(planStep({ ...again!, row: { ...again!.row, upstreamTaskId: "u" } }, clock.now())).toEqual({ kind: "poll", upstreamTaskId: "u" });
+    expect(planStep({ ...again!, row: { ...again!.row, upstreamTaskId: "u" } }, clock.now())).toEqual({
+      kind: "poll",
+      upstreamTaskId: "u",
+    });
   });
 
   test("poll delays: live 1 s growing to 5 s; simulated scaled to the delay", async () => {
-    expect([0, 1, 2, 3, 4, 5, 10].map((n) => pollDelayMs(n, "live", 1500))).toEqual([1000, 1500, 2250, 3375, 5000, 5000, 5000]);
+    expect([0, 1, 2, 3, 4, 5, 10].map((n) => pollDelayMs(n, "live", 1500))).toEqual([
+      1000, 1500, 2250, 3375, 5000, 5000, 5000,
+    ]);
     expect(pollDelayMs(0, "simulated", 0)).toBe(0);
     expect(pollDelayMs(0, "simulated", 1500)).toBe(375);
     expect(pollDelayMs(9, "simulated", 1500)).toBe(1875);
@@ -299,7 +417,13 @@ describe("runStep with providers that misbehave", () => {
       mode: "live",
       lifecycle: "async",
       submit: async (req) => (seen.push(req.upstreamModel), { upstreamTaskId: "up-123" }),
-      poll: async (id) => (++polls < 2 ? { state: "running" } : { state: "succeeded", assets: [{ kind: "bytes", bytes: new Uint8Array([1, 2, 3]), contentType: "image/png" }] }),
+      poll: async (_id) =>
+        ++polls < 2
+          ? { state: "running" }
+          : {
+              state: "succeeded",
+              assets: [{ kind: "bytes", bytes: new Uint8Array([1, 2, 3]), contentType: "image/png" }],
+            },
     };
     const ctx = stepCtx(db, clock, p, dir);
     const step = async () => {
@@ -309,7 +433,12 @@ describe("runStep with providers that misbehave", () => {
     };
     await step();
     expect(seen).toEqual(["up-black-forest-labs/flux-schnell"]);
-    expect(row(db, g.id)).toMatchObject({ status: "processing", upstreamTaskId: "up-123", leaseOwner: null, nextPollAt: clock.now() + 1000 });
+    expect(row(db, g.id)).toMatchObject({
+      status: "processing",
+      upstreamTaskId: "up-123",
+      leaseOwner: null,
+      nextPollAt: clock.now() + 1000,
+    });
     expect(await step()).toBe(0); // not due yet
     clock.advance(1000);
     await step(); // running
@@ -378,7 +507,8 @@ describe("runStep with providers that misbehave", () => {
 
     const h = await create("y", findOffering("image", "openai", "dall-e-3")!, "live");
     const q: SyncProvider = { ...p, generate: async () => Promise.reject(new Error("bug with a secret inside")) };
-    for (const t of await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock)) await runStep(stepCtx(db, clock, q, dir), t, never);
+    for (const t of await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock))
+      await runStep(stepCtx(db, clock, q, dir), t, never);
     expect(row(db, h.id)).toMatchObject({ status: "failed", errorMessage: "generation failed: internal error" });
   });
 
@@ -387,7 +517,8 @@ describe("runStep with providers that misbehave", () => {
     const g = await create();
     clock.advance(600_000);
     const p = createSimulator("replicate", "async", { delayMs: 0, clock });
-    for (const t of await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock)) await runStep(stepCtx(db, clock, p, dir), t, never);
+    for (const t of await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock))
+      await runStep(stepCtx(db, clock, p, dir), t, never);
     expect(row(db, g.id)).toMatchObject({ status: "failed", errorMessage: "generation timed out" });
   });
 
@@ -397,15 +528,28 @@ describe("runStep with providers that misbehave", () => {
     const config = parseConfig({ DATA_DIR: dir, SIMULATOR_DELAY_MS: "0", JOB_CONCURRENCY: "4" });
     for (let i = 0; i < 30; i++) {
       const o = i % 3 ? findOffering("image", "kling", "kling-v1")! : findOffering("image", "openai", "dall-e-3")!;
-      await createGeneration(db, { userId, input: { offering: o, prompt: `t${i}`, options: {} }, mode: "simulated", config: CONFIG }, realClock);
+      await createGeneration(
+        db,
+        { userId, input: { offering: o, prompt: `t${i}`, options: {} }, mode: "simulated", config: CONFIG },
+        realClock,
+      );
     }
-    const runner = createRunner({ db, clock: realClock, config, providers: createRegistry(config, realClock), storage: new LocalStorage(dir, "http://pub/media") });
+    const runner = createRunner({
+      db,
+      clock: realClock,
+      config,
+      providers: createRegistry(config, realClock),
+      storage: new LocalStorage(dir, "http://pub/media"),
+    });
     runner.start();
     const until = Date.now() + 10_000;
-    const left = () => (db.sqlite!.query("SELECT count(*) AS n FROM generations WHERE status != 'completed'").get() as { n: number }).n;
+    const left = () =>
+      (db.sqlite!.query("SELECT count(*) AS n FROM generations WHERE status != 'completed'").get() as { n: number }).n;
     while (left() > 0 && Date.now() < until) await Bun.sleep(10);
     await runner.stop(1000);
-    expect((db.sqlite!.query("SELECT count(*) AS n FROM generations WHERE status = 'completed'").get() as any).n).toBe(30);
+    expect((db.sqlite!.query("SELECT count(*) AS n FROM generations WHERE status = 'completed'").get() as any).n).toBe(
+      30,
+    );
     expect(debits(db).length).toBe(30);
     expect(runner.stats().claimed).toBeGreaterThanOrEqual(30);
   });
@@ -414,11 +558,18 @@ describe("runStep with providers that misbehave", () => {
     const { db, clock, userId, create } = await setup();
     const dallE = findOffering("image", "openai", "dall-e-3")!;
     // The allowance's bucket (unpaid.server.ts): a row appears with the first task counted.
-    const counted = () => db.sqlite!.query("SELECT tat FROM rate_limits WHERE bucket = ?").get(`unpaid:${userId}`) !== null;
+    const counted = () =>
+      db.sqlite!.query("SELECT tat FROM rate_limits WHERE bucket = ?").get(`unpaid:${userId}`) !== null;
     const failWith = async (error: Error) => {
       const g = await create(`t ${error.message}`, dallE, "live");
-      const p: SyncProvider = { name: "openai", mode: "live", lifecycle: "sync", generate: async () => Promise.reject(error) };
-      for (const t of await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock)) await runStep(stepCtx(db, clock, p, dir), t, never);
+      const p: SyncProvider = {
+        name: "openai",
+        mode: "live",
+        lifecycle: "sync",
+        generate: async () => Promise.reject(error),
+      };
+      for (const t of await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock))
+        await runStep(stepCtx(db, clock, p, dir), t, never);
       clock.advance(1000);
       return row(db, g.id);
     };
@@ -428,11 +579,14 @@ describe("runStep with providers that misbehave", () => {
     expect((await failWith(new Error("bug"))).errorMessage).toBe("generation failed: internal error");
     const late = await create("late");
     clock.advance(600_000);
-    for (const t of await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock)) await runStep(stepCtx(db, clock, createSimulator("replicate", "async", { delayMs: 0, clock }), dir), t, never);
+    for (const t of await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock))
+      await runStep(stepCtx(db, clock, createSimulator("replicate", "async", { delayMs: 0, clock }), dir), t, never);
     expect(row(db, late.id).errorMessage).toBe(TIMED_OUT);
     expect(counted()).toBe(false);
     // The prompt refused: counted.
-    expect((await failWith(new ProviderError("bad_request", "content policy violation"))).errorMessage).toBe("content policy violation");
+    expect((await failWith(new ProviderError("bad_request", "content policy violation"))).errorMessage).toBe(
+      "content policy violation",
+    );
     expect(counted()).toBe(true);
   });
 
@@ -443,7 +597,15 @@ describe("simulator", () => {
   test("async: stateless polling by upstream id; [simulate:slow] takes 10×; [simulate:fail] fails provider-style", async () => {
     const clock = manualClock();
     const sim = createSimulator("kling", "async", { delayMs: 100, clock }) as AsyncProvider;
-    const req = (prompt: string) => ({ genId: "g", aiType: "image" as const, provider: "kling" as const, model: "kling-v1", upstreamModel: "kling-v1", prompt, options: {} });
+    const req = (prompt: string) => ({
+      genId: "g",
+      aiType: "image" as const,
+      provider: "kling" as const,
+      model: "kling-v1",
+      upstreamModel: "kling-v1",
+      prompt,
+      options: {},
+    });
     const { upstreamTaskId } = await sim.submit(req("fast"), never);
     expect(await sim.poll(upstreamTaskId, req("fast"), never)).toEqual({ state: "running" });
     clock.advance(100);
@@ -466,7 +628,15 @@ describe("simulator", () => {
 
   test("sync: waits the delay, fails with a non-retryable provider error on [simulate:fail]", async () => {
     const sim = createSimulator("openai", "sync", { delayMs: 30, clock: manualClock() }) as SyncProvider;
-    const req = { genId: "g", aiType: "image" as const, provider: "openai" as const, model: "dall-e-3", upstreamModel: "dall-e-3", prompt: "ok", options: {} };
+    const req = {
+      genId: "g",
+      aiType: "image" as const,
+      provider: "openai" as const,
+      model: "dall-e-3",
+      upstreamModel: "dall-e-3",
+      prompt: "ok",
+      options: {},
+    };
     const t0 = performance.now();
     const assets = await sim.generate(req, never);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(25);
@@ -480,11 +650,20 @@ describe("simulator", () => {
   test("registry: simulator without credentials or without an adapter; live adapter otherwise; MODEL_MAP", async () => {
     const clock = manualClock();
     const none = createRegistry(parseConfig({}), clock);
-    expect(["openai", "replicate", "kling", "runway"].map((p) => none.mode(p as any))).toEqual(["simulated", "simulated", "simulated", "simulated"]);
+    expect(["openai", "replicate", "kling", "runway"].map((p) => none.mode(p as any))).toEqual([
+      "simulated",
+      "simulated",
+      "simulated",
+      "simulated",
+    ]);
     expect(none.get("openai").lifecycle).toBe("sync");
     expect(none.get("runway").lifecycle).toBe("async");
     const live: SyncProvider = { name: "openai", mode: "live", lifecycle: "sync", generate: async () => [] };
-    const cfg = parseConfig({ OPENAI_API_KEY: "sk-test", REPLICATE_API_TOKEN: "r8", MODEL_MAP: "openai:dall-e-3=dall-e-3-hd" });
+    const cfg = parseConfig({
+      OPENAI_API_KEY: "sk-test",
+      REPLICATE_API_TOKEN: "r8",
+      MODEL_MAP: "openai:dall-e-3=dall-e-3-hd",
+    });
     const reg = createRegistry(cfg, clock, { openai: () => live });
     expect(reg.get("openai")).toBe(live);
     expect(reg.mode("replicate")).toBe("simulated"); // credentials but no adapter yet
@@ -509,7 +688,9 @@ describe("rendering", () => {
       return Array.from(d.data as Uint8Array).filter((i) => i === 64).length;
     };
     expect(ink(renderImagePng("hi"))).toBeGreaterThan(0);
-    expect(ink(renderImagePng("a much longer prompt with many more words in it"))).toBeGreaterThan(ink(renderImagePng("hi")) * 5);
+    expect(ink(renderImagePng("a much longer prompt with many more words in it"))).toBeGreaterThan(
+      ink(renderImagePng("hi")) * 5,
+    );
     expect(ink(renderImagePng("✨ emoji only ✨"))).toBeGreaterThan(0);
   });
 

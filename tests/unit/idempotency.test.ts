@@ -1,12 +1,12 @@
 /**
- * Idempotency-Key on generate (DESIGN §10), at the domain: createOrReplay with
+ * Idempotency-Key on generate (docs/design.md §10), at the domain: createOrReplay with
  * the same key replays the first task without reserving again; another body is
  * IDEMPOTENCY_MISMATCH; a key is kept exactly 24 h; keys are per user.
  */
 import { beforeEach, describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { openDatabase, type Db } from "#db/client";
+import { type Db, openDatabase } from "#db/client";
 import { generations, idempotencyKeys, user } from "#db/schema";
 import { findOffering } from "~/domain/catalog";
 import { grantCredits, reservedCredits } from "~/domain/credits/ledger.server";
@@ -21,15 +21,35 @@ let clock: ReturnType<typeof manualClock>;
 
 async function addUser(credits = 30): Promise<string> {
   const id = randomUUID();
-  await db.run(db.insert(user).values({ id, name: "u", email: `${id}@example.test`, createdAt: new Date(clock.now()), updatedAt: new Date(clock.now()), inviteCode: id.slice(0, 8) }));
+  await db.run(
+    db.insert(user).values({
+      id,
+      name: "u",
+      email: `${id}@example.test`,
+      createdAt: new Date(clock.now()),
+      updatedAt: new Date(clock.now()),
+      inviteCode: id.slice(0, 8),
+    }),
+  );
   if (credits) await db.exec(grantCredits(db, { userId: id, amount: credits, source: "admin" }, clock));
   return id;
 }
 
 const create = (userId: string, key?: string, requestHash = "hash-a", prompt = "a fox") =>
-  createOrReplay(db, { userId, input: { offering, prompt, options: {} }, mode: "simulated", config, idempotency: key ? { key, requestHash } : undefined }, clock);
+  createOrReplay(
+    db,
+    {
+      userId,
+      input: { offering, prompt, options: {} },
+      mode: "simulated",
+      config,
+      idempotency: key ? { key, requestHash } : undefined,
+    },
+    clock,
+  );
 
-const taskCount = async (userId: string) => (await db.many(db.select().from(generations).where(eq(generations.userId, userId)))).length;
+const taskCount = async (userId: string) =>
+  (await db.many(db.select().from(generations).where(eq(generations.userId, userId)))).length;
 
 beforeEach(() => {
   db = openDatabase(":memory:");
@@ -52,7 +72,9 @@ describe("createOrReplay with an Idempotency-Key", () => {
   test("the same key with another body is IDEMPOTENCY_MISMATCH and creates nothing", async () => {
     const u = await addUser();
     await create(u, "k1", "hash-a");
-    await expect(create(u, "k1", "hash-b", "another prompt")).rejects.toThrow("invalid params: Idempotency-Key reused with a different request");
+    await expect(create(u, "k1", "hash-b", "another prompt")).rejects.toThrow(
+      "invalid params: Idempotency-Key reused with a different request",
+    );
     expect(await taskCount(u)).toBe(1);
   });
 

@@ -7,12 +7,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { openDatabase, openPostgres, type Db } from "#db/client";
+import { type Db, openDatabase, openPostgres } from "#db/client";
 import { orders, user } from "#db/schema";
 import { isPremium } from "~/domain/subscriptions/subscriptions.server";
 import { findKeyOwner, findUserById } from "~/domain/users/users.server";
 import { manualClock } from "~/lib/clock";
-import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
+import { type Postgres, skipWithoutPostgres, startPostgres } from "../support/postgres";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 
@@ -43,13 +43,30 @@ function suite(open: () => Promise<Db>) {
   };
   const addOrder = (userId: string, o: Partial<typeof orders.$inferInsert>) =>
     db.run(
-      db.insert(orders).values({ orderNo: randomUUID(), userId, productId: "pro", productName: "Pro", interval: "month", amount: 900, status: "paid", subId: randomUUID(), ...o }),
+      db.insert(orders).values({
+        orderNo: randomUUID(),
+        userId,
+        productId: "pro",
+        productName: "Pro",
+        interval: "month",
+        amount: 900,
+        status: "paid",
+        subId: randomUUID(),
+        ...o,
+      }),
     );
 
   test("findUserById gives drizzle's row: every column, its type, key order; unknown id → undefined", async () => {
     const inviter = await addUser();
     const plain = await addUser();
-    const full = await addUser({ emailVerified: true, image: "https://img.example/a.png", invitedBy: inviter, isAffiliate: true, role: "admin", name: "Grace \"G\" O'Neil ☃" });
+    const full = await addUser({
+      emailVerified: true,
+      image: "https://img.example/a.png",
+      invitedBy: inviter,
+      isAffiliate: true,
+      role: "admin",
+      name: 'Grace "G" O\'Neil ☃',
+    });
     for (const id of [plain, full]) {
       const drizzleRow = (await db.one(db.select().from(user).where(eq(user.id, id))))!;
       const row = (await findUserById(db, id))!;
@@ -59,7 +76,13 @@ function suite(open: () => Promise<Db>) {
       expect(row.updatedAt.getTime()).toBe(T0 - 7);
     }
     const f = (await findUserById(db, full))!;
-    expect([f.emailVerified, f.isAffiliate, f.role, f.image, f.invitedBy]).toEqual([true, true, "admin", "https://img.example/a.png", inviter]);
+    expect([f.emailVerified, f.isAffiliate, f.role, f.image, f.invitedBy]).toEqual([
+      true,
+      true,
+      "admin",
+      "https://img.example/a.png",
+      inviter,
+    ]);
     const p = (await findUserById(db, plain))!;
     expect([p.emailVerified, p.isAffiliate, p.role, p.image, p.invitedBy]).toEqual([false, false, "user", null, null]);
     expect(await findUserById(db, "no-such-user")).toBeUndefined();

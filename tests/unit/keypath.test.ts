@@ -10,11 +10,12 @@ import { readBodyCapped } from "~/lib/body.server";
 import { AppError } from "~/lib/errors";
 import { accessLine } from "~/lib/log.server";
 import { action as getUserCredits } from "~/routes/api/get-user-credits";
-import { installTestServices, insertUser, makePremium, uninstallTestServices } from "../support/services";
+import { insertUser, installTestServices, makePremium, uninstallTestServices } from "../support/services";
 
 afterEach(uninstallTestServices);
 
-const post = (body: BodyInit | null, headers: Record<string, string> = {}) => new Request("http://localhost/api/x", { method: "POST", headers, body });
+const post = (body: BodyInit | null, headers: Record<string, string> = {}) =>
+  new Request("http://localhost/api/x", { method: "POST", headers, body });
 const reason = async (p: Promise<unknown>) => {
   try {
     await p;
@@ -49,13 +50,17 @@ describe("JSON bodies", () => {
     expect(await readJsonBody(post(chunked(['{"pa', 'ge":2}'])))).toEqual({ page: 2 });
     expect(await readJsonBody(post(null))).toEqual({});
     expect(await readJsonBody(post(""))).toEqual({});
-    expect(await reason(readJsonBody(post(new Uint8Array([0x7b, 0xff, 0x7d]))))).toBe("invalid params: body is not valid UTF-8");
+    expect(await reason(readJsonBody(post(new Uint8Array([0x7b, 0xff, 0x7d]))))).toBe(
+      "invalid params: body is not valid UTF-8",
+    );
     // The decoder is shared: a bad body before a good one changes nothing.
     expect(await readJsonBody(post('{"ok":"é"}'))).toEqual({ ok: "é" });
     expect(await reason(readJsonBody(post("{nope")))).toBe("invalid params: body is not valid JSON");
     const big = "x".repeat(1024 * 1024 + 1);
     expect(await reason(readJsonBody(post(big)))).toBe("invalid params: body too large (max 1 MiB)");
-    expect(await reason(readJsonBody(post(chunked([big.slice(0, 600_000), big.slice(600_000)]))))).toBe("invalid params: body too large (max 1 MiB)");
+    expect(await reason(readJsonBody(post(chunked([big.slice(0, 600_000), big.slice(600_000)]))))).toBe(
+      "invalid params: body too large (max 1 MiB)",
+    );
     expect(await readBodyCapped(post(chunked(["abc", "de"])), 5)).toEqual(new TextEncoder().encode("abcde"));
     expect(await readBodyCapped(post(chunked(["abc", "def"])), 5)).toBeNull();
   });
@@ -78,7 +83,11 @@ describe("the envelope's headers", () => {
     const k = await createApiKey(db, { userId: u.id, name: "k" }, clock);
     const ok = await getUserCredits({ request: post(null, { "x-api-key": k.key }) });
     expect(await ok.json()).toEqual({ code: 0, message: "ok", data: { left_credits: 0, total_credits: 0 } });
-    expect(headersOf(ok)).toMatchObject({ ...BASELINE, "ratelimit-policy": '"standard";q=1;w=60', "x-ratelimit-limit": "1" });
+    expect(headersOf(ok)).toMatchObject({
+      ...BASELINE,
+      "ratelimit-policy": '"standard";q=1;w=60',
+      "x-ratelimit-limit": "1",
+    });
     const limited = await getUserCredits({ request: post(null, { "x-api-key": k.key }) });
     expect(limited.status).toBe(429);
     expect(headersOf(limited)).toMatchObject({ ...BASELINE, "retry-after": "60", "x-ratelimit-remaining": "0" });
@@ -88,7 +97,13 @@ describe("the envelope's headers", () => {
     const get = await getUserCredits({ request: new Request("http://localhost/api/x") });
     expect(get.status).toBe(405);
     expect(headersOf(get)).toEqual({ ...BASELINE, allow: "POST" });
-    const failing = api({ route: "/x", auth: "none", handler: () => { throw new Error("boom"); } });
+    const failing = api({
+      route: "/x",
+      auth: "none",
+      handler: () => {
+        throw new Error("boom");
+      },
+    });
     const boom = await failing({ request: post(null) });
     expect(boom.status).toBe(500);
     expect(headersOf(boom)).toEqual(BASELINE);
@@ -98,9 +113,13 @@ describe("the envelope's headers", () => {
     const { db, clock } = installTestServices();
     const u = insertUser(db);
     const k = await createApiKey(db, { userId: u.id, name: "k" }, clock);
-    expect((await getUserCredits({ request: post(null, { "x-api-key": k.key }) })).headers.get("ratelimit-policy")).toBe('"standard";q=100;w=60');
+    expect(
+      (await getUserCredits({ request: post(null, { "x-api-key": k.key }) })).headers.get("ratelimit-policy"),
+    ).toBe('"standard";q=100;w=60');
     makePremium(db, u.id);
-    expect((await getUserCredits({ request: post(null, { "x-api-key": k.key }) })).headers.get("ratelimit-policy")).toBe('"premium";q=500;w=60');
+    expect(
+      (await getUserCredits({ request: post(null, { "x-api-key": k.key }) })).headers.get("ratelimit-policy"),
+    ).toBe('"premium";q=500;w=60');
   });
 });
 
@@ -112,7 +131,16 @@ describe("the access log line", () => {
       ["req.1:a-b_c", "GET", '/a"b\\c/%22é', 404, 12],
       ["x", "DELETE", "/", 500, 0],
     ] as const) {
-      const generic = JSON.stringify({ t: t.toISOString(), level: "info", msg: "request", request_id: id, method, path, status, ms }) + "\n";
+      const generic = `${JSON.stringify({
+        t: t.toISOString(),
+        level: "info",
+        msg: "request",
+        request_id: id,
+        method,
+        path,
+        status,
+        ms,
+      })}\n`;
       expect(accessLine(t, id, method, path, status, ms)).toBe(generic);
     }
   });

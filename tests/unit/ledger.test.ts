@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { openDatabase, type Db } from "#db/client";
+import { type Db, openDatabase } from "#db/client";
 import { creditAllocations, creditDebits, creditGrants, generations, user } from "#db/schema";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import {
@@ -30,7 +30,14 @@ let clock: ReturnType<typeof manualClock>;
 function addUser(d: Db = db): string {
   const id = randomUUID();
   d.insert(user)
-    .values({ id, name: "u", email: `${id}@example.test`, createdAt: new Date(T0), updatedAt: new Date(T0), inviteCode: id.slice(0, 8) })
+    .values({
+      id,
+      name: "u",
+      email: `${id}@example.test`,
+      createdAt: new Date(T0),
+      updatedAt: new Date(T0),
+      inviteCode: id.slice(0, 8),
+    })
     .run();
   return id;
 }
@@ -54,8 +61,12 @@ function addGeneration(userId: string, cost: number, status = "pending", d: Db =
   return id;
 }
 
-const grant = (userId: string, amount: number, expiresAt: number | null, source: "signup" | "checkin" | "admin" | "order" = "admin") =>
-  db.exec(grantCredits(db, { userId, amount, source, expiresAt }, clock));
+const grant = (
+  userId: string,
+  amount: number,
+  expiresAt: number | null,
+  source: "signup" | "checkin" | "admin" | "order" = "admin",
+) => db.exec(grantCredits(db, { userId, amount, source, expiresAt }, clock));
 
 const debit = (userId: string, amount: number, genId: string = randomUUID()) =>
   db.tx((tx) => debitForGeneration(tx, { genId, userId, amount }, clock));
@@ -67,7 +78,7 @@ beforeEach(async () => {
   clock = manualClock(T0);
 });
 
-describe("grants and balances (DESIGN §3)", () => {
+describe("grants and balances (docs/design.md §3)", () => {
   test("left = Σ remaining of unexpired grants; total = Σ amount of every grant", async () => {
     const u = addUser();
     expect(await db.exec(getCredits(db, u, clock))).toEqual({ left_credits: 0, total_credits: 0 });
@@ -91,7 +102,9 @@ describe("grants and balances (DESIGN §3)", () => {
     await db.tx((tx) => assertCanReserve(tx, u, 7, clock));
     clock.set(T0 + DAY_MS);
     expect(await db.exec(getCredits(db, u, clock))).toEqual({ left_credits: 0, total_credits: 7 });
-    await expect(db.tx((tx) => assertCanReserve(tx, u, 1, clock))).rejects.toThrow("insufficient credits: need 1, have 0");
+    await expect(db.tx((tx) => assertCanReserve(tx, u, 1, clock))).rejects.toThrow(
+      "insufficient credits: need 1, have 0",
+    );
     const r = await debit(u, 2);
     expect(r.charged).toBe(0);
     expect(remainingOf(g.id)).toBe(7);
@@ -101,7 +114,9 @@ describe("grants and balances (DESIGN §3)", () => {
   test("a grant must be a positive integer with a future expiry", async () => {
     const u = addUser();
     for (const bad of [0, -1, 1.5, Number.NaN]) {
-      await expect(grant(u, bad, null)).rejects.toThrow(new AppError("INVALID_PARAMS", { reason: "credits must be a positive integer" }));
+      await expect(grant(u, bad, null)).rejects.toThrow(
+        new AppError("INVALID_PARAMS", { reason: "credits must be a positive integer" }),
+      );
     }
     await expect(grant(u, 1, T0)).rejects.toThrow("invalid params: expiry must be in the future");
     expect((await db.exec(getCredits(db, u, clock))).total_credits).toBe(0);
@@ -147,7 +162,11 @@ describe("debits", () => {
     expect([r1.charged, r2.charged, r3.charged]).toEqual([3, 4, 2]);
 
     const alloc = db.select().from(creditAllocations).where(eq(creditAllocations.debitId, r2.debitId)).all();
-    expect(Object.fromEntries(alloc.map((a) => [a.grantId, a.amount]))).toEqual({ [soonNewer.id]: 1, [later.id]: 2, [never1.id]: 1 });
+    expect(Object.fromEntries(alloc.map((a) => [a.grantId, a.amount]))).toEqual({
+      [soonNewer.id]: 1,
+      [later.id]: 2,
+      [never1.id]: 1,
+    });
   });
 
   test("expired grants are skipped even when they sort first", async () => {
@@ -218,7 +237,13 @@ describe("debits", () => {
     // Newest first; a debit whose generation row is gone still lists, without details.
     expect(debits.map((d) => [d.gen_id, d.amount, d.charged, d.created_at, d.generation])).toEqual([
       ["gen-deleted", 1, 1, "2026-11-22T10:00:02.000Z", null],
-      [gen, 5, 5, "2026-11-22T10:00:01.000Z", { ai_type: "image", provider: "openai", model: "dall-e-3", prompt: "a fox" }],
+      [
+        gen,
+        5,
+        5,
+        "2026-11-22T10:00:01.000Z",
+        { ai_type: "image", provider: "openai", model: "dall-e-3", prompt: "a fox" },
+      ],
     ]);
     expect(await db.exec(listDebits(db, addUser()))).toEqual([]);
   });
@@ -253,7 +278,9 @@ describe("reservations", () => {
     clock.advance(2 * HOUR);
     // While the task runs, the shortfall shows as 0 available, not a negative number.
     expect(await db.exec(availableCredits(db, u, clock))).toBe(-5);
-    await expect(db.tx((tx) => assertCanReserve(tx, u, 1, clock))).rejects.toThrow("insufficient credits: need 1, have 0");
+    await expect(db.tx((tx) => assertCanReserve(tx, u, 1, clock))).rejects.toThrow(
+      "insufficient credits: need 1, have 0",
+    );
     db.update(generations).set({ status: "completed" }).where(eq(generations.id, gen)).run();
     const r = await debit(u, 8, gen);
     expect(r).toMatchObject({ amount: 8, charged: 3, applied: true });
@@ -325,7 +352,9 @@ describe("guards of the ledger (each would let bad numbers into the books)", () 
 
   test("a grant needs a known source; a grant without a note stores null", async () => {
     const u = addUser();
-    await expect(db.exec(grantCredits(db, { userId: u, amount: 1, source: "gift" as never }, clock))).rejects.toThrow("ledger: unknown grant source gift");
+    await expect(db.exec(grantCredits(db, { userId: u, amount: 1, source: "gift" as never }, clock))).rejects.toThrow(
+      "ledger: unknown grant source gift",
+    );
     const g = await db.exec(grantCredits(db, { userId: u, amount: 1, source: "admin" }, clock));
     expect(db.select().from(creditGrants).where(eq(creditGrants.id, g.id)).get()!.note).toBeNull();
     expect(await db.exec(getCredits(db, u, clock))).toEqual({ left_credits: 1, total_credits: 1 });
@@ -334,7 +363,9 @@ describe("guards of the ledger (each would let bad numbers into the books)", () 
   test("a never-expiring grant is listed as not expired", async () => {
     const u = addUser();
     await grant(u, 2, null);
-    expect((await db.exec(listGrants(db, u, clock))).map((g) => [g.amount, g.expires_at, g.expired])).toEqual([[2, null, false]]);
+    expect((await db.exec(listGrants(db, u, clock))).map((g) => [g.amount, g.expires_at, g.expired])).toEqual([
+      [2, null, false],
+    ]);
   });
 
   test("balanceOf: available is what remains minus what running tasks hold, never below 0; held is shown beside it", async () => {
@@ -373,7 +404,14 @@ describe("clawBackGrant (refunds)", () => {
     expect(remainingOf(g.id)).toBe(0);
     const d = db.select().from(creditDebits).where(eq(creditDebits.genId, "refund-1")).get()!;
     expect([d.amount, d.charged, d.userId]).toEqual([10, 3, u]);
-    expect(db.select().from(creditAllocations).where(eq(creditAllocations.debitId, d.id)).all().map((a) => [a.grantId, a.amount])).toEqual([[g.id, 3]]);
+    expect(
+      db
+        .select()
+        .from(creditAllocations)
+        .where(eq(creditAllocations.debitId, d.id))
+        .all()
+        .map((a) => [a.grantId, a.amount]),
+    ).toEqual([[g.id, 3]]);
     expect(await db.exec(getCredits(db, u, clock))).toEqual({ left_credits: 4, total_credits: 14 });
   });
 
@@ -426,7 +464,13 @@ describe("voidDebit (a paid demo call whose upstream failed)", () => {
 
     expect(await db.tx((tx) => voidDebit(tx, "demo:a"))).toBe(true);
     expect([remainingOf(soon.id), remainingOf(never.id)]).toEqual([3, 9]);
-    expect(db.select().from(creditDebits).all().map((d) => d.genId)).toEqual(["demo:b"]);
+    expect(
+      db
+        .select()
+        .from(creditDebits)
+        .all()
+        .map((d) => d.genId),
+    ).toEqual(["demo:b"]);
     expect(db.select().from(creditAllocations).all().length).toBe(1);
     expect(await db.exec(getCredits(db, u, clock))).toEqual({ left_credits: 12, total_credits: 13 });
 

@@ -6,11 +6,11 @@
  * the literals of docs/decisions.md and docs/reliability.md.
  */
 import { describe, expect, test } from "bun:test";
-import { and, eq, sql } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { inJsonArray, openDatabase, type Db } from "#db/client";
+import { and, eq, sql } from "drizzle-orm";
+import { type Db, inJsonArray, openDatabase } from "#db/client";
 import { creditDebits, generations, user, webhookEndpoints } from "#db/schema";
 import { findOffering } from "~/domain/catalog";
 import { grantCredits } from "~/domain/credits/ledger.server";
@@ -26,15 +26,21 @@ import {
   planStep,
   renewLeases,
   runStep,
-  schedulePoll,
+  type StepContext,
   StorageError,
+  schedulePoll,
   storeResults,
   toRequest,
-  type StepContext,
 } from "~/domain/generations/lifecycle.server";
 import { manualClock } from "~/lib/clock";
 import type { ProviderRegistry } from "~/providers/registry.server";
-import { ProviderError, type AsyncProvider, type Provider, type ResultAsset, type SyncProvider } from "~/providers/types";
+import {
+  type AsyncProvider,
+  type Provider,
+  ProviderError,
+  type ResultAsset,
+  type SyncProvider,
+} from "~/providers/types";
 import type { ResultStorage } from "~/storage/types";
 
 const CONFIG = { IMAGE_DEADLINE_MS: 600_000, VIDEO_DEADLINE_MS: 1_200_000 };
@@ -46,12 +52,28 @@ async function setup(file?: string) {
   const db = openDatabase(file ?? ":memory:");
   const clock = manualClock();
   const userId = crypto.randomUUID();
-  await db.run(db.insert(user).values({ id: userId, name: "u", email: `${userId}@x.test`, createdAt: new Date(clock.now()), updatedAt: new Date(clock.now()), inviteCode: userId.slice(0, 8) }));
+  await db.run(
+    db.insert(user).values({
+      id: userId,
+      name: "u",
+      email: `${userId}@x.test`,
+      createdAt: new Date(clock.now()),
+      updatedAt: new Date(clock.now()),
+      inviteCode: userId.slice(0, 8),
+    }),
+  );
   await db.exec(grantCredits(db, { userId, amount: 300, source: "admin" }, clock));
   // One millisecond apart: new tasks are claimed oldest first by (created_at, id) on both engines.
-  const create = async (mode: "live" | "simulated" = "live") => (clock.advance(1), await createGeneration(db, { userId, input: { offering: flux, prompt: "a cat", options: {} }, mode, config: CONFIG }, clock)).id;
+  const create = async (mode: "live" | "simulated" = "live") =>
+    (clock.advance(1),
+    await createGeneration(
+      db,
+      { userId, input: { offering: flux, prompt: "a cat", options: {} }, mode, config: CONFIG },
+      clock,
+    )).id;
   const row = async (id: string) => (await db.one(db.select().from(generations).where(eq(generations.id, id))))!;
-  const set = (id: string, v: Partial<typeof generations.$inferInsert>) => db.run(db.update(generations).set(v).where(eq(generations.id, id)));
+  const set = (id: string, v: Partial<typeof generations.$inferInsert>) =>
+    db.run(db.update(generations).set(v).where(eq(generations.id, id)));
   return { db, clock, userId, create, row, set };
 }
 
@@ -70,9 +92,22 @@ function memoryStorage(fail = false): ResultStorage & { keys: string[] } {
   };
 }
 
-function ctx(db: Db, clock: ReturnType<typeof manualClock>, provider: Provider, storage: ResultStorage = memoryStorage()): StepContext {
+function ctx(
+  db: Db,
+  clock: ReturnType<typeof manualClock>,
+  provider: Provider,
+  storage: ResultStorage = memoryStorage(),
+): StepContext {
   const providers: ProviderRegistry = { get: () => provider, mode: () => provider.mode, upstreamModel: (_p, m) => m };
-  return { db, clock, config: { SIMULATOR_DELAY_MS: 0, OUTBOUND_ALLOW_PRIVATE: false }, providers, storage, owner: "A", timings: { provider: 0, store: 0, db: 0 } };
+  return {
+    db,
+    clock,
+    config: { SIMULATOR_DELAY_MS: 0, OUTBOUND_ALLOW_PRIVATE: false },
+    providers,
+    storage,
+    owner: "A",
+    timings: { provider: 0, store: 0, db: 0 },
+  };
 }
 
 async function step(c: StepContext, signal = never) {
@@ -108,8 +143,15 @@ describe("claimDue", () => {
   test("the claim's guard lets SQLite take the claimed ids by primary key, not by reading every pending and processing task", async () => {
     const { db } = await setup();
     const now = sql.placeholder("now");
-    const claim = db.update(generations).set({ status: "processing" }).where(and(inJsonArray(db, generations.id, sql.placeholder("ids")), due(now)));
-    const plan = db.sqlite!.query(`EXPLAIN QUERY PLAN ${claim.toSQL().sql}`).all().map((r) => (r as { detail: string }).detail).join(" | ");
+    const claim = db
+      .update(generations)
+      .set({ status: "processing" })
+      .where(and(inJsonArray(db, generations.id, sql.placeholder("ids")), due(now)));
+    const plan = db
+      .sqlite!.query(`EXPLAIN QUERY PLAN ${claim.toSQL().sql}`)
+      .all()
+      .map((r) => (r as { detail: string }).detail)
+      .join(" | ");
     expect(plan).not.toContain("MULTI-INDEX OR");
     expect(plan).toContain("sqlite_autoindex_generations_1 (id=?)");
   });
@@ -133,7 +175,12 @@ describe("claimDue", () => {
     blocker.sqlite!.exec("BEGIN IMMEDIATE");
     try {
       expect(await claimDue(ticker, { owner: "A", limit: 10, leaseMs: 1000 }, clock)).toEqual([]);
-      expect(await claimDue(ticker, { owner: "A", limit: 10, leaseMs: 1000, probe: false }, clock).then(() => "claimed", (e: Error) => e.message)).toContain("locked");
+      expect(
+        await claimDue(ticker, { owner: "A", limit: 10, leaseMs: 1000, probe: false }, clock).then(
+          () => "claimed",
+          (e: Error) => e.message,
+        ),
+      ).toContain("locked");
     } finally {
       blocker.sqlite!.exec("ROLLBACK");
       await Promise.all([blocker.close(), ticker.close(), db.close()]);
@@ -164,8 +211,15 @@ describe("guarded writes answer whether they won", () => {
     const g = await create();
     await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock);
     expect(await markSubmitted(db, { id: g, owner: "B", upstreamTaskId: "up-x", nextPollAt: 5 })).toBe(false);
-    expect(await markSubmitted(db, { id: g, owner: "A", upstreamTaskId: "up-1", nextPollAt: clock.now() + 1000 })).toBe(true);
-    expect(await row(g)).toMatchObject({ upstreamTaskId: "up-1", nextPollAt: clock.now() + 1000, leaseOwner: null, leaseUntil: null });
+    expect(await markSubmitted(db, { id: g, owner: "A", upstreamTaskId: "up-1", nextPollAt: clock.now() + 1000 })).toBe(
+      true,
+    );
+    expect(await row(g)).toMatchObject({
+      upstreamTaskId: "up-1",
+      nextPollAt: clock.now() + 1000,
+      leaseOwner: null,
+      leaseUntil: null,
+    });
     clock.advance(1000);
     await claimDue(db, { owner: "A", limit: 1, leaseMs: 1000 }, clock);
     expect(await schedulePoll(db, { id: g, owner: "B", nextPollAt: 1, countPoll: true })).toBe(false);
@@ -192,7 +246,16 @@ describe("guarded writes answer whether they won", () => {
     await claimDue(db, { owner: "A", limit: 2, leaseMs: 1000 }, clock);
     await completeGeneration(db, { id: a, owner: "A", resultUrls: ["u"] }, clock);
     expect({ woke, outbox }).toEqual({ woke: [a], outbox: 0 });
-    await db.run(db.insert(webhookEndpoints).values({ id: "wh_1", userId, url: "https://example.test/hook", events: JSON.stringify(["generation.failed"]), secret: "whsec_x", createdAt: clock.now() }));
+    await db.run(
+      db.insert(webhookEndpoints).values({
+        id: "wh_1",
+        userId,
+        url: "https://example.test/hook",
+        events: JSON.stringify(["generation.failed"]),
+        secret: "whsec_x",
+        createdAt: clock.now(),
+      }),
+    );
     await failGeneration(db, { id: b, owner: "A", message: "boom" }, clock);
     expect({ woke, outbox }).toEqual({ woke: [a, b], outbox: 1 });
     const c = await create();
@@ -219,9 +282,18 @@ describe("toRequest", () => {
   test("options: a JSON object is passed on; anything else becomes {}", async () => {
     const { db, clock, create, row } = await setup();
     const g = await row(await create());
-    const providers: ProviderRegistry = { get: () => ({}) as Provider, mode: () => "live", upstreamModel: (_p, m) => `up-${m}` };
-    expect(toRequest({ ...g, options: '{"aspect_ratio":"16:9"}' }, providers)).toMatchObject({ genId: g.id, upstreamModel: `up-${g.model}`, options: { aspect_ratio: "16:9" } });
-    for (const bad of ["[1,2]", "null", '"text"', "7", "not json"]) expect(toRequest({ ...g, options: bad }, providers).options).toEqual({});
+    const providers: ProviderRegistry = {
+      get: () => ({}) as Provider,
+      mode: () => "live",
+      upstreamModel: (_p, m) => `up-${m}`,
+    };
+    expect(toRequest({ ...g, options: '{"aspect_ratio":"16:9"}' }, providers)).toMatchObject({
+      genId: g.id,
+      upstreamModel: `up-${g.model}`,
+      options: { aspect_ratio: "16:9" },
+    });
+    for (const bad of ["[1,2]", "null", '"text"', "7", "not json"])
+      expect(toRequest({ ...g, options: bad }, providers).options).toEqual({});
     void clock;
     void db;
   });
@@ -230,9 +302,18 @@ describe("toRequest", () => {
 describe("storeResults", () => {
   test("keys are <gen_id>/<n>-<random>.<ext> by content type (bin when unknown), in order", async () => {
     const storage = memoryStorage();
-    const types = ["image/png", "image/jpeg", "image/webp", "image/gif", "video/mp4", "video/webm", "video/quicktime", "application/x-thing"];
+    const types = [
+      "image/png",
+      "image/jpeg",
+      "image/webp",
+      "image/gif",
+      "video/mp4",
+      "video/webm",
+      "video/quicktime",
+      "application/x-thing",
+    ];
     const assets = types.map((contentType) => ({ kind: "bytes" as const, bytes: new Uint8Array([1]), contentType }));
-    // MAX_ASSETS_PER_TASK is 8 (DESIGN §4): all eight are kept.
+    // MAX_ASSETS_PER_TASK is 8 (docs/design.md §4): all eight are kept.
     const urls = await storeResults(storage, "g1", assets, never);
     expect(storage.keys.map((k) => k.replace(/-[A-Za-z0-9_-]{16}\./, "-R."))).toEqual(
       ["png", "jpg", "webp", "gif", "mp4", "webm", "mov", "bin"].map((ext, i) => `g1/${i}-R.${ext}`),
@@ -242,10 +323,21 @@ describe("storeResults", () => {
 
   test("more than 8 results: the first 8 are kept; none: a provider error that is not retried", async () => {
     const storage = memoryStorage();
-    expect(await storeResults(storage, "g2", Array.from({ length: 11 }, () => png()), never)).toHaveLength(8);
+    expect(
+      await storeResults(
+        storage,
+        "g2",
+        Array.from({ length: 11 }, () => png()),
+        never,
+      ),
+    ).toHaveLength(8);
     const none = await storeResults(storage, "g3", [], never).catch((e) => e);
     expect(none).toBeInstanceOf(ProviderError);
-    expect({ kind: none.kind, message: none.message, retryable: none.retryable }).toEqual({ kind: "bad_response", message: "the provider returned no results", retryable: false });
+    expect({ kind: none.kind, message: none.message, retryable: none.retryable }).toEqual({
+      kind: "bad_response",
+      message: "the provider returned no results",
+      retryable: false,
+    });
   });
 
   test("a failing store is a StorageError naming the key and the cause", async () => {
@@ -261,7 +353,12 @@ describe("runStep", () => {
     const { db, clock, create, row } = await setup();
     const g = await create();
     let calls = 0;
-    const p: SyncProvider = { name: "openai", mode: "live", lifecycle: "sync", generate: async () => (calls++, [png()]) };
+    const p: SyncProvider = {
+      name: "openai",
+      mode: "live",
+      lifecycle: "sync",
+      generate: async () => (calls++, [png()]),
+    };
     clock.advance(600_000);
     await step(ctx(db, clock, p));
     expect(calls).toBe(0);
@@ -291,11 +388,17 @@ describe("runStep", () => {
       generate: (_req, signal) =>
         new Promise((resolve, reject) => {
           const done = setTimeout(() => resolve([png()]), 30);
-          signal.addEventListener("abort", () => (clearTimeout(done), reject(new ProviderError("timeout", "aborted too early"))));
+          signal.addEventListener(
+            "abort",
+            () => (clearTimeout(done), reject(new ProviderError("timeout", "aborted too early"))),
+          );
         }),
     };
     const storage = memoryStorage();
-    const c = ctx(db, clock, q, { ...storage, put: async (key, bytes, type) => (await Bun.sleep(2), storage.put(key, bytes, type)) });
+    const c = ctx(db, clock, q, {
+      ...storage,
+      put: async (key, bytes, type) => (await Bun.sleep(2), storage.put(key, bytes, type)),
+    });
     const t0 = performance.now();
     await step(c);
     const wall = performance.now() - t0;
@@ -349,12 +452,21 @@ describe("runStep", () => {
     const { db, clock, create, row } = await setup();
     const g = await create();
     let calls = 0;
-    const p: AsyncProvider = { name: "replicate", mode: "live", lifecycle: "async", submit: async () => (calls++, { upstreamTaskId: "up" }), poll: async () => (calls++, { state: "running" }) };
+    const p: AsyncProvider = {
+      name: "replicate",
+      mode: "live",
+      lifecycle: "async",
+      submit: async () => (calls++, { upstreamTaskId: "up" }),
+      poll: async () => (calls++, { state: "running" }),
+    };
     await claimDue(db, { owner: "dead", limit: 1, leaseMs: 1000 }, clock); // claimed, then the process died
     clock.advance(1000);
     await step(ctx(db, clock, p));
     expect(calls).toBe(0);
-    expect(await row(g)).toMatchObject({ status: "failed", errorMessage: "generation interrupted by a server restart; no credits were charged, please try again" });
+    expect(await row(g)).toMatchObject({
+      status: "failed",
+      errorMessage: "generation interrupted by a server restart; no credits were charged, please try again",
+    });
   });
 
   test("async submit and poll count as provider time", async () => {
@@ -381,12 +493,20 @@ describe("runStep", () => {
     const removed: string[] = [];
     const storage = { ...memoryStorage(), deletePrefix: async (prefix: string) => void removed.push(prefix) };
     const g = await create();
-    const canceling: SyncProvider = { name: "openai", mode: "live", lifecycle: "sync", generate: async () => (await cancelTransition(db, userId, g, clock), [png()]) };
+    const canceling: SyncProvider = {
+      name: "openai",
+      mode: "live",
+      lifecycle: "sync",
+      generate: async () => (await cancelTransition(db, userId, g, clock), [png()]),
+    };
     await step(ctx(db, clock, canceling, storage));
     expect(removed).toEqual([`${g}/`]);
     expect((await row(g)).errorMessage).toBe("canceled");
     const h = await create();
-    const stolen: SyncProvider = { ...canceling, generate: async () => (await set(h, { status: "completed", leaseOwner: "B" }), [png()]) };
+    const stolen: SyncProvider = {
+      ...canceling,
+      generate: async () => (await set(h, { status: "completed", leaseOwner: "B" }), [png()]),
+    };
     await step(ctx(db, clock, stolen, storage));
     expect(removed).toEqual([`${g}/`]);
   });
@@ -395,17 +515,38 @@ describe("runStep", () => {
     const { db, clock, create, row } = await setup();
     const g = await create();
     const canceled: string[] = [];
-    const p: AsyncProvider = { name: "replicate", mode: "live", lifecycle: "async", submit: async () => ({ upstreamTaskId: "up-1" }), poll: async () => ({ state: "running" }), cancel: async (id) => void canceled.push(id) };
+    const p: AsyncProvider = {
+      name: "replicate",
+      mode: "live",
+      lifecycle: "async",
+      submit: async () => ({ upstreamTaskId: "up-1" }),
+      poll: async () => ({ state: "running" }),
+      cancel: async (id) => void canceled.push(id),
+    };
     await step(ctx(db, clock, p));
     expect(canceled).toEqual([]);
-    expect(await row(g)).toMatchObject({ status: "processing", upstreamTaskId: "up-1", nextPollAt: clock.now() + 1000 });
+    expect(await row(g)).toMatchObject({
+      status: "processing",
+      upstreamTaskId: "up-1",
+      nextPollAt: clock.now() + 1000,
+    });
   });
 
   test("poll states: pending and running wait 1.5 s then 2.25 s (live backoff), failed fails with the provider's message", async () => {
     const { db, clock, create, row } = await setup();
     const g = await create();
-    const states = [{ state: "pending" as const }, { state: "running" as const }, { state: "failed" as const, message: "NSFW content detected" }];
-    const p: AsyncProvider = { name: "replicate", mode: "live", lifecycle: "async", submit: async () => ({ upstreamTaskId: "up" }), poll: async () => states.shift()! };
+    const states = [
+      { state: "pending" as const },
+      { state: "running" as const },
+      { state: "failed" as const, message: "NSFW content detected" },
+    ];
+    const p: AsyncProvider = {
+      name: "replicate",
+      mode: "live",
+      lifecycle: "async",
+      submit: async () => ({ upstreamTaskId: "up" }),
+      poll: async () => states.shift()!,
+    };
     const c = ctx(db, clock, p);
     await step(c); // submit
     clock.advance(1000);
@@ -423,7 +564,13 @@ describe("runStep", () => {
   test("a retryable poll error polls again after the backoff, counting the poll", async () => {
     const { db, clock, create, row } = await setup();
     const g = await create();
-    const p: AsyncProvider = { name: "replicate", mode: "live", lifecycle: "async", submit: async () => ({ upstreamTaskId: "up" }), poll: async () => Promise.reject(new ProviderError("server", "upstream 502")) };
+    const p: AsyncProvider = {
+      name: "replicate",
+      mode: "live",
+      lifecycle: "async",
+      submit: async () => ({ upstreamTaskId: "up" }),
+      poll: async () => Promise.reject(new ProviderError("server", "upstream 502")),
+    };
     const c = ctx(db, clock, p);
     await step(c);
     clock.advance(1000);
@@ -434,9 +581,19 @@ describe("runStep", () => {
   test("a retryable submit error retries without counting a poll", async () => {
     const { db, clock, create, row } = await setup();
     const g = await create();
-    const p: SyncProvider = { name: "openai", mode: "live", lifecycle: "sync", generate: async () => Promise.reject(new ProviderError("rate_limit", "slow down")) };
+    const p: SyncProvider = {
+      name: "openai",
+      mode: "live",
+      lifecycle: "sync",
+      generate: async () => Promise.reject(new ProviderError("rate_limit", "slow down")),
+    };
     await step(ctx(db, clock, p));
-    expect(await row(g)).toMatchObject({ status: "processing", pollCount: 0, attempts: 1, nextPollAt: clock.now() + 1500 });
+    expect(await row(g)).toMatchObject({
+      status: "processing",
+      pollCount: 0,
+      attempts: 1,
+      nextPollAt: clock.now() + 1500,
+    });
   });
 
   test("a retryable error at the deadline is not retried: the task times out", async () => {
@@ -470,7 +627,10 @@ describe("runStep", () => {
     const g = await create();
     const p: SyncProvider = { name: "openai", mode: "live", lifecycle: "sync", generate: async () => [png()] };
     await step(ctx(db, clock, p, memoryStorage(true)));
-    expect(await row(g)).toMatchObject({ status: "failed", errorMessage: "generation failed: the result could not be stored; no credits were charged" });
+    expect(await row(g)).toMatchObject({
+      status: "failed",
+      errorMessage: "generation failed: the result could not be stored; no credits were charged",
+    });
     expect(await db.many(db.select().from(creditDebits))).toEqual([]);
   });
 });
@@ -479,7 +639,10 @@ describe("runStep when the database cannot answer (docs/reliability.md: a write 
   const busy = () => Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
 
   /** The step's own connection waits 50 ms for a lock; `blocker` holds the write lock from inside the provider call. */
-  async function lockedDuringCall(holdMs: number, body: (s: Awaited<ReturnType<typeof setup>> & { stepDb: Db; lock: () => void }) => Promise<void>) {
+  async function lockedDuringCall(
+    holdMs: number,
+    body: (s: Awaited<ReturnType<typeof setup>> & { stepDb: Db; lock: () => void }) => Promise<void>,
+  ) {
     const dir = mkdtempSync(join(tmpdir(), "atelier-step-busy-"));
     const s = await setup(join(dir, "busy.db"));
     const stepDb = openDatabase(join(dir, "busy.db"), { migrate: false, busyTimeoutMs: 50 });
@@ -500,10 +663,17 @@ describe("runStep when the database cannot answer (docs/reliability.md: a write 
   test("a sync result whose completion meets a lock is recorded once the lock is gone: completed, charged once, not left leased", async () => {
     await lockedDuringCall(400, async ({ stepDb, clock, create, row, lock, db }) => {
       const g = await create();
-      const p: SyncProvider = { name: "openai", mode: "live", lifecycle: "sync", generate: async () => (lock(), [png()]) };
+      const p: SyncProvider = {
+        name: "openai",
+        mode: "live",
+        lifecycle: "sync",
+        generate: async () => (lock(), [png()]),
+      };
       await step(ctx(stepDb, clock, p));
       expect(await row(g)).toMatchObject({ status: "completed", leaseOwner: null, errorMessage: null });
-      expect((await db.many(db.select().from(creditDebits).where(eq(creditDebits.genId, g)))).map((d) => d.amount)).toEqual([3]);
+      expect(
+        (await db.many(db.select().from(creditDebits).where(eq(creditDebits.genId, g)))).map((d) => d.amount),
+      ).toEqual([3]);
     });
   });
 
@@ -511,9 +681,21 @@ describe("runStep when the database cannot answer (docs/reliability.md: a write 
     await lockedDuringCall(400, async ({ stepDb, clock, create, row, lock }) => {
       const g = await create();
       const canceled: string[] = [];
-      const p: AsyncProvider = { name: "replicate", mode: "live", lifecycle: "async", submit: async () => (lock(), { upstreamTaskId: "up-1" }), poll: async () => ({ state: "running" }), cancel: async (id) => void canceled.push(id) };
+      const p: AsyncProvider = {
+        name: "replicate",
+        mode: "live",
+        lifecycle: "async",
+        submit: async () => (lock(), { upstreamTaskId: "up-1" }),
+        poll: async () => ({ state: "running" }),
+        cancel: async (id) => void canceled.push(id),
+      };
       await step(ctx(stepDb, clock, p));
-      expect(await row(g)).toMatchObject({ status: "processing", upstreamTaskId: "up-1", leaseOwner: null, nextPollAt: clock.now() + 1000 });
+      expect(await row(g)).toMatchObject({
+        status: "processing",
+        upstreamTaskId: "up-1",
+        leaseOwner: null,
+        nextPollAt: clock.now() + 1000,
+      });
       expect(canceled).toEqual([]);
     });
   });
@@ -534,7 +716,14 @@ describe("runStep when the database cannot answer (docs/reliability.md: a write 
           : Reflect.get(target, key),
     });
     const canceled: string[] = [];
-    const p: AsyncProvider = { name: "replicate", mode: "live", lifecycle: "async", submit: async () => ({ upstreamTaskId: "up-2" }), poll: async () => ({ state: "running" }), cancel: async (id) => void canceled.push(id) };
+    const p: AsyncProvider = {
+      name: "replicate",
+      mode: "live",
+      lifecycle: "async",
+      submit: async () => ({ upstreamTaskId: "up-2" }),
+      poll: async () => ({ state: "running" }),
+      cancel: async (id) => void canceled.push(id),
+    };
     await step(ctx(flaky, clock, p));
     expect(canceled).toEqual([]);
     expect(await row(g)).toMatchObject({ status: "processing", upstreamTaskId: "up-2", leaseOwner: null });
@@ -543,7 +732,12 @@ describe("runStep when the database cannot answer (docs/reliability.md: a write 
   test("still locked at the task's deadline: the step gives up and the task keeps its lease (never failed for our outage)", async () => {
     await lockedDuringCall(0, async ({ stepDb, clock, create, row, lock }) => {
       const g = await create();
-      const p: SyncProvider = { name: "openai", mode: "live", lifecycle: "sync", generate: async () => (lock(), setTimeout(() => clock.advance(600_000), 300), [png()]) };
+      const p: SyncProvider = {
+        name: "openai",
+        mode: "live",
+        lifecycle: "sync",
+        generate: async () => (lock(), setTimeout(() => clock.advance(600_000), 300), [png()]),
+      };
       await step(ctx(stepDb, clock, p));
       expect(await row(g)).toMatchObject({ status: "processing", leaseOwner: "A", errorMessage: null });
     });
@@ -553,7 +747,12 @@ describe("runStep when the database cannot answer (docs/reliability.md: a write 
     await lockedDuringCall(0, async ({ stepDb, clock, create, row, lock }) => {
       const g = await create();
       const stop = new AbortController();
-      const p: SyncProvider = { name: "openai", mode: "live", lifecycle: "sync", generate: async () => (lock(), setTimeout(() => stop.abort(), 300), [png()]) };
+      const p: SyncProvider = {
+        name: "openai",
+        mode: "live",
+        lifecycle: "sync",
+        generate: async () => (lock(), setTimeout(() => stop.abort(), 300), [png()]),
+      };
       await step(ctx(stepDb, clock, p), stop.signal);
       expect(await row(g)).toMatchObject({ status: "processing", leaseOwner: "A", errorMessage: null });
     });

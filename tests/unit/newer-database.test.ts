@@ -6,17 +6,19 @@
  * and changes nothing. The same database at this executable's own newest migration opens as before; an open that
  * applies migrations reports how many (the server logs it).
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+
 import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NewerDatabaseError, openDatabase, openPostgres } from "#db/client";
 import { migrations } from "#db/migrations.gen";
 import { pgMigrations } from "#db/migrations-pg.gen";
-import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
+import { type Postgres, skipWithoutPostgres, startPostgres } from "../support/postgres";
 
-const MESSAGE = /was migrated by a newer version of Atelier \(its newest migration is from .*, this executable's from .*\): run that newer version, or restore the backup taken before the upgrade \(docs\/self-hosting\.md §7\)$/;
+const MESSAGE =
+  /was migrated by a newer version of Atelier \(its newest migration is from .*, this executable's from .*\): run that newer version, or restore the backup taken before the upgrade \(docs\/self-hosting\.md §7\)$/;
 const newest = (ms: { folderMillis: number }[]) => Math.max(...ms.map((m) => m.folderMillis));
 
 describe("SQLite", () => {
@@ -40,7 +42,9 @@ describe("SQLite", () => {
     const file = join(dir, "newer.db");
     await openDatabase(file).close();
     const raw = new Database(file);
-    raw.run("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('from-a-newer-atelier', ?)", [newest(migrations) + 60_000]);
+    raw.run("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('from-a-newer-atelier', ?)", [
+      newest(migrations) + 60_000,
+    ]);
     const rows = (raw.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number }).n;
     raw.close();
 
@@ -72,12 +76,16 @@ describe.skipIf(skipWithoutPostgres())("PostgreSQL", () => {
     const applied: number[][] = [];
     const db = await openPostgres(pg.url, { poolMax: 2, onMigrated: (n, before) => applied.push([n, before]) });
     expect(applied).toEqual([[pgMigrations.length, 0]]);
-    await db.raw("INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ('from-a-newer-atelier', ?)").run(newest(pgMigrations) + 60_000);
+    await db
+      .raw("INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ('from-a-newer-atelier', ?)")
+      .run(newest(pgMigrations) + 60_000);
     await db.close();
 
     const opened = openPostgres(pg.url, { poolMax: 2 });
     await expect(opened).rejects.toBeInstanceOf(NewerDatabaseError);
-    await expect(openPostgres(pg.url, { poolMax: 2 })).rejects.toThrow(/^the PostgreSQL database was migrated by a newer version of Atelier/);
+    await expect(openPostgres(pg.url, { poolMax: 2 })).rejects.toThrow(
+      /^the PostgreSQL database was migrated by a newer version of Atelier/,
+    );
     // Without the newer row it opens again, nothing to apply.
     const plain = await openPostgres(pg.url, { poolMax: 2, migrate: false });
     await plain.raw("DELETE FROM drizzle.__drizzle_migrations WHERE hash = 'from-a-newer-atelier'").run();

@@ -1,10 +1,11 @@
 /** The API reference: a valid OpenAPI 3.1 document listing every endpoint, generated from the endpoint table. */
-import SwaggerParser from "@apidevtools/swagger-parser";
+
 import { describe, expect, test } from "bun:test";
-import routes from "../../app/routes";
+import SwaggerParser from "@apidevtools/swagger-parser";
 import { ENDPOINTS } from "~/lib/endpoints";
-import { ERRORS, errorPatterns, type ErrorCode } from "~/lib/errors";
+import { ERRORS, type ErrorCode, errorPatterns } from "~/lib/errors";
 import { buildOpenApi } from "~/lib/openapi.server";
+import routes from "../../app/routes";
 
 const doc = JSON.parse(JSON.stringify(buildOpenApi("http://localhost:3000")));
 
@@ -76,16 +77,23 @@ describe("GET /api/openapi.json document", () => {
       expect(Object.values(content)[0]).toHaveProperty("schema");
       // The Stripe webhook reads its body raw (signature) and documents it with docBody only.
       // A GET endpoint's `body` schema validates its query string (the status stream): documented as parameters.
-      if (def.method === "GET" && "query" in def) expect(op.parameters.map((p: { in: string }) => p.in)).toContain("query");
-      else if (("body" in def && def.body) || ("docBody" in def && def.docBody)) expect(op.requestBody.content["application/json"].schema).toBeTruthy();
+      if (def.method === "GET" && "query" in def)
+        expect(op.parameters.map((p: { in: string }) => p.in)).toContain("query");
+      else if (("body" in def && def.body) || ("docBody" in def && def.docBody))
+        expect(op.requestBody.content["application/json"].schema).toBeTruthy();
       // No body read: documented as optional and ignored (a validator must not reject a client that sends `{}`).
-      else if (def.method === "POST" && !("envelope" in def && def.envelope === false)) expect(op.requestBody).toMatchObject({ required: false });
+      else if (def.method === "POST" && !("envelope" in def && def.envelope === false))
+        expect(op.requestBody).toMatchObject({ required: false });
     }
   });
 
   test("security schemes: X-API-Key header and the session cookie; key management is session-only", () => {
-    expect(doc.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: "apiKey", in: "header", name: "X-API-Key" }));
-    expect(doc.components.securitySchemes.session).toEqual(expect.objectContaining({ type: "apiKey", in: "cookie", name: "atelier.session_token" }));
+    expect(doc.components.securitySchemes.apiKey).toEqual(
+      expect.objectContaining({ type: "apiKey", in: "header", name: "X-API-Key" }),
+    );
+    expect(doc.components.securitySchemes.session).toEqual(
+      expect.objectContaining({ type: "apiKey", in: "cookie", name: "atelier.session_token" }),
+    );
     expect(doc.paths["/api/keys/create"].post.security).toEqual([{ session: [] }]);
     expect(doc.paths["/api/get-user-info"].post.security).toEqual([{ apiKey: [] }, { session: [] }]);
     expect(doc.paths["/api/health"].get.security).toEqual([]);
@@ -98,13 +106,32 @@ describe("GET /api/openapi.json document", () => {
     expect(body("/api/get-user-info").required).toBe(false);
     expect(body("/api/generator/generate").required).toBe(true);
     expect(body("/api/generator/generate").content["application/json"].schema.additionalProperties).toBeUndefined();
-    expect(body("/api/admin/grant-credits").content["application/json"].schema.oneOf).toEqual([{ required: ["email"] }, { required: ["user_uuid"] }]);
+    expect(body("/api/admin/grant-credits").content["application/json"].schema.oneOf).toEqual([
+      { required: ["email"] },
+      { required: ["user_uuid"] },
+    ]);
     const fb = body("/api/add-feedback").content["application/json"].schema;
     expect(fb.properties.content).toMatchObject({ minLength: 1, maxLength: 5000 });
-    expect(Object.keys(doc.paths["/api/auth/sign-up/email"].post.responses).sort()).toEqual(["200", "400", "403", "422", "429"]);
-    expect(Object.keys(doc.paths["/api/auth/sign-in/email"].post.responses).sort()).toEqual(["200", "400", "401", "403", "429"]);
-    expect(Object.keys(doc.paths["/api/demo/gen-stream-text"].post.responses["200"].content)).toContain("application/json");
-    expect(doc.paths["/api/demo/gen-text"].post.responses["200"].description).toContain("upstream error: <provider> failed");
+    expect(Object.keys(doc.paths["/api/auth/sign-up/email"].post.responses).sort()).toEqual([
+      "200",
+      "400",
+      "403",
+      "422",
+      "429",
+    ]);
+    expect(Object.keys(doc.paths["/api/auth/sign-in/email"].post.responses).sort()).toEqual([
+      "200",
+      "400",
+      "401",
+      "403",
+      "429",
+    ]);
+    expect(Object.keys(doc.paths["/api/demo/gen-stream-text"].post.responses["200"].content)).toContain(
+      "application/json",
+    );
+    expect(doc.paths["/api/demo/gen-text"].post.responses["200"].description).toContain(
+      "upstream error: <provider> failed",
+    );
   });
 
   test("request schemas come from the validating zod schemas (feedback rating 1..5, content required)", () => {
@@ -121,17 +148,21 @@ describe("GET /api/openapi.json document", () => {
     const ok = doc.paths["/api/get-user-credits"].post.responses["200"].content["application/json"].schema.oneOf[0];
     expect(ok.properties.code).toEqual({ const: 0 });
     expect(ok.properties.data.required).toEqual(["left_credits", "total_credits"]);
-    const q = doc.paths["/api/generator/query"].post.responses["200"].content["application/json"].schema.oneOf[0].properties.data;
+    const q =
+      doc.paths["/api/generator/query"].post.responses["200"].content["application/json"].schema.oneOf[0].properties
+        .data;
     expect(q.oneOf.map((v: { properties: { status: { const: string } } }) => v.properties.status.const)).toEqual([
       "pending",
       "processing",
       "completed",
       "failed",
     ]);
-    expect(doc.paths["/api/demo/gen-stream-text"].post.responses["200"].content).toHaveProperty(["text/plain; charset=utf-8"]);
+    expect(doc.paths["/api/demo/gen-stream-text"].post.responses["200"].content).toHaveProperty([
+      "text/plain; charset=utf-8",
+    ]);
   });
 
-  test("error messages and statuses come from the error table (spec §7, DESIGN §1)", () => {
+  test("error messages and statuses come from the error table (spec §7, docs/design.md §1)", () => {
     const gen = doc.paths["/api/generator/generate"].post.responses;
     for (const m of [
       "invalid params: ai_type, provider, model, prompt required",
@@ -151,7 +182,12 @@ describe("GET /api/openapi.json document", () => {
 
   test("invalid params lists the body-level reasons, the NUL refusal among them", () => {
     expect(errorPatterns("INVALID_PARAMS").messages).toEqual(
-      expect.arrayContaining(["invalid params", "invalid params: body is not valid JSON", "invalid params: text must not contain NUL characters", "invalid params: <reason>"]),
+      expect.arrayContaining([
+        "invalid params",
+        "invalid params: body is not valid JSON",
+        "invalid params: text must not contain NUL characters",
+        "invalid params: <reason>",
+      ]),
     );
   });
 

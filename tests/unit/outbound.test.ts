@@ -40,7 +40,14 @@ describe("addressRefusal", () => {
   ];
   for (const ip of refused) test(`refuses ${ip}`, () => expect(addressRefusal(ip)).not.toBeNull());
 
-  for (const ip of ["93.184.215.14", "8.8.8.8", "2606:4700::6810:85e5", "::ffff:8.8.8.8", "172.32.0.1", "100.128.0.1"]) {
+  for (const ip of [
+    "93.184.215.14",
+    "8.8.8.8",
+    "2606:4700::6810:85e5",
+    "::ffff:8.8.8.8",
+    "172.32.0.1",
+    "100.128.0.1",
+  ]) {
     test(`allows public ${ip}`, () => expect(addressRefusal(ip)).toBeNull());
   }
 
@@ -62,7 +69,9 @@ function server(handler: (req: Request, url: URL) => Response | Promise<Response
     hostname: "127.0.0.1",
     fetch: (req) => {
       const url = new URL(req.url);
-      hits.push(`${req.method} ${url.pathname} host=${req.headers.get("host")} auth=${req.headers.get("authorization") ?? "-"}`);
+      hits.push(
+        `${req.method} ${url.pathname} host=${req.headers.get("host")} auth=${req.headers.get("authorization") ?? "-"}`,
+      );
       return handler(req, url);
     },
   });
@@ -85,8 +94,11 @@ function endless(total: number) {
 }
 
 const big = endless(700 * 1024 * 1024);
-const up = server((req, url) => {
-  if (url.pathname === "/ok.png") return new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), { headers: { "content-type": "image/png" } });
+const up = server((_req, url) => {
+  if (url.pathname === "/ok.png")
+    return new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), {
+      headers: { "content-type": "image/png" },
+    });
   if (url.pathname === "/to-metadata") return Response.redirect("http://169.254.169.254/latest/meta-data/", 302);
   if (url.pathname === "/to-mapped") return Response.redirect("http://[::ffff:a9fe:a9fe]/", 302);
   if (url.pathname === "/to-ok") return new Response(null, { status: 302, headers: { location: "/ok.png" } });
@@ -111,7 +123,9 @@ describe("safeFetch", () => {
   test("a host name is resolved here, every address checked, and the connection pinned to the checked one", async () => {
     up.hits.length = 0;
     // A name with one private answer among public ones is refused.
-    await expect(safeFetch("http://mixed.test/", { resolve: async () => ["8.8.8.8", "10.0.0.1"] })).rejects.toThrow(/10\.0\.0\.1 is a private address/);
+    await expect(safeFetch("http://mixed.test/", { resolve: async () => ["8.8.8.8", "10.0.0.1"] })).rejects.toThrow(
+      /10\.0\.0\.1 is a private address/,
+    );
     // Rebinding: the name resolves (once, here) to 127.0.0.1, and that is where the request goes, with the real Host.
     let lookups = 0;
     const res = await safeFetch(`http://assets.example.test:${up.port}/ok.png`, {
@@ -124,7 +138,9 @@ describe("safeFetch", () => {
   });
 
   test("redirects are followed by hand and each hop is checked: metadata refused even with allowPrivate", async () => {
-    await expect(safeFetch(`${up.origin}/to-metadata`, { allowPrivate: true })).rejects.toThrow(/169\.254\.169\.254 is a linkLocal address/);
+    await expect(safeFetch(`${up.origin}/to-metadata`, { allowPrivate: true })).rejects.toThrow(
+      /169\.254\.169\.254 is a linkLocal address/,
+    );
     await expect(safeFetch(`${up.origin}/to-mapped`, { allowPrivate: true })).rejects.toThrow(/linkLocal/);
     const ok = await safeFetch(`${up.origin}/to-ok`, { allowPrivate: true });
     expect(ok.status).toBe(200);
@@ -133,7 +149,12 @@ describe("safeFetch", () => {
 
   test("maxRedirects 0 (webhooks) returns the 3xx without following it", async () => {
     up.hits.length = 0;
-    const res = await safeFetch(`${up.origin}/to-ok`, { allowPrivate: true, maxRedirects: 0, method: "POST", body: "{}" });
+    const res = await safeFetch(`${up.origin}/to-ok`, {
+      allowPrivate: true,
+      maxRedirects: 0,
+      method: "POST",
+      body: "{}",
+    });
     expect(res.status).toBe(302);
     expect(up.hits).toEqual([`POST /to-ok host=127.0.0.1:${up.port} auth=-`]);
   });
@@ -166,7 +187,9 @@ describe("readCapped", () => {
   });
 
   test("a declared Content-Length over the cap is refused before reading", async () => {
-    const res = new Response(new ReadableStream({ pull: (c) => c.close() }), { headers: { "content-length": String(700 * 1024 * 1024) } });
+    const res = new Response(new ReadableStream({ pull: (c) => c.close() }), {
+      headers: { "content-length": String(700 * 1024 * 1024) },
+    });
     await expect(readCapped(res, 1024)).rejects.toBeInstanceOf(BodyTooLarge);
   });
 });
@@ -184,14 +207,19 @@ describe("downloadAsset uses it", () => {
   });
 
   test("a redirect to the metadata address fails the download", async () => {
-    const err = await downloadAsset({ kind: "url", url: `${up.origin}/to-metadata` }, signal(), { allowPrivate: true }).catch((e) => e);
+    const err = await downloadAsset({ kind: "url", url: `${up.origin}/to-metadata` }, signal(), {
+      allowPrivate: true,
+    }).catch((e) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err.opts.operatorHint).toContain("169.254.169.254");
   });
 
   test("a 700 MiB stream is cut at the cap while streaming", async () => {
     big.sent.bytes = 0;
-    const err = await downloadAsset({ kind: "url", url: `${up.origin}/huge` }, signal(), { allowPrivate: true, maxBytes: 16 * 1024 * 1024 }).catch((e) => e);
+    const err = await downloadAsset({ kind: "url", url: `${up.origin}/huge` }, signal(), {
+      allowPrivate: true,
+      maxBytes: 16 * 1024 * 1024,
+    }).catch((e) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err.message).toBe("the result file is too large");
     expect(big.sent.bytes).toBeLessThan(80 * 1024 * 1024);

@@ -8,13 +8,13 @@
  * PostgreSQL's binaries.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRunner } from "#jobs/runner";
-import { openPostgres, type Db } from "#db/client";
+import { eq } from "drizzle-orm";
+import { type Db, openPostgres } from "#db/client";
 import { generations, user } from "#db/schema";
+import { createRunner } from "#jobs/runner";
 import { findOffering } from "~/domain/catalog";
 import { grantCredits } from "~/domain/credits/ledger.server";
 import { createGeneration } from "~/domain/generations/generations.server";
@@ -23,7 +23,7 @@ import { manualClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
 import { createRegistry } from "~/providers/registry.server";
 import { LocalStorage } from "~/storage/local.server";
-import { hasPostgres, startPostgres, type Postgres } from "../support/postgres";
+import { hasPostgres, type Postgres, startPostgres } from "../support/postgres";
 
 describe.skipIf(!hasPostgres())("job claims on PostgreSQL", () => {
   let pg: Postgres;
@@ -49,12 +49,24 @@ describe.skipIf(!hasPostgres())("job claims on PostgreSQL", () => {
     await nodeA.run(nodeA.delete(generations));
     const id = crypto.randomUUID();
     const now = new Date(clock.now());
-    await nodeA.run(nodeA.insert(user).values({ id, name: "u", email: `${id}@x.test`, createdAt: now, updatedAt: now, inviteCode: id.slice(0, 8) }));
+    await nodeA.run(
+      nodeA
+        .insert(user)
+        .values({ id, name: "u", email: `${id}@x.test`, createdAt: now, updatedAt: now, inviteCode: id.slice(0, 8) }),
+    );
     await nodeA.exec(grantCredits(nodeA, { userId: id, amount: 3 * n, source: "admin" }, clock));
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
       clock.advance(1);
-      ids.push((await createGeneration(nodeA, { userId: id, input: { offering: flux, prompt: `t${i}`, options: {} }, mode: "simulated", config: CONFIG }, clock)).id);
+      ids.push(
+        (
+          await createGeneration(
+            nodeA,
+            { userId: id, input: { offering: flux, prompt: `t${i}`, options: {} }, mode: "simulated", config: CONFIG },
+            clock,
+          )
+        ).id,
+      );
     }
     return ids;
   }
@@ -92,7 +104,9 @@ describe.skipIf(!hasPostgres())("job claims on PostgreSQL", () => {
     await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map((i) => claimer(i % 2 ? nodeB : nodeA, `${i % 2 ? "B" : "A"}${i}`)));
     expect([...claimedBy.keys()].sort()).toEqual([...ids].sort());
     expect([...claimedBy.values()].filter((owners) => owners.length !== 1)).toEqual([]);
-    const rows = await nodeA.many(nodeA.select({ owner: generations.leaseOwner, attempts: generations.attempts }).from(generations));
+    const rows = await nodeA.many(
+      nodeA.select({ owner: generations.leaseOwner, attempts: generations.attempts }).from(generations),
+    );
     expect(rows.every((r) => r.attempts === 1 && claimedBy.size === 60)).toBe(true);
     expect(new Set(rows.map((r) => r.owner!.slice(0, 1)))).toEqual(new Set(["A", "B"]));
   });
@@ -117,17 +131,25 @@ describe.skipIf(!hasPostgres())("job claims on PostgreSQL", () => {
     const counting = new Proxy(nodeB, {
       get(target, key, receiver) {
         const v = Reflect.get(target, key, receiver);
-        if (typeof key === "string" && ["one", "many", "run", "tx", "exec", "raw"].includes(key)) return (...a: unknown[]) => (calls.push(key), v.apply(target, a));
+        if (typeof key === "string" && ["one", "many", "run", "tx", "exec", "raw"].includes(key))
+          return (...a: unknown[]) => (calls.push(key), v.apply(target, a));
         return v;
       },
     });
     const got = await claimDue(counting, { owner: "B", limit: 3, leaseMs: 60_000 }, clock);
     // The three oldest (in any order: RETURNING keeps none), as full rows (times mapped to Dates as by any query).
-    expect(got.map((t) => [t.row.id, t.reclaimed, t.row.status, t.row.leaseOwner, t.row.createdAt instanceof Date]).sort()).toEqual(
-      ids.slice(0, 3).map((id) => [id, false, "processing", "B", true]).sort(),
+    expect(
+      got.map((t) => [t.row.id, t.reclaimed, t.row.status, t.row.leaseOwner, t.row.createdAt instanceof Date]).sort(),
+    ).toEqual(
+      ids
+        .slice(0, 3)
+        .map((id) => [id, false, "processing", "B", true])
+        .sort(),
     );
     expect(calls).toEqual(["many"]);
-    expect(await claimDue(counting, { owner: "B", limit: 3, leaseMs: 60_000 }, clock).then((t) => t.map((x) => x.row.id))).toEqual([ids[3]]);
+    expect(
+      await claimDue(counting, { owner: "B", limit: 3, leaseMs: 60_000 }, clock).then((t) => t.map((x) => x.row.id)),
+    ).toEqual([ids[3]]);
     expect(await claimDue(counting, { owner: "B", limit: 3, leaseMs: 60_000 }, clock)).toEqual([]);
     expect(calls).toEqual(["many", "many", "many"]);
   });
@@ -135,8 +157,14 @@ describe.skipIf(!hasPostgres())("job claims on PostgreSQL", () => {
   test("the claim reads every kind of candidate through an index in the order it takes them: no sort, no table scan", async () => {
     await pending(3);
     const client = (nodeA.drizzle as unknown as { $client: import("postgres").Sql }).$client;
-    const { sql: text, params } = (pgClaim(nodeA.drizzle) as unknown as { toSQL(): { sql: string; params: unknown[] } }).toSQL();
-    const values = params.map((p) => (p && typeof p === "object" && "name" in p ? { owner: "X", leaseUntil: 1, now: 1, limit: 8 }[(p as { name: string }).name] : p));
+    const { sql: text, params } = (
+      pgClaim(nodeA.drizzle) as unknown as { toSQL(): { sql: string; params: unknown[] } }
+    ).toSQL();
+    const values = params.map((p) =>
+      p && typeof p === "object" && "name" in p
+        ? { owner: "X", leaseUntil: 1, now: 1, limit: 8 }[(p as { name: string }).name]
+        : p,
+    );
     // A tiny table would be scanned and sorted whatever the indexes: forbid both, and see whether the plan still needs them.
     const plan = await client.begin(async (tx) => {
       await tx.unsafe("set local enable_seqscan = off");
@@ -155,7 +183,14 @@ describe.skipIf(!hasPostgres())("job claims on PostgreSQL", () => {
     const dir = mkdtempSync(join(tmpdir(), "atelier-stop-"));
     const node = await openPostgres(pg.url, { poolMax: 4, migrate: false });
     const config = parseConfig({ DATA_DIR: dir, SIMULATOR_DELAY_MS: "0", JOB_CONCURRENCY: "8" });
-    const runner = createRunner({ db: node, clock, config, providers: createRegistry(config, clock), storage: new LocalStorage(dir, "http://pub/media"), owner: "S" });
+    const runner = createRunner({
+      db: node,
+      clock,
+      config,
+      providers: createRegistry(config, clock),
+      storage: new LocalStorage(dir, "http://pub/media"),
+      owner: "S",
+    });
     const logged: string[] = [];
     const write = process.stderr.write.bind(process.stderr);
     const level = process.env.LOG_LEVEL;
@@ -175,7 +210,11 @@ describe.skipIf(!hasPostgres())("job claims on PostgreSQL", () => {
     }
     expect(logged).toEqual([]);
     // The six claimed by the stopped runner finished: the simulator's submit persisted, its lease released for the next node.
-    const rows = await nodeA.many(nodeA.select({ id: generations.id, owner: generations.leaseOwner, up: generations.upstreamTaskId }).from(generations));
+    const rows = await nodeA.many(
+      nodeA
+        .select({ id: generations.id, owner: generations.leaseOwner, up: generations.upstreamTaskId })
+        .from(generations),
+    );
     expect(rows.map((r) => [r.owner, r.up !== null]).sort()).toEqual(ids.map(() => [null, true]));
   });
 });

@@ -5,24 +5,31 @@
  * so, when they are missing.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { openPostgres, toDollarParams, type Db } from "#db/client";
-import { generations, user } from "#db/schema";
 import { eq, sql } from "drizzle-orm";
-import { one, run } from "#db/client";
+import { type Db, one, openPostgres, run, toDollarParams } from "#db/client";
 import { prepared } from "#db/prepared";
+import { generations, user } from "#db/schema";
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
 import { createApiKey, listApiKeys, revokeApiKey } from "~/domain/api-keys/keys.server";
 import { findOffering } from "~/domain/catalog";
 import { checkIn } from "~/domain/credits/checkin.server";
 import { debitForGeneration, getCredits, grantCredits } from "~/domain/credits/ledger.server";
-import { createGeneration, getOwnGeneration, historyPageJson, queryGeneration, toHistoryEntry } from "~/domain/generations/generations.server";
+import {
+  createGeneration,
+  getOwnGeneration,
+  historyPageJson,
+  queryGeneration,
+  toHistoryEntry,
+} from "~/domain/generations/generations.server";
 import { LeaseLimiter, take } from "~/domain/rate-limits/limiter.server";
 import { manualClock } from "~/lib/clock";
-import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
+import { type Postgres, skipWithoutPostgres, startPostgres } from "../support/postgres";
 import { addUserRow } from "../support/services";
 
 test("? parameters become $n, quoted ones stay", () => {
-  expect(toDollarParams("SELECT a FROM t WHERE b = ? AND c = '?' AND d = ?")).toBe("SELECT a FROM t WHERE b = $1 AND c = '?' AND d = $2");
+  expect(toDollarParams("SELECT a FROM t WHERE b = ? AND c = '?' AND d = ?")).toBe(
+    "SELECT a FROM t WHERE b = $1 AND c = '?' AND d = $2",
+  );
 });
 
 describe.skipIf(skipWithoutPostgres())("the domain on PostgreSQL", () => {
@@ -73,10 +80,18 @@ describe.skipIf(skipWithoutPostgres())("the domain on PostgreSQL", () => {
     const u = await addUser();
     await db.exec(grantCredits(db, { userId: u, amount: 75, source: "admin" }, clock));
     const out = await Promise.allSettled(
-      Array.from({ length: 30 }, (_, i) => createGeneration(db, { userId: u, input: { offering: flux, prompt: `t${i}`, options: {} }, mode: "simulated", config: CONFIG }, clock)),
+      Array.from({ length: 30 }, (_, i) =>
+        createGeneration(
+          db,
+          { userId: u, input: { offering: flux, prompt: `t${i}`, options: {} }, mode: "simulated", config: CONFIG },
+          clock,
+        ),
+      ),
     );
     expect(out.filter((r) => r.status === "fulfilled")).toHaveLength(25);
-    const refused = out.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => (r.reason as Error).message);
+    const refused = out
+      .filter((r): r is PromiseRejectedResult => r.status === "rejected")
+      .map((r) => (r.reason as Error).message);
     expect(new Set(refused)).toEqual(new Set(["insufficient credits: need 3, have 0"]));
     // Byte for byte JSON.stringify of toHistoryEntry of drizzle's full rows, newest first (created_at, then id).
     const rows = (await db.many(db.select().from(generations).where(eq(generations.userId, u)))).sort(
@@ -89,17 +104,44 @@ describe.skipIf(skipWithoutPostgres())("the domain on PostgreSQL", () => {
     expect((await getOwnGeneration(db, u, page.generations[0]!.gen_id)).status).toBe("pending");
     // Counted (a full page) and read off a partial one, on this engine too; the query's plain statement.
     expect(JSON.parse(await historyPageJson(db, u, { page: 1, pageSize: 10 })).total).toBe(25);
-    expect(JSON.parse(await historyPageJson(db, u, { page: 3, pageSize: 10 }))).toMatchObject({ total: 25, generations: { length: 5 } });
-    expect(await queryGeneration(db, u, page.generations[0]!.gen_id)).toEqual({ gen_id: page.generations[0]!.gen_id, status: "pending", created_at: page.generations[0]!.created_at });
+    expect(JSON.parse(await historyPageJson(db, u, { page: 3, pageSize: 10 }))).toMatchObject({
+      total: 25,
+      generations: { length: 5 },
+    });
+    expect(await queryGeneration(db, u, page.generations[0]!.gen_id)).toEqual({
+      gen_id: page.generations[0]!.gen_id,
+      status: "pending",
+      created_at: page.generations[0]!.created_at,
+    });
   });
 
   test("a hot statement is built once per pool and runs on each transaction's own connection (issue 15)", async () => {
     const u = await addUser();
     let builds = 0;
     const byId = (t: Parameters<typeof prepared>[0]) =>
-      prepared(t, "test.userName", (t) => (builds++, t.select({ name: user.name }).from(user).where(eq(user.id, sql.placeholder("id")))));
+      prepared(
+        t,
+        "test.userName",
+        (t) => (
+          builds++,
+          t
+            .select({ name: user.name })
+            .from(user)
+            .where(eq(user.id, sql.placeholder("id")))
+        ),
+      );
     const rename = (t: Parameters<typeof prepared>[0]) =>
-      prepared(t, "test.rename", (t) => (builds++, t.update(user).set({ name: sql`${sql.placeholder("name")}` }).where(eq(user.id, sql.placeholder("id")))));
+      prepared(
+        t,
+        "test.rename",
+        (t) => (
+          builds++,
+          t
+            .update(user)
+            .set({ name: sql`${sql.placeholder("name")}` })
+            .where(eq(user.id, sql.placeholder("id")))
+        ),
+      );
     expect(await db.one(byId(db), { id: u })).toEqual({ name: "u" });
     // Inside a transaction: its own uncommitted write is what the statement sees, and a rollback undoes the statement's write.
     const seen = await db
@@ -137,10 +179,13 @@ describe.skipIf(skipWithoutPostgres())("the domain on PostgreSQL", () => {
   test("leases: concurrent requests, the give-back when no one wrote since and none when someone did, the fallback to one token", async () => {
     const policy = { limit: 1000, windowMs: 60_000 }; // T = 60 ms
     const t0 = clock.now();
-    const tat = async (bucket: string) => Number((await db.raw<{ tat: string }>("SELECT tat FROM rate_limits WHERE bucket = ?").one(bucket))!.tat);
+    const tat = async (bucket: string) =>
+      Number((await db.raw<{ tat: string }>("SELECT tat FROM rate_limits WHERE bucket = ?").one(bucket))!.tat);
     const a = new LeaseLimiter(db);
     const b = new LeaseLimiter(db);
-    const ten = await Promise.all(Array.from({ length: 30 }, () => a.take("pg-lease-10", { limit: 10, windowMs: 60_000 }, t0)));
+    const ten = await Promise.all(
+      Array.from({ length: 30 }, () => a.take("pg-lease-10", { limit: 10, windowMs: 60_000 }, t0)),
+    );
     expect(ten.filter((d) => d.allowed)).toHaveLength(10);
     for (let i = 0; i < 16; i++) await a.take("pg-lease", policy, t0); // leases 1, 2, 4, 8, 16: 15 unused
     expect(await tat("pg-lease")).toBe((t0 + 31 * 60) * 1000);

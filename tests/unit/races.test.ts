@@ -12,13 +12,13 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase, openPostgres, type Db } from "#db/client";
-import { creditDebits, generations, user } from "#db/schema";
 import { eq, sql } from "drizzle-orm";
+import { type Db, openDatabase, openPostgres } from "#db/client";
+import { creditDebits, generations, user } from "#db/schema";
 import { findOffering } from "~/domain/catalog";
 import { getCredits, grantCredits, reservedCredits } from "~/domain/credits/ledger.server";
 import { createGeneration } from "~/domain/generations/generations.server";
-import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
+import { type Postgres, skipWithoutPostgres, startPostgres } from "../support/postgres";
 import type { RaceJob, RaceResult, WorkerMessage } from "./support/race-worker";
 
 const NOW = Date.UTC(2026, 10, 22, 12);
@@ -26,15 +26,29 @@ const clock = { now: () => NOW };
 
 async function addUser(db: Db): Promise<string> {
   const id = randomUUID();
-  await db.run(db.insert(user).values({ id, name: "racer", email: `${id}@example.test`, createdAt: new Date(NOW), updatedAt: new Date(NOW), inviteCode: id.slice(0, 8) }));
+  await db.run(
+    db.insert(user).values({
+      id,
+      name: "racer",
+      email: `${id}@example.test`,
+      createdAt: new Date(NOW),
+      updatedAt: new Date(NOW),
+      inviteCode: id.slice(0, 8),
+    }),
+  );
   return id;
 }
 
 /** Worker threads that each hold their own connection (SQLite) or pool (PostgreSQL) to one database, raced round after round. */
 async function crew(path: string, workers: number, poolMax: number) {
-  const threads = Array.from({ length: workers }, () => new Worker(new URL("./support/race-worker.ts", import.meta.url).href));
+  const threads = Array.from(
+    { length: workers },
+    () => new Worker(new URL("./support/race-worker.ts", import.meta.url).href),
+  );
   // A worker that throws (an unexpected error from the domain) fails the race at once.
-  const failed = Promise.race(threads.map((w) => new Promise<never>((_, reject) => (w.onerror = (e) => reject(new Error(e.message))))));
+  const failed = Promise.race(
+    threads.map((w) => new Promise<never>((_, reject) => (w.onerror = (e) => reject(new Error(e.message))))),
+  );
   failed.catch(() => {});
   const reply = (w: Worker, key: "opened" | "ready" | "done" | "closed") =>
     new Promise<any>((resolve) => {
@@ -55,7 +69,17 @@ async function crew(path: string, workers: number, poolMax: number) {
       const gate = new SharedArrayBuffer(4);
       const ready = threads.map((w) => reply(w, "ready"));
       const results = threads.map((w) => reply(w, "done") as Promise<RaceResult>);
-      threads.forEach((w, i) => w.postMessage({ kind: "race", op, userId, attempts, now: NOW, owner: `worker-${i}`, gate } satisfies WorkerMessage));
+      threads.forEach((w, i) =>
+        w.postMessage({
+          kind: "race",
+          op,
+          userId,
+          attempts,
+          now: NOW,
+          owner: `worker-${i}`,
+          gate,
+        } satisfies WorkerMessage),
+      );
       await all(ready);
       const flag = new Int32Array(gate);
       Atomics.store(flag, 0, 1);
@@ -88,7 +112,11 @@ function races(engine: "sqlite" | "postgres", open: Open) {
       const u = await addUser(db);
       await db.exec(grantCredits(db, { userId: u, amount: 30, source: "admin" }, clock)); // flux-schnell costs 3 (spec 8.1)
       const out = await threads.race("create", u, 12);
-      expect({ round, accepted: sum(out, "ok"), refused: sum(out, "refused") }).toEqual({ round, accepted: 10, refused: 38 });
+      expect({ round, accepted: sum(out, "ok"), refused: sum(out, "refused") }).toEqual({
+        round,
+        accepted: 10,
+        refused: 38,
+      });
       expect(new Set(out.flatMap((r) => r.messages))).toEqual(new Set(["insufficient credits: need 3, have 0"]));
       expect(await db.exec(reservedCredits(db, u))).toBe(30);
     }
@@ -115,7 +143,15 @@ function races(engine: "sqlite" | "postgres", open: Open) {
     await db.exec(grantCredits(db, { userId: u, amount: 200, source: "admin" }, clock));
     const offering = findOffering("image", "replicate", "black-forest-labs/flux-schnell")!;
     const config = { IMAGE_DEADLINE_MS: 600_000, VIDEO_DEADLINE_MS: 1_200_000 };
-    await Promise.all(Array.from({ length: 60 }, (_, i) => createGeneration(db, { userId: u, input: { offering, prompt: `t${i}`, options: {} }, mode: "simulated", config }, clock)));
+    await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        createGeneration(
+          db,
+          { userId: u, input: { offering, prompt: `t${i}`, options: {} }, mode: "simulated", config },
+          clock,
+        ),
+      ),
+    );
     const threads = await crew(path, 4, 2);
     const out = await threads.race("claim-complete", u, 0);
     await threads.stop();
@@ -145,14 +181,17 @@ describe("races between threads calling the real domain functions: SQLite", () =
 /** RACE_ENGINES=sqlite leaves PostgreSQL out (`bun run mutate` does: a cluster per mutant would triple its time). */
 const onPostgres = (process.env.RACE_ENGINES ?? "sqlite,postgres").split(",").includes("postgres");
 
-describe.skipIf(skipWithoutPostgres() || !onPostgres)("races between threads calling the real domain functions: PostgreSQL (skipped without its binaries or with RACE_ENGINES=sqlite)", () => {
-  let pg: Postgres;
-  beforeAll(async () => {
-    pg = await startPostgres();
-  }, 60_000);
-  afterAll(async () => pg?.stop());
-  races("postgres", async (name) => {
-    const path = await pg.createDatabase(name);
-    return { path, db: await openPostgres(path, { poolMax: 4 }) };
-  });
-});
+describe.skipIf(skipWithoutPostgres() || !onPostgres)(
+  "races between threads calling the real domain functions: PostgreSQL (skipped without its binaries or with RACE_ENGINES=sqlite)",
+  () => {
+    let pg: Postgres;
+    beforeAll(async () => {
+      pg = await startPostgres();
+    }, 60_000);
+    afterAll(async () => pg?.stop());
+    races("postgres", async (name) => {
+      const path = await pg.createDatabase(name);
+      return { path, db: await openPostgres(path, { poolMax: 4 }) };
+    });
+  },
+);

@@ -7,8 +7,8 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { openDatabase, type Db } from "#db/client";
-import { rateLimitHeaders, type Policy } from "~/domain/rate-limits/decide";
+import { type Db, openDatabase } from "#db/client";
+import { type Policy, rateLimitHeaders } from "~/domain/rate-limits/decide";
 import { LeaseLimiter, take } from "~/domain/rate-limits/limiter.server";
 import { keyPolicy, keyTier } from "~/domain/rate-limits/policy.server";
 import { manualClock } from "~/lib/clock";
@@ -37,7 +37,8 @@ function proc(options = {}): { db: Db; l: LeaseLimiter } {
   dbs.push(db);
   return { db, l: new LeaseLimiter(db, options) };
 }
-const tatOf = (db: Db, bucket: string) => (db.sqlite!.query("SELECT tat FROM rate_limits WHERE bucket = ?").get(bucket) as { tat: number } | null)?.tat ?? 0;
+const tatOf = (db: Db, bucket: string) =>
+  (db.sqlite!.query("SELECT tat FROM rate_limits WHERE bucket = ?").get(bucket) as { tat: number } | null)?.tat ?? 0;
 const us = (ms: number) => ms * 1000;
 
 describe("lease sizes", () => {
@@ -90,7 +91,9 @@ describe("lease sizes", () => {
     expect(sizes.slice(0, 5)).toEqual([1, 2, 4, 8, 16]);
     expect(sizes.slice(-4)).toEqual([1, 1, 1, 1]);
     expect(sizes.reduce((a, b) => a + b)).toBe(100);
-    expect(sizes.every((k, i) => k <= Math.max(1, Math.floor((100 - sizes.slice(0, i).reduce((a, b) => a + b, 0)) / 4)))).toBe(true);
+    expect(
+      sizes.every((k, i) => k <= Math.max(1, Math.floor((100 - sizes.slice(0, i).reduce((a, b) => a + b, 0)) / 4))),
+    ).toBe(true);
   });
 });
 
@@ -119,7 +122,8 @@ describe("fallback, expiry and give-backs", () => {
 
   test("one process wastes nothing: bursts of 16 every 10 s at 100/min for 10 minutes leave a burst of 60 whole (as exact GCRA does)", async () => {
     const { l } = proc();
-    for (let burst = 0; burst < 60; burst++) for (let i = 0; i < 16; i++) expect((await l.take("b", std, T0 + burst * 10_000 + i)).allowed).toBe(true);
+    for (let burst = 0; burst < 60; burst++)
+      for (let i = 0; i < 16; i++) expect((await l.take("b", std, T0 + burst * 10_000 + i)).allowed).toBe(true);
     let passed = 0;
     for (let i = 0; i < 60; i++) if ((await l.take("b", std, T0 + 600_000 + i)).allowed) passed++;
     expect(passed).toBe(60); // never giving unused tokens back: 17 (44 with the quarter cap) — the waste had filled the bucket
@@ -146,7 +150,10 @@ describe("fallback, expiry and give-backs", () => {
     makePremium(db, u.id);
     const d = await l.take("user:x", await policyNow(), clock.now());
     // 20 standard requests' worth of the window (12 s) = 100 premium ones; this one the 101st.
-    expect(rateLimitHeaders(await policyNow(), d)).toMatchObject({ "RateLimit-Policy": '"premium";q=500;w=60', "X-RateLimit-Remaining": "399" });
+    expect(rateLimitHeaders(await policyNow(), d)).toMatchObject({
+      "RateLimit-Policy": '"premium";q=500;w=60',
+      "X-RateLimit-Remaining": "399",
+    });
     expect(tatOf(db, "user:x")).toBe(us(T0) + 20 * us(600) + us(120)); // the unused standard tokens went back
   });
 });
@@ -185,7 +192,10 @@ describe("headers and concurrency", () => {
     const exact = openDatabase(":memory:");
     dbs.push(exact);
     // 150 requests 100 ms apart (a lease lives 250 ms: expiries and give-backs on the way), then 30 at one instant.
-    const times = [...Array.from({ length: 150 }, (_, i) => T0 + i * 100), ...Array.from({ length: 30 }, () => T0 + 15_000)];
+    const times = [
+      ...Array.from({ length: 150 }, (_, i) => T0 + i * 100),
+      ...Array.from({ length: 30 }, () => T0 + 15_000),
+    ];
     for (const t of times) {
       const got = await l.take("b", std, t);
       const want = await take(exact, "b", std, t);

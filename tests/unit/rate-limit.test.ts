@@ -1,9 +1,17 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { openDatabase, type Db } from "#db/client";
-import { rateLimitHeaders, type Decision, type Policy } from "~/domain/rate-limits/decide";
-import { leases, take, type LeaseLimiter } from "~/domain/rate-limits/limiter.server";
-import { keyCreationBucket, keyCreationPolicy, keyPolicy, keyTier, sessionBucket, sessionPolicy, userBucket } from "~/domain/rate-limits/policy.server";
+import { type Db, openDatabase } from "#db/client";
+import { type Decision, type Policy, rateLimitHeaders } from "~/domain/rate-limits/decide";
+import { leases, take } from "~/domain/rate-limits/limiter.server";
+import {
+  keyCreationBucket,
+  keyCreationPolicy,
+  keyPolicy,
+  keyTier,
+  sessionBucket,
+  sessionPolicy,
+  userBucket,
+} from "~/domain/rate-limits/policy.server";
 import { manualClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
 import { insertUser, makePremium } from "../support/services";
@@ -31,13 +39,13 @@ describe.each(LIMITERS)("limiter (GCRA, one row per bucket) on SQLite with an in
 
   test("a burst of 100 passes, the 101st is denied; one more fits every 600 ms", async () => {
     const t0 = clock.now();
-    for (let i = 0; i < 100; i++) expect((await check("user:a"))).toMatchObject({ allowed: true, remaining: 99 - i });
+    for (let i = 0; i < 100; i++) expect(await check("user:a")).toMatchObject({ allowed: true, remaining: 99 - i });
     const over = await check("user:a");
     expect(over).toMatchObject({ allowed: false, remaining: 0, retryAfterMs: 600 });
     clock.set(t0 + 599);
     expect((await check("user:a")).allowed).toBe(false);
     clock.set(t0 + 600);
-    expect((await check("user:a"))).toMatchObject({ allowed: true, remaining: 0 });
+    expect(await check("user:a")).toMatchObject({ allowed: true, remaining: 0 });
     expect((await check("user:a")).allowed).toBe(false);
     clock.set(t0 + 600 + MIN); // a whole window idle: the whole quota is back
     for (let i = 0; i < 100; i++) expect((await check("user:a")).allowed).toBe(true);
@@ -59,9 +67,9 @@ describe.each(LIMITERS)("limiter (GCRA, one row per bucket) on SQLite with an in
 
   test("headers: IETF draft RateLimit-Policy / RateLimit and X-RateLimit-*; Retry-After only when denied", async () => {
     const now = clock.now();
-    for (let i = 0; i < 10; i++) (await check("h"));
+    for (let i = 0; i < 10; i++) await check("h");
     clock.advance(500);
-    const ok = (await check("h")); // 11 × 600 ms in use, 500 ms drained: 6,100 ms of the window
+    const ok = await check("h"); // 11 × 600 ms in use, 500 ms drained: 6,100 ms of the window
     expect(rateLimitHeaders(std, ok)).toEqual({
       "RateLimit-Policy": '"standard";q=100;w=60',
       RateLimit: '"standard";r=89;t=7',
@@ -69,8 +77,8 @@ describe.each(LIMITERS)("limiter (GCRA, one row per bucket) on SQLite with an in
       "X-RateLimit-Remaining": "89",
       "X-RateLimit-Reset": String(Math.ceil((now + 500 + 6_100) / 1000)),
     });
-    for (let i = 0; i < 89; i++) (await check("h"));
-    const no = rateLimitHeaders(std, (await check("h")));
+    for (let i = 0; i < 89; i++) await check("h");
+    const no = rateLimitHeaders(std, await check("h"));
     expect(no["Retry-After"]).toBe("1");
     expect(no.RateLimit).toBe('"standard";r=0;t=1');
     expect(no["X-RateLimit-Remaining"]).toBe("0");
@@ -104,10 +112,19 @@ describe.each(LIMITERS)("limiter (GCRA, one row per bucket) on SQLite with an in
       "X-RateLimit-Reset": String(t0 / 1000 + 60),
       "Retry-After": "60",
     });
-    for (const [elapsed, retryAfter] of [[58_999, "2"], [59_000, "1"], [59_001, "1"]] as const) {
+    for (const [elapsed, retryAfter] of [
+      [58_999, "2"],
+      [59_000, "1"],
+      [59_001, "1"],
+    ] as const) {
       clock.set(t0 + elapsed);
       const d = await check("r", one);
-      expect({ elapsed, allowed: d.allowed, retryAfterMs: d.retryAfterMs, header: rateLimitHeaders(one, d)["Retry-After"] }).toEqual({
+      expect({
+        elapsed,
+        allowed: d.allowed,
+        retryAfterMs: d.retryAfterMs,
+        header: rateLimitHeaders(one, d)["Retry-After"],
+      }).toEqual({
         elapsed,
         allowed: false,
         retryAfterMs: 60_000 - elapsed,
@@ -126,11 +143,14 @@ describe.each(LIMITERS)("limiter (GCRA, one row per bucket) on SQLite with an in
 
   test("premium 500 and admin 1000 (config defaults), tier read from the database each time", async () => {
     const u = insertUser(db);
-    expect((await keyTier(db, { userId: u.id, isAdmin: false }, clock))).toBe("standard");
+    expect(await keyTier(db, { userId: u.id, isAdmin: false }, clock)).toBe("standard");
     makePremium(db, u.id);
-    expect((await keyTier(db, { userId: u.id, isAdmin: false }, clock))).toBe("premium");
-    expect((await keyTier(db, { userId: u.id, isAdmin: true }, clock))).toBe("admin");
-    for (const [tier, limit] of [["premium", 500], ["admin", 1000]] as const) {
+    expect(await keyTier(db, { userId: u.id, isAdmin: false }, clock)).toBe("premium");
+    expect(await keyTier(db, { userId: u.id, isAdmin: true }, clock)).toBe("admin");
+    for (const [tier, limit] of [
+      ["premium", 500],
+      ["admin", 1000],
+    ] as const) {
       const p = keyPolicy(config, tier);
       expect(p).toEqual({ name: tier, limit, windowMs: MIN });
       for (let i = 0; i < limit; i++) expect((await check(`user:${tier}`, p)).allowed).toBe(true);
@@ -141,25 +161,30 @@ describe.each(LIMITERS)("limiter (GCRA, one row per bucket) on SQLite with an in
   test("a tier change keeps the fraction of the window used: a standard user at the limit becoming premium gets 400 more", async () => {
     const u = insertUser(db);
     const policyNow = async () => keyPolicy(config, await keyTier(db, { userId: u.id, isAdmin: false }, clock));
-    for (let i = 0; i < 100; i++) expect((await check("user:k", (await policyNow()))).allowed).toBe(true);
-    expect((await check("user:k", (await policyNow()))).allowed).toBe(false);
+    for (let i = 0; i < 100; i++) expect((await check("user:k", await policyNow())).allowed).toBe(true);
+    expect((await check("user:k", await policyNow())).allowed).toBe(false);
     makePremium(db, u.id);
     // 100 × 600 ms = the whole 60 s window in use: premium (120 ms per request) is full too.
-    expect((await check("user:k", (await policyNow())))).toMatchObject({ allowed: false, limit: 500 });
+    expect(await check("user:k", await policyNow())).toMatchObject({ allowed: false, limit: 500 });
     clock.advance(12_000); // 12 s drained = 100 premium requests (standard: 20)
     let n = 0;
-    while ((await check("user:k", (await policyNow()))).allowed) n++;
+    while ((await check("user:k", await policyNow())).allowed) n++;
     expect(n).toBe(100);
   });
 
   test("configured limits and window are used", async () => {
-    const c = parseConfig({ RATE_LIMIT_STANDARD: "7", RATE_LIMIT_PREMIUM: "8", RATE_LIMIT_ADMIN: "9", RATE_LIMIT_WINDOW_MS: "2000" });
+    const c = parseConfig({
+      RATE_LIMIT_STANDARD: "7",
+      RATE_LIMIT_PREMIUM: "8",
+      RATE_LIMIT_ADMIN: "9",
+      RATE_LIMIT_WINDOW_MS: "2000",
+    });
     expect(keyPolicy(c, "standard")).toEqual({ name: "standard", limit: 7, windowMs: 2000 });
     expect(keyPolicy(c, "premium").limit).toBe(8);
     expect(keyPolicy(c, "admin").limit).toBe(9);
     // A limit that does not divide the window: the whole burst still fits, and no more.
     const p = keyPolicy(c, "standard");
-    for (let i = 0; i < 7; i++) expect((await check("odd", p))).toMatchObject({ allowed: true, remaining: 6 - i });
+    for (let i = 0; i < 7; i++) expect(await check("odd", p)).toMatchObject({ allowed: true, remaining: 6 - i });
     expect((await check("odd", p)).allowed).toBe(false);
   });
 
@@ -197,7 +222,12 @@ describe("session limits (spec 8.2 recommendations, opt-in)", () => {
   test("session buckets: one per user and endpoint, the same with a trailing slash", async () => {
     expect(sessionBucket("u1", "/api/ping")).toBe(sessionBucket("u1", "/api/ping/"));
     expect(sessionBucket("u1", "/api/ping")).toBe(sessionBucket("u1", "/api/ping//"));
-    const all = [sessionBucket("u1", "/api/ping"), sessionBucket("u2", "/api/ping"), sessionBucket("u1", "/api/get-user-info"), sessionBucket("u1", "/api/pin")];
+    const all = [
+      sessionBucket("u1", "/api/ping"),
+      sessionBucket("u2", "/api/ping"),
+      sessionBucket("u1", "/api/get-user-info"),
+      sessionBucket("u1", "/api/pin"),
+    ];
     expect(new Set(all).size).toBe(4);
   });
 
@@ -208,7 +238,13 @@ describe("session limits (spec 8.2 recommendations, opt-in)", () => {
 
 describe("key buckets and key creation (per user)", () => {
   test("every key of one user shares one bucket; users and key creation have their own", async () => {
-    const buckets = [userBucket("u1"), userBucket("u2"), keyCreationBucket("u1"), keyCreationBucket("u2"), sessionBucket("u1", "/api/ping")];
+    const buckets = [
+      userBucket("u1"),
+      userBucket("u2"),
+      keyCreationBucket("u1"),
+      keyCreationBucket("u2"),
+      sessionBucket("u1", "/api/ping"),
+    ];
     expect(new Set(buckets).size).toBe(5);
     expect(buckets.every((b) => typeof b === "string" && b.includes("u1") !== b.includes("u2"))).toBe(true);
     expect(userBucket("u1")).toBe(userBucket("u1"));
@@ -216,7 +252,11 @@ describe("key buckets and key creation (per user)", () => {
 
   test("key creation: KEY_CREATE_LIMIT per hour (default 30), named key-create", async () => {
     expect(keyCreationPolicy(config)).toEqual({ name: "key-create", limit: 30, windowMs: 3_600_000 });
-    expect(keyCreationPolicy(parseConfig({ KEY_CREATE_LIMIT: "5" }))).toEqual({ name: "key-create", limit: 5, windowMs: 3_600_000 });
+    expect(keyCreationPolicy(parseConfig({ KEY_CREATE_LIMIT: "5" }))).toEqual({
+      name: "key-create",
+      limit: 5,
+      windowMs: 3_600_000,
+    });
   });
 
   test("a user at the request limit can still create keys, and another user is not limited", async () => {

@@ -12,9 +12,9 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "#db/client";
-import { createDemoModels } from "~/domain/demo/models.server";
 import { generateDemoImage } from "~/domain/demo/demo.server";
-import { manualClock, DAY_MS } from "~/lib/clock";
+import { createDemoModels } from "~/domain/demo/models.server";
+import { DAY_MS, manualClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
 import { LocalStorage } from "~/storage/local.server";
 import { createSweeper } from "../../jobs/maintenance";
@@ -27,7 +27,10 @@ test("a demo image is still there a day later and gone once it is older than the
   const base = "http://localhost:3000/media";
   const storage = new LocalStorage(join(dir, "media"), base);
   const made = Date.now();
-  const r = await generateDemoImage({ models: createDemoModels(config), storage }, { provider: "openai", model: "dall-e-3", prompt: "a lighthouse" });
+  const r = await generateDemoImage(
+    { models: createDemoModels(config), storage },
+    { provider: "openai", model: "dall-e-3", prompt: "a lighthouse" },
+  );
   expect(r.mode).toBe("simulated");
   const file = join(dir, "media", r.result_urls[0]!.slice(base.length + 1));
   expect(existsSync(file)).toBe(true);

@@ -14,10 +14,27 @@ import { networkInterfaces } from "node:os";
 import { sendDelivery } from "~/domain/webhooks/delivery.server";
 import { checkDestination } from "~/domain/webhooks/webhooks.server";
 import { systemClock } from "~/lib/clock";
-import { addressRefusal, checkedAddress, DNS_TIMEOUT_MS, OutboundRefused, safeFetch, serverAddresses } from "~/lib/outbound.server";
+import {
+  addressRefusal,
+  checkedAddress,
+  DNS_TIMEOUT_MS,
+  OutboundRefused,
+  safeFetch,
+  serverAddresses,
+} from "~/lib/outbound.server";
 
 describe("IPv6 outside global unicast space (2000::/3) is refused", () => {
-  for (const ip of ["::a9fe:a9fe", "::169.254.169.254", "::7f00:1", "::127.0.0.1", "::8.8.8.8", "::1:2", "1000::1", "4000::1", "e000::1"]) {
+  for (const ip of [
+    "::a9fe:a9fe",
+    "::169.254.169.254",
+    "::7f00:1",
+    "::127.0.0.1",
+    "::8.8.8.8",
+    "::1:2",
+    "1000::1",
+    "4000::1",
+    "e000::1",
+  ]) {
     test(`refuses ${ip}, with or without allowPrivate`, () => {
       expect(addressRefusal(ip)).not.toBeNull();
       expect(addressRefusal(ip, true)).not.toBeNull();
@@ -31,7 +48,9 @@ describe("IPv6 outside global unicast space (2000::/3) is refused", () => {
     await expect(literal).rejects.toBeInstanceOf(OutboundRefused);
     await expect(literal).rejects.toMatchObject({ publicMessage: "::a9fe:a9fe is not a public internet address" });
     const named = checkedAddress(new URL("https://hooks.example.com/x"), { resolve: async () => ["::7f00:1"] });
-    await expect(named).rejects.toMatchObject({ publicMessage: "hooks.example.com does not resolve to a public internet address" });
+    await expect(named).rejects.toMatchObject({
+      publicMessage: "hooks.example.com does not resolve to a public internet address",
+    });
   });
 });
 
@@ -61,20 +80,34 @@ describe("addresses this server holds are refused like loopback", () => {
     await expect(checkedAddress(new URL(`http://${OWN}:5432/`), { localAddresses: local })).rejects.toMatchObject({
       publicMessage: `${OWN} is not a public internet address`,
     });
-    await expect(checkedAddress(new URL("https://hooks.example.com/x"), { resolve: async () => [OWN6], localAddresses: local })).rejects.toMatchObject({
+    await expect(
+      checkedAddress(new URL("https://hooks.example.com/x"), { resolve: async () => [OWN6], localAddresses: local }),
+    ).rejects.toMatchObject({
       publicMessage: "hooks.example.com does not resolve to a public internet address",
     });
-    expect(await checkedAddress(new URL("https://hooks.example.com/x"), { resolve: async () => ["8.8.8.8"], localAddresses: local })).toBe("8.8.8.8");
+    expect(
+      await checkedAddress(new URL("https://hooks.example.com/x"), {
+        resolve: async () => ["8.8.8.8"],
+        localAddresses: local,
+      }),
+    ).toBe("8.8.8.8");
   });
 
   test("safeFetch and the webhook destination check use this machine's interfaces by default", async () => {
     const own = serverAddresses();
     expect(own).toContain("127.0.0.1");
     // Every IPv4 address of every interface is listed (the public one of a VPS among them).
-    for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) if (a.family === "IPv4") expect(own).toContain(a.address);
+    for (const list of Object.values(networkInterfaces()))
+      for (const a of list ?? []) if (a.family === "IPv4") expect(own).toContain(a.address);
     const refused = safeFetch("http://own.example.test/", { resolve: async () => [OWN], localAddresses: local });
     await expect(refused).rejects.toBeInstanceOf(OutboundRefused);
-    await expect(checkDestination("http://own.example.test/hook", { allowPrivate: false, resolve: async () => [OWN], localAddresses: local })).rejects.toMatchObject({
+    await expect(
+      checkDestination("http://own.example.test/hook", {
+        allowPrivate: false,
+        resolve: async () => [OWN],
+        localAddresses: local,
+      }),
+    ).rejects.toMatchObject({
       message: "invalid params: url refused: own.example.test does not resolve to a public internet address",
     });
   });
@@ -94,7 +127,15 @@ describe("resolution is bounded by the attempt's timeout and DNS_TIMEOUT_MS", ()
     const t0 = Date.now();
     const outcome = await within(
       sendDelivery(
-        { id: "dl_1", attempts: 0, eventId: "msg_1", payload: "{}", endpointId: "wh_1", url: "https://hook.slow-dns.example/x", secrets: [`whsec_${Buffer.alloc(24, 7).toString("base64")}`] },
+        {
+          id: "dl_1",
+          attempts: 0,
+          eventId: "msg_1",
+          payload: "{}",
+          endpointId: "wh_1",
+          url: "https://hook.slow-dns.example/x",
+          secrets: [`whsec_${Buffer.alloc(24, 7).toString("base64")}`],
+        },
         { timeoutMs: 300, schedule: [5000], disableAfterMs: 86_400_000, allowPrivate: false, resolve: never },
         systemClock,
       ),
@@ -105,7 +146,15 @@ describe("resolution is bounded by the attempt's timeout and DNS_TIMEOUT_MS", ()
 
   test("creating a webhook at such a host is refused after the DNS deadline (5 s by default)", async () => {
     expect(DNS_TIMEOUT_MS).toBe(5000);
-    const refused = await within(checkDestination("https://hook.slow-dns.example/x", { allowPrivate: false, resolve: never, dnsTimeoutMs: 200 }).catch((e: Error) => e));
-    expect(refused).toMatchObject({ message: "invalid params: url refused: hook.slow-dns.example does not resolve to a public internet address" });
+    const refused = await within(
+      checkDestination("https://hook.slow-dns.example/x", {
+        allowPrivate: false,
+        resolve: never,
+        dnsTimeoutMs: 200,
+      }).catch((e: Error) => e),
+    );
+    expect(refused).toMatchObject({
+      message: "invalid params: url refused: hook.slow-dns.example does not resolve to a public internet address",
+    });
   });
 });

@@ -17,7 +17,11 @@ const DAY = 86_400_000;
 async function signedIn() {
   const t = installTestServices();
   const { headers, response } = await t.services.auth.api.signUpEmail({
-    body: { email: `s${Math.random().toString(36).slice(2)}@example.test`, password: "correct-horse-battery", name: "S" },
+    body: {
+      email: `s${Math.random().toString(36).slice(2)}@example.test`,
+      password: "correct-horse-battery",
+      name: "S",
+    },
     returnHeaders: true,
   });
   const cookie = headers.getSetCookie()[0]!.split(";")[0]!;
@@ -36,7 +40,10 @@ describe("fast session lookup", () => {
 
   test("no cookie, a tampered token or signature, another secret's signature, garbage → nobody (better-auth agrees)", async () => {
     const { services, db, cookie } = await signedIn();
-    const [name, value] = [cookie.slice(0, cookie.indexOf("=")), decodeURIComponent(cookie.slice(cookie.indexOf("=") + 1))];
+    const [name, value] = [
+      cookie.slice(0, cookie.indexOf("=")),
+      decodeURIComponent(cookie.slice(cookie.indexOf("=") + 1)),
+    ];
     const [token, sig] = [value.slice(0, value.lastIndexOf(".")), value.slice(value.lastIndexOf(".") + 1)];
     const flip = (s: string) => (s[0] === "A" ? "B" : "A") + s.slice(1);
     const bad = [
@@ -71,7 +78,10 @@ describe("fast session lookup", () => {
     expect(await sessionUserId(services.auth, db, h(cookie), expires - 6 * DAY)).toBe(ASK_BETTER_AUTH);
     expect(await sessionUserId(services.auth, db, h(cookie), expires)).toBe(ASK_BETTER_AUTH);
     // better-auth then refreshes the row (sliding expiry): the fast path takes over again.
-    db.update(session).set({ expiresAt: new Date(Date.now() + 6 * DAY - 60_000) }).where(eq(session.token, token)).run();
+    db.update(session)
+      .set({ expiresAt: new Date(Date.now() + 6 * DAY - 60_000) })
+      .where(eq(session.token, token))
+      .run();
     expect(await services.auth.api.getSession({ headers: h(cookie) })).not.toBeNull();
     const refreshed = db.select().from(session).where(eq(session.token, token)).get()!;
     expect(refreshed.expiresAt.getTime()).toBeGreaterThan(Date.now() + 6 * DAY);

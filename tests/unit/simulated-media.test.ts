@@ -14,16 +14,56 @@ const req = (aiType: "image" | "video", provider: string, model: string, options
   ({ aiType, provider, model, options, prompt: "a lighthouse at dusk" }) as unknown as GenerationRequest;
 
 describe("simulatedShape: the real model's shape for the chosen options (catalog defaults otherwise)", () => {
-  const cases: [string, GenerationRequest, { ratio: [number, number]; caption: string; mark: string; seconds: number }][] = [
-    ["flux default", req("image", "replicate", "black-forest-labs/flux-schnell"), { ratio: [1, 1], caption: "1:1", mark: "SIMULATED · FLUX.1 [schnell]", seconds: 0 }],
-    ["flux 21:9", req("image", "replicate", "black-forest-labs/flux-schnell", { aspect_ratio: "21:9" }), { ratio: [21, 9], caption: "21:9", mark: "SIMULATED · FLUX.1 [schnell]", seconds: 0 }],
-    ["dall-e default", req("image", "openai", "dall-e-3"), { ratio: [1024, 1024], caption: "1024 × 1024", mark: "SIMULATED · DALL·E 3", seconds: 0 }],
-    ["dall-e wide", req("image", "openai", "dall-e-3", { size: "1792x1024" }), { ratio: [1792, 1024], caption: "1792 × 1024", mark: "SIMULATED · DALL·E 3", seconds: 0 }],
-    ["kling image default 16:9", req("image", "kling", "kling-v1"), { ratio: [16, 9], caption: "16:9", mark: "SIMULATED · Kling v1 image", seconds: 0 }],
-    ["kling video 9:16 10 s", req("video", "kling", "kling-v1-6", { aspect_ratio: "9:16", duration: 10 }), { ratio: [9, 16], caption: "9:16 · 10 s", mark: "SIMULATED · Kling v1.6 video", seconds: 10 }],
-    ["runway default", req("video", "runway", "gen4.5"), { ratio: [1280, 720], caption: "1280 × 720 · 5 s", mark: "SIMULATED · Runway Gen-4.5", seconds: 5 }],
-    ["runway portrait 3 s", req("video", "runway", "gen4.5", { ratio: "720:1280", duration: 3 }), { ratio: [720, 1280], caption: "720 × 1280 · 3 s", mark: "SIMULATED · Runway Gen-4.5", seconds: 3 }],
-    ["undeclared option ignored", req("video", "runway", "gen4.5", { aspect_ratio: "1:1", duration: 99 }), { ratio: [1280, 720], caption: "1280 × 720 · 5 s", mark: "SIMULATED · Runway Gen-4.5", seconds: 5 }],
+  const cases: [
+    string,
+    GenerationRequest,
+    { ratio: [number, number]; caption: string; mark: string; seconds: number },
+  ][] = [
+    [
+      "flux default",
+      req("image", "replicate", "black-forest-labs/flux-schnell"),
+      { ratio: [1, 1], caption: "1:1", mark: "SIMULATED · FLUX.1 [schnell]", seconds: 0 },
+    ],
+    [
+      "flux 21:9",
+      req("image", "replicate", "black-forest-labs/flux-schnell", { aspect_ratio: "21:9" }),
+      { ratio: [21, 9], caption: "21:9", mark: "SIMULATED · FLUX.1 [schnell]", seconds: 0 },
+    ],
+    [
+      "dall-e default",
+      req("image", "openai", "dall-e-3"),
+      { ratio: [1024, 1024], caption: "1024 × 1024", mark: "SIMULATED · DALL·E 3", seconds: 0 },
+    ],
+    [
+      "dall-e wide",
+      req("image", "openai", "dall-e-3", { size: "1792x1024" }),
+      { ratio: [1792, 1024], caption: "1792 × 1024", mark: "SIMULATED · DALL·E 3", seconds: 0 },
+    ],
+    [
+      "kling image default 16:9",
+      req("image", "kling", "kling-v1"),
+      { ratio: [16, 9], caption: "16:9", mark: "SIMULATED · Kling v1 image", seconds: 0 },
+    ],
+    [
+      "kling video 9:16 10 s",
+      req("video", "kling", "kling-v1-6", { aspect_ratio: "9:16", duration: 10 }),
+      { ratio: [9, 16], caption: "9:16 · 10 s", mark: "SIMULATED · Kling v1.6 video", seconds: 10 },
+    ],
+    [
+      "runway default",
+      req("video", "runway", "gen4.5"),
+      { ratio: [1280, 720], caption: "1280 × 720 · 5 s", mark: "SIMULATED · Runway Gen-4.5", seconds: 5 },
+    ],
+    [
+      "runway portrait 3 s",
+      req("video", "runway", "gen4.5", { ratio: "720:1280", duration: 3 }),
+      { ratio: [720, 1280], caption: "720 × 1280 · 3 s", mark: "SIMULATED · Runway Gen-4.5", seconds: 3 },
+    ],
+    [
+      "undeclared option ignored",
+      req("video", "runway", "gen4.5", { aspect_ratio: "1:1", duration: 99 }),
+      { ratio: [1280, 720], caption: "1280 × 720 · 5 s", mark: "SIMULATED · Runway Gen-4.5", seconds: 5 },
+    ],
   ];
   for (const [label, r, expected] of cases) {
     test(label, () => {
@@ -40,18 +80,26 @@ describe("renderAssets remembers its last renders (issue 15: the runner rendered
     return asset.bytes;
   };
   test("the same request gives back the same render; another prompt, model or option is rendered anew", () => {
-    const fox = { ...req("image", "replicate", "black-forest-labs/flux-schnell"), prompt: "render cache: a fox" } as GenerationRequest;
+    const fox = {
+      ...req("image", "replicate", "black-forest-labs/flux-schnell"),
+      prompt: "render cache: a fox",
+    } as GenerationRequest;
     const first = bytesOf(fox);
     expect(bytesOf({ ...fox })).toBe(first);
     expect(Buffer.from(first).equals(Buffer.from(renderImagePng(fox.prompt, simulatedShape(fox).look)))).toBe(true);
-    for (const other of [{ ...fox, prompt: "render cache: a hare" }, { ...fox, options: { aspect_ratio: "16:9" } }, { ...fox, provider: "kling", model: "kling-v1" }] as GenerationRequest[]) {
+    for (const other of [
+      { ...fox, prompt: "render cache: a hare" },
+      { ...fox, options: { aspect_ratio: "16:9" } },
+      { ...fox, provider: "kling", model: "kling-v1" },
+    ] as GenerationRequest[]) {
       const b = bytesOf(other);
       expect(b).not.toBe(first);
       expect(Buffer.from(b).equals(Buffer.from(first))).toBe(false);
     }
   });
   test(`only the last ${RECENT_RENDERS} are kept: an older one is rendered again, with the same bytes`, () => {
-    const r = (i: number) => ({ ...req("image", "openai", "dall-e-3"), prompt: `render cache eviction ${i}` }) as GenerationRequest;
+    const r = (i: number) =>
+      ({ ...req("image", "openai", "dall-e-3"), prompt: `render cache eviction ${i}` }) as GenerationRequest;
     const first = bytesOf(r(0));
     expect(bytesOf(r(0))).toBe(first);
     for (let i = 1; i <= RECENT_RENDERS; i++) bytesOf(r(i));
@@ -66,7 +114,12 @@ describe("images", () => {
     expect(fitArea(16, 9, 384 * 384)).toEqual({ width: 512, height: 288 });
     expect(fitArea(9, 16, 384 * 384, 16)).toEqual({ width: 288, height: 512 });
     expect(fitArea(1, 1, 384 * 384, 16)).toEqual({ width: 384, height: 384 });
-    for (const [w, h] of [[21, 9], [9, 21], [4, 5], [1792, 1024]] as const) {
+    for (const [w, h] of [
+      [21, 9],
+      [9, 21],
+      [4, 5],
+      [1792, 1024],
+    ] as const) {
       const f = fitArea(w, h, 384 * 384);
       expect(Math.abs(f.width / f.height - w / h) / (w / h)).toBeLessThan(0.01);
       expect(Math.abs(f.width * f.height - 384 * 384) / (384 * 384)).toBeLessThan(0.01);
@@ -119,7 +172,11 @@ function find(b: Uint8Array, path: string[], skip: Record<string, number> = { st
 }
 
 describe("videos: real H.264 in MP4", () => {
-  const mp4 = renderVideoMp4("waves on a black sand beach", { ratio: [16, 9], mark: "SIMULATED · Kling v1 video", caption: "16:9 · 5 s" }, 5);
+  const mp4 = renderVideoMp4(
+    "waves on a black sand beach",
+    { ratio: [16, 9], mark: "SIMULATED · Kling v1 video", caption: "16:9 · 5 s" },
+    5,
+  );
   const dv = new DataView(mp4.buffer, mp4.byteOffset, mp4.byteLength);
   const stbl = ["moov", "trak", "mdia", "minf", "stbl"];
 

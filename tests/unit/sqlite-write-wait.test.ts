@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { openDatabase, rawMany, type Db } from "#db/client";
+import { type Db, openDatabase, rawMany } from "#db/client";
 import { isDatabaseBusy } from "~/lib/errors";
 
 const dirs: string[] = [];
@@ -49,7 +49,9 @@ async function holdWriteLock(path: string, holdMs: number): Promise<{ exited: Pr
 }
 
 /** The longest gap between ticks of a 5 ms interval while `work` runs: how long the event loop stood still. */
-async function longestStall(work: () => Promise<unknown>): Promise<{ stallMs: number; result: PromiseSettledResult<unknown> }> {
+async function longestStall(
+  work: () => Promise<unknown>,
+): Promise<{ stallMs: number; result: PromiseSettledResult<unknown> }> {
   let last = performance.now();
   let stallMs = 0;
   const timer = setInterval(() => {

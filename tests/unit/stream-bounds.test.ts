@@ -1,12 +1,12 @@
 /**
- * Security review (DESIGN §10, SSE): a user holds at most MAX_STREAMS_PER_USER
+ * Security review (docs/design.md §10, SSE): a user holds at most MAX_STREAMS_PER_USER
  * open status streams per process (one more is RATE_LIMITED before anything is
  * sent; a closed stream gives its slot back), and each stream ends after its
  * lifetime even while the task is unfinished.
  */
 import { expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
-import { openDatabase, type Db } from "#db/client";
+import { type Db, openDatabase } from "#db/client";
 import { generations, user } from "#db/schema";
 import { MAX_STREAMS_PER_USER, statusStream } from "~/domain/generations/stream.server";
 
@@ -14,10 +14,30 @@ const T0 = Date.now();
 
 async function pendingTask(db: Db) {
   const userId = randomUUID();
-  await db.run(db.insert(user).values({ id: userId, name: "u", email: `${userId}@example.test`, createdAt: new Date(T0), updatedAt: new Date(T0), inviteCode: userId.slice(0, 8) }));
+  await db.run(
+    db.insert(user).values({
+      id: userId,
+      name: "u",
+      email: `${userId}@example.test`,
+      createdAt: new Date(T0),
+      updatedAt: new Date(T0),
+      inviteCode: userId.slice(0, 8),
+    }),
+  );
   const genId = randomUUID();
   await db.run(
-    db.insert(generations).values({ id: genId, userId, aiType: "image", provider: "openai", model: "dall-e-3", prompt: "a fox", status: "pending", creditsCost: 1, deadlineAt: T0 + 600_000, createdAt: new Date(T0) }),
+    db.insert(generations).values({
+      id: genId,
+      userId,
+      aiType: "image",
+      provider: "openai",
+      model: "dall-e-3",
+      prompt: "a fox",
+      status: "pending",
+      creditsCost: 1,
+      deadlineAt: T0 + 600_000,
+      createdAt: new Date(T0),
+    }),
   );
   return { userId, genId };
 }
@@ -37,7 +57,8 @@ test(`a user holds at most ${MAX_STREAMS_PER_USER} open streams; a closed one fr
   const a = await pendingTask(db);
   const b = await pendingTask(db);
   const streams = [];
-  for (let i = 0; i < MAX_STREAMS_PER_USER; i++) streams.push(await statusStream(db, a.userId, a.genId, { pollMs: 20 }));
+  for (let i = 0; i < MAX_STREAMS_PER_USER; i++)
+    streams.push(await statusStream(db, a.userId, a.genId, { pollMs: 20 }));
   await expect(statusStream(db, a.userId, a.genId, { pollMs: 20 })).rejects.toMatchObject({ code: "RATE_LIMITED" });
   const other = await statusStream(db, b.userId, b.genId, { pollMs: 20 });
   await streams.pop()!.cancel();

@@ -11,19 +11,24 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { openDatabase, openPostgres, type Db } from "#db/client";
-import { prepared } from "#db/prepared";
+import { type Db, openDatabase, openPostgres } from "#db/client";
 import { migrations } from "#db/migrations.gen";
 import { pgMigrations } from "#db/migrations-pg.gen";
+import { prepared } from "#db/prepared";
 import { generations, user } from "#db/schema";
 import { findOffering } from "~/domain/catalog";
 import { availableCredits, balanceOf, grantCredits, reservedCredits } from "~/domain/credits/ledger.server";
 import { cancelTransition } from "~/domain/generations/cancel.server";
-import { createGeneration, createOrReplay, hasUnfinished, historyPageJson } from "~/domain/generations/generations.server";
+import {
+  createGeneration,
+  createOrReplay,
+  hasUnfinished,
+  historyPageJson,
+} from "~/domain/generations/generations.server";
 import { claimDue, completeGeneration, failGeneration } from "~/domain/generations/lifecycle.server";
 import { manualClock } from "~/lib/clock";
 import { migrateToPostgres } from "~/server/migrate-to-postgres.server";
-import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
+import { type Postgres, skipWithoutPostgres, startPostgres } from "../support/postgres";
 import { addUserRow } from "../support/services";
 
 const CONFIG = { IMAGE_DEADLINE_MS: 600_000, VIDEO_DEADLINE_MS: 1_200_000 };
@@ -32,9 +37,16 @@ const clock = manualClock();
 
 /** The counter and the truth, per user (users with no task and no counter left out). */
 async function counters(db: Db) {
-  const truth = await db.raw<{ user_id: string; n: number | string }>("SELECT user_id, count(*) AS n FROM generations GROUP BY user_id").many();
-  const kept = await db.raw<{ user_id: string; n: number | string }>("SELECT user_id, tasks AS n FROM user_generation_stats WHERE tasks <> 0").many();
-  const asMap = (rows: { user_id: string; n: number | string }[]) => Object.fromEntries(rows.map((r) => [r.user_id, Number(r.n)]).sort());
+  const truth = await db
+    .raw<{ user_id: string; n: number | string }>("SELECT user_id, count(*) AS n FROM generations GROUP BY user_id")
+    .many();
+  const kept = await db
+    .raw<{ user_id: string; n: number | string }>(
+      "SELECT user_id, tasks AS n FROM user_generation_stats WHERE tasks <> 0",
+    )
+    .many();
+  const asMap = (rows: { user_id: string; n: number | string }[]) =>
+    Object.fromEntries(rows.map((r) => [r.user_id, Number(r.n)]).sort());
   return { truth: asMap(truth), kept: asMap(kept) };
 }
 /** Credits held and tasks unfinished per user: as kept (user_generation_stats) and the truth (the unfinished rows). */
@@ -44,20 +56,34 @@ async function holds(db: Db) {
       "SELECT user_id, sum(credits_cost) AS held, count(*) AS n FROM generations WHERE status IN ('pending', 'processing') GROUP BY user_id",
     )
     .many();
-  const kept = await db.raw<{ user_id: string; held: number | string; n: number | string }>("SELECT user_id, held, unfinished AS n FROM user_generation_stats WHERE held <> 0 OR unfinished <> 0").many();
-  const asMap = (rows: typeof truth) => Object.fromEntries(rows.map((r) => [r.user_id, [Number(r.held), Number(r.n)]]).sort());
+  const kept = await db
+    .raw<{ user_id: string; held: number | string; n: number | string }>(
+      "SELECT user_id, held, unfinished AS n FROM user_generation_stats WHERE held <> 0 OR unfinished <> 0",
+    )
+    .many();
+  const asMap = (rows: typeof truth) =>
+    Object.fromEntries(rows.map((r) => [r.user_id, [Number(r.held), Number(r.n)]]).sort());
   return { truth: asMap(truth), kept: asMap(kept) };
 }
 const counterOf = async (db: Db, userId: string) =>
-  Number((await db.raw<{ n: number | string }>("SELECT tasks AS n FROM user_generation_stats WHERE user_id = ?").one(userId))?.n ?? 0);
-const totalOf = async (db: Db, userId: string, page = 1, pageSize = 20) => (JSON.parse(await historyPageJson(db, userId, { page, pageSize })) as { total: number }).total;
+  Number(
+    (await db.raw<{ n: number | string }>("SELECT tasks AS n FROM user_generation_stats WHERE user_id = ?").one(userId))
+      ?.n ?? 0,
+  );
+const totalOf = async (db: Db, userId: string, page = 1, pageSize = 20) =>
+  (JSON.parse(await historyPageJson(db, userId, { page, pageSize })) as { total: number }).total;
 
 async function newUser(db: Db, credits = 1000) {
   const id = await addUserRow(db, clock.now());
   if (credits > 0) await db.exec(grantCredits(db, { userId: id, amount: credits, source: "admin" }, clock));
   return id;
 }
-const create = (db: Db, userId: string) => createGeneration(db, { userId, input: { offering: flux, prompt: "a cat", options: {} }, mode: "simulated", config: CONFIG }, clock);
+const create = (db: Db, userId: string) =>
+  createGeneration(
+    db,
+    { userId, input: { offering: flux, prompt: "a cat", options: {} }, mode: "simulated", config: CONFIG },
+    clock,
+  );
 const plainRow = (userId: string) => ({
   id: crypto.randomUUID(),
   userId,
@@ -153,7 +179,13 @@ for (const engine of engines) {
       expect(await counterOf(db, u)).toBe(3);
 
       const v = await newUser(db);
-      const args = { userId: v, input: { offering: flux, prompt: "once", options: {} }, mode: "simulated" as const, config: CONFIG, idempotency: { key: "k-1", requestHash: "h" } };
+      const args = {
+        userId: v,
+        input: { offering: flux, prompt: "once", options: {} },
+        mode: "simulated" as const,
+        config: CONFIG,
+        idempotency: { key: "k-1", requestHash: "h" },
+      };
       const [first, again] = [await createOrReplay(db, args, clock), await createOrReplay(db, args, clock)];
       expect([first.replayed, again.replayed, again.row.id]).toEqual([false, true, first.row.id]);
       expect(await counterOf(db, v)).toBe(1);
@@ -175,7 +207,12 @@ for (const engine of engines) {
         clock.advance(10);
       }
       await create(db, other);
-      await db.run(db.update(generations).set({ status: "failed", errorMessage: "boom", completedAt: new Date(clock.now()) }).where(eq(generations.id, ids[0]!)));
+      await db.run(
+        db
+          .update(generations)
+          .set({ status: "failed", errorMessage: "boom", completedAt: new Date(clock.now()) })
+          .where(eq(generations.id, ids[0]!)),
+      );
       expect(await totalOf(db, u)).toBe(25); // full page: the counter
       expect(await totalOf(db, u, 2)).toBe(25); // partial page: offset + entries
       expect(await totalOf(db, u, 5, 5)).toBe(25);
@@ -202,30 +239,52 @@ for (const engine of engines) {
     test("a page of finished tasks served from memory is still the page: a task created, deleted or moved shows at once", async () => {
       const u = await newUser(db);
       const v = await newUser(db, 0);
-      const rows = Array.from({ length: 30 }, (_, i) => ({ ...plainRow(u), createdAt: new Date(clock.now() - 1000 * (30 - i)) }));
+      const rows = Array.from({ length: 30 }, (_, i) => ({
+        ...plainRow(u),
+        createdAt: new Date(clock.now() - 1000 * (30 - i)),
+      }));
       await db.run(db.insert(generations).values(rows));
-      const page = async (n = 1) => JSON.parse(await historyPageJson(db, u, { page: n, pageSize: 20 })) as { generations: { gen_id: string }[]; total: number };
+      const page = async (n = 1) =>
+        JSON.parse(await historyPageJson(db, u, { page: n, pageSize: 20 })) as {
+          generations: { gen_id: string }[];
+          total: number;
+        };
       const first = async (n = 1) => (await page(n)).generations[0]!.gen_id;
       const newest = rows.at(-1)!.id;
       expect([await first(), (await page()).total, await first()]).toEqual([newest, 30, newest]); // the second time from memory
       const made = await create(db, u); // pending: newest, so page 1 changes and is no longer remembered
       expect([await first(), (await page()).total]).toEqual([made.id, 31]);
-      await db.run(db.update(generations).set({ status: "completed", completedAt: new Date(clock.now()) }).where(eq(generations.id, made.id)));
+      await db.run(
+        db
+          .update(generations)
+          .set({ status: "completed", completedAt: new Date(clock.now()) })
+          .where(eq(generations.id, made.id)),
+      );
       expect([await first(), await first()]).toEqual([made.id, made.id]);
       await db.run(db.delete(generations).where(eq(generations.id, made.id)));
       expect([await first(), (await page()).total]).toEqual([newest, 30]);
       expect((await page(2)).generations.length).toBe(10);
       await db.run(db.update(generations).set({ userId: v }).where(eq(generations.id, newest)));
-      expect([await first(), (await page()).total, (await page(2)).generations.length]).toEqual([rows.at(-2)!.id, 29, 9]);
+      expect([await first(), (await page()).total, (await page(2)).generations.length]).toEqual([
+        rows.at(-2)!.id,
+        29,
+        9,
+      ]);
     });
 
     test("a page remembered by one process shows a task another process added (the version is in the database)", async () => {
       const [a, b] = await engine.openPair();
       try {
         const u = await newUser(a);
-        for (let i = 0; i < 20; i++) await a.run(a.insert(generations).values({ ...plainRow(u), createdAt: new Date(clock.now() - 1000 * (20 - i)) }));
+        for (let i = 0; i < 20; i++)
+          await a.run(
+            a.insert(generations).values({ ...plainRow(u), createdAt: new Date(clock.now() - 1000 * (20 - i)) }),
+          );
         const first = async () => {
-          const p = JSON.parse(await historyPageJson(a, u, { page: 1, pageSize: 20 })) as { generations: { gen_id: string }[]; total: number };
+          const p = JSON.parse(await historyPageJson(a, u, { page: 1, pageSize: 20 })) as {
+            generations: { gen_id: string }[];
+            total: number;
+          };
           return [p.generations[0]!.gen_id, p.total];
         };
         const before = await first();
@@ -263,7 +322,9 @@ for (const engine of engines) {
       const claimed = await claimDue(db, { owner: "t", limit: 1000, leaseMs: 60_000 }, clock); // pending → processing: still held
       expect(claimed.map((c) => c.row.id)).toEqual(expect.arrayContaining(made.map((m) => m.id)));
       expect((await holds(db)).kept[u]).toEqual([15, 5]);
-      expect(await completeGeneration(db, { id: made[0]!.id, owner: "t", resultUrls: ["http://x/a.png"] }, clock)).toBe(true); // debited, released
+      expect(await completeGeneration(db, { id: made[0]!.id, owner: "t", resultUrls: ["http://x/a.png"] }, clock)).toBe(
+        true,
+      ); // debited, released
       expect(await failGeneration(db, { id: made[1]!.id, owner: "t", message: "boom" }, clock)).toBe(true);
       await cancelTransition(db, u, made[2]!.id, clock);
       expect((await holds(db)).kept[u]).toEqual([6, 2]);
@@ -275,7 +336,10 @@ for (const engine of engines) {
       expect((await holds(db)).kept[u]).toEqual([14, 3]);
       await db.run(db.update(generations).set({ userId: v }).where(eq(generations.id, made[3]!.id)));
       await db.run(db.update(generations).set({ userId: v, status: "failed" }).where(eq(generations.id, made[4]!.id)));
-      expect([(await holds(db)).kept[u], (await holds(db)).kept[v]]).toEqual([[8, 1], [3, 1]]);
+      expect([(await holds(db)).kept[u], (await holds(db)).kept[v]]).toEqual([
+        [8, 1],
+        [3, 1],
+      ]);
       await db.run(db.delete(generations).where(eq(generations.id, raw.id)));
       await db.run(db.update(generations).set({ status: "completed" }).where(eq(generations.id, made[3]!.id)));
       expect(await hasUnfinished(db, u)).toBe(false);
@@ -291,9 +355,15 @@ for (const engine of engines) {
       const check = prepared(db, "ledger.available", () => {
         throw new Error("availableCredits has not prepared its statement");
       }) as unknown as { getQuery(): { sql: string } };
-      const plan = (db.sqlite!.prepare(`EXPLAIN QUERY PLAN ${check.getQuery().sql}`).all() as { detail: string }[]).map((r) => r.detail);
+      const plan = (db.sqlite!.prepare(`EXPLAIN QUERY PLAN ${check.getQuery().sql}`).all() as { detail: string }[]).map(
+        (r) => r.detail,
+      );
       expect(plan.join(" | ")).not.toContain("generations");
-      expect(plan.some((d) => /user_generation_stats USING INDEX sqlite_autoindex_user_generation_stats_1 \(user_id=\?\)/.test(d))).toBe(true);
+      expect(
+        plan.some((d) =>
+          /user_generation_stats USING INDEX sqlite_autoindex_user_generation_stats_1 \(user_id=\?\)/.test(d),
+        ),
+      ).toBe(true);
       expect(plan.some((d) => /credit_grants USING INDEX/.test(d))).toBe(true);
     });
 
@@ -302,7 +372,11 @@ for (const engine of engines) {
       try {
         const [a, b] = [await newUser(old, 0), await newUser(old, 0)];
         const rows = [
-          ...["pending", "processing", "completed", "failed", "pending"].map((status, i) => ({ ...plainRow(a), status, creditsCost: 1 + i })),
+          ...["pending", "processing", "completed", "failed", "pending"].map((status, i) => ({
+            ...plainRow(a),
+            status,
+            creditsCost: 1 + i,
+          })),
           { ...plainRow(b), status: "processing", creditsCost: 4 },
         ];
         await old.run(old.insert(generations).values(rows));
@@ -319,7 +393,11 @@ for (const engine of engines) {
       const { db: old, finish } = await engine.openBefore();
       try {
         const [a, b, none] = [await newUser(old, 0), await newUser(old, 0), await newUser(old, 0)];
-        await old.run(old.insert(generations).values([...Array.from({ length: 7 }, () => plainRow(a)), ...Array.from({ length: 2 }, () => plainRow(b))]));
+        await old.run(
+          old
+            .insert(generations)
+            .values([...Array.from({ length: 7 }, () => plainRow(a)), ...Array.from({ length: 2 }, () => plainRow(b))]),
+        );
         await finish();
         expect([await counterOf(old, a), await counterOf(old, b), await counterOf(old, none)]).toEqual([7, 2, 0]);
         expect(await old.raw("SELECT 1 FROM user_generation_stats WHERE user_id = ?").one(none)).toBeUndefined();
@@ -362,7 +440,12 @@ describe.skipIf(skipWithoutPostgres())("migrate-to-postgres and the task counter
     // Tasks left out of the copy: the counter check names each user whose tasks differ.
     const url2 = await pg!.createDatabase("counter_move_missing");
     const { copyOrder } = await import("~/server/migrate-to-postgres.server");
-    const err = await migrateToPostgres({ from: file, to: url2, tables: copyOrder().filter((t) => t !== generations) }).catch((e: Error) => e);
-    for (const u of users) expect(String(err)).toContain(`user ${u}: ${want.truth[u]} tasks in SQLite, task counter 0 in PostgreSQL`);
+    const err = await migrateToPostgres({
+      from: file,
+      to: url2,
+      tables: copyOrder().filter((t) => t !== generations),
+    }).catch((e: Error) => e);
+    for (const u of users)
+      expect(String(err)).toContain(`user ${u}: ${want.truth[u]} tasks in SQLite, task counter 0 in PostgreSQL`);
   }, 60_000);
 });

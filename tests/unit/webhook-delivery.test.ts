@@ -1,5 +1,5 @@
 /**
- * The webhook dispatcher's domain (DESIGN §10, docs/events.md "Delivery never loses an event"), in-process:
+ * The webhook dispatcher's domain (docs/design.md §10, docs/events.md "Delivery never loses an event"), in-process:
  * claims with leases, the signed request (Standard Webhooks, checked with the `standardwebhooks` package and by
  * hand per docs/events.md), attempt outcomes against a real local receiver, the retry schedule, disabling a
  * failing endpoint, resend, and the outbox rows. Every expected number and text comes from the docs, not from the
@@ -8,27 +8,26 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHmac, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { Webhook } from "standardwebhooks";
-import { openDatabase, type Db } from "#db/client";
-import { user, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "#db/schema";
+import { type Db, openDatabase } from "#db/client";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "#db/schema";
+import { createWebhookDispatcher } from "#jobs/webhooks";
 import type { GenerationRow } from "~/domain/generations/generations.server";
 import {
+  type AttemptOutcome,
+  type ClaimedDelivery,
   claimDeliveries,
+  type DeliveryPolicy,
   perUserShare,
   recordAttempt,
   releaseDeliveries,
   sendDelivery,
   signatureHeaders,
-  type AttemptOutcome,
-  type ClaimedDelivery,
-  type DeliveryPolicy,
 } from "~/domain/webhooks/delivery.server";
 import { enqueueGenerationEvent } from "~/domain/webhooks/outbox.server";
 import { resendDelivery } from "~/domain/webhooks/webhooks.server";
 import { manualClock } from "~/lib/clock";
-import { createWebhookDispatcher } from "#jobs/webhooks";
-import { startReceiver, type Receiver } from "../support/webhook-receiver";
 import { addUserRow } from "../support/services";
+import { type Receiver, startReceiver } from "../support/webhook-receiver";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 const SECOND = 1_000;
@@ -39,7 +38,12 @@ const DAY = 24 * HOUR;
 const SCHEDULE = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
 /** docs/events.md §5: no 2xx for 3 days disables the endpoint. */
 const DISABLE_AFTER = 3 * DAY;
-const policy: DeliveryPolicy = { timeoutMs: 10_000, schedule: SCHEDULE, disableAfterMs: DISABLE_AFTER, allowPrivate: true };
+const policy: DeliveryPolicy = {
+  timeoutMs: 10_000,
+  schedule: SCHEDULE,
+  disableAfterMs: DISABLE_AFTER,
+  allowPrivate: true,
+};
 
 // Two fixed Standard Webhooks secrets (whsec_ + base64 of 24 bytes).
 const SECRET = `whsec_${Buffer.alloc(24, 7).toString("base64")}`;
@@ -47,25 +51,61 @@ const OLD_SECRET = `whsec_${Buffer.alloc(24, 9).toString("base64")}`;
 
 const addUser = (db: Db) => addUserRow(db, T0);
 
-async function addEndpoint(db: Db, userId: string, id: string, extra: Partial<typeof webhookEndpoints.$inferInsert> = {}) {
-  await db.run(db.insert(webhookEndpoints).values({ id, userId, url: "https://example.test/hook", events: '["generation.completed","generation.failed"]', secret: SECRET, createdAt: T0, ...extra }));
+async function addEndpoint(
+  db: Db,
+  userId: string,
+  id: string,
+  extra: Partial<typeof webhookEndpoints.$inferInsert> = {},
+) {
+  await db.run(
+    db.insert(webhookEndpoints).values({
+      id,
+      userId,
+      url: "https://example.test/hook",
+      events: '["generation.completed","generation.failed"]',
+      secret: SECRET,
+      createdAt: T0,
+      ...extra,
+    }),
+  );
 }
 
 let seq = 0;
-async function addDelivery(db: Db, userId: string, endpointId: string, extra: Partial<typeof webhookDeliveries.$inferInsert> = {}, payload = '{"n":1}') {
+async function addDelivery(
+  db: Db,
+  userId: string,
+  endpointId: string,
+  extra: Partial<typeof webhookDeliveries.$inferInsert> = {},
+  payload = '{"n":1}',
+) {
   const n = ++seq;
   const eventId = `msg_${n}`;
-  await db.run(db.insert(webhookEvents).values({ id: eventId, userId, type: "generation.completed", genId: `g${n}`, payload, createdAt: T0 }));
+  await db.run(
+    db
+      .insert(webhookEvents)
+      .values({ id: eventId, userId, type: "generation.completed", genId: `g${n}`, payload, createdAt: T0 }),
+  );
   const id = extra.id ?? `dlv_${n}`;
-  await db.run(db.insert(webhookDeliveries).values({ eventId, endpointId, nextAttemptAt: T0, createdAt: T0, ...extra, id }));
+  await db.run(
+    db.insert(webhookDeliveries).values({ eventId, endpointId, nextAttemptAt: T0, createdAt: T0, ...extra, id }),
+  );
   return { id, eventId };
 }
 
-const delivery = async (db: Db, id: string) => (await db.one(db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id))))!;
-const endpoint = async (db: Db, id: string) => (await db.one(db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id))))!;
-const attemptsOf = (db: Db, id: string) => db.many(db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id)));
+const delivery = async (db: Db, id: string) =>
+  (await db.one(db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id))))!;
+const endpoint = async (db: Db, id: string) =>
+  (await db.one(db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id))))!;
+const attemptsOf = (db: Db, id: string) =>
+  db.many(db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id)));
 
-const failure = (at: number, error = "HTTP 500", statusCode: number | null = 500): AttemptOutcome => ({ ok: false, statusCode, error, durationMs: 12, at });
+const failure = (at: number, error = "HTTP 500", statusCode: number | null = 500): AttemptOutcome => ({
+  ok: false,
+  statusCode,
+  error,
+  durationMs: 12,
+  at,
+});
 const success = (at: number): AttemptOutcome => ({ ok: true, statusCode: 204, error: null, durationMs: 7, at });
 
 async function setup() {
@@ -91,7 +131,11 @@ describe("claimDeliveries", () => {
 
     const first = await claimDeliveries(db, { owner: "node-a", limit: 2, leaseMs: 15_000 }, clock);
     expect(first.map((d) => d.id)).toEqual([a.id, c.id]);
-    expect(await delivery(db, a.id)).toMatchObject({ leaseOwner: "node-a", leaseUntil: T0 + 15_000, status: "pending" });
+    expect(await delivery(db, a.id)).toMatchObject({
+      leaseOwner: "node-a",
+      leaseUntil: T0 + 15_000,
+      status: "pending",
+    });
 
     const rest = await claimDeliveries(db, { owner: "node-b", limit: 10, leaseMs: 15_000 }, clock);
     expect(rest.map((d) => d.id)).toEqual([b.id]);
@@ -104,7 +148,15 @@ describe("claimDeliveries", () => {
     const payload = '{"type":"generation.completed","data":{"gen_id":"g"}}';
     const d = await addDelivery(db, userId, "wh_1", { attempts: 3 }, payload);
     const [claimed] = await claimDeliveries(db, { owner: "node-a", limit: 1, leaseMs: 15_000 }, clock);
-    expect(claimed).toEqual({ id: d.id, attempts: 3, eventId: d.eventId, payload, endpointId: "wh_1", url: "https://example.test/hook", secrets: [SECRET] });
+    expect(claimed).toEqual({
+      id: d.id,
+      attempts: 3,
+      eventId: d.eventId,
+      payload,
+      endpointId: "wh_1",
+      url: "https://example.test/hook",
+      secrets: [SECRET],
+    });
   });
 
   test("a lease keeps others out until it lapses; then another process claims it", async () => {
@@ -114,15 +166,25 @@ describe("claimDeliveries", () => {
     clock.advance(15_000 - 1);
     expect(await claimDeliveries(db, { owner: "node-b", limit: 5, leaseMs: 15_000 }, clock)).toEqual([]);
     clock.advance(1); // lease_until reached: the sender is presumed dead
-    expect((await claimDeliveries(db, { owner: "node-b", limit: 5, leaseMs: 15_000 }, clock)).map((x) => x.id)).toEqual([d.id]);
+    expect((await claimDeliveries(db, { owner: "node-b", limit: 5, leaseMs: 15_000 }, clock)).map((x) => x.id)).toEqual(
+      [d.id],
+    );
     expect(await delivery(db, d.id)).toMatchObject({ leaseOwner: "node-b", leaseUntil: T0 + 15_000 + 15_000 });
   });
 
   test("during a rotation both secrets sign, the previous one only until its overlap ends", async () => {
     const { db, clock, userId } = await setup();
-    await addEndpoint(db, userId, "wh_rot", { secret: SECRET, previousSecret: OLD_SECRET, previousSecretUntil: T0 + 1 });
+    await addEndpoint(db, userId, "wh_rot", {
+      secret: SECRET,
+      previousSecret: OLD_SECRET,
+      previousSecretUntil: T0 + 1,
+    });
     await addEndpoint(db, userId, "wh_ended", { secret: SECRET, previousSecret: OLD_SECRET, previousSecretUntil: T0 });
-    await addEndpoint(db, userId, "wh_nountil", { secret: SECRET, previousSecret: OLD_SECRET, previousSecretUntil: null });
+    await addEndpoint(db, userId, "wh_nountil", {
+      secret: SECRET,
+      previousSecret: OLD_SECRET,
+      previousSecretUntil: null,
+    });
     await addDelivery(db, userId, "wh_rot", { id: "d_rot" });
     await addDelivery(db, userId, "wh_ended", { id: "d_ended" });
     await addDelivery(db, userId, "wh_nountil", { id: "d_nountil" });
@@ -140,9 +202,24 @@ describe("claimDeliveries", () => {
     const other = await addUser(db);
     await addEndpoint(db, other, "wh_other");
     // userId: one live lease (another node), one expired lease, one delivered row with a stale lease.
-    await addDelivery(db, userId, "wh_1", { id: "live", leaseOwner: "node-x", leaseUntil: T0 + 1, nextAttemptAt: T0 - 100 });
-    await addDelivery(db, userId, "wh_1", { id: "expired", leaseOwner: "node-x", leaseUntil: T0, nextAttemptAt: T0 - 50 });
-    await addDelivery(db, userId, "wh_1", { id: "done", status: "delivered", leaseOwner: "node-x", leaseUntil: T0 + 10_000 });
+    await addDelivery(db, userId, "wh_1", {
+      id: "live",
+      leaseOwner: "node-x",
+      leaseUntil: T0 + 1,
+      nextAttemptAt: T0 - 100,
+    });
+    await addDelivery(db, userId, "wh_1", {
+      id: "expired",
+      leaseOwner: "node-x",
+      leaseUntil: T0,
+      nextAttemptAt: T0 - 50,
+    });
+    await addDelivery(db, userId, "wh_1", {
+      id: "done",
+      status: "delivered",
+      leaseOwner: "node-x",
+      leaseUntil: T0 + 10_000,
+    });
     for (let i = 0; i < 4; i++) await addDelivery(db, userId, "wh_1", { id: `u${i}`, nextAttemptAt: T0 - 40 + i });
     await addDelivery(db, other, "wh_other", { id: "o0", nextAttemptAt: T0 });
 
@@ -152,7 +229,9 @@ describe("claimDeliveries", () => {
     // userId now holds 2: nothing more of theirs, whoever asks.
     expect(await claimDeliveries(db, { owner: "node-b", limit: 10, leaseMs: 15_000, perUser: 2 }, clock)).toEqual([]);
     // A larger share admits exactly the difference, oldest first.
-    expect((await claimDeliveries(db, { owner: "node-b", limit: 10, leaseMs: 15_000, perUser: 4 }, clock)).map((d) => d.id)).toEqual(["u0", "u1"]);
+    expect(
+      (await claimDeliveries(db, { owner: "node-b", limit: 10, leaseMs: 15_000, perUser: 4 }, clock)).map((d) => d.id),
+    ).toEqual(["u0", "u1"]);
   });
 
   test("per-user bound with a limit: the batch stops at the limit and skips users at their share", async () => {
@@ -171,7 +250,12 @@ describe("claimDeliveries", () => {
     const { db, clock, userId } = await setup();
     const other = await addUser(db);
     await addEndpoint(db, other, "wh_other");
-    await addDelivery(db, userId, "wh_1", { id: "held", leaseOwner: "node-x", leaseUntil: T0 + 15_000, nextAttemptAt: T0 - 100 });
+    await addDelivery(db, userId, "wh_1", {
+      id: "held",
+      leaseOwner: "node-x",
+      leaseUntil: T0 + 15_000,
+      nextAttemptAt: T0 - 100,
+    });
     for (let i = 0; i < 8; i++) await addDelivery(db, userId, "wh_1", { id: `u${i}`, nextAttemptAt: T0 - 50 + i }); // older than o0
     await addDelivery(db, other, "wh_other", { id: "o0", nextAttemptAt: T0 });
     const got = await claimDeliveries(db, { owner: "node-a", limit: 1, leaseMs: 15_000, perUser: 1 }, clock);
@@ -181,20 +265,29 @@ describe("claimDeliveries", () => {
   test("without a share, a user's backlog is claimed up to the limit", async () => {
     const { db, clock, userId } = await setup();
     for (let i = 0; i < 6; i++) await addDelivery(db, userId, "wh_1", { id: `u${i}`, nextAttemptAt: T0 - 10 + i });
-    expect((await claimDeliveries(db, { owner: "node-a", limit: 5, leaseMs: 15_000 }, clock)).map((d) => d.id)).toEqual(["u0", "u1", "u2", "u3", "u4"]);
+    expect((await claimDeliveries(db, { owner: "node-a", limit: 5, leaseMs: 15_000 }, clock)).map((d) => d.id)).toEqual(
+      ["u0", "u1", "u2", "u3", "u4"],
+    );
   });
 
   test("releaseDeliveries hands back only this owner's unsent leases", async () => {
     const { db, clock, userId } = await setup();
     await addDelivery(db, userId, "wh_1", { id: "mine" });
     await addDelivery(db, userId, "wh_1", { id: "theirs", leaseOwner: "node-b", leaseUntil: T0 + 60_000 });
-    await addDelivery(db, userId, "wh_1", { id: "done", status: "delivered", leaseOwner: "node-a", leaseUntil: T0 + 60_000 });
+    await addDelivery(db, userId, "wh_1", {
+      id: "done",
+      status: "delivered",
+      leaseOwner: "node-a",
+      leaseUntil: T0 + 60_000,
+    });
     await claimDeliveries(db, { owner: "node-a", limit: 10, leaseMs: 15_000 }, clock);
     expect(await releaseDeliveries(db, "node-a")).toBe(1);
     expect(await delivery(db, "mine")).toMatchObject({ leaseOwner: null, leaseUntil: null, status: "pending" });
     expect(await delivery(db, "theirs")).toMatchObject({ leaseOwner: "node-b", leaseUntil: T0 + 60_000 });
     expect(await delivery(db, "done")).toMatchObject({ leaseOwner: "node-a" });
-    expect((await claimDeliveries(db, { owner: "node-c", limit: 10, leaseMs: 15_000 }, clock)).map((d) => d.id)).toEqual(["mine"]);
+    expect(
+      (await claimDeliveries(db, { owner: "node-c", limit: 10, leaseMs: 15_000 }, clock)).map((d) => d.id),
+    ).toEqual(["mine"]);
   });
 });
 
@@ -218,9 +311,9 @@ describe("recordAttempt", () => {
       deliveredAt: T0 + 40,
     });
     const log = await attemptsOf(db, d.id);
-    expect(log.map(({ attemptedAt, statusCode, durationMs, error }) => ({ attemptedAt, statusCode, durationMs, error }))).toEqual([
-      { attemptedAt: T0 + 10, statusCode: 204, durationMs: 7, error: null },
-    ]);
+    expect(
+      log.map(({ attemptedAt, statusCode, durationMs, error }) => ({ attemptedAt, statusCode, durationMs, error })),
+    ).toEqual([{ attemptedAt: T0 + 10, statusCode: 204, durationMs: 7, error: null }]);
     expect(await claimDeliveries(db, { owner: "node-b", limit: 1, leaseMs: 15_000 }, clock)).toEqual([]);
   });
 
@@ -243,8 +336,20 @@ describe("recordAttempt", () => {
       clock.advance(3); // the attempt took a moment; the wait counts from when it is recorded
       expect(await recordAttempt(db, "node-a", c!, o, policy, clock)).toBe("pending");
       const row = await delivery(db, d.id);
-      expect(row).toMatchObject({ status: "pending", attempts: i + 1, nextAttemptAt: clock.now() + SCHEDULE[i]!, leaseOwner: null, leaseUntil: null });
-      expect(row).toMatchObject({ lastStatusCode: o.statusCode, lastError: o.error, lastDurationMs: 12, lastAttemptAt: o.at, deliveredAt: null });
+      expect(row).toMatchObject({
+        status: "pending",
+        attempts: i + 1,
+        nextAttemptAt: clock.now() + SCHEDULE[i]!,
+        leaseOwner: null,
+        leaseUntil: null,
+      });
+      expect(row).toMatchObject({
+        lastStatusCode: o.statusCode,
+        lastError: o.error,
+        lastDurationMs: 12,
+        lastAttemptAt: o.at,
+        deliveredAt: null,
+      });
       clock.advance(SCHEDULE[i]! - 1);
       expect(await claimDeliveries(db, { owner: "node-b", limit: 1, leaseMs: 15_000 }, clock)).toEqual([]); // not due yet
       clock.advance(1);
@@ -253,7 +358,13 @@ describe("recordAttempt", () => {
     const [last] = await claimDeliveries(db, { owner: "node-a", limit: 1, leaseMs: 15_000 }, clock);
     expect(last?.attempts).toBe(7);
     expect(await recordAttempt(db, "node-a", last!, failure(clock.now()), policy, clock)).toBe("failed");
-    expect(await delivery(db, d.id)).toMatchObject({ status: "failed", attempts: 8, nextAttemptAt: null, leaseOwner: null, lastError: "HTTP 500" });
+    expect(await delivery(db, d.id)).toMatchObject({
+      status: "failed",
+      attempts: 8,
+      nextAttemptAt: null,
+      leaseOwner: null,
+      lastError: "HTTP 500",
+    });
     // ≈ 27.6 h of retries (docs/events.md §4): the 8 attempts span the sum of the waits (+3 ms per recorded attempt).
     expect(clock.now() - T0).toBe(99_305_000 + 7 * 3);
     const log = await attemptsOf(db, d.id);
@@ -338,7 +449,12 @@ describe("recordAttempt", () => {
     clock.set(T0 + DISABLE_AFTER);
     await addDelivery(db, userId, "wh_1", { id: "now", nextAttemptAt: clock.now() });
     await addDelivery(db, userId, "wh_1", { id: "queued", nextAttemptAt: clock.now() + HOUR });
-    await addDelivery(db, userId, "wh_1", { id: "inflight", nextAttemptAt: clock.now() + HOUR, leaseOwner: "b", leaseUntil: clock.now() + 15_000 });
+    await addDelivery(db, userId, "wh_1", {
+      id: "inflight",
+      nextAttemptAt: clock.now() + HOUR,
+      leaseOwner: "b",
+      leaseUntil: clock.now() + 15_000,
+    });
     await addDelivery(db, userId, "wh_1", { id: "sent", status: "delivered", nextAttemptAt: null });
     await addDelivery(db, userId, "wh_other", { id: "elsewhere", nextAttemptAt: clock.now() + HOUR });
     [c] = await claimDeliveries(db, { owner: "a", limit: 1, leaseMs: 15_000 }, clock);
@@ -348,13 +464,29 @@ describe("recordAttempt", () => {
 
     expect(await endpoint(db, "wh_1")).toMatchObject({
       status: "disabled",
-      disabledReason: "disabled 2026-11-25T10:00:00.250Z: no successful delivery since 2026-11-22T10:00:00.000Z (last error: no answer within 10000 ms)",
+      disabledReason:
+        "disabled 2026-11-25T10:00:00.250Z: no successful delivery since 2026-11-22T10:00:00.000Z (last error: no answer within 10000 ms)",
     });
-    expect(await delivery(db, "queued")).toMatchObject({ status: "failed", nextAttemptAt: null, lastError: "endpoint disabled" });
-    expect(await delivery(db, first.id)).toMatchObject({ status: "failed", attempts: 2, nextAttemptAt: null, lastError: "endpoint disabled" });
+    expect(await delivery(db, "queued")).toMatchObject({
+      status: "failed",
+      nextAttemptAt: null,
+      lastError: "endpoint disabled",
+    });
+    expect(await delivery(db, first.id)).toMatchObject({
+      status: "failed",
+      attempts: 2,
+      nextAttemptAt: null,
+      lastError: "endpoint disabled",
+    });
     // The attempt that disabled it is logged, and its delivery (no longer leased) fails with the rest;
     // the one in flight elsewhere keeps its lease.
-    expect(await delivery(db, "now")).toMatchObject({ status: "failed", attempts: 1, nextAttemptAt: null, lastError: "endpoint disabled", lastStatusCode: null });
+    expect(await delivery(db, "now")).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      nextAttemptAt: null,
+      lastError: "endpoint disabled",
+      lastStatusCode: null,
+    });
     expect((await attemptsOf(db, "now")).map((a) => a.error)).toEqual(["no answer within 10000 ms"]);
     expect(await delivery(db, "inflight")).toMatchObject({ status: "pending", leaseOwner: "b" });
     expect(await delivery(db, "sent")).toMatchObject({ status: "delivered", lastError: null });
@@ -364,12 +496,18 @@ describe("recordAttempt", () => {
 
   test("an attempt without an error text disables with 'unknown'; an already disabled endpoint keeps its first reason", async () => {
     const { db, clock, userId } = await setup();
-    await db.run(db.update(webhookEndpoints).set({ failingSince: T0 - DISABLE_AFTER }).where(eq(webhookEndpoints.id, "wh_1")));
+    await db.run(
+      db
+        .update(webhookEndpoints)
+        .set({ failingSince: T0 - DISABLE_AFTER })
+        .where(eq(webhookEndpoints.id, "wh_1")),
+    );
     await addDelivery(db, userId, "wh_1", { id: "x" });
     await addDelivery(db, userId, "wh_1", { id: "y" });
     const [x, y] = await claimDeliveries(db, { owner: "a", limit: 2, leaseMs: 15_000 }, clock);
     await recordAttempt(db, "a", x!, { ok: false, statusCode: 500, error: null, durationMs: 1, at: T0 }, policy, clock);
-    const reason = "disabled 2026-11-22T10:00:00.000Z: no successful delivery since 2026-11-19T10:00:00.000Z (last error: unknown)";
+    const reason =
+      "disabled 2026-11-22T10:00:00.000Z: no successful delivery since 2026-11-19T10:00:00.000Z (last error: unknown)";
     expect(await endpoint(db, "wh_1")).toMatchObject({ status: "disabled", disabledReason: reason });
     clock.advance(MINUTE);
     await recordAttempt(db, "a", y!, failure(clock.now()), policy, clock);
@@ -380,11 +518,26 @@ describe("recordAttempt", () => {
 describe("resend (docs/events.md §6)", () => {
   test("a failed delivery is queued now with attempts 0 and the same event; a disabled endpoint is re-enabled", async () => {
     const { db, clock, userId } = await setup();
-    await db.run(db.update(webhookEndpoints).set({ status: "disabled", disabledReason: "disabled …", failingSince: T0 - DISABLE_AFTER }).where(eq(webhookEndpoints.id, "wh_1")));
-    const d = await addDelivery(db, userId, "wh_1", { status: "failed", attempts: 8, nextAttemptAt: null, lastError: "endpoint disabled" });
+    await db.run(
+      db
+        .update(webhookEndpoints)
+        .set({ status: "disabled", disabledReason: "disabled …", failingSince: T0 - DISABLE_AFTER })
+        .where(eq(webhookEndpoints.id, "wh_1")),
+    );
+    const d = await addDelivery(db, userId, "wh_1", {
+      status: "failed",
+      attempts: 8,
+      nextAttemptAt: null,
+      lastError: "endpoint disabled",
+    });
     clock.advance(HOUR);
     expect(await resendDelivery(db, userId, d.id, clock)).toEqual({ delivery_id: d.id, status: "pending" });
-    expect(await delivery(db, d.id)).toMatchObject({ status: "pending", attempts: 0, nextAttemptAt: T0 + HOUR, eventId: d.eventId });
+    expect(await delivery(db, d.id)).toMatchObject({
+      status: "pending",
+      attempts: 0,
+      nextAttemptAt: T0 + HOUR,
+      eventId: d.eventId,
+    });
     expect(await endpoint(db, "wh_1")).toMatchObject({ status: "active", disabledReason: null, failingSince: null });
     const [c] = await claimDeliveries(db, { owner: "a", limit: 1, leaseMs: 15_000 }, clock);
     expect(c).toMatchObject({ id: d.id, eventId: d.eventId, attempts: 0 });
@@ -408,12 +561,23 @@ describe("resend (docs/events.md §6)", () => {
     const [c] = await claimDeliveries(db, { owner: "a", limit: 1, leaseMs: 15_000 }, clock);
     clock.advance(SECOND);
     await resendDelivery(db, userId, d.id, clock);
-    expect(await delivery(db, d.id)).toMatchObject({ status: "pending", attempts: 0, nextAttemptAt: T0 + SECOND, leaseOwner: "a", leaseUntil: T0 + 15_000 });
+    expect(await delivery(db, d.id)).toMatchObject({
+      status: "pending",
+      attempts: 0,
+      nextAttemptAt: T0 + SECOND,
+      leaseOwner: "a",
+      leaseUntil: T0 + 15_000,
+    });
     expect(await claimDeliveries(db, { owner: "b", limit: 1, leaseMs: 15_000 }, clock)).toEqual([]);
     expect(await recordAttempt(db, "a", c!, failure(T0), policy, clock)).toBe("pending");
     expect((await attemptsOf(db, d.id)).length).toBe(1);
     // The resend restarted the schedule: this failure is attempt 1, retried after the first wait.
-    expect(await delivery(db, d.id)).toMatchObject({ status: "pending", leaseOwner: null, attempts: 1, nextAttemptAt: T0 + SECOND + SCHEDULE[0]! });
+    expect(await delivery(db, d.id)).toMatchObject({
+      status: "pending",
+      leaseOwner: null,
+      attempts: 1,
+      nextAttemptAt: T0 + SECOND + SCHEDULE[0]!,
+    });
   });
 
   test("resend during the last scheduled attempt: that attempt failing does not end the delivery", async () => {
@@ -422,14 +586,23 @@ describe("resend (docs/events.md §6)", () => {
     const [c] = await claimDeliveries(db, { owner: "a", limit: 1, leaseMs: 15_000 }, clock);
     await resendDelivery(db, userId, d.id, clock);
     expect(await recordAttempt(db, "a", c!, failure(T0), policy, clock)).toBe("pending");
-    expect(await delivery(db, d.id)).toMatchObject({ status: "pending", attempts: 1, nextAttemptAt: T0 + SCHEDULE[0]! });
+    expect(await delivery(db, d.id)).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      nextAttemptAt: T0 + SCHEDULE[0]!,
+    });
   });
 });
 
 describe("a delivery in flight when another sender disables its endpoint", () => {
   test("fails with the endpoint's queue instead of going on to a disabled endpoint; the disabling attempt reports failed", async () => {
     const { db, clock, userId } = await setup();
-    await db.run(db.update(webhookEndpoints).set({ failingSince: T0 - DISABLE_AFTER }).where(eq(webhookEndpoints.id, "wh_1")));
+    await db.run(
+      db
+        .update(webhookEndpoints)
+        .set({ failingSince: T0 - DISABLE_AFTER })
+        .where(eq(webhookEndpoints.id, "wh_1")),
+    );
     await addDelivery(db, userId, "wh_1", { id: "x" });
     await addDelivery(db, userId, "wh_1", { id: "y" });
     const [x] = await claimDeliveries(db, { owner: "node-a", limit: 1, leaseMs: 15_000 }, clock);
@@ -441,7 +614,12 @@ describe("a delivery in flight when another sender disables its endpoint", () =>
     // node-b's attempt was in flight: it is logged, and the delivery fails instead of being retried.
     clock.advance(SECOND);
     expect(await recordAttempt(db, "node-b", y!, failure(clock.now()), policy, clock)).toBe("failed");
-    expect(await delivery(db, "y")).toMatchObject({ status: "failed", nextAttemptAt: null, lastError: "endpoint disabled", leaseOwner: null });
+    expect(await delivery(db, "y")).toMatchObject({
+      status: "failed",
+      nextAttemptAt: null,
+      lastError: "endpoint disabled",
+      leaseOwner: null,
+    });
     expect((await attemptsOf(db, "y")).length).toBe(1);
     clock.advance(HOUR);
     expect(await claimDeliveries(db, { owner: "node-c", limit: 5, leaseMs: 15_000 }, clock)).toEqual([]);
@@ -455,8 +633,15 @@ describe("the signed request", () => {
     const headers = signatureHeaders("msg_abc", body, [SECRET, OLD_SECRET], at);
     const ts = "1795341600"; // 2026-11-22T10:00:00Z in Unix seconds (the milliseconds dropped)
     // By hand, per docs/events.md: key = base64-decode of the secret after whsec_.
-    const sig = (secret: string) => createHmac("sha256", Buffer.from(secret.slice("whsec_".length), "base64")).update(`msg_abc.${ts}.${body}`).digest("base64");
-    expect(headers).toEqual({ "webhook-id": "msg_abc", "webhook-timestamp": ts, "webhook-signature": `v1,${sig(SECRET)} v1,${sig(OLD_SECRET)}` });
+    const sig = (secret: string) =>
+      createHmac("sha256", Buffer.from(secret.slice("whsec_".length), "base64"))
+        .update(`msg_abc.${ts}.${body}`)
+        .digest("base64");
+    expect(headers).toEqual({
+      "webhook-id": "msg_abc",
+      "webhook-timestamp": ts,
+      "webhook-signature": `v1,${sig(SECRET)} v1,${sig(OLD_SECRET)}`,
+    });
     expect(signatureHeaders("msg_abc", body, [SECRET], at)["webhook-signature"]).toBe(`v1,${sig(SECRET)}`);
   });
 });
@@ -472,7 +657,12 @@ describe("sendDelivery against a real receiver", () => {
       port: 0,
       hostname: "127.0.0.1",
       async fetch(req) {
-        rawSeen.push({ method: req.method, path: new URL(req.url).pathname, headers: Object.fromEntries(req.headers), body: await req.text() });
+        rawSeen.push({
+          method: req.method,
+          path: new URL(req.url).pathname,
+          headers: Object.fromEntries(req.headers),
+          body: await req.text(),
+        });
         return rawAnswer();
       },
     });
@@ -483,7 +673,12 @@ describe("sendDelivery against a real receiver", () => {
   });
   const rawUrl = (path = "/hook") => `http://127.0.0.1:${raw.port}${path}`;
 
-  const claimedFor = (url: string, payload: string, secrets = [SECRET], eventId = `msg_${randomUUID()}`): ClaimedDelivery => ({
+  const claimedFor = (
+    url: string,
+    payload: string,
+    secrets = [SECRET],
+    eventId = `msg_${randomUUID()}`,
+  ): ClaimedDelivery => ({
     id: "dlv_x",
     attempts: 0,
     eventId,
@@ -497,7 +692,8 @@ describe("sendDelivery against a real receiver", () => {
     const clock = manualClock(Date.now()); // the receiver's verification checks the timestamp against real time
     receiver.received.length = 0;
     receiver.script = [{ status: 204 }];
-    const payload = '{"type":"generation.completed","timestamp":"2026-11-22T10:00:00.000Z","data":{"gen_id":"g1","status":"completed","prompt":"ü 🎨 \\"q\\""}}';
+    const payload =
+      '{"type":"generation.completed","timestamp":"2026-11-22T10:00:00.000Z","data":{"gen_id":"g1","status":"completed","prompt":"ü 🎨 \\"q\\""}}';
     const d = claimedFor(receiver.url, payload, [SECRET, OLD_SECRET]);
     const o = await sendDelivery(d, policy, clock);
     expect(o).toMatchObject({ ok: true, statusCode: 204, error: null, at: clock.now() });
@@ -553,7 +749,11 @@ describe("sendDelivery against a real receiver", () => {
     ];
     for (const [status, ok, error] of cases) {
       rawAnswer = () => new Response("x", { status });
-      expect(await sendDelivery(claimedFor(rawUrl(), "{}"), policy, clock)).toMatchObject({ ok, statusCode: status, error });
+      expect(await sendDelivery(claimedFor(rawUrl(), "{}"), policy, clock)).toMatchObject({
+        ok,
+        statusCode: status,
+        error,
+      });
     }
   });
 
@@ -603,7 +803,11 @@ describe("sendDelivery against a real receiver", () => {
 
     receiver.received.length = 0;
     const refused = await sendDelivery(claimedFor(receiver.url, "{}"), { ...policy, allowPrivate: false }, clock);
-    expect(refused).toMatchObject({ ok: false, statusCode: null, error: "destination refused: 127.0.0.1 is not a public internet address" });
+    expect(refused).toMatchObject({
+      ok: false,
+      statusCode: null,
+      error: "destination refused: 127.0.0.1 is not a public internet address",
+    });
     expect(receiver.received).toEqual([]);
   });
 
@@ -616,10 +820,14 @@ describe("sendDelivery against a real receiver", () => {
     expect(o.error).toBe(`could not connect: ${"x".repeat(300 - "could not connect: ".length)}`);
     const text = new AbortController();
     text.abort("shutting down");
-    expect((await sendDelivery(claimedFor(receiver.url, "{}"), policy, clock, text.signal)).error).toBe("could not connect: shutting down");
+    expect((await sendDelivery(claimedFor(receiver.url, "{}"), policy, clock, text.signal)).error).toBe(
+      "could not connect: shutting down",
+    );
     const nothing = new AbortController();
     nothing.abort(null);
-    expect((await sendDelivery(claimedFor(receiver.url, "{}"), policy, clock, nothing.signal)).error).toBe("could not connect: null");
+    expect((await sendDelivery(claimedFor(receiver.url, "{}"), policy, clock, nothing.signal)).error).toBe(
+      "could not connect: null",
+    );
   });
 
   test("a shutdown abort is not reported as a timeout", async () => {
@@ -691,7 +899,14 @@ describe("the outbox", () => {
     const deliveries = await db.many(db.select().from(webhookDeliveries));
     expect(deliveries.length).toBe(1);
     expect(deliveries[0]!.id).toMatch(/^dlv_[A-Za-z0-9_-]{16}$/);
-    expect(deliveries[0]).toMatchObject({ eventId: event!.id, endpointId: "wh_1", status: "pending", attempts: 0, nextAttemptAt: T0, createdAt: T0 });
+    expect(deliveries[0]).toMatchObject({
+      eventId: event!.id,
+      endpointId: "wh_1",
+      status: "pending",
+      attempts: 0,
+      nextAttemptAt: T0,
+      createdAt: T0,
+    });
 
     // It is due at once: the dispatcher claims it with the stored payload.
     const [c] = await claimDeliveries(db, { owner: "a", limit: 5, leaseMs: 15_000 }, clock);
@@ -707,8 +922,14 @@ describe("the outbox", () => {
     expect(n).toBe(2);
     const [event] = await db.many(db.select().from(webhookEvents));
     expect(event!.type).toBe("generation.failed");
-    expect(JSON.parse(event!.payload)).toMatchObject({ type: "generation.failed", data: { status: "failed", error_message: "canceled" } });
-    expect((await db.many(db.select().from(webhookDeliveries))).map((d) => d.endpointId).sort()).toEqual(["wh_1", "wh_failed_only"]);
+    expect(JSON.parse(event!.payload)).toMatchObject({
+      type: "generation.failed",
+      data: { status: "failed", error_message: "canceled" },
+    });
+    expect((await db.many(db.select().from(webhookDeliveries))).map((d) => d.endpointId).sort()).toEqual([
+      "wh_1",
+      "wh_failed_only",
+    ]);
 
     const lonely = await addUser(db);
     await addEndpoint(db, lonely, "wh_completed_only", { events: '["generation.completed"]' });
@@ -730,7 +951,14 @@ describe("the dispatcher's stop", () => {
       const userId = await addUser(db);
       await addEndpoint(db, userId, "wh_1", { url: receiver.url });
       const d = await addDelivery(db, userId, "wh_1", { nextAttemptAt: clock.now() });
-      const config = { JOB_TICK_MS: 60_000, WEBHOOK_ALLOW_PRIVATE: true, WEBHOOK_TIMEOUT_MS: 5_000, WEBHOOK_RETRY_SCHEDULE: SCHEDULE, WEBHOOK_DISABLE_AFTER_MS: DISABLE_AFTER, WEBHOOK_CONCURRENCY: 4 };
+      const config = {
+        JOB_TICK_MS: 60_000,
+        WEBHOOK_ALLOW_PRIVATE: true,
+        WEBHOOK_TIMEOUT_MS: 5_000,
+        WEBHOOK_RETRY_SCHEDULE: SCHEDULE,
+        WEBHOOK_DISABLE_AFTER_MS: DISABLE_AFTER,
+        WEBHOOK_CONCURRENCY: 4,
+      };
       const dispatcher = createWebhookDispatcher({ db, clock, config, owner: "S" });
       void dispatcher.tick(); // the claim has not returned yet when stop() begins
       await dispatcher.stop(5_000);

@@ -20,11 +20,30 @@ test("resend of a delivery in flight keeps the lease: no second claim, the first
   const clock = manualClock(T0);
   const userId = randomUUID();
   await db.run(
-    db.insert(user).values({ id: userId, name: "u", email: `${userId}@example.test`, createdAt: new Date(T0), updatedAt: new Date(T0), inviteCode: userId.slice(0, 8) }),
+    db.insert(user).values({
+      id: userId,
+      name: "u",
+      email: `${userId}@example.test`,
+      createdAt: new Date(T0),
+      updatedAt: new Date(T0),
+      inviteCode: userId.slice(0, 8),
+    }),
   );
-  await db.run(db.insert(webhookEndpoints).values({ id: "wh_1", userId, url: "https://example.test/hook", events: "[]", secret: "whsec_x", createdAt: T0 }));
-  await db.run(db.insert(webhookEvents).values({ id: "msg_1", userId, type: "generation.completed", genId: "g1", payload: "{}", createdAt: T0 }));
-  await db.run(db.insert(webhookDeliveries).values({ id: "dlv_1", eventId: "msg_1", endpointId: "wh_1", nextAttemptAt: T0, createdAt: T0 }));
+  await db.run(
+    db
+      .insert(webhookEndpoints)
+      .values({ id: "wh_1", userId, url: "https://example.test/hook", events: "[]", secret: "whsec_x", createdAt: T0 }),
+  );
+  await db.run(
+    db
+      .insert(webhookEvents)
+      .values({ id: "msg_1", userId, type: "generation.completed", genId: "g1", payload: "{}", createdAt: T0 }),
+  );
+  await db.run(
+    db
+      .insert(webhookDeliveries)
+      .values({ id: "dlv_1", eventId: "msg_1", endpointId: "wh_1", nextAttemptAt: T0, createdAt: T0 }),
+  );
 
   const [claimed] = await claimDeliveries(db, { owner: "node-a", limit: 10, leaseMs: 60_000 }, clock);
   expect(claimed?.id).toBe("dlv_1");
@@ -35,7 +54,9 @@ test("resend of a delivery in flight keeps the lease: no second claim, the first
 
   const outcome = { ok: true, statusCode: 200, error: null, durationMs: 5, at: clock.now() };
   expect(await recordAttempt(db, "node-a", claimed!, outcome, policy, clock)).toBe("delivered");
-  expect((await db.many(db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, "dlv_1")))).length).toBe(1);
+  expect((await db.many(db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, "dlv_1")))).length).toBe(
+    1,
+  );
 });
 
 test("resend after the lease expired (crashed sender) is claimed at once", async () => {
@@ -43,13 +64,34 @@ test("resend after the lease expired (crashed sender) is claimed at once", async
   const clock = manualClock(T0);
   const userId = randomUUID();
   await db.run(
-    db.insert(user).values({ id: userId, name: "u", email: `${userId}@example.test`, createdAt: new Date(T0), updatedAt: new Date(T0), inviteCode: userId.slice(0, 8) }),
+    db.insert(user).values({
+      id: userId,
+      name: "u",
+      email: `${userId}@example.test`,
+      createdAt: new Date(T0),
+      updatedAt: new Date(T0),
+      inviteCode: userId.slice(0, 8),
+    }),
   );
-  await db.run(db.insert(webhookEndpoints).values({ id: "wh_1", userId, url: "https://example.test/hook", events: "[]", secret: "whsec_x", createdAt: T0 }));
-  await db.run(db.insert(webhookEvents).values({ id: "msg_1", userId, type: "generation.completed", genId: "g1", payload: "{}", createdAt: T0 }));
-  await db.run(db.insert(webhookDeliveries).values({ id: "dlv_1", eventId: "msg_1", endpointId: "wh_1", nextAttemptAt: T0, createdAt: T0 }));
+  await db.run(
+    db
+      .insert(webhookEndpoints)
+      .values({ id: "wh_1", userId, url: "https://example.test/hook", events: "[]", secret: "whsec_x", createdAt: T0 }),
+  );
+  await db.run(
+    db
+      .insert(webhookEvents)
+      .values({ id: "msg_1", userId, type: "generation.completed", genId: "g1", payload: "{}", createdAt: T0 }),
+  );
+  await db.run(
+    db
+      .insert(webhookDeliveries)
+      .values({ id: "dlv_1", eventId: "msg_1", endpointId: "wh_1", nextAttemptAt: T0, createdAt: T0 }),
+  );
   await claimDeliveries(db, { owner: "node-a", limit: 10, leaseMs: 60_000 }, clock);
   clock.advance(61_000);
   await resendDelivery(db, userId, "dlv_1", clock);
-  expect((await claimDeliveries(db, { owner: "node-b", limit: 10, leaseMs: 60_000 }, clock)).map((d) => d.id)).toEqual(["dlv_1"]);
+  expect((await claimDeliveries(db, { owner: "node-b", limit: 10, leaseMs: 60_000 }, clock)).map((d) => d.id)).toEqual([
+    "dlv_1",
+  ]);
 });

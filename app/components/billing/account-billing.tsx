@@ -1,4 +1,4 @@
-/** Account page additions for payments (DESIGN §9): order history, portal link, invited users and rewards. */
+/** Account page additions for payments (docs/design.md §9): order history, portal link, invited users and rewards. */
 import { Form, Link } from "react-router";
 import { Button, buttonVariants, Card, DataTable, EmptyState, formatDate, Hint } from "~/components/ui";
 import type { PaymentEntry, ReferralEntry } from "~/domain/billing/orders.server";
@@ -45,7 +45,9 @@ export function OrderHistory({ data }: { data: AccountBillingData }) {
             cell: (p) => (
               <>
                 {p.product_name}
-                {p.provider === "simulated" ? <span className="ml-2 text-xs text-warning-soft-foreground">(simulated)</span> : null}
+                {p.provider === "simulated" ? (
+                  <span className="ml-2 text-xs text-warning-soft-foreground">(simulated)</span>
+                ) : null}
               </>
             ),
           },
@@ -55,7 +57,9 @@ export function OrderHistory({ data }: { data: AccountBillingData }) {
             cell: (p) => (
               <>
                 {p.credits}
-                {p.clawed_back > 0 ? <span className="ml-1 text-danger-soft-foreground">(−{p.clawed_back} refunded)</span> : null}
+                {p.clawed_back > 0 ? (
+                  <span className="ml-1 text-danger-soft-foreground">(−{p.clawed_back} refunded)</span>
+                ) : null}
               </>
             ),
           },
@@ -65,7 +69,11 @@ export function OrderHistory({ data }: { data: AccountBillingData }) {
             cell: (p) => (
               <>
                 {formatMoney(p.amount, p.currency)}
-                {p.refunded_amount > 0 ? <span className="ml-1 text-danger-soft-foreground">(refunded {formatMoney(p.refunded_amount, p.currency)})</span> : null}
+                {p.refunded_amount > 0 ? (
+                  <span className="ml-1 text-danger-soft-foreground">
+                    (refunded {formatMoney(p.refunded_amount, p.currency)})
+                  </span>
+                ) : null}
               </>
             ),
           },
@@ -76,7 +84,15 @@ export function OrderHistory({ data }: { data: AccountBillingData }) {
   );
 }
 
-export function Referrals({ data, isAffiliate, percent }: { data: AccountBillingData; isAffiliate: boolean; percent: number }) {
+export function Referrals({
+  data,
+  isAffiliate,
+  percent,
+}: {
+  data: AccountBillingData;
+  isAffiliate: boolean;
+  percent: number;
+}) {
   return (
     <div className="mt-4 space-y-3" data-testid="referrals">
       <Hint>

@@ -6,7 +6,17 @@ import { Field } from "./field";
 import { Notice } from "./notice";
 
 /** The narrow card of the account pages (sign in/up, verify, reset): title, optional lead, body, footer line. */
-export function AuthCard({ title, description, footer, children }: { title: string; description?: ReactNode; footer?: ReactNode; children: ReactNode }) {
+export function AuthCard({
+  title,
+  description,
+  footer,
+  children,
+}: {
+  title: string;
+  description?: ReactNode;
+  footer?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="mx-auto w-full max-w-md">
       <div className={cardClass}>
@@ -30,14 +40,30 @@ export interface EmailLinkResult {
  * "Enter your address, we send a link" (forgot password, a new confirmation link): the form,
  * or once sent, `sent(email)` as a success notice. Works without JavaScript.
  */
-export function EmailLinkForm({ result, submitLabel, sent }: { result: EmailLinkResult | undefined; submitLabel: string; sent: (email: string) => ReactNode }) {
+export function EmailLinkForm({
+  result,
+  submitLabel,
+  sent,
+}: {
+  result: EmailLinkResult | undefined;
+  submitLabel: string;
+  sent: (email: string) => ReactNode;
+}) {
   const busy = useNavigation().state === "submitting";
   const errors = result?.errors ?? {};
   if (result?.sent) return <Notice kind="success">{sent(result.email)}</Notice>;
   return (
     <Form method="post" className="space-y-4" noValidate>
       {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
-      <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={result?.email} error={errors.email} />
+      <Field
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        defaultValue={result?.email}
+        error={errors.email}
+      />
       <Button type="submit" className="w-full" disabled={busy}>
         {busy ? "Sending…" : submitLabel}
       </Button>

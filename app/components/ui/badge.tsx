@@ -2,18 +2,21 @@ import { cva, type VariantProps } from "class-variance-authority";
 import type { ReactNode } from "react";
 import { cn } from "./cn";
 
-export const badgeVariants = cva("inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap [&_svg]:size-3", {
-  variants: {
-    tone: {
-      neutral: "bg-muted text-muted-foreground",
-      accent: "bg-accent-soft text-accent-soft-foreground",
-      success: "bg-success-soft text-success-soft-foreground",
-      warning: "bg-warning-soft text-warning-soft-foreground",
-      danger: "bg-danger-soft text-danger-soft-foreground",
+export const badgeVariants = cva(
+  "inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap [&_svg]:size-3",
+  {
+    variants: {
+      tone: {
+        neutral: "bg-muted text-muted-foreground",
+        accent: "bg-accent-soft text-accent-soft-foreground",
+        success: "bg-success-soft text-success-soft-foreground",
+        warning: "bg-warning-soft text-warning-soft-foreground",
+        danger: "bg-danger-soft text-danger-soft-foreground",
+      },
     },
+    defaultVariants: { tone: "neutral" },
   },
-  defaultVariants: { tone: "neutral" },
-});
+);
 
 const STATUS_TONE: Record<string, VariantProps<typeof badgeVariants>["tone"]> = {
   pending: "neutral",
@@ -34,7 +37,12 @@ export function Badge({
   className,
   children,
   ...rest
-}: { status?: string; tone?: VariantProps<typeof badgeVariants>["tone"]; className?: string; children?: ReactNode } & Record<`data-${string}`, string>) {
+}: {
+  status?: string;
+  tone?: VariantProps<typeof badgeVariants>["tone"];
+  className?: string;
+  children?: ReactNode;
+} & Record<`data-${string}`, string>) {
   return (
     <span className={cn(badgeVariants({ tone: tone ?? STATUS_TONE[status ?? ""] ?? "neutral" }), className)} {...rest}>
       {children ?? status}

@@ -28,6 +28,12 @@ export const buttonVariants = cva(
 
 export type ButtonVariants = VariantProps<typeof buttonVariants>;
 
-export function Button({ className, variant, size, type = "button", ...props }: ButtonHTMLAttributes<HTMLButtonElement> & ButtonVariants) {
+export function Button({
+  className,
+  variant,
+  size,
+  type = "button",
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & ButtonVariants) {
   return <button type={type} className={cn(buttonVariants({ variant, size }), className)} {...props} />;
 }

@@ -34,7 +34,12 @@ export function Card({
   const headingId = id ? `${id}-h` : undefined;
   const Heading = level === 3 ? "h3" : "h2";
   return (
-    <section id={anchor ? id : undefined} className={cn(cardClass, anchor && "scroll-mt-20", className)} aria-labelledby={title ? headingId : undefined} {...rest}>
+    <section
+      id={anchor ? id : undefined}
+      className={cn(cardClass, anchor && "scroll-mt-20", className)}
+      aria-labelledby={title ? headingId : undefined}
+      {...rest}
+    >
       {title ? (
         <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
           <div className="min-w-0">

@@ -1,4 +1,4 @@
-import { clsx, type ClassValue } from "clsx";
+import { type ClassValue, clsx } from "clsx";
 import { twMerge } from "tailwind-merge";
 
 /** Joins class names; later Tailwind classes win over earlier ones (`cn("px-4", props.className)`). */

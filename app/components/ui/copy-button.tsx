@@ -6,7 +6,13 @@ import { Button, type ButtonVariants } from "./button";
  * Copies `text` to the clipboard. Without JavaScript there is nothing to click,
  * so it renders only after hydration; the text it copies is always on the page too.
  */
-export function CopyButton({ text, label = "Copy", className, variant = "secondary", size = "sm" }: { text: string; label?: string; className?: string } & ButtonVariants) {
+export function CopyButton({
+  text,
+  label = "Copy",
+  className,
+  variant = "secondary",
+  size = "sm",
+}: { text: string; label?: string; className?: string } & ButtonVariants) {
   const [ready, setReady] = useState(false);
   const [copied, setCopied] = useState(false);
   useEffect(() => setReady(true), []);

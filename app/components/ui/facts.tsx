@@ -9,7 +9,15 @@ const LAYOUT = {
 };
 
 /** Label/value rows (a profile, a generation's details) as one `<dl>` grid; each value carries `data-field={label}`. */
-export function Facts({ items, layout = "stacked", labelClassName }: { items: [string, ReactNode][]; layout?: keyof typeof LAYOUT; labelClassName?: string }) {
+export function Facts({
+  items,
+  layout = "stacked",
+  labelClassName,
+}: {
+  items: [string, ReactNode][];
+  layout?: keyof typeof LAYOUT;
+  labelClassName?: string;
+}) {
   return (
     <dl className={cn("grid text-sm", LAYOUT[layout].dl)}>
       {items.map(([k, v]) => (

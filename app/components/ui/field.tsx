@@ -25,7 +25,19 @@ export function Hint({ id, children, className }: { id?: string; children: React
   );
 }
 
-function FieldShell({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint?: string; children: ReactNode }) {
+function FieldShell({
+  id,
+  label,
+  error,
+  hint,
+  children,
+}: {
+  id: string;
+  label: string;
+  error?: string;
+  hint?: string;
+  children: ReactNode;
+}) {
   return (
     <div>
       <label htmlFor={id} className={labelClass}>
@@ -40,29 +52,75 @@ function FieldShell({ id, label, error, hint, children }: { id: string; label: s
 
 type Extra = { label: string; name: string; error?: string; hint?: string };
 
-export function Field({ label, name, error, hint, id: idProp, className, ...props }: Extra & InputHTMLAttributes<HTMLInputElement>) {
+export function Field({
+  label,
+  name,
+  error,
+  hint,
+  id: idProp,
+  className,
+  ...props
+}: Extra & InputHTMLAttributes<HTMLInputElement>) {
   const id = idProp ?? `f-${name}`;
   return (
     <FieldShell id={id} label={label} error={error} hint={hint}>
-      <input id={id} name={name} className={cn(inputClass, "mt-1.5", className)} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} {...props} />
+      <input
+        id={id}
+        name={name}
+        className={cn(inputClass, "mt-1.5", className)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        {...props}
+      />
     </FieldShell>
   );
 }
 
-export function TextArea({ label, name, error, hint, id: idProp, className, ...props }: Extra & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextArea({
+  label,
+  name,
+  error,
+  hint,
+  id: idProp,
+  className,
+  ...props
+}: Extra & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const id = idProp ?? `f-${name}`;
   return (
     <FieldShell id={id} label={label} error={error} hint={hint}>
-      <textarea id={id} name={name} className={cn(inputClass, "mt-1.5", className)} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} {...props} />
+      <textarea
+        id={id}
+        name={name}
+        className={cn(inputClass, "mt-1.5", className)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        {...props}
+      />
     </FieldShell>
   );
 }
 
-export function Select({ label, name, error, hint, children, id: idProp, className, ...props }: Extra & { children: ReactNode } & SelectHTMLAttributes<HTMLSelectElement>) {
+export function Select({
+  label,
+  name,
+  error,
+  hint,
+  children,
+  id: idProp,
+  className,
+  ...props
+}: Extra & { children: ReactNode } & SelectHTMLAttributes<HTMLSelectElement>) {
   const id = idProp ?? `f-${name}`;
   return (
     <FieldShell id={id} label={label} error={error} hint={hint}>
-      <select id={id} name={name} className={cn(inputClass, "mt-1.5", className)} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} {...props}>
+      <select
+        id={id}
+        name={name}
+        className={cn(inputClass, "mt-1.5", className)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        {...props}
+      >
         {children}
       </select>
     </FieldShell>
@@ -73,4 +131,5 @@ export function Select({ label, name, error, hint, children, id: idProp, classNa
  * A radio or checkbox that covers its whole styled label (a card, a pill): the
  * real input takes the clicks and the focus, and stays invisible.
  */
-export const coverInput = "absolute inset-0 z-10 m-0 size-full cursor-pointer appearance-none rounded-[inherit] opacity-0";
+export const coverInput =
+  "absolute inset-0 z-10 m-0 size-full cursor-pointer appearance-none rounded-[inherit] opacity-0";

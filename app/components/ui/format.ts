@@ -4,7 +4,10 @@
  */
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
-export function formatDate(iso: string | null | undefined, opts: { time?: boolean; seconds?: boolean; empty?: string } = {}): string {
+export function formatDate(
+  iso: string | null | undefined,
+  opts: { time?: boolean; seconds?: boolean; empty?: string } = {},
+): string {
   if (!iso) return opts.empty ?? "—";
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return opts.empty ?? "—";

@@ -3,7 +3,15 @@ import { Link } from "react-router";
 import { buttonVariants } from "./button";
 import { cn } from "./cn";
 
-export function PageHeader({ title, description, children }: { title: string; description?: ReactNode; children?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description?: ReactNode;
+  children?: ReactNode;
+}) {
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
       <div className="min-w-0">
@@ -18,7 +26,11 @@ export function PageHeader({ title, description, children }: { title: string; de
 export function EmptyState({ title, icon, children }: { title: string; icon?: ReactNode; children?: ReactNode }) {
   return (
     <div className="rounded-card border border-dashed border-border bg-surface px-6 py-12 text-center">
-      {icon ? <div className="mx-auto mb-3 flex size-12 items-center justify-center rounded-full bg-accent-soft text-accent-soft-foreground [&_svg]:size-6">{icon}</div> : null}
+      {icon ? (
+        <div className="mx-auto mb-3 flex size-12 items-center justify-center rounded-full bg-accent-soft text-accent-soft-foreground [&_svg]:size-6">
+          {icon}
+        </div>
+      ) : null}
       <p className="font-medium">{title}</p>
       {children ? <div className="mt-2 text-sm text-muted-foreground">{children}</div> : null}
     </div>
@@ -30,7 +42,17 @@ export function Skeleton({ className }: { className?: string }) {
 }
 
 /** Newer / Older links that keep the other query parameters (work without JavaScript). */
-export function Pagination({ label, page, pages, href }: { label: string; page: number; pages: number; href: (page: number) => string }) {
+export function Pagination({
+  label,
+  page,
+  pages,
+  href,
+}: {
+  label: string;
+  page: number;
+  pages: number;
+  href: (page: number) => string;
+}) {
   if (pages <= 1) return null;
   const btn = buttonVariants({ variant: "secondary", size: "sm" });
   return (
@@ -57,9 +79,18 @@ export function Pagination({ label, page, pages, href }: { label: string; page: 
 }
 
 /** A horizontally scrollable box that keyboard users can scroll too (focusable, labelled). */
-export function TableScroll({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
+export function TableScroll({
+  label,
+  className,
+  children,
+}: {
+  label: string;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
-    <div className={cn("relative overflow-x-auto", className)} tabIndex={0} role="region" aria-label={label}>
+    // biome-ignore lint/a11y/useSemanticElements: a scrollable table wrapper, not a document section
+    <div className={cn("relative overflow-x-auto", className)} role="region" aria-label={label}>
       {children}
     </div>
   );

@@ -21,7 +21,10 @@ export function Row({
   textClassName,
   children,
   ...data
-}: { title: ReactNode; actions?: ReactNode; textClassName?: string; children?: ReactNode } & Record<`data-${string}`, string>) {
+}: { title: ReactNode; actions?: ReactNode; textClassName?: string; children?: ReactNode } & Record<
+  `data-${string}`,
+  string
+>) {
   return (
     <li className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3" {...data}>
       <div className={cn("min-w-0 flex-1", textClassName)}>

@@ -15,7 +15,10 @@ export function Stat({
   size = "lg",
   className,
   ...data
-}: { label: ReactNode; value: ReactNode; hint?: ReactNode; size?: keyof typeof VALUE; className?: string } & Record<`data-${string}`, string>) {
+}: { label: ReactNode; value: ReactNode; hint?: ReactNode; size?: keyof typeof VALUE; className?: string } & Record<
+  `data-${string}`,
+  string
+>) {
   return (
     <div className={className}>
       <dt className={cn(LABEL[size], "text-muted-foreground")}>{label}</dt>

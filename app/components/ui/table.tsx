@@ -48,11 +48,13 @@ export function DataTable<T>({
   tableClassName?: string;
   testId?: string;
 }) {
-  if (rows.length === 0) return typeof empty === "string" ? <EmptyState title={empty} /> : <>{empty}</>;
+  if (rows.length === 0) return typeof empty === "string" ? <EmptyState title={empty} /> : empty;
   return (
     <TableScroll label={label} className={className}>
       <table className={cn(table.root, tableClassName)} aria-label={label} data-testid={testId}>
-        {caption ? <caption className="py-1 text-left text-xs font-medium text-muted-foreground">{caption}</caption> : null}
+        {caption ? (
+          <caption className="py-1 text-left text-xs font-medium text-muted-foreground">{caption}</caption>
+        ) : null}
         <thead>
           <tr>
             {columns.map((c, i) => (

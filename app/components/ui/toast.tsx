@@ -6,7 +6,7 @@
  */
 import * as ToastPrimitive from "@radix-ui/react-toast";
 import { X } from "lucide-react";
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
 import { useLocation } from "react-router";
 import { cn } from "./cn";
 
@@ -59,7 +59,11 @@ export function Toaster({ children }: { children: ReactNode }) {
           >
             <div className="min-w-0 flex-1">
               <ToastPrimitive.Title className="text-sm font-semibold">{t.title}</ToastPrimitive.Title>
-              {t.description ? <ToastPrimitive.Description className="mt-0.5 truncate text-sm text-muted-foreground">{t.description}</ToastPrimitive.Description> : null}
+              {t.description ? (
+                <ToastPrimitive.Description className="mt-0.5 truncate text-sm text-muted-foreground">
+                  {t.description}
+                </ToastPrimitive.Description>
+              ) : null}
               {t.action ? (
                 <ToastPrimitive.Action altText={t.action.label} asChild>
                   {"href" in t.action ? (
@@ -67,19 +71,28 @@ export function Toaster({ children }: { children: ReactNode }) {
                       {t.action.label}
                     </a>
                   ) : (
-                    <button type="button" onClick={t.action.onClick} className="link mt-2 inline-block cursor-pointer text-sm">
+                    <button
+                      type="button"
+                      onClick={t.action.onClick}
+                      className="link mt-2 inline-block cursor-pointer text-sm"
+                    >
                       {t.action.label}
                     </button>
                   )}
                 </ToastPrimitive.Action>
               ) : null}
             </div>
-            <ToastPrimitive.Close aria-label="Dismiss" className="rounded-full p-1 text-muted-foreground hover:bg-muted hover:text-foreground">
+            <ToastPrimitive.Close
+              aria-label="Dismiss"
+              className="rounded-full p-1 text-muted-foreground hover:bg-muted hover:text-foreground"
+            >
               <X aria-hidden="true" className="size-4" />
             </ToastPrimitive.Close>
           </ToastPrimitive.Root>
         ))}
-        {hydrated ? <ToastPrimitive.Viewport className="fixed right-0 bottom-0 z-[100] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none" /> : null}
+        {hydrated ? (
+          <ToastPrimitive.Viewport className="fixed right-0 bottom-0 z-[100] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none" />
+        ) : null}
       </ToastPrimitive.Provider>
     </ToastContext.Provider>
   );

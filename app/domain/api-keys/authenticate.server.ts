@@ -10,8 +10,9 @@
  * second (in the revoking process at once). `last_used_at` is written at most
  * once a minute per key (guarded, so several processes write it once).
  */
-import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
+
 import { createHash } from "node:crypto";
+import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { prepared } from "#db/prepared";
 import { apiKeys } from "#db/schema";
@@ -58,7 +59,13 @@ async function read(db: Db, hash: string): Promise<Entry | undefined> {
   );
   const row = await db.one(lookup, { hash });
   if (!row) return undefined;
-  return { keyId: row.id, userId: row.userId, active: row.status === "active", checkedAt: performance.now(), lastUsedAt: row.lastUsedAt?.getTime() ?? null };
+  return {
+    keyId: row.id,
+    userId: row.userId,
+    active: row.status === "active",
+    checkedAt: performance.now(),
+    lastUsedAt: row.lastUsedAt?.getTime() ?? null,
+  };
 }
 
 export async function authenticateApiKey(db: Db, rawKey: string, clock: Clock): Promise<KeyIdentity> {
@@ -83,15 +90,15 @@ export async function authenticateApiKey(db: Db, rawKey: string, clock: Clock): 
     // Guarded: of several processes seeing a stale stamp, one writes.
     await db.run(
       db
-      .update(apiKeys)
-      .set({ lastUsedAt: new Date(now) })
-      .where(
-        and(
-          eq(apiKeys.id, entry.keyId),
-          eq(apiKeys.status, "active"),
-          or(isNull(apiKeys.lastUsedAt), lte(apiKeys.lastUsedAt, new Date(now - LAST_USED_RESOLUTION_MS))),
+        .update(apiKeys)
+        .set({ lastUsedAt: new Date(now) })
+        .where(
+          and(
+            eq(apiKeys.id, entry.keyId),
+            eq(apiKeys.status, "active"),
+            or(isNull(apiKeys.lastUsedAt), lte(apiKeys.lastUsedAt, new Date(now - LAST_USED_RESOLUTION_MS))),
+          ),
         ),
-      ),
     );
   }
   return { keyId: entry.keyId, userId: entry.userId };

@@ -1,20 +1,21 @@
 /**
- * API keys (spec 2.5, 3.2; DESIGN §5): created with a name, shown once,
+ * API keys (spec 2.5, 3.2; docs/design.md §5): created with a name, shown once,
  * stored only as a SHA-256 hash, listed, revoked for good (and listed for
  * REVOKED_KEYS_LISTED_DAYS more). At most
  * MAX_ACTIVE_KEYS active keys per user. Writes run in transactions (the
  * user's row locked while counting) with guarded updates.
  */
-import { and, count, desc, eq, gte, or } from "drizzle-orm";
+
 import { randomUUID } from "node:crypto";
-import { lockRow, one, run, type Db } from "#db/client";
+import { and, count, desc, eq, gte, or } from "drizzle-orm";
+import { type Db, lockRow, one, run } from "#db/client";
 import { apiKeys } from "#db/schema";
-import { DAY_MS, iso, type Clock } from "~/lib/clock";
-import { AppError } from "~/lib/errors";
 import type { Policy } from "~/domain/rate-limits/decide";
 import { takeOrRefuse } from "~/domain/rate-limits/limiter.server";
 import { keyCreationBucket } from "~/domain/rate-limits/policy.server";
 import { disableEndpointsOfKey } from "~/domain/webhooks/webhooks.server";
+import { type Clock, DAY_MS, iso } from "~/lib/clock";
+import { AppError } from "~/lib/errors";
 import { forgetApiKey, hashApiKey } from "./authenticate.server";
 
 export const API_KEY_PREFIX = "atl_";
@@ -87,7 +88,7 @@ export async function createApiKey(
     throw new AppError("INVALID_PARAMS", { reason: `name must be 1 to ${MAX_KEY_NAME} characters` });
   }
   const maxActive = opts.maxActive ?? MAX_ACTIVE_KEYS;
-  // Rate limits count per user (DESIGN §5); this bounds creating and revoking keys in a loop.
+  // Rate limits count per user (docs/design.md §5); this bounds creating and revoking keys in a loop.
   if (opts.creationLimit) {
     await takeOrRefuse(db, keyCreationBucket(input.userId), opts.creationLimit, clock.now());
   }
@@ -119,13 +120,24 @@ export async function createApiKey(
 export async function listApiKeys(db: Db, userId: string, clock: Clock): Promise<ApiKeyInfo[]> {
   const since = new Date(clock.now() - REVOKED_KEYS_LISTED_DAYS * DAY_MS);
   const listed = or(eq(apiKeys.status, "active"), gte(apiKeys.revokedAt, since));
-  const rows = await db.many(db.select().from(apiKeys).where(and(eq(apiKeys.userId, userId), listed)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)));
+  const rows = await db.many(
+    db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.userId, userId), listed))
+      .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)),
+  );
   return rows.map(toApiKeyInfo);
 }
 
 /** One key of the user; another user's key is indistinguishable from a missing one. */
 export async function getApiKey(db: Db, userId: string, keyId: string): Promise<ApiKeyInfo> {
-  const row = await db.one(db.select().from(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId))));
+  const row = await db.one(
+    db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId))),
+  );
   if (!row) throw new AppError("KEY_ID_NOT_FOUND");
   return toApiKeyInfo(row);
 }
@@ -133,19 +145,29 @@ export async function getApiKey(db: Db, userId: string, keyId: string): Promise<
 /**
  * active → revoked, for good. Revoking a revoked key changes nothing and
  * answers the same; there is no way back to active. In the same transaction the
- * webhook endpoints the key set up are disabled (security review 4): a leaked
+ * webhook endpoints the key set up are disabled: a leaked
  * key's endpoint must not keep receiving the user's events after the leak is
  * answered.
  */
-export async function revokeApiKey(db: Db, input: { userId: string; keyId: string }, clock: Clock): Promise<{ key_id: string; status: "revoked" }> {
+export async function revokeApiKey(
+  db: Db,
+  input: { userId: string; keyId: string },
+  clock: Clock,
+): Promise<{ key_id: string; status: "revoked" }> {
   const mine = and(eq(apiKeys.id, input.keyId), eq(apiKeys.userId, input.userId));
   const now = clock.now();
   await db.tx(function* (tx) {
     const row = yield* one(tx.select({ id: apiKeys.id, start: apiKeys.start }).from(apiKeys).where(mine));
     if (!row) throw new AppError("KEY_ID_NOT_FOUND");
     // Guarded: active → revoked once; revoking a revoked key changes nothing.
-    const changed = yield* run(tx.update(apiKeys).set({ status: "revoked", revokedAt: new Date(now) }).where(and(mine, eq(apiKeys.status, "active"))));
-    if (changed === 1) yield* disableEndpointsOfKey(tx, { userId: input.userId, keyId: input.keyId, keyStart: row.start, now });
+    const changed = yield* run(
+      tx
+        .update(apiKeys)
+        .set({ status: "revoked", revokedAt: new Date(now) })
+        .where(and(mine, eq(apiKeys.status, "active"))),
+    );
+    if (changed === 1)
+      yield* disableEndpointsOfKey(tx, { userId: input.userId, keyId: input.keyId, keyStart: row.start, now });
   });
   forgetApiKey(db, input.keyId); // other processes notice within REVALIDATE_MS
   return { key_id: input.keyId, status: "revoked" };

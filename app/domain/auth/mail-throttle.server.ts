@@ -1,5 +1,5 @@
 /**
- * Account e-mails per recipient (security review 3): verification links, reset
+ * Account e-mails per recipient: verification links, reset
  * links and "you already have an account" notices are sent on request, so
  * without a bound anyone can make Atelier mail one address again and again
  * (request-password-reset for a known address, sign-in with the password of an
@@ -14,7 +14,11 @@ import { take } from "~/domain/rate-limits/limiter.server";
 import { emailKey } from "./sign-in-throttle.server";
 
 export const ACCOUNT_MAILS_PER_HOUR = 5;
-export const ACCOUNT_MAIL_POLICY = { name: "account-mail", limit: ACCOUNT_MAILS_PER_HOUR, windowMs: 3_600_000 } as const;
+export const ACCOUNT_MAIL_POLICY = {
+  name: "account-mail",
+  limit: ACCOUNT_MAILS_PER_HOUR,
+  windowMs: 3_600_000,
+} as const;
 
 export const accountMailBucket = (email: string) => `mail:${emailKey(email)}`;
 

@@ -18,16 +18,19 @@ export function profileProblem(fields: { name?: unknown; image?: unknown }): Pro
   const { name, image } = fields;
   if (name !== undefined) {
     if (typeof name !== "string") return { code: "INVALID_NAME", message: "name must be a string" };
-    if (chars(name) > NAME_MAX_CHARS) return { code: "INVALID_NAME", message: `name too long (max ${NAME_MAX_CHARS} characters)` };
+    if (chars(name) > NAME_MAX_CHARS)
+      return { code: "INVALID_NAME", message: `name too long (max ${NAME_MAX_CHARS} characters)` };
   }
   if (image !== undefined && image !== null && image !== "") {
     if (typeof image !== "string") return { code: "INVALID_IMAGE", message: "image must be an https URL" };
-    if (image.length > IMAGE_MAX_CHARS) return { code: "INVALID_IMAGE", message: `image URL too long (max ${IMAGE_MAX_CHARS} characters)` };
+    if (image.length > IMAGE_MAX_CHARS)
+      return { code: "INVALID_IMAGE", message: `image URL too long (max ${IMAGE_MAX_CHARS} characters)` };
     let url: URL | null = null;
     try {
       url = new URL(image);
     } catch {}
-    if (!url || url.protocol !== "https:" || !url.hostname) return { code: "INVALID_IMAGE", message: "image must be an https URL" };
+    if (url?.protocol !== "https:" || !url.hostname)
+      return { code: "INVALID_IMAGE", message: "image must be an https URL" };
   }
   return null;
 }

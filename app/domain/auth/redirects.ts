@@ -1,5 +1,5 @@
 /**
- * Redirect targets handed to better-auth (security review 3). better-auth
+ * Redirect targets handed to better-auth. better-auth
  * checks that a relative `callbackURL` is a path and then normalises it, so
  * `/.//evil.example` (or `/..//…`, `/%2e//…`) became `Location: //evil.example`
  * — another host to a browser: an open redirect on our own origin. Every

@@ -1,5 +1,5 @@
 /**
- * Per-account sign-in throttle (DESIGN §5): after 10 failed sign-ins within 15
+ * Per-account sign-in throttle (docs/design.md §5): after 10 failed sign-ins within 15
  * minutes an address answers 429 until a 15-minute cooldown has passed. Always
  * on, stored in the database so every process shares it.
  *
@@ -9,8 +9,9 @@
  * normalised address whether or not an account has it, so an unknown address
  * behaves exactly like a known one.
  */
-import { eq, sql } from "drizzle-orm";
+
 import { createHash } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { signInAttempts } from "#db/schema";
 
@@ -27,7 +28,12 @@ export type Verdict = { allowed: true } | { allowed: false; retryAfterMs: number
 export const emailKey = (email: string) => createHash("sha256").update(email.trim().toLowerCase()).digest("hex");
 
 /** Counts this attempt and says whether it may go on to the password check. */
-export async function beginSignIn(db: Db, email: string, now: number, policy: ThrottlePolicy = SIGN_IN_POLICY): Promise<Verdict> {
+export async function beginSignIn(
+  db: Db,
+  email: string,
+  now: number,
+  policy: ThrottlePolicy = SIGN_IN_POLICY,
+): Promise<Verdict> {
   const t = signInAttempts;
   const locked = sql`coalesce(${t.lockedUntil}, 0) > ${now}`;
   const fresh = sql`(${t.windowStart} <= ${now - policy.windowMs} and not (${locked}))`;

@@ -1,13 +1,14 @@
 /**
- * Buying (DESIGN §9): start a checkout (Stripe's, or the simulated one when
+ * Buying (docs/design.md §9): start a checkout (Stripe's, or the simulated one when
  * STRIPE_SECRET_KEY is unset), complete a simulated one, open the customer
  * portal, and receive Stripe's webhook. Completion always goes through
  * `processBillingEvent`, the same fulfilment code for both.
  */
-import { and, count, desc, eq, gte, isNotNull } from "drizzle-orm";
+
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { and, count, desc, eq, gte, isNotNull } from "drizzle-orm";
 import type Stripe from "stripe";
-import { lockRow, one, run, type Db } from "#db/client";
+import { type Db, lockRow, one, run } from "#db/client";
 import { checkouts, orderPayments, orders } from "#db/schema";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
@@ -15,9 +16,15 @@ import { AppError } from "~/lib/errors";
 import { log } from "~/lib/log.server";
 import { providerModes } from "../health.server";
 import { defaultPeriodEnd, type Interval } from "../subscriptions/subscriptions.server";
-import { applyWaitingEvents, processBillingEvent, type BillingConfig, type EventResult } from "./fulfil.server";
-import { getProduct, requireBuyableProduct, type ProductRow } from "./products.server";
-import { createPortalUrl, createStripeCheckout, factFromEvent, verifyStripeEvent, type StripeConfig } from "./stripe.server";
+import { applyWaitingEvents, type BillingConfig, type EventResult, processBillingEvent } from "./fulfil.server";
+import { getProduct, type ProductRow, requireBuyableProduct } from "./products.server";
+import {
+  createPortalUrl,
+  createStripeCheckout,
+  factFromEvent,
+  type StripeConfig,
+  verifyStripeEvent,
+} from "./stripe.server";
 
 export interface CheckoutDeps {
   db: Db;
@@ -43,7 +50,7 @@ function assertSimulatedAllowed(config: CheckoutDeps["config"]) {
 /**
  * The per-user bound on checkout starts, counted on `checkouts` rows: the count
  * and the insert of this start's row share one transaction holding the user's
- * row lock, so concurrent starts cannot all pass the count (review2: 40 at once
+ * row lock, so concurrent starts cannot all pass the count (without the lock, 40 at once
  * made 40 Stripe sessions). A Stripe start inserts a placeholder row first (no
  * network I/O inside the transaction) and gives it the session id afterwards.
  */
@@ -51,14 +58,18 @@ async function reserveCheckout(db: Db, row: typeof checkouts.$inferInsert, now: 
   await db.tx(function* (t) {
     yield* lockRow("user", row.userId);
     const started = yield* one(
-      t.select({ n: count() }).from(checkouts).where(and(eq(checkouts.userId, row.userId), gte(checkouts.createdAt, new Date(now - HOUR_MS)))),
+      t
+        .select({ n: count() })
+        .from(checkouts)
+        .where(and(eq(checkouts.userId, row.userId), gte(checkouts.createdAt, new Date(now - HOUR_MS)))),
     );
     if (Number(started?.n ?? 0) >= CHECKOUT_STARTS_PER_HOUR) throw new AppError("RATE_LIMITED");
     yield* run(t.insert(checkouts).values(row));
   });
 }
 
-export const billingMode = (config: StripeConfig): "stripe" | "simulated" => (config.STRIPE_SECRET_KEY ? "stripe" : "simulated");
+export const billingMode = (config: StripeConfig): "stripe" | "simulated" =>
+  config.STRIPE_SECRET_KEY ? "stripe" : "simulated";
 
 export const returnUrls = (publicUrl: string) => ({
   successUrl: `${publicUrl}/account?notice=checkout-success`,
@@ -81,23 +92,38 @@ async function customerOf(db: Db, userId: string): Promise<string | null> {
 }
 
 /** `POST /api/billing/checkout`: where to send the buyer. */
-export async function startCheckout(deps: CheckoutDeps, buyer: { id: string; email: string }, productId: string): Promise<{ checkout_url: string }> {
+export async function startCheckout(
+  deps: CheckoutDeps,
+  buyer: { id: string; email: string },
+  productId: string,
+): Promise<{ checkout_url: string }> {
   const { db, clock, config } = deps;
   const product = await requireBuyableProduct(db, productId);
   const urls = returnUrls(config.publicUrl);
   if (billingMode(config) === "simulated") assertSimulatedAllowed(config);
   const now = clock.now();
-  const sold = { userId: buyer.id, productId: product.id, credits: product.credits, amount: product.amount, currency: product.currency, createdAt: new Date(now) };
+  const sold = {
+    userId: buyer.id,
+    productId: product.id,
+    credits: product.credits,
+    amount: product.amount,
+    currency: product.currency,
+    createdAt: new Date(now),
+  };
   if (billingMode(config) === "stripe") {
     const placeholder = `starting_${randomBytes(12).toString("hex")}`;
     await reserveCheckout(db, { id: placeholder, provider: "stripe", ...sold }, now);
-    const session = await createStripeCheckout(config, { userId: buyer.id, email: buyer.email, product, customerId: await customerOf(db, buyer.id), ...urls }).catch(
-      async (e: { statusCode?: number; message?: string }) => {
-        log.warn("stripe: checkout session failed", { error: e.message, status: e.statusCode });
-        await db.run(db.delete(checkouts).where(eq(checkouts.id, placeholder))); // nothing started: not counted
-        throw new AppError("UPSTREAM_FAILED", { provider: "stripe", status: e.statusCode });
-      },
-    );
+    const session = await createStripeCheckout(config, {
+      userId: buyer.id,
+      email: buyer.email,
+      product,
+      customerId: await customerOf(db, buyer.id),
+      ...urls,
+    }).catch(async (e: { statusCode?: number; message?: string }) => {
+      log.warn("stripe: checkout session failed", { error: e.message, status: e.statusCode });
+      await db.run(db.delete(checkouts).where(eq(checkouts.id, placeholder))); // nothing started: not counted
+      throw new AppError("UPSTREAM_FAILED", { provider: "stripe", status: e.statusCode });
+    });
     await db.run(db.update(checkouts).set({ id: session.id }).where(eq(checkouts.id, placeholder)));
     return { checkout_url: session.url };
   }
@@ -116,7 +142,7 @@ export interface SimulatedCheckoutView {
 /** The simulated page: only its owner sees it. */
 export async function getSimulatedCheckout(db: Db, id: string, userId: string): Promise<SimulatedCheckoutView | null> {
   const c = await db.one(db.select().from(checkouts).where(eq(checkouts.id, id)));
-  if (!c || c.provider !== "simulated" || c.userId !== userId) return null;
+  if (c?.provider !== "simulated" || c.userId !== userId) return null;
   const product = await getProduct(db, c.productId);
   return product ? { id: c.id, status: c.status, product } : null;
 }
@@ -140,11 +166,16 @@ export async function finishSimulatedCheckout(
 ): Promise<{ status: "completed" | "canceled"; result?: EventResult }> {
   const { db, clock } = deps;
   const c = await db.one(db.select().from(checkouts).where(eq(checkouts.id, input.id)));
-  if (!c || c.provider !== "simulated" || c.userId !== input.userId || !tokenMatches(c.tokenHash, input.token)) {
+  if (c?.provider !== "simulated" || c.userId !== input.userId || !tokenMatches(c.tokenHash, input.token)) {
     throw new AppError("FORBIDDEN");
   }
   if (input.outcome === "cancel") {
-    await db.run(db.update(checkouts).set({ status: "canceled" }).where(and(eq(checkouts.id, c.id), eq(checkouts.status, "open"))));
+    await db.run(
+      db
+        .update(checkouts)
+        .set({ status: "canceled" })
+        .where(and(eq(checkouts.id, c.id), eq(checkouts.status, "open"))),
+    );
     return { status: "canceled" };
   }
   // Checked again at payment: a checkout started before the operator set STRIPE_SECRET_KEY (or a live
@@ -154,7 +185,12 @@ export async function finishSimulatedCheckout(
   const product = await getProduct(db, c.productId);
   if (!product) throw new AppError("PRODUCT_NOT_FOUND");
   // Claim the checkout first: two submits of the same form pay once.
-  const claimed = await db.run(db.update(checkouts).set({ status: "completed" }).where(and(eq(checkouts.id, c.id), eq(checkouts.status, "open"))));
+  const claimed = await db.run(
+    db
+      .update(checkouts)
+      .set({ status: "completed" })
+      .where(and(eq(checkouts.id, c.id), eq(checkouts.status, "open"))),
+  );
   if (claimed === 0) {
     // Paid already by a first submit, or canceled/expired meanwhile (then nothing is paid).
     const now = await db.one(db.select({ status: checkouts.status }).from(checkouts).where(eq(checkouts.id, c.id)));
@@ -164,7 +200,11 @@ export async function finishSimulatedCheckout(
   const isPlan = product.kind === "subscription";
   const result = await processBillingEvent(
     deps,
-    { id: `evt_sim_${c.id}`, type: "simulated.checkout.completed", payload: JSON.stringify({ checkout: c.id, product: product.id }) },
+    {
+      id: `evt_sim_${c.id}`,
+      type: "simulated.checkout.completed",
+      payload: JSON.stringify({ checkout: c.id, product: product.id }),
+    },
     {
       type: "payment",
       provider: "simulated",
@@ -193,7 +233,14 @@ export async function cancelSimulatedSubscription(deps: CheckoutDeps, userId: st
     db
       .select()
       .from(orders)
-      .where(and(eq(orders.userId, userId), eq(orders.provider, "simulated"), eq(orders.kind, "subscription"), eq(orders.status, "paid")))
+      .where(
+        and(
+          eq(orders.userId, userId),
+          eq(orders.provider, "simulated"),
+          eq(orders.kind, "subscription"),
+          eq(orders.status, "paid"),
+        ),
+      )
       .orderBy(desc(orders.createdAt))
       .limit(1),
   );
@@ -201,8 +248,18 @@ export async function cancelSimulatedSubscription(deps: CheckoutDeps, userId: st
   const now = deps.clock.now();
   return processBillingEvent(
     deps,
-    { id: `evt_sim_cancel_${order.orderNo}`, type: "simulated.subscription.deleted", payload: JSON.stringify({ order: order.orderNo }) },
-    { type: "status", provider: "simulated", subscriptionId: order.externalId, status: "canceled", at: Math.floor(now / 1000) },
+    {
+      id: `evt_sim_cancel_${order.orderNo}`,
+      type: "simulated.subscription.deleted",
+      payload: JSON.stringify({ order: order.orderNo }),
+    },
+    {
+      type: "status",
+      provider: "simulated",
+      subscriptionId: order.externalId,
+      status: "canceled",
+      at: Math.floor(now / 1000),
+    },
   );
 }
 
@@ -214,16 +271,25 @@ export async function portalUrl(deps: CheckoutDeps, userId: string): Promise<str
 }
 
 /** `POST /api/billing/webhook/stripe`: verify, translate, fulfil once. */
-export async function receiveStripeWebhook(deps: CheckoutDeps, raw: Uint8Array, signature: string | null): Promise<EventResult & { id: string }> {
+export async function receiveStripeWebhook(
+  deps: CheckoutDeps,
+  raw: Uint8Array,
+  signature: string | null,
+): Promise<EventResult & { id: string }> {
   const event = await verifyStripeEvent(deps.config, raw, signature);
   const { db } = deps;
-  const known = async (pi: string) => (await db.one(db.select({ id: orderPayments.id }).from(orderPayments).where(eq(orderPayments.paymentIntent, pi)))) !== undefined;
+  const known = async (pi: string) =>
+    (await db.one(
+      db.select({ id: orderPayments.id }).from(orderPayments).where(eq(orderPayments.paymentIntent, pi)),
+    )) !== undefined;
   const fact = await factFromEvent(deps.config, event, known);
   const payload = new TextDecoder().decode(raw);
   const result = await processBillingEvent(deps, { id: event.id, type: event.type, payload }, fact);
   // A payment (first delivery or a retry): refunds and disputes that came before it apply now.
   if (fact?.type === "payment") {
-    await applyWaitingEvents(deps, fact, (stored) => factFromEvent(deps.config, JSON.parse(stored) as Stripe.Event, known));
+    await applyWaitingEvents(deps, fact, (stored) =>
+      factFromEvent(deps.config, JSON.parse(stored) as Stripe.Event, known),
+    );
   }
   return { id: event.id, ...result };
 }

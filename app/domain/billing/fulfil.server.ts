@@ -1,5 +1,5 @@
 /**
- * Fulfilment (DESIGN §9): the one place where money becomes credits. Stripe's
+ * Fulfilment (docs/design.md §9): the one place where money becomes credits. Stripe's
  * webhook and the simulated checkout both turn what happened into a `Fact`
  * and call `processBillingEvent`, which records the event id once and applies
  * the fact in the same write transaction, so a duplicate or concurrent
@@ -11,15 +11,16 @@
  * `order_payments.ref`), one claw-back per refund amount (unique debit key),
  * one referral reward per invitee (primary key).
  */
-import { and, asc, count, eq, inArray, isNull, lt, lte, or } from "drizzle-orm";
+
 import { randomUUID } from "node:crypto";
-import { one, run, type Db, type Steps } from "#db/client";
+import { and, asc, count, eq, inArray, isNull, lt, lte, or } from "drizzle-orm";
+import { type Db, one, run, type Steps } from "#db/client";
 import { billingEvents, checkouts, orderPayments, orders, referralRewards, user } from "#db/schema";
-import { DAY_MS, type Clock } from "~/lib/clock";
+import { type Clock, DAY_MS } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { log } from "~/lib/log.server";
 import { clawBackGrant, grantCredits, type Tx } from "../credits/ledger.server";
-import { defaultPeriodEnd, newOrderNo, type Interval, type OrderRow } from "../subscriptions/subscriptions.server";
+import { defaultPeriodEnd, type Interval, newOrderNo, type OrderRow } from "../subscriptions/subscriptions.server";
 import { productStep } from "./products.server";
 
 export type BillingConfig = Pick<Config, "PACK_VALIDITY_DAYS" | "SUBSCRIPTION_GRACE_DAYS" | "AFFILIATE_REWARD_PERCENT">;
@@ -122,11 +123,19 @@ export async function processBillingEvent(
     const inserted = yield* run(
       t
         .insert(billingEvents)
-        .values({ id: event.id, type: event.type, outcome: "processing", payload: event.payload, createdAt: new Date(clock.now()) })
+        .values({
+          id: event.id,
+          type: event.type,
+          outcome: "processing",
+          payload: event.payload,
+          createdAt: new Date(clock.now()),
+        })
         .onConflictDoNothing({ target: billingEvents.id }),
     );
     if (inserted === 0) {
-      const seen = yield* one(t.select({ outcome: billingEvents.outcome }).from(billingEvents).where(eq(billingEvents.id, event.id)));
+      const seen = yield* one(
+        t.select({ outcome: billingEvents.outcome }).from(billingEvents).where(eq(billingEvents.id, event.id)),
+      );
       return { duplicate: true, outcome: seen?.outcome ?? "seen" };
     }
     const outcome = fact ? yield* applyFact(t, fact, clock, config) : "ignored: event type not handled";
@@ -134,7 +143,11 @@ export async function processBillingEvent(
     return { duplicate: false, outcome };
   });
   if (!result.duplicate && result.outcome.startsWith("waiting")) {
-    log.warn("billing event waiting for its payment", { event_id: event.id, type: event.type, outcome: result.outcome });
+    log.warn("billing event waiting for its payment", {
+      event_id: event.id,
+      type: event.type,
+      outcome: result.outcome,
+    });
   } else if (!result.duplicate && result.outcome.startsWith("ignored")) {
     log.warn("billing event ignored", { event_id: event.id, type: event.type, outcome: result.outcome });
   } else if (!result.duplicate) {
@@ -168,7 +181,12 @@ export async function applyWaitingEvents(
         const outcome = yield* applyFact(t, fact, clock, config);
         if (outcome.startsWith("waiting")) return null;
         // Another process applied it first: roll this one back.
-        const n = yield* run(t.update(billingEvents).set({ outcome }).where(and(eq(billingEvents.id, row.id), eq(billingEvents.outcome, row.outcome))));
+        const n = yield* run(
+          t
+            .update(billingEvents)
+            .set({ outcome })
+            .where(and(eq(billingEvents.id, row.id), eq(billingEvents.outcome, row.outcome))),
+        );
         if (n !== 1) throw new AppliedElsewhere();
         return outcome;
       })
@@ -197,13 +215,19 @@ export function* applyFact(tx: Tx, fact: Fact, clock: Clock, config: BillingConf
     case "dispute":
       return yield* applyDispute(tx, fact, clock);
     case "checkout-expired": {
-      const n = yield* run(tx.update(checkouts).set({ status: "expired" }).where(and(eq(checkouts.id, fact.checkoutId), eq(checkouts.status, "open"))));
+      const n = yield* run(
+        tx
+          .update(checkouts)
+          .set({ status: "expired" })
+          .where(and(eq(checkouts.id, fact.checkoutId), eq(checkouts.status, "open"))),
+      );
       return n ? `applied: checkout ${fact.checkoutId} expired` : `ignored: checkout ${fact.checkoutId} not open`;
     }
   }
 }
 
-const orderByRef = (tx: Tx, ref: string): Steps<OrderRow | undefined> => one(tx.select().from(orders).where(eq(orders.externalId, ref)));
+const orderByRef = (tx: Tx, ref: string): Steps<OrderRow | undefined> =>
+  one(tx.select().from(orders).where(eq(orders.externalId, ref)));
 function* userExists(tx: Tx, id: string): Steps<boolean> {
   return (yield* one(tx.select({ id: user.id }).from(user).where(eq(user.id, id)))) !== undefined;
 }
@@ -211,7 +235,19 @@ function* userExists(tx: Tx, id: string): Steps<boolean> {
 /** Finds or creates the order of a provider object (race-safe through the unique external id). */
 function* ensureOrder(
   tx: Tx,
-  f: { provider: Provider; orderRef: string; userId: string; productId: string; customerId?: string | null; periodEnd?: number | null; amount?: number; currency?: string; credits?: number | null; status?: string; at: number },
+  f: {
+    provider: Provider;
+    orderRef: string;
+    userId: string;
+    productId: string;
+    customerId?: string | null;
+    periodEnd?: number | null;
+    amount?: number;
+    currency?: string;
+    credits?: number | null;
+    status?: string;
+    at: number;
+  },
   clock: Clock,
 ): Steps<OrderRow | string> {
   const existing = yield* orderByRef(tx, f.orderRef);
@@ -223,27 +259,27 @@ function* ensureOrder(
   const interval = (product.interval ?? "one-time") as Interval;
   yield* run(
     tx
-    .insert(orders)
-    .values({
-      orderNo: newOrderNo(now),
-      userId: f.userId,
-      productId: product.id,
-      productName: product.name,
-      interval,
-      amount: product.kind === "pack" && f.amount !== undefined ? f.amount : product.amount,
-      status: f.status ?? "paid",
-      subId: f.orderRef,
-      periodEnd: product.kind === "pack" ? null : new Date(f.periodEnd ?? defaultPeriodEnd(interval, now)!),
-      createdAt: new Date(now),
-      kind: product.kind,
-      provider: f.provider,
-      currency: f.currency ?? product.currency,
-      credits: f.credits ?? product.credits,
-      externalId: f.orderRef,
-      customerId: f.customerId ?? null,
-      statusAt: f.at,
-    })
-    .onConflictDoNothing({ target: orders.externalId }),
+      .insert(orders)
+      .values({
+        orderNo: newOrderNo(now),
+        userId: f.userId,
+        productId: product.id,
+        productName: product.name,
+        interval,
+        amount: product.kind === "pack" && f.amount !== undefined ? f.amount : product.amount,
+        status: f.status ?? "paid",
+        subId: f.orderRef,
+        periodEnd: product.kind === "pack" ? null : new Date(f.periodEnd ?? defaultPeriodEnd(interval, now)!),
+        createdAt: new Date(now),
+        kind: product.kind,
+        provider: f.provider,
+        currency: f.currency ?? product.currency,
+        credits: f.credits ?? product.credits,
+        externalId: f.orderRef,
+        customerId: f.customerId ?? null,
+        statusAt: f.at,
+      })
+      .onConflictDoNothing({ target: orders.externalId }),
   );
   return (yield* orderByRef(tx, f.orderRef))!;
 }
@@ -270,25 +306,30 @@ function* applyPayment(tx: Tx, f: PaymentFact, clock: Clock, config: BillingConf
   const paymentId = randomUUID();
   const inserted = yield* run(
     tx
-    .insert(orderPayments)
-    .values({
-      id: paymentId,
-      ref: f.paymentRef,
-      orderNo: order.orderNo,
-      userId: order.userId,
-      amount: f.amount,
-      currency: f.currency,
-      credits,
-      paymentIntent: f.paymentIntent ?? null,
-      periodEnd: f.periodEnd ? new Date(f.periodEnd) : null,
-      createdAt: new Date(now),
-    })
-    .onConflictDoNothing({ target: orderPayments.ref }),
+      .insert(orderPayments)
+      .values({
+        id: paymentId,
+        ref: f.paymentRef,
+        orderNo: order.orderNo,
+        userId: order.userId,
+        amount: f.amount,
+        currency: f.currency,
+        credits,
+        paymentIntent: f.paymentIntent ?? null,
+        periodEnd: f.periodEnd ? new Date(f.periodEnd) : null,
+        createdAt: new Date(now),
+      })
+      .onConflictDoNothing({ target: orderPayments.ref }),
   );
   const fresh = inserted === 1;
   if (!fresh && f.paymentIntent) {
     // The same period seen again (checkout, then invoice.paid): keep what the later event knows.
-    yield* run(tx.update(orderPayments).set({ paymentIntent: f.paymentIntent }).where(and(eq(orderPayments.ref, f.paymentRef), isNull(orderPayments.paymentIntent))));
+    yield* run(
+      tx
+        .update(orderPayments)
+        .set({ paymentIntent: f.paymentIntent })
+        .where(and(eq(orderPayments.ref, f.paymentRef), isNull(orderPayments.paymentIntent))),
+    );
   }
 
   if (order.kind === "subscription") {
@@ -298,7 +339,12 @@ function* applyPayment(tx: Tx, f: PaymentFact, clock: Clock, config: BillingConf
         tx
           .update(orders)
           .set({ periodEnd: new Date(periodEnd) })
-          .where(and(eq(orders.orderNo, order.orderNo), or(isNull(orders.periodEnd), lt(orders.periodEnd, new Date(periodEnd))))),
+          .where(
+            and(
+              eq(orders.orderNo, order.orderNo),
+              or(isNull(orders.periodEnd), lt(orders.periodEnd, new Date(periodEnd))),
+            ),
+          ),
       );
     }
     // Paid again → active again, unless a newer event said otherwise.
@@ -308,14 +354,21 @@ function* applyPayment(tx: Tx, f: PaymentFact, clock: Clock, config: BillingConf
         .set({ status: "paid", statusAt: f.at })
         .where(and(eq(orders.orderNo, order.orderNo), or(isNull(orders.statusAt), lte(orders.statusAt, f.at)))),
     );
-    if (f.customerId) yield* run(tx.update(orders).set({ customerId: f.customerId }).where(and(eq(orders.orderNo, order.orderNo), isNull(orders.customerId))));
+    if (f.customerId)
+      yield* run(
+        tx
+          .update(orders)
+          .set({ customerId: f.customerId })
+          .where(and(eq(orders.orderNo, order.orderNo), isNull(orders.customerId))),
+      );
   }
   if (!fresh) return `applied: payment ${f.paymentRef} already recorded`;
 
   const expiresAt =
     order.kind === "pack"
       ? now + config.PACK_VALIDITY_DAYS * DAY_MS
-      : Math.max(f.periodEnd ?? defaultPeriodEnd(order.interval as Interval, now)!, now + DAY_MS) + config.SUBSCRIPTION_GRACE_DAYS * DAY_MS;
+      : Math.max(f.periodEnd ?? defaultPeriodEnd(order.interval as Interval, now)!, now + DAY_MS) +
+        config.SUBSCRIPTION_GRACE_DAYS * DAY_MS;
   const grant = yield* grantCredits(
     tx,
     { userId: order.userId, amount: credits, source: "order", expiresAt, note: `${order.orderNo} · ${product.name}` },
@@ -345,7 +398,11 @@ function* applyStatus(tx: Tx, f: StatusFact, clock: Clock): Steps<string> {
   if (!order) {
     if (!f.userId || !f.productId) return `ignored: unknown subscription ${f.subscriptionId}`;
     // Arrived before the checkout and its invoice: record the order now (no credits until a payment).
-    const made = yield* ensureOrder(tx, { ...f, orderRef: f.subscriptionId, userId: f.userId, productId: f.productId, status: f.status }, clock);
+    const made = yield* ensureOrder(
+      tx,
+      { ...f, orderRef: f.subscriptionId, userId: f.userId, productId: f.productId, status: f.status },
+      clock,
+    );
     if (typeof made === "string") return made;
     order = made;
   }
@@ -355,7 +412,13 @@ function* applyStatus(tx: Tx, f: StatusFact, clock: Clock): Steps<string> {
       .set({ status: f.status, statusAt: f.at, ...(f.periodEnd ? { periodEnd: new Date(f.periodEnd) } : {}) })
       .where(and(eq(orders.orderNo, order.orderNo), or(isNull(orders.statusAt), lte(orders.statusAt, f.at)))),
   );
-  if (f.customerId) yield* run(tx.update(orders).set({ customerId: f.customerId }).where(and(eq(orders.orderNo, order.orderNo), isNull(orders.customerId))));
+  if (f.customerId)
+    yield* run(
+      tx
+        .update(orders)
+        .set({ customerId: f.customerId })
+        .where(and(eq(orders.orderNo, order.orderNo), isNull(orders.customerId))),
+    );
   return res === 1 ? `applied: ${order.orderNo} is ${f.status}` : `ignored: older than the status of ${order.orderNo}`;
 }
 
@@ -369,10 +432,18 @@ const waitingFor = (ref: string) => `waiting: no payment for ${ref}`;
 
 function* applyRefund(tx: Tx, f: RefundFact, clock: Clock): Steps<string> {
   const payment =
-    (f.paymentRef ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.ref, f.paymentRef))) : undefined) ??
-    (f.paymentIntent ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.paymentIntent, f.paymentIntent))) : undefined);
-  if (!payment) return f.paymentRef || f.paymentIntent ? waitingFor(f.paymentRef || f.paymentIntent!) : "ignored: refund without a payment";
-  if (f.amountRefunded <= payment.refundedAmount) return `ignored: ${payment.ref} already refunded ${payment.refundedAmount}`;
+    (f.paymentRef
+      ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.ref, f.paymentRef)))
+      : undefined) ??
+    (f.paymentIntent
+      ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.paymentIntent, f.paymentIntent)))
+      : undefined);
+  if (!payment)
+    return f.paymentRef || f.paymentIntent
+      ? waitingFor(f.paymentRef || f.paymentIntent!)
+      : "ignored: refund without a payment";
+  if (f.amountRefunded <= payment.refundedAmount)
+    return `ignored: ${payment.ref} already refunded ${payment.refundedAmount}`;
   const refunded = Math.min(f.amountRefunded, payment.amount);
   const target = payment.amount > 0 ? Math.floor((payment.credits * refunded) / payment.amount) : payment.credits;
   const due = Math.max(0, target - payment.clawedBack);
@@ -384,11 +455,20 @@ function* applyRefund(tx: Tx, f: RefundFact, clock: Clock): Steps<string> {
   );
   if (guarded !== 1) throw new Error(`billing: payment ${payment.id} changed under a refund`);
   const taken = payment.grantId
-    ? yield* clawBackGrant(tx, { key: `refund:${payment.ref}:${refunded}`, userId: payment.userId, grantId: payment.grantId, amount: due }, clock)
+    ? yield* clawBackGrant(
+        tx,
+        { key: `refund:${payment.ref}:${refunded}`, userId: payment.userId, grantId: payment.grantId, amount: due },
+        clock,
+      )
     : 0;
   const reward = yield* clawBackReferral(tx, payment, refunded, clock);
   if (refunded >= payment.amount) {
-    yield* run(tx.update(orders).set({ status: "refunded" }).where(and(eq(orders.orderNo, payment.orderNo), eq(orders.kind, "pack"))));
+    yield* run(
+      tx
+        .update(orders)
+        .set({ status: "refunded" })
+        .where(and(eq(orders.orderNo, payment.orderNo), eq(orders.kind, "pack"))),
+    );
   }
   return `applied: refund ${refunded} of ${payment.amount} on ${payment.ref}; ${taken} of ${due} credits clawed back${reward ? `; referral ${reward}` : ""}`;
 }
@@ -396,10 +476,21 @@ function* applyRefund(tx: Tx, f: RefundFact, clock: Clock): Steps<string> {
 /** A dispute is a refund of the disputed amount on top of the payment's earlier refunds. */
 function* applyDispute(tx: Tx, f: DisputeFact, clock: Clock): Steps<string> {
   const payment =
-    (f.paymentRef ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.ref, f.paymentRef))) : undefined) ??
-    (f.paymentIntent ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.paymentIntent, f.paymentIntent))) : undefined);
-  if (!payment) return f.paymentRef || f.paymentIntent ? waitingFor(f.paymentRef || f.paymentIntent!) : "ignored: dispute without a payment intent";
-  const outcome = yield* applyRefund(tx, { type: "refund", paymentRef: payment.ref, amountRefunded: payment.refundedAmount + f.amount }, clock);
+    (f.paymentRef
+      ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.ref, f.paymentRef)))
+      : undefined) ??
+    (f.paymentIntent
+      ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.paymentIntent, f.paymentIntent)))
+      : undefined);
+  if (!payment)
+    return f.paymentRef || f.paymentIntent
+      ? waitingFor(f.paymentRef || f.paymentIntent!)
+      : "ignored: dispute without a payment intent";
+  const outcome = yield* applyRefund(
+    tx,
+    { type: "refund", paymentRef: payment.ref, amountRefunded: payment.refundedAmount + f.amount },
+    clock,
+  );
   return outcome.replace(/^applied: refund/, "applied: dispute");
 }
 
@@ -410,43 +501,82 @@ function* applyDispute(tx: Tx, f: DisputeFact, clock: Clock): Steps<string> {
  * guarded `refunded_amount` update makes each step run once; the debit key
  * (one per refund amount) makes the claw-back itself idempotent.
  */
-function* clawBackReferral(tx: Tx, payment: typeof orderPayments.$inferSelect, refunded: number, clock: Clock): Steps<string | null> {
+function* clawBackReferral(
+  tx: Tx,
+  payment: typeof orderPayments.$inferSelect,
+  refunded: number,
+  clock: Clock,
+): Steps<string | null> {
   const reward = yield* one(tx.select().from(referralRewards).where(eq(referralRewards.orderNo, payment.orderNo)));
   if (!reward?.grantId || payment.amount <= 0) return null;
   const earlier = yield* one(
-    tx.select({ n: count() }).from(orderPayments).where(and(eq(orderPayments.orderNo, payment.orderNo), lt(orderPayments.createdAt, payment.createdAt))),
+    tx
+      .select({ n: count() })
+      .from(orderPayments)
+      .where(and(eq(orderPayments.orderNo, payment.orderNo), lt(orderPayments.createdAt, payment.createdAt))),
   );
   if (Number(earlier?.n ?? 0) > 0) return null; // a renewal: the reward was paid out of the first period
   const share = (amount: number) => Math.floor((reward.credits * Math.min(amount, payment.amount)) / payment.amount);
   const due = share(refunded) - share(payment.refundedAmount);
   if (due <= 0) return null;
-  const taken = yield* clawBackGrant(tx, { key: `refund-referral:${payment.ref}:${refunded}`, userId: reward.inviterId, grantId: reward.grantId, amount: due }, clock);
+  const taken = yield* clawBackGrant(
+    tx,
+    {
+      key: `refund-referral:${payment.ref}:${refunded}`,
+      userId: reward.inviterId,
+      grantId: reward.grantId,
+      amount: due,
+    },
+    clock,
+  );
   return `${taken} of ${due} credits clawed back from ${reward.inviterId}`;
 }
 
 /**
- * DESIGN §9: the invitee's first paid order rewards an affiliate inviter with
+ * docs/design.md §9: the invitee's first paid order rewards an affiliate inviter with
  * AFFILIATE_REWARD_PERCENT of its credits, once per invitee (primary key).
  */
-function* rewardReferral(tx: Tx, order: OrderRow, credits: number, clock: Clock, config: BillingConfig): Steps<string | null> {
-  const paid = Number((yield* one(tx.select({ n: count() }).from(orderPayments).where(eq(orderPayments.userId, order.userId))))?.n ?? 0);
+function* rewardReferral(
+  tx: Tx,
+  order: OrderRow,
+  credits: number,
+  clock: Clock,
+  config: BillingConfig,
+): Steps<string | null> {
+  const paid = Number(
+    (yield* one(tx.select({ n: count() }).from(orderPayments).where(eq(orderPayments.userId, order.userId))))?.n ?? 0,
+  );
   if (paid !== 1) return null;
   const invitee = yield* one(tx.select({ invitedBy: user.invitedBy }).from(user).where(eq(user.id, order.userId)));
   if (!invitee?.invitedBy) return null;
-  const inviter = yield* one(tx.select({ id: user.id, isAffiliate: user.isAffiliate }).from(user).where(eq(user.id, invitee.invitedBy)));
+  const inviter = yield* one(
+    tx.select({ id: user.id, isAffiliate: user.isAffiliate }).from(user).where(eq(user.id, invitee.invitedBy)),
+  );
   if (!inviter?.isAffiliate) return null;
   const reward = Math.floor((credits * config.AFFILIATE_REWARD_PERCENT) / 100);
   if (reward <= 0) return null;
   const inserted = yield* run(
     tx
       .insert(referralRewards)
-      .values({ inviteeId: order.userId, inviterId: inviter.id, orderNo: order.orderNo, credits: reward, createdAt: new Date(clock.now()) })
+      .values({
+        inviteeId: order.userId,
+        inviterId: inviter.id,
+        orderNo: order.orderNo,
+        credits: reward,
+        createdAt: new Date(clock.now()),
+      })
       .onConflictDoNothing({ target: referralRewards.inviteeId }),
   );
   if (inserted === 0) return null;
   const grant = yield* grantCredits(
     tx,
-    { userId: inviter.id, amount: reward, source: "referral", expiresAt: clock.now() + 365 * DAY_MS, note: `referral · ${order.orderNo}` },
+    {
+      userId: inviter.id,
+      amount: reward,
+      source: "referral",
+      expiresAt: clock.now() + 365 * DAY_MS,
+      note: `referral · ${order.orderNo}`,
+    },
     clock,
   );
   yield* run(tx.update(referralRewards).set({ grantId: grant.id }).where(eq(referralRewards.inviteeId, order.userId)));

@@ -2,8 +2,8 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { orderPayments, orders, referralRewards, user } from "#db/schema";
-import { iso } from "~/lib/clock";
 import { offsetOf } from "~/domain/paging";
+import { iso } from "~/lib/clock";
 
 export interface PaymentEntry {
   ref: string;
@@ -54,28 +54,31 @@ const toEntry = (r: PaymentRow): PaymentEntry => ({
 export async function listUserPayments(db: Db, userId: string, limit = 50): Promise<PaymentEntry[]> {
   const rows = await db.many(
     db
-    .select(paymentColumns)
-    .from(orderPayments)
-    .innerJoin(orders, eq(orders.orderNo, orderPayments.orderNo))
-    .leftJoin(user, eq(user.id, orderPayments.userId))
-    .where(eq(orderPayments.userId, userId))
-    .orderBy(desc(orderPayments.createdAt), desc(orderPayments.id))
-    .limit(limit),
+      .select(paymentColumns)
+      .from(orderPayments)
+      .innerJoin(orders, eq(orders.orderNo, orderPayments.orderNo))
+      .leftJoin(user, eq(user.id, orderPayments.userId))
+      .where(eq(orderPayments.userId, userId))
+      .orderBy(desc(orderPayments.createdAt), desc(orderPayments.id))
+      .limit(limit),
   );
   return rows.map(toEntry);
 }
 
 /** Every payment with its buyer, newest first (admin), one page at a time. */
-export async function listAllPayments(db: Db, { page, pageSize }: { page: number; pageSize: number }): Promise<{ rows: (PaymentEntry & { email: string })[]; total: number }> {
+export async function listAllPayments(
+  db: Db,
+  { page, pageSize }: { page: number; pageSize: number },
+): Promise<{ rows: (PaymentEntry & { email: string })[]; total: number }> {
   const rows = await db.many(
     db
-    .select(paymentColumns)
-    .from(orderPayments)
-    .innerJoin(orders, eq(orders.orderNo, orderPayments.orderNo))
-    .leftJoin(user, eq(user.id, orderPayments.userId))
-    .orderBy(desc(orderPayments.createdAt), desc(orderPayments.id))
-    .limit(pageSize)
-    .offset(offsetOf(page, pageSize)),
+      .select(paymentColumns)
+      .from(orderPayments)
+      .innerJoin(orders, eq(orders.orderNo, orderPayments.orderNo))
+      .leftJoin(user, eq(user.id, orderPayments.userId))
+      .orderBy(desc(orderPayments.createdAt), desc(orderPayments.id))
+      .limit(pageSize)
+      .offset(offsetOf(page, pageSize)),
   );
   const total = Number((await db.one(db.select({ n: count() }).from(orderPayments)))?.n ?? 0);
   return { rows: rows.map((r) => ({ ...toEntry(r), email: r.email ?? "(deleted user)" })), total };
@@ -94,7 +97,12 @@ export interface RevenueMonth {
 export async function revenueByMonth(db: Db, months = 12): Promise<RevenueMonth[]> {
   const rows = await db.many(
     db
-      .select({ createdAt: orderPayments.createdAt, currency: orderPayments.currency, amount: orderPayments.amount, refunded: orderPayments.refundedAmount })
+      .select({
+        createdAt: orderPayments.createdAt,
+        currency: orderPayments.currency,
+        amount: orderPayments.amount,
+        refunded: orderPayments.refundedAmount,
+      })
       .from(orderPayments)
       .orderBy(desc(orderPayments.createdAt)),
   );
@@ -124,20 +132,26 @@ export interface ReferralEntry {
 export async function listReferrals(db: Db, inviterId: string, limit = 100): Promise<ReferralEntry[]> {
   const rows = await db.many(
     db
-    .select({ email: user.email, name: user.name, createdAt: user.createdAt, credits: referralRewards.credits, rewardedAt: referralRewards.createdAt })
-    .from(user)
-    .leftJoin(referralRewards, and(eq(referralRewards.inviteeId, user.id), eq(referralRewards.inviterId, inviterId)))
-    .where(eq(user.invitedBy, inviterId))
-    .orderBy(desc(user.createdAt))
-    .limit(limit),
+      .select({
+        email: user.email,
+        name: user.name,
+        createdAt: user.createdAt,
+        credits: referralRewards.credits,
+        rewardedAt: referralRewards.createdAt,
+      })
+      .from(user)
+      .leftJoin(referralRewards, and(eq(referralRewards.inviteeId, user.id), eq(referralRewards.inviterId, inviterId)))
+      .where(eq(user.invitedBy, inviterId))
+      .orderBy(desc(user.createdAt))
+      .limit(limit),
   );
   return rows.map((r) => ({
-      email: maskEmail(r.email),
-      nickname: r.name,
-      joined_at: iso(r.createdAt)!,
-      reward_credits: r.credits ?? null,
-      rewarded_at: iso(r.rewardedAt),
-    }));
+    email: maskEmail(r.email),
+    nickname: r.name,
+    joined_at: iso(r.createdAt)!,
+    reward_credits: r.credits ?? null,
+    rewarded_at: iso(r.rewardedAt),
+  }));
 }
 
 /** An inviter sees who joined, not their whole address: `ad***@example.com`. */
@@ -148,7 +162,12 @@ export const maskEmail = (email: string) => {
 
 /** Total referral credits earned. */
 export async function referralTotal(db: Db, inviterId: string): Promise<number> {
-  const r = await db.one(db.select({ n: sql<number>`coalesce(sum(${referralRewards.credits}), 0)` }).from(referralRewards).where(eq(referralRewards.inviterId, inviterId)));
+  const r = await db.one(
+    db
+      .select({ n: sql<number>`coalesce(sum(${referralRewards.credits}), 0)` })
+      .from(referralRewards)
+      .where(eq(referralRewards.inviterId, inviterId)),
+  );
   return Number(r?.n ?? 0);
 }
 

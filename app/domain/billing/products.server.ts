@@ -1,11 +1,11 @@
 /**
- * Products (DESIGN §9): credit packs (one-time) and subscription plans
+ * Products (docs/design.md §9): credit packs (one-time) and subscription plans
  * (credits each month or year), stored in the database, seeded on a fresh
  * install, edited by admins (admin page and CLI). Prices in cents.
  */
 import { asc, count, eq } from "drizzle-orm";
 import { z } from "zod";
-import { one, run, type Db, type Steps, type Tx } from "#db/client";
+import { type Db, one, run, type Steps, type Tx } from "#db/client";
 import { products } from "#db/schema";
 import type { Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
@@ -37,11 +37,56 @@ export const toProductInfo = (p: ProductRow): ProductInfo => ({
 
 /** What a fresh install sells until an admin changes it. */
 export const DEFAULT_PRODUCTS: Omit<ProductRow, "createdAt" | "updatedAt" | "active">[] = [
-  { id: "pack-100", name: "100 credits", kind: "pack", credits: 100, interval: null, amount: 500, currency: "usd", sortOrder: 10 },
-  { id: "pack-500", name: "500 credits", kind: "pack", credits: 500, interval: null, amount: 2000, currency: "usd", sortOrder: 20 },
-  { id: "pack-2000", name: "2,000 credits", kind: "pack", credits: 2000, interval: null, amount: 6000, currency: "usd", sortOrder: 30 },
-  { id: "pro-monthly", name: "Pro monthly", kind: "subscription", credits: 600, interval: "month", amount: 1900, currency: "usd", sortOrder: 40 },
-  { id: "pro-yearly", name: "Pro yearly", kind: "subscription", credits: 7200, interval: "year", amount: 19000, currency: "usd", sortOrder: 50 },
+  {
+    id: "pack-100",
+    name: "100 credits",
+    kind: "pack",
+    credits: 100,
+    interval: null,
+    amount: 500,
+    currency: "usd",
+    sortOrder: 10,
+  },
+  {
+    id: "pack-500",
+    name: "500 credits",
+    kind: "pack",
+    credits: 500,
+    interval: null,
+    amount: 2000,
+    currency: "usd",
+    sortOrder: 20,
+  },
+  {
+    id: "pack-2000",
+    name: "2,000 credits",
+    kind: "pack",
+    credits: 2000,
+    interval: null,
+    amount: 6000,
+    currency: "usd",
+    sortOrder: 30,
+  },
+  {
+    id: "pro-monthly",
+    name: "Pro monthly",
+    kind: "subscription",
+    credits: 600,
+    interval: "month",
+    amount: 1900,
+    currency: "usd",
+    sortOrder: 40,
+  },
+  {
+    id: "pro-yearly",
+    name: "Pro yearly",
+    kind: "subscription",
+    credits: 7200,
+    interval: "year",
+    amount: 19000,
+    currency: "usd",
+    sortOrder: 50,
+  },
 ];
 
 /**
@@ -61,11 +106,14 @@ export function* seedProducts(t: Tx, clock: Clock): Steps<number> {
 /** Active products in display order (the pricing page, the public list). */
 export function listProducts(db: Db, opts: { includeInactive?: boolean } = {}): Promise<ProductRow[]> {
   const q = db.select().from(products);
-  return db.many((opts.includeInactive ? q : q.where(eq(products.active, true))).orderBy(asc(products.sortOrder), asc(products.id)));
+  return db.many(
+    (opts.includeInactive ? q : q.where(eq(products.active, true))).orderBy(asc(products.sortOrder), asc(products.id)),
+  );
 }
 
 /** One product, inside a transaction body. */
-export const productStep = (t: Tx, id: string): Steps<ProductRow | undefined> => one(t.select().from(products).where(eq(products.id, id)));
+export const productStep = (t: Tx, id: string): Steps<ProductRow | undefined> =>
+  one(t.select().from(products).where(eq(products.id, id)));
 
 export function getProduct(db: Db, id: string): Promise<ProductRow | undefined> {
   return db.one(db.select().from(products).where(eq(products.id, id)));
@@ -74,7 +122,7 @@ export function getProduct(db: Db, id: string): Promise<ProductRow | undefined> 
 /** A product a user may buy now; unknown or inactive → `product not found`. */
 export async function requireBuyableProduct(db: Db, id: string): Promise<ProductRow> {
   const p = await getProduct(db, id);
-  if (!p || !p.active) throw new AppError("PRODUCT_NOT_FOUND");
+  if (!p?.active) throw new AppError("PRODUCT_NOT_FOUND");
   return p;
 }
 
@@ -92,7 +140,11 @@ export const ProductInputSchema = z
       .string({ error: reason("product_id", "a string") })
       .trim()
       .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, reason("product_id", "lowercase letters, digits and dashes (max 63)")),
-    name: z.string({ error: reason("name", "a string") }).trim().min(1, "name is required").max(100, "name too long (max 100)"),
+    name: z
+      .string({ error: reason("name", "a string") })
+      .trim()
+      .min(1, "name is required")
+      .max(100, "name too long (max 100)"),
     kind: z.enum(PRODUCT_KINDS, { error: reason("kind", "pack or subscription") }),
     credits: z
       .number({ error: reason("credits", "an integer from 1 to 10000000") })
@@ -108,7 +160,10 @@ export const ProductInputSchema = z
       .regex(/^[a-z]{3}$/, reason("currency", "a 3-letter ISO code"))
       .default("usd"),
     active: z.boolean({ error: reason("active", "true or false") }).default(true),
-    sort_order: z.number({ error: reason("sort_order", "an integer") }).int(reason("sort_order", "an integer")).default(0),
+    sort_order: z
+      .number({ error: reason("sort_order", "an integer") })
+      .int(reason("sort_order", "an integer"))
+      .default(0),
   })
   .refine((p) => (p.kind === "subscription") === Boolean(p.interval), {
     message: "interval (month or year) is required for a subscription and not allowed for a pack",
@@ -129,5 +184,11 @@ export async function upsertProduct(db: Db, input: ProductInput, clock: Clock): 
     sortOrder: input.sort_order,
     updatedAt: now,
   };
-  return (await db.one(db.insert(products).values({ ...row, createdAt: now }).onConflictDoUpdate({ target: products.id, set: row }).returning()))!;
+  return (await db.one(
+    db
+      .insert(products)
+      .values({ ...row, createdAt: now })
+      .onConflictDoUpdate({ target: products.id, set: row })
+      .returning(),
+  ))!;
 }

@@ -1,5 +1,5 @@
 /**
- * Stripe through its official SDK (DESIGN §9): Checkout Sessions, the
+ * Stripe through its official SDK (docs/design.md §9): Checkout Sessions, the
  * customer portal, and the webhook (signature on the raw body, then the
  * event turned into a fulfilment `Fact`). STRIPE_API_URL points the SDK at
  * another host (the local fake in tests).
@@ -49,10 +49,19 @@ export interface CheckoutInput {
 }
 
 /** Creates a Checkout Session in payment (pack) or subscription (plan) mode. */
-export async function createStripeCheckout(config: StripeConfig, input: CheckoutInput): Promise<{ id: string; url: string }> {
+export async function createStripeCheckout(
+  config: StripeConfig,
+  input: CheckoutInput,
+): Promise<{ id: string; url: string }> {
   const { product } = input;
   // What is sold, fixed now: fulfilment grants these credits even if the product is re-priced before payment.
-  const metadata = { product_id: product.id, user_id: input.userId, credits: String(product.credits), amount: String(product.amount), currency: product.currency };
+  const metadata = {
+    product_id: product.id,
+    user_id: input.userId,
+    credits: String(product.credits),
+    amount: String(product.amount),
+    currency: product.currency,
+  };
   const isPlan = product.kind === "subscription";
   const session = await stripeClient(config).checkout.sessions.create({
     mode: isPlan ? "subscription" : "payment",
@@ -81,12 +90,19 @@ export async function createStripeCheckout(config: StripeConfig, input: Checkout
 }
 
 export async function createPortalUrl(config: StripeConfig, customerId: string, returnUrl: string): Promise<string> {
-  const portal = await stripeClient(config).billingPortal.sessions.create({ customer: customerId, return_url: returnUrl });
+  const portal = await stripeClient(config).billingPortal.sessions.create({
+    customer: customerId,
+    return_url: returnUrl,
+  });
   return portal.url;
 }
 
 /** Verifies `Stripe-Signature` over the exact bytes received; anything wrong → 400, nothing changed. */
-export async function verifyStripeEvent(config: StripeConfig, raw: Uint8Array, signature: string | null): Promise<Stripe.Event> {
+export async function verifyStripeEvent(
+  config: StripeConfig,
+  raw: Uint8Array,
+  signature: string | null,
+): Promise<Stripe.Event> {
   if (!config.STRIPE_WEBHOOK_SECRET) throw new AppError("WEBHOOK_NOT_CONFIGURED");
   if (!signature) throw new AppError("WEBHOOK_SIGNATURE");
   try {
@@ -97,7 +113,8 @@ export async function verifyStripeEvent(config: StripeConfig, raw: Uint8Array, s
   }
 }
 
-const idOf = (v: string | { id: string } | null | undefined): string | null => (v == null ? null : typeof v === "string" ? v : v.id);
+const idOf = (v: string | { id: string } | null | undefined): string | null =>
+  v == null ? null : typeof v === "string" ? v : v.id;
 const ms = (seconds: number | null | undefined) => (seconds ? seconds * 1000 : null);
 
 /**
@@ -120,7 +137,10 @@ export async function factFromEvent(
   /** Which invoice a PaymentIntent Atelier has not seen paid (a subscription period's charge), else null. */
   const invoiceOf = async (pi: string | null): Promise<string | null> => {
     if (!pi || !config.STRIPE_SECRET_KEY || (await knownPaymentIntent(pi))) return null;
-    const found = await stripeClient(config).invoicePayments.list({ payment: { type: "payment_intent", payment_intent: pi }, limit: 1 });
+    const found = await stripeClient(config).invoicePayments.list({
+      payment: { type: "payment_intent", payment_intent: pi },
+      limit: 1,
+    });
     return idOf(found.data[0]?.invoice as string | { id: string } | undefined);
   };
   switch (event.type) {

@@ -1,14 +1,14 @@
 /**
- * The daily check-in (spec 4.10, DESIGN §3): the first call of a UTC day adds
+ * The daily check-in (spec 4.10, docs/design.md §3): the first call of a UTC day adds
  * one credit valid 365 days. The (user_id, day) primary key of `checkins`
  * decides which call is first, so concurrent calls — in one process or many —
  * add exactly one credit.
  */
 import { and, eq } from "drizzle-orm";
-import { run, type Db } from "#db/client";
+import { type Db, run } from "#db/client";
 import { checkins } from "#db/schema";
-import { DAY_MS, utcDay, type Clock } from "~/lib/clock";
-import { getCredits, grantCredits, type Credits } from "./ledger.server";
+import { type Clock, DAY_MS, utcDay } from "~/lib/clock";
+import { type Credits, getCredits, grantCredits } from "./ledger.server";
 
 export const CHECKIN_CREDITS = 1;
 export const CHECKIN_VALID_DAYS = 365;
@@ -22,25 +22,36 @@ export interface CheckInResult extends Credits {
 
 export function checkIn(db: Db, userId: string, clock: Clock): Promise<CheckInResult> {
   return db.tx(function* (tx) {
-      // One instant for the whole check-in: its day, the grant's creation and its expiry.
-      const now = clock.now();
-      const at: Clock = { now: () => now };
-      const day = utcDay(now);
-      const added = (yield* run(tx.insert(checkins).values({ userId, day, createdAt: new Date(now) }).onConflictDoNothing())) === 1;
-      if (added) {
-        yield* grantCredits(
-          tx,
-          { userId, amount: CHECKIN_CREDITS, source: "checkin", expiresAt: now + CHECKIN_VALID_DAYS * DAY_MS, note: day },
-          at,
-        );
-      }
-      return { added, day, ...(yield* getCredits(tx, userId, at)) };
+    // One instant for the whole check-in: its day, the grant's creation and its expiry.
+    const now = clock.now();
+    const at: Clock = { now: () => now };
+    const day = utcDay(now);
+    const added =
+      (yield* run(
+        tx
+          .insert(checkins)
+          .values({ userId, day, createdAt: new Date(now) })
+          .onConflictDoNothing(),
+      )) === 1;
+    if (added) {
+      yield* grantCredits(
+        tx,
+        { userId, amount: CHECKIN_CREDITS, source: "checkin", expiresAt: now + CHECKIN_VALID_DAYS * DAY_MS, note: day },
+        at,
+      );
+    }
+    return { added, day, ...(yield* getCredits(tx, userId, at)) };
   });
 }
 
 /** Whether the user has already checked in on the current UTC day. */
 export async function checkedInToday(db: Db, userId: string, clock: Clock): Promise<boolean> {
   const day = utcDay(clock.now());
-  const row = await db.one(db.select({ day: checkins.day }).from(checkins).where(and(eq(checkins.userId, userId), eq(checkins.day, day))));
+  const row = await db.one(
+    db
+      .select({ day: checkins.day })
+      .from(checkins)
+      .where(and(eq(checkins.userId, userId), eq(checkins.day, day))),
+  );
   return row !== undefined;
 }

@@ -1,5 +1,5 @@
 /**
- * The credits ledger (DESIGN §3). Grants carry an amount, what remains, an
+ * The credits ledger (docs/design.md §3). Grants carry an amount, what remains, an
  * optional expiry and a source; a debit per completed generation records how
  * it was drawn from the grants. Functions here are statement sequences
  * (generators, docs/data-layer.md): callers run them inside `db.tx(...)`
@@ -8,13 +8,14 @@
  * Expiry boundary: a grant is spendable while `now < expires_at`; at the exact
  * expiry instant it is gone.
  */
-import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+
 import { randomUUID } from "node:crypto";
+import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { many, one, run, type Steps, type Tx } from "#db/client";
 import { prepared } from "#db/prepared";
 import { creditAllocations, creditDebits, creditGrants, generations, userGenerationStats } from "#db/schema";
-import { AppError } from "~/lib/errors";
 import type { Clock } from "~/lib/clock";
+import { AppError } from "~/lib/errors";
 
 export type { Tx };
 
@@ -32,7 +33,7 @@ export interface GrantInput {
 
 export type GrantRow = typeof creditGrants.$inferSelect;
 
-const unexpired = (now: number) => or(isNull(creditGrants.expiresAt), gt(creditGrants.expiresAt, new Date(now)));
+const _unexpired = (now: number) => or(isNull(creditGrants.expiresAt), gt(creditGrants.expiresAt, new Date(now)));
 
 const isCount = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n);
 
@@ -88,14 +89,14 @@ export function* getCreditsMany(tx: Tx, userIds: string[], clock: Clock): Steps<
   const now = clock.now();
   const rows = yield* many(
     tx
-    .select({
-      userId: creditGrants.userId,
-      left: sql<number>`coalesce(sum(case when ${creditGrants.expiresAt} is null or ${creditGrants.expiresAt} > ${now} then ${creditGrants.remaining} else 0 end), 0)`,
-      total: sql<number>`coalesce(sum(${creditGrants.amount}), 0)`,
-    })
-    .from(creditGrants)
-    .where(inArray(creditGrants.userId, userIds))
-    .groupBy(creditGrants.userId),
+      .select({
+        userId: creditGrants.userId,
+        left: sql<number>`coalesce(sum(case when ${creditGrants.expiresAt} is null or ${creditGrants.expiresAt} > ${now} then ${creditGrants.remaining} else 0 end), 0)`,
+        total: sql<number>`coalesce(sum(${creditGrants.amount}), 0)`,
+      })
+      .from(creditGrants)
+      .where(inArray(creditGrants.userId, userIds))
+      .groupBy(creditGrants.userId),
   );
   for (const r of rows) out.set(r.userId, { left_credits: Number(r.left), total_credits: Number(r.total) });
   return out;
@@ -104,13 +105,16 @@ export function* getCreditsMany(tx: Tx, userIds: string[], clock: Clock): Steps<
 /**
  * Credits held by the user's unfinished (pending or processing) tasks: `user_generation_stats.held`, which the
  * database's triggers keep equal to Σ credits_cost of those tasks in the transaction of every write to them
- * (db/migrations 0010; issue 15). No row: no task, nothing held.
+ * (db/migrations 0010). No row: no task, nothing held.
  */
 const held$ = sql<number>`coalesce((select ${userGenerationStats.held} from ${userGenerationStats} where ${userGenerationStats.userId} = ${sql.placeholder("userId")}), 0)`;
 
 export function* reservedCredits(tx: Tx, userId: string): Steps<number> {
   const q = prepared(tx, "ledger.reservedCredits", (t) =>
-    t.select({ n: userGenerationStats.held }).from(userGenerationStats).where(eq(userGenerationStats.userId, sql.placeholder("userId"))),
+    t
+      .select({ n: userGenerationStats.held })
+      .from(userGenerationStats)
+      .where(eq(userGenerationStats.userId, sql.placeholder("userId"))),
   );
   const row = yield* one(q, { userId });
   return Number(row?.n ?? 0);
@@ -168,21 +172,44 @@ const debitStatements = {
   insert: (t: Tx) =>
     t
       .insert(creditDebits)
-      .values({ id: $("id"), userId: $("userId"), genId: $("genId"), amount: $("amount"), charged: 0, createdAt: $("createdAt") })
+      .values({
+        id: $("id"),
+        userId: $("userId"),
+        genId: $("genId"),
+        amount: $("amount"),
+        charged: 0,
+        createdAt: $("createdAt"),
+      })
       .onConflictDoNothing({ target: creditDebits.genId }),
   grants: (t: Tx) =>
     t
       .select({ id: creditGrants.id, remaining: creditGrants.remaining })
       .from(creditGrants)
-      .where(and(eq(creditGrants.userId, $("userId")), gt(creditGrants.remaining, 0), or(isNull(creditGrants.expiresAt), gt(creditGrants.expiresAt, $("now")))))
-      .orderBy(sql`${creditGrants.expiresAt} is null`, asc(creditGrants.expiresAt), asc(creditGrants.createdAt), asc(creditGrants.id)),
+      .where(
+        and(
+          eq(creditGrants.userId, $("userId")),
+          gt(creditGrants.remaining, 0),
+          or(isNull(creditGrants.expiresAt), gt(creditGrants.expiresAt, $("now"))),
+        ),
+      )
+      .orderBy(
+        sql`${creditGrants.expiresAt} is null`,
+        asc(creditGrants.expiresAt),
+        asc(creditGrants.createdAt),
+        asc(creditGrants.id),
+      ),
   take: (t: Tx) =>
     t
       .update(creditGrants)
       .set({ remaining: sql`${creditGrants.remaining} - ${$("take")}` })
       .where(and(eq(creditGrants.id, $("id")), sql`${creditGrants.remaining} >= ${$("take")}`)),
-  allocate: (t: Tx) => t.insert(creditAllocations).values({ debitId: $("debitId"), grantId: $("grantId"), amount: $("amount") }),
-  charged: (t: Tx) => t.update(creditDebits).set({ charged: sql`${$("charged")}` }).where(eq(creditDebits.id, $("id"))),
+  allocate: (t: Tx) =>
+    t.insert(creditAllocations).values({ debitId: $("debitId"), grantId: $("grantId"), amount: $("amount") }),
+  charged: (t: Tx) =>
+    t
+      .update(creditDebits)
+      .set({ charged: sql`${$("charged")}` })
+      .where(eq(creditDebits.id, $("id"))),
 };
 
 /**
@@ -212,7 +239,10 @@ export function* debitForGeneration(
     return { debitId: existing.id, amount: existing.amount, charged: existing.charged, applied: false };
   }
 
-  const grants = yield* many(prepared(tx, "ledger.debit.grants", debitStatements.grants), { userId: input.userId, now });
+  const grants = yield* many(prepared(tx, "ledger.debit.grants", debitStatements.grants), {
+    userId: input.userId,
+    now,
+  });
 
   let need = input.amount;
   for (const g of grants) {
@@ -220,7 +250,11 @@ export function* debitForGeneration(
     const take = Math.min(need, g.remaining);
     const changed = yield* run(prepared(tx, "ledger.debit.take", debitStatements.take), { id: g.id, take });
     if (changed !== 1) throw new Error(`ledger: grant ${g.id} changed under a debit`);
-    yield* run(prepared(tx, "ledger.debit.allocate", debitStatements.allocate), { debitId, grantId: g.id, amount: take });
+    yield* run(prepared(tx, "ledger.debit.allocate", debitStatements.allocate), {
+      debitId,
+      grantId: g.id,
+      amount: take,
+    });
     need -= take;
   }
   const charged = input.amount - need;
@@ -239,7 +273,12 @@ export function* voidDebit(tx: Tx, genId: string): Steps<boolean> {
   const allocations = yield* many(tx.select().from(creditAllocations).where(eq(creditAllocations.debitId, debit.id)));
   if ((yield* run(tx.delete(creditDebits).where(eq(creditDebits.id, debit.id)))) !== 1) return false;
   for (const a of allocations) {
-    yield* run(tx.update(creditGrants).set({ remaining: sql`${creditGrants.remaining} + ${a.amount}` }).where(eq(creditGrants.id, a.grantId)));
+    yield* run(
+      tx
+        .update(creditGrants)
+        .set({ remaining: sql`${creditGrants.remaining} + ${a.amount}` })
+        .where(eq(creditGrants.id, a.grantId)),
+    );
   }
   return true;
 }
@@ -249,15 +288,28 @@ export function* voidDebit(tx: Tx, genId: string): Steps<boolean> {
  * below zero, recorded as a debit keyed by `key` (unique like a gen_id, so a
  * repeated call changes nothing). Returns what was actually taken.
  */
-export function* clawBackGrant(tx: Tx, input: { key: string; userId: string; grantId: string; amount: number }, clock: Clock): Steps<number> {
+export function* clawBackGrant(
+  tx: Tx,
+  input: { key: string; userId: string; grantId: string; amount: number },
+  clock: Clock,
+): Steps<number> {
   if (!isCount(input.amount) || input.amount <= 0) return 0;
-  const grant = yield* one(tx.select({ remaining: creditGrants.remaining }).from(creditGrants).where(eq(creditGrants.id, input.grantId)));
+  const grant = yield* one(
+    tx.select({ remaining: creditGrants.remaining }).from(creditGrants).where(eq(creditGrants.id, input.grantId)),
+  );
   const take = Math.min(input.amount, grant?.remaining ?? 0);
   const debitId = randomUUID();
   const inserted = yield* run(
     tx
       .insert(creditDebits)
-      .values({ id: debitId, userId: input.userId, genId: input.key, amount: input.amount, charged: take, createdAt: new Date(clock.now()) })
+      .values({
+        id: debitId,
+        userId: input.userId,
+        genId: input.key,
+        amount: input.amount,
+        charged: take,
+        createdAt: new Date(clock.now()),
+      })
       .onConflictDoNothing({ target: creditDebits.genId }),
   );
   if (inserted === 0) return 0;
@@ -301,48 +353,53 @@ export interface DebitEntry {
 export function* listGrants(tx: Tx, userId: string, clock: Clock, limit = 100): Steps<GrantEntry[]> {
   const now = clock.now();
   const rows = yield* many(
-    tx.select().from(creditGrants).where(eq(creditGrants.userId, userId)).orderBy(desc(creditGrants.createdAt), desc(creditGrants.id)).limit(limit),
+    tx
+      .select()
+      .from(creditGrants)
+      .where(eq(creditGrants.userId, userId))
+      .orderBy(desc(creditGrants.createdAt), desc(creditGrants.id))
+      .limit(limit),
   );
   return rows.map((g) => ({
-      id: g.id,
-      source: g.source as GrantSource,
-      amount: g.amount,
-      remaining: g.remaining,
-      note: g.note,
-      created_at: g.createdAt.toISOString(),
-      expires_at: g.expiresAt ? g.expiresAt.toISOString() : null,
-      expired: g.expiresAt !== null && g.expiresAt.getTime() <= now,
-    }));
+    id: g.id,
+    source: g.source as GrantSource,
+    amount: g.amount,
+    remaining: g.remaining,
+    note: g.note,
+    created_at: g.createdAt.toISOString(),
+    expires_at: g.expiresAt ? g.expiresAt.toISOString() : null,
+    expired: g.expiresAt !== null && g.expiresAt.getTime() <= now,
+  }));
 }
 
 /** The user's debits with the generation each paid for, newest first. */
 export function* listDebits(tx: Tx, userId: string, limit = 100): Steps<DebitEntry[]> {
   const rows = yield* many(
     tx
-    .select({
-      id: creditDebits.id,
-      genId: creditDebits.genId,
-      amount: creditDebits.amount,
-      charged: creditDebits.charged,
-      createdAt: creditDebits.createdAt,
-      aiType: generations.aiType,
-      provider: generations.provider,
-      model: generations.model,
-      prompt: generations.prompt,
-    })
-    .from(creditDebits)
-    .leftJoin(generations, eq(generations.id, creditDebits.genId))
-    .where(eq(creditDebits.userId, userId))
-    .orderBy(desc(creditDebits.createdAt), desc(creditDebits.id))
-    .limit(limit),
+      .select({
+        id: creditDebits.id,
+        genId: creditDebits.genId,
+        amount: creditDebits.amount,
+        charged: creditDebits.charged,
+        createdAt: creditDebits.createdAt,
+        aiType: generations.aiType,
+        provider: generations.provider,
+        model: generations.model,
+        prompt: generations.prompt,
+      })
+      .from(creditDebits)
+      .leftJoin(generations, eq(generations.id, creditDebits.genId))
+      .where(eq(creditDebits.userId, userId))
+      .orderBy(desc(creditDebits.createdAt), desc(creditDebits.id))
+      .limit(limit),
   );
   return rows.map((d) => ({
-      id: d.id,
-      gen_id: d.genId,
-      amount: d.amount,
-      charged: d.charged,
-      created_at: d.createdAt.toISOString(),
-      generation:
-        d.aiType !== null ? { ai_type: d.aiType, provider: d.provider!, model: d.model!, prompt: d.prompt! } : null,
-    }));
+    id: d.id,
+    gen_id: d.genId,
+    amount: d.amount,
+    charged: d.charged,
+    created_at: d.createdAt.toISOString(),
+    generation:
+      d.aiType !== null ? { ai_type: d.aiType, provider: d.provider!, model: d.model!, prompt: d.prompt! } : null,
+  }));
 }

@@ -1,5 +1,5 @@
 /**
- * Who may call the demo endpoints (DESIGN §5) and how often.
+ * Who may call the demo endpoints (docs/design.md §5) and how often.
  *
  * - Development (and test): open to everyone (spec §4.6, §5.5).
  * - Production: a session or an API key is required unless DEMO_PUBLIC=true.
@@ -27,10 +27,11 @@ export interface DemoClient {
   ip: string | null;
 }
 
-export const demoBucket = (client: DemoClient) => (client.userId ? `demo:user:${client.userId}` : `demo:ip:${client.ip ? clientNetwork(client.ip) : "unknown"}`);
+export const demoBucket = (client: DemoClient) =>
+  client.userId ? `demo:user:${client.userId}` : `demo:ip:${client.ip ? clientNetwork(client.ip) : "unknown"}`;
 
 /**
- * What one anonymous client is, for counting (security review 3): an IPv4 address, or an IPv6 address's /64 —
+ * What one anonymous client is, for counting: an IPv4 address, or an IPv6 address's /64 —
  * an IPv6 host may use any address of its /64, so counting single addresses let one client rotate past the limit
  * (better-auth's per-IP limiter counts /64s too). IPv4-mapped IPv6 addresses count as their IPv4 address.
  */
@@ -49,7 +50,11 @@ export function clientNetwork(ip: string): string {
 export function clientIpOf(config: Config, request: Request, socketIp: string | undefined): string | null {
   if (config.TRUST_PROXY) {
     const forwarded = request.headers.get("x-forwarded-for");
-    const last = forwarded?.split(",").map((s) => s.trim()).filter(Boolean).pop();
+    const last = forwarded
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .pop();
     if (last) return last;
   }
   return socketIp ?? null;
@@ -59,7 +64,10 @@ export function clientIpOf(config: Config, request: Request, socketIp: string | 
  * Throws when the caller may not use the demo now; otherwise returns the
  * rate-limit headers to send (the shared limiter, policy "demo").
  */
-export async function requireDemoAccess(deps: { db: Db; config: Config; clock: Clock }, client: DemoClient): Promise<Record<string, string>> {
+export async function requireDemoAccess(
+  deps: { db: Db; config: Config; clock: Clock },
+  client: DemoClient,
+): Promise<Record<string, string>> {
   const { config, db, clock } = deps;
   if (config.isProduction && !client.userId && !config.DEMO_PUBLIC) throw new AppError("UNAUTHENTICATED");
   if (config.DEMO_RATE_LIMIT === 0) return {};

@@ -1,12 +1,12 @@
 /**
- * Who pays for a demo call (DESIGN §5): a call that reaches a live, paid
+ * Who pays for a demo call (docs/design.md §5): a call that reaches a live, paid
  * provider costs the catalog price — debited through the ledger before the
  * call (check and debit in one transaction) and given back if the upstream
  * fails; simulated calls are free. A live call needs someone to pay, so an
  * anonymous one is refused.
  */
 import { randomUUID } from "node:crypto";
-import { lockRow, type Db } from "#db/client";
+import { type Db, lockRow } from "#db/client";
 import { CATALOG } from "~/domain/catalog";
 import { assertCanReserve, debitForGeneration, voidDebit } from "~/domain/credits/ledger.server";
 import type { Clock } from "~/lib/clock";
@@ -26,11 +26,11 @@ export type DemoKind = "text" | "image";
 export function demoPrice(config: Config, kind: DemoKind, input: Pick<DemoRequest, "provider" | "model">): number {
   if (kind === "text") {
     const p = findTextProvider(input.provider);
-    if (!p || !p.models.includes(input.model)) return 0;
+    if (!p?.models.includes(input.model)) return 0;
     return textProviderMode(config, p.name) === "live" ? DEMO_TEXT_CREDITS : 0;
   }
   const p = findImageProvider(input.provider);
-  if (!p || !p.models.includes(input.model) || imageProviderMode(config, p.name) !== "live") return 0;
+  if (!p?.models.includes(input.model) || imageProviderMode(config, p.name) !== "live") return 0;
   const entry = CATALOG.find((o) => o.aiType === "image" && o.provider === p.name && o.model === input.model);
   if (!entry) throw new Error(`demo: no catalog price for image ${p.name}:${input.model}`);
   return entry.credits;

@@ -3,7 +3,7 @@
  * endpoints accept. One table drives validation, the playground's picker and
  * the README. Simulated demo calls are free; a call to a live provider costs
  * DEMO_TEXT_CREDITS (text) or the image model's catalog price (billing.server.ts).
- * All are gated by access and DEMO_RATE_LIMIT (DESIGN §5).
+ * All are gated by access and DEMO_RATE_LIMIT (docs/design.md §5).
  *
  * Text providers are OpenAI-compatible endpoints. OpenAI itself is called
  * through the Responses API (`/responses`); the others only speak Chat
@@ -22,8 +22,18 @@ export interface TextProviderInfo {
 export const TEXT_PROVIDERS: readonly TextProviderInfo[] = [
   { name: "openai", label: "OpenAI", api: "responses", models: ["gpt-4o-mini", "gpt-4.1-mini"] },
   { name: "deepseek", label: "DeepSeek", api: "chat", models: ["deepseek-chat"] },
-  { name: "openrouter", label: "OpenRouter", api: "chat", models: ["openai/gpt-4o-mini", "meta-llama/llama-3.3-70b-instruct"] },
-  { name: "siliconflow", label: "SiliconFlow", api: "chat", models: ["Qwen/Qwen2.5-7B-Instruct", "deepseek-ai/DeepSeek-V3"] },
+  {
+    name: "openrouter",
+    label: "OpenRouter",
+    api: "chat",
+    models: ["openai/gpt-4o-mini", "meta-llama/llama-3.3-70b-instruct"],
+  },
+  {
+    name: "siliconflow",
+    label: "SiliconFlow",
+    api: "chat",
+    models: ["Qwen/Qwen2.5-7B-Instruct", "deepseek-ai/DeepSeek-V3"],
+  },
 ];
 
 export function findTextProvider(provider: string): TextProviderInfo | undefined {
@@ -47,13 +57,13 @@ export function findImageProvider(provider: string) {
 export const DEMO_TEXT_CREDITS = 1;
 
 /**
- * The most output tokens a demo text reply may ask for (security review 3): the
+ * The most output tokens a demo text reply may ask for: the
  * price is flat, so the reply must be bounded, or one prompt buys the model's
  * whole output budget (32,768 tokens on gpt-4.1-mini) for one credit.
  */
 export const DEMO_TEXT_MAX_OUTPUT_TOKENS = 1024;
 
-/** The longest prompt any endpoint accepts (DESIGN §1). */
+/** The longest prompt any endpoint accepts (docs/design.md §1). */
 export const MAX_PROMPT = 4000;
 
 /** `provider:model` — the value of the playground's single picker (provider names contain no colon). */

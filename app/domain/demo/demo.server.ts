@@ -8,8 +8,8 @@
  */
 import { APICallError } from "@ai-sdk/provider";
 import { generateImage, generateText, streamText } from "ai";
-import { log } from "~/lib/log.server";
 import { AppError } from "~/lib/errors";
+import { log } from "~/lib/log.server";
 import type { ResultStorage } from "~/storage/types";
 import { DEMO_TEXT_MAX_OUTPUT_TOKENS, findImageProvider, findTextProvider, type TextProviderInfo } from "./catalog";
 import type { DemoMode, DemoModels } from "./models.server";
@@ -62,7 +62,13 @@ export async function generateDemoText(
   const provider = resolveTextOffering(input);
   const { model, mode } = deps.models.text(provider, input.model);
   try {
-    const result = await generateText({ model, prompt: input.prompt, maxOutputTokens: DEMO_TEXT_MAX_OUTPUT_TOKENS, maxRetries: 0, abortSignal });
+    const result = await generateText({
+      model,
+      prompt: input.prompt,
+      maxOutputTokens: DEMO_TEXT_MAX_OUTPUT_TOKENS,
+      maxRetries: 0,
+      abortSignal,
+    });
     return {
       provider: provider.name,
       model: input.model,
@@ -105,7 +111,12 @@ export async function streamDemoText(
         return;
       }
       const status = APICallError.isInstance(error) ? error.statusCode : undefined;
-      log.warn("demo stream ended by an upstream error", { provider: provider.name, model: input.model, status, error });
+      log.warn("demo stream ended by an upstream error", {
+        provider: provider.name,
+        model: input.model,
+        status,
+        error,
+      });
     },
   });
 
@@ -142,7 +153,10 @@ export async function streamDemoText(
 }
 
 /** Passes chunks through; a read error is reported and closes the stream instead of aborting the response. */
-export function endCleanly(source: ReadableStream<Uint8Array>, onError: (error: unknown) => void): ReadableStream<Uint8Array> {
+export function endCleanly(
+  source: ReadableStream<Uint8Array>,
+  onError: (error: unknown) => void,
+): ReadableStream<Uint8Array> {
   const reader = source.getReader();
   return new ReadableStream<Uint8Array>(
     {
@@ -182,14 +196,18 @@ export async function generateDemoImage(
   const result_urls = await Promise.all(
     images.map((img, i) => {
       const ext = img.mediaType === "image/jpeg" ? "jpg" : img.mediaType === "image/webp" ? "webp" : "png";
-      return deps.storage.put(`${demoDayPrefix(now)}/${stamp}-${crypto.randomUUID()}-${i}.${ext}`, img.uint8Array, img.mediaType || "image/png");
+      return deps.storage.put(
+        `${demoDayPrefix(now)}/${stamp}-${crypto.randomUUID()}-${i}.${ext}`,
+        img.uint8Array,
+        img.mediaType || "image/png",
+      );
     }),
   );
   return { provider: provider.name, model: input.model, mode, result_urls };
 }
 
 /**
- * Demo images are kept DEMO_IMAGE_RETENTION_DAYS full UTC days after the day they were made (security review 3):
+ * Demo images are kept DEMO_IMAGE_RETENTION_DAYS full UTC days after the day they were made:
  * they are free when simulated, so without an end one account at DEMO_RATE_LIMIT added ~166 MB a day for ever.
  * They live under `demo/<UTC day>/`, so the retention sweep removes a whole day at once on any storage.
  */

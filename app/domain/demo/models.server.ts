@@ -7,11 +7,11 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import type { ImageModelV4, LanguageModelV4 } from "@ai-sdk/provider";
 import type { Config } from "~/lib/config.server";
+import { type RenderPng, SimulatedImageModel } from "~/providers/simulator/image-model.server";
+import { SimulatedLanguageModel } from "~/providers/simulator/language-model.server";
 import { renderImagePng } from "~/providers/simulator/render.server";
 import { createStorage } from "~/storage/index.server";
 import type { ResultStorage } from "~/storage/types";
-import { SimulatedImageModel, type RenderPng } from "~/providers/simulator/image-model.server";
-import { SimulatedLanguageModel } from "~/providers/simulator/language-model.server";
 import type { TextProviderInfo, TextProviderName } from "./catalog";
 
 export type DemoMode = "live" | "simulated";
@@ -43,13 +43,14 @@ export function imageProviderMode(config: Config, name: string): DemoMode {
   return name === "openai" && config.OPENAI_API_KEY ? "live" : "simulated";
 }
 
-/** Where demo images are stored: the same result storage as generations (DESIGN §4). */
+/** Where demo images are stored: the same result storage as generations (docs/design.md §4). */
 export function demoStorage(config: Config): ResultStorage {
   return createStorage(config);
 }
 
 /** MODEL_MAP may point a public model id at another upstream id. */
-const upstreamModel = (config: Config, provider: string, model: string) => config.modelMap[`${provider}:${model}`] ?? model;
+const upstreamModel = (config: Config, provider: string, model: string) =>
+  config.modelMap[`${provider}:${model}`] ?? model;
 
 export interface DemoModels {
   text(provider: TextProviderInfo, model: string): ResolvedModel<LanguageModelV4>;

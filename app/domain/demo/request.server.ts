@@ -17,10 +17,10 @@ import type { Caller } from "~/lib/identity.server";
 import { currentClientIp } from "~/lib/log.server";
 import type { Services } from "~/lib/services.server";
 import { clientIpOf, requireDemoAccess } from "./access.server";
-import { MAX_PROMPT } from "./catalog";
 import { chargeDemoCall, type DemoCharge, type DemoKind } from "./billing.server";
+import { MAX_PROMPT } from "./catalog";
 import { createDemoModels, type DemoModels } from "./models.server";
-import { DemoRequestSchema, onlyPromptTooLong, type DemoRequest } from "./schema";
+import { type DemoRequest, DemoRequestSchema, onlyPromptTooLong } from "./schema";
 
 export function parseDemoRequest(raw: unknown): DemoRequest {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new AppError("INVALID_PARAMS");
@@ -30,7 +30,9 @@ export function parseDemoRequest(raw: unknown): DemoRequest {
 }
 
 export function demoInvalid(error: z.ZodError): AppError {
-  return onlyPromptTooLong(error) ? new AppError("PROMPT_TOO_LONG", { max: MAX_PROMPT }) : new AppError("INVALID_PARAMS");
+  return onlyPromptTooLong(error)
+    ? new AppError("PROMPT_TOO_LONG", { max: MAX_PROMPT })
+    : new AppError("INVALID_PARAMS");
 }
 
 export async function beginDemoCall(

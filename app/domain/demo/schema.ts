@@ -9,7 +9,7 @@ export const DemoRequestSchema = z.object({
 });
 export type DemoRequest = z.output<typeof DemoRequestSchema>;
 
-/** True when the only problem is an over-long prompt (it has its own message, DESIGN §1). */
+/** True when the only problem is an over-long prompt (it has its own message, docs/design.md §1). */
 export function onlyPromptTooLong(error: z.ZodError): boolean {
   return error.issues.length > 0 && error.issues.every((i) => i.code === "too_big" && i.path[0] === "prompt");
 }

@@ -1,5 +1,5 @@
 /**
- * Cancel (DESIGN §10): pending or processing → failed with `canceled`, never
+ * Cancel (docs/design.md §10): pending or processing → failed with `canceled`, never
  * charged. One guarded write decides it against the runner: whichever
  * transition commits first wins, and the runner's own guard (`status =
  * processing AND lease_owner = me`) then fails, so a canceled task is never
@@ -10,13 +10,13 @@
  * A live task that has reached its provider has been paid for upstream by the
  * operator whether or not Atelier can stop it there (OpenAI and Kling cannot;
  * Replicate bills the time used). Canceling it is free for the user, so it is
- * bounded (security review 4): at most LIVE_CANCELS_PER_HOUR such cancels per
+ * bounded: at most LIVE_CANCELS_PER_HOUR such cancels per
  * user, counted in the shared limiter; past it RATE_LIMITED (429, Retry-After)
  * and the task runs on (charged if it completes). Pending and simulated tasks
  * cancel freely.
  */
 import { and, eq, inArray, ne, or } from "drizzle-orm";
-import { one, type Db } from "#db/client";
+import { type Db, one } from "#db/client";
 import { generations } from "#db/schema";
 import type { ProviderName } from "~/domain/catalog";
 import { takeOrRefuse } from "~/domain/rate-limits/limiter.server";
@@ -27,14 +27,15 @@ import type { ProviderRegistry } from "~/providers/registry.server";
 import { generationChanged, outboxChanged } from "./changes.server";
 import type { GenerationRow } from "./generations.server";
 import { cancelUpstream } from "./lifecycle.server";
-import { countUnpaidTask } from "./unpaid.server";
 import { CANCELED, isFinished } from "./status";
+import { countUnpaidTask } from "./unpaid.server";
 
 export const LIVE_CANCELS_PER_HOUR = 10;
 const LIVE_CANCEL_POLICY = { name: "live-cancel", limit: LIVE_CANCELS_PER_HOUR, windowMs: 3_600_000 };
 
 /** A live task the runner has taken: its provider call may already be paid for. */
-const reachedProvider = (row: Pick<GenerationRow, "mode" | "status">) => row.mode === "live" && row.status === "processing";
+const reachedProvider = (row: Pick<GenerationRow, "mode" | "status">) =>
+  row.mode === "live" && row.status === "processing";
 
 type Transition = { before: GenerationRow; after: GenerationRow; queued: number };
 
@@ -44,8 +45,20 @@ type Transition = { before: GenerationRow; after: GenerationRow; queued: number 
  * so a task the runner claims meanwhile is never canceled for free.
  */
 export function cancelTransition(db: Db, userId: string, genId: string, clock: Clock): Promise<Transition>;
-export function cancelTransition(db: Db, userId: string, genId: string, clock: Clock, opts: { paidAllowed: boolean }): Promise<Transition | { needsAllowance: true }>;
-export function cancelTransition(db: Db, userId: string, genId: string, clock: Clock, opts = { paidAllowed: true }): Promise<Transition | { needsAllowance: true }> {
+export function cancelTransition(
+  db: Db,
+  userId: string,
+  genId: string,
+  clock: Clock,
+  opts: { paidAllowed: boolean },
+): Promise<Transition | { needsAllowance: true }>;
+export function cancelTransition(
+  db: Db,
+  userId: string,
+  genId: string,
+  clock: Clock,
+  opts = { paidAllowed: true },
+): Promise<Transition | { needsAllowance: true }> {
   return db.tx(function* (tx) {
     const mine = and(eq(generations.id, genId), eq(generations.userId, userId));
     const before = yield* one(tx.select().from(generations).where(mine));
@@ -57,8 +70,21 @@ export function cancelTransition(db: Db, userId: string, genId: string, clock: C
     const after = yield* one(
       tx
         .update(generations)
-        .set({ status: "failed", errorMessage: CANCELED, completedAt: new Date(now), leaseOwner: null, leaseUntil: null, nextPollAt: null })
-        .where(and(mine, unfinished, opts.paidAllowed ? undefined : or(eq(generations.status, "pending"), ne(generations.mode, "live"))))
+        .set({
+          status: "failed",
+          errorMessage: CANCELED,
+          completedAt: new Date(now),
+          leaseOwner: null,
+          leaseUntil: null,
+          nextPollAt: null,
+        })
+        .where(
+          and(
+            mine,
+            unfinished,
+            opts.paidAllowed ? undefined : or(eq(generations.status, "pending"), ne(generations.mode, "live")),
+          ),
+        )
         .returning(),
     );
     if (!after) {
@@ -77,7 +103,11 @@ async function takeLiveCancel(db: Db, userId: string, clock: Clock): Promise<voi
 }
 
 /** Cancels the caller's task and, for a processing one with an upstream job, the upstream job. */
-export async function cancelGeneration(deps: { db: Db; clock: Clock; providers: ProviderRegistry }, userId: string, genId: string): Promise<GenerationRow> {
+export async function cancelGeneration(
+  deps: { db: Db; clock: Clock; providers: ProviderRegistry },
+  userId: string,
+  genId: string,
+): Promise<GenerationRow> {
   let t = await cancelTransition(deps.db, userId, genId, deps.clock, { paidAllowed: false });
   if ("needsAllowance" in t) {
     await takeLiveCancel(deps.db, userId, deps.clock);

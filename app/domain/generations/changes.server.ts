@@ -8,7 +8,8 @@ type Listener = () => void;
 
 const KEY = Symbol.for("atelier.changes");
 type Hub = { tasks: Map<string, Set<Listener>>; outbox: Set<Listener> };
-const hub: Hub = ((globalThis as Record<symbol, unknown>)[KEY] as Hub | undefined) ??
+const hub: Hub =
+  ((globalThis as Record<symbol, unknown>)[KEY] as Hub | undefined) ??
   ((globalThis as Record<symbol, unknown>)[KEY] = { tasks: new Map(), outbox: new Set() } satisfies Hub);
 
 export function onGenerationChange(genId: string, fn: Listener): () => void {

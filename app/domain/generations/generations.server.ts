@@ -1,21 +1,30 @@
 /**
- * Generation tasks as clients see them (spec §4.1–4.3, DESIGN §1, §3):
+ * Generation tasks as clients see them (spec §4.1–4.3, docs/design.md §1, §3):
  * validating and creating a task (checking and reserving credits in one write
  * transaction), the status query, and the history.
  */
-import { offsetOf } from "~/domain/paging";
+
 import { and, asc, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import { randomUUID } from "node:crypto";
-import { inJsonArray, isUniqueViolation, lockRow, one, run, type Db, type Steps, type Tx } from "#db/client";
+import { type Db, inJsonArray, isUniqueViolation, lockRow, one, run, type Steps, type Tx } from "#db/client";
 import { engineOf, prepared } from "#db/prepared";
 import { generations, idempotencyKeys, user, userGenerationStats } from "#db/schema";
-import { findOffering, isAiType, optionsProblem, providersFor, type AiType, type Offering, type ProviderName } from "~/domain/catalog";
+import {
+  type AiType,
+  findOffering,
+  isAiType,
+  type Offering,
+  optionsProblem,
+  type ProviderName,
+  providersFor,
+} from "~/domain/catalog";
 import { assertCanReserve } from "~/domain/credits/ledger.server";
-import { iso, type Clock } from "~/lib/clock";
-import { GENERATION_STATUSES, wasCanceled, type GenerationStatus } from "./status";
+import { offsetOf } from "~/domain/paging";
+import { type Clock, iso } from "~/lib/clock";
+import { GENERATION_STATUSES, type GenerationStatus, wasCanceled } from "./status";
 import { assertUnpaidAllowance } from "./unpaid.server";
 
 export { GENERATION_STATUSES, type GenerationStatus };
+
 import type { Config } from "~/lib/config.server";
 import { AppError } from "~/lib/errors";
 
@@ -65,7 +74,7 @@ export interface CreateArgs {
   input: GenerateInput;
   mode: "live" | "simulated";
   config: Pick<Config, "IMAGE_DEADLINE_MS" | "VIDEO_DEADLINE_MS">;
-  /** An Idempotency-Key and the hash of its request body (DESIGN §10). */
+  /** An Idempotency-Key and the hash of its request body (docs/design.md §10). */
   idempotency?: { key: string; requestHash: string };
 }
 
@@ -85,7 +94,13 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
  * The task an Idempotency-Key already made (within 24 h), or undefined; the
  * same key with another body is a 409. An expired entry is forgotten.
  */
-export function* findIdempotent(tx: Tx, userId: string, key: string, requestHash: string, now: number): Steps<GenerationRow | undefined> {
+export function* findIdempotent(
+  tx: Tx,
+  userId: string,
+  key: string,
+  requestHash: string,
+  now: number,
+): Steps<GenerationRow | undefined> {
   const mine = and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key));
   const hit = yield* one(tx.select().from(idempotencyKeys).where(mine));
   if (!hit) return undefined;
@@ -104,7 +119,11 @@ export function* findIdempotent(tx: Tx, userId: string, key: string, requestHash
  * decides concurrent duplicates: on an engine where two transactions can
  * race (PostgreSQL), the loser's insert fails and it runs again as a replay.
  */
-export async function createOrReplay(db: Db, args: CreateArgs, clock: Clock): Promise<{ row: GenerationRow; replayed: boolean }> {
+export async function createOrReplay(
+  db: Db,
+  args: CreateArgs,
+  clock: Clock,
+): Promise<{ row: GenerationRow; replayed: boolean }> {
   try {
     return await createOrReplayOnce(db, args, clock);
   } catch (e) {
@@ -113,7 +132,7 @@ export async function createOrReplay(db: Db, args: CreateArgs, clock: Clock): Pr
   }
 }
 
-// The reservation's insert, the hottest write (issue 15): built once (building a drizzle insert costs more than running it).
+// The reservation's insert, the hottest write: built once (building a drizzle insert costs more than running it).
 const v = (name: keyof typeof generations.$inferInsert) => sql.placeholder(name);
 const insertTask = (t: Tx) =>
   t
@@ -134,7 +153,11 @@ const insertTask = (t: Tx) =>
     })
     .returning();
 
-function createOrReplayOnce(db: Db, args: CreateArgs, clock: Clock): Promise<{ row: GenerationRow; replayed: boolean }> {
+function createOrReplayOnce(
+  db: Db,
+  args: CreateArgs,
+  clock: Clock,
+): Promise<{ row: GenerationRow; replayed: boolean }> {
   const { offering, prompt, options } = args.input;
   const idem = args.idempotency;
   return db.tx(function* (tx) {
@@ -161,7 +184,16 @@ function createOrReplayOnce(db: Db, args: CreateArgs, clock: Clock): Promise<{ r
       createdAt: new Date(now),
     } satisfies typeof generations.$inferInsert;
     const created = (yield* one(prepared(tx, "generations.create", insertTask), row))!;
-    if (idem) yield* run(tx.insert(idempotencyKeys).values({ userId: args.userId, key: idem.key, requestHash: idem.requestHash, genId: created.id, createdAt: now }));
+    if (idem)
+      yield* run(
+        tx.insert(idempotencyKeys).values({
+          userId: args.userId,
+          key: idem.key,
+          requestHash: idem.requestHash,
+          genId: created.id,
+          createdAt: now,
+        }),
+      );
     return { row: created, replayed: false };
   });
 }
@@ -190,11 +222,12 @@ export function parseResultUrls(row: Pick<GenerationRow, "resultUrls">): string[
 }
 
 /** What the query response shows of a row (times as Dates from drizzle, as ms from a plain statement). */
-type QueryRow = Pick<GenerationRow, "id" | "status" | "resultUrls" | "errorMessage"> & Record<"createdAt" | "startedAt" | "completedAt", Date | number | null>;
+type QueryRow = Pick<GenerationRow, "id" | "status" | "resultUrls" | "errorMessage"> &
+  Record<"createdAt" | "startedAt" | "completedAt", Date | number | null>;
 const QUERY_ROW = `SELECT id, status, result_urls AS "resultUrls", error_message AS "errorMessage",
   created_at AS "createdAt", started_at AS "startedAt", completed_at AS "completedAt" FROM generations WHERE id = ? AND user_id = ?`;
 
-/** Spec 4.2 for the API: the caller's task as toQueryView shows it, from one plain statement of the shown columns (issue 15). */
+/** Spec 4.2 for the API: the caller's task as toQueryView shows it, from one plain statement of the shown columns. */
 export async function queryGeneration(db: Db, userId: string, genId: string) {
   const row = await db.raw<QueryRow>(QUERY_ROW).one(genId, userId);
   if (!row) throw new AppError("GENERATION_NOT_FOUND");
@@ -203,7 +236,7 @@ export async function queryGeneration(db: Db, userId: string, genId: string) {
   return toQueryView(row);
 }
 
-/** Spec 4.2: the fields of the query response, by status; `started_at` once the task has started (additive, DESIGN §10). */
+/** Spec 4.2: the fields of the query response, by status; `started_at` once the task has started (additive, docs/design.md §10). */
 export function toQueryView(row: QueryRow) {
   const base = {
     gen_id: row.id,
@@ -220,8 +253,9 @@ export function toQueryView(row: QueryRow) {
   return base;
 }
 
-/** History `credits_cost`: the price, except 0 for a failed task (DESIGN §3). */
-export const chargedCost = (row: Pick<GenerationRow, "status" | "creditsCost">) => (row.status === "failed" ? 0 : row.creditsCost);
+/** History `credits_cost`: the price, except 0 for a failed task (docs/design.md §3). */
+export const chargedCost = (row: Pick<GenerationRow, "status" | "creditsCost">) =>
+  row.status === "failed" ? 0 : row.creditsCost;
 
 /** Spec 4.3: one history entry; result_urls is a JSON-encoded string. */
 export function toHistoryEntry(row: GenerationRow) {
@@ -266,7 +300,7 @@ interface HistoryRow {
   started_at: number | string | null;
   completed_at: number | string | null;
 }
-// The API's history page, the hottest list (issue 15): the page's ids straight from the (user_id, created_at, id)
+// The API's history page, the hottest list: the page's ids straight from the (user_id, created_at, id)
 // index; the entries not remembered in one statement of the shown columns, in the response's order and names.
 const HISTORY_IDS = `SELECT id FROM generations WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`;
 /** The entries by id (exported for the query-plan test). */
@@ -294,11 +328,14 @@ export const historyEntriesQuery = (d: Tx) =>
  * plain test: without it the planner scans the whole table (it expects 100 ids from the JSON array).
  */
 const ownerIs = (d: Tx) =>
-  engineOf(d) === "sqlite" ? sql`(${generations.userId} || '') = ${sql.placeholder("userId")}` : eq(generations.userId, sql.placeholder("userId"));
+  engineOf(d) === "sqlite"
+    ? sql`(${generations.userId} || '') = ${sql.placeholder("userId")}`
+    : eq(generations.userId, sql.placeholder("userId"));
 const historyEntries = (db: Db) => prepared(db, "generations.historyEntries", historyEntriesQuery);
 // The user's task counter and its version, kept by triggers on generations (db/schema.ts, userGenerationStats).
 const TASK_STATS = `SELECT tasks AS n, tasks_version AS v FROM user_generation_stats WHERE user_id = ?`;
-const taskStats = (db: Db, userId: string) => db.raw<{ n: number | string; v: number | string }>(TASK_STATS).one(userId);
+const taskStats = (db: Db, userId: string) =>
+  db.raw<{ n: number | string; v: number | string }>(TASK_STATS).one(userId);
 /** The user's number of tasks: the counter database triggers keep on every insert and delete (userGenerationStats). */
 export async function taskCount(db: Db, userId: string): Promise<number> {
   return Number((await taskStats(db, userId))?.n ?? 0); // no row: no task yet
@@ -311,7 +348,8 @@ const isoOf = (ms: number | string | null) => (ms === null ? null : new Date(Num
 function entryJson(r: HistoryRow): string {
   // Stored by completeGeneration as JSON.stringify(string[]): passed through when plain; anything else re-encoded.
   const urls = r.result_urls;
-  r.result_urls = urls !== null && PLAIN_URL_LIST.test(urls) ? urls : JSON.stringify(parseResultUrls({ resultUrls: urls }));
+  r.result_urls =
+    urls !== null && PLAIN_URL_LIST.test(urls) ? urls : JSON.stringify(parseResultUrls({ resultUrls: urls }));
   r.credits_cost = Number(r.credits_cost);
   r.created_at = isoOf(r.created_at)!;
   r.started_at = isoOf(r.started_at);
@@ -339,14 +377,18 @@ const pages = new WeakMap<Db, { size: number; byKey: Map<string, { version: numb
 const MAX_PAGE_CHARS = 16 * 1024 * 1024;
 
 /**
- * Spec 4.3: the caller's page, newest first (created_at desc, then gen_id desc; DESIGN §1), as the JSON
+ * Spec 4.3: the caller's page, newest first (created_at desc, then gen_id desc; docs/design.md §1), as the JSON
  * text of `{generations, total, page, page_size}` — each entry JSON.stringify(toHistoryEntry(row)). First the
  * user's task counter and version (one primary-key read): a page of finished tasks built at that version is
  * returned as it is. Otherwise the ids come from the index; a finished task's entry from memory, the others from
  * their rows (one statement). The total is the counter when the page leaves it open (a full page, or an empty one
  * past the first); any other page shows it (offset + entries).
  */
-export async function historyPageJson(db: Db, userId: string, paging: { page: number; pageSize: number }): Promise<string> {
+export async function historyPageJson(
+  db: Db,
+  userId: string,
+  paging: { page: number; pageSize: number },
+): Promise<string> {
   const stats = await taskStats(db, userId);
   let cache = pages.get(db);
   if (!cache) pages.set(db, (cache = { size: 0, byKey: new Map() }));
@@ -407,12 +449,20 @@ export function parseFilter(params: URLSearchParams): GenerationFilter {
   const status = params.get("status");
   return {
     aiType: isAiType(type) ? type : undefined,
-    status: status === "running" || GENERATION_STATUSES.includes(status as GenerationStatus) ? (status as StatusFilter) : undefined,
+    status:
+      status === "running" || GENERATION_STATUSES.includes(status as GenerationStatus)
+        ? (status as StatusFilter)
+        : undefined,
   };
 }
 
 /** Rows of one history page (the studio shows them with more detail), optionally filtered. */
-export async function listRecent(db: Db, userId: string, paging: { page: number; pageSize: number }, filter: GenerationFilter = {}) {
+export async function listRecent(
+  db: Db,
+  userId: string,
+  paging: { page: number; pageSize: number },
+  filter: GenerationFilter = {},
+) {
   if (!filter.aiType && !filter.status && !filter.galleryOnly) {
     // The API's history page: prepared once per connection (building a drizzle query costs ~100 µs).
     const page = prepared(db, "generations.page", (d) =>
@@ -424,13 +474,21 @@ export async function listRecent(db: Db, userId: string, paging: { page: number;
         .limit(sql.placeholder("limit"))
         .offset(sql.placeholder("offset")),
     );
-    const rows = await db.many(page, { userId, limit: paging.pageSize, offset: offsetOf(paging.page, paging.pageSize) });
+    const rows = await db.many(page, {
+      userId,
+      limit: paging.pageSize,
+      offset: offsetOf(paging.page, paging.pageSize),
+    });
     return { rows, total: await taskCount(db, userId) };
   }
   const where = and(
     eq(generations.userId, userId),
     filter.aiType ? eq(generations.aiType, filter.aiType) : undefined,
-    filter.status === "running" ? inArray(generations.status, UNFINISHED) : filter.status ? eq(generations.status, filter.status) : undefined,
+    filter.status === "running"
+      ? inArray(generations.status, UNFINISHED)
+      : filter.status
+        ? eq(generations.status, filter.status)
+        : undefined,
     filter.galleryOnly ? isNull(generations.hiddenAt) : undefined,
   );
   const rows = await db.many(
@@ -448,7 +506,12 @@ export async function listRecent(db: Db, userId: string, paging: { page: number;
 
 /** How many unfinished tasks the user has: the counter the triggers keep (user_generation_stats.unfinished). */
 async function unfinishedCount(db: Db, userId: string): Promise<number> {
-  const row = await db.one(db.select({ n: userGenerationStats.unfinished }).from(userGenerationStats).where(eq(userGenerationStats.userId, userId)));
+  const row = await db.one(
+    db
+      .select({ n: userGenerationStats.unfinished })
+      .from(userGenerationStats)
+      .where(eq(userGenerationStats.userId, userId)),
+  );
   return Number(row?.n ?? 0);
 }
 
@@ -461,27 +524,27 @@ export async function hasUnfinished(db: Db, userId: string): Promise<boolean> {
 export function listLatestAll(db: Db, opts: { limit: number; status?: GenerationStatus }) {
   return db.many(
     db
-    .select({
-      id: generations.id,
-      userId: generations.userId,
-      email: user.email,
-      aiType: generations.aiType,
-      provider: generations.provider,
-      model: generations.model,
-      prompt: generations.prompt,
-      status: generations.status,
-      mode: generations.mode,
-      creditsCost: generations.creditsCost,
-      errorMessage: generations.errorMessage,
-      resultUrls: generations.resultUrls,
-      createdAt: generations.createdAt,
-      completedAt: generations.completedAt,
-    })
-    .from(generations)
-    .leftJoin(user, eq(user.id, generations.userId))
-    .where(opts.status ? eq(generations.status, opts.status) : undefined)
-    .orderBy(desc(generations.createdAt), desc(generations.id))
-    .limit(opts.limit),
+      .select({
+        id: generations.id,
+        userId: generations.userId,
+        email: user.email,
+        aiType: generations.aiType,
+        provider: generations.provider,
+        model: generations.model,
+        prompt: generations.prompt,
+        status: generations.status,
+        mode: generations.mode,
+        creditsCost: generations.creditsCost,
+        errorMessage: generations.errorMessage,
+        resultUrls: generations.resultUrls,
+        createdAt: generations.createdAt,
+        completedAt: generations.completedAt,
+      })
+      .from(generations)
+      .leftJoin(user, eq(user.id, generations.userId))
+      .where(opts.status ? eq(generations.status, opts.status) : undefined)
+      .orderBy(desc(generations.createdAt), desc(generations.id))
+      .limit(opts.limit),
   );
 }
 
@@ -491,7 +554,12 @@ export function listLatestAll(db: Db, opts: { limit: number; status?: Generation
  * saw running has just finished, and how).
  */
 export async function liveSummary(db: Db, userId: string) {
-  const pick = { id: generations.id, status: generations.status, prompt: generations.prompt, aiType: generations.aiType };
+  const pick = {
+    id: generations.id,
+    status: generations.status,
+    prompt: generations.prompt,
+    aiType: generations.aiType,
+  };
   // The user's tasks newest first (the (user_id, created_at, id) index), read only until the unfinished ones are all found.
   const unfinished = Math.min(await unfinishedCount(db, userId), 50);
   const active =
@@ -514,7 +582,13 @@ export async function liveSummary(db: Db, userId: string) {
       .limit(10),
   );
   // A cancel is not a failure to the person who asked for it: the page says "Canceled", not "could not be made".
-  return { active, finished: finished.map(({ errorMessage, ...t }) => ({ ...t, canceled: wasCanceled({ status: t.status, errorMessage }) })) };
+  return {
+    active,
+    finished: finished.map(({ errorMessage, ...t }) => ({
+      ...t,
+      canceled: wasCanceled({ status: t.status, errorMessage }),
+    })),
+  };
 }
 
 /**
@@ -522,7 +596,13 @@ export async function liveSummary(db: Db, userId: string) {
  * the `hidden_at` mark changes: the task, its price and the ledger stay as they
  * were, and the API's history still lists it.
  */
-export async function setHidden(db: Db, userId: string, genId: string, hidden: boolean, clock: Clock): Promise<GenerationRow> {
+export async function setHidden(
+  db: Db,
+  userId: string,
+  genId: string,
+  hidden: boolean,
+  clock: Clock,
+): Promise<GenerationRow> {
   const row = await db.one(
     db
       .update(generations)
@@ -541,7 +621,15 @@ export async function galleryNeighbours(db: Db, row: Pick<GenerationRow, "id" | 
     db
       .select({ id: generations.id })
       .from(generations)
-      .where(and(mine, or(gt(generations.createdAt, row.createdAt), and(eq(generations.createdAt, row.createdAt), gt(generations.id, row.id)))))
+      .where(
+        and(
+          mine,
+          or(
+            gt(generations.createdAt, row.createdAt),
+            and(eq(generations.createdAt, row.createdAt), gt(generations.id, row.id)),
+          ),
+        ),
+      )
       .orderBy(asc(generations.createdAt), asc(generations.id))
       .limit(1),
   );
@@ -549,7 +637,15 @@ export async function galleryNeighbours(db: Db, row: Pick<GenerationRow, "id" | 
     db
       .select({ id: generations.id })
       .from(generations)
-      .where(and(mine, or(lt(generations.createdAt, row.createdAt), and(eq(generations.createdAt, row.createdAt), lt(generations.id, row.id)))))
+      .where(
+        and(
+          mine,
+          or(
+            lt(generations.createdAt, row.createdAt),
+            and(eq(generations.createdAt, row.createdAt), lt(generations.id, row.id)),
+          ),
+        ),
+      )
       .orderBy(desc(generations.createdAt), desc(generations.id))
       .limit(1),
   );

@@ -1,4 +1,4 @@
-/** Idempotency-Key on generate (DESIGN §10): the header and the request fingerprint. */
+/** Idempotency-Key on generate (docs/design.md §10): the header and the request fingerprint. */
 import { createHash } from "node:crypto";
 import { AppError } from "~/lib/errors";
 
@@ -9,7 +9,9 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export function parseIdempotencyKey(value: string | null): string | undefined {
   if (value === null) return undefined;
   if (value.length === 0 || value.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(value)) {
-    throw new AppError("INVALID_PARAMS", { reason: `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters` });
+    throw new AppError("INVALID_PARAMS", {
+      reason: `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters`,
+    });
   }
   return value;
 }

@@ -1,5 +1,5 @@
 /**
- * The background lifecycle of a generation (spec §3.1, DESIGN §4):
+ * The background lifecycle of a generation (spec §3.1, docs/design.md §4):
  *
  *   pending ──claim──▶ processing ──provider results──▶ completed (+ debit, one transaction)
  *                          │  ▲ (async: submit, persist upstream id, poll with backoff)
@@ -12,21 +12,27 @@
  * schedules: it calls `claimDue` and `runStep`.
  */
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, getTableColumns, inArray, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
-import { inJsonArray, many, one, skipLocked, type Db, type Drizzle, type Query, type Steps, type Tx } from "#db/client";
+import { and, asc, eq, getTableColumns, inArray, isNotNull, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { type Db, type Drizzle, inJsonArray, many, one, type Steps, skipLocked, type Tx } from "#db/client";
 import { prepared } from "#db/prepared";
 import { generations } from "#db/schema";
+import type { AiType, ProviderName } from "~/domain/catalog";
 import { debitForGeneration } from "~/domain/credits/ledger.server";
-import type { ProviderName, AiType } from "~/domain/catalog";
+import { enqueueGenerationEvent } from "~/domain/webhooks/outbox.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { isDatabaseBusy } from "~/lib/errors";
 import { log } from "~/lib/log.server";
+import {
+  downloadAsset,
+  MAX_ASSETS_PER_TASK,
+  MAX_DOWNLOAD_BYTES,
+  MAX_IMAGE_BYTES,
+  sleep,
+} from "~/providers/http.server";
 import type { ProviderRegistry } from "~/providers/registry.server";
-import { downloadAsset, MAX_ASSETS_PER_TASK, MAX_DOWNLOAD_BYTES, MAX_IMAGE_BYTES, sleep } from "~/providers/http.server";
-import { ProviderError, type GenerationRequest, type ResultAsset } from "~/providers/types";
+import { type GenerationRequest, ProviderError, type ResultAsset } from "~/providers/types";
 import type { ResultStorage } from "~/storage/types";
-import { enqueueGenerationEvent } from "~/domain/webhooks/outbox.server";
 import { generationChanged, outboxChanged } from "./changes.server";
 import type { GenerationRow } from "./generations.server";
 import { countUnpaidTask } from "./unpaid.server";
@@ -48,7 +54,7 @@ export interface ClaimedTask {
  * Tasks that may be worked on now: pending ones, and processing ones nobody holds whose next poll is due.
  * The claim's guard: wrapped in `coalesce(…, false)` (the same truth on both engines) so that SQLite's planner
  * takes the claimed ids by primary key; the bare OR made it read every pending and processing task through the
- * status index on each claim (a "MULTI-INDEX OR"), a cost that grew with the backlog (issue 15).
+ * status index on each claim (a "MULTI-INDEX OR"), a cost that grew with the backlog.
  */
 export const due = (now: ReturnType<typeof sql.placeholder> | number) =>
   sql`coalesce(${or(
@@ -92,11 +98,23 @@ const candidates: [name: string, build: (t: Tx) => ReturnType<typeof candidate>]
     "polls",
     (t) =>
       candidate(t)
-        .where(and(statusIs("processing"), lte(generations.nextPollAt, now$), or(isNull(generations.leaseUntil), lte(generations.leaseUntil, now$))))
+        .where(
+          and(
+            statusIs("processing"),
+            lte(generations.nextPollAt, now$),
+            or(isNull(generations.leaseUntil), lte(generations.leaseUntil, now$)),
+          ),
+        )
         .orderBy(asc(generations.nextPollAt))
         .limit(limit$),
   ],
-  ["expired", (t) => candidate(t).where(and(statusIs("processing"), isNull(generations.nextPollAt), lte(generations.leaseUntil, now$))).limit(limit$)],
+  [
+    "expired",
+    (t) =>
+      candidate(t)
+        .where(and(statusIs("processing"), isNull(generations.nextPollAt), lte(generations.leaseUntil, now$)))
+        .limit(limit$),
+  ],
   [
     "fresh",
     (t) =>
@@ -153,7 +171,11 @@ const pgClaims = new WeakMap<Drizzle, ReturnType<ReturnType<typeof pgClaim>["pre
  * `UPDATE … RETURNING` (the guard re-checks that each is still due). On PostgreSQL one statement (`pgClaim`); on
  * SQLite one write transaction, after a cheap read with `probe` (so idle ticks take no write lock).
  */
-export async function claimDue(db: Db, args: { owner: string; limit: number; leaseMs: number; probe?: boolean }, clock: Clock): Promise<ClaimedTask[]> {
+export async function claimDue(
+  db: Db,
+  args: { owner: string; limit: number; leaseMs: number; probe?: boolean },
+  clock: Clock,
+): Promise<ClaimedTask[]> {
   if (args.limit <= 0) return [];
   const now = clock.now();
   const params = { owner: args.owner, leaseUntil: now + args.leaseMs, now, limit: args.limit };
@@ -187,23 +209,36 @@ export async function renewLeases(db: Db, owner: string, ids: string[], until: n
     db
       .update(generations)
       .set({ leaseUntil: until })
-      .where(and(inArray(generations.id, ids), eq(generations.status, "processing"), eq(generations.leaseOwner, owner))),
+      .where(
+        and(inArray(generations.id, ids), eq(generations.status, "processing"), eq(generations.leaseOwner, owner)),
+      ),
   );
 }
 
 /** The upstream task id is persisted before any poll, so a restart resumes polling instead of paying twice. */
-export async function markSubmitted(db: Db, args: { id: string; owner: string; upstreamTaskId: string; nextPollAt: number }): Promise<boolean> {
+export async function markSubmitted(
+  db: Db,
+  args: { id: string; owner: string; upstreamTaskId: string; nextPollAt: number },
+): Promise<boolean> {
   const submitted = prepared(db, "lifecycle.submitted", (t) =>
     t
       .update(generations)
-      .set({ upstreamTaskId: sql`${sql.placeholder("upstreamTaskId")}`, nextPollAt: sql`${sql.placeholder("nextPollAt")}`, leaseOwner: null, leaseUntil: null })
+      .set({
+        upstreamTaskId: sql`${sql.placeholder("upstreamTaskId")}`,
+        nextPollAt: sql`${sql.placeholder("nextPollAt")}`,
+        leaseOwner: null,
+        leaseUntil: null,
+      })
       .where(owned(id$, owner$)),
   );
   return (await db.run(submitted, args)) === 1;
 }
 
 /** Not done yet (or a transient error): release the task until its next poll. */
-export async function schedulePoll(db: Db, args: { id: string; owner: string; nextPollAt: number; countPoll: boolean }): Promise<boolean> {
+export async function schedulePoll(
+  db: Db,
+  args: { id: string; owner: string; nextPollAt: number; countPoll: boolean },
+): Promise<boolean> {
   const poll = prepared(db, "lifecycle.schedulePoll", (t) =>
     t
       .update(generations)
@@ -215,7 +250,12 @@ export async function schedulePoll(db: Db, args: { id: string; owner: string; ne
       })
       .where(owned(id$, owner$)),
   );
-  const changed = await db.run(poll, { id: args.id, owner: args.owner, nextPollAt: args.nextPollAt, counted: args.countPoll ? 1 : 0 });
+  const changed = await db.run(poll, {
+    id: args.id,
+    owner: args.owner,
+    nextPollAt: args.nextPollAt,
+    counted: args.countPoll ? 1 : 0,
+  });
   return changed === 1;
 }
 
@@ -230,11 +270,22 @@ function finished(id: string, queued: number) {
  * transaction: exactly once, by the lease holder only (a canceled task is no
  * longer `processing`, so its late result changes nothing).
  */
-export async function completeGeneration(db: Db, args: { id: string; owner: string; resultUrls: string[] }, clock: Clock): Promise<boolean> {
+export async function completeGeneration(
+  db: Db,
+  args: { id: string; owner: string; resultUrls: string[] },
+  clock: Clock,
+): Promise<boolean> {
   const queued = await db.tx(function* (t) {
     const now = clock.now();
-    const complete = prepared(t, "lifecycle.complete", (t) => finalTransition(t, { status: "completed", resultUrls: sql`${sql.placeholder("resultUrls")}` }));
-    const row = yield* one(complete, { id: args.id, owner: args.owner, now, resultUrls: JSON.stringify(args.resultUrls) });
+    const complete = prepared(t, "lifecycle.complete", (t) =>
+      finalTransition(t, { status: "completed", resultUrls: sql`${sql.placeholder("resultUrls")}` }),
+    );
+    const row = yield* one(complete, {
+      id: args.id,
+      owner: args.owner,
+      now,
+      resultUrls: JSON.stringify(args.resultUrls),
+    });
     if (!row) return -1;
     yield* debitForGeneration(t, { genId: args.id, userId: row.userId, amount: row.creditsCost }, clock);
     return yield* enqueueGenerationEvent(t, row, now);
@@ -245,10 +296,16 @@ export async function completeGeneration(db: Db, args: { id: string; owner: stri
 }
 
 /** processing → failed with a message the user may see (and the outbox rows); nothing is debited. */
-export async function failGeneration(db: Db, args: { id: string; owner: string; message: string }, clock: Clock): Promise<boolean> {
+export async function failGeneration(
+  db: Db,
+  args: { id: string; owner: string; message: string },
+  clock: Clock,
+): Promise<boolean> {
   const queued = await db.tx(function* (t) {
     const now = clock.now();
-    const fail = prepared(t, "lifecycle.fail", (t) => finalTransition(t, { status: "failed", errorMessage: sql`${sql.placeholder("message")}` }));
+    const fail = prepared(t, "lifecycle.fail", (t) =>
+      finalTransition(t, { status: "failed", errorMessage: sql`${sql.placeholder("message")}` }),
+    );
     const row = yield* one(fail, { id: args.id, owner: args.owner, now, message: args.message.slice(0, 1000) });
     if (!row) return -1;
     return yield* enqueueGenerationEvent(t, row, now);
@@ -280,19 +337,30 @@ export function releaseLeases(db: Db, owner: string): Promise<number> {
 }
 
 /** Best effort: asks the provider to stop a task (Replicate cancel, Runway delete); others have no such call. */
-export async function cancelUpstream(provider: ReturnType<ProviderRegistry["get"]>, upstreamTaskId: string, genId: string): Promise<boolean> {
+export async function cancelUpstream(
+  provider: ReturnType<ProviderRegistry["get"]>,
+  upstreamTaskId: string,
+  genId: string,
+): Promise<boolean> {
   if (provider.lifecycle !== "async" || !provider.cancel) return false;
   try {
     await provider.cancel(upstreamTaskId, AbortSignal.timeout(10_000));
     log.debug("upstream task canceled", { gen_id: genId, provider: provider.name });
     return true;
   } catch (error) {
-    log.warn("upstream cancel failed", { gen_id: genId, provider: provider.name, error: (error as Error)?.message ?? String(error) });
+    log.warn("upstream cancel failed", {
+      gen_id: genId,
+      provider: provider.name,
+      error: (error as Error)?.message ?? String(error),
+    });
     return false;
   }
 }
 
-export type StepPlan = { kind: "fail"; message: string } | { kind: "submit" } | { kind: "poll"; upstreamTaskId: string };
+export type StepPlan =
+  | { kind: "fail"; message: string }
+  | { kind: "submit" }
+  | { kind: "poll"; upstreamTaskId: string };
 
 /** What to do with a claimed task: a pure decision. */
 export function planStep(task: ClaimedTask, now: number): StepPlan {
@@ -356,7 +424,10 @@ const EXT: Record<string, string> = {
 
 /** Writing a result file failed (disk full, read-only or missing media folder, bucket refused): not the provider's fault. */
 export class StorageError extends Error {
-  constructor(readonly key: string, readonly cause: unknown) {
+  constructor(
+    readonly key: string,
+    readonly cause: unknown,
+  ) {
     super(`storing ${key} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
     this.name = "StorageError";
   }
@@ -374,9 +445,14 @@ export async function storeResults(
   signal: AbortSignal,
   download: { allowPrivate?: boolean; maxBytes?: number } = {},
 ): Promise<string[]> {
-  if (assets.length === 0) throw new ProviderError("bad_response", "the provider returned no results", { retryable: false });
+  if (assets.length === 0)
+    throw new ProviderError("bad_response", "the provider returned no results", { retryable: false });
   if (assets.length > MAX_ASSETS_PER_TASK) {
-    log.warn("provider returned more results than a task keeps", { gen_id: genId, returned: assets.length, kept: MAX_ASSETS_PER_TASK });
+    log.warn("provider returned more results than a task keeps", {
+      gen_id: genId,
+      returned: assets.length,
+      kept: MAX_ASSETS_PER_TASK,
+    });
   }
   const urls: string[] = [];
   // Unguessable names: a file written for a task that then does not complete (canceled meanwhile) is never
@@ -395,7 +471,8 @@ export async function storeResults(
   return urls;
 }
 
-const userMessage = (e: unknown) => (e instanceof ProviderError ? e.message : e instanceof StorageError ? STORAGE_FAILURE : INTERNAL_FAILURE);
+const userMessage = (e: unknown) =>
+  e instanceof ProviderError ? e.message : e instanceof StorageError ? STORAGE_FAILURE : INTERNAL_FAILURE;
 
 /** Runs one step of a claimed task: submit/generate or poll, then the guarded transition. */
 export async function runStep(ctx: StepContext, task: ClaimedTask, signal: AbortSignal): Promise<void> {
@@ -428,7 +505,8 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
         return await fn();
       } catch (error) {
         if (once || !isDatabaseBusy(error) || signal.aborted || clock.now() >= row.deadlineAt) throw error;
-        if (!retriedWrite) log.warn("database unavailable during a step: trying again until it answers", { gen_id: row.id, error });
+        if (!retriedWrite)
+          log.warn("database unavailable during a step: trying again until it answers", { gen_id: row.id, error });
         retriedWrite = true;
       } finally {
         if (t) t.db += performance.now() - t0;
@@ -448,17 +526,24 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
     }
   };
   const finish = async (assets: ResultAsset[]) => {
-    const urls = await timed("store", () => storeResults(ctx.storage, row.id, assets, signal, {
+    const urls = await timed("store", () =>
+      storeResults(ctx.storage, row.id, assets, signal, {
         allowPrivate: ctx.config.OUTBOUND_ALLOW_PRIVATE,
         maxBytes: row.aiType === "image" ? MAX_IMAGE_BYTES : MAX_DOWNLOAD_BYTES,
-      }));
+      }),
+    );
     if (await write(() => completeGeneration(db, { id: row.id, owner, resultUrls: urls }, clock))) {
       log.debug("generation completed", { gen_id: row.id, owner });
     } else {
       log.warn("generation lost its lease before completing", { gen_id: row.id });
       // Canceled (or failed) meanwhile: it was never charged, so its files go. A task another process completed keeps them.
-      const now = await write(() => db.one(db.select({ status: generations.status }).from(generations).where(eq(generations.id, row.id))));
-      if (now?.status === "failed") await ctx.storage.deletePrefix?.(`${row.id}/`).catch((error) => log.warn("removing a canceled task's files failed", { gen_id: row.id, error }));
+      const now = await write(() =>
+        db.one(db.select({ status: generations.status }).from(generations).where(eq(generations.id, row.id))),
+      );
+      if (now?.status === "failed")
+        await ctx.storage
+          .deletePrefix?.(`${row.id}/`)
+          .catch((error) => log.warn("removing a canceled task's files failed", { gen_id: row.id, error }));
     }
   };
 
@@ -483,17 +568,30 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
         if (!(await write(() => markSubmitted(db, { id: row.id, owner, upstreamTaskId, nextPollAt: nextPoll(0) })))) {
           // After a retried write, false may mean an earlier try committed but its answer was lost: the job is ours then.
           const recorded =
-            retriedWrite && (await write(() => db.one(db.select({ upstreamTaskId: generations.upstreamTaskId }).from(generations).where(eq(generations.id, row.id)))))?.upstreamTaskId === upstreamTaskId;
+            retriedWrite &&
+            (
+              await write(() =>
+                db.one(
+                  db
+                    .select({ upstreamTaskId: generations.upstreamTaskId })
+                    .from(generations)
+                    .where(eq(generations.id, row.id)),
+                ),
+              )
+            )?.upstreamTaskId === upstreamTaskId;
           // Canceled (or lost) while submitting: the upstream job is nobody's now.
           if (!recorded) await cancelUpstream(provider, upstreamTaskId, row.id);
         }
       }
       return;
     }
-    if (provider.lifecycle !== "async") throw new ProviderError("bad_response", "provider cannot poll", { retryable: false });
+    if (provider.lifecycle !== "async")
+      throw new ProviderError("bad_response", "provider cannot poll", { retryable: false });
     const result = await timed("provider", () => provider.poll(plan.upstreamTaskId, req, callSignal));
     if (result.state === "pending" || result.state === "running") {
-      await write(() => schedulePoll(db, { id: row.id, owner, nextPollAt: nextPoll(row.pollCount + 1), countPoll: true }));
+      await write(() =>
+        schedulePoll(db, { id: row.id, owner, nextPollAt: nextPoll(row.pollCount + 1), countPoll: true }),
+      );
     } else if (result.state === "failed") {
       await fail(result.message, true);
     } else {
@@ -504,7 +602,11 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
     if (isDatabaseBusy(error)) {
       // Still unavailable at the deadline (write() tries again until then): the outcome is not recorded, so the task
       // keeps its lease and runs again when the lease expires — never failed for our own outage.
-      log.warn("database unavailable during a step: the task runs again when its lease expires", { gen_id: row.id, step: plan.kind, error });
+      log.warn("database unavailable during a step: the task runs again when its lease expires", {
+        gen_id: row.id,
+        step: plan.kind,
+        error,
+      });
       return;
     }
     if (deadline.aborted || clock.now() >= row.deadlineAt) {
@@ -513,9 +615,23 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
     }
     if (error instanceof ProviderError) {
       const { kind, message, retryable } = error;
-      log.warn("provider step failed", { gen_id: row.id, provider: row.provider, step: plan.kind, kind, message, retryable, hint: error.opts.operatorHint, status: error.opts.status });
+      log.warn("provider step failed", {
+        gen_id: row.id,
+        provider: row.provider,
+        step: plan.kind,
+        kind,
+        message,
+        retryable,
+        hint: error.opts.operatorHint,
+        status: error.opts.status,
+      });
     } else if (error instanceof StorageError) {
-      log.error("storing a result failed", { gen_id: row.id, key: error.key, error: error.cause, hint: "check DATA_DIR/media (or the S3 bucket): exists, writable, not full" });
+      log.error("storing a result failed", {
+        gen_id: row.id,
+        key: error.key,
+        error: error.cause,
+        hint: "check DATA_DIR/media (or the S3 bucket): exists, writable, not full",
+      });
     } else {
       log.error("generation step crashed", { gen_id: row.id, provider: row.provider, step: plan.kind, error });
     }
@@ -523,7 +639,10 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
     const byRequest = error instanceof ProviderError && (error.kind === "bad_request" || error.kind === "failed");
     if (plan.kind === "poll") {
       // Polling again is always safe: the upstream job exists once.
-      if (retryable) await write(() => schedulePoll(db, { id: row.id, owner, nextPollAt: nextPoll(row.pollCount + 1), countPoll: true }));
+      if (retryable)
+        await write(() =>
+          schedulePoll(db, { id: row.id, owner, nextPollAt: nextPoll(row.pollCount + 1), countPoll: true }),
+        );
       else await fail(userMessage(error), byRequest);
     } else if (retryable && row.attempts < MAX_SUBMIT_ATTEMPTS) {
       // The adapter says this call can be repeated without a duplicate upstream job.

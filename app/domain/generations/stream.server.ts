@@ -1,16 +1,16 @@
 /**
- * Live status (DESIGN §10): a Server-Sent Events stream of one task's query
+ * Live status (docs/design.md §10): a Server-Sent Events stream of one task's query
  * view, sent at once and again on every change, closed after the final one.
  * Changes made by any process or node are noticed by re-reading the row
  * (a primary-key read of three columns every `pollMs`, default 250 ms — the
  * same on SQLite and PostgreSQL); a change made in this process wakes the
  * stream at once.
  *
- * Bounds (security review): at most `MAX_STREAMS_PER_USER` open streams per
+ * Bounds: at most `MAX_STREAMS_PER_USER` open streams per
  * user in this process — one more answers RATE_LIMITED before anything is
  * sent — and each stream closes after `MAX_STREAM_MS`; the `retry:` line
  * makes EventSource reconnect, so browsers follow a long task unchanged.
- * An open stream re-asks `authorized` every `recheckMs` (security review 4):
+ * An open stream re-asks `authorized` every `recheckMs`:
  * a key revoked or a session ended meanwhile closes it, and the reconnect
  * meets the refusal every new request gets.
  */
@@ -43,10 +43,16 @@ export interface StreamOptions {
 }
 
 const encoder = new TextEncoder();
-const frame = (id: number, data: unknown) => encoder.encode(`id: ${id}\nevent: status\ndata: ${JSON.stringify(data)}\n\n`);
+const frame = (id: number, data: unknown) =>
+  encoder.encode(`id: ${id}\nevent: status\ndata: ${JSON.stringify(data)}\n\n`);
 
 /** The stream of a task of this user; throws `generation not found` before anything is sent. */
-export async function statusStream(db: Db, userId: string, genId: string, opts: StreamOptions = {}): Promise<ReadableStream<Uint8Array>> {
+export async function statusStream(
+  db: Db,
+  userId: string,
+  genId: string,
+  opts: StreamOptions = {},
+): Promise<ReadableStream<Uint8Array>> {
   const pollMs = opts.pollMs ?? 250;
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const maxLifetimeMs = opts.maxLifetimeMs ?? MAX_STREAM_MS;

@@ -1,5 +1,5 @@
 /**
- * Tasks that end unpaid (security review 4). A task holds its credits only
+ * Tasks that end unpaid. A task holds its credits only
  * while unfinished, and a canceled or failed one costs nothing, so generate +
  * cancel (or a prompt that fails) was a free write without bound — 71 tasks a
  * second from one connection with 3 credits, each row kept for good and each
@@ -11,7 +11,7 @@
  * task is never refused for it, and paid tasks never count.
  */
 import { eq, sql } from "drizzle-orm";
-import { one, type Db, type Steps, type Tx } from "#db/client";
+import { type Db, one, type Steps, type Tx } from "#db/client";
 import { prepared } from "#db/prepared";
 import { rateLimits } from "#db/schema";
 import { available, denied, intervalUs, US_PER_MS } from "~/domain/rate-limits/decide";
@@ -36,7 +36,10 @@ export async function countUnpaidTask(db: Db, userId: string, clock: Clock): Pro
 /** Inside the create transaction: RATE_LIMITED while the user's bucket of unpaid tasks has no slot left. */
 export function* assertUnpaidAllowance(tx: Tx, userId: string, nowMs: number): Steps<void> {
   const q = prepared(tx, "unpaid.tat", (d) =>
-    d.select({ tat: rateLimits.tat }).from(rateLimits).where(eq(rateLimits.bucket, sql.placeholder("bucket"))),
+    d
+      .select({ tat: rateLimits.tat })
+      .from(rateLimits)
+      .where(eq(rateLimits.bucket, sql.placeholder("bucket"))),
   );
   const row = yield* one(q, { bucket: bucketOf(userId) });
   if (!row) return;

@@ -3,7 +3,7 @@
  * deleted by a periodic sweep, so tables that grow with traffic stay bounded.
  * Each rule deletes only rows whose absence means the same as their presence:
  *
- * - idempotency keys older than 24 h (DESIGN §10: a key is remembered 24 h;
+ * - idempotency keys older than 24 h (docs/design.md §10: a key is remembered 24 h;
  *   an older one is already treated as unknown when it is reused);
  * - webhook events older than WEBHOOK_RETENTION_DAYS with no delivery still
  *   pending (their deliveries and attempts go with them: the delivery log
@@ -32,10 +32,10 @@ import {
   webhookDeliveries,
   webhookEvents,
 } from "#db/schema";
-import { DAY_MS, type Clock } from "~/lib/clock";
+import { type Clock, DAY_MS } from "~/lib/clock";
 
 const HOUR_MS = 3_600_000;
-/** How long an Idempotency-Key is remembered (DESIGN §10). */
+/** How long an Idempotency-Key is remembered (docs/design.md §10). */
 export const IDEMPOTENCY_TTL_MS = DAY_MS;
 /** Open checkouts older than this are expired. */
 export const CHECKOUT_TTL_MS = DAY_MS;
@@ -47,18 +47,37 @@ export interface RetentionPolicy {
 
 /** Rows deleted (or checkouts expired) per rule. */
 export type SweepResult = Record<
-  "idempotencyKeys" | "webhookEvents" | "sessions" | "verifications" | "rateLimits" | "authRateLimits" | "signInAttempts" | "checkoutsExpired",
+  | "idempotencyKeys"
+  | "webhookEvents"
+  | "sessions"
+  | "verifications"
+  | "rateLimits"
+  | "authRateLimits"
+  | "signInAttempts"
+  | "checkoutsExpired",
   number
 >;
 
 /** One sweep: every rule once, each its own statement (no long transaction). */
 export async function sweepRetention(db: Db, clock: Clock, policy: RetentionPolicy): Promise<SweepResult> {
   const now = clock.now();
-  const pending = db.select({ id: webhookDeliveries.eventId }).from(webhookDeliveries).where(eq(webhookDeliveries.status, "pending"));
+  const pending = db
+    .select({ id: webhookDeliveries.eventId })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.status, "pending"));
   return {
-    idempotencyKeys: await db.run(db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_TTL_MS))),
+    idempotencyKeys: await db.run(
+      db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_TTL_MS)),
+    ),
     webhookEvents: await db.run(
-      db.delete(webhookEvents).where(and(lt(webhookEvents.createdAt, now - policy.webhookRetentionDays * DAY_MS), notInArray(webhookEvents.id, pending))),
+      db
+        .delete(webhookEvents)
+        .where(
+          and(
+            lt(webhookEvents.createdAt, now - policy.webhookRetentionDays * DAY_MS),
+            notInArray(webhookEvents.id, pending),
+          ),
+        ),
     ),
     sessions: await db.run(db.delete(session).where(lt(session.expiresAt, new Date(now)))),
     verifications: await db.run(db.delete(verification).where(lt(verification.expiresAt, new Date(now)))),
@@ -68,7 +87,12 @@ export async function sweepRetention(db: Db, clock: Clock, policy: RetentionPoli
     signInAttempts: await db.run(
       db
         .delete(signInAttempts)
-        .where(and(lt(signInAttempts.windowStart, now - DAY_MS), or(isNull(signInAttempts.lockedUntil), lt(signInAttempts.lockedUntil, now)))),
+        .where(
+          and(
+            lt(signInAttempts.windowStart, now - DAY_MS),
+            or(isNull(signInAttempts.lockedUntil), lt(signInAttempts.lockedUntil, now)),
+          ),
+        ),
     ),
     checkoutsExpired: await expireCheckouts(db, { before: now - CHECKOUT_TTL_MS }),
   };
@@ -77,5 +101,10 @@ export async function sweepRetention(db: Db, clock: Clock, policy: RetentionPoli
 /** Open checkouts started before `before` (or the given ids) become `expired`; returns how many. */
 export function expireCheckouts(db: Db, which: { before: number } | { ids: string[] }): Promise<number> {
   const match = "ids" in which ? inArray(checkouts.id, which.ids) : lt(checkouts.createdAt, new Date(which.before));
-  return db.run(db.update(checkouts).set({ status: "expired" }).where(and(eq(checkouts.status, "open"), match)));
+  return db.run(
+    db
+      .update(checkouts)
+      .set({ status: "expired" })
+      .where(and(eq(checkouts.status, "open"), match)),
+  );
 }

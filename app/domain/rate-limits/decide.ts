@@ -73,7 +73,8 @@ export const US_PER_MS = 1000;
  * a full burst of `limit` always fits; exact for the default limits (600,000 µs
  * for 100 per minute), at most 1 µs per request lenient otherwise.
  */
-export const intervalUs = (p: Pick<Policy, "limit" | "windowMs">): number => Math.max(1, Math.floor((p.windowMs * US_PER_MS) / p.limit));
+export const intervalUs = (p: Pick<Policy, "limit" | "windowMs">): number =>
+  Math.max(1, Math.floor((p.windowMs * US_PER_MS) / p.limit));
 
 /** Whole tokens that fit at `nowUs` with the bucket at `tatUs` (T = `tUs`, W = `windowUs`). */
 export const available = (tUs: number, windowUs: number, nowUs: number, tatUs: number): number =>
@@ -91,7 +92,14 @@ export function admitted(policy: Pick<Policy, "limit" | "windowMs">, nowMs: numb
   const remaining = Math.min(policy.limit - 1, Math.max(0, Math.floor((policy.windowMs * US_PER_MS - used) / t)));
   // With none left, the next request fits once one interval has drained.
   const resetUs = remaining > 0 ? used : used + t - policy.windowMs * US_PER_MS;
-  return { allowed: true, limit: policy.limit, remaining, resetMs: Math.max(1, resetUs / US_PER_MS), retryAfterMs: null, now: nowMs };
+  return {
+    allowed: true,
+    limit: policy.limit,
+    remaining,
+    resetMs: Math.max(1, resetUs / US_PER_MS),
+    retryAfterMs: null,
+    now: nowMs,
+  };
 }
 
 /** The decision for a request refused at `nowMs` (the bucket's tat unchanged). */

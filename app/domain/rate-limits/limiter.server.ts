@@ -24,7 +24,7 @@
  */
 import type { Db } from "#db/client";
 import { AppError } from "~/lib/errors";
-import { admitted, available, denied, intervalUs, US_PER_MS, type Decision, type Policy } from "./decide";
+import { admitted, available, type Decision, denied, intervalUs, type Policy, US_PER_MS } from "./decide";
 
 /**
  * The statement, portable: SQLite ≥ 3.35 and PostgreSQL run the same text.
@@ -50,7 +50,15 @@ const READ = "SELECT tat FROM rate_limits WHERE bucket = ?";
 type TatRow = { tat: number | string };
 
 /** Takes `addUs` (k·T) from `bucket` at `nowUs`, giving back `backUs` iff the row still holds `mineUs`: the new tat, or null when refused. */
-async function lease(db: Db, bucket: string, nowUs: number, addUs: number, windowUs: number, mineUs = -1, backUs = 0): Promise<number | null> {
+async function lease(
+  db: Db,
+  bucket: string,
+  nowUs: number,
+  addUs: number,
+  windowUs: number,
+  mineUs = -1,
+  backUs = 0,
+): Promise<number | null> {
   const row = await db.raw<TatRow>(LEASE_SQL).one(bucket, nowUs, addUs, mineUs, backUs, windowUs);
   return row ? Number(row.tat) : null;
 }
@@ -60,7 +68,12 @@ async function readTat(db: Db, bucket: string): Promise<number> {
 }
 
 /** One request against `bucket` at `nowMs`: admitted (and counted) or refused. One statement (two when refused). */
-export async function take(db: Db, bucket: string, policy: Pick<Policy, "limit" | "windowMs">, nowMs: number): Promise<Decision> {
+export async function take(
+  db: Db,
+  bucket: string,
+  policy: Pick<Policy, "limit" | "windowMs">,
+  nowMs: number,
+): Promise<Decision> {
   const tat = await lease(db, bucket, Math.floor(nowMs * US_PER_MS), intervalUs(policy), policy.windowMs * US_PER_MS);
   if (tat !== null) return admitted(policy, nowMs, tat);
   return denied(policy, nowMs, await readTat(db, bucket));
@@ -68,11 +81,18 @@ export async function take(db: Db, bucket: string, policy: Pick<Policy, "limit" 
 
 /** RATE_LIMITED (HTTP 429 `Too Many Requests`) with the decision's Retry-After. */
 export function rateLimitedError(d: Pick<Decision, "retryAfterMs">): AppError {
-  return Object.assign(new AppError("RATE_LIMITED"), { headers: { "Retry-After": String(Math.ceil((d.retryAfterMs ?? 1000) / 1000)) } });
+  return Object.assign(new AppError("RATE_LIMITED"), {
+    headers: { "Retry-After": String(Math.ceil((d.retryAfterMs ?? 1000) / 1000)) },
+  });
 }
 
 /** One slot of an allowance (feedback, resends, key creation, …), or RATE_LIMITED with Retry-After. */
-export async function takeOrRefuse(db: Db, bucket: string, policy: Pick<Policy, "limit" | "windowMs">, nowMs: number): Promise<Decision> {
+export async function takeOrRefuse(
+  db: Db,
+  bucket: string,
+  policy: Pick<Policy, "limit" | "windowMs">,
+  nowMs: number,
+): Promise<Decision> {
   const d = await take(db, bucket, policy, nowMs);
   if (!d.allowed) throw rateLimitedError(d);
   return d;
@@ -90,7 +110,12 @@ export interface LeaseOptions {
 }
 
 /** Chosen by measurement (docs/performance.md, "The rate limiter"). */
-export const LEASE_DEFAULTS: Required<LeaseOptions> = { leaseMs: 250, maxTokens: 16, shareOfFree: 0.25, maxBuckets: 50_000 };
+export const LEASE_DEFAULTS: Required<LeaseOptions> = {
+  leaseMs: 250,
+  maxTokens: 16,
+  shareOfFree: 0.25,
+  maxBuckets: 50_000,
+};
 
 interface BucketState {
   /** The row's tat as this process last saw it (µs): a lower bound of the row's, less any give-back of ours still pending. */
@@ -181,7 +206,16 @@ export class LeaseLimiter {
     }
   }
 
-  private async lease(s: BucketState, bucket: string, policy: Pick<Policy, "limit" | "windowMs">, nowMs: number, n: number, k: number, t: number, w: number): Promise<Decision> {
+  private async lease(
+    s: BucketState,
+    bucket: string,
+    policy: Pick<Policy, "limit" | "windowMs">,
+    nowMs: number,
+    n: number,
+    k: number,
+    t: number,
+    w: number,
+  ): Promise<Decision> {
     for (;;) {
       this.statements++;
       const tat = await lease(this.db, bucket, n, k * t, w, s.back > 0 ? s.tat : -1, s.back);

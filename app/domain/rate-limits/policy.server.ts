@@ -1,11 +1,11 @@
 /**
- * Which limit applies (spec 8.2, DESIGN §5). Key requests: per user — every
+ * Which limit applies (spec 8.2, docs/design.md §5). Key requests: per user — every
  * key of one user counts in one bucket — by the owner's tier read at request time. Session requests: unlimited, unless the
  * operator opts in to the recommended limits (SESSION_RATE_LIMITS=true).
  */
 import type { Db } from "#db/client";
 import { isPremium } from "~/domain/subscriptions/subscriptions.server";
-import { DAY_MS, type Clock } from "~/lib/clock";
+import { type Clock, DAY_MS } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import type { Policy } from "./decide";
 
@@ -18,12 +18,20 @@ export async function keyTier(db: Db, owner: { userId: string; isAdmin: boolean 
 }
 
 /** The tier of an admin or a premium (current paid subscription) or any other user. */
-export const tierOf = (isAdmin: boolean, premium: boolean): Tier => (isAdmin ? "admin" : premium ? "premium" : "standard");
+export const tierOf = (isAdmin: boolean, premium: boolean): Tier =>
+  isAdmin ? "admin" : premium ? "premium" : "standard";
 
-type LimitConfig = Pick<Config, "RATE_LIMIT_STANDARD" | "RATE_LIMIT_PREMIUM" | "RATE_LIMIT_ADMIN" | "RATE_LIMIT_WINDOW_MS">;
+type LimitConfig = Pick<
+  Config,
+  "RATE_LIMIT_STANDARD" | "RATE_LIMIT_PREMIUM" | "RATE_LIMIT_ADMIN" | "RATE_LIMIT_WINDOW_MS"
+>;
 
 export function keyPolicy(config: LimitConfig, tier: Tier): Policy {
-  const limit = { standard: config.RATE_LIMIT_STANDARD, premium: config.RATE_LIMIT_PREMIUM, admin: config.RATE_LIMIT_ADMIN }[tier];
+  const limit = {
+    standard: config.RATE_LIMIT_STANDARD,
+    premium: config.RATE_LIMIT_PREMIUM,
+    admin: config.RATE_LIMIT_ADMIN,
+  }[tier];
   return { name: tier, limit, windowMs: config.RATE_LIMIT_WINDOW_MS };
 }
 
@@ -31,7 +39,11 @@ export function keyPolicy(config: LimitConfig, tier: Tier): Policy {
 export const userBucket = (userId: string) => `user:${userId}`;
 
 /** Key creation per user, so creating and revoking keys cannot churn without bound. */
-export const keyCreationPolicy = (config: Pick<Config, "KEY_CREATE_LIMIT">): Policy => ({ name: "key-create", limit: config.KEY_CREATE_LIMIT, windowMs: HOUR_MS });
+export const keyCreationPolicy = (config: Pick<Config, "KEY_CREATE_LIMIT">): Policy => ({
+  name: "key-create",
+  limit: config.KEY_CREATE_LIMIT,
+  windowMs: HOUR_MS,
+});
 export const keyCreationBucket = (userId: string) => `key-create:${userId}`;
 
 const MINUTE_MS = 60_000;

@@ -1,13 +1,14 @@
 /**
- * Subscriptions (spec 2.3, DESIGN §3): stored orders. A user with a paid order
+ * Subscriptions (spec 2.3, docs/design.md §3): stored orders. A user with a paid order
  * whose period has not ended (or that has no end) is premium.
  */
-import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
+
 import { randomBytes } from "node:crypto";
-import { run, type Db, type Steps, type Tx } from "#db/client";
+import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { type Db, run, type Steps, type Tx } from "#db/client";
 import { prepared } from "#db/prepared";
 import { orders } from "#db/schema";
-import { iso, type Clock } from "~/lib/clock";
+import { type Clock, iso } from "~/lib/clock";
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -51,7 +52,7 @@ export function getActiveSubscription(db: Db, userId: string, clock: Clock): Pro
         ),
       )
       .orderBy(desc(orders.createdAt))
-      .limit(1)
+      .limit(1),
   );
   return db.one(q, { userId, now: clock.now() });
 }
@@ -59,7 +60,7 @@ export function getActiveSubscription(db: Db, userId: string, clock: Clock): Pro
 /**
  * getActiveSubscription's condition in plain SQL, for the user whose id is the SQL expression `userIdSql`, with
  * one `?` parameter: now (ms). An API-key request reads it inside its user-row statement (users.server.ts
- * findKeyOwner), so the tier costs no statement of its own (docs/performance.md, "Session 5").
+ * findKeyOwner), so the tier costs no statement of its own (docs/performance.md).
  */
 export const premiumExistsSql = (userIdSql: string) =>
   `EXISTS (SELECT 1 FROM orders WHERE user_id = ${userIdSql} AND kind = 'subscription' AND status = 'paid' AND (period_end IS NULL OR period_end > ?))`;
@@ -108,7 +109,7 @@ export function defaultPeriodEnd(interval: Interval, now: number): number | null
 export const newOrderNo = (now: number) =>
   `ORD-${new Date(now).toISOString().slice(0, 10).replaceAll("-", "")}-${randomBytes(6).toString("hex").toUpperCase()}`;
 
-/** Records a paid order (DESIGN §3: orders are recorded by an admin). */
+/** Records a paid order (docs/design.md §3: orders are recorded by an admin). */
 export function* createSubscription(db: Tx, input: CreateSubscriptionInput, clock: Clock): Steps<OrderRow> {
   const now = clock.now();
   const periodEnd = input.periodEnd === undefined ? defaultPeriodEnd(input.interval, now) : input.periodEnd;

@@ -80,7 +80,11 @@ export async function findUserById(db: Db, id: string): Promise<UserRow | undefi
  * time — a user who just became premium, through any process, gets the premium limit at once — without a
  * statement of its own.
  */
-export async function findKeyOwner(db: Db, id: string, now: number): Promise<{ user: UserRow; premium: boolean } | undefined> {
+export async function findKeyOwner(
+  db: Db,
+  id: string,
+  now: number,
+): Promise<{ user: UserRow; premium: boolean } | undefined> {
   const r = await db.raw<RawUser & { premium: number | boolean }>(KEY_OWNER_BY_ID).one(now, id);
   return r && { user: toUserRow(r), premium: Number(r.premium) === 1 };
 }
@@ -96,11 +100,14 @@ export function isAdminEmail(config: Pick<Config, "ADMIN_EMAILS">, email: string
 }
 
 /**
- * Admin rights need proof (DESIGN §5): an operator promoted the account, or its
+ * Admin rights need proof (docs/design.md §5): an operator promoted the account, or its
  * address is in ADMIN_EMAILS and the account has verified it. Whoever signs up
  * first with an admin address proves nothing.
  */
-export function isAdmin(config: Pick<Config, "ADMIN_EMAILS">, u: Pick<UserRow, "role" | "email" | "emailVerified">): boolean {
+export function isAdmin(
+  config: Pick<Config, "ADMIN_EMAILS">,
+  u: Pick<UserRow, "role" | "email" | "emailVerified">,
+): boolean {
   return u.role === "admin" || (u.emailVerified && isAdminEmail(config, u.email));
 }
 
@@ -108,7 +115,13 @@ export type Role = "admin" | "user";
 
 /** The stored role (`atelier admin promote|demote`). Unknown e-mail → `user not found`. */
 export async function setRole(db: Db, email: string, role: Role, now: number): Promise<UserRow> {
-  const updated = await db.one(db.update(user).set({ role, updatedAt: new Date(now) }).where(eq(user.email, email.trim().toLowerCase())).returning());
+  const updated = await db.one(
+    db
+      .update(user)
+      .set({ role, updatedAt: new Date(now) })
+      .where(eq(user.email, email.trim().toLowerCase()))
+      .returning(),
+  );
   if (!updated) throw new AppError("USER_NOT_FOUND");
   return updated;
 }
@@ -119,14 +132,22 @@ export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefi
 
 /** An admin's reference to a user: by email or by uuid. Unknown → `user not found`. */
 export async function resolveUserRef(db: Db, ref: { email?: string; user_uuid?: string }): Promise<UserRow> {
-  const u = await (ref.user_uuid !== undefined ? findUserById(db, ref.user_uuid) : findUserByEmail(db, ref.email ?? ""));
+  const u = await (ref.user_uuid !== undefined
+    ? findUserById(db, ref.user_uuid)
+    : findUserByEmail(db, ref.email ?? ""));
   if (!u) throw new AppError("USER_NOT_FOUND");
   return u;
 }
 
 /** Spec 4.11: switches affiliate status; returns the updated row. */
 export async function setAffiliate(db: Db, userId: string, isAffiliate: boolean, now: number): Promise<UserRow> {
-  const updated = await db.one(db.update(user).set({ isAffiliate, updatedAt: new Date(now) }).where(eq(user.id, userId)).returning());
+  const updated = await db.one(
+    db
+      .update(user)
+      .set({ isAffiliate, updatedAt: new Date(now) })
+      .where(eq(user.id, userId))
+      .returning(),
+  );
   if (!updated) throw new AppError("USER_NOT_FOUND");
   return updated;
 }

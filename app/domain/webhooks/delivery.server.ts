@@ -1,5 +1,5 @@
 /**
- * Sending the outbox (DESIGN §10). The job runner's dispatcher claims due
+ * Sending the outbox (docs/design.md §10). The job runner's dispatcher claims due
  * deliveries with a lease (one guarded UPDATE, so several processes never
  * send one attempt twice; a crashed sender's lease expires and the delivery
  * is claimed again), signs each per Standard Webhooks (`webhook-id` = the
@@ -10,13 +10,14 @@
  * it runs out (failed). An endpoint that has not answered 2xx for
  * WEBHOOK_DISABLE_AFTER_MS (3 days) is disabled with the reason.
  */
-import { and, count, eq, gt, inArray, isNotNull, isNull, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
+
 import { randomUUID } from "node:crypto";
+import { and, count, eq, gt, inArray, isNotNull, isNull, lte, notInArray, or, type SQL, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { many, one, run, type Db } from "#db/client";
+import { type Db, many, one, run } from "#db/client";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "#db/schema";
-import { iso, type Clock } from "~/lib/clock";
-import { OutboundRefused, readCapped, safeFetch, type Resolver } from "~/lib/outbound.server";
+import { type Clock, iso } from "~/lib/clock";
+import { OutboundRefused, type Resolver, readCapped, safeFetch } from "~/lib/outbound.server";
 
 export interface DeliveryPolicy {
   timeoutMs: number;
@@ -49,7 +50,7 @@ export const perUserShare = (concurrency: number) => Math.max(1, Math.floor(conc
 
 /**
  * Claims up to `limit` due deliveries for `owner` (cheap probe first, so idle ticks take no write lock).
- * Fairness (review2): at most `perUser` deliveries of one user are in flight at once, counted over every
+ * Fairness: at most `perUser` deliveries of one user are in flight at once, counted over every
  * process's leases, so one user's endpoints that never answer cannot hold every sender while everyone
  * else's webhooks wait.
  */
@@ -61,7 +62,11 @@ export async function claimDeliveries(
   if (args.limit <= 0) return [];
   const now = clock.now();
   const perUser = args.perUser ?? Infinity;
-  if ((await db.many(db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(due(now)).limit(1))).length === 0) return [];
+  if (
+    (await db.many(db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(due(now)).limit(1))).length ===
+    0
+  )
+    return [];
   // The guard re-checks "due" on each row: two processes (or nodes) never both take one.
   const ids = await db.tx(function* (t) {
     const held = new Map<string, number>();
@@ -135,7 +140,12 @@ export async function claimDeliveries(
 }
 
 /** The three Standard Webhooks headers; one `v1,` signature per secret (rotation overlap), space-separated. */
-export function signatureHeaders(eventId: string, payload: string, secrets: string[], at: Date): Record<string, string> {
+export function signatureHeaders(
+  eventId: string,
+  payload: string,
+  secrets: string[],
+  at: Date,
+): Record<string, string> {
   const signature = secrets.map((s) => new Webhook(s).sign(eventId, at, payload)).join(" ");
   return {
     "webhook-id": eventId,
@@ -153,7 +163,12 @@ export interface AttemptOutcome {
 }
 
 /** One POST of a delivery. Never throws: every failure is an outcome. */
-export async function sendDelivery(d: ClaimedDelivery, policy: DeliveryPolicy, clock: Clock, signal?: AbortSignal): Promise<AttemptOutcome> {
+export async function sendDelivery(
+  d: ClaimedDelivery,
+  policy: DeliveryPolicy,
+  clock: Clock,
+  signal?: AbortSignal,
+): Promise<AttemptOutcome> {
   const at = clock.now();
   const t0 = performance.now();
   const done = (statusCode: number | null, error: string | null): AttemptOutcome => ({
@@ -180,7 +195,8 @@ export async function sendDelivery(d: ClaimedDelivery, policy: DeliveryPolicy, c
     });
     // The answer's body is not used; read a little so the connection can be reused.
     await readCapped(res, 64 * 1024).catch(() => res.body?.cancel().catch(() => {}));
-    if (res.status >= 300 && res.status < 400) return done(res.status, `HTTP ${res.status}: redirects are not followed`);
+    if (res.status >= 300 && res.status < 400)
+      return done(res.status, `HTTP ${res.status}: redirects are not followed`);
     return done(res.status, res.status >= 200 && res.status < 300 ? null : `HTTP ${res.status}`);
   } catch (e) {
     if (timeout.aborted) return done(null, `no answer within ${policy.timeoutMs} ms`);
@@ -195,15 +211,30 @@ export async function sendDelivery(d: ClaimedDelivery, policy: DeliveryPolicy, c
  * `disableAfterMs` disables it and fails its queued deliveries).
  * Returns the delivery's new status, or null when the lease was lost.
  */
-export function recordAttempt(db: Db, owner: string, d: ClaimedDelivery, o: AttemptOutcome, policy: DeliveryPolicy, clock: Clock): Promise<"delivered" | "pending" | "failed" | null> {
+export function recordAttempt(
+  db: Db,
+  owner: string,
+  d: ClaimedDelivery,
+  o: AttemptOutcome,
+  policy: DeliveryPolicy,
+  clock: Clock,
+): Promise<"delivered" | "pending" | "failed" | null> {
   return db.tx(function* (t) {
     const now = clock.now();
-    const mine = and(eq(webhookDeliveries.id, d.id), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.leaseOwner, owner));
+    const mine = and(
+      eq(webhookDeliveries.id, d.id),
+      eq(webhookDeliveries.status, "pending"),
+      eq(webhookDeliveries.leaseOwner, owner),
+    );
     // Counted from the row, not from the claim: a resend during the attempt restarted the schedule (docs/events.md §6).
     const current = yield* one(t.select({ attempts: webhookDeliveries.attempts }).from(webhookDeliveries).where(mine));
     if (!current) return null;
     const attempts = current.attempts + 1;
-    let status: "delivered" | "pending" | "failed" = o.ok ? "delivered" : attempts > policy.schedule.length ? "failed" : "pending";
+    let status: "delivered" | "pending" | "failed" = o.ok
+      ? "delivered"
+      : attempts > policy.schedule.length
+        ? "failed"
+        : "pending";
     const changed = yield* run(
       t
         .update(webhookDeliveries)
@@ -222,9 +253,23 @@ export function recordAttempt(db: Db, owner: string, d: ClaimedDelivery, o: Atte
         .where(mine),
     );
     if (changed !== 1) return null;
-    yield* run(t.insert(webhookAttempts).values({ id: randomUUID(), deliveryId: d.id, attemptedAt: o.at, statusCode: o.statusCode, durationMs: o.durationMs, error: o.error }));
+    yield* run(
+      t.insert(webhookAttempts).values({
+        id: randomUUID(),
+        deliveryId: d.id,
+        attemptedAt: o.at,
+        statusCode: o.statusCode,
+        durationMs: o.durationMs,
+        error: o.error,
+      }),
+    );
     if (o.ok) {
-      yield* run(t.update(webhookEndpoints).set({ failingSince: null }).where(and(eq(webhookEndpoints.id, d.endpointId), isNotNull(webhookEndpoints.failingSince))));
+      yield* run(
+        t
+          .update(webhookEndpoints)
+          .set({ failingSince: null })
+          .where(and(eq(webhookEndpoints.id, d.endpointId), isNotNull(webhookEndpoints.failingSince))),
+      );
       return status;
     }
     const ep = yield* one(
@@ -236,7 +281,12 @@ export function recordAttempt(db: Db, owner: string, d: ClaimedDelivery, o: Atte
     );
     const since = ep?.failingSince == null ? null : Number(ep.failingSince);
     const failQueued = (where: SQL | undefined) =>
-      run(t.update(webhookDeliveries).set({ status: "failed", nextAttemptAt: null, lastError: "endpoint disabled" }).where(where));
+      run(
+        t
+          .update(webhookDeliveries)
+          .set({ status: "failed", nextAttemptAt: null, lastError: "endpoint disabled" })
+          .where(where),
+      );
     if (ep && ep.status !== "active" && status === "pending") {
       // Disabled while this attempt was in flight (by another sender): its queued deliveries failed then; so does this one.
       yield* failQueued(and(eq(webhookDeliveries.id, d.id), eq(webhookDeliveries.status, "pending")));
@@ -244,8 +294,19 @@ export function recordAttempt(db: Db, owner: string, d: ClaimedDelivery, o: Atte
     }
     if (ep && ep.status === "active" && since !== null && now - since >= policy.disableAfterMs) {
       const reason = `disabled ${iso(now)}: no successful delivery since ${iso(since)} (last error: ${o.error ?? "unknown"})`;
-      yield* run(t.update(webhookEndpoints).set({ status: "disabled", disabledReason: reason }).where(eq(webhookEndpoints.id, d.endpointId)));
-      yield* failQueued(and(eq(webhookDeliveries.endpointId, d.endpointId), eq(webhookDeliveries.status, "pending"), isNull(webhookDeliveries.leaseOwner)));
+      yield* run(
+        t
+          .update(webhookEndpoints)
+          .set({ status: "disabled", disabledReason: reason })
+          .where(eq(webhookEndpoints.id, d.endpointId)),
+      );
+      yield* failQueued(
+        and(
+          eq(webhookDeliveries.endpointId, d.endpointId),
+          eq(webhookDeliveries.status, "pending"),
+          isNull(webhookDeliveries.leaseOwner),
+        ),
+      );
       // This delivery is no longer leased, so it failed with the rest.
       if (status === "pending") status = "failed";
     }

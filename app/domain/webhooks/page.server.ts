@@ -17,12 +17,22 @@ export async function webhooksForPage(db: Db, userId: string) {
       db
         .select()
         .from(webhookDeliveries)
-        .where(inArray(webhookDeliveries.endpointId, hooks.map((h) => h.webhook_id)))
+        .where(
+          inArray(
+            webhookDeliveries.endpointId,
+            hooks.map((h) => h.webhook_id),
+          ),
+        )
         .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
         .limit(200),
     );
     for (const r of rows) {
-      if (!latest.has(r.endpointId)) latest.set(r.endpointId, { status: r.status, response_status: r.lastStatusCode, at: iso(r.lastAttemptAt === null ? null : Number(r.lastAttemptAt)) });
+      if (!latest.has(r.endpointId))
+        latest.set(r.endpointId, {
+          status: r.status,
+          response_status: r.lastStatusCode,
+          at: iso(r.lastAttemptAt === null ? null : Number(r.lastAttemptAt)),
+        });
     }
   }
   return hooks.map((h) => ({ ...h, last_delivery: latest.get(h.webhook_id) ?? null }));
@@ -35,10 +45,20 @@ export async function webhookAction(userId: string, data: FormData) {
   const description = String(data.get("description") ?? "").slice(0, 200);
   try {
     if (intent === "webhook-create") {
-      if (!url) return { intent, errors: { url: "Enter the URL that receives the events" }, values: { url, description } };
-      const events = data.getAll("events").map(String).filter((e): e is WebhookEventType => (WEBHOOK_EVENTS as readonly string[]).includes(e));
-      if (events.length === 0) return { intent, errors: { form: "Choose at least one event" }, values: { url, description } };
-      const created = await createWebhook(db, { userId, url, events, description }, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE }, clock);
+      if (!url)
+        return { intent, errors: { url: "Enter the URL that receives the events" }, values: { url, description } };
+      const events = data
+        .getAll("events")
+        .map(String)
+        .filter((e): e is WebhookEventType => (WEBHOOK_EVENTS as readonly string[]).includes(e));
+      if (events.length === 0)
+        return { intent, errors: { form: "Choose at least one event" }, values: { url, description } };
+      const created = await createWebhook(
+        db,
+        { userId, url, events, description },
+        { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
+        clock,
+      );
       return { intent, secret: { url: created.url, secret: created.secret, rotated: false } };
     }
     const id = String(data.get("webhook_id") ?? "");
@@ -54,7 +74,12 @@ export async function webhookAction(userId: string, data: FormData) {
     }
     return { intent, errors: { form: "Unknown action" } };
   } catch (error) {
-    if (isAppError(error)) return { intent, errors: intent === "webhook-create" ? { url: error.message } : { form: error.message }, values: { url, description } };
+    if (isAppError(error))
+      return {
+        intent,
+        errors: intent === "webhook-create" ? { url: error.message } : { form: error.message },
+        values: { url, description },
+      };
     throw error;
   }
 }

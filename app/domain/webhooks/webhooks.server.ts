@@ -1,17 +1,18 @@
 /**
- * Webhook endpoints of a user (DESIGN §10, Standard Webhooks): create (the
+ * Webhook endpoints of a user (docs/design.md §10, Standard Webhooks): create (the
  * `whsec_` secret is shown then and on rotation only), list, delete, rotate
  * the secret (the old one keeps signing for 24 h, so receivers can switch
  * without losing events), the delivery log, and resend.
  */
-import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+
 import { randomBytes } from "node:crypto";
-import { lockRow, many, one, run, type Db, type Steps, type Tx } from "#db/client";
+import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { type Db, lockRow, many, one, run, type Steps, type Tx } from "#db/client";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "#db/schema";
-import { iso, type Clock } from "~/lib/clock";
+import { takeOrRefuse } from "~/domain/rate-limits/limiter.server";
+import { type Clock, iso } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 import { checkedAddress, OutboundRefused, type Resolver } from "~/lib/outbound.server";
-import { takeOrRefuse } from "~/domain/rate-limits/limiter.server";
 import { WEBHOOK_EVENTS, type WebhookEventType } from "./events";
 import { newId } from "./outbox.server";
 
@@ -19,7 +20,7 @@ export const MAX_WEBHOOKS = 10;
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 export const MAX_URL_LENGTH = 2000;
 /**
- * Resends per user an hour (security review 4): a resend makes the server POST to a URL the user chose at once,
+ * Resends per user an hour: a resend makes the server POST to a URL the user chose at once,
  * and session requests are not rate limited, so without a bound one account could turn the dispatcher into a
  * request loop at any public address, writing a log row per attempt.
  */
@@ -61,25 +62,38 @@ export async function checkDestination(raw: string, policy: DestinationPolicy): 
   } catch {
     throw new AppError("INVALID_PARAMS", { reason: "url must be an absolute http(s) URL" });
   }
-  if (raw.length > MAX_URL_LENGTH) throw new AppError("INVALID_PARAMS", { reason: `url longer than ${MAX_URL_LENGTH} characters` });
+  if (raw.length > MAX_URL_LENGTH)
+    throw new AppError("INVALID_PARAMS", { reason: `url longer than ${MAX_URL_LENGTH} characters` });
   try {
     await checkedAddress(url, policy);
   } catch (e) {
-    if (e instanceof OutboundRefused) throw new AppError("INVALID_PARAMS", { reason: `url refused: ${e.publicMessage}` });
+    if (e instanceof OutboundRefused)
+      throw new AppError("INVALID_PARAMS", { reason: `url refused: ${e.publicMessage}` });
     throw e;
   }
   return url.href;
 }
 
 async function own(db: Db, userId: string, webhookId: string): Promise<WebhookRow> {
-  const row = await db.one(db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, webhookId), eq(webhookEndpoints.userId, userId))));
+  const row = await db.one(
+    db
+      .select()
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.id, webhookId), eq(webhookEndpoints.userId, userId))),
+  );
   if (!row) throw new AppError("WEBHOOK_NOT_FOUND");
   return row;
 }
 
 export async function createWebhook(
   db: Db,
-  args: { userId: string; url: string; events?: WebhookEventType[]; description?: string; /** The API key making it, if any. */ apiKeyId?: string | null },
+  args: {
+    userId: string;
+    url: string;
+    events?: WebhookEventType[];
+    description?: string /** The API key making it, if any. */;
+    apiKeyId?: string | null;
+  },
   policy: DestinationPolicy,
   clock: Clock,
 ) {
@@ -88,7 +102,9 @@ export async function createWebhook(
   const secret = newSecret();
   const row = await db.tx(function* (t) {
     yield* lockRow("user", args.userId);
-    const count = (yield* many(t.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.userId, args.userId)))).length;
+    const count = (yield* many(
+      t.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.userId, args.userId)),
+    )).length;
     if (count >= MAX_WEBHOOKS) throw new AppError("WEBHOOK_LIMIT", { max: MAX_WEBHOOKS });
     const created = yield* one(
       t
@@ -111,14 +127,22 @@ export async function createWebhook(
 }
 
 export async function listWebhooks(db: Db, userId: string) {
-  const rows = await db.many(db.select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId)).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id)));
+  const rows = await db.many(
+    db
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.userId, userId))
+      .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id)),
+  );
   return rows.map(toWebhookView);
 }
 
 /** Deletes the endpoint and its queued deliveries (events already sent stay in the receiver's hands). */
 export async function deleteWebhook(db: Db, userId: string, webhookId: string) {
   await own(db, userId, webhookId);
-  await db.run(db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.id, webhookId), eq(webhookEndpoints.userId, userId))));
+  await db.run(
+    db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.id, webhookId), eq(webhookEndpoints.userId, userId))),
+  );
   return { webhook_id: webhookId, deleted: true as const };
 }
 
@@ -126,30 +150,50 @@ export async function deleteWebhook(db: Db, userId: string, webhookId: string) {
  * A new secret; the previous one keeps signing (a second signature) for 24 h. Rotated with an API key, the
  * endpoint is that key's from now on (the key's holder knows the secret) unless a key already set it up.
  */
-export async function rotateSecret(db: Db, userId: string, webhookId: string, clock: Clock, apiKeyId: string | null = null) {
+export async function rotateSecret(
+  db: Db,
+  userId: string,
+  webhookId: string,
+  clock: Clock,
+  apiKeyId: string | null = null,
+) {
   const row = await own(db, userId, webhookId);
   const secret = newSecret();
   await db.run(
     db
       .update(webhookEndpoints)
-      .set({ secret, previousSecret: row.secret, previousSecretUntil: clock.now() + ROTATION_OVERLAP_MS, apiKeyId: row.apiKeyId ?? apiKeyId })
+      .set({
+        secret,
+        previousSecret: row.secret,
+        previousSecretUntil: clock.now() + ROTATION_OVERLAP_MS,
+        apiKeyId: row.apiKeyId ?? apiKeyId,
+      })
       .where(eq(webhookEndpoints.id, webhookId)),
   );
   return { webhook_id: webhookId, secret, previous_secret_expires_at: iso(clock.now() + ROTATION_OVERLAP_MS)! };
 }
 
 /**
- * Inside the revocation of an API key (security review 4): the user's active endpoints that key created or
+ * Inside the revocation of an API key: the user's active endpoints that key created or
  * re-keyed are disabled with the reason, and their queued deliveries fail, as for an endpoint disabled for
  * failing. One in flight fails when its attempt is recorded. Returns how many endpoints were disabled.
  */
-export function* disableEndpointsOfKey(tx: Tx, args: { userId: string; keyId: string; keyStart: string; now: number }): Steps<number> {
+export function* disableEndpointsOfKey(
+  tx: Tx,
+  args: { userId: string; keyId: string; keyStart: string; now: number },
+): Steps<number> {
   const reason = `disabled ${iso(args.now)}: set up with API key ${args.keyStart}…, which was revoked; check its URL and rotate its secret, then resend to enable it`;
   const disabled = yield* many(
     tx
       .update(webhookEndpoints)
       .set({ status: "disabled", disabledReason: reason })
-      .where(and(eq(webhookEndpoints.userId, args.userId), eq(webhookEndpoints.apiKeyId, args.keyId), eq(webhookEndpoints.status, "active")))
+      .where(
+        and(
+          eq(webhookEndpoints.userId, args.userId),
+          eq(webhookEndpoints.apiKeyId, args.keyId),
+          eq(webhookEndpoints.status, "active"),
+        ),
+      )
       .returning({ id: webhookEndpoints.id }),
   );
   if (disabled.length === 0) return 0;
@@ -157,7 +201,16 @@ export function* disableEndpointsOfKey(tx: Tx, args: { userId: string; keyId: st
     tx
       .update(webhookDeliveries)
       .set({ status: "failed", nextAttemptAt: null, lastError: "endpoint disabled" })
-      .where(and(inArray(webhookDeliveries.endpointId, disabled.map((d) => d.id)), eq(webhookDeliveries.status, "pending"), isNull(webhookDeliveries.leaseOwner))),
+      .where(
+        and(
+          inArray(
+            webhookDeliveries.endpointId,
+            disabled.map((d) => d.id),
+          ),
+          eq(webhookDeliveries.status, "pending"),
+          isNull(webhookDeliveries.leaseOwner),
+        ),
+      ),
   );
   return disabled.length;
 }
@@ -167,10 +220,13 @@ export async function listDeliveries(db: Db, userId: string, webhookId: string, 
   await own(db, userId, webhookId);
   const rows = await db.many(
     db
-      .select({ d: webhookDeliveries, e: { id: webhookEvents.id, type: webhookEvents.type, genId: webhookEvents.genId } })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-    .where(eq(webhookDeliveries.endpointId, webhookId))
+      .select({
+        d: webhookDeliveries,
+        e: { id: webhookEvents.id, type: webhookEvents.type, genId: webhookEvents.genId },
+      })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+      .where(eq(webhookDeliveries.endpointId, webhookId))
       .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
       .limit(limit),
   );
@@ -179,7 +235,12 @@ export async function listDeliveries(db: Db, userId: string, webhookId: string, 
         db
           .select()
           .from(webhookAttempts)
-          .where(inArray(webhookAttempts.deliveryId, rows.map((r) => r.d.id)))
+          .where(
+            inArray(
+              webhookAttempts.deliveryId,
+              rows.map((r) => r.d.id),
+            ),
+          )
           .orderBy(desc(webhookAttempts.attemptedAt), desc(webhookAttempts.id)),
       )
     : [];
@@ -201,7 +262,12 @@ export async function listDeliveries(db: Db, userId: string, webhookId: string, 
       recent_attempts: attempts
         .filter((a) => a.deliveryId === d.id)
         .slice(0, 10)
-        .map((a) => ({ attempted_at: iso(a.attemptedAt)!, response_status: a.statusCode, duration_ms: a.durationMs, error: a.error })),
+        .map((a) => ({
+          attempted_at: iso(a.attemptedAt)!,
+          response_status: a.statusCode,
+          duration_ms: a.durationMs,
+          error: a.error,
+        })),
     })),
   };
 }
@@ -210,7 +276,7 @@ export async function listDeliveries(db: Db, userId: string, webhookId: string, 
  * Sends a delivery again now, with the same webhook-id (receivers dedupe on
  * it), restarting its retry schedule. Resending to a disabled endpoint
  * re-enables it: it is the user saying the receiver is fixed.
- * A delivery being sent right now keeps its lease (security review): nothing
+ * A delivery being sent right now keeps its lease: nothing
  * claims it again until that attempt is recorded — it is logged and decides
  * the next state as usual — or its lease expires, so one delivery is never
  * sent twice at once. Each resend takes a slot of the user's allowance (RESENDS_PER_HOUR); past it

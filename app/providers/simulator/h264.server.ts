@@ -164,7 +164,11 @@ export interface H264Stream {
  * `palette`. Each call compares the frame with the previous one macroblock by
  * macroblock; only changed macroblocks are stored.
  */
-export function createH264Stream(width: number, height: number, palette: readonly (readonly [number, number, number])[]): H264Stream {
+export function createH264Stream(
+  width: number,
+  height: number,
+  palette: readonly (readonly [number, number, number])[],
+): H264Stream {
   if (width % 16 || height % 16) throw new Error("width and height must be multiples of 16");
   const mbW = width / 16;
   const mbH = height / 16;
@@ -190,7 +194,8 @@ export function createH264Stream(width: number, height: number, palette: readonl
         const b = a + width;
         for (let c = 0; c < 8; c++) {
           const k = 2 * c;
-          pcm[o++] = (plane[idx[a + k]!]! + plane[idx[a + k + 1]!]! + plane[idx[b + k]!]! + plane[idx[b + k + 1]!]! + 2) >> 2;
+          pcm[o++] =
+            (plane[idx[a + k]!]! + plane[idx[a + k + 1]!]! + plane[idx[b + k]!]! + plane[idx[b + k + 1]!]! + 2) >> 2;
         }
       }
     }

@@ -7,7 +7,7 @@
  * `[simulate:fail]` in the prompt fails the call: `generateText` throws, and a
  * stream fails after its first few words (a mid-stream upstream failure).
  */
-import { sleep } from "../http.server";
+
 import type {
   LanguageModelV4,
   LanguageModelV4CallOptions,
@@ -17,6 +17,7 @@ import type {
   LanguageModelV4StreamResult,
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
+import { sleep } from "../http.server";
 
 export const SIMULATE_FAIL = "[simulate:fail]";
 /** Words streamed before a `[simulate:fail]` stream breaks. */
@@ -88,7 +89,6 @@ function usage(input: string, output: string): LanguageModelV4Usage {
   };
 }
 
-
 export interface SimulatedLanguageModelOptions {
   /** Pause before each streamed word. */
   wordDelayMs: number;
@@ -134,7 +134,12 @@ export class SimulatedLanguageModel implements LanguageModelV4 {
       async pull(controller) {
         if (phase === "start") {
           controller.enqueue({ type: "stream-start", warnings: [] });
-          controller.enqueue({ type: "response-metadata", id: `sim-${hash(input).toString(16)}`, modelId: "sim", timestamp: new Date() });
+          controller.enqueue({
+            type: "response-metadata",
+            id: `sim-${hash(input).toString(16)}`,
+            modelId: "sim",
+            timestamp: new Date(),
+          });
           controller.enqueue({ type: "text-start", id });
           phase = "words";
           return;
@@ -153,7 +158,11 @@ export class SimulatedLanguageModel implements LanguageModelV4 {
         }
         phase = "done";
         controller.enqueue({ type: "text-end", id });
-        controller.enqueue({ type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage: usage(input, text) });
+        controller.enqueue({
+          type: "finish",
+          finishReason: { unified: "stop", raw: "stop" },
+          usage: usage(input, text),
+        });
         controller.close();
       },
     });

@@ -16,8 +16,8 @@
  * real model would deliver.
  */
 import { deflateSync } from "node:zlib";
-import { ArrayBufferTarget, Muxer } from "mp4-muxer";
 import sevenPlus from "js-pixel-fonts/data/seven-plus.json";
+import { ArrayBufferTarget, Muxer } from "mp4-muxer";
 import { avcDecoderConfig, createH264Stream, H264_CODEC } from "./h264.server";
 
 interface Glyph {
@@ -27,7 +27,14 @@ interface Glyph {
 const FONT = sevenPlus as unknown as { lineHeight: number; glyphs: Record<string, Glyph> };
 // Two glyphs the font lacks, for "SIMULATED · model" and "1024 × 1024".
 FONT.glyphs["·"] = { offset: 3, pixels: [[1]] };
-FONT.glyphs["×"] = { offset: 2, pixels: [[1, 0, 1], [0, 1, 0], [1, 0, 1]] };
+FONT.glyphs["×"] = {
+  offset: 2,
+  pixels: [
+    [1, 0, 1],
+    [0, 1, 0],
+    [1, 0, 1],
+  ],
+};
 const LINE_H = FONT.lineHeight + 3;
 
 /** Pixels of a simulated image or video frame, whatever its aspect ratio (384 × 384). */
@@ -84,13 +91,13 @@ export function wrap(text: string, cols: number, maxLines: number): string[] {
       w = w.slice(cols);
     }
     if (!line) line = w;
-    else if (line.length + 1 + w.length <= cols) line += " " + w;
+    else if (line.length + 1 + w.length <= cols) line += ` ${w}`;
     else lines.push(line), (line = w);
   }
   if (line) lines.push(line);
   if (lines.length > maxLines) {
     const kept = lines.slice(0, maxLines);
-    kept[maxLines - 1] = kept[maxLines - 1]!.slice(0, Math.max(0, cols - 3)) + "...";
+    kept[maxLines - 1] = `${kept[maxLines - 1]!.slice(0, Math.max(0, cols - 3))}...`;
     return kept;
   }
   return lines;
@@ -150,13 +157,32 @@ function paintFrame(idx: Uint8Array, width: number, height: number, lines: strin
   }
 }
 
-function fillRect(idx: Uint8Array, width: number, height: number, x0: number, y0: number, w: number, h: number, colour: number) {
+function fillRect(
+  idx: Uint8Array,
+  width: number,
+  height: number,
+  x0: number,
+  y0: number,
+  w: number,
+  h: number,
+  colour: number,
+) {
   const x1 = Math.min(width, x0 + w);
-  for (let y = Math.max(0, y0); y < Math.min(height, y0 + h); y++) idx.fill(colour, y * width + Math.max(0, x0), y * width + x1);
+  for (let y = Math.max(0, y0); y < Math.min(height, y0 + h); y++)
+    idx.fill(colour, y * width + Math.max(0, x0), y * width + x1);
 }
 
 /** A label on a dark pill; `right` anchors it to the right edge. Returns its height. */
-function badge(idx: Uint8Array, width: number, height: number, text: string, x: number, y: number, scale: number, right = false) {
+function badge(
+  idx: Uint8Array,
+  width: number,
+  height: number,
+  text: string,
+  x: number,
+  y: number,
+  scale: number,
+  right = false,
+) {
   const pad = 2 * scale;
   const w = lineWidth(text) * scale + 2 * pad;
   const h = FONT.lineHeight * scale + 2 * pad;
@@ -210,7 +236,16 @@ function paintPicture(prompt: string, width: number, height: number, look: Look,
   const captionRow = video && pillW(mark) + pillW(caption) + 3 * margin > width ? 1 : 0;
   if (look.caption) {
     const h = FONT.lineHeight * small + 4 * small;
-    badge(idx, width, height, caption, margin, video ? margin + captionRow * rowH : height - bottomReserve - h - margin, small, true);
+    badge(
+      idx,
+      width,
+      height,
+      caption,
+      margin,
+      video ? margin + captionRow * rowH : height - bottomReserve - h - margin,
+      small,
+      true,
+    );
   }
   /** Where a video's clock goes: the row under the caption. */
   const clockY = margin + (captionRow + 1) * rowH;
@@ -247,7 +282,12 @@ function crc32(bytes: Uint8Array, start: number, end: number): number {
  * container is a few lines; compression is the runtime's native zlib, which is
  * ~20× faster here than the pure-JS deflate of fast-png (decisions, 2026-11-22).
  */
-export function encodeIndexedPng(width: number, height: number, idx: Uint8Array, palette: [number, number, number][]): Uint8Array {
+export function encodeIndexedPng(
+  width: number,
+  height: number,
+  idx: Uint8Array,
+  palette: [number, number, number][],
+): Uint8Array {
   const raw = new Uint8Array((width + 1) * height);
   for (let y = 0; y < height; y++) raw.set(idx.subarray(y * width, (y + 1) * width), y * (width + 1) + 1); // filter 0
   const idat = deflateSync(raw, { level: 2 });
@@ -293,7 +333,11 @@ export function renderVideoMp4(prompt: string, look: Look, seconds: number): Uin
   const { idx: picture, palette, small, clockY } = base;
   const stream = createH264Stream(width, height, palette);
   const target = new ArrayBufferTarget();
-  const muxer = new Muxer({ target, video: { codec: "avc", width, height, frameRate: VIDEO_FPS }, fastStart: "in-memory" });
+  const muxer = new Muxer({
+    target,
+    video: { codec: "avc", width, height, frameRate: VIDEO_FPS },
+    fastStart: "in-memory",
+  });
   const frames = Math.max(1, Math.round(seconds * VIDEO_FPS));
   const frame = new Uint8Array(width * height);
   const total = clock(seconds);
@@ -305,7 +349,17 @@ export function renderVideoMp4(prompt: string, look: Look, seconds: number): Uin
     // The clock under the caption, top right (a player's controls cover the bottom).
     badge(frame, width, height, `${clock(f / VIDEO_FPS)} / ${total}`, 3 * small, clockY, small, true);
     const { data, key } = stream.encode(frame);
-    const meta = f === 0 ? { decoderConfig: { codec: H264_CODEC, codedWidth: width, codedHeight: height, description: avcDecoderConfig(stream.sps, stream.pps) } } : undefined;
+    const meta =
+      f === 0
+        ? {
+            decoderConfig: {
+              codec: H264_CODEC,
+              codedWidth: width,
+              codedHeight: height,
+              description: avcDecoderConfig(stream.sps, stream.pps),
+            },
+          }
+        : undefined;
     muxer.addVideoChunkRaw(data, key ? "key" : "delta", f * frameUs, frameUs, meta);
   }
   muxer.finalize();

@@ -1,5 +1,5 @@
 /**
- * The simulator (DESIGN §2): stands in for every provider whose credentials
+ * The simulator (docs/design.md §2): stands in for every provider whose credentials
  * are not configured. Same lifecycle type as the real provider (sync for
  * OpenAI, submit + poll for the others), `SIMULATOR_DELAY_MS` per task, real
  * files rendered locally in the shape the options ask for (aspect ratio,
@@ -16,16 +16,16 @@ import { randomBytes } from "node:crypto";
 import { findOffering, type ProviderName } from "~/domain/catalog";
 import type { Clock } from "~/lib/clock";
 import {
-  ProviderError,
   type AsyncProvider,
+  declaredOptions,
   type GenerationRequest,
   type PollResult,
   type Provider,
+  ProviderError,
   type ResultAsset,
   type SyncProvider,
-  declaredOptions,
 } from "../types";
-import { renderImagePng, renderVideoMp4, type Look } from "./render.server";
+import { type Look, renderImagePng, renderVideoMp4 } from "./render.server";
 
 export const FAIL_MARKER = "[simulate:fail]";
 export const SLOW_MARKER = "[simulate:slow]";
@@ -51,7 +51,10 @@ export function taskDelay(prompt: string, delayMs: number): number {
  * The shape the real model would deliver for these options (its catalog
  * defaults when absent): aspect ratio, caption, and a video's duration.
  */
-export function simulatedShape(req: Pick<GenerationRequest, "aiType" | "provider" | "model" | "options">): { look: Look; seconds: number } {
+export function simulatedShape(req: Pick<GenerationRequest, "aiType" | "provider" | "model" | "options">): {
+  look: Look;
+  seconds: number;
+} {
   const offering = findOffering(req.aiType, req.provider, req.model);
   const specs = offering?.options ?? {};
   const o = declaredOptions(req as GenerationRequest);
@@ -68,7 +71,9 @@ export function simulatedShape(req: Pick<GenerationRequest, "aiType" | "provider
   return { look: { ratio, mark: `SIMULATED · ${offering?.label ?? req.model}`, caption }, seconds };
 }
 
-export function renderAssets(req: Pick<GenerationRequest, "aiType" | "provider" | "model" | "options" | "prompt">): ResultAsset[] {
+export function renderAssets(
+  req: Pick<GenerationRequest, "aiType" | "provider" | "model" | "options" | "prompt">,
+): ResultAsset[] {
   const { look, seconds } = simulatedShape(req);
   const video = req.aiType === "video";
   // The render is a pure function of these: the same request (a client retrying, a benchmark) is rendered once.
@@ -111,7 +116,8 @@ export function createSimulator(name: ProviderName, lifecycle: "sync" | "async",
       lifecycle: "sync",
       async generate(req: GenerationRequest, signal: AbortSignal) {
         await sleep(taskDelay(req.prompt, opts.delayMs), signal);
-        if (req.prompt.includes(FAIL_MARKER)) throw new ProviderError("bad_request", FAILURE_MESSAGE[name], { retryable: false });
+        if (req.prompt.includes(FAIL_MARKER))
+          throw new ProviderError("bad_request", FAILURE_MESSAGE[name], { retryable: false });
         return renderAssets(req);
       },
     };

@@ -6,7 +6,7 @@ import { AppError } from "~/lib/errors";
 
 const E = endpoint("/api/add-feedback");
 
-// Spec 4.12: code 0, a success message, data null; `invalid params: <reason>` otherwise (DESIGN §1).
+// Spec 4.12: code 0, a success message, data null; `invalid params: <reason>` otherwise (docs/design.md §1).
 export const action = api({
   route: E.path,
   auth: E.auth,

@@ -5,5 +5,7 @@ import { getServices } from "~/lib/services.server";
 let cached: string | undefined;
 export function loader() {
   cached ??= JSON.stringify(buildOpenApi(getServices().config.publicUrl));
-  return new Response(cached, { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-cache" } });
+  return new Response(cached, {
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-cache" },
+  });
 }

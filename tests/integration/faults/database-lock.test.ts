@@ -15,7 +15,12 @@ import { count, expectHealthy, expectLedgerBalanced, finalState, waitUntil } fro
 let server: TestServer;
 let c: Client;
 let cookie: string;
-const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "while locked" } as const;
+const IMAGE = {
+  ai_type: "image",
+  provider: "replicate",
+  model: "black-forest-labs/flux-schnell",
+  prompt: "while locked",
+} as const;
 
 /** Holds an exclusive write lock on the server's database for `ms`; resolves once the lock is taken. */
 async function lockDatabase(dataDir: string, ms: number) {
@@ -76,8 +81,19 @@ describe("database locked by another process", () => {
 
   test("locked for 6.5 s (> busy_timeout): a write fails with a 503 envelope and writes nothing; a task in flight still completes", async () => {
     // A task whose completion will run into the lock.
-    const inflight = (await c.post("/api/generator/generate", { ...IMAGE, prompt: "completes into the lock" }, { cookie })).body.data.gen_id as string;
-    await waitUntil(async () => (await count(server.dataDir, "SELECT count(*) AS n FROM generations WHERE id = ? AND status = 'processing'", inflight)) === 1, 5000, "task processing");
+    const inflight = (
+      await c.post("/api/generator/generate", { ...IMAGE, prompt: "completes into the lock" }, { cookie })
+    ).body.data.gen_id as string;
+    await waitUntil(
+      async () =>
+        (await count(
+          server.dataDir,
+          "SELECT count(*) AS n FROM generations WHERE id = ? AND status = 'processing'",
+          inflight,
+        )) === 1,
+      5000,
+      "task processing",
+    );
     const tasksBefore = await count(server.dataDir, "SELECT count(*) AS n FROM generations");
     const feedbackBefore = await count(server.dataDir, "SELECT count(*) AS n FROM feedback");
     const lock = await lockDatabase(server.dataDir, 6500);

@@ -28,7 +28,8 @@ beforeAll(async () => {
 });
 afterAll(() => server?.dispose());
 
-const credits = async () => (await c.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits as number;
+const credits = async () =>
+  (await c.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits as number;
 const generate = async (kind: (typeof KINDS)[number], prompt: string) => {
   const r = await c.post("/api/generator/generate", { ...kind, prompt }, { cookie });
   expect(r.body.code).toBe(0);

@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { Client, uniqueEmail } from "../../support/client";
 import { onPostgres, postgresOnly } from "../../support/engine";
-import { startPostgres, type Postgres } from "../../support/postgres";
+import { type Postgres, startPostgres } from "../../support/postgres";
 import { startServer, type TestServer } from "../../support/server";
 import { count, expectHealthy, expectLedgerBalanced, waitUntil } from "./support";
 
@@ -51,7 +51,8 @@ describe("PostgreSQL restarted under load", () => {
     /** Any answer but a success or the documented 503 is a failure, and so is a dropped connection. */
     const check = (what: string, r: { status: number; body: any; headers: Headers }) => {
       if (r.status === 503) {
-        if (JSON.stringify(r.body) !== JSON.stringify(BUSY) || r.headers.get("retry-after") === null) unexpected.push(`${what}: 503 ${JSON.stringify(r.body)}`);
+        if (JSON.stringify(r.body) !== JSON.stringify(BUSY) || r.headers.get("retry-after") === null)
+          unexpected.push(`${what}: 503 ${JSON.stringify(r.body)}`);
         else busy++;
         return false;
       }
@@ -66,7 +67,11 @@ describe("PostgreSQL restarted under load", () => {
       const { cookie } = users[n % users.length]!;
       for (let i = 0; !stop; i++) {
         try {
-          const g = await c.post("/api/generator/generate", { ...KINDS[(n + i) % KINDS.length], prompt: `restart ${n}/${i}` }, { cookie });
+          const g = await c.post(
+            "/api/generator/generate",
+            { ...KINDS[(n + i) % KINDS.length], prompt: `restart ${n}/${i}` },
+            { cookie },
+          );
           if (check("generate", g)) {
             accepted.add(g.body.data.gen_id);
             check("query", await c.post("/api/generator/query", { gen_id: g.body.data.gen_id }, { cookie }));
@@ -88,7 +93,10 @@ describe("PostgreSQL restarted under load", () => {
     // It recovers by itself: no restart of the server, nothing done but waiting.
     await waitUntil(
       async () => {
-        if (server.proc.exitCode !== null) throw new Error(`the server exited (${server.proc.exitCode}) with the database down:\n${server.logs().slice(-3000)}`);
+        if (server.proc.exitCode !== null)
+          throw new Error(
+            `the server exited (${server.proc.exitCode}) with the database down:\n${server.logs().slice(-3000)}`,
+          );
         return (await c.post("/api/get-user-credits", undefined, { cookie: users[0]!.cookie })).body.code === 0;
       },
       15_000,
@@ -104,18 +112,27 @@ describe("PostgreSQL restarted under load", () => {
     expect(busy).toBeGreaterThan(0); // the outage was seen by the clients…
     expect(accepted.size).toBeGreaterThan(acceptedBefore); // …and creating works again after it
     // postgres.js reconnects on the next query; a connection attempt caught by the shutdown may wait out its 10 s connect timeout.
-    console.log(`[postgres-restart] answering again ${recoveredMs} ms after PostgreSQL was back; ${busy} answers were 503 busy, ${ok} succeeded`);
+    console.log(
+      `[postgres-restart] answering again ${recoveredMs} ms after PostgreSQL was back; ${busy} answers were 503 busy, ${ok} succeeded`,
+    );
     expect(recoveredMs).toBeLessThan(30_000);
     expect(server.proc.exitCode).toBeNull();
 
     await waitUntil(
-      async () => (await count(server.dataDir, "SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')")) === 0,
+      async () =>
+        (await count(
+          server.dataDir,
+          "SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')",
+        )) === 0,
       60_000,
       "every task finished after the restart",
     );
     const rows = await count(server.dataDir, "SELECT count(*) AS n FROM generations WHERE status = 'completed'");
     expect(rows).toBeGreaterThanOrEqual(accepted.size);
-    for (const id of accepted) expect(await count(server.dataDir, "SELECT count(*) AS n FROM generations WHERE id = ? AND status = 'completed'", id)).toBe(1);
+    for (const id of accepted)
+      expect(
+        await count(server.dataDir, "SELECT count(*) AS n FROM generations WHERE id = ? AND status = 'completed'", id),
+      ).toBe(1);
     await expectLedgerBalanced(server.dataDir);
     await expectHealthy(server.url);
   }, 120_000);

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, uniqueEmail } from "../../support/client";
-import { startServer } from "../../support/server";
 import { serverSql } from "../../support/db";
+import { startServer } from "../../support/server";
 import { count, expectHealthy, expectLedgerBalanced, waitUntil } from "./support";
 
 const KINDS = [
@@ -36,7 +36,11 @@ describe("SIGKILL under load", () => {
         for (let i = 0; !killed; i++) {
           try {
             const fail = i % 6 === 5;
-            const r = await c.post("/api/generator/generate", { ...KINDS[(n + i) % KINDS.length], prompt: `load ${n}/${i}${fail ? " [simulate:fail]" : ""}` }, { cookie });
+            const r = await c.post(
+              "/api/generator/generate",
+              { ...KINDS[(n + i) % KINDS.length], prompt: `load ${n}/${i}${fail ? " [simulate:fail]" : ""}` },
+              { cookie },
+            );
             if (r.status >= 500) serverErrors++;
             if (r.body.code === 0) {
               accepted.add(r.body.data.gen_id);
@@ -51,18 +55,40 @@ describe("SIGKILL under load", () => {
         }
       };
       const clients = Array.from({ length: 12 }, (_, n) => client(n));
-      await waitUntil(async () => (await count(dataDir, "SELECT count(*) AS n FROM generations WHERE status = 'processing'")) >= 4 && accepted.size >= 30, 15_000, "work under way");
+      await waitUntil(
+        async () =>
+          (await count(dataDir, "SELECT count(*) AS n FROM generations WHERE status = 'processing'")) >= 4 &&
+          accepted.size >= 30,
+        15_000,
+        "work under way",
+      );
       expect(await s.stop("SIGKILL")).not.toBe(0);
       killed = true;
       await Promise.all(clients);
       expect(serverErrors).toBe(0);
-      expect(await count(dataDir, "SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')")).toBeGreaterThan(0);
+      expect(
+        await count(dataDir, "SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')"),
+      ).toBeGreaterThan(0);
 
       s = await startServer({ dataDir, env, port });
-      await waitUntil(async () => (await count(dataDir, "SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')")) === 0, 40_000, "every task finished after the restart");
+      await waitUntil(
+        async () =>
+          (await count(dataDir, "SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')")) ===
+          0,
+        40_000,
+        "every task finished after the restart",
+      );
       const d = await serverSql(dataDir);
       try {
-        const rows = new Map(((await d.all("SELECT id, status, error_message AS err FROM generations")) as { id: string; status: string; err: string | null }[]).map((r) => [r.id, r]));
+        const rows = new Map(
+          (
+            (await d.all("SELECT id, status, error_message AS err FROM generations")) as {
+              id: string;
+              status: string;
+              err: string | null;
+            }[]
+          ).map((r) => [r.id, r]),
+        );
         for (const id of accepted) {
           const r = rows.get(id);
           expect(r).toBeDefined();

@@ -12,7 +12,12 @@ export async function waitUntil(fn: () => boolean | Promise<boolean>, timeoutMs:
 }
 
 /** Polls generator/query until the task is completed or failed; returns its data. */
-export async function finalState(c: Client, auth: Auth, genId: string, timeoutMs = 15_000): Promise<{ status: string; error_message?: string; result_urls?: string[] }> {
+export async function finalState(
+  c: Client,
+  auth: Auth,
+  genId: string,
+  timeoutMs = 15_000,
+): Promise<{ status: string; error_message?: string; result_urls?: string[] }> {
   let last: any;
   await waitUntil(
     async () => {
@@ -37,17 +42,28 @@ export const count = countIn;
 export async function expectLedgerBalanced(dataDir: string) {
   const d = await serverSql(dataDir);
   try {
-    expect(((await d.get("SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')")) as any).n).toBe(0);
+    expect(
+      ((await d.get("SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')")) as any).n,
+    ).toBe(0);
     for (const { id } of (await d.all('SELECT id FROM "user"')) as { id: string }[]) {
-      const g = (await d.get("SELECT coalesce(sum(amount),0) AS total, coalesce(sum(remaining),0) AS remaining FROM credit_grants WHERE user_id = ?", id)) as any;
-      const charged = ((await d.get("SELECT coalesce(sum(charged),0) AS n FROM credit_debits WHERE user_id = ?", id)) as any).n;
-      const spent = ((await d.get("SELECT coalesce(sum(credits_cost),0) AS n FROM generations WHERE user_id = ? AND status = 'completed'", id)) as any).n;
+      const g = (await d.get(
+        "SELECT coalesce(sum(amount),0) AS total, coalesce(sum(remaining),0) AS remaining FROM credit_grants WHERE user_id = ?",
+        id,
+      )) as any;
+      const charged = (
+        (await d.get("SELECT coalesce(sum(charged),0) AS n FROM credit_debits WHERE user_id = ?", id)) as any
+      ).n;
+      const spent = (
+        (await d.get(
+          "SELECT coalesce(sum(credits_cost),0) AS n FROM generations WHERE user_id = ? AND status = 'completed'",
+          id,
+        )) as any
+      ).n;
       expect({ user: id, left: g.remaining, charged }).toEqual({ user: id, left: g.total - charged, charged: spent });
     }
     const bad = (await d.get(`SELECT count(*) AS n FROM generations g WHERE
            (status = 'completed' AND (SELECT count(*) FROM credit_debits c WHERE c.gen_id = g.id AND c.amount = g.credits_cost) != 1)
-        OR (status != 'completed' AND EXISTS (SELECT 1 FROM credit_debits c WHERE c.gen_id = g.id))`,
-    )) as any;
+        OR (status != 'completed' AND EXISTS (SELECT 1 FROM credit_debits c WHERE c.gen_id = g.id))`)) as any;
     expect(bad.n).toBe(0);
   } finally {
     await d.close();
@@ -55,6 +71,6 @@ export async function expectLedgerBalanced(dataDir: string) {
 }
 
 export async function expectHealthy(url: string) {
-  const r = await fetch(url + "/api/health");
+  const r = await fetch(`${url}/api/health`);
   expect(r.status).toBe(200);
 }

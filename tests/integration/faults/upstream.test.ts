@@ -59,7 +59,8 @@ async function run(kind: typeof REPLICATE | typeof OPENAI, prompt = "a lighthous
   return { ...end, ms: Date.now() - t0, charged: before - after };
 }
 
-const creates = (f: { state: { requests: { method: string }[] } }) => f.state.requests.filter((q) => q.method === "POST").length;
+const creates = (f: { state: { requests: { method: string }[] } }) =>
+  f.state.requests.filter((q) => q.method === "POST").length;
 
 describe("upstream faults: the task ends with a clear message, charged only on success, service up", () => {
   test("Replicate answers the create with a 500 → failed, not retried (a paid job may exist), no charge", async () => {
@@ -87,7 +88,11 @@ describe("upstream faults: the task ends with a clear message, charged only on s
 
   test("malformed JSON from the create → failed with an unreadable-response message, no charge", async () => {
     replicate.state.fail("create", "malformed");
-    expect(await run(REPLICATE)).toMatchObject({ status: "failed", error_message: "Replicate sent an unreadable response", charged: 0 });
+    expect(await run(REPLICATE)).toMatchObject({
+      status: "failed",
+      error_message: "Replicate sent an unreadable response",
+      charged: 0,
+    });
   });
 
   test("a 500 while polling is retried (the job exists once) → completed, charged once", async () => {

@@ -14,10 +14,13 @@ beforeEach(() => {
   fake.outcome = "succeed";
 });
 
-const cfg = (ak = fake.accessKey, sk = fake.secretKey, base = fake.baseUrl) => config({ KLING_ACCESS_KEY: ak, KLING_SECRET_KEY: sk, KLING_BASE_URL: base });
+const cfg = (ak = fake.accessKey, sk = fake.secretKey, base = fake.baseUrl) =>
+  config({ KLING_ACCESS_KEY: ak, KLING_SECRET_KEY: sk, KLING_BASE_URL: base });
 const provider = (ak?: string, sk?: string) => createKlingProvider(cfg(ak, sk), FAST);
-const image = (options: Record<string, unknown> = {}) => request("kling", "image", "kling-v1", "a koi pond, ink painting", options);
-const video = (model = "kling-v1", options: Record<string, unknown> = {}) => request("kling", "video", model, "waves on a black sand beach", options);
+const image = (options: Record<string, unknown> = {}) =>
+  request("kling", "image", "kling-v1", "a koi pond, ink painting", options);
+const video = (model = "kling-v1", options: Record<string, unknown> = {}) =>
+  request("kling", "video", model, "waves on a black sand beach", options);
 
 describe("Kling: the JWT", () => {
   test("HS256, typ JWT, iss = access key, exp = now + 30 min, nbf = now − 5 s", async () => {
@@ -33,8 +36,13 @@ describe("Kling: the JWT", () => {
   test("the fake rejects an expired token (1004) and a not-yet-valid one (1003), as Kling does", async () => {
     const old = await klingToken(fake.accessKey, fake.secretKey, Date.now() - 3_600_000);
     const early = await klingToken(fake.accessKey, fake.secretKey, Date.now() + 600_000);
-    for (const [token, code] of [[old, 1004], [early, 1003]] as const) {
-      const res = await fetch(`${fake.baseUrl}/v1/images/generations/x`, { headers: { authorization: `Bearer ${token}` } });
+    for (const [token, code] of [
+      [old, 1004],
+      [early, 1003],
+    ] as const) {
+      const res = await fetch(`${fake.baseUrl}/v1/images/generations/x`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(res.status).toBe(401);
       expect(((await res.json()) as { code: number }).code).toBe(code);
     }
@@ -48,7 +56,14 @@ describe("Kling: success", () => {
     const { upstreamTaskId } = await p.submit(r, signal());
     const create = fake.state.requests[0]!;
     expect(create.path).toBe("/v1/images/generations");
-    expect(create.body).toEqual({ model_name: "kling-v1", prompt: "a koi pond, ink painting", negative_prompt: "text", aspect_ratio: "1:1", n: 1, external_task_id: r.genId });
+    expect(create.body).toEqual({
+      model_name: "kling-v1",
+      prompt: "a koi pond, ink painting",
+      negative_prompt: "text",
+      aspect_ratio: "1:1",
+      n: 1,
+      external_task_id: r.genId,
+    });
     const claims = decodeJwt(create.headers.authorization!.replace("Bearer ", ""));
     expect(claims.iss).toBe(fake.accessKey);
 
@@ -65,7 +80,13 @@ describe("Kling: success", () => {
   for (const model of ["kling-v1", "kling-v1-6"]) {
     test(`video ${model}: POST /v1/videos/text2video (duration as a string), polled to succeed, MP4 downloads`, async () => {
       const p = provider();
-      const r = video(model, { duration: 10, mode: "pro", aspect_ratio: "9:16", negative_prompt: "blur", cfg_scale: 0.7 });
+      const r = video(model, {
+        duration: 10,
+        mode: "pro",
+        aspect_ratio: "9:16",
+        negative_prompt: "blur",
+        cfg_scale: 0.7,
+      });
       const { upstreamTaskId } = await p.submit(r, signal());
       const create = fake.state.requests[0]!;
       expect(create.path).toBe("/v1/videos/text2video");
@@ -95,7 +116,10 @@ describe("Kling: success", () => {
     const p = provider();
     const r = video();
     const { upstreamTaskId } = await p.submit(r, signal());
-    expect((await pollToEnd(p, upstreamTaskId, r)).at(-1)).toEqual({ state: "failed", message: "Kling failed the task: Failure to pass the risk control system" });
+    expect((await pollToEnd(p, upstreamTaskId, r)).at(-1)).toEqual({
+      state: "failed",
+      message: "Kling failed the task: Failure to pass the risk control system",
+    });
   });
 
   test("the same gen_id cannot start a second upstream task (external_task_id is unique upstream)", async () => {
@@ -135,7 +159,10 @@ describe("Kling: errors (code ≠ 0)", () => {
 
   test("1102 (resource pack used up) is a 429 that no retry can fix → not retried, operator must act", async () => {
     fake.state.fail("create", "arrears", 1);
-    await expectProviderError(provider().submit(image(), signal()), "auth", { retryable: false, hint: /1102.*operator must act/ });
+    await expectProviderError(provider().submit(image(), signal()), "auth", {
+      retryable: false,
+      hint: /1102.*operator must act/,
+    });
     expect(fake.state.requests).toHaveLength(1);
   });
 
@@ -145,7 +172,11 @@ describe("Kling: errors (code ≠ 0)", () => {
   });
 
   test("invalid parameters (1201) → bad_request", async () => {
-    await expectProviderError(provider().submit(request("kling", "image", "kling-v1", "x", {}, "kling-v9"), signal()), "bad_request", { message: /model_name/, hint: /1201/ });
+    await expectProviderError(
+      provider().submit(request("kling", "image", "kling-v1", "x", {}, "kling-v9"), signal()),
+      "bad_request",
+      { message: /model_name/, hint: /1201/ },
+    );
   });
 
   test("5000 on create → server, not retried; on poll → retryable", async () => {
@@ -175,6 +206,9 @@ describe("Kling: errors (code ≠ 0)", () => {
   });
 
   test("connection refused → network", async () => {
-    await expectProviderError(createKlingProvider(cfg(undefined, undefined, await deadBaseUrl()), FAST).submit(image(), signal()), "network");
+    await expectProviderError(
+      createKlingProvider(cfg(undefined, undefined, await deadBaseUrl()), FAST).submit(image(), signal()),
+      "network",
+    );
   });
 });

@@ -11,16 +11,28 @@ beforeEach(() => fake.state.reset());
 
 const cfg = (key = fake.apiKey, base = fake.baseUrl) => config({ OPENAI_API_KEY: key, OPENAI_BASE_URL: base });
 const provider = (key?: string) => createOpenAIProvider(cfg(key), FAST);
-const req = (model = "dall-e-3", options: Record<string, unknown> = {}, upstream = model) => request("openai", "image", model, "an astronaut riding a horse", options, upstream);
+const req = (model = "dall-e-3", options: Record<string, unknown> = {}, upstream = model) =>
+  request("openai", "image", model, "an astronaut riding a horse", options, upstream);
 
 describe("OpenAI: success", () => {
   test("dall-e-3: one POST /v1/images/generations asking for b64_json; the PNG bytes come back", async () => {
-    const assets = await provider().generate(req("dall-e-3", { size: "1792x1024", quality: "hd", style: "vivid" }), signal());
+    const assets = await provider().generate(
+      req("dall-e-3", { size: "1792x1024", quality: "hd", style: "vivid" }),
+      signal(),
+    );
     expect(fake.state.requests).toHaveLength(1);
     const sent = fake.state.requests[0]!;
     expect(sent.path).toBe("/v1/images/generations");
     expect(sent.headers.authorization).toBe(`Bearer ${fake.apiKey}`);
-    expect(sent.body).toMatchObject({ model: "dall-e-3", prompt: "an astronaut riding a horse", n: 1, size: "1792x1024", quality: "hd", style: "vivid", response_format: "b64_json" });
+    expect(sent.body).toMatchObject({
+      model: "dall-e-3",
+      prompt: "an astronaut riding a horse",
+      n: 1,
+      size: "1792x1024",
+      quality: "hd",
+      style: "vivid",
+      response_format: "b64_json",
+    });
     expect(assets).toHaveLength(1);
     const a = assets[0]!;
     if (a.kind !== "bytes") throw new Error("expected bytes");
@@ -29,7 +41,10 @@ describe("OpenAI: success", () => {
   });
 
   test("gpt-image-1: the catalog's size and quality arrive; style (DALL·E 3 only) and unknown keys do not", async () => {
-    await provider().generate(req("gpt-image-1", { size: "1024x1536", quality: "high", style: "vivid", background: "transparent" }), signal());
+    await provider().generate(
+      req("gpt-image-1", { size: "1024x1536", quality: "high", style: "vivid", background: "transparent" }),
+      signal(),
+    );
     const body = fake.state.requests[0]!.body as Record<string, unknown>;
     expect(body).toMatchObject({ model: "gpt-image-1", size: "1024x1536", quality: "high" });
     expect(body.style).toBeUndefined();
@@ -74,7 +89,10 @@ describe("OpenAI: errors", () => {
 
   test("429 insufficient_quota is billing, not a rate limit: not retried", async () => {
     fake.state.fail("create", "quota");
-    await expectProviderError(provider().generate(req(), signal()), "auth", { retryable: false, hint: /insufficient_quota/ });
+    await expectProviderError(provider().generate(req(), signal()), "auth", {
+      retryable: false,
+      hint: /insufficient_quota/,
+    });
     expect(fake.state.requests).toHaveLength(1);
   });
 
@@ -91,21 +109,30 @@ describe("OpenAI: errors", () => {
 
   test("malformed JSON → bad_response", async () => {
     fake.state.fail("create", "malformed");
-    await expectProviderError(provider().generate(req(), signal()), "bad_response", { message: "OpenAI sent an unreadable response" });
+    await expectProviderError(provider().generate(req(), signal()), "bad_response", {
+      message: "OpenAI sent an unreadable response",
+    });
   });
 
   test("hang → timeout, not retried", async () => {
     fake.state.fail("create", "hang");
-    await expectProviderError(provider().generate(req(), signal()), "timeout", { message: "OpenAI did not answer in time" });
+    await expectProviderError(provider().generate(req(), signal()), "timeout", {
+      message: "OpenAI did not answer in time",
+    });
     expect(fake.state.requests).toHaveLength(1);
   });
 
   test("unknown model (404) → bad_request", async () => {
-    await expectProviderError(provider().generate(req("dall-e-3", {}, "dall-e-9"), signal()), "bad_request", { status: 404 });
+    await expectProviderError(provider().generate(req("dall-e-3", {}, "dall-e-9"), signal()), "bad_request", {
+      status: 404,
+    });
   });
 
   test("connection refused → network, retried as never sent", async () => {
-    const e = await expectProviderError(createOpenAIProvider(cfg(fake.apiKey, await deadBaseUrl("/v1")), FAST).generate(req(), signal()), "network");
+    const e = await expectProviderError(
+      createOpenAIProvider(cfg(fake.apiKey, await deadBaseUrl("/v1")), FAST).generate(req(), signal()),
+      "network",
+    );
     expect((e as any).notSent).toBe(true);
   });
 
@@ -113,6 +140,8 @@ describe("OpenAI: errors", () => {
     fake.state.fail("create", "hang");
     const ac = new AbortController();
     setTimeout(() => ac.abort(new Error("deadline")), 50);
-    await expect(createOpenAIProvider(cfg(), { ...FAST, timeoutMs: 10_000 }).generate(req(), ac.signal)).rejects.toThrow("deadline");
+    await expect(
+      createOpenAIProvider(cfg(), { ...FAST, timeoutMs: 10_000 }).generate(req(), ac.signal),
+    ).rejects.toThrow("deadline");
   });
 });

@@ -13,10 +13,12 @@ beforeEach(() => {
   fake.outcome = "succeeded";
 });
 
-const cfg = (token = fake.token, base = fake.baseUrl) => config({ REPLICATE_API_TOKEN: token, REPLICATE_BASE_URL: base });
+const cfg = (token = fake.token, base = fake.baseUrl) =>
+  config({ REPLICATE_API_TOKEN: token, REPLICATE_BASE_URL: base });
 const provider = (token?: string) => createReplicateProvider(cfg(token), FAST);
 const MODEL = "black-forest-labs/flux-schnell";
-const req = (options: Record<string, unknown> = {}, upstream = MODEL) => request("replicate", "image", MODEL, "a red fox in snow", options, upstream);
+const req = (options: Record<string, unknown> = {}, upstream = MODEL) =>
+  request("replicate", "image", MODEL, "a red fox in snow", options, upstream);
 
 describe("Replicate: success", () => {
   test("creates a prediction for the official model, polls starting → processing → succeeded, result URL downloads as a PNG", async () => {
@@ -37,7 +39,9 @@ describe("Replicate: success", () => {
     const last = states.at(-1)!;
     if (last.state !== "succeeded") throw new Error("unreachable");
     expect(last.assets).toEqual([{ kind: "url", url: `${fake.origin}/files/${upstreamTaskId}-0.png` }]);
-    expect(fake.state.requests.slice(1).every((q) => q.method === "GET" && q.path === `/v1/predictions/${upstreamTaskId}`)).toBe(true);
+    expect(
+      fake.state.requests.slice(1).every((q) => q.method === "GET" && q.path === `/v1/predictions/${upstreamTaskId}`),
+    ).toBe(true);
 
     const file = await downloadAsset(last.assets[0]!, signal(), { allowPrivate: true });
     expect(file.contentType).toBe("image/png");
@@ -45,7 +49,15 @@ describe("Replicate: success", () => {
   });
 
   test("every option the catalog declares for flux-schnell arrives in `input` (the fake validates their values)", async () => {
-    const options = { aspect_ratio: "9:21", seed: 123, output_format: "png", output_quality: 90, num_inference_steps: 2, megapixels: "0.25", go_fast: false };
+    const options = {
+      aspect_ratio: "9:21",
+      seed: 123,
+      output_format: "png",
+      output_quality: 90,
+      num_inference_steps: 2,
+      megapixels: "0.25",
+      go_fast: false,
+    };
     const { upstreamTaskId } = await provider().submit(req(options), signal());
     expect(fake.state.requests[0]!.body).toEqual({ input: { prompt: "a red fox in snow", ...options } });
     expect(fake.predictions.get(upstreamTaskId)!.input).toEqual({ prompt: "a red fox in snow", ...options });
@@ -57,7 +69,10 @@ describe("Replicate: success", () => {
   });
 
   test("an upstream id that is not owner/name is refused before any request", async () => {
-    await expectProviderError(provider().submit(req({}, "owner/name:0123abc"), signal()), "bad_request", { retryable: false, hint: /MODEL_MAP/ });
+    await expectProviderError(provider().submit(req({}, "owner/name:0123abc"), signal()), "bad_request", {
+      retryable: false,
+      hint: /MODEL_MAP/,
+    });
     expect(fake.state.requests).toHaveLength(0);
   });
 });
@@ -89,7 +104,9 @@ describe("Replicate: errors", () => {
     });
     expect(fake.state.requests).toHaveLength(1);
     const { upstreamTaskId } = await provider().submit(req(), signal());
-    await expectProviderError(provider("r8_wrong").poll(upstreamTaskId, req(), signal()), "auth", { hint: /REPLICATE_API_TOKEN/ });
+    await expectProviderError(provider("r8_wrong").poll(upstreamTaskId, req(), signal()), "auth", {
+      hint: /REPLICATE_API_TOKEN/,
+    });
   });
 
   test("429 on create is retried with backoff and then succeeds", async () => {
@@ -107,7 +124,11 @@ describe("Replicate: errors", () => {
 
   test("500 on create → server error, not retried (the prediction may exist)", async () => {
     fake.state.fail("create", "server");
-    await expectProviderError(provider().submit(req(), signal()), "server", { retryable: false, status: 500, hint: /not retried/ });
+    await expectProviderError(provider().submit(req(), signal()), "server", {
+      retryable: false,
+      status: 500,
+      hint: /not retried/,
+    });
     expect(fake.state.requests).toHaveLength(1);
   });
 
@@ -130,7 +151,9 @@ describe("Replicate: errors", () => {
   test("malformed JSON → bad_response (create and poll)", async () => {
     const p = provider();
     fake.state.fail("create", "malformed");
-    await expectProviderError(p.submit(req(), signal()), "bad_response", { message: "Replicate sent an unreadable response" });
+    await expectProviderError(p.submit(req(), signal()), "bad_response", {
+      message: "Replicate sent an unreadable response",
+    });
     const { upstreamTaskId } = await p.submit(req(), signal());
     fake.state.fail("poll", "malformed");
     await expectProviderError(p.poll(upstreamTaskId, req(), signal()), "bad_response");
@@ -139,7 +162,10 @@ describe("Replicate: errors", () => {
   test("a hung request → timeout after the per-request limit; a create is not retried", async () => {
     fake.state.fail("create", "hang");
     const t0 = performance.now();
-    await expectProviderError(provider().submit(req(), signal()), "timeout", { retryable: true, message: "Replicate did not answer in time" });
+    await expectProviderError(provider().submit(req(), signal()), "timeout", {
+      retryable: true,
+      message: "Replicate did not answer in time",
+    });
     expect(performance.now() - t0).toBeGreaterThanOrEqual(FAST.timeoutMs - 50);
     expect(fake.state.requests).toHaveLength(1);
   });
@@ -150,7 +176,10 @@ describe("Replicate: errors", () => {
 
   test("connection refused → network, marked as never sent", async () => {
     const p = createReplicateProvider(cfg(fake.token, await deadBaseUrl("/v1")), FAST);
-    const e = await expectProviderError(p.submit(req(), signal()), "network", { retryable: true, message: "could not reach Replicate" });
+    const e = await expectProviderError(p.submit(req(), signal()), "network", {
+      retryable: true,
+      message: "could not reach Replicate",
+    });
     expect((e as any).notSent).toBe(true);
   });
 

@@ -15,7 +15,8 @@ beforeEach(() => {
 
 const cfg = (key = fake.apiKey, base = fake.baseUrl) => config({ RUNWAY_API_KEY: key, RUNWAY_BASE_URL: base });
 const provider = (key?: string) => createRunwayProvider(cfg(key), FAST);
-const req = (options: Record<string, unknown> = {}, prompt = "a paper boat on a rainy street") => request("runway", "video", "gen4.5", prompt, options);
+const req = (options: Record<string, unknown> = {}, prompt = "a paper boat on a rainy street") =>
+  request("runway", "video", "gen4.5", prompt, options);
 
 describe("Runway: success", () => {
   test("POST /v1/text_to_video with the documented body and headers; PENDING → THROTTLED → RUNNING → SUCCEEDED; the MP4 downloads", async () => {
@@ -26,11 +27,20 @@ describe("Runway: success", () => {
     expect(create.path).toBe("/v1/text_to_video");
     expect(create.headers.authorization).toBe(`Bearer ${fake.apiKey}`);
     expect(create.headers["x-runway-version"]).toBe("2024-11-06");
-    expect(create.body).toEqual({ model: "gen4.5", promptText: "a paper boat on a rainy street", ratio: "1280:720", duration: 5 });
+    expect(create.body).toEqual({
+      model: "gen4.5",
+      promptText: "a paper boat on a rainy street",
+      ratio: "1280:720",
+      duration: 5,
+    });
 
     const states = await pollToEnd(p, upstreamTaskId, r);
     expect(states.map((s) => s.state)).toEqual(["pending", "pending", "running", "succeeded"]);
-    expect(fake.state.requests.slice(1).every((q) => q.path === `/v1/tasks/${upstreamTaskId}` && q.headers["x-runway-version"] === "2024-11-06")).toBe(true);
+    expect(
+      fake.state.requests
+        .slice(1)
+        .every((q) => q.path === `/v1/tasks/${upstreamTaskId}` && q.headers["x-runway-version"] === "2024-11-06"),
+    ).toBe(true);
     const last = states.at(-1)!;
     if (last.state !== "succeeded") throw new Error("unreachable");
     const file = await downloadAsset(last.assets[0]!, signal(), { allowPrivate: true });
@@ -42,7 +52,12 @@ describe("Runway: success", () => {
     await provider().submit(req({ ratio: "720:1280", duration: 8, seed: 42 }), signal());
     expect(fake.state.requests[0]!.body).toMatchObject({ ratio: "720:1280", duration: 8, seed: 42 });
     await provider().submit(req({ ratio: "4:3", duration: 30, seed: "x" }), signal());
-    expect(fake.state.requests[1]!.body).toEqual({ model: "gen4.5", promptText: "a paper boat on a rainy street", ratio: "1280:720", duration: 5 });
+    expect(fake.state.requests[1]!.body).toEqual({
+      model: "gen4.5",
+      promptText: "a paper boat on a rainy street",
+      ratio: "1280:720",
+      duration: 5,
+    });
   });
 });
 
@@ -63,7 +78,10 @@ describe("Runway: final statuses", () => {
     const p = provider();
     const r = req();
     const { upstreamTaskId } = await p.submit(r, signal());
-    expect((await pollToEnd(p, upstreamTaskId, r)).at(-1)).toEqual({ state: "failed", message: "Runway cancelled the task" });
+    expect((await pollToEnd(p, upstreamTaskId, r)).at(-1)).toEqual({
+      state: "failed",
+      message: "Runway cancelled the task",
+    });
   });
 });
 
@@ -78,7 +96,10 @@ describe("Runway: errors", () => {
   });
 
   test("validation errors (prompt over 1000 characters) → bad_request carrying Runway's reason", async () => {
-    await expectProviderError(provider().submit(req({}, "x".repeat(1001)), signal()), "bad_request", { status: 400, message: /promptText/ });
+    await expectProviderError(provider().submit(req({}, "x".repeat(1001)), signal()), "bad_request", {
+      status: 400,
+      message: /promptText/,
+    });
   });
 
   test("429 on create is retried, then succeeds; a lasting 429 gives up after the bounded attempts", async () => {
@@ -118,10 +139,15 @@ describe("Runway: errors", () => {
   });
 
   test("unknown task → bad_request 404", async () => {
-    await expectProviderError(provider().poll("00000000-0000-0000-0000-000000000000", req(), signal()), "bad_request", { status: 404 });
+    await expectProviderError(provider().poll("00000000-0000-0000-0000-000000000000", req(), signal()), "bad_request", {
+      status: 404,
+    });
   });
 
   test("connection refused → network", async () => {
-    await expectProviderError(createRunwayProvider(cfg(fake.apiKey, await deadBaseUrl()), FAST).submit(req(), signal()), "network");
+    await expectProviderError(
+      createRunwayProvider(cfg(fake.apiKey, await deadBaseUrl()), FAST).submit(req(), signal()),
+      "network",
+    );
   });
 });

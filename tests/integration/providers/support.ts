@@ -2,7 +2,13 @@
 import { expect } from "bun:test";
 import type { AiType, ProviderName } from "~/domain/catalog";
 import { parseConfig } from "~/lib/config.server";
-import { ProviderError, type AsyncProvider, type GenerationRequest, type PollResult, type ProviderErrorKind } from "~/providers/types";
+import {
+  type AsyncProvider,
+  type GenerationRequest,
+  type PollResult,
+  ProviderError,
+  type ProviderErrorKind,
+} from "~/providers/types";
 
 export const config = (env: Record<string, string>) => parseConfig(env);
 
@@ -10,8 +16,23 @@ export const config = (env: Record<string, string>) => parseConfig(env);
 export const FAST = { timeoutMs: 400, retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 } };
 
 let n = 0;
-export function request(provider: ProviderName, aiType: AiType, model: string, prompt = "a lighthouse at dusk", options: Record<string, unknown> = {}, upstreamModel = model): GenerationRequest {
-  return { genId: `gen_test_${Date.now().toString(36)}_${n++}`, aiType, provider, model, upstreamModel, prompt, options };
+export function request(
+  provider: ProviderName,
+  aiType: AiType,
+  model: string,
+  prompt = "a lighthouse at dusk",
+  options: Record<string, unknown> = {},
+  upstreamModel = model,
+): GenerationRequest {
+  return {
+    genId: `gen_test_${Date.now().toString(36)}_${n++}`,
+    aiType,
+    provider,
+    model,
+    upstreamModel,
+    prompt,
+    options,
+  };
 }
 
 export const signal = () => new AbortController().signal;

@@ -9,11 +9,11 @@
  * application/octet-stream.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { parseConfig } from "~/lib/config.server";
 import { storeResults } from "~/domain/generations/lifecycle.server";
+import { parseConfig } from "~/lib/config.server";
 import { createS3Storage } from "~/storage/s3.server";
 import { SAMPLE_PNG } from "../../fakes/common";
-import { startS3Fake, type S3Fake } from "../../fakes/s3";
+import { type S3Fake, startS3Fake } from "../../fakes/s3";
 
 let s3: S3Fake;
 let upstream: ReturnType<typeof Bun.serve>;
@@ -25,8 +25,12 @@ beforeAll(async () => {
     hostname: "127.0.0.1",
     fetch: (req) =>
       new URL(req.url).pathname === "/page"
-        ? new Response("<script>alert(document.domain)</script>", { headers: { "content-type": "text/html; charset=utf-8" } })
-        : new Response('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>', { headers: { "content-type": "image/svg+xml" } }),
+        ? new Response("<script>alert(document.domain)</script>", {
+            headers: { "content-type": "text/html; charset=utf-8" },
+          })
+        : new Response('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>', {
+            headers: { "content-type": "image/svg+xml" },
+          }),
   });
 });
 afterAll(async () => {
@@ -38,7 +42,13 @@ const storage = () => createS3Storage(parseConfig({ S3_BUCKET: s3.env.S3_BUCKET!
 
 test("a result downloaded as text/html or image/svg+xml is served from the bucket as application/octet-stream", async () => {
   for (const path of ["/page", "/image.svg"]) {
-    const [url] = await storeResults(storage(), `gen_r5${path.length}`, [{ kind: "url", url: `http://127.0.0.1:${upstream.port}${path}` }], new AbortController().signal, { allowPrivate: true });
+    const [url] = await storeResults(
+      storage(),
+      `gen_r5${path.length}`,
+      [{ kind: "url", url: `http://127.0.0.1:${upstream.port}${path}` }],
+      new AbortController().signal,
+      { allowPrivate: true },
+    );
     const res = await fetch(url!);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/octet-stream");
@@ -46,7 +56,11 @@ test("a result downloaded as text/html or image/svg+xml is served from the bucke
 });
 
 test("image and video types are kept", async () => {
-  for (const [type, key] of [["image/png", "gen_r5k/0.png"], ["image/webp", "gen_r5k/1.webp"], ["video/mp4", "gen_r5k/2.mp4"]] as const) {
+  for (const [type, key] of [
+    ["image/png", "gen_r5k/0.png"],
+    ["image/webp", "gen_r5k/1.webp"],
+    ["video/mp4", "gen_r5k/2.mp4"],
+  ] as const) {
     const res = await fetch(await storage().put(key, SAMPLE_PNG, type));
     expect(res.headers.get("content-type")).toBe(type);
   }

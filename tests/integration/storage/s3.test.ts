@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { parseConfig } from "~/lib/config.server";
 import { createS3Storage, s3PublicBase } from "~/storage/s3.server";
 import { SAMPLE_MP4, SAMPLE_PNG } from "../../fakes/common";
-import { startS3Fake, type S3Fake } from "../../fakes/s3";
+import { type S3Fake, startS3Fake } from "../../fakes/s3";
 
 let s3: S3Fake;
 beforeAll(async () => {
@@ -41,12 +41,18 @@ describe("S3 storage", () => {
   });
 
   test("S3_PUBLIC_URL decides the result URL (a CDN in front of the bucket)", async () => {
-    const url = await storage({ S3_PUBLIC_URL: "https://cdn.example.com/media/" }).put("gen_cdn/0.png", SAMPLE_PNG, "image/png");
+    const url = await storage({ S3_PUBLIC_URL: "https://cdn.example.com/media/" }).put(
+      "gen_cdn/0.png",
+      SAMPLE_PNG,
+      "image/png",
+    );
     expect(url).toBe("https://cdn.example.com/media/gen_cdn/0.png");
   });
 
   test("a wrong secret is refused by the signature check; nothing is stored", async () => {
-    await expect(storage({ S3_SECRET_ACCESS_KEY: "not-the-secret" }).put("gen_bad/0.png", SAMPLE_PNG, "image/png")).rejects.toThrow();
+    await expect(
+      storage({ S3_SECRET_ACCESS_KEY: "not-the-secret" }).put("gen_bad/0.png", SAMPLE_PNG, "image/png"),
+    ).rejects.toThrow();
     expect(s3.log.at(-1)).toMatchObject({ method: "PUT", signed: true, verified: false });
     expect((await fetch(`${s3.endpoint}/${s3.bucket}/gen_bad/0.png`)).status).toBe(404);
   });
@@ -63,7 +69,9 @@ describe("S3 storage", () => {
   });
 
   test("without an endpoint the URL is the bucket's AWS virtual-hosted URL in its region", () => {
-    expect(s3PublicBase({ S3_BUCKET: "b", S3_PUBLIC_URL: undefined }, { S3_REGION: "eu-west-3" })).toBe("https://b.s3.eu-west-3.amazonaws.com");
+    expect(s3PublicBase({ S3_BUCKET: "b", S3_PUBLIC_URL: undefined }, { S3_REGION: "eu-west-3" })).toBe(
+      "https://b.s3.eu-west-3.amazonaws.com",
+    );
   });
 
   test("the fake's verifier is not a pushover: unsigned writes are refused", async () => {

@@ -22,7 +22,10 @@ function failing(errors: UpstreamError[]) {
 
 describe("retryCreate: only where no duplicate upstream job can result", () => {
   test("429 is retried until it passes", async () => {
-    const f = failing([new UpstreamError("rate_limit", "busy", { retryable: true }), new UpstreamError("rate_limit", "busy", { retryable: true })]);
+    const f = failing([
+      new UpstreamError("rate_limit", "busy", { retryable: true }),
+      new UpstreamError("rate_limit", "busy", { retryable: true }),
+    ]);
     expect(await retryCreate(policy, signal, f.fn)).toBe("ok");
     expect(f.calls()).toBe(3);
   });
@@ -68,7 +71,9 @@ describe("retryCreate: only where no duplicate upstream job can result", () => {
     const ac = new AbortController();
     const f = failing([new UpstreamError("rate_limit", "busy", { retryable: true })]);
     setTimeout(() => ac.abort(new Error("stop")), 10);
-    await expect(retryCreate({ attempts: 2, baseDelayMs: 10_000, maxDelayMs: 10_000 }, ac.signal, f.fn)).rejects.toThrow("stop");
+    await expect(
+      retryCreate({ attempts: 2, baseDelayMs: 10_000, maxDelayMs: 10_000 }, ac.signal, f.fn),
+    ).rejects.toThrow("stop");
   });
 });
 
@@ -92,7 +97,13 @@ describe("helpers", () => {
 });
 
 describe("LIVE_FACTORIES", () => {
-  const cfg = parseConfig({ OPENAI_API_KEY: "k", REPLICATE_API_TOKEN: "t", KLING_ACCESS_KEY: "a", KLING_SECRET_KEY: "s", RUNWAY_API_KEY: "r" });
+  const cfg = parseConfig({
+    OPENAI_API_KEY: "k",
+    REPLICATE_API_TOKEN: "t",
+    KLING_ACCESS_KEY: "a",
+    KLING_SECRET_KEY: "s",
+    RUNWAY_API_KEY: "r",
+  });
   test("every provider has a live factory; each builds a live adapter of the catalog's lifecycle", () => {
     for (const p of PROVIDERS) {
       const provider = LIVE_FACTORIES[p]!(cfg);

@@ -6,7 +6,7 @@
  * one race per message: it waits on a shared gate so every worker starts at
  * once, and reports what it got.
  */
-import { openDatabase, openPostgres, type Db } from "#db/client";
+import { type Db, openDatabase, openPostgres } from "#db/client";
 import { findOffering } from "~/domain/catalog";
 import { checkIn } from "~/domain/credits/checkin.server";
 import { createGeneration } from "~/domain/generations/generations.server";
@@ -17,9 +17,7 @@ declare var self: Worker;
 
 export type WorkerMessage =
   /** A SQLite file, or a postgres:// URL (a pool of `poolMax` connections: a PostgreSQL worker runs its attempts at once). */
-  | { kind: "open"; path: string; poolMax: number }
-  | ({ kind: "race" } & RaceJob)
-  | { kind: "close" };
+  { kind: "open"; path: string; poolMax: number } | ({ kind: "race" } & RaceJob) | { kind: "close" };
 
 export interface RaceJob {
   op: "create" | "checkin" | "claim-complete";
@@ -56,7 +54,14 @@ async function run(job: RaceJob): Promise<RaceResult> {
       if (batch.length === 0) break;
       for (const t of batch) {
         out.claimed.push(t.row.id);
-        if (await completeGeneration(db, { id: t.row.id, owner: job.owner, resultUrls: [`https://media.example/${t.row.id}.png`] }, clock)) out.ok++;
+        if (
+          await completeGeneration(
+            db,
+            { id: t.row.id, owner: job.owner, resultUrls: [`https://media.example/${t.row.id}.png`] },
+            clock,
+          )
+        )
+          out.ok++;
         else out.refused++;
       }
     }
@@ -68,7 +73,11 @@ async function run(job: RaceJob): Promise<RaceResult> {
         if ((await checkIn(db, job.userId, clock)).added) out.ok++;
         else out.refused++;
       } else {
-        await createGeneration(db, { userId: job.userId, input: { offering, prompt: "race", options: {} }, mode: "simulated", config }, clock);
+        await createGeneration(
+          db,
+          { userId: job.userId, input: { offering, prompt: "race", options: {} }, mode: "simulated", config },
+          clock,
+        );
         out.ok++;
       }
     } catch (e) {
@@ -87,7 +96,9 @@ self.onmessage = async (event: MessageEvent<WorkerMessage>) => {
   const m = event.data;
   if (m.kind === "open") {
     concurrent = m.path.startsWith("postgres://");
-    db = concurrent ? await openPostgres(m.path, { migrate: false, poolMax: m.poolMax }) : openDatabase(m.path, { migrate: false, busyTimeoutMs: 30_000 });
+    db = concurrent
+      ? await openPostgres(m.path, { migrate: false, poolMax: m.poolMax })
+      : openDatabase(m.path, { migrate: false, busyTimeoutMs: 30_000 });
     if (concurrent) await Promise.all(Array.from({ length: m.poolMax }, () => db.ping())); // connect the pool before the gate opens
     self.postMessage({ opened: true });
   } else if (m.kind === "race") {

@@ -5,12 +5,15 @@ import { endpoint } from "~/lib/endpoints";
 
 const E = endpoint("/api/admin/create-subscription");
 
-// DESIGN §6: records a paid order → the subscription.
+// docs/design.md §6: records a paid order → the subscription.
 export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
   onInvalid: adminInvalid,
-  handler: async ({ services, input }) => ({ message: MESSAGES.SUBSCRIPTION_CREATED, data: await adminCreateSubscription(services, input) }),
+  handler: async ({ services, input }) => ({
+    message: MESSAGES.SUBSCRIPTION_CREATED,
+    data: await adminCreateSubscription(services, input),
+  }),
 });
 export const loader = methodNotAllowed;

@@ -5,12 +5,15 @@ import { endpoint } from "~/lib/endpoints";
 
 const E = endpoint("/api/admin/grant-credits");
 
-// DESIGN §6: {email | user_uuid, credits, expires_in_days?} → the new balance.
+// docs/design.md §6: {email | user_uuid, credits, expires_in_days?} → the new balance.
 export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
   onInvalid: adminInvalid,
-  handler: async ({ services, input }) => ({ message: MESSAGES.CREDITS_GRANTED, data: await adminGrantCredits(services, input) }),
+  handler: async ({ services, input }) => ({
+    message: MESSAGES.CREDITS_GRANTED,
+    data: await adminGrantCredits(services, input),
+  }),
 });
 export const loader = methodNotAllowed;

@@ -4,7 +4,7 @@ import { endpoint } from "~/lib/endpoints";
 
 const E = endpoint("/api/admin/list-users");
 
-// DESIGN §6: {page, page_size} → users with balance and tier, newest first.
+// docs/design.md §6: {page, page_size} → users with balance and tier, newest first.
 export const action = api({
   route: E.path,
   auth: E.auth,

@@ -4,7 +4,7 @@ import { endpoint } from "~/lib/endpoints";
 
 const E = endpoint("/api/billing/checkout");
 
-// DESIGN §9: a Checkout Session (or the simulated checkout) for one product.
+// docs/design.md §9: a Checkout Session (or the simulated checkout) for one product.
 export const action = api({
   route: E.path,
   auth: E.auth,

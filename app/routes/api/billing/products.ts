@@ -4,7 +4,7 @@ import { endpoint } from "~/lib/endpoints";
 
 const E = endpoint("/api/billing/products");
 
-// DESIGN §9: public list of packs and plans.
+// docs/design.md §9: public list of packs and plans.
 export const action = api({
   route: E.path,
   auth: E.auth,

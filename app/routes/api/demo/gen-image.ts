@@ -9,7 +9,9 @@ export const action = api({
   auth: "optional",
   handler: async ({ request, services, caller }) => {
     const { input, models, charge } = await beginDemoCall(request, services, caller, "image");
-    const data = await charge.run(() => generateDemoImage({ models, storage: demoStorage(services.config) }, input, request.signal));
+    const data = await charge.run(() =>
+      generateDemoImage({ models, storage: demoStorage(services.config) }, input, request.signal),
+    );
     return { data };
   },
 });

@@ -6,13 +6,17 @@ import { endpoint } from "~/lib/endpoints";
 
 const E = endpoint("/api/generator/cancel");
 
-// DESIGN §10: pending/processing → failed (`canceled`), never charged; upstream canceled where the provider can.
+// docs/design.md §10: pending/processing → failed (`canceled`), never charged; upstream canceled where the provider can.
 export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
   handler: async ({ caller, input, services }) => {
-    const row = await cancelGeneration({ db: services.db, clock: services.clock, providers: getGenerationRuntime().providers }, caller.user.id, input.gen_id);
+    const row = await cancelGeneration(
+      { db: services.db, clock: services.clock, providers: getGenerationRuntime().providers },
+      caller.user.id,
+      input.gen_id,
+    );
     return { data: toQueryView(row), message: "generation canceled" };
   },
 });

@@ -9,6 +9,8 @@ export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
-  handler: async ({ caller, input, services }) => ({ json: await historyPageJson(services.db, caller.user.id, normalizePaging(input)) }),
+  handler: async ({ caller, input, services }) => ({
+    json: await historyPageJson(services.db, caller.user.id, normalizePaging(input)),
+  }),
 });
 export const loader = methodNotAllowed;

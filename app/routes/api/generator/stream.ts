@@ -1,11 +1,11 @@
 import { statusStream } from "~/domain/generations/stream.server";
 import { api } from "~/lib/api.server";
-import { callerStillValid } from "~/lib/identity.server";
 import { endpoint } from "~/lib/endpoints";
+import { callerStillValid } from "~/lib/identity.server";
 
 const E = endpoint("/api/generator/stream");
 
-// DESIGN §10: Server-Sent Events of one task's status; the same auth as the JSON endpoints.
+// docs/design.md §10: Server-Sent Events of one task's status; the same auth as the JSON endpoints.
 export const loader = api({
   route: E.path,
   method: "GET",
@@ -14,7 +14,7 @@ export const loader = api({
   handler: async ({ caller, input, services, request }) => {
     const stream = await statusStream(services.db, caller.user.id, input.gen_id, {
       signal: request.signal,
-      // A key revoked or a session ended while the stream is open closes it (security review 4).
+      // A key revoked or a session ended while the stream is open closes it.
       authorized: () => callerStillValid(request, services, caller),
     });
     return {

@@ -6,7 +6,7 @@ import { AppError } from "~/lib/errors";
 
 const E = endpoint("/api/keys/create");
 
-// DESIGN §5: session only; the one response that shows the key itself.
+// docs/design.md §5: session only; the one response that shows the key itself.
 export const action = api({
   route: E.path,
   auth: E.auth,

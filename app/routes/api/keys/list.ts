@@ -4,10 +4,12 @@ import { endpoint } from "~/lib/endpoints";
 
 const E = endpoint("/api/keys/list");
 
-// DESIGN §5 (docs/decisions.md): active keys and recently revoked ones, newest first.
+// docs/design.md §5 (docs/decisions.md): active keys and recently revoked ones, newest first.
 export const action = api({
   route: E.path,
   auth: E.auth,
-  handler: async ({ caller, services }) => ({ data: { keys: await listApiKeys(services.db, caller.user.id, services.clock) } }),
+  handler: async ({ caller, services }) => ({
+    data: { keys: await listApiKeys(services.db, caller.user.id, services.clock) },
+  }),
 });
 export const loader = methodNotAllowed;

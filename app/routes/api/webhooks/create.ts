@@ -4,13 +4,18 @@ import { endpoint } from "~/lib/endpoints";
 
 const E = endpoint("/api/webhooks/create");
 
-// DESIGN §10: a Standard Webhooks endpoint; the secret is shown now (and on rotation) only.
+// docs/design.md §10: a Standard Webhooks endpoint; the secret is shown now (and on rotation) only.
 export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
   handler: async ({ caller, input, services }) => ({
-    data: await createWebhook(services.db, { userId: caller.user.id, ...input, apiKeyId: caller.apiKeyId }, { allowPrivate: services.config.WEBHOOK_ALLOW_PRIVATE }, services.clock),
+    data: await createWebhook(
+      services.db,
+      { userId: caller.user.id, ...input, apiKeyId: caller.apiKeyId },
+      { allowPrivate: services.config.WEBHOOK_ALLOW_PRIVATE },
+      services.clock,
+    ),
     message: E.successMessage,
   }),
 });

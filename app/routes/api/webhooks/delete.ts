@@ -8,6 +8,9 @@ export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
-  handler: async ({ caller, input, services }) => ({ data: await deleteWebhook(services.db, caller.user.id, input.webhook_id), message: E.successMessage }),
+  handler: async ({ caller, input, services }) => ({
+    data: await deleteWebhook(services.db, caller.user.id, input.webhook_id),
+    message: E.successMessage,
+  }),
 });
 export const loader = methodNotAllowed;

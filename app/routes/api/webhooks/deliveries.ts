@@ -8,6 +8,8 @@ export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
-  handler: async ({ caller, input, services }) => ({ data: await listDeliveries(services.db, caller.user.id, input.webhook_id) }),
+  handler: async ({ caller, input, services }) => ({
+    data: await listDeliveries(services.db, caller.user.id, input.webhook_id),
+  }),
 });
 export const loader = methodNotAllowed;

@@ -3,7 +3,7 @@ import { errorResponse, methodNotAllowed, readRawBody } from "~/lib/api.server";
 import { envelopeResponse, okBody } from "~/lib/envelope";
 import { getServices } from "~/lib/services.server";
 
-// DESIGN §9: Stripe's events, verified on the raw body (not the api() JSON pipeline).
+// docs/design.md §9: Stripe's events, verified on the raw body (not the api() JSON pipeline).
 export async function action({ request }: { request: Request }): Promise<Response> {
   try {
     if (request.method !== "POST") return await methodNotAllowed({ request });

@@ -1,0 +1,72 @@
+/** The credits ledger: grants, debits, which grants each debit drew from, daily check-ins (docs/data-layer.md). */
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { user } from "./auth";
+import { createdAt, ms } from "./columns";
+
+export const creditGrants = sqliteTable(
+  "credit_grants",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    amount: integer("amount").notNull(),
+    remaining: integer("remaining").notNull(),
+    /** signup | checkin | admin | order | referral */
+    source: text("source").notNull(),
+    note: text("note"),
+    expiresAt: ms("expires_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("credit_grants_user_idx").on(t.userId, t.expiresAt),
+    // The sign-up bonus is granted once per user, whenever it is granted (sign-up or e-mail verification).
+    uniqueIndex("credit_grants_signup_once").on(t.userId).where(sql`source = 'signup'`),
+  ],
+);
+
+export const creditDebits = sqliteTable(
+  "credit_debits",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    /** One debit per generation, ever: this unique index is the exactly-once guard. */
+    genId: text("gen_id").notNull().unique(),
+    /** What the task cost. */
+    amount: integer("amount").notNull(),
+    /** What could actually be drawn from unexpired grants (≤ amount). */
+    charged: integer("charged").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("credit_debits_user_idx").on(t.userId, t.createdAt)],
+);
+
+export const creditAllocations = sqliteTable(
+  "credit_allocations",
+  {
+    debitId: text("debit_id")
+      .notNull()
+      .references(() => creditDebits.id, { onDelete: "cascade" }),
+    grantId: text("grant_id")
+      .notNull()
+      .references(() => creditGrants.id, { onDelete: "cascade" }),
+    amount: integer("amount").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.debitId, t.grantId] })],
+);
+
+export const checkins = sqliteTable(
+  "checkins",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    /** UTC day, YYYY-MM-DD. */
+    day: text("day").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
+);

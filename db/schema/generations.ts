@@ -1,0 +1,88 @@
+/** Generation tasks, the per-user figures kept about them, and generate's Idempotency-Key records. */
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { user } from "./auth";
+import { ms } from "./columns";
+
+export const generations = sqliteTable(
+  "generations",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    aiType: text("ai_type").notNull(),
+    provider: text("provider").notNull(),
+    model: text("model").notNull(),
+    prompt: text("prompt").notNull(),
+    /** JSON object. */
+    options: text("options").notNull().default("{}"),
+    /** pending | processing | completed | failed */
+    status: text("status").notNull(),
+    /** JSON array of absolute URLs, when completed. */
+    resultUrls: text("result_urls"),
+    errorMessage: text("error_message"),
+    /** The price at creation; reserved while unfinished, debited on completion. */
+    creditsCost: integer("credits_cost").notNull(),
+    /** live | simulated: how the provider ran this task. */
+    mode: text("mode").notNull().default("simulated"),
+    upstreamTaskId: text("upstream_task_id"),
+    leaseOwner: text("lease_owner"),
+    leaseUntil: integer("lease_until"),
+    nextPollAt: integer("next_poll_at"),
+    pollCount: integer("poll_count").notNull().default(0),
+    attempts: integer("attempts").notNull().default(0),
+    deadlineAt: integer("deadline_at").notNull(),
+    createdAt: ms("created_at").notNull(),
+    startedAt: ms("started_at"),
+    completedAt: ms("completed_at"),
+    /** Set when the owner removes it from their studio gallery (the task, its cost and the ledger stay). */
+    hiddenAt: ms("hidden_at"),
+  },
+  (t) => [
+    index("generations_user_created_idx").on(t.userId, t.createdAt, t.id),
+    // The job claim: due polls by next_poll_at, expired leases, and new tasks oldest first (created_at, id), none sorted.
+    index("generations_claim_idx").on(t.status, t.nextPollAt, t.createdAt, t.id),
+    // No (user_id, status) index: the credits a user's unfinished tasks hold are user_generation_stats.held.
+  ],
+);
+
+/**
+ * Per-user figures about generation tasks, one row per user who has ever had a task (general: other per-user
+ * generation bookkeeping belongs here too). `tasks` = the user's rows in `generations`, kept by database
+ * triggers on every insert, delete and change of owner (the migration that made this table creates them and
+ * backfills the figures; docs/data-layer.md), so the history's total needs no count(*) per request, and
+ * `tasks_version` tells a process whether a history page it built is still the page (a page of finished tasks).
+ * No row means 0.
+ */
+export const userGenerationStats = sqliteTable("user_generation_stats", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  tasks: integer("tasks").notNull().default(0),
+  /** Goes up by one on every insert, delete or move of the user's tasks: the same value means the same list of tasks. */
+  tasksVersion: integer("tasks_version").notNull().default(0),
+  /**
+   * Σ credits_cost of the user's unfinished (pending or processing) tasks: what the reservation check subtracts
+   * from the balance. Kept by the same triggers on every insert, delete, status change, change of cost or owner
+   * (the migration that added it backfills it), so the check reads one row instead of an index of the user's tasks.
+   */
+  held: integer("held").notNull().default(0),
+  /** The number of the user's unfinished tasks (the studio's "still running?" and the header's live list). */
+  unfinished: integer("unfinished").notNull().default(0),
+});
+
+/** Idempotency-Key of generate: one row per (user, key); the primary key decides concurrent duplicates. */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    /** SHA-256 of the canonical request body: another body with the same key is a 409. */
+    requestHash: text("request_hash").notNull(),
+    genId: text("gen_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
+);

@@ -9,7 +9,9 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Db } from "#db/client";
-import { claimDue, releaseLeases, renewLeases, runStep, type StepContext } from "~/domain/generations/lifecycle.server";
+import { claimDue } from "~/domain/generations/claim.server";
+import { runStep, type StepContext } from "~/domain/generations/lifecycle.server";
+import { releaseLeases, renewLeases } from "~/domain/generations/transitions.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { log, repeatedWarning } from "~/lib/log.server";

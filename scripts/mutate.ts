@@ -22,7 +22,17 @@ export const MODULES: Record<string, { mutate: string[]; tests: string[]; env?: 
   },
   checkin: { mutate: ["app/domain/credits/checkin.server.ts"], tests: ["tests/unit/ledger.test.ts"] },
   generations: {
-    mutate: ["app/domain/generations/generations.server.ts"],
+    mutate: [
+      "app/domain/generations/validate.server.ts",
+      "app/domain/generations/idempotency.server.ts",
+      "app/domain/generations/create.server.ts",
+      "app/domain/generations/views.server.ts",
+      "app/domain/generations/history.server.ts",
+      "app/domain/generations/filter.ts",
+      "app/domain/generations/gallery.server.ts",
+      "app/domain/generations/live.server.ts",
+      "app/domain/generations/admin.server.ts",
+    ],
     tests: [
       "tests/unit/generation.test.ts",
       "tests/unit/generation-views.test.ts",
@@ -35,7 +45,13 @@ export const MODULES: Record<string, { mutate: string[]; tests: string[]; env?: 
   },
   // The thread races in quick mode: one round each, SQLite only (~3 s instead of ~20 s per mutant).
   lifecycle: {
-    mutate: ["app/domain/generations/lifecycle.server.ts", "app/domain/generations/cancel.server.ts"],
+    mutate: [
+      "app/domain/generations/lifecycle.server.ts",
+      "app/domain/generations/claim.server.ts",
+      "app/domain/generations/transitions.server.ts",
+      "app/domain/generations/results.server.ts",
+      "app/domain/generations/cancel.server.ts",
+    ],
     tests: [
       "tests/unit/generation.test.ts",
       "tests/unit/lifecycle.test.ts",

@@ -25,7 +25,8 @@ import {
   GrantCreditsSchema,
 } from "~/domain/admin/admin.server";
 import { listFeedback } from "~/domain/feedback/feedback.server";
-import { listLatestAll, parseResultUrls } from "~/domain/generations/generations.server";
+import { listLatestAll } from "~/domain/generations/admin.server";
+import { parseResultUrls } from "~/domain/generations/views.server";
 import { INTERVALS } from "~/domain/subscriptions/subscriptions.server";
 import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";

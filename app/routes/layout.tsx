@@ -3,7 +3,7 @@ import { Form, isRouteErrorResponse, Link, NavLink, Outlet, useLocation, useNavi
 import { type LiveTask, useLiveUpdates } from "~/components/live";
 import { Button, buttonVariants, cn, Notice, Toaster } from "~/components/ui";
 import { balanceOf } from "~/domain/credits/ledger.server";
-import { liveSummary } from "~/domain/generations/generations.server";
+import { liveSummary } from "~/domain/generations/live.server";
 import { noticeFrom } from "~/lib/notices";
 import { getServices } from "~/lib/services.server";
 import { getUiUser } from "~/lib/session.server";

@@ -28,14 +28,9 @@ import {
   plural,
 } from "~/components/ui";
 import { describeOptions, findOffering, providerName } from "~/domain/catalog";
-import {
-  chargedCost,
-  galleryNeighbours,
-  getOwnGeneration,
-  parseResultUrls,
-  setHidden,
-} from "~/domain/generations/generations.server";
+import { galleryNeighbours, setHidden } from "~/domain/generations/gallery.server";
 import { isFinished, wasCanceled } from "~/domain/generations/status";
+import { chargedCost, getOwnGeneration, parseResultUrls } from "~/domain/generations/views.server";
 import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";
 import { getServices } from "~/lib/services.server";

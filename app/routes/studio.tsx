@@ -48,17 +48,13 @@ import {
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf } from "~/domain/credits/ledger.server";
 import { cancelGeneration } from "~/domain/generations/cancel.server";
-import {
-  chargedCost,
-  createGeneration,
-  listRecent,
-  parseFilter,
-  parseResultUrls,
-  setHidden,
-  validateGenerateInput,
-} from "~/domain/generations/generations.server";
+import { createGeneration } from "~/domain/generations/create.server";
+import { parseFilter } from "~/domain/generations/filter";
+import { listRecent, setHidden } from "~/domain/generations/gallery.server";
 import { getGenerationRuntime } from "~/domain/generations/runtime.server";
 import { isFinished, wasCanceled } from "~/domain/generations/status";
+import { validateGenerateInput } from "~/domain/generations/validate.server";
+import { chargedCost, parseResultUrls } from "~/domain/generations/views.server";
 import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";
 import { fieldErrors, StudioSchema } from "~/lib/forms";

@@ -34,13 +34,10 @@ import { z } from "zod";
 import { openDatabase, openPostgres } from "#db/client";
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
 import { getCredits } from "~/domain/credits/ledger.server";
-import {
-  createGeneration,
-  historyPageJson,
-  normalizePaging,
-  queryGeneration,
-  validateGenerateInput,
-} from "~/domain/generations/generations.server";
+import { createGeneration } from "~/domain/generations/create.server";
+import { historyPageJson, normalizePaging } from "~/domain/generations/history.server";
+import { validateGenerateInput } from "~/domain/generations/validate.server";
+import { queryGeneration } from "~/domain/generations/views.server";
 import { rateLimitHeaders } from "~/domain/rate-limits/decide";
 import { leases } from "~/domain/rate-limits/limiter.server";
 import { keyPolicy, tierOf, userBucket } from "~/domain/rate-limits/policy.server";

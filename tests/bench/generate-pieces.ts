@@ -18,7 +18,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Db, openDatabase, openPostgres } from "#db/client";
 import { availableCredits, getCredits, reservedCredits } from "~/domain/credits/ledger.server";
-import { createGeneration, validateGenerateInput } from "~/domain/generations/generations.server";
+import { createGeneration } from "~/domain/generations/create.server";
+import { validateGenerateInput } from "~/domain/generations/validate.server";
 import { createAuth } from "~/lib/auth.server";
 import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
@@ -137,7 +138,8 @@ if (!pg) {
 const { getGenerationRuntime } = await import("~/domain/generations/runtime.server");
 
 // ---- the runner's work per task (claims of 8 with a backlog of 2,000 pending tasks, then completion + debit + outbox)
-const { claimDue, completeGeneration, schedulePoll } = await import("~/domain/generations/lifecycle.server");
+const { claimDue } = await import("~/domain/generations/claim.server");
+const { completeGeneration, schedulePoll } = await import("~/domain/generations/transitions.server");
 const { renderAssets } = await import("~/providers/simulator/simulator.server");
 async function runnerRound(label: string) {
   await settle();

@@ -12,7 +12,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "#db/client";
-import { historyPageJson } from "~/domain/generations/generations.server";
+import { historyPageJson } from "~/domain/generations/history.server";
 import { readJsonBody } from "~/lib/api.server";
 import { createAuth } from "~/lib/auth.server";
 import { systemClock } from "~/lib/clock";

@@ -7,17 +7,17 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
 import { type Db, openDatabase } from "#db/client";
 import { generations, user } from "#db/schema";
+import { normalizePaging } from "~/domain/generations/history.server";
+import { liveSummary } from "~/domain/generations/live.server";
+import { validateGenerateInput } from "~/domain/generations/validate.server";
 import {
   chargedCost,
   type GenerationRow,
   getOwnGeneration,
-  liveSummary,
-  normalizePaging,
   parseResultUrls,
   queryGeneration,
   toQueryView,
-  validateGenerateInput,
-} from "~/domain/generations/generations.server";
+} from "~/domain/generations/views.server";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 let db: Db;

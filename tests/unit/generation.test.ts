@@ -14,27 +14,20 @@ import { creditDebits, generations, user } from "#db/schema";
 import { createRunner } from "#jobs/runner";
 import { findOffering } from "~/domain/catalog";
 import { getCredits, grantCredits } from "~/domain/credits/ledger.server";
+import { claimDue } from "~/domain/generations/claim.server";
+import { createGeneration } from "~/domain/generations/create.server";
+import { historyEntriesQuery, historyPageJson, normalizePaging } from "~/domain/generations/history.server";
 import {
-  createGeneration,
-  historyEntriesQuery,
-  historyPageJson,
-  normalizePaging,
-  toHistoryEntry,
-  toQueryView,
-  validateGenerateInput,
-} from "~/domain/generations/generations.server";
-import {
-  claimDue,
-  completeGeneration,
-  failGeneration,
   INTERRUPTED,
   planStep,
   pollDelayMs,
-  releaseLeases,
   runStep,
   type StepContext,
   TIMED_OUT,
 } from "~/domain/generations/lifecycle.server";
+import { completeGeneration, failGeneration, releaseLeases } from "~/domain/generations/transitions.server";
+import { validateGenerateInput } from "~/domain/generations/validate.server";
+import { toHistoryEntry, toQueryView } from "~/domain/generations/views.server";
 import { manualClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
 import type { AppError } from "~/lib/errors";

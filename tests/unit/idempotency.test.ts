@@ -10,7 +10,7 @@ import { type Db, openDatabase } from "#db/client";
 import { generations, idempotencyKeys, user } from "#db/schema";
 import { findOffering } from "~/domain/catalog";
 import { grantCredits, reservedCredits } from "~/domain/credits/ledger.server";
-import { createOrReplay } from "~/domain/generations/generations.server";
+import { createOrReplay } from "~/domain/generations/create.server";
 import { manualClock } from "~/lib/clock";
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -16,22 +16,18 @@ import { findOffering } from "~/domain/catalog";
 import { grantCredits } from "~/domain/credits/ledger.server";
 import { cancelTransition } from "~/domain/generations/cancel.server";
 import { onGenerationChange, onOutbox } from "~/domain/generations/changes.server";
-import { createGeneration, type GenerationRow } from "~/domain/generations/generations.server";
+import { claimDue, due } from "~/domain/generations/claim.server";
+import { createGeneration } from "~/domain/generations/create.server";
+import { planStep, runStep, type StepContext, toRequest } from "~/domain/generations/lifecycle.server";
+import { StorageError, storeResults } from "~/domain/generations/results.server";
 import {
-  claimDue,
   completeGeneration,
-  due,
   failGeneration,
   markSubmitted,
-  planStep,
   renewLeases,
-  runStep,
-  type StepContext,
-  StorageError,
   schedulePoll,
-  storeResults,
-  toRequest,
-} from "~/domain/generations/lifecycle.server";
+} from "~/domain/generations/transitions.server";
+import type { GenerationRow } from "~/domain/generations/views.server";
 import { manualClock } from "~/lib/clock";
 import type { ProviderRegistry } from "~/providers/registry.server";
 import {

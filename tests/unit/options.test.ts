@@ -11,7 +11,7 @@ import {
   speedHint,
   typicalSecondsHere,
 } from "~/domain/catalog";
-import { validateGenerateInput } from "~/domain/generations/generations.server";
+import { validateGenerateInput } from "~/domain/generations/validate.server";
 
 const offering = (aiType: string, provider: string, model: string) => findOffering(aiType, provider, model)!;
 const flux = offering("image", "replicate", "black-forest-labs/flux-schnell");

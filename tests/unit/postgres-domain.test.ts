@@ -14,13 +14,9 @@ import { createApiKey, listApiKeys, revokeApiKey } from "~/domain/api-keys/keys.
 import { findOffering } from "~/domain/catalog";
 import { checkIn } from "~/domain/credits/checkin.server";
 import { debitForGeneration, getCredits, grantCredits } from "~/domain/credits/ledger.server";
-import {
-  createGeneration,
-  getOwnGeneration,
-  historyPageJson,
-  queryGeneration,
-  toHistoryEntry,
-} from "~/domain/generations/generations.server";
+import { createGeneration } from "~/domain/generations/create.server";
+import { historyPageJson } from "~/domain/generations/history.server";
+import { getOwnGeneration, queryGeneration, toHistoryEntry } from "~/domain/generations/views.server";
 import { LeaseLimiter, take } from "~/domain/rate-limits/limiter.server";
 import { manualClock } from "~/lib/clock";
 import { type Postgres, skipWithoutPostgres, startPostgres } from "../support/postgres";

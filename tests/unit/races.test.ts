@@ -17,7 +17,7 @@ import { type Db, openDatabase, openPostgres } from "#db/client";
 import { creditDebits, generations, user } from "#db/schema";
 import { findOffering } from "~/domain/catalog";
 import { getCredits, grantCredits, reservedCredits } from "~/domain/credits/ledger.server";
-import { createGeneration } from "~/domain/generations/generations.server";
+import { createGeneration } from "~/domain/generations/create.server";
 import { type Postgres, skipWithoutPostgres, startPostgres } from "../support/postgres";
 import type { RaceJob, RaceResult, WorkerMessage } from "./support/race-worker";
 

@@ -4,14 +4,10 @@ import { randomUUID } from "node:crypto";
 import { type Db, openDatabase } from "#db/client";
 import { generations } from "#db/schema";
 import { formatDate } from "~/components/ui/format";
-import {
-  galleryNeighbours,
-  hasUnfinished,
-  listLatestAll,
-  listRecent,
-  parseFilter,
-  setHidden,
-} from "~/domain/generations/generations.server";
+import { listLatestAll } from "~/domain/generations/admin.server";
+import { parseFilter } from "~/domain/generations/filter";
+import { galleryNeighbours, listRecent, setHidden } from "~/domain/generations/gallery.server";
+import { hasUnfinished } from "~/domain/generations/live.server";
 import { buildDocs, forReaders } from "~/lib/api-docs.server";
 import { NOTICES, noticeFrom } from "~/lib/notices";
 import { insertUser } from "../support/services";

@@ -19,13 +19,11 @@ import { generations, user } from "#db/schema";
 import { findOffering } from "~/domain/catalog";
 import { availableCredits, balanceOf, grantCredits, reservedCredits } from "~/domain/credits/ledger.server";
 import { cancelTransition } from "~/domain/generations/cancel.server";
-import {
-  createGeneration,
-  createOrReplay,
-  hasUnfinished,
-  historyPageJson,
-} from "~/domain/generations/generations.server";
-import { claimDue, completeGeneration, failGeneration } from "~/domain/generations/lifecycle.server";
+import { claimDue } from "~/domain/generations/claim.server";
+import { createGeneration, createOrReplay } from "~/domain/generations/create.server";
+import { historyPageJson } from "~/domain/generations/history.server";
+import { hasUnfinished } from "~/domain/generations/live.server";
+import { completeGeneration, failGeneration } from "~/domain/generations/transitions.server";
 import { manualClock } from "~/lib/clock";
 import { migrateToPostgres } from "~/server/migrate-to-postgres.server";
 import { type Postgres, skipWithoutPostgres, startPostgres } from "../support/postgres";

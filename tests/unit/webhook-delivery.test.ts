@@ -11,7 +11,7 @@ import { eq } from "drizzle-orm";
 import { type Db, openDatabase } from "#db/client";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "#db/schema";
 import { createWebhookDispatcher } from "#jobs/webhooks";
-import type { GenerationRow } from "~/domain/generations/generations.server";
+import type { GenerationRow } from "~/domain/generations/views.server";
 import {
   type AttemptOutcome,
   type ClaimedDelivery,

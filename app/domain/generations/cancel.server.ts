@@ -25,10 +25,10 @@ import type { Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 import type { ProviderRegistry } from "~/providers/registry.server";
 import { generationChanged, outboxChanged } from "./changes.server";
-import type { GenerationRow } from "./generations.server";
 import { cancelUpstream } from "./lifecycle.server";
 import { CANCELED, isFinished } from "./status";
 import { countUnpaidTask } from "./unpaid.server";
+import type { GenerationRow } from "./views.server";
 
 export const LIVE_CANCELS_PER_HOUR = 10;
 const LIVE_CANCEL_POLICY = { name: "live-cancel", limit: LIVE_CANCELS_PER_HOUR, windowMs: 3_600_000 };

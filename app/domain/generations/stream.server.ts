@@ -20,8 +20,8 @@ import { prepared } from "#db/prepared";
 import { generations } from "#db/schema";
 import { AppError } from "~/lib/errors";
 import { onGenerationChange } from "./changes.server";
-import { getOwnGeneration, toQueryView } from "./generations.server";
 import { isFinished } from "./status";
+import { getOwnGeneration, toQueryView } from "./views.server";
 
 export const MAX_STREAMS_PER_USER = 10;
 export const MAX_STREAM_MS = 10 * 60_000;

@@ -11,8 +11,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { many, run, type Steps, type Tx } from "#db/client";
 import { prepared } from "#db/prepared";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "#db/schema";
-import type { GenerationRow } from "~/domain/generations/generations.server";
-import { toQueryView } from "~/domain/generations/generations.server";
+import type { GenerationRow } from "~/domain/generations/views.server";
+import { toQueryView } from "~/domain/generations/views.server";
 import type { WebhookEventType } from "./events";
 
 /** A Standard Webhooks message id: `msg_` + 128 random bits. */

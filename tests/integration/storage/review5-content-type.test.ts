@@ -9,7 +9,7 @@
  * application/octet-stream.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { storeResults } from "~/domain/generations/lifecycle.server";
+import { storeResults } from "~/domain/generations/results.server";
 import { parseConfig } from "~/lib/config.server";
 import { createS3Storage } from "~/storage/s3.server";
 import { SAMPLE_PNG } from "../../fakes/common";

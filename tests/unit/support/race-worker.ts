@@ -9,8 +9,9 @@
 import { type Db, openDatabase, openPostgres } from "#db/client";
 import { findOffering } from "~/domain/catalog";
 import { checkIn } from "~/domain/credits/checkin.server";
-import { createGeneration } from "~/domain/generations/generations.server";
-import { claimDue, completeGeneration } from "~/domain/generations/lifecycle.server";
+import { claimDue } from "~/domain/generations/claim.server";
+import { createGeneration } from "~/domain/generations/create.server";
+import { completeGeneration } from "~/domain/generations/transitions.server";
 import { isAppError } from "~/lib/errors";
 
 declare var self: Worker;

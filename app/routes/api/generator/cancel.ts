@@ -1,6 +1,6 @@
 import { cancelGeneration } from "~/domain/generations/cancel.server";
-import { toQueryView } from "~/domain/generations/generations.server";
 import { getGenerationRuntime } from "~/domain/generations/runtime.server";
+import { toQueryView } from "~/domain/generations/views.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
 import { endpoint } from "~/lib/endpoints";
 

@@ -1,6 +1,8 @@
-import { createOrReplay, findIdempotent, validateGenerateInput } from "~/domain/generations/generations.server";
+import { createOrReplay } from "~/domain/generations/create.server";
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey, requestHash } from "~/domain/generations/idempotency";
+import { findIdempotent } from "~/domain/generations/idempotency.server";
 import { getGenerationRuntime } from "~/domain/generations/runtime.server";
+import { validateGenerateInput } from "~/domain/generations/validate.server";
 import { addResponseHeaders, api, methodNotAllowed } from "~/lib/api.server";
 import { endpoint, GENERATE_MESSAGE } from "~/lib/endpoints";
 

@@ -1,4 +1,4 @@
-import { historyPageJson, normalizePaging } from "~/domain/generations/generations.server";
+import { historyPageJson, normalizePaging } from "~/domain/generations/history.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
 import { endpoint } from "~/lib/endpoints";
 

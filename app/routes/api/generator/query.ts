@@ -1,4 +1,4 @@
-import { queryGeneration } from "~/domain/generations/generations.server";
+import { queryGeneration } from "~/domain/generations/views.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
 import { endpoint } from "~/lib/endpoints";
 

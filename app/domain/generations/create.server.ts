@@ -1,0 +1,120 @@
+/**
+ * Creating a task (spec §4.1, docs/design.md §1, §3): checking and reserving credits in one write transaction,
+ * with an optional Idempotency-Key replaying the task it made.
+ */
+import { sql } from "drizzle-orm";
+import { type Db, isUniqueViolation, lockRow, one, run, type Tx } from "#db/client";
+import { prepared } from "#db/prepared";
+import { generations, idempotencyKeys } from "#db/schema";
+import { assertCanReserve } from "~/domain/credits/ledger.server";
+import type { Clock } from "~/lib/clock";
+import type { Config } from "~/lib/config.server";
+import { findIdempotent } from "./idempotency.server";
+import { assertUnpaidAllowance } from "./unpaid.server";
+import { deadlineFor, type GenerateInput } from "./validate.server";
+import type { GenerationRow } from "./views.server";
+
+export interface CreateArgs {
+  userId: string;
+  input: GenerateInput;
+  mode: "live" | "simulated";
+  config: Pick<Config, "IMAGE_DEADLINE_MS" | "VIDEO_DEADLINE_MS">;
+  /** An Idempotency-Key and the hash of its request body (docs/design.md §10). */
+  idempotency?: { key: string; requestHash: string };
+}
+
+/**
+ * Creates a pending task. The balance check and the insert (which is the
+ * reservation) share one write transaction that holds the user's row lock
+ * (SQLite: the immediate transaction's write lock), so concurrent creates can
+ * never overdraw.
+ */
+export async function createGeneration(db: Db, args: CreateArgs, clock: Clock): Promise<GenerationRow> {
+  return (await createOrReplay(db, args, clock)).row;
+}
+
+/**
+ * createGeneration with an optional Idempotency-Key: inside the same write
+ * transaction, a key seen before replays its task (nothing created or
+ * reserved); a new key is stored with the task. The (user, key) primary key
+ * decides concurrent duplicates: on an engine where two transactions can
+ * race (PostgreSQL), the loser's insert fails and it runs again as a replay.
+ */
+export async function createOrReplay(
+  db: Db,
+  args: CreateArgs,
+  clock: Clock,
+): Promise<{ row: GenerationRow; replayed: boolean }> {
+  try {
+    return await createOrReplayOnce(db, args, clock);
+  } catch (e) {
+    if (!args.idempotency || !isUniqueViolation(e)) throw e;
+    return createOrReplayOnce(db, args, clock);
+  }
+}
+
+// The reservation's insert, the hottest write: built once (building a drizzle insert costs more than running it).
+const v = (name: keyof typeof generations.$inferInsert) => sql.placeholder(name);
+const insertTask = (t: Tx) =>
+  t
+    .insert(generations)
+    .values({
+      id: v("id"),
+      userId: v("userId"),
+      aiType: v("aiType"),
+      provider: v("provider"),
+      model: v("model"),
+      prompt: v("prompt"),
+      options: v("options"),
+      status: v("status"),
+      creditsCost: v("creditsCost"),
+      mode: v("mode"),
+      deadlineAt: v("deadlineAt"),
+      createdAt: v("createdAt"),
+    })
+    .returning();
+
+function createOrReplayOnce(
+  db: Db,
+  args: CreateArgs,
+  clock: Clock,
+): Promise<{ row: GenerationRow; replayed: boolean }> {
+  const { offering, prompt, options } = args.input;
+  const idem = args.idempotency;
+  return db.tx(function* (tx) {
+    yield* lockRow("user", args.userId);
+    const now = clock.now();
+    if (idem) {
+      const prior = yield* findIdempotent(tx, args.userId, idem.key, idem.requestHash, now);
+      if (prior) return { row: prior, replayed: true };
+    }
+    yield* assertUnpaidAllowance(tx, args.userId, now);
+    yield* assertCanReserve(tx, args.userId, offering.credits, clock);
+    const row = {
+      id: Bun.randomUUIDv7(),
+      userId: args.userId,
+      aiType: offering.aiType,
+      provider: offering.provider,
+      model: offering.model,
+      prompt,
+      options: JSON.stringify(options),
+      status: "pending",
+      creditsCost: offering.credits,
+      mode: args.mode,
+      deadlineAt: now + deadlineFor(offering.aiType, args.config),
+      createdAt: new Date(now),
+    } satisfies typeof generations.$inferInsert;
+    const created = (yield* one(prepared(tx, "generations.create", insertTask), row))!;
+    if (idem)
+      yield* run(
+        tx.insert(idempotencyKeys).values({
+          userId: args.userId,
+          key: idem.key,
+          requestHash: idem.requestHash,
+          genId: created.id,
+          createdAt: now,
+        }),
+      );
+    return { row: created, replayed: false };
+  });
+}

@@ -1,0 +1,168 @@
+/** The API's history (spec §4.3): paging, the task counter, and the page cache of finished entries. */
+import { and, eq, sql } from "drizzle-orm";
+import { type Db, inJsonArray, type Tx } from "#db/client";
+import { engineOf, prepared } from "#db/prepared";
+import { generations } from "#db/schema";
+import { offsetOf } from "~/domain/paging";
+import { AppError } from "~/lib/errors";
+import { parseResultUrls } from "./views.server";
+
+export const HISTORY_DEFAULT_PAGE_SIZE = 20;
+export const HISTORY_MAX_PAGE_SIZE = 100;
+
+/** Page and page size: integers ≥ 1 when given (else invalid params); page_size over 100 is clamped. */
+export function normalizePaging(raw: { page?: unknown; page_size?: unknown }): { page: number; pageSize: number } {
+  const check = (v: unknown, fallback: number) => {
+    if (v === undefined || v === null) return fallback;
+    if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) throw new AppError("INVALID_PARAMS");
+    return v;
+  };
+  const page = check(raw.page, 1);
+  const pageSize = Math.min(check(raw.page_size, HISTORY_DEFAULT_PAGE_SIZE), HISTORY_MAX_PAGE_SIZE);
+  return { page, pageSize };
+}
+
+/** One history entry as the statements read it: the shown columns only, the cost already charged. */
+interface HistoryRow {
+  gen_id: string;
+  ai_type: string;
+  provider: string;
+  model: string;
+  prompt: string;
+  result_urls: string | null;
+  status: string;
+  credits_cost: number;
+  created_at: number | string;
+  started_at: number | string | null;
+  completed_at: number | string | null;
+}
+// The API's history page, the hottest list: the page's ids straight from the (user_id, created_at, id)
+// index; the entries not remembered in one statement of the shown columns, in the response's order and names.
+const HISTORY_IDS = `SELECT id FROM generations WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`;
+/** The entries by id (exported for the query-plan test). */
+export const historyEntriesQuery = (d: Tx) =>
+  d
+    .select({
+      gen_id: generations.id,
+      ai_type: generations.aiType,
+      provider: generations.provider,
+      model: generations.model,
+      prompt: generations.prompt,
+      result_urls: generations.resultUrls,
+      status: generations.status,
+      credits_cost: sql<number>`CASE WHEN ${generations.status} = 'failed' THEN 0 ELSE ${generations.creditsCost} END`,
+      created_at: sql<number>`${generations.createdAt}`,
+      started_at: sql<number | null>`${generations.startedAt}`,
+      completed_at: sql<number | null>`${generations.completedAt}`,
+    })
+    .from(generations)
+    .where(and(inJsonArray(d, generations.id, sql.placeholder("ids")), ownerIs(d)));
+/**
+ * The entries' owner test. SQLite: by primary key, then the owner checked on each row — written as a plain
+ * `user_id = ?` its planner walks the user's whole (user_id, …) index range instead (every task the user has: ≈ 760
+ * µs instead of ≈ 100 per page at 2,000 tasks), so there it is an expression no index serves. PostgreSQL keeps the
+ * plain test: without it the planner scans the whole table (it expects 100 ids from the JSON array).
+ */
+const ownerIs = (d: Tx) =>
+  engineOf(d) === "sqlite"
+    ? sql`(${generations.userId} || '') = ${sql.placeholder("userId")}`
+    : eq(generations.userId, sql.placeholder("userId"));
+const historyEntries = (db: Db) => prepared(db, "generations.historyEntries", historyEntriesQuery);
+// The user's task counter and its version, kept by triggers on generations (db/schema.ts, userGenerationStats).
+const TASK_STATS = `SELECT tasks AS n, tasks_version AS v FROM user_generation_stats WHERE user_id = ?`;
+const taskStats = (db: Db, userId: string) =>
+  db.raw<{ n: number | string; v: number | string }>(TASK_STATS).one(userId);
+/** The user's number of tasks: the counter database triggers keep on every insert and delete (userGenerationStats). */
+export async function taskCount(db: Db, userId: string): Promise<number> {
+  return Number((await taskStats(db, userId))?.n ?? 0); // no row: no task yet
+}
+/** A JSON array of strings with nothing escaped: exactly what JSON.stringify(JSON.parse(s)) gives back. */
+const PLAIN_URL_LIST = /^\[(?:"[^"\\\u0000-\u001f]*"(?:,"[^"\\\u0000-\u001f]*")*)?\]$/;
+const isoOf = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+
+/** The JSON text of one entry, byte for byte JSON.stringify(toHistoryEntry(row)). */
+function entryJson(r: HistoryRow): string {
+  // Stored by completeGeneration as JSON.stringify(string[]): passed through when plain; anything else re-encoded.
+  const urls = r.result_urls;
+  r.result_urls =
+    urls !== null && PLAIN_URL_LIST.test(urls) ? urls : JSON.stringify(parseResultUrls({ resultUrls: urls }));
+  r.credits_cost = Number(r.credits_cost);
+  r.created_at = isoOf(r.created_at)!;
+  r.started_at = isoOf(r.started_at);
+  r.completed_at = isoOf(r.completed_at);
+  return JSON.stringify(r);
+}
+
+/**
+ * The entries of finished tasks this process has listed, as JSON text, by gen_id, per database. Nothing
+ * changes what a completed or failed task shows (only `hidden_at`, which the history does not show), so an
+ * entry remembered once is right for as long as the task exists; an unfinished task is read every time.
+ * Bounded: past MAX_REMEMBERED entries the map starts over.
+ */
+const finished = new WeakMap<Db, Map<string, string>>();
+const MAX_REMEMBERED = 50_000;
+const isFinal = (status: string) => status === "completed" || status === "failed";
+
+/**
+ * Whole pages whose entries are all finished, as the JSON text returned, by database, paging and user, with the
+ * user's tasks_version they were built at. The version goes up with every insert, delete or move of the user's
+ * tasks (triggers), so the same version means the same list of tasks; finished entries never change (above). A page
+ * is served from here only while the version read for the request is the one it was built at. Bounded by size.
+ */
+const pages = new WeakMap<Db, { size: number; byKey: Map<string, { version: number; json: string }> }>();
+const MAX_PAGE_CHARS = 16 * 1024 * 1024;
+
+/**
+ * Spec 4.3: the caller's page, newest first (created_at desc, then gen_id desc; docs/design.md §1), as the JSON
+ * text of `{generations, total, page, page_size}` — each entry JSON.stringify(toHistoryEntry(row)). First the
+ * user's task counter and version (one primary-key read): a page of finished tasks built at that version is
+ * returned as it is. Otherwise the ids come from the index; a finished task's entry from memory, the others from
+ * their rows (one statement). The total is the counter when the page leaves it open (a full page, or an empty one
+ * past the first); any other page shows it (offset + entries).
+ */
+export async function historyPageJson(
+  db: Db,
+  userId: string,
+  paging: { page: number; pageSize: number },
+): Promise<string> {
+  const stats = await taskStats(db, userId);
+  let cache = pages.get(db);
+  if (!cache) pages.set(db, (cache = { size: 0, byKey: new Map() }));
+  const key = `${paging.page}/${paging.pageSize}/${userId}`;
+  const version = stats === undefined ? undefined : Number(stats.v);
+  const hit = cache.byKey.get(key);
+  if (hit !== undefined && hit.version === version) return hit.json;
+
+  let memo = finished.get(db);
+  if (!memo) finished.set(db, (memo = new Map()));
+  const offset = offsetOf(paging.page, paging.pageSize);
+  const ids = await db.raw<{ id: string }>(HISTORY_IDS).many(userId, paging.pageSize, offset);
+  const known = ids.map(({ id }) => memo.get(id));
+  const missing = ids.filter((_, i) => known[i] === undefined).map(({ id }) => id);
+  const read = new Map<string, string>();
+  let allFinal = true;
+  if (missing.length > 0) {
+    for (const row of (await db.many(historyEntries(db), { userId, ids: JSON.stringify(missing) })) as HistoryRow[]) {
+      const json = entryJson(row);
+      read.set(row.gen_id, json);
+      if (isFinal(row.status)) {
+        if (memo.size >= MAX_REMEMBERED) memo.clear();
+        memo.set(row.gen_id, json);
+      } else allFinal = false;
+    }
+  }
+  const entries: string[] = [];
+  ids.forEach(({ id }, i) => {
+    const json = known[i] ?? read.get(id);
+    if (json !== undefined) entries.push(json); // undefined: gone since the ids were read
+  });
+  const counted = ids.length === paging.pageSize || (ids.length === 0 && paging.page > 1);
+  const total = counted ? Number(stats?.n ?? 0) : offset + ids.length;
+  const json = `{"generations":[${entries.join(",")}],"total":${total},"page":${paging.page},"page_size":${paging.pageSize}}`;
+  if (version !== undefined && allFinal && entries.length === ids.length) {
+    if (cache.size + json.length > MAX_PAGE_CHARS) pages.set(db, (cache = { size: 0, byKey: new Map() }));
+    cache.size += json.length - (cache.byKey.get(key)?.json.length ?? 0);
+    cache.byKey.set(key, { version, json });
+  }
+  return json;
+}

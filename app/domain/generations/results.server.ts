@@ -1,0 +1,65 @@
+/** Storing a task's results: downloaded (URL assets) and written to the result storage under unguessable names. */
+import { randomBytes } from "node:crypto";
+import { log } from "~/lib/log.server";
+import { downloadAsset, MAX_ASSETS_PER_TASK } from "~/providers/http.server";
+import { ProviderError, type ResultAsset } from "~/providers/types";
+import type { ResultStorage } from "~/storage/types";
+
+const EXT: Record<string, string> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/webp": "webp",
+  "image/gif": "gif",
+  "video/mp4": "mp4",
+  "video/webm": "webm",
+  "video/quicktime": "mov",
+};
+
+/** Writing a result file failed (disk full, read-only or missing media folder, bucket refused): not the provider's fault. */
+export class StorageError extends Error {
+  constructor(
+    readonly key: string,
+    readonly cause: unknown,
+  ) {
+    super(`storing ${key} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = "StorageError";
+  }
+}
+
+/**
+ * Downloads (URL assets) and stores the results, at most MAX_ASSETS_PER_TASK
+ * (the rest are dropped with a warning), as `<gen_id>/<n>-<random>.<ext>`;
+ * returns their public URLs in order.
+ */
+export async function storeResults(
+  storage: ResultStorage,
+  genId: string,
+  assets: ResultAsset[],
+  signal: AbortSignal,
+  download: { allowPrivate?: boolean; maxBytes?: number } = {},
+): Promise<string[]> {
+  if (assets.length === 0)
+    throw new ProviderError("bad_response", "the provider returned no results", { retryable: false });
+  if (assets.length > MAX_ASSETS_PER_TASK) {
+    log.warn("provider returned more results than a task keeps", {
+      gen_id: genId,
+      returned: assets.length,
+      kept: MAX_ASSETS_PER_TASK,
+    });
+  }
+  const urls: string[] = [];
+  // Unguessable names: a file written for a task that then does not complete (canceled meanwhile) is never
+  // reachable, since its URL is only handed out in the result_urls of a completed, charged task.
+  const nonce = randomBytes(12).toString("base64url");
+  for (const [i, asset] of assets.slice(0, MAX_ASSETS_PER_TASK).entries()) {
+    const { bytes, contentType: type } = await downloadAsset(asset, signal, download);
+    const ext = EXT[type] ?? "bin";
+    const key = `${genId}/${i}-${nonce}.${ext}`;
+    try {
+      urls.push(await storage.put(key, bytes, type));
+    } catch (error) {
+      throw new StorageError(key, error);
+    }
+  }
+  return urls;
+}

@@ -1,0 +1,49 @@
+/** Spec 4.1's checks of a generate request, in order, before anything is written. */
+import {
+  type AiType,
+  findOffering,
+  isAiType,
+  type Offering,
+  optionsProblem,
+  type ProviderName,
+  providersFor,
+} from "~/domain/catalog";
+import type { Config } from "~/lib/config.server";
+import { AppError } from "~/lib/errors";
+
+export const MAX_PROMPT_LENGTH = 4000;
+
+export interface GenerateInput {
+  offering: Offering;
+  prompt: string;
+  options: Record<string, unknown>;
+}
+
+const present = (v: unknown): v is string => typeof v === "string" && v.trim() !== "";
+
+/**
+ * Spec 4.1 rules in order: the four fields (missing, empty or not a string),
+ * then ai_type, provider for that type, model for that provider, prompt
+ * length, options (what the model declares in the catalog: known keys,
+ * values in range, ≤ 8 KB of JSON) — all before anything is written.
+ */
+export function validateGenerateInput(raw: Record<string, unknown>): GenerateInput {
+  const { ai_type, provider, model, prompt, options } = raw;
+  if (!present(ai_type) || !present(provider) || !present(model) || !present(prompt)) {
+    throw new AppError("GENERATION_FIELDS_REQUIRED");
+  }
+  if (!isAiType(ai_type)) throw new AppError("INVALID_AI_TYPE");
+  if (!providersFor(ai_type).includes(provider as ProviderName)) {
+    throw new AppError("UNSUPPORTED_PROVIDER", { aiType: ai_type, provider });
+  }
+  const offering = findOffering(ai_type, provider, model);
+  if (!offering) throw new AppError("UNSUPPORTED_MODEL", { model });
+  if (prompt.length > MAX_PROMPT_LENGTH) throw new AppError("PROMPT_TOO_LONG", { max: MAX_PROMPT_LENGTH });
+  const problem = optionsProblem(offering, options);
+  if (problem) throw new AppError("INVALID_OPTIONS", { reason: problem });
+  return { offering, prompt, options: (options as Record<string, unknown> | null | undefined) ?? {} };
+}
+
+export function deadlineFor(aiType: AiType, config: Pick<Config, "IMAGE_DEADLINE_MS" | "VIDEO_DEADLINE_MS">): number {
+  return aiType === "video" ? config.VIDEO_DEADLINE_MS : config.IMAGE_DEADLINE_MS;
+}

@@ -490,7 +490,7 @@ export function toDollarParams(text: string): string {
 
 /**
  * PostgreSQL behind the same interface (DATABASE_URL). The driver is postgres.js
- * (docs/decisions.md): bigint and numeric come back as JavaScript numbers, as
+ * (docs/decisions/053-postgresql-driver.md): bigint and numeric come back as JavaScript numbers, as
  * SQLite's integers do, so the shared query builder's row mapping holds.
  */
 export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<Db> {

@@ -2,7 +2,7 @@
  * better-auth: email + password sessions, mounted at /api/auth/*.
  * User ids are UUIDs; the user row carries Atelier's invite fields.
  *
- * Two modes, chosen by the mail transport (docs/decisions.md):
+ * Two modes, chosen by the mail transport (docs/decisions/035-mail-transport-modes.md):
  * - `SMTP_URL` set: an account must verify its e-mail before it can sign in;
  *   sign-up answers the same for new and taken addresses and signs nobody in;
  *   the sign-up bonus is granted on verification.

@@ -1,5 +1,5 @@
 /**
- * Cross-site request refusal for the JSON API (docs/design.md §5, docs/decisions.md).
+ * Cross-site request refusal for the JSON API (docs/design.md §5, docs/decisions/046-csrf-json-api.md).
  * A session cookie rides along on any request a browser makes, so a request
  * authenticated by the session must show that it comes from our own pages: its
  * Origin (else its Referer) is PUBLIC_URL's or one of TRUSTED_ORIGINS, and its

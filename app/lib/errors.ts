@@ -76,7 +76,7 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
   BUSY: { status: 503, message: () => "service busy, please try again" },
   INTERNAL: { status: 500, message: () => "internal error" },
   UNSUPPORTED_TEXT_PROVIDER: { status: 200, message: (p) => `Unsupported provider: ${p.provider}` },
-  // A session request from another site, or not JSON (CSRF; docs/decisions.md): HTTP 403, like better-auth's origin check.
+  // A session request from another site, or not JSON (CSRF; docs/decisions/046-csrf-json-api.md): HTTP 403, like better-auth's origin check.
   CROSS_SITE: { status: 403, message: () => "forbidden: cross-site request" },
   UPSTREAM_FAILED: {
     status: 200,

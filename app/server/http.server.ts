@@ -93,7 +93,7 @@ async function dispatchDirect(route: DirectRoute, request: Request): Promise<Res
  * The request as the browser sent it: on PUBLIC_URL's origin. Behind a TLS proxy
  * the socket sees `http://127.0.0.1:3000/…` while the browser's Origin is
  * `https://atelier.example.com`; React Router's action check compares the two,
- * so the app always sees the public origin (docs/decisions.md). The check itself
+ * so the app always sees the public origin (docs/decisions/047-origin-from-public-url.md). The check itself
  * stays on: a foreign Origin still differs.
  */
 export function atPublicOrigin(request: Request, url: URL, publicOrigin: string): Request {

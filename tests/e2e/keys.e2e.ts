@@ -68,7 +68,7 @@ test("create a key, copy it, use it, revoke it with confirmation, see it rejecte
   await row.getByRole("link", { name: "Revoke e2e script" }).click();
   await page.getByRole("button", { name: "Yes, revoke key" }).click();
   await expect(page.getByText("was revoked")).toBeVisible();
-  // It moves out of the active keys into the revoked ones (docs/decisions.md: listed 30 days after revocation).
+  // It moves out of the active keys into the revoked ones (docs/decisions/088-revoked-keys-listed-30-days.md).
   await expect(page.getByRole("list", { name: "Your keys" })).toHaveCount(0);
   await expect(page.getByText("No active keys")).toBeVisible();
   const revoked = page.getByRole("list", { name: "Revoked keys" }).locator("li", { hasText: "e2e script" });

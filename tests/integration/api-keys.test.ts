@@ -115,7 +115,7 @@ describe("authentication by key (spec §5)", () => {
     await api.post("/api/keys/create", { name: "new one" }, { cookie });
     const list = (await api.post("/api/keys/list", undefined, { cookie })).body.data.keys;
     expect(list.find((k: any) => k.key_id === keyId).status).toBe("revoked");
-    // When (listed for 30 days after it, docs/decisions.md); null for an active key.
+    // When (listed for 30 days after it, docs/decisions/088-revoked-keys-listed-30-days.md); null for an active key.
     expect(list.find((k: any) => k.key_id === keyId).revoked_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(list.find((k: any) => k.name === "new one").revoked_at).toBeNull();
     expect((await api.post("/api/get-user-info", undefined, { apiKey: key })).body.message).toBe("API key revoked");

@@ -357,7 +357,7 @@ describe("bad input: never a 5xx, always the envelope or a 4xx, nothing written 
     for (const auth of ["session", "key"] as const) {
       const r = await send("/api/generator/generate", auth, { body }, "10k-deep options");
       expect(r?.env?.code).toBe(1);
-      // docs/decisions.md "JSON bodies nested deeper than 32 levels are refused" (before: the 8 KB options cap answered).
+      // docs/decisions/086-json-depth-limit.md: the depth check answers before the 8 KB options cap.
       expect(r?.env?.message).toBe("invalid params: body nested too deeply (max 32 levels)");
     }
     const after = await send("/api/generator/history", "session", { body: "{}" }, "history with deep options");

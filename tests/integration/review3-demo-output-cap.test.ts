@@ -14,7 +14,7 @@ import { uniqueEmail } from "../support/client";
 import { insertApiKey, openServerDb } from "../support/db";
 import { serverForFile } from "../support/file-server";
 
-/** The documented cap (docs/decisions.md, 2026-11-22 "Live demo text: at most 1,024 output tokens a call"). */
+/** The documented cap (docs/decisions/070-demo-text-output-cap.md). */
 const CAP = 1024;
 
 let fake: FakeOpenAI;

@@ -12,7 +12,7 @@ import { type Client, uniqueEmail } from "../support/client";
 import { countIn, insertApiKey, openServerDb } from "../support/db";
 import { serverForFile } from "../support/file-server";
 
-/** The documented bound (docs/decisions.md, 2026-11-22 "Feedback: at most 10 an hour per user"). */
+/** The documented bound (docs/decisions/069-feedback-limit.md). */
 const BOUND = 10;
 
 const s = serverForFile();

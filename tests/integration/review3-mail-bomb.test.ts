@@ -15,7 +15,7 @@ import { type SmtpFake, startSmtp } from "../fakes/smtp";
 import { uniqueEmail } from "../support/client";
 import { serverForFile } from "../support/file-server";
 
-/** The documented bound (docs/decisions.md, 2026-11-22 "Account e-mails: at most 5 an hour per recipient"). */
+/** The documented bound (docs/decisions/068-account-email-limit.md). */
 const BOUND = 5;
 const PASSWORD = "correct-horse-battery";
 

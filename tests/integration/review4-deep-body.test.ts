@@ -1,14 +1,9 @@
 /**
- * Security review 4: a JSON body nested thousands of levels deep (well inside
- * the 1 MiB cap: 100,000 levels are 200 KB) reached code that walks it
- * recursively. `POST /api/generator/generate` with an `Idempotency-Key`
- * hashes the whole body (keys sorted at every level), which overflowed the
- * stack: HTTP 500 `internal error` and an error in the log, per request, for
- * anyone with a key or a session (the bad-input rule is never a 5xx).
- *
- * Decision (docs/decisions.md, "JSON bodies nested deeper than 32 levels are
- * refused"): readJsonBody refuses such a body on every JSON endpoint before
- * any handler runs: `invalid params: body nested too deeply (max 32 levels)`.
+ * A JSON body nested thousands of levels deep fits well inside the 1 MiB cap (100,000 levels are 200 KB) and would
+ * overflow the stack of code that walks it recursively (the Idempotency-Key hash sorts keys at every level): an
+ * HTTP 500 per request for anyone with a key or a session, where bad input must never be a 5xx. readJsonBody
+ * refuses such a body on every JSON endpoint before any handler runs:
+ * `invalid params: body nested too deeply (max 32 levels)` (docs/decisions/086-json-depth-limit.md).
  */
 import { beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { uniqueEmail } from "../support/client";
@@ -16,7 +11,7 @@ import { serverForFile } from "../support/file-server";
 
 setDefaultTimeout(60_000);
 
-const TOO_DEEP = { code: 1, message: "invalid params: body nested too deeply (max 32 levels)", data: null }; // docs/decisions.md
+const TOO_DEEP = { code: 1, message: "invalid params: body nested too deeply (max 32 levels)", data: null }; // docs/decisions/086-json-depth-limit.md
 const IMAGE = '"ai_type":"image","provider":"replicate","model":"black-forest-labs/flux-schnell","prompt":"a fox"';
 const nested = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
 

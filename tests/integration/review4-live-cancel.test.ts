@@ -1,15 +1,10 @@
 /**
- * Security review 4: a canceled task is never charged (docs/design.md §10), but a live
- * task that has reached its provider is already paid for upstream by the
- * operator — OpenAI (and Kling) have no cancel API, so the image is made and
- * billed either way. Without a bound, create → wait for `processing` → cancel
- * in a loop made the operator pay for one image after another while the
- * user's balance never moved (8 credits made any number of gpt-image-1 calls).
- *
- * Decision (docs/decisions.md, "Canceling a live task at its provider: at most
- * 10 an hour"): at most 10 such cancels per user an hour; the 11th answers
- * HTTP 429 `Too Many Requests` with Retry-After, and that task runs on and is
- * charged when it completes. Pending tasks still cancel freely.
+ * A canceled task is never charged (docs/design.md §10), but a live task that has reached its provider is already
+ * paid for upstream by the operator — OpenAI (and Kling) have no cancel API. Without a bound, create → wait for
+ * `processing` → cancel in a loop would make the operator pay for image after image while the user's balance never
+ * moves. So at most 10 such cancels per user an hour; the 11th answers HTTP 429 `Too Many Requests` with
+ * Retry-After, and that task runs on and is charged when it completes. Pending tasks still cancel freely
+ * (docs/decisions/083-live-cancel-limit.md).
  */
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { type OpenAIFake, startOpenAIFake } from "../fakes/openai";
@@ -20,7 +15,7 @@ import { until } from "../support/until";
 
 setDefaultTimeout(120_000);
 
-const LIVE_CANCELS_PER_HOUR = 10; // docs/decisions.md
+const LIVE_CANCELS_PER_HOUR = 10; // docs/decisions/083-live-cancel-limit.md
 const DALL_E_3 = { ai_type: "image", provider: "openai", model: "dall-e-3", prompt: "a lighthouse at night" }; // 5 credits (spec 8.1)
 
 const openai: OpenAIFake = startOpenAIFake();

@@ -1,15 +1,8 @@
 /**
- * Security review 4: the status stream checked the caller once, when it
- * opened. A key revoked (or a session signed out) afterwards kept receiving
- * the task's status for up to the stream's 10-minute lifetime — ten streams
- * per key — although every request with that key is refused within one second
- * of the revocation (docs/decisions.md, "API keys cached per process,
- * revocation within one second").
- *
- * Decision (docs/decisions.md, "A status stream ends when its key is revoked
- * or its session ends"): an open stream re-checks its caller's credential every
- * 500 ms (through the same ≤ 1 s caches as every request) and closes when it no
- * longer works; the client's reconnect then meets the 401 / sign-in envelope.
+ * Every request with a revoked key is refused within one second (docs/decisions/040-api-key-cache.md), and an open status
+ * stream must not outlive that: it re-checks its caller's credential every 500 ms (through the same ≤ 1 s caches as
+ * every request) and closes when it no longer works; the client's reconnect then meets the 401 / sign-in envelope
+ * (docs/decisions/084-stream-ends-on-revocation.md).
  */
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { uniqueEmail } from "../support/client";

@@ -1,19 +1,10 @@
 /**
- * Security review 4: a task only holds its credits while it is unfinished, and
- * a canceled (or failed) task costs nothing, so generate + cancel was a free
- * write with no bound: one signed-in account with 3 credits stored 355 tasks
- * with 8 KB prompts in 5 s from one connection (71 a second on a loaded
- * 2-core machine; session requests are not rate limited, spec 8.2), every one
- * kept forever (tasks are the record), each also an event to up to 10 webhook
- * endpoints. "[simulate:fail]" prompts and prompts a live provider rejects do
- * the same through the runner.
- *
- * Decision (docs/decisions.md, "Tasks that end unpaid: at most 100 an hour per
- * user"): every task that ends without a charge (canceled or failed) takes a
- * slot of a per-user bucket; while the bucket is empty, generate answers HTTP
- * 429 `Too Many Requests` with Retry-After and creates nothing. Cancels are
- * never refused for it, replays of an Idempotency-Key still answer, and tasks
- * that complete (paid) never count.
+ * A canceled or failed task costs nothing, so generate + cancel would be a free write with no bound (tasks are
+ * kept forever, each an event for up to 10 webhook endpoints, and session requests are not rate limited,
+ * docs/api.md §8.2). Every task that ends without a charge takes a slot of a per-user bucket; while the bucket is
+ * empty, generate answers HTTP 429 `Too Many Requests` with Retry-After and creates nothing. Cancels are never
+ * refused for it, replays of an Idempotency-Key still answer, and tasks that complete (paid) never count
+ * (docs/decisions/094-unpaid-task-limit.md).
  */
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { uniqueEmail } from "../support/client";
@@ -21,7 +12,7 @@ import { serverForFile } from "../support/file-server";
 
 setDefaultTimeout(120_000);
 
-const UNPAID_PER_HOUR = 100; // docs/decisions.md
+const UNPAID_PER_HOUR = 100; // docs/decisions/094-unpaid-task-limit.md
 const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell" }; // 3 credits (spec 8.1)
 
 // JOBS=off: tasks stay pending until canceled.

@@ -1,16 +1,10 @@
 /**
- * Security review 4: webhooks can be managed with an API key (docs/events.md),
- * and what a key set up outlived the key. Someone holding a leaked key added a
- * webhook to their own server (or rotated the secret of the user's endpoint and
- * kept the new one); the user revoked the key — the documented answer to a
- * leak — and every later generation.completed, with its result URLs, still went
- * to the attacker's server, signed with a secret the attacker knew.
- *
- * Decision (docs/decisions.md, "Revoking a key disables the webhooks it set
- * up"): an endpoint remembers the API key that created it or rotated its
- * secret; revoking that key disables the endpoint in the same transaction, with
- * a reason that says why, and fails its queued deliveries. Endpoints set up in
- * a session are untouched; resend re-enables one once the user has checked it.
+ * Webhooks can be managed with an API key (docs/events.md), so revoking a leaked key — the documented answer to a
+ * leak — must also cut off what the key set up: an endpoint pointing at the attacker's server, or a secret the
+ * attacker rotated. An endpoint remembers the API key that created it or rotated its secret; revoking that key
+ * disables the endpoint in the same transaction, with a reason that says why, and fails its queued deliveries.
+ * Endpoints set up in a session are untouched; resend re-enables one once the user has checked it
+ * (docs/decisions/087-key-revocation-disables-webhooks.md).
  */
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { uniqueEmail } from "../support/client";

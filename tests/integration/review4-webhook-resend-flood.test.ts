@@ -1,16 +1,9 @@
 /**
- * Security review 4: `POST /api/webhooks/resend` queued a delivery again at
- * once, every time it was asked, and session requests are not rate limited
- * (spec 8.2). One signed-in account resending one delivery in a loop made the
- * server POST to the endpoint's URL — any public address the account chose —
- * as fast as the dispatcher could send, and wrote a delivery-log row per
- * attempt that the retention sweep never removes while the loop keeps the
- * delivery pending.
- *
- * Decision (docs/decisions.md, "Webhook resends: at most 100 an hour per
- * user"): each resend takes a slot of a per-user bucket in the shared limiter;
- * the 101st within the hour answers HTTP 429 `Too Many Requests` with
- * Retry-After and queues nothing.
+ * `POST /api/webhooks/resend` makes the server POST to a URL the account chose and writes a delivery-log row, and
+ * session requests are not rate limited (docs/api.md §8.2): unbounded, one account could aim the dispatcher at any
+ * public address as fast as it sends. Each resend takes a slot of a per-user bucket in the shared limiter; the
+ * 101st within the hour answers HTTP 429 `Too Many Requests` with Retry-After and queues nothing
+ * (docs/decisions/085-webhook-resend-limit.md).
  */
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { uniqueEmail } from "../support/client";
@@ -20,7 +13,7 @@ import { type Receiver, startReceiver } from "../support/webhook-receiver";
 
 setDefaultTimeout(60_000);
 
-const RESENDS_PER_HOUR = 100; // docs/decisions.md
+const RESENDS_PER_HOUR = 100; // docs/decisions/085-webhook-resend-limit.md
 const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", prompt: "a fox" };
 
 const rcv: Receiver = startReceiver();

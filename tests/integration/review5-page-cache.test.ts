@@ -1,11 +1,7 @@
 /**
- * Security review 5: pages and their `.data` requests carried no
- * Cache-Control. They show a signed-in person's e-mail, balance, API keys and
- * webhooks (and /admin every user's e-mail); a shared cache, or a CDN rule that
- * caches everything (which follows the origin's Cache-Control when there is
- * one), could keep /account for the next visitor. Now anything that names no
- * caching of its own is `private, no-store`; static files, media and the API
- * keep theirs (docs/decisions.md, "Security review 5: findings").
+ * Pages show a signed-in person's e-mail, balance, API keys and webhooks (and /admin every user's e-mail); a shared
+ * cache or a cache-everything CDN rule must never keep /account for the next visitor. Anything that names no caching
+ * of its own is `private, no-store`; static files, media and the API keep theirs (docs/decisions/101-pages-not-cached.md).
  */
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { uniqueEmail } from "../support/client";

@@ -1,7 +1,6 @@
 /**
- * Security review 5, payments: probes that held (docs/decisions.md, "Security
- * review 5: what was probed and held"). Each is an attack on the Stripe path
- * the earlier reviews did not pin; each passed on the code as it was.
+ * Attacks on the Stripe path that hold: a replay past the tolerance, a checkout body naming its own price or buyer,
+ * a second success event for one session, a delivery retried after a refund (docs/decisions/103-payments-webhooks-streams-probes.md).
  * Both engines (the ledger and billing_events are rows).
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";

@@ -1,12 +1,9 @@
 /**
- * Security review 5: the sign-out form posts to `/sign-out`, a resource route.
- * React Router checks Origin only for the actions of page routes, and the route
- * called better-auth's `signOut` API directly, past better-auth's own origin
- * check (which refuses a foreign `/api/auth/sign-out`). Any page on the same
- * site (another port, a sibling host: SameSite=Lax cookies ride along) could
- * sign a user out with one hidden form; the old code answered 302 and ended the
- * session for `Origin: http://evil.example` and `Origin: null`.
- * (docs/decisions.md, "Security review 5: findings".) Sessions are rows: both engines.
+ * The sign-out form posts to `/sign-out`, a resource route: React Router checks Origin only for page routes'
+ * actions, and better-auth's own origin check is bypassed by calling its `signOut` API directly. Any page on the
+ * same site (another port, a sibling host: SameSite=Lax cookies ride along) could otherwise sign a user out with one
+ * hidden form, so the route refuses a foreign or `null` Origin (docs/decisions/099-sign-out-same-origin.md).
+ * Sessions are rows: both engines.
  */
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { uniqueEmail } from "../support/client";

@@ -1,6 +1,5 @@
 /**
- * Security review 5, streams and slow clients: probes that held
- * (docs/decisions.md, "Security review 5: what was probed and held").
+ * Streams and slow clients (docs/decisions/103-payments-webhooks-streams-probes.md):
  * - Status streams a client opens and never reads do not keep their slots: the
  *   server ends them with the task, whether or not anyone read a byte.
  * - A client that sends its request headers a byte at a time (slowloris) is cut

@@ -1,8 +1,6 @@
 /**
- * Security review 5: probes that held on the public surface — result files,
- * the user center's and admin's form posts, webhook URL spellings
- * (docs/decisions.md, "Security review 5: what was probed and held"). Each
- * passed on the code as it was; they pin it. Both engines.
+ * The public surface holds: result files, the user center's and admin's form posts, webhook URL spellings
+ * (docs/decisions/103-payments-webhooks-streams-probes.md). Both engines.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Db } from "#db/client";

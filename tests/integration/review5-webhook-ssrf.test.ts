@@ -1,9 +1,7 @@
 /**
- * Security review 5: a webhook URL on an IPv6 address outside global unicast
- * space (2000::/3) was accepted: `http://[::a9fe:a9fe]/` is `::169.254.169.254`,
- * the IPv4-compatible spelling of the cloud metadata address, and
- * `http://[::7f00:1]/` of 127.0.0.1 (docs/decisions.md, "Security review 5").
- * Both engines: nothing is stored for a refused URL.
+ * A webhook URL on an IPv6 address outside global unicast space (2000::/3) is refused: `http://[::a9fe:a9fe]/` is
+ * `::169.254.169.254`, the IPv4-compatible spelling of the cloud metadata address, and `http://[::7f00:1]/` of
+ * 127.0.0.1 (docs/decisions/097-outbound-ipv6-global-unicast-only.md). Both engines: nothing is stored for a refused URL.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { Client, uniqueEmail } from "../support/client";

@@ -150,7 +150,7 @@ describe("list", () => {
     expect(await listApiKeys(db, u2.id, clock)).toEqual([]);
   });
 
-  // docs/decisions.md "Revoked API keys leave the list 30 days after revocation".
+  // docs/decisions/088-revoked-keys-listed-30-days.md.
   test("a revoked key is listed for 30 days after its revocation, then no more; active keys stay however old", async () => {
     const u = insertUser(db);
     const gone = await createApiKey(db, { userId: u.id, name: "revoked first" }, clock);

@@ -1,6 +1,6 @@
 /**
- * The decisions behind issue 13 items 8 and 13 that an HTTP test cannot wait
- * for (a 15-minute cooldown) or would repeat at length (every profile case).
+ * Sign-in throttling (docs/decisions/036-sign-in-throttling.md), profile fields and the sign-up
+ * bonus where an HTTP test would wait (a 15-minute cooldown) or repeat at length (every profile case).
  */
 import { describe, expect, test } from "bun:test";
 import { openDatabase } from "#db/client";

@@ -1,8 +1,8 @@
 /**
  * Cancel at the domain (docs/design.md §10): pending or processing → failed with
  * `canceled`, never charged, one guarded write against the runner; the
- * upstream job is canceled where the provider can. Messages are spec §7 /
- * docs/decisions.md literals.
+ * upstream job is canceled where the provider can. Messages are docs/api.md §7 /
+ * docs/events.md literals.
  */
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";

@@ -3,7 +3,7 @@
  * across the three kinds of due tasks, the idle probe, leases, the guarded
  * transitions' answers, wake-ups, and runStep's paths (deadline, shutdown,
  * cancel during submit, poll states, retries, storage, timings). Messages are
- * the literals of docs/decisions.md and docs/reliability.md.
+ * the literals of docs/decisions/020-no-double-submit-after-crash.md and docs/reliability.md.
  */
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";

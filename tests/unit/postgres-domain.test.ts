@@ -159,7 +159,7 @@ describe.skipIf(skipWithoutPostgres())("the domain on PostgreSQL", () => {
     expect(await authenticateApiKey(db, k.key, clock)).toEqual({ keyId: k.key_id, userId: u });
     await revokeApiKey(db, { userId: u, keyId: k.key_id }, clock);
     expect((await listApiKeys(db, u, clock))[0]!.status).toBe("revoked");
-    // Listed for 30 days after the revocation (docs/decisions.md), then not.
+    // Listed for 30 days after the revocation (docs/decisions/088-revoked-keys-listed-30-days.md), then not.
     const later = manualClock(clock.now() + 30 * 86_400_000);
     expect(await listApiKeys(db, u, later)).toHaveLength(1);
     later.advance(1);

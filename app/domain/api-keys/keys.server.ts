@@ -28,7 +28,7 @@ export const MAX_KEY_NAME = 100;
 /**
  * A revoked key stays in the list this many days after its revocation (to see
  * what was revoked, when, and when it was last used), then drops out of the
- * list; its row stays, so the key still answers `API key revoked` (docs/decisions.md).
+ * list; its row stays, so the key still answers `API key revoked` (docs/decisions/088-revoked-keys-listed-30-days.md).
  */
 export const REVOKED_KEYS_LISTED_DAYS = 30;
 

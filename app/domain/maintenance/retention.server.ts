@@ -1,5 +1,5 @@
 /**
- * Retention (docs/decisions.md, 2026-11-22): rows that have done their job are
+ * Retention (docs/decisions/057-retention-disputes-expired-checkouts.md): rows that have done their job are
  * deleted by a periodic sweep, so tables that grow with traffic stay bounded.
  * Each rule deletes only rows whose absence means the same as their presence:
  *

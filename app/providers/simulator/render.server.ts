@@ -280,7 +280,7 @@ function crc32(bytes: Uint8Array, start: number, end: number): number {
 /**
  * An 8-bit indexed-colour PNG (PNG spec §11: IHDR, PLTE, IDAT, IEND). The
  * container is a few lines; compression is the runtime's native zlib, which is
- * ~20× faster here than the pure-JS deflate of fast-png (decisions, 2026-11-22).
+ * ~20× faster here than the pure-JS deflate of fast-png (docs/decisions/021-simulator-files.md).
  */
 export function encodeIndexedPng(
   width: number,

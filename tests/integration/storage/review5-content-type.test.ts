@@ -5,7 +5,7 @@
  * but a bucket serves the stored type: a result URL answered `text/html` or
  * `image/svg+xml` ran script on the bucket's origin (often a sibling of the
  * site, `media.example.com`). Now only the image and video types of
- * docs/decisions.md are kept; anything else is stored as
+ * docs/decisions/100-s3-result-content-types.md are kept; anything else is stored as
  * application/octet-stream.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";

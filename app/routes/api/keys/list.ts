@@ -4,7 +4,7 @@ import { endpoint } from "~/lib/endpoints";
 
 const E = endpoint("/api/keys/list");
 
-// docs/design.md §5 (docs/decisions.md): active keys and recently revoked ones, newest first.
+// docs/design.md §5 (docs/decisions/088-revoked-keys-listed-30-days.md): active keys and recently revoked ones, newest first.
 export const action = api({
   route: E.path,
   auth: E.auth,

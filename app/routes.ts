@@ -36,6 +36,9 @@ export default [
   route("api/openapi.json", "routes/api/openapi.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
+  // ---- Prometheus metrics (off unless METRICS_TOKEN is set; docs/operating.md)
+  route("metrics", "routes/metrics.ts"),
+
   // ---- stored result files (local storage; docs/design.md §4)
   route("media/*", "routes/media.ts"),
 

@@ -22,6 +22,7 @@ import {
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { log, repeatedWarning } from "~/lib/log.server";
+import { getMetrics } from "~/lib/metrics.server";
 
 type WebhookConfig = Pick<
   Config,
@@ -116,6 +117,10 @@ export function createWebhookDispatcher(deps: {
         const outcome = await sendDelivery(d, policy, clock, abort.signal);
         if (abort.signal.aborted) return; // shutting down: the lease is released and the attempt repeated elsewhere
         const status = await recordAttempt(db, owner, d, outcome, policy, clock);
+        if (status)
+          getMetrics()
+            ?.webhookDeliveries.labels(status === "pending" ? "retrying" : status)
+            .inc();
         if (status !== "delivered")
           log.debug("webhook attempt failed", {
             delivery_id: d.id,

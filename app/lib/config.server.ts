@@ -132,6 +132,9 @@ const EnvSchema = z.object({
   /** An affiliate inviter's reward: this percentage of the invitee's first paid order's credits. */
   AFFILIATE_REWARD_PERCENT: int(0, 100).default(10),
 
+  /** Set: GET /metrics answers Prometheus text to `Authorization: Bearer <METRICS_TOKEN>` (docs/operating.md). */
+  METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters (it guards /metrics)" }).optional(),
+
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

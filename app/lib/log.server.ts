@@ -3,6 +3,7 @@
  * request being served (set by the HTTP server through AsyncLocalStorage).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { writeSync } from "node:fs";
 
 type Level = "debug" | "info" | "warn" | "error";
 const ORDER: Record<Level | "silent", number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
@@ -25,8 +26,40 @@ function threshold(): number {
   return ORDER[(process.env.LOG_LEVEL as Level) ?? "info"] ?? ORDER.info;
 }
 
+/**
+ * Access lines wait here and leave in one write at most ACCESS_FLUSH_MS later (or once ACCESS_FLUSH_BYTES are
+ * waiting): a write per request to a pipe costs more than the rest of a cached request's logging. Any other log
+ * line flushes them first, so the order of lines is kept; the process's exit flushes what is left.
+ */
+const ACCESS_FLUSH_MS = 25;
+const ACCESS_FLUSH_BYTES = 64 * 1024;
+let accessPending = "";
+let accessTimer: ReturnType<typeof setTimeout> | undefined;
+
+export function flushAccessLog(): void {
+  if (accessTimer) {
+    clearTimeout(accessTimer);
+    accessTimer = undefined;
+  }
+  if (!accessPending) return;
+  const out = accessPending;
+  accessPending = "";
+  process.stdout.write(out);
+}
+
+process.on("exit", () => {
+  if (!accessPending) return;
+  try {
+    writeSync(1, accessPending);
+  } catch {
+    // stdout already closed: nothing left to tell.
+  }
+  accessPending = "";
+});
+
 function write(level: Level, msg: string, fields?: Record<string, unknown>) {
   if (ORDER[level] < threshold()) return;
+  if (accessPending) flushAccessLog();
   const requestId = currentRequestId();
   const line: Record<string, unknown> = { t: new Date().toISOString(), level, msg };
   if (requestId) line.request_id = requestId;
@@ -63,7 +96,9 @@ export const log = {
   /** One request's access log line (info). */
   access(requestId: string, method: string, path: string, status: number, ms: number) {
     if (ORDER.info < threshold()) return;
-    process.stdout.write(accessLine(new Date(), requestId, method, path, status, ms));
+    accessPending += accessLine(new Date(), requestId, method, path, status, ms);
+    if (accessPending.length >= ACCESS_FLUSH_BYTES) flushAccessLog();
+    else accessTimer ??= setTimeout(flushAccessLog, ACCESS_FLUSH_MS);
   },
 };
 

@@ -9,12 +9,14 @@ import { join, relative, sep } from "node:path";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import { errorResponse } from "~/lib/api.server";
 import { describeDatabase, getConfig, requireAuthSecret } from "~/lib/config.server";
-import { log, requestContext } from "~/lib/log.server";
+import { flushAccessLog, log, requestContext } from "~/lib/log.server";
 import { checkMailerInBackground, createMailer } from "~/lib/mail.server";
+import { getMetrics } from "~/lib/metrics.server";
 import { setBaselineHeaders } from "~/lib/security-headers.server";
 import { closeServices, initServices } from "~/lib/services.server";
 import { APP_VERSION } from "~/lib/version";
 import { CliError } from "./cli-error";
+import { routeLabeler } from "./route-labels.server";
 
 export interface StaticFile {
   blob: Blob;
@@ -73,6 +75,8 @@ export function directRoutesOf(build: ServerBuild): Map<string, DirectRoute> {
 }
 
 const MUTATIONS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** Methods counted under their own name in metrics; anything else a client invents is "OTHER". */
+const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 /** React Router's choice for a resource route: the action for mutations, else the loader. */
 async function dispatchDirect(route: DirectRoute, request: Request): Promise<Response | undefined> {
@@ -129,6 +133,8 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
   const files = opts.staticFiles ?? staticFilesFrom(opts.clientDir);
   const quiet = config.LOG_LEVEL === "warn" || config.LOG_LEVEL === "error" || config.LOG_LEVEL === "silent";
   const publicOrigin = new URL(config.publicUrl).origin;
+  const metrics = getMetrics();
+  const routeOf = routeLabeler(build);
 
   const server = listen(config, {
     port: config.PORT,
@@ -170,6 +176,12 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
       }
       response.headers.set("X-Request-Id", requestId);
       setBaselineHeaders(response.headers);
+      if (metrics) {
+        const route = files.has(url.pathname) ? "static" : routeOf(url.pathname);
+        const method = KNOWN_METHODS.has(request.method) ? request.method : "OTHER";
+        metrics.httpRequests.labels(route, method, String(response.status)).inc();
+        metrics.httpDuration.labels(route).observe((performance.now() - t0) / 1000);
+      }
       if (!quiet)
         log.access(
           requestId,
@@ -201,6 +213,7 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
       }
     }
     await closeServices();
+    flushAccessLog();
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -23,6 +23,7 @@ import { takeOrRefuse } from "~/domain/rate-limits/limiter.server";
 import { enqueueGenerationEvent } from "~/domain/webhooks/outbox.server";
 import type { Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
+import { countGenerationEnd } from "~/lib/metrics.server";
 import type { ProviderRegistry } from "~/providers/registry.server";
 import { generationChanged, outboxChanged } from "./changes.server";
 import { cancelUpstream } from "./lifecycle.server";
@@ -114,6 +115,7 @@ export async function cancelGeneration(
     t = await cancelTransition(deps.db, userId, genId, deps.clock, { paidAllowed: true });
   }
   const { before, after, queued } = t as Transition;
+  countGenerationEnd(after, "canceled", deps.clock.now());
   generationChanged(genId);
   await countUnpaidTask(deps.db, userId, deps.clock);
   if (queued > 0) outboxChanged();

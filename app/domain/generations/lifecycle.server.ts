@@ -19,6 +19,7 @@ import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { isDatabaseBusy } from "~/lib/errors";
 import { log } from "~/lib/log.server";
+import { getMetrics } from "~/lib/metrics.server";
 import { MAX_DOWNLOAD_BYTES, MAX_IMAGE_BYTES, sleep } from "~/providers/http.server";
 import type { ProviderRegistry } from "~/providers/registry.server";
 import { type GenerationRequest, ProviderError, type ResultAsset } from "~/providers/types";
@@ -256,6 +257,7 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
     }
     if (error instanceof ProviderError) {
       const { kind, message, retryable } = error;
+      getMetrics()?.providerErrors.labels(row.provider, kind).inc();
       log.warn("provider step failed", {
         gen_id: row.id,
         provider: row.provider,

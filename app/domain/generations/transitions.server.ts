@@ -9,7 +9,9 @@ import { generations } from "#db/schema";
 import { debitForGeneration } from "~/domain/credits/ledger.server";
 import { enqueueGenerationEvent } from "~/domain/webhooks/outbox.server";
 import type { Clock } from "~/lib/clock";
+import { countGenerationEnd } from "~/lib/metrics.server";
 import { generationChanged, outboxChanged } from "./changes.server";
+import type { GenerationRow } from "./views.server";
 
 const now$ = sql.placeholder("now");
 const id$ = sql.placeholder("id");
@@ -98,6 +100,8 @@ export async function completeGeneration(
   args: { id: string; owner: string; resultUrls: string[] },
   clock: Clock,
 ): Promise<boolean> {
+  let ended: GenerationRow | undefined;
+  let charged = 0;
   const queued = await db.tx(function* (t) {
     const now = clock.now();
     const complete = prepared(t, "lifecycle.complete", (t) =>
@@ -110,10 +114,13 @@ export async function completeGeneration(
       resultUrls: JSON.stringify(args.resultUrls),
     });
     if (!row) return -1;
-    yield* debitForGeneration(t, { genId: args.id, userId: row.userId, amount: row.creditsCost }, clock);
+    ended = row;
+    const debit = yield* debitForGeneration(t, { genId: args.id, userId: row.userId, amount: row.creditsCost }, clock);
+    charged = debit.applied ? debit.charged : 0;
     return yield* enqueueGenerationEvent(t, row, now);
   });
   if (queued < 0) return false;
+  if (ended) countGenerationEnd(ended, "completed", clock.now(), charged);
   finished(args.id, queued);
   return true;
 }
@@ -124,6 +131,7 @@ export async function failGeneration(
   args: { id: string; owner: string; message: string },
   clock: Clock,
 ): Promise<boolean> {
+  let ended: GenerationRow | undefined;
   const queued = await db.tx(function* (t) {
     const now = clock.now();
     const fail = prepared(t, "lifecycle.fail", (t) =>
@@ -131,9 +139,11 @@ export async function failGeneration(
     );
     const row = yield* one(fail, { id: args.id, owner: args.owner, now, message: args.message.slice(0, 1000) });
     if (!row) return -1;
+    ended = row;
     return yield* enqueueGenerationEvent(t, row, now);
   });
   if (queued < 0) return false;
+  if (ended) countGenerationEnd(ended, "failed", clock.now());
   finished(args.id, queued);
   return true;
 }

@@ -1,0 +1,51 @@
+import { EyeOff } from "lucide-react";
+import { useFetcher, useSubmit } from "react-router";
+import { Button, useToast } from "~/components/ui";
+import type { ActionData, Task } from "./types";
+
+export const hideKey = (id: string) => `hide-${id}`;
+
+/**
+ * Puts a removed result back from the toast. A submit of the studio page (which stays), not of the card:
+ * the card is gone by the time someone presses Undo.
+ */
+function useUndoHide() {
+  const submit = useSubmit();
+  return (id: string) =>
+    void submit(
+      { intent: "unhide", gen_id: id },
+      { method: "post", action: "/studio", navigate: false, fetcherKey: `unhide-${id}` },
+    );
+}
+
+export function HideButton({ task, onHide }: { task: Task; onHide: () => void }) {
+  const fetcher = useFetcher<ActionData>({ key: hideKey(task.id) });
+  const toast = useToast();
+  const undo = useUndoHide();
+  return (
+    <fetcher.Form
+      method="post"
+      onSubmit={() => {
+        onHide();
+        toast({
+          title: "Removed from your gallery",
+          description: "Its history and credits are unchanged.",
+          action: { label: "Undo", onClick: () => undo(task.id) },
+        });
+      }}
+    >
+      <input type="hidden" name="gen_id" value={task.id} />
+      <Button
+        type="submit"
+        name="intent"
+        value="hide"
+        variant="secondary"
+        size="icon-sm"
+        aria-label={`Remove from gallery: ${task.prompt}`}
+        title="Remove from gallery"
+      >
+        <EyeOff aria-hidden="true" />
+      </Button>
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,44 @@
+/**
+ * Starting a generation (spec §4.1): the one flow behind the API's generate endpoint and the studio's
+ * Generate button. Validate, check and reserve credits, create a pending task; the job runner does the
+ * rest. With an Idempotency-Key (docs/design.md §10) a repeat answers the first task and another body
+ * with the same key is a 409 — the repeat is answered before validation, so "another body" is a 409
+ * whatever that body holds.
+ */
+import type { Db } from "#db/client";
+import type { Clock } from "~/lib/clock";
+import type { Config } from "~/lib/config.server";
+import type { ProviderRegistry } from "~/providers/registry.server";
+import { createOrReplay } from "./create.server";
+import { requestHash } from "./idempotency";
+import { findIdempotent } from "./idempotency.server";
+import { validateGenerateInput } from "./validate.server";
+import type { GenerationRow } from "./views.server";
+
+export interface StartGenerationDeps {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  providers: Pick<ProviderRegistry, "mode">;
+}
+
+export interface StartGenerationArgs {
+  userId: string;
+  /** The request as sent: `ai_type`, `provider`, `model`, `prompt`, `options`. */
+  input: Record<string, unknown>;
+  idempotencyKey?: string;
+}
+
+export async function startGeneration(
+  deps: StartGenerationDeps,
+  { userId, input, idempotencyKey }: StartGenerationArgs,
+): Promise<{ row: GenerationRow; replayed: boolean }> {
+  const { db, clock, config, providers } = deps;
+  const idempotency = idempotencyKey ? { key: idempotencyKey, requestHash: requestHash(input) } : undefined;
+  const prior =
+    idempotency && (await db.exec(findIdempotent(db, userId, idempotency.key, idempotency.requestHash, clock.now())));
+  if (prior) return { row: prior, replayed: true };
+  const parsed = validateGenerateInput(input);
+  const mode = providers.mode(parsed.offering.provider);
+  return createOrReplay(db, { userId, input: parsed, mode, config, idempotency }, clock);
+}

@@ -2,7 +2,7 @@
  * The PostgreSQL twin of db/schema.ts, derived from it: db/schema.ts stays the
  * one source of truth, and a table added there exists here without another
  * line. drizzle-kit generates the PostgreSQL migrations from this file
- * (drizzle.pg.config.ts); tests/unit/schema-pg.test.ts fails if the two drift.
+ * (drizzle.pg.config.ts); tests/unit/db/schema-pg.test.ts fails if the two drift.
  *
  * Column types keep the SQLite representation, so the same parameters and the
  * same raw SQL work on both engines:

@@ -18,9 +18,9 @@ const root = join(import.meta.dir, "..");
 export const MODULES: Record<string, { mutate: string[]; tests: string[]; env?: Record<string, string> }> = {
   ledger: {
     mutate: ["app/domain/credits/ledger.server.ts"],
-    tests: ["tests/unit/ledger.test.ts", "tests/unit/billing.test.ts"],
+    tests: ["tests/unit/credits/ledger.test.ts", "tests/unit/billing/billing.test.ts"],
   },
-  checkin: { mutate: ["app/domain/credits/checkin.server.ts"], tests: ["tests/unit/ledger.test.ts"] },
+  checkin: { mutate: ["app/domain/credits/checkin.server.ts"], tests: ["tests/unit/credits/ledger.test.ts"] },
   generations: {
     mutate: [
       "app/domain/generations/validate.server.ts",
@@ -34,12 +34,12 @@ export const MODULES: Record<string, { mutate: string[]; tests: string[]; env?: 
       "app/domain/generations/admin.server.ts",
     ],
     tests: [
-      "tests/unit/generation.test.ts",
-      "tests/unit/generation-views.test.ts",
-      "tests/unit/idempotency.test.ts",
-      "tests/unit/studio-queries.test.ts",
-      "tests/unit/options.test.ts",
-      "tests/unit/races.test.ts",
+      "tests/unit/generations/generations.test.ts",
+      "tests/unit/generations/views.test.ts",
+      "tests/unit/generations/idempotency.test.ts",
+      "tests/unit/studio/queries.test.ts",
+      "tests/unit/generations/options.test.ts",
+      "tests/unit/credits/races.test.ts",
     ],
     env: { RACE_ROUNDS: "1", RACE_ENGINES: "sqlite" },
   },
@@ -53,31 +53,31 @@ export const MODULES: Record<string, { mutate: string[]; tests: string[]; env?: 
       "app/domain/generations/cancel.server.ts",
     ],
     tests: [
-      "tests/unit/generation.test.ts",
-      "tests/unit/lifecycle.test.ts",
-      "tests/unit/cancel.test.ts",
-      "tests/unit/races.test.ts",
+      "tests/unit/generations/generations.test.ts",
+      "tests/unit/generations/lifecycle.test.ts",
+      "tests/unit/generations/cancel.test.ts",
+      "tests/unit/credits/races.test.ts",
     ],
     env: { RACE_ROUNDS: "1", RACE_ENGINES: "sqlite" },
   },
-  limiter: { mutate: ["app/domain/rate-limits/*.ts"], tests: ["tests/unit/rate-limit.test.ts"] },
+  limiter: { mutate: ["app/domain/rate-limits/*.ts"], tests: ["tests/unit/limits/rate-limit.test.ts"] },
   "api-keys": {
     mutate: ["app/domain/api-keys/*.ts"],
-    tests: ["tests/unit/api-keys.test.ts", "tests/unit/api-key-guard.test.ts"],
+    tests: ["tests/unit/keys/api-keys.test.ts", "tests/unit/keys/guard.test.ts"],
   },
   // Payment fulfilment (grants, renewals, statuses, refunds, disputes, waiting events, referrals) at the domain, and from the Stripe fake's events in-process.
   payments: {
     mutate: ["app/domain/billing/fulfil.server.ts"],
-    tests: ["tests/unit/billing.test.ts", "tests/unit/billing-fulfil.test.ts"],
+    tests: ["tests/unit/billing/billing.test.ts", "tests/unit/billing/fulfil.test.ts"],
   },
   // The outbox rows of every final transition and the dispatcher's claims, signed requests (a local receiver), attempts, retries, disabling and resend.
   webhooks: {
     mutate: ["app/domain/webhooks/outbox.server.ts", "app/domain/webhooks/delivery.server.ts"],
     tests: [
-      "tests/unit/webhook-delivery.test.ts",
-      "tests/unit/webhook-resend.test.ts",
-      "tests/unit/cancel.test.ts",
-      "tests/unit/lifecycle.test.ts",
+      "tests/unit/webhooks/delivery.test.ts",
+      "tests/unit/webhooks/resend.test.ts",
+      "tests/unit/generations/cancel.test.ts",
+      "tests/unit/generations/lifecycle.test.ts",
     ],
   },
 };

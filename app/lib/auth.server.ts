@@ -61,7 +61,7 @@ export function withClientIp(config: Config, request: Request): Request {
  * The most an account request to better-auth may send: better-auth reads its bodies itself,
  * so without this up to Bun's 8 MiB ceiling was read and parsed (~0.45 s of CPU for 3 MB of nested arrays).
  * Its requests are an e-mail, a password, a name: 256 KiB is far above any of them, and still lets an over-long
- * name be answered by its own rule (`name too long`, profile-fields.test.ts sends 200,000 characters).
+ * name be answered by its own rule (`name too long`, accounts/profile-fields.test.ts sends 200,000 characters).
  */
 export const AUTH_MAX_BODY_BYTES = 256 * 1024;
 

@@ -140,7 +140,7 @@ const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema>;
 
-/** Every variable the schema reads (the README's configuration table documents each: tests/unit/config-reference.test.ts). */
+/** Every variable the schema reads (the README's configuration table documents each: tests/unit/ops/config-reference.test.ts). */
 export const CONFIG_VARIABLES = Object.keys(EnvSchema.shape) as (keyof Env)[];
 
 export interface Config extends Env {

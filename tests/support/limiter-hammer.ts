@@ -1,5 +1,5 @@
 /**
- * One process of the limiter's exactness test (tests/integration/rate-limit-bound.test.ts):
+ * One process of the limiter's exactness test (tests/integration/limits/rate-limit-bound.test.ts):
  * opens the database itself (a SQLite file or a postgres:// URL) and calls the real limiter for one bucket from
  * `startAt` for `ms` milliseconds, then prints the instants (ms) of the requests it admitted and how many it was refused.
  *

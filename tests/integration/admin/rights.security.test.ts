@@ -1,0 +1,169 @@
+/**
+ * Issue 13 item 2 / docs/design.md §5: admin rights need proof. An ADMIN_EMAILS address
+ * counts only once the account has verified it; otherwise only an operator's
+ * `atelier admin promote` makes an admin.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import type { Db } from "#db/client";
+import { user } from "#db/schema";
+import { Client, sessionCookie, uniqueEmail } from "../../support/client";
+import { insertApiKey, markVerified, openServerDb } from "../../support/db";
+import { databaseEnv, runAtelier, startServer, type TestServer } from "../../support/server";
+
+// CLI runs start processes: slow on a busy machine.
+
+let server: TestServer;
+let api: Client;
+let db: Db;
+const ADMIN_EMAIL = "chief@admin.test";
+const LOG_ADMIN = "ops@admin.test";
+const FORBIDDEN = { code: 1 as const, message: "forbidden", data: null };
+
+beforeAll(async () => {
+  // LOG_LEVEL=info: with no mail transport the verification links are written to the log.
+  server = await startServer({ env: { ADMIN_EMAILS: `${ADMIN_EMAIL},${LOG_ADMIN}`, LOG_LEVEL: "info" } });
+  api = new Client(server.url);
+  db = await openServerDb(server.dataDir);
+});
+afterAll(async () => {
+  void db?.close();
+  await server?.dispose();
+});
+
+const listUsers = (auth: { cookie?: string; apiKey?: string }) =>
+  api.post("/api/admin/list-users", { page: 1, page_size: 5 }, auth);
+const adminPage = async (cookie: string) =>
+  (await fetch(`${server.url}/admin`, { headers: { cookie }, redirect: "manual" })).status;
+
+async function cli(...args: string[]) {
+  return runAtelier(["admin", ...args], {
+    cwd: server.dataDir,
+    env: {
+      PATH: process.env.PATH!,
+      HOME: process.env.HOME ?? "/tmp",
+      DATA_DIR: server.dataDir,
+      LOG_LEVEL: "warn",
+      ADMIN_EMAILS: ADMIN_EMAIL,
+      ...databaseEnv(server),
+    },
+  });
+}
+
+describe("an ADMIN_EMAILS address proves nothing until it is verified", () => {
+  test("unverified sign-up with the admin address in another letter case: forbidden on admin endpoints (session and key), 404 on /admin", async () => {
+    const { cookie, userId } = await api.signUp(ADMIN_EMAIL.toUpperCase());
+    const key = await insertApiKey(db, userId);
+    for (const [path, body] of [
+      ["/api/admin/grant-credits", { user_uuid: userId, credits: 1000 }],
+      [
+        "/api/admin/create-subscription",
+        { user_uuid: userId, product_id: "p", product_name: "P", interval: "month", amount: 1 },
+      ],
+      ["/api/admin/list-users", {}],
+    ] as const) {
+      expect((await api.post(path, body, { cookie })).body).toEqual(FORBIDDEN);
+      expect((await api.post(path, body, { apiKey: key })).body).toEqual(FORBIDDEN);
+    }
+    expect(await adminPage(cookie)).toBe(404);
+    // Nothing was granted to itself.
+    expect((await api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits).toBe(10);
+    // Its key runs at the standard tier, not the admin one.
+    const r = await api.post("/api/get-user-info", undefined, { apiKey: key });
+    expect(r.headers.get("ratelimit-policy")).toBe('"standard";q=100;w=60');
+
+    // Once the address is verified, the same account is an admin.
+    await markVerified(db, userId);
+    expect((await listUsers({ cookie })).body.code).toBe(0);
+    expect(await adminPage(cookie)).toBe(200);
+  });
+
+  test("sign-up and update-user cannot set role or emailVerified", async () => {
+    const email = uniqueEmail("sneaky");
+    const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url },
+      body: JSON.stringify({ email, name: "x", password: "correct-horse-battery", role: "admin", emailVerified: true }),
+    });
+    expect(res.status).toBe(200);
+    const cookie = sessionCookie(res);
+    expect((await listUsers({ cookie })).body).toEqual(FORBIDDEN);
+    await fetch(`${server.url}/api/auth/update-user`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url, cookie },
+      body: JSON.stringify({ role: "admin", emailVerified: true }),
+    });
+    expect((await listUsers({ cookie })).body).toEqual(FORBIDDEN);
+    expect(
+      await db.one(
+        db.select({ role: user.role, verified: user.emailVerified }).from(user).where(eq(user.email, email)),
+      ),
+    ).toEqual({ role: "user", verified: false });
+  });
+});
+
+describe("without a mail transport", () => {
+  test("the verification link goes to the log, and following it makes the ADMIN_EMAILS account an admin", async () => {
+    const { cookie } = await api.signUp(LOG_ADMIN);
+    expect((await listUsers({ cookie })).body).toEqual(FORBIDDEN);
+    let link: string | undefined;
+    for (let i = 0; i < 200 && !link; i++) {
+      const line = server
+        .logs()
+        .split("\n")
+        .find((l) => l.includes('"mail not sent') && l.includes(LOG_ADMIN));
+      link = line ? /(http:\/\/\S+\/verify-email\?token=[^\s"\\]+)/.exec(JSON.parse(line).text)?.[1] : undefined;
+      if (!link) await Bun.sleep(25);
+    }
+    expect(link).toStartWith(`${server.url}/verify-email?token=`);
+    const page = await fetch(link!);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("E-mail confirmed");
+    expect((await listUsers({ cookie })).body.code).toBe(0);
+    // The link is single-purpose: a forged token verifies nothing.
+    expect(await (await fetch(`${server.url}/verify-email?token=forged`)).text()).toContain("invalid or has expired");
+  });
+});
+
+describe("atelier admin promote / demote", () => {
+  test("promote makes an unverified account an admin; demote takes it back", async () => {
+    const email = uniqueEmail("operator-pick");
+    const { cookie } = await api.signUp(email);
+    expect((await listUsers({ cookie })).body).toEqual(FORBIDDEN);
+
+    const up = await cli("promote", "--email", email.toUpperCase(), "--json");
+    expect(up.code).toBe(0);
+    expect(JSON.parse(up.stdout)).toMatchObject({ email, role: "admin", is_admin: true });
+    expect((await listUsers({ cookie })).body.code).toBe(0);
+    expect(await adminPage(cookie)).toBe(200);
+
+    const down = await cli("demote", "--email", email);
+    expect(down.code).toBe(0);
+    expect(down.stdout).toContain("is not an admin");
+    expect((await listUsers({ cookie })).body).toEqual(FORBIDDEN);
+    expect(await adminPage(cookie)).toBe(404);
+  });
+
+  test("demoting a verified ADMIN_EMAILS account warns that the address keeps it admin", async () => {
+    const { id } = (await db.one(db.select({ id: user.id }).from(user).where(eq(user.email, ADMIN_EMAIL))))!;
+    await markVerified(db, id);
+    const r = await cli("demote", "--email", ADMIN_EMAIL);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("stays an admin until removed from ADMIN_EMAILS");
+  });
+
+  test("unknown e-mail or none → error, exit 1", async () => {
+    const r = await cli("promote", "--email", "nobody@nowhere.test");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("user not found");
+    const none = await cli("promote");
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain("--email is required");
+  });
+
+  test("--help lists promote and demote", async () => {
+    const r = await cli("--help");
+    expect(r.stdout).toContain("promote");
+    expect(r.stdout).toContain("demote");
+  });
+});

@@ -1,0 +1,193 @@
+/**
+ * docs/design.md §9: with no STRIPE_SECRET_KEY, checkout_url opens Atelier's own
+ * simulated checkout page, which completes through the webhook's fulfilment.
+ * Opening the page (GET) changes nothing; completing needs a POST by the
+ * checkout's owner carrying its per-checkout form token.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Client, uniqueEmail } from "../../support/client";
+import { databaseEnv, runAtelier, startServer, type TestServer } from "../../support/server";
+
+let server: TestServer;
+let api: Client;
+
+beforeAll(async () => {
+  server = await startServer();
+  api = new Client(server.url);
+});
+afterAll(async () => {
+  await server?.dispose();
+});
+
+const signUp = async (tag: string) => api.signUp(uniqueEmail(tag));
+const balance = async (cookie: string) =>
+  (await api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits as number;
+const post = (url: string, cookie: string | undefined, form: Record<string, string>) =>
+  fetch(url, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url, ...(cookie ? { cookie } : {}) },
+    body: new URLSearchParams(form),
+  });
+
+describe("simulated checkout", () => {
+  test("a pack: GET shows a clearly simulated page and changes nothing; the owner's POST with the token pays once", async () => {
+    const u = await signUp("sim");
+    const r = await api.post("/api/billing/checkout", { product_id: "pack-100" }, { cookie: u.cookie });
+    const url = new URL(r.body.data.checkout_url);
+    expect(url.origin).toBe(server.url);
+    expect(url.pathname).toStartWith("/billing/simulated/");
+    const token = url.searchParams.get("token")!;
+    expect(token.length).toBeGreaterThan(20);
+
+    const page = await fetch(url, { headers: { cookie: u.cookie } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Simulated checkout");
+    expect(await balance(u.cookie)).toBe(10);
+
+    const action = `${url.origin}${url.pathname}`;
+    // Another user, even with the token: refused.
+    const other = await signUp("sim-other");
+    expect((await post(action, other.cookie, { token, outcome: "pay" })).status).toBe(403);
+    // The owner without the token (a cross-site form cannot know it): refused.
+    expect((await post(action, u.cookie, { token: "", outcome: "pay" })).status).toBe(403);
+    expect((await post(action, u.cookie, { token: `${token.slice(1)}A`, outcome: "pay" })).status).toBe(403);
+    // Signed out: sent to sign in.
+    expect((await post(action, undefined, { token, outcome: "pay" })).status).toBe(302);
+    expect(await balance(u.cookie)).toBe(10);
+
+    const paid = await post(action, u.cookie, { token, outcome: "pay" });
+    expect(paid.status).toBe(302);
+    expect(paid.headers.get("location")).toBe("/account?notice=checkout-success");
+    expect(await balance(u.cookie)).toBe(110);
+    // Submitted twice: paid once.
+    await post(action, u.cookie, { token, outcome: "pay" });
+    expect(await balance(u.cookie)).toBe(110);
+    expect(await balance(other.cookie)).toBe(10);
+  });
+
+  test("cancel returns to the account page with a notice and grants nothing", async () => {
+    const u = await signUp("sim-cancel");
+    const url = new URL(
+      (await api.post("/api/billing/checkout", { product_id: "pack-100" }, { cookie: u.cookie })).body.data
+        .checkout_url,
+    );
+    const res = await post(`${url.origin}${url.pathname}`, u.cookie, {
+      token: url.searchParams.get("token")!,
+      outcome: "cancel",
+    });
+    expect(res.headers.get("location")).toBe("/account?notice=checkout-canceled");
+    // A canceled (or expired) checkout cannot be paid afterwards, and the buyer is not told it succeeded.
+    const late = await post(`${url.origin}${url.pathname}`, u.cookie, {
+      token: url.searchParams.get("token")!,
+      outcome: "pay",
+    });
+    expect(late.headers.get("location")).toBe("/account?notice=checkout-canceled");
+    expect(await balance(u.cookie)).toBe(10);
+  });
+
+  test("a plan makes the user a subscriber with the period's credits", async () => {
+    const u = await signUp("sim-plan");
+    const url = new URL(
+      (await api.post("/api/billing/checkout", { product_id: "pro-monthly" }, { cookie: u.cookie })).body.data
+        .checkout_url,
+    );
+    await post(`${url.origin}${url.pathname}`, u.cookie, { token: url.searchParams.get("token")!, outcome: "pay" });
+    expect(await balance(u.cookie)).toBe(610);
+    const sub = (await api.post("/api/get-user-subscription", undefined, { cookie: u.cookie })).body.data;
+    expect(sub).toMatchObject({ product_id: "pro-monthly", interval: "month", amount: 1900, status: "paid" });
+    // No Stripe portal here: the pricing page cancels a simulated subscription; the credits stay.
+    const canceled = await post(`${server.url}/pricing`, u.cookie, { intent: "cancel-simulated" });
+    expect(canceled.status).toBe(200);
+    expect((await api.post("/api/get-user-subscription", undefined, { cookie: u.cookie })).body.data).toBeNull();
+    expect(await balance(u.cookie)).toBe(610);
+  });
+});
+
+describe("products are editable with the admin CLI", () => {
+  async function cli(...args: string[]) {
+    return runAtelier(["admin", ...args], {
+      cwd: server.dataDir,
+      env: {
+        PATH: process.env.PATH!,
+        HOME: process.env.HOME ?? "/tmp",
+        DATA_DIR: server.dataDir,
+        LOG_LEVEL: "error",
+        ...databaseEnv(server),
+      },
+    });
+  }
+
+  test("set-product adds and changes a product; --active false takes it off sale; bad input exits 1", async () => {
+    const added = await cli(
+      "set-product",
+      "--product-id",
+      "pack-50",
+      "--name",
+      "50 credits",
+      "--kind",
+      "pack",
+      "--credits",
+      "50",
+      "--amount",
+      "300",
+    );
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain("saved pack-50");
+    let list = (await api.post("/api/billing/products")).body.data.products;
+    expect(list.find((p: any) => p.product_id === "pack-50")).toEqual({
+      product_id: "pack-50",
+      name: "50 credits",
+      kind: "pack",
+      credits: 50,
+      interval: null,
+      amount: 300,
+      currency: "usd",
+    });
+
+    expect(
+      (
+        await cli(
+          "set-product",
+          "--product-id",
+          "pack-50",
+          "--name",
+          "50 credits",
+          "--kind",
+          "pack",
+          "--credits",
+          "50",
+          "--amount",
+          "300",
+          "--active",
+          "false",
+        )
+      ).code,
+    ).toBe(0);
+    list = (await api.post("/api/billing/products")).body.data.products;
+    expect(list.find((p: any) => p.product_id === "pack-50")).toBeUndefined();
+    const u = await signUp("off-sale");
+    expect(
+      (await api.post("/api/billing/checkout", { product_id: "pack-50" }, { cookie: u.cookie })).body.message,
+    ).toBe("product not found");
+
+    const bad = await cli(
+      "set-product",
+      "--product-id",
+      "plan-x",
+      "--name",
+      "X",
+      "--kind",
+      "subscription",
+      "--credits",
+      "5",
+      "--amount",
+      "900",
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("interval (month or year) is required for a subscription");
+    const listed = await cli("list-products");
+    expect(listed.stdout).toContain("pro-monthly");
+    expect(listed.stdout).toContain("off sale");
+  }, 60_000);
+});

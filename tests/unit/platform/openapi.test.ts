@@ -1,0 +1,202 @@
+/** The API reference: a valid OpenAPI 3.1 document listing every endpoint, generated from the endpoint table. */
+
+import { describe, expect, test } from "bun:test";
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { ENDPOINTS } from "~/lib/endpoints";
+import { ERRORS, type ErrorCode, errorPatterns } from "~/lib/errors";
+import { buildOpenApi } from "~/lib/openapi.server";
+import routes from "../../../app/routes";
+
+const doc = JSON.parse(JSON.stringify(buildOpenApi("http://localhost:3000")));
+
+/** Every path of app/routes.ts, flattened (layouts have children). */
+function routePaths(list: { path?: string; children?: unknown[] }[]): string[] {
+  return list.flatMap((r) => [...(r.path ? [r.path] : []), ...routePaths((r.children ?? []) as typeof list)]);
+}
+const apiRoutes = routePaths(routes as never).filter((p) => p.startsWith("api/"));
+
+/** What the spec and DESIGN name; the reference must contain each. */
+const REQUIRED = [
+  "/api/generator/generate",
+  "/api/generator/query",
+  "/api/generator/history",
+  "/api/demo/gen-text",
+  "/api/demo/gen-image",
+  "/api/demo/gen-stream-text",
+  "/api/get-user-info",
+  "/api/get-user-credits",
+  "/api/get-user-subscription",
+  "/api/ping",
+  "/api/update-invite",
+  "/api/add-feedback",
+  "/api/keys/create",
+  "/api/keys/list",
+  "/api/keys/revoke",
+  "/api/admin/grant-credits",
+  "/api/admin/create-subscription",
+  "/api/admin/list-users",
+  "/api/health",
+];
+
+describe("GET /api/openapi.json document", () => {
+  test("validates as OpenAPI 3.1 (swagger-parser)", async () => {
+    expect(doc.openapi).toBe("3.1.0");
+    const validated = await SwaggerParser.validate(structuredClone(doc));
+    expect(Object.keys(validated.paths ?? {}).length).toBe(Object.keys(ENDPOINTS).length);
+  });
+
+  test("a broken document is rejected by the same validator (the check can fail)", async () => {
+    const broken = structuredClone(doc);
+    broken.paths["/api/ping"].post.responses = "nope";
+    await expect(SwaggerParser.validate(broken)).rejects.toThrow();
+  });
+
+  test("lists every api/* route of app/routes.ts", () => {
+    expect(apiRoutes.length).toBeGreaterThan(15);
+    for (const p of apiRoutes) {
+      if (p === "api/*") continue; // the envelope 404 for unknown paths
+      if (p === "api/auth/*") {
+        // better-auth's splat: its sign-up and sign-in are documented
+        expect(Object.keys(doc.paths).filter((k) => k.startsWith("/api/auth/")).length).toBeGreaterThanOrEqual(2);
+        continue;
+      }
+      expect(doc.paths).toHaveProperty([`/${p}`]);
+    }
+  });
+
+  test("lists every endpoint of the spec and DESIGN", () => {
+    for (const p of REQUIRED) expect(Object.keys(doc.paths)).toContain(p);
+  });
+
+  test("every operation has a summary, security, a 200 response schema; bodies where the route reads one", () => {
+    for (const [path, def] of Object.entries(ENDPOINTS)) {
+      const op = doc.paths[path][def.method.toLowerCase()];
+      expect(op.summary).toBeTruthy();
+      expect(Array.isArray(op.security)).toBe(true);
+      const content = op.responses["200"].content;
+      expect(Object.values(content)[0]).toHaveProperty("schema");
+      // The Stripe webhook reads its body raw (signature) and documents it with docBody only.
+      // A GET endpoint's `body` schema validates its query string (the status stream): documented as parameters.
+      if (def.method === "GET" && "query" in def)
+        expect(op.parameters.map((p: { in: string }) => p.in)).toContain("query");
+      else if (("body" in def && def.body) || ("docBody" in def && def.docBody))
+        expect(op.requestBody.content["application/json"].schema).toBeTruthy();
+      // No body read: documented as optional and ignored (a validator must not reject a client that sends `{}`).
+      else if (def.method === "POST" && !("envelope" in def && def.envelope === false))
+        expect(op.requestBody).toMatchObject({ required: false });
+    }
+  });
+
+  test("security schemes: X-API-Key header and the session cookie; key management is session-only", () => {
+    expect(doc.components.securitySchemes.apiKey).toEqual(
+      expect.objectContaining({ type: "apiKey", in: "header", name: "X-API-Key" }),
+    );
+    expect(doc.components.securitySchemes.session).toEqual(
+      expect.objectContaining({ type: "apiKey", in: "cookie", name: "atelier.session_token" }),
+    );
+    expect(doc.paths["/api/keys/create"].post.security).toEqual([{ session: [] }]);
+    expect(doc.paths["/api/get-user-info"].post.security).toEqual([{ apiKey: [] }, { session: [] }]);
+    expect(doc.paths["/api/health"].get.security).toEqual([]);
+  });
+
+  test("request bodies are required only where `{}` is refused; exactly one of email/user_uuid; feedback bounds; generate allows extra fields", () => {
+    const body = (p: string) => doc.paths[p].post.requestBody;
+    expect(body("/api/generator/history").required).toBe(false);
+    expect(body("/api/admin/list-users").required).toBe(false);
+    expect(body("/api/get-user-info").required).toBe(false);
+    expect(body("/api/generator/generate").required).toBe(true);
+    expect(body("/api/generator/generate").content["application/json"].schema.additionalProperties).toBeUndefined();
+    expect(body("/api/admin/grant-credits").content["application/json"].schema.oneOf).toEqual([
+      { required: ["email"] },
+      { required: ["user_uuid"] },
+    ]);
+    const fb = body("/api/add-feedback").content["application/json"].schema;
+    expect(fb.properties.content).toMatchObject({ minLength: 1, maxLength: 5000 });
+    expect(Object.keys(doc.paths["/api/auth/sign-up/email"].post.responses).sort()).toEqual([
+      "200",
+      "400",
+      "403",
+      "422",
+      "429",
+    ]);
+    expect(Object.keys(doc.paths["/api/auth/sign-in/email"].post.responses).sort()).toEqual([
+      "200",
+      "400",
+      "401",
+      "403",
+      "429",
+    ]);
+    expect(Object.keys(doc.paths["/api/demo/gen-stream-text"].post.responses["200"].content)).toContain(
+      "application/json",
+    );
+    expect(doc.paths["/api/demo/gen-text"].post.responses["200"].description).toContain(
+      "upstream error: <provider> failed",
+    );
+  });
+
+  test("request schemas come from the validating zod schemas (feedback rating 1..5, content required)", () => {
+    const s = doc.paths["/api/add-feedback"].post.requestBody.content["application/json"].schema;
+    expect(s.required).toEqual(expect.arrayContaining(["content", "rating"]));
+    expect(s.properties.rating).toEqual(expect.objectContaining({ type: "integer", minimum: 1, maximum: 5 }));
+    const gen = doc.paths["/api/generator/generate"].post.requestBody.content["application/json"].schema;
+    expect(gen.required).toEqual(["ai_type", "provider", "model", "prompt"]);
+    expect(gen.properties.ai_type.enum).toEqual(["image", "video"]);
+    expect(gen.properties.prompt.maxLength).toBe(4000);
+  });
+
+  test("response schemas: the envelope around data; query is one shape per status", () => {
+    const ok = doc.paths["/api/get-user-credits"].post.responses["200"].content["application/json"].schema.oneOf[0];
+    expect(ok.properties.code).toEqual({ const: 0 });
+    expect(ok.properties.data.required).toEqual(["left_credits", "total_credits"]);
+    const q =
+      doc.paths["/api/generator/query"].post.responses["200"].content["application/json"].schema.oneOf[0].properties
+        .data;
+    expect(q.oneOf.map((v: { properties: { status: { const: string } } }) => v.properties.status.const)).toEqual([
+      "pending",
+      "processing",
+      "completed",
+      "failed",
+    ]);
+    expect(doc.paths["/api/demo/gen-stream-text"].post.responses["200"].content).toHaveProperty([
+      "text/plain; charset=utf-8",
+    ]);
+  });
+
+  test("error messages and statuses come from the error table (spec §7, docs/design.md §1)", () => {
+    const gen = doc.paths["/api/generator/generate"].post.responses;
+    for (const m of [
+      "invalid params: ai_type, provider, model, prompt required",
+      "insufficient credits: need <needed>, have <available>",
+      "Unsupported video provider: <provider>",
+      "Unsupported image provider: <provider>",
+      "no auth, please sign-in",
+    ]) {
+      expect(gen["200"].description).toContain(`\`${m}\``);
+    }
+    expect(gen["401"].description).toContain("`API key not found`");
+    expect(gen["401"].description).toContain("`API key revoked`");
+    expect(gen["429"].description).toContain("`Too Many Requests`");
+    expect(gen["429"].headers).toHaveProperty("Retry-After");
+    expect(doc.paths["/api/admin/list-users"].post.responses["200"].description).toContain("`forbidden`");
+  });
+
+  test("invalid params lists the body-level reasons, the NUL refusal among them", () => {
+    expect(errorPatterns("INVALID_PARAMS").messages).toEqual(
+      expect.arrayContaining([
+        "invalid params",
+        "invalid params: body is not valid JSON",
+        "invalid params: text must not contain NUL characters",
+        "invalid params: <reason>",
+      ]),
+    );
+  });
+
+  test("every error code has a documented pattern", () => {
+    for (const code of Object.keys(ERRORS) as ErrorCode[]) {
+      const { messages, status } = errorPatterns(code);
+      expect(messages.length).toBeGreaterThan(0);
+      for (const m of messages) expect(m).not.toContain("undefined");
+      expect(status).toBe(ERRORS[code].status);
+    }
+  });
+});

@@ -13,7 +13,7 @@
  *   /history/key, /history/session  generator/history {page, page_size}
  *   /generate/key, /generate/session generator/generate (creates a pending task; no runner)
  *
- * and the bare minimum any key read must do (issue 15), the denominator of the
+ * and the bare minimum any key read must do (docs/performance.md), the denominator of the
  * "vs minimum" ratios: JSON parse of the body, SHA-256 of the key, the key row
  * by its (unique) hash, the user row by primary key, the envelope — nothing else:
  *

@@ -8,7 +8,7 @@
  * `bun app/cli.ts serve` (the same build loading its dependencies from
  * node_modules, as `start` did before) and, when it exists, the compiled
  * executable dist/atelier copied alone into an empty folder; then the ratio of
- * `bun run start` to the executable (issue 15: within 2×).
+ * `bun run start` to the executable (target: within 2×, docs/performance.md).
  * Usage: bun tests/bench/cold-start.ts [runs=7]
  */
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";

@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * `bun run bench:generate`: POST /api/generator/generate with X-API-Key alone,
- * the point of `bun run bench` that issue 15 wants under 40 ms p99 at c64,
+ * the point of `bun run bench` that docs/performance.md targets under 40 ms p99 at c64,
  * with the job runner off (as `bun run bench` measures it) and on, in the
  * serving process (as `bun run start` runs it: the simulator completes the
  * tasks, renders and stores their files, charges them). Prints req/s, p50, p99

@@ -8,7 +8,7 @@
  * get-user-credits (session and key), generator/query, generator/history (a
  * page of 20) and generator/generate; beside it the bare minimum of a key read
  * (JSON parse, SHA-256 of the key, key row, user row, envelope: bare-server.ts
- * /minimum) and each endpoint's ratio to it (issue 15's targets); the rate
+ * /minimum) and each endpoint's ratio to it (docs/performance.md's targets); the rate
  * limiter's own cost measured alone at limits 100, 1,000 and 100,000 per second (leases, and one statement per check); generate with a worker process running the simulator; and the RSS of
  * the server idle and under load. The machine may be shared: read the ratios.
  *
@@ -64,7 +64,7 @@ const CONCURRENCY = argv.includes("--concurrency")
   ? argv[argv.indexOf("--concurrency") + 1]!.split(",").map(Number)
   : [1, 16, 64];
 const ONLY = argv.includes("--only") ? argv[argv.indexOf("--only") + 1]!.split(",") : undefined;
-// Issue 15: throughput at c16 as a fraction of the bare minimum; p99 at c64; RSS; the limiter's cost flat in the limit.
+// Targets (docs/performance.md): throughput at c16 as a fraction of the bare minimum; p99 at c64; RSS; the limiter's cost flat in the limit.
 const TARGETS = { p99AtC64Ms: 15, generateP99AtC64Ms: 40, rssMiB: 250, limiterSpread: 0.2 };
 
 const loadAtStart = load();
@@ -206,7 +206,7 @@ const viaSession =
 interface Point {
   name: string;
   read: boolean;
-  /** Issue 15: req/s at c16 at least this fraction of the bare minimum's. */
+  /** Target (docs/performance.md): req/s at c16 at least this fraction of the bare minimum's. */
   vsMinimum?: number;
   atelier: string;
   bare: string;

@@ -1,5 +1,5 @@
 /**
- * The studio's time to visible result (issue 17): a task completes → its card
+ * The studio's time to visible result (docs/events.md): a task completes → its card
  * shows `completed`, in a real browser (Debian chromium), with the status
  * stream (EventSource) and without it (the page's 2.5 s polling, the baseline;
  * EventSource removed before the page loads). Same server, same run.

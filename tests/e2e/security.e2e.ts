@@ -1,5 +1,5 @@
 /**
- * The pages' Content-Security-Policy (issue 13, finding 9) in a real browser:
+ * The pages' Content-Security-Policy (docs/decisions/042-security-headers-csp.md) in a real browser:
  * every page hydrates (React Router's inline scripts carry the nonce) and the
  * browser reports no CSP violation; the site refuses to be framed.
  */

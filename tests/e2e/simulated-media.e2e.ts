@@ -1,5 +1,5 @@
 /**
- * Simulated results as a person's browser gets them (issue 18): a simulated
+ * Simulated results as a person's browser gets them (docs/decisions/049-simulated-videos-h264.md): a simulated
  * video is an MP4 that Chromium's own decoder plays — at the aspect ratio and
  * duration the options asked for, its progress bar filling — served with the
  * right type and byte ranges; a simulated image has the asked aspect ratio.

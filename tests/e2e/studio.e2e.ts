@@ -64,7 +64,7 @@ test("keyboard only: Ctrl+Enter generates, the new result comes into view with t
   const prompt = "A paper boat on a puddle after rain [simulate:slow]";
   const box = page.getByRole("textbox", { name: "Prompt" });
   await box.fill(prompt);
-  // Ctrl+Enter in the prompt generates (it used to add a line).
+  // Ctrl+Enter in the prompt generates (rather than adding a line).
   await box.press("Control+Enter");
   await expect(page).toHaveURL(/\/studio\?created=/);
   const item = page.getByRole("listitem", { name: `Generation: ${prompt}` });
@@ -105,7 +105,7 @@ test("a result that finishes while the keyboard is on its Cancel button keeps th
   await page.keyboard.press("Tab");
   await expect(item.getByRole("button", { name: `Cancel: ${prompt}` })).toBeFocused();
   await expect(item.getByTestId("status")).toHaveText("completed");
-  // The button went with the running state; the focus used to fall to the page (Tab started over at the top).
+  // The button goes with the running state; the focus must not fall to the page (Tab would start over at the top).
   await expect(item).toBeFocused();
 });
 
@@ -157,7 +157,7 @@ test("the gallery: filters land on the gallery, not the composer; removing a res
   await expect(second).toBeHidden();
   await expect(page.getByRole("listitem", { name: "Generation: A first lantern" })).toBeFocused();
   await expect(page.getByRole("heading", { name: /Your gallery/ })).toContainText("(1)");
-  // Undo from the toast, in place (it used to be a link to the result's page).
+  // Undo from the toast, in place (no trip to the result's page).
   await page
     .getByRole("region", { name: /^Notifications/ })
     .getByRole("button", { name: "Undo" })
@@ -183,7 +183,7 @@ test("the toast of a finished result closes on opening that result; one about an
 
   const heron = await generate("A heron at dawn [simulate:slow]");
   await expect(ready("A heron at dawn")).toBeVisible();
-  // Opening it from the gallery: its page says it is ready, so the toast goes (it used to stay for its 6 s).
+  // Opening it from the gallery: its page says it is ready, so the toast goes at once (not after its 6 s).
   await heron.getByRole("link", { name: /^Details:/ }).click();
   await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);
   await expect(ready("A heron at dawn")).toHaveCount(0, { timeout: 1000 });

@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * Smoke test of the compiled executable (issue 9): copy dist/atelier alone into
+ * Smoke test of the compiled executable: copy dist/atelier alone into
  * an empty folder, start it, and walk a user's path over HTTP, then back up the
  * live database with the same executable and open the copy.
  * Usage: bun run compile && bun tests/smoke/binary.ts

@@ -8,7 +8,7 @@ export function filterHref(filter: { type: string; status: string }, page = 1) {
   if (filter.status) q.set("status", filter.status);
   if (page > 1) q.set("page", String(page));
   const s = q.toString();
-  // To the gallery, not the top of the studio: paging or filtering used to land on the composer.
+  // To the gallery, not the top of the studio: after paging or filtering, the results are what the person looks for.
   return `/studio${s ? `?${s}` : ""}#gallery`;
 }
 

@@ -1,9 +1,9 @@
 /**
- * Tasks that end unpaid. A task holds its credits only
- * while unfinished, and a canceled or failed one costs nothing, so generate +
- * cancel (or a prompt that fails) was a free write without bound — 71 tasks a
- * second from one connection with 3 credits, each row kept for good and each
- * an event for the user's webhooks. Every task that ends without a charge
+ * Tasks that end unpaid (docs/decisions/094-unpaid-task-limit.md). A task holds
+ * its credits only while unfinished, and a canceled or failed one costs nothing,
+ * so without a bound generate + cancel (or a prompt that fails) would be a free
+ * write — tens of tasks a second from one connection with 3 credits, each row
+ * kept for good and each an event for the user's webhooks. Every task that ends without a charge
  * by the user's doing — a cancel, or a failure the request caused (the
  * provider refused it; never an outage, a timeout or a crash: runStep)
  * takes one slot of a per-user bucket in the shared limiter; while the bucket

@@ -1,5 +1,5 @@
 /**
- * Issue 13 item 13: name (≤ 100 characters) and image (https URL ≤ 2,048)
+ * Profile fields: name (≤ 100 characters) and image (https URL ≤ 2,048)
  * are checked in better-auth's user create/update hooks, so its own API
  * (sign-up, update-user) cannot store a 200,000-character name.
  */

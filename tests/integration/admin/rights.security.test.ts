@@ -1,5 +1,5 @@
 /**
- * Issue 13 item 2 / docs/design.md §5: admin rights need proof. An ADMIN_EMAILS address
+ * docs/design.md §5 (docs/decisions/033-admin-rights-need-proof.md): admin rights need proof. An ADMIN_EMAILS address
  * counts only once the account has verified it; otherwise only an operator's
  * `atelier admin promote` makes an admin.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 13 (items 2 and 8, account basics) with a mail transport: SMTP_URL
+ * Account basics with a mail transport (docs/decisions/035-mail-transport-modes.md): SMTP_URL
  * points at a local SMTP server that keeps every message. Verification before
  * sign-in, the sign-up bonus on verification, a sign-up that does not tell
  * whether an address is taken, and password reset.

@@ -1,5 +1,5 @@
 /**
- * Issue 13 item 8: sign-in and sign-up throttling. Per account (always on,
+ * Sign-in and sign-up throttling (docs/decisions/036-sign-in-throttling.md). Per account (always on,
  * in the database, the same for unknown addresses) and per IP (better-auth's
  * limiter, database storage, AUTH_RATE_LIMIT).
  */

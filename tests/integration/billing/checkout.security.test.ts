@@ -1,11 +1,8 @@
 /**
- * Security review (docs/design.md §9, resource bounds): with the default configuration
- * (SESSION_RATE_LIMITS=false) a signed-in session may call
- * POST /api/billing/checkout without any bound. Each call is one Stripe API
- * request made with the merchant's secret key (Stripe rate-limits per account,
- * so one user can starve every other buyer's checkout) and one `checkouts` row.
- * Expected: a per-user bound on checkouts started (say 10 per hour, or reuse of
- * an open session for the same product), answered with `too many requests`.
+ * Resource bounds (docs/design.md §9, docs/decisions/055-payments-hardening.md): sessions are not rate limited by
+ * default (SESSION_RATE_LIMITS=false), and each POST /api/billing/checkout is one Stripe API request made with the
+ * merchant's secret key (Stripe rate-limits per account, so one user could starve every other buyer's checkout) and
+ * one `checkouts` row. So checkouts started are bounded per user: 10 an hour, counted on `checkouts` rows.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { type BillingServer, startBillingServer } from "../../support/billing";

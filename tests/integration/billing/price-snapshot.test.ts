@@ -1,12 +1,8 @@
 /**
- * Security review (money invariants, docs/design.md §9): a Checkout Session is priced
- * when it is created (price_data.unit_amount = the product's amount then), but
- * fulfilment grants the product's credits as they are when the payment event
- * arrives (fulfil.server.ts reads the product row again). A buyer who opens
- * sessions while a product is cheap and pays them after an admin re-prices it
- * (a bigger pack at a higher price under the same id) gets the new credits for
- * the old price. Expected: the credits bought are fixed at checkout time
- * (checkouts row / session metadata) and the grant uses them.
+ * Money invariants (docs/design.md §9, docs/decisions/055-payments-hardening.md): the credits bought are fixed when the Checkout
+ * Session is created (checkouts row / session metadata), as its price is, and the grant uses them. A buyer who opens
+ * sessions while a product is cheap and pays them after an admin re-prices it (a bigger pack at a higher price under
+ * the same id) gets the old credits for the old price.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { upsertProduct } from "~/domain/billing/products.server";

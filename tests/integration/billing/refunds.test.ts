@@ -1,9 +1,8 @@
 /**
- * Security review (money invariants, docs/design.md §9): a referral reward is paid out of
- * an order's credits, so refunding that order must take the reward back too.
- * Today a full refund claws back the buyer's grant only: an affiliate (a flag any
- * user sets on themselves through /api/update-invite) who invites a second account
- * of their own, buys and refunds, keeps 10 % of every refunded pack for free.
+ * Money invariants (docs/design.md §9, docs/decisions/055-payments-hardening.md): a referral reward is paid out of an order's
+ * credits, so refunding that order takes the reward back too. Otherwise an affiliate (a flag any user sets on
+ * themselves through /api/update-invite) who invites a second account of their own, buys and refunds, would keep
+ * 10 % of every refunded pack for free.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { type BillingServer, startBillingServer } from "../../support/billing";

@@ -1,5 +1,5 @@
 /**
- * `atelier migrate-to-postgres` as a real process (issue 14 item 6): a SQLite
+ * `atelier migrate-to-postgres` as a real process (docs/decisions/058-migrate-to-postgres.md): a SQLite
  * database built through the domain (better-auth sign-ups, keys, grants,
  * check-ins, reservations, completed and failed tasks with their debits and
  * webhook events, checkouts, payments with a referral, subscriptions, feedback,
@@ -271,7 +271,7 @@ describe.skipIf(skipWithoutPostgres())("atelier migrate-to-postgres", () => {
     const writer = insertUser(src).id;
     const before = await countsOf(src);
     let writes = 0;
-    // Plain rows: addFeedback allows one user 10 an hour (security review 3), and this writer is one user.
+    // Plain rows: addFeedback allows one user 10 an hour (docs/decisions/069-feedback-limit.md), and this writer is one user.
     const timer = setInterval(
       () =>
         void src.run(

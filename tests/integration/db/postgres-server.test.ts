@@ -1,5 +1,5 @@
 /**
- * The whole service on PostgreSQL (issue 14): the built server started with
+ * The whole service on PostgreSQL (docs/design.md §8): the built server started with
  * DATABASE_URL on a throwaway cluster (tests/support/postgres.ts) — sign-up and
  * sessions through better-auth's PostgreSQL tables, API keys, check-in, a
  * generation claimed by the runner (FOR UPDATE SKIP LOCKED) and completed on

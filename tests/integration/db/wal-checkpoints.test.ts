@@ -1,6 +1,6 @@
 /**
  * The server checkpoints its SQLite WAL on a worker thread (db/checkpointer.ts,
- * issue 15): what requests write reaches the database file itself within a
+ * docs/decisions/078-wal-checkpoints-on-worker-thread.md): what requests write reaches the database file itself within a
  * moment, while the server keeps running (SQLite's own checkpoint would wait for
  * 1,000 pages of WAL), and a graceful shutdown leaves no WAL behind.
  */

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL restarted under load (issue 14, faults): clients create tasks and
+ * PostgreSQL restarted under load (docs/reliability.md): clients create tasks and
  * read (credits, query, history) while the database is stopped with
  * `pg_ctl stop -m fast`, kept down for 2 s and started again on the same port.
  * No 5xx other than the documented 503 `service busy, please try again`; the

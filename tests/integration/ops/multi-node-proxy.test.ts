@@ -1,5 +1,5 @@
 /**
- * The scale-out of docs/self-hosting.md §8 as a self-hoster builds it (selfhost, session 6): one PostgreSQL, two
+ * The scale-out of docs/self-hosting.md §8 as a self-hoster builds it: one PostgreSQL, two
  * web nodes started with JOBS=off, one `atelier worker`, results in S3 (the s3rver fake), and the documented
  * two-node nginx block in front (a real nginx terminating TLS; only the name, port, certificate paths and the
  * upstream addresses are replaced). Through the proxy, with requests spread over both nodes:

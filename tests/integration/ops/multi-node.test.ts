@@ -1,5 +1,5 @@
 /**
- * Two nodes, one PostgreSQL (issue 14 "A multi-node test"): two server processes
+ * Two nodes, one PostgreSQL (docs/design.md §8): two server processes
  * with their own DATA_DIR (no shared disk), one database, results in S3 (the
  * s3rver fake behind its SigV4-checking proxy), one BETTER_AUTH_SECRET.
  *

@@ -1,5 +1,5 @@
 /**
- * Issue 13, "as a newcomer following the README": what a person sees when
+ * A newcomer following the README: what a person sees when
  * starting Atelier — one ready line, one line for a taken port, better-auth's
  * messages inside the JSON log, an honest Bun installer, builds only when needed.
  */

@@ -1,6 +1,6 @@
 /**
- * Issue 13, findings 6 and 14: what a public server does with no
- * configuration, and who pays for demo calls.
+ * What a public server does with no configuration, and who pays for demo calls
+ * (docs/decisions/051-safe-defaults.md).
  *
  * - `bun run start` (build/atelier.js serve; the executable runs the same entry)
  *   with no NODE_ENV and no secret serves in production mode, generates its

@@ -1,9 +1,9 @@
 /**
- * A wrong SMTP_URL is said at start, with what to do (selfhost, session 6). Before, a server with an SMTP_URL it
- * could not use (a placeholder copied from the example .env, a typo in the port) started without a word; each
- * sign-up then logged `mail delivery failed` with the socket error only, while the person waited for a confirmation
- * link that never came (with SMTP_URL set, a new account cannot sign in before it). Now serve checks the mail
- * server in the background at start (connect + login, nothing sent), and every failure names the settings to check.
+ * A wrong SMTP_URL is said at start, with what to do (docs/decisions/109-smtp-check-at-start.md). A server with an SMTP_URL it
+ * cannot use (a placeholder copied from the example .env, a typo in the port) must not start without a word: with
+ * SMTP_URL set, a new account cannot sign in before it opens the mailed link, and a sign-up would otherwise only log
+ * `mail delivery failed` with the socket error. So serve checks the mail server in the background at start
+ * (connect + login, nothing sent), and every failure names the settings to check.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { type SmtpFake, startSmtp } from "../../fakes/smtp";

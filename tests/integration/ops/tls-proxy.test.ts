@@ -1,5 +1,5 @@
 /**
- * Issue 13, launch blocker: the production server behind a real nginx (Debian's
+ * The production server behind a real nginx (Debian's
  * apt package; `bun run test` installs it) terminating TLS with a certificate
  * made here. The nginx `server` block is read from docs/self-hosting.md, so the
  * documented setup is the tested one: only the name, port, certificate paths and

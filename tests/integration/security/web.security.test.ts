@@ -1,5 +1,5 @@
 /**
- * Findings of the security review (issue 13) over HTTP against the real
+ * Web security over HTTP against the real
  * server: page headers, redirects after sign-in, page parameters, session
  * rate-limit buckets, CSRF on the JSON API.
  */

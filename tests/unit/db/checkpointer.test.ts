@@ -1,5 +1,5 @@
 /**
- * WAL checkpoints on a worker thread (db/checkpointer.ts, issue 15): the WAL of
+ * WAL checkpoints on a worker thread (db/checkpointer.ts, docs/decisions/078-wal-checkpoints-on-worker-thread.md): the WAL of
  * a file database stays bounded under sustained writes, what was written ends
  * up in the database file itself and is readable by another process, the
  * thread never keeps a process alive and ends with close(), and the serving

@@ -1,10 +1,10 @@
 /**
- * An older executable never runs on a database a newer one migrated (selfhost, session 6): rolling back the binary
- * after an upgrade, or an old node restarted after a new one migrated PostgreSQL, used to start silently on a schema
- * it does not know (an old build served requests on a database two migrations ahead). Now every open that applies
- * migrations — serve, worker, the CLI, migrate-to-postgres' snapshot — refuses with one line saying what to do,
- * and changes nothing. The same database at this executable's own newest migration opens as before; an open that
- * applies migrations reports how many (the server logs it).
+ * An older executable never runs on a database a newer one migrated (docs/decisions/107-newer-database-refused.md): a binary
+ * rolled back after an upgrade, or an old node restarted after a new one migrated PostgreSQL, would otherwise serve
+ * requests on a schema it does not know. Every open that applies migrations — serve, worker, the CLI,
+ * migrate-to-postgres' snapshot — refuses with one line saying what to do, and changes nothing. The same database
+ * at this executable's own newest migration opens as before; an open that applies migrations reports how many (the
+ * server logs it).
  */
 
 import { Database } from "bun:sqlite";

@@ -1,5 +1,5 @@
 /**
- * The same domain functions on PostgreSQL (issue 14): the data interface's
+ * The same domain functions on PostgreSQL (docs/decisions/050-async-domain-sync-sqlite.md): the data interface's
  * PostgreSQL runner drives the transaction bodies the SQLite runner drives.
  * Needs PostgreSQL's binaries (scripts/test.ts installs them); skipped, saying
  * so, when they are missing.

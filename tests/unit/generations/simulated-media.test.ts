@@ -1,5 +1,5 @@
 /**
- * Simulated results (issue 18): the shape the options ask for, a visible
+ * Simulated results (docs/decisions/049-simulated-videos-h264.md): the shape the options ask for, a visible
  * "SIMULATED · <model>" mark, and videos as real H.264 MP4 files. Whether a
  * real decoder plays them is checked in Chromium (tests/e2e/simulated-media.e2e.ts).
  */

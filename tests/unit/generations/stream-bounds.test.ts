@@ -1,5 +1,5 @@
 /**
- * Security review (docs/design.md §10, SSE): a user holds at most MAX_STREAMS_PER_USER
+ * Resource bounds of status streams (docs/design.md §10, SSE): a user holds at most MAX_STREAMS_PER_USER
  * open status streams per process (one more is RATE_LIMITED before anything is
  * sent; a closed stream gives its slot back), and each stream ends after its
  * lifetime even while the task is unfinished.

@@ -1,5 +1,5 @@
 /**
- * The per-user task counter (user_generation_stats.tasks, issue 15): the history's total without a count(*) per
+ * The per-user task counter (user_generation_stats.tasks, docs/decisions/089-task-counter-triggers.md): the history's total without a count(*) per
  * request. Database triggers keep it on every insert, delete and change of owner of a task; the migration that made
  * it backfills existing tasks. Checked on both engines against the truth (count(*) of the user's rows) after every
  * path that adds or removes tasks: the reservation (created, refused, replayed by Idempotency-Key), tasks that fail,

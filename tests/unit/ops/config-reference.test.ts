@@ -1,5 +1,5 @@
 /**
- * The configuration reference and the code agree, both ways (selfhost, session 6):
+ * The configuration reference and the code agree, both ways (docs/decisions/108-configuration-reference-pinned.md):
  * - every variable the configuration schema reads (app/lib/config.server.ts) has a row in the README's
  *   configuration table, with its default in that row's default cell and a meaning;
  * - every variable a configuration table names (README, docs/payments.md) is read by the code — the schema, or

@@ -17,7 +17,7 @@ describe("configuration (docs/design.md §7)", () => {
     expect(c.RATE_LIMIT_PREMIUM).toBe(500);
     expect(c.RATE_LIMIT_ADMIN).toBe(1000);
     expect(c.DEMO_PUBLIC).toBe(false);
-    // A server started with no configuration is a production server (issue 13, finding 6).
+    // A server started with no configuration is a production server (docs/decisions/051-safe-defaults.md).
     expect(c.NODE_ENV).toBe("production");
     expect(c.isProduction).toBe(true);
   });

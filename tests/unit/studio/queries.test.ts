@@ -70,7 +70,7 @@ describe("listRecent with filters", () => {
     const failed = await listRecent(db, a.id, page, { status: "failed" });
     expect(failed.rows.map((r) => r.prompt)).toEqual([expect.stringContaining("image failed")]);
     expect((await listRecent(db, a.id, page, { aiType: "video", status: "failed" })).total).toBe(0);
-    // "Running" in the studio: a queued task is running too (the filter used to be processing only and hid it).
+    // "Running" in the studio: a queued task is running too (a filter on processing alone would hide it).
     addTask(db, a.id, "image", "pending", Date.parse("2026-11-22T10:00:00.000Z") + 6);
     const running = await listRecent(db, a.id, page, { status: "running" });
     expect(running.rows.map((r) => r.status)).toEqual(["pending", "processing"]);

@@ -1,5 +1,5 @@
 /**
- * Security review: resend must not steal the lease of a delivery that is being
+ * Resend must not steal the lease of a delivery that is being
  * sent right now (a second sender would take it at once: double send, and the
  * first attempt's record would be refused, so it went unlogged).
  */

@@ -36,6 +36,9 @@ export default [
   route("api/openapi.json", "routes/api/openapi.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
+  // ---- the admin dashboard's tables as CSV (admins only)
+  route("admin/dashboard.csv", "routes/admin-dashboard-csv.ts"),
+
   // ---- Prometheus metrics (off unless METRICS_TOKEN is set; docs/operating.md)
   route("metrics", "routes/metrics.ts"),
 

@@ -59,6 +59,8 @@ const EnvSchema = z.object({
   RUNWAY_BASE_URL: url.default("https://api.dev.runwayml.com"),
   /** e.g. `openai:dall-e-3=dall-e-3,replicate:black-forest-labs/flux-schnell=owner/other` */
   MODEL_MAP: z.string().default(""),
+  /** `provider:model=cents,…`: what the provider charges per task, for the admin dashboard's margins. */
+  PROVIDER_COSTS: z.string().default(""),
 
   DEEPSEEK_API_KEY: opt,
   DEEPSEEK_BASE_URL: url.default("https://api.deepseek.com/v1"),
@@ -154,6 +156,8 @@ export interface Config extends Env {
   isProduction: boolean;
   /** `provider:model` → upstream model id (MODEL_MAP). */
   modelMap: Record<string, string>;
+  /** `provider:model` → provider cost per task in cents (PROVIDER_COSTS). */
+  providerCosts: Record<string, number>;
 }
 
 export class ConfigError extends Error {}
@@ -196,8 +200,17 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     if (!m) throw new ConfigError(`invalid configuration: MODEL_MAP: "${pair}" is not provider:model=upstream-model`);
     modelMap[m[1]!] = m[2]!;
   }
+  const providerCosts: Record<string, number> = {};
+  for (const pair of e.PROVIDER_COSTS.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const m = /^([a-z0-9-]+:[^=\s]+)=(\d+(?:\.\d+)?)$/.exec(pair);
+    if (!m) throw new ConfigError(`invalid configuration: PROVIDER_COSTS: "${pair}" is not provider:model=cents`);
+    providerCosts[m[1]!] = Number(m[2]);
+  }
   return {
     ...e,
+    providerCosts,
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     dataDir,
     databasePath: e.DATABASE_PATH ? resolve(e.DATABASE_PATH) : join(dataDir, "atelier.db"),

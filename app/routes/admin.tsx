@@ -1,6 +1,7 @@
 import { Coins, CreditCard, Search, Star } from "lucide-react";
 import type { ReactNode } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
+import { DashboardSection } from "~/components/admin/dashboard";
 import { isVideoFile } from "~/components/media";
 import {
   Badge,
@@ -24,6 +25,8 @@ import {
   CreateSubscriptionSchema,
   GrantCreditsSchema,
 } from "~/domain/admin/admin.server";
+import { loadDashboard, parseRange } from "~/domain/admin/dashboard.server";
+import { providerCostCents } from "~/domain/admin/provider-cost.server";
 import { listFeedback } from "~/domain/feedback/feedback.server";
 import { listLatestAll } from "~/domain/generations/admin.server";
 import { parseResultUrls } from "~/domain/generations/views.server";
@@ -66,7 +69,12 @@ export async function loader({ request }: Route.LoaderArgs) {
     thumb: parseResultUrls(g)[0] ?? null,
     createdAt: iso(g.createdAt)!,
   });
+  const dashboard = await loadDashboard(
+    { db: services.db, clock: services.clock, costOf: providerCostCents },
+    parseRange(url.searchParams.get("range")),
+  );
   return {
+    dashboard,
     users: users.users,
     page,
     pages: Math.max(1, Math.ceil(users.total / USERS_PAGE_SIZE)),
@@ -128,7 +136,7 @@ export async function action({ request }: Route.ActionArgs): Promise<ActionResul
 }
 
 export default function Admin({ loaderData, actionData }: Route.ComponentProps) {
-  const { users, page, pages, total, recent, failures, feedback, intervals, q, prefill } = loaderData;
+  const { dashboard, users, page, pages, total, recent, failures, feedback, intervals, q, prefill } = loaderData;
   const busy = useNavigation().state === "submitting";
   const grant = actionData?.intent === "grant" ? actionData : undefined;
   const sub = actionData?.intent === "subscribe" ? actionData : undefined;
@@ -141,6 +149,8 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
           Billing: products, orders, revenue
         </Link>
       </PageHeader>
+
+      <DashboardSection dashboard={dashboard} />
 
       <Card title={`Users (${total})`} id="users">
         <Form method="get" action="/admin" role="search" className="mb-4 flex flex-wrap gap-2">

@@ -1,0 +1,189 @@
+/** The admin dashboard: what the site made, how providers did, what it earned, and who came, over 7/30/90 days. */
+import { Link } from "react-router";
+import { buttonVariants, Card, Stat } from "~/components/ui";
+import type { Dashboard } from "~/domain/admin/dashboard.server";
+import { GroupedBars, Lines, StackedBars, shortDay } from "./charts";
+
+const RANGES = [7, 30, 90] as const;
+
+function money(cents: number, currency: string) {
+  return new Intl.NumberFormat("en", { style: "currency", currency: currency.toUpperCase() }).format(cents / 100);
+}
+const percent = (v: number | null) => (v === null ? "—" : `${Math.round(v * 1000) / 10} %`);
+const seconds = (v: number | null) => (v === null ? "—" : `${v} s`);
+
+export function DashboardSection({ dashboard: d }: { dashboard: Dashboard }) {
+  const byDay = new Map(d.generationsByDay.map((g) => [g.day, g.counts]));
+  const users = new Map(d.usersByDay.map((u) => [u.day, u]));
+  const months = new Map(d.byMonth.map((m) => [m.month, m]));
+  const providers = new Map(d.providers.map((p) => [p.provider, p]));
+  const cur = d.currency;
+  return (
+    <Card
+      title="Dashboard"
+      id="dashboard"
+      description={`The last ${d.range} days (UTC), refreshed every minute.`}
+      actions={
+        <nav aria-label="Dashboard range" className="flex flex-wrap gap-2">
+          {RANGES.map((r) => (
+            <Link
+              key={r}
+              to={`/admin?range=${r}#dashboard`}
+              aria-current={r === d.range ? "page" : undefined}
+              className={buttonVariants({ variant: r === d.range ? "primary" : "secondary", size: "sm" })}
+            >
+              {r} days
+            </Link>
+          ))}
+          <a
+            href={`/admin/dashboard.csv?range=${d.range}`}
+            download
+            className={buttonVariants({ variant: "ghost", size: "sm" })}
+          >
+            Export CSV
+          </a>
+        </nav>
+      }
+    >
+      <dl className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-4">
+        <Stat
+          label="Credits outstanding"
+          value={d.credits.outstanding.toLocaleString("en")}
+          hint="unspent, unexpired: what users can still spend"
+          data-testid="credits-outstanding"
+        />
+        <Stat
+          label="Expiring within 30 days"
+          value={d.credits.expiringSoon.toLocaleString("en")}
+          data-testid="credits-expiring"
+        />
+        <Stat
+          label="Revenue per credit"
+          value={money(d.revenuePerCreditCents, cur)}
+          hint="net payments ÷ credits sold in the range"
+        />
+        <Stat
+          label="Generations"
+          value={d.providers.reduce((n, p) => n + p.total, 0).toLocaleString("en")}
+          hint={`in the last ${d.range} days`}
+        />
+      </dl>
+      <div className="grid gap-8 xl:grid-cols-2">
+        <StackedBars
+          title="Generations per day by model"
+          description={`Tasks created each day of the last ${d.range} days, stacked by provider and model.`}
+          categories={d.days}
+          series={d.models}
+          value={(day, model) => byDay.get(day)?.[model] ?? 0}
+          formatCategory={shortDay}
+        />
+        <GroupedBars
+          title="Time to result per provider"
+          description="Median (p50) and 95th percentile seconds from creation to completion of completed tasks."
+          categories={d.providers.map((p) => p.provider)}
+          series={[
+            { key: "p50", label: "p50 (s)" },
+            { key: "p95", label: "p95 (s)" },
+          ]}
+          value={(provider, k) =>
+            (k === "p50" ? providers.get(provider)?.p50Seconds : providers.get(provider)?.p95Seconds) ?? 0
+          }
+          formatValue={(v) => `${v} s`}
+        />
+        <GroupedBars
+          title="Revenue, provider cost and margin by month"
+          description="Net payments (less refunds), what providers charged for completed tasks at the catalog's cost, and the difference, per calendar month."
+          categories={d.byMonth.map((m) => m.month)}
+          series={[
+            { key: "revenue", label: "Revenue" },
+            { key: "cost", label: "Provider cost" },
+            { key: "margin", label: "Margin" },
+          ]}
+          value={(month, k) => {
+            const m = months.get(month);
+            if (!m) return 0;
+            return k === "revenue" ? m.revenueCents : k === "cost" ? m.costCents : m.marginCents;
+          }}
+          formatValue={(v) => money(v, cur)}
+        />
+        <Lines
+          title="Sign-ups and active users per day"
+          description="New accounts each day, and accounts that created at least one task that day."
+          categories={d.days}
+          series={[
+            { key: "signups", label: "Sign-ups" },
+            { key: "active", label: "Active users" },
+          ]}
+          value={(day, k) => (k === "signups" ? users.get(day)?.signups : users.get(day)?.active) ?? 0}
+          formatCategory={shortDay}
+        />
+      </div>
+
+      <h3 className="mt-8 text-sm font-medium">Providers</h3>
+      <div className="mt-2 overflow-x-auto">
+        <table className="w-full text-left text-sm" aria-label="Provider health">
+          <thead className="text-muted-foreground">
+            <tr>
+              {["Provider", "Tasks", "Completed", "Failed", "Canceled", "Success rate", "p50", "p95"].map((h) => (
+                <th key={h} scope="col" className="px-2 py-1.5 font-medium">
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {d.providers.map((p) => (
+              <tr key={p.provider} className="border-t border-border tabular-nums">
+                <th scope="row" className="px-2 py-1.5 font-medium">
+                  {p.provider}
+                </th>
+                <td className="px-2 py-1.5">{p.total}</td>
+                <td className="px-2 py-1.5">{p.completed}</td>
+                <td className="px-2 py-1.5">{p.failed}</td>
+                <td className="px-2 py-1.5">{p.canceled}</td>
+                <td className="px-2 py-1.5">{percent(p.successRate)}</td>
+                <td className="px-2 py-1.5">{seconds(p.p50Seconds)}</td>
+                <td className="px-2 py-1.5">{seconds(p.p95Seconds)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <h3 className="mt-8 text-sm font-medium">Margin by model</h3>
+      <div className="mt-2 overflow-x-auto">
+        <table className="w-full text-left text-sm" aria-label="Margin by model" data-testid="margin-by-model">
+          <thead className="text-muted-foreground">
+            <tr>
+              {["Model", "Completed", "Credits charged", "Revenue", "Provider cost", "Margin"].map((h) => (
+                <th key={h} scope="col" className="px-2 py-1.5 font-medium">
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {d.byModel.map((m) => (
+              <tr key={m.model} className="border-t border-border tabular-nums">
+                <th scope="row" className="px-2 py-1.5 font-medium">
+                  {m.model}
+                </th>
+                <td className="px-2 py-1.5">{m.completed}</td>
+                <td className="px-2 py-1.5">{m.creditsCharged}</td>
+                <td className="px-2 py-1.5">{money(m.revenueCents, cur)}</td>
+                <td className="px-2 py-1.5">{m.costCents === null ? "not set" : money(m.costCents, cur)}</td>
+                <td className="px-2 py-1.5">{m.marginCents === null ? "—" : money(m.marginCents, cur)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {d.modelsWithoutCost.length > 0 ? (
+        <p className="mt-2 text-xs text-muted-foreground">
+          No provider cost set for {d.modelsWithoutCost.join(", ")}: their margin is unknown. Revenue per model is its
+          credits charged × the range's revenue per credit.
+        </p>
+      ) : null}
+    </Card>
+  );
+}

@@ -30,6 +30,7 @@ export default [
   route("api/demo/gen-text", "routes/api/demo/gen-text.ts"),
   route("api/demo/gen-stream-text", "routes/api/demo/gen-stream-text.ts"),
   route("api/demo/gen-image", "routes/api/demo/gen-image.ts"),
+  route("api/models", "routes/api/models.ts"),
   route("api/billing/products", "routes/api/billing/products.ts"),
   route("api/billing/checkout", "routes/api/billing/checkout.ts"),
   route("api/billing/webhook/stripe", "routes/api/billing/webhook/stripe.ts"),

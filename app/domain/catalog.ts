@@ -1,3 +1,5 @@
+import { FAL_MODELS, GOOGLE_MODELS } from "./catalog/seed-providers";
+
 /**
  * The catalog (docs/design.md §2): the single source of truth for which provider
  * offers which model for which ai_type, and what it costs. Validation, pricing,
@@ -6,13 +8,15 @@
 export type AiType = "image" | "video";
 export const AI_TYPES: readonly AiType[] = ["image", "video"];
 
-export type ProviderName = "openai" | "replicate" | "kling" | "runway";
-export const PROVIDERS: readonly ProviderName[] = ["openai", "replicate", "kling", "runway"];
+export type ProviderName = "openai" | "replicate" | "kling" | "runway" | "fal" | "google";
+export const PROVIDERS: readonly ProviderName[] = ["openai", "replicate", "kling", "runway", "fal", "google"];
 const PROVIDER_NAMES: Record<string, string> = {
   openai: "OpenAI",
   replicate: "Replicate",
   kling: "Kling",
   runway: "Runway",
+  fal: "fal",
+  google: "Google",
 };
 /** A provider as people write it ("OpenAI"), for pages; the API keeps the id ("openai"). */
 export const providerName = (id: string): string => PROVIDER_NAMES[id] ?? id;
@@ -27,13 +31,34 @@ export type OptionSpec = {
   help?: string;
   /** The unit of a numeric value ("s"): form labels read "Duration (s)", values "5 s". */
   unit?: string;
+  /** A task without it is refused (an image-to-video model's `image`). */
+  required?: boolean;
+  /** The field name upstream when it differs from the option's name (fal's `image_url` for `image`). */
+  param?: string;
 } & (
   | { type: "enum"; values: readonly string[]; default: string }
   | { type: "integer"; min: number; max: number; default?: number; values?: readonly number[] }
   | { type: "number"; min: number; max: number; default?: number }
   | { type: "boolean"; default: boolean }
   | { type: "text"; maxLength: number }
+  /** An input image (docs/catalog.md "Image inputs"): a file id or an https URL, under the names of IMAGE_OPTION_NAMES. */
+  | { type: "image" }
 );
+
+/** The option names an image input goes by: the picture to start from, the last frame, an inpainting mask. */
+export const IMAGE_OPTION_NAMES = ["image", "image_end", "mask"] as const;
+/** What an image option's value may be: an https URL, or the id of an uploaded file. */
+export const IMAGE_URL_MAX = 2048;
+const FILE_ID = /^file_[A-Za-z0-9_-]{1,64}$/;
+
+/** What a model takes: a text prompt always, and images when it declares an image option. */
+export type ModelInput = "text" | "image";
+
+/** What the provider charges for one task (the admin's margin view): US dollars per task or per second of video. */
+export interface UpstreamCost {
+  usd: number;
+  per: "task" | "second";
+}
 
 export interface Offering {
   aiType: AiType;
@@ -57,6 +82,14 @@ export interface Offering {
    * written once by `bun scripts/make-samples.ts`. Never presented as provider output.
    */
   sample: string;
+  /** Refuses new tasks when false (its running tasks finish). Absent: enabled. */
+  enabled?: boolean;
+  /** Only users with an active subscription may run it. */
+  requiresPlan?: boolean;
+  /** The model id sent upstream when it differs from `model` (MODEL_MAP still wins). */
+  upstreamModel?: string;
+  /** What the provider charges for a task, when known. */
+  cost?: UpstreamCost | null;
 }
 
 const SEED_MAX = 2_147_483_647;
@@ -80,7 +113,7 @@ const KLING_VIDEO: Record<string, OptionSpec> = {
   },
 };
 
-export const CATALOG: readonly Offering[] = [
+const BUILT_IN: readonly Offering[] = [
   {
     aiType: "image",
     provider: "openai",
@@ -198,6 +231,34 @@ export const CATALOG: readonly Offering[] = [
   },
 ];
 
+/**
+ * The models a fresh install sells, at these prices: the built-in providers' and fal's and Google's
+ * (app/domain/catalog/seed-providers.ts). The database holds the live catalog (docs/catalog.md): this list
+ * seeds it, and an admin changes it from there.
+ */
+export const CATALOG: readonly Offering[] = [...BUILT_IN, ...FAL_MODELS, ...GOOGLE_MODELS];
+
+let active: readonly Offering[] = CATALOG;
+
+/**
+ * Every model of the live catalog, enabled or not (old tasks still read their model's labels and options).
+ * Until the database is read (app/domain/catalog/store.server.ts), the seed.
+ */
+export const allOfferings = (): readonly Offering[] => active;
+
+/** The models on sale: the live catalog without disabled models. */
+export const offeredModels = (): Offering[] => active.filter((o) => o.enabled !== false);
+
+/** Replaces this process's view of the catalog (the store calls it after reading the database). */
+export function setActiveCatalog(offerings: readonly Offering[]): void {
+  active = offerings;
+}
+
+/** What a model takes: "text", and "image" when it declares an image option. */
+export function inputsOf(o: Pick<Offering, "options">): ModelInput[] {
+  return Object.values(o.options).some((spec) => spec.type === "image") ? ["text", "image"] : ["text"];
+}
+
 /** The size of every model's sample image (4:3, so the cards line up; the caption names the model's own default shape). */
 export const SAMPLE_SIZE = { width: 480, height: 360 } as const;
 
@@ -292,6 +353,19 @@ export function describeOption(spec: OptionSpec): string {
       return "true or false";
     case "text":
       return `a string of at most ${spec.maxLength} characters`;
+    case "image":
+      return `an https URL (at most ${IMAGE_URL_MAX} characters) or a file id`;
+  }
+}
+
+function isImageRef(v: unknown): boolean {
+  if (typeof v !== "string") return false;
+  if (FILE_ID.test(v)) return true;
+  if (v.length > IMAGE_URL_MAX || !v.startsWith("https://")) return false;
+  try {
+    return new URL(v).protocol === "https:";
+  } catch {
+    return false;
   }
 }
 
@@ -313,6 +387,8 @@ function accepts(spec: OptionSpec, v: unknown): boolean {
       return typeof v === "boolean";
     case "text":
       return typeof v === "string" && v.length <= spec.maxLength;
+    case "image":
+      return isImageRef(v);
   }
 }
 
@@ -342,7 +418,10 @@ export function acceptedOptions(
  * for `invalid params: <reason>`, or null when the options are acceptable.
  */
 export function optionsProblem(offering: Offering, options: unknown): string | null {
-  if (options === undefined || options === null) return null;
+  const missing = Object.entries(offering.options).find(
+    ([key, spec]) => spec.required && (options === null || typeof options !== "object" || !Object.hasOwn(options, key)),
+  );
+  if (options === undefined || options === null) return missing ? `options.${missing[0]} is required` : null;
   if (typeof options !== "object" || Array.isArray(options)) return "options must be an object";
   const size = new TextEncoder().encode(JSON.stringify(options)).byteLength;
   if (size > MAX_OPTIONS_BYTES) return `options must be at most ${MAX_OPTIONS_BYTES} bytes of JSON`;
@@ -354,19 +433,20 @@ export function optionsProblem(offering: Offering, options: unknown): string | n
     }
     if (!accepts(spec, value)) return `options.${key} must be ${describeOption(spec)}`;
   }
-  return null;
+  return missing ? `options.${missing[0]} is required` : null;
 }
 
 export const isAiType = (v: unknown): v is AiType => v === "image" || v === "video";
 
 export function providersFor(aiType: AiType): ProviderName[] {
-  return [...new Set(CATALOG.filter((o) => o.aiType === aiType).map((o) => o.provider))];
+  return [...new Set(active.filter((o) => o.aiType === aiType).map((o) => o.provider))];
 }
 
 export function modelsFor(aiType: AiType, provider: string): Offering[] {
-  return CATALOG.filter((o) => o.aiType === aiType && o.provider === provider);
+  return active.filter((o) => o.aiType === aiType && o.provider === provider);
 }
 
+/** A model of the live catalog, enabled or not. */
 export function findOffering(aiType: string, provider: string, model: string): Offering | undefined {
-  return CATALOG.find((o) => o.aiType === aiType && o.provider === provider && o.model === model);
+  return active.find((o) => o.aiType === aiType && o.provider === provider && o.model === model);
 }

@@ -57,6 +57,12 @@ const EnvSchema = z.object({
   KLING_BASE_URL: url.default("https://api-singapore.klingai.com"),
   RUNWAY_API_KEY: opt,
   RUNWAY_BASE_URL: url.default("https://api.dev.runwayml.com"),
+  FAL_KEY: opt,
+  FAL_QUEUE_URL: url.default("https://queue.fal.run"),
+  /** Where fal publishes each endpoint's OpenAPI document (adding a fal model from the admin). */
+  FAL_API_URL: url.default("https://fal.ai"),
+  GEMINI_API_KEY: opt,
+  GEMINI_BASE_URL: url.default("https://generativelanguage.googleapis.com"),
   /** e.g. `openai:dall-e-3=dall-e-3,replicate:black-forest-labs/flux-schnell=owner/other` */
   MODEL_MAP: z.string().default(""),
   /** `provider:model=cents,…`: what the provider charges per task, for the admin dashboard's margins. */

@@ -16,6 +16,7 @@ import { AI_TYPES, CATALOG, describeOptionWithUnit, MAX_OPTIONS_BYTES, PROVIDERS
 import { DemoRequestSchema } from "~/domain/demo/schema";
 import { INTERVALS } from "~/domain/subscriptions/subscriptions.server";
 import { WEBHOOK_EVENTS } from "~/domain/webhooks/events";
+import { CATALOG_ENDPOINTS } from "./endpoints-catalog";
 import type { ErrorCode } from "./errors";
 import { AffiliateSchema, ApiKeyCreateSchema, ApiKeyRevokeSchema, FeedbackSchema } from "./forms";
 
@@ -230,7 +231,12 @@ const offeringList = CATALOG.map((o) => `${o.aiType} · ${o.provider} · ${o.mod
 export const GenerateBodyDoc = z.object({
   ai_type: z.enum(AI_TYPES).describe("image or video"),
   provider: z.enum(PROVIDERS).describe("provider name for that ai_type"),
-  model: z.string().min(1).describe(`model identifier; offered: ${offeringList}`),
+  model: z
+    .string()
+    .min(1)
+    .describe(
+      `model identifier; POST /api/models lists the models on sale now. Offered on a fresh install: ${offeringList}`,
+    ),
   prompt: z.string().min(1).max(4000).describe("generation prompt, at most 4000 characters"),
   options: z
     .record(z.string(), z.unknown())
@@ -258,6 +264,7 @@ const COMMON = ["METHOD_NOT_ALLOWED", "BUSY", "INTERNAL"] as const satisfies rea
 export const GENERATE_MESSAGE = "generation task created; poll /api/generator/query with gen_id";
 
 export const ENDPOINTS = {
+  ...CATALOG_ENDPOINTS,
   "/api/generator/generate": {
     method: "POST",
     tag: "Generation",
@@ -283,6 +290,8 @@ export const ENDPOINTS = {
       "INVALID_AI_TYPE",
       "UNSUPPORTED_PROVIDER",
       "UNSUPPORTED_MODEL",
+      "MODEL_DISABLED",
+      "PLAN_REQUIRED",
       "PROMPT_TOO_LONG",
       "INVALID_OPTIONS",
       "INSUFFICIENT_CREDITS",

@@ -14,6 +14,8 @@ type Params = {
   INSUFFICIENT_CREDITS: { need: number; have: number };
   UNSUPPORTED_PROVIDER: { aiType: string; provider: string };
   UNSUPPORTED_MODEL: { model: string };
+  MODEL_DISABLED: { model: string };
+  PLAN_REQUIRED: { model: string };
   GENERATION_NOT_FOUND: void;
   API_KEY_NOT_FOUND: void;
   API_KEY_REVOKED: void;
@@ -62,6 +64,9 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
     message: (p) => `Unsupported ${p.aiType === "video" ? "video" : "image"} provider: ${p.provider}`,
   },
   UNSUPPORTED_MODEL: { status: 200, message: (p) => `Unsupported model: ${p.model}` },
+  // The operator took the model off sale (docs/catalog.md): nothing is created; tasks already running finish.
+  MODEL_DISABLED: { status: 200, message: (p) => `model not available: ${p.model} is disabled` },
+  PLAN_REQUIRED: { status: 200, message: (p) => `subscription required: ${p.model} needs an active plan` },
   GENERATION_NOT_FOUND: { status: 200, message: () => "generation not found" },
   API_KEY_NOT_FOUND: { status: 401, message: () => "API key not found" },
   API_KEY_REVOKED: { status: 401, message: () => "API key revoked" },
@@ -119,6 +124,8 @@ export const ERROR_PLACEHOLDERS: { [C in ErrorCode]: Params[C] } = {
   INSUFFICIENT_CREDITS: { need: P("needed"), have: P("available") },
   UNSUPPORTED_PROVIDER: { aiType: "video", provider: P("provider") },
   UNSUPPORTED_MODEL: { model: P("model") },
+  MODEL_DISABLED: { model: P("model") },
+  PLAN_REQUIRED: { model: P("model") },
   GENERATION_NOT_FOUND: undefined,
   API_KEY_NOT_FOUND: undefined,
   API_KEY_REVOKED: undefined,

@@ -13,6 +13,8 @@ export const LABELS: Record<ProviderName, string> = {
   replicate: "Replicate",
   kling: "Kling",
   runway: "Runway",
+  fal: "fal",
+  google: "Google",
 };
 
 /** Tunables an adapter takes besides Config; tests shorten them. */

@@ -11,7 +11,8 @@ import { createReplicateProvider } from "./replicate.server";
 import { createRunwayProvider } from "./runway.server";
 import type { Provider } from "./types";
 
-export type LiveFactory = (config: Config) => Provider;
+/** An adapter, or one per lifecycle for a provider whose models differ (Google). */
+export type LiveFactory = (config: Config) => Provider | Provider[];
 
 export const LIVE_FACTORIES: Partial<Record<ProviderName, LiveFactory>> = {
   openai: (config) => createOpenAIProvider(config),
@@ -31,5 +32,9 @@ export function hasCredentials(config: Config, provider: ProviderName): boolean 
       return Boolean(config.KLING_ACCESS_KEY && config.KLING_SECRET_KEY);
     case "runway":
       return Boolean(config.RUNWAY_API_KEY);
+    case "fal":
+      return Boolean(config.FAL_KEY);
+    case "google":
+      return Boolean(config.GEMINI_API_KEY);
   }
 }

@@ -2,20 +2,39 @@
  * Which implementation serves each provider: the live adapter from
  * LIVE_FACTORIES when the provider's credentials are configured (and an
  * adapter exists), otherwise the simulator. Built once from configuration.
+ *
+ * A provider whose models differ in lifecycle (Google: Gemini and Imagen answer
+ * in one call, Veo is submit + poll) has a facet per lifecycle; `get` with the
+ * task picks the facet its model's catalog entry names.
  */
-import { CATALOG, PROVIDERS, type ProviderName } from "~/domain/catalog";
+import { allOfferings, findOffering, PROVIDERS, type ProviderName } from "~/domain/catalog";
 import { providerModes } from "~/domain/health.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { LIVE_FACTORIES, type LiveFactory } from "./live.server";
 import { createSimulator } from "./simulator/simulator.server";
-import type { Provider } from "./types";
+import type { AsyncProvider, Provider, SyncProvider } from "./types";
 
 export interface ProviderRegistry {
-  get(name: ProviderName): Provider;
+  /** The provider; with a task, the facet that runs its model (sync or submit + poll). */
+  get(name: ProviderName, task?: { aiType: string; model: string }): Provider;
   mode(name: ProviderName): "live" | "simulated";
-  /** The model id sent upstream: MODEL_MAP's `provider:model` entry, else the public id. */
+  /** The model id sent upstream: MODEL_MAP's `provider:model` entry, else the catalog's upstream id, else the public id. */
   upstreamModel(provider: ProviderName, model: string): string;
+}
+
+/** A provider's implementations by lifecycle; `main` answers when no task is given. */
+interface Facets {
+  main: Provider;
+  sync?: SyncProvider;
+  async?: AsyncProvider;
+}
+
+function facetsOf(built: Provider | Provider[]): Facets {
+  const list = Array.isArray(built) ? built : [built];
+  const sync = list.find((p): p is SyncProvider => p.lifecycle === "sync");
+  const async = list.find((p): p is AsyncProvider => p.lifecycle === "async");
+  return { main: (async ?? sync)!, sync, async };
 }
 
 export function createRegistry(
@@ -24,23 +43,29 @@ export function createRegistry(
   factories: Partial<Record<ProviderName, LiveFactory>> = LIVE_FACTORIES,
 ): ProviderRegistry {
   const configured = providerModes(config);
-  const providers = new Map<ProviderName, Provider>();
+  const providers = new Map<ProviderName, Facets>();
+  const sim = { delayMs: config.SIMULATOR_DELAY_MS, clock };
   for (const name of PROVIDERS) {
     const factory = factories[name];
     if (configured[name] === "live" && factory) {
-      providers.set(name, factory(config));
+      providers.set(name, facetsOf(factory(config)));
     } else {
-      const lifecycle = CATALOG.find((o) => o.provider === name)?.lifecycle ?? "async";
-      providers.set(name, createSimulator(name, lifecycle, { delayMs: config.SIMULATOR_DELAY_MS, clock }));
+      // The simulator keeps each model's lifecycle, so a simulated task walks the states the live one would.
+      providers.set(name, facetsOf([createSimulator(name, "sync", sim), createSimulator(name, "async", sim)]));
     }
   }
+  const lifecycleOf = (name: ProviderName) => allOfferings().find((o) => o.provider === name)?.lifecycle ?? "async";
   return {
-    get: (name) => {
+    get: (name, task) => {
       const p = providers.get(name);
       if (!p) throw new Error(`no provider ${name}`);
-      return p;
+      const lifecycle = task ? findOffering(task.aiType, name, task.model)?.lifecycle : lifecycleOf(name);
+      return (lifecycle === "sync" ? p.sync : lifecycle === "async" ? p.async : undefined) ?? p.main;
     },
-    mode: (name) => providers.get(name)?.mode ?? "simulated",
-    upstreamModel: (provider, model) => config.modelMap[`${provider}:${model}`] ?? model,
+    mode: (name) => providers.get(name)?.main.mode ?? "simulated",
+    upstreamModel: (provider, model) =>
+      config.modelMap[`${provider}:${model}`] ??
+      allOfferings().find((o) => o.provider === provider && o.model === model)?.upstreamModel ??
+      model,
   };
 }

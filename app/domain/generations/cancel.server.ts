@@ -120,7 +120,7 @@ export async function cancelGeneration(
   await countUnpaidTask(deps.db, userId, deps.clock);
   if (queued > 0) outboxChanged();
   if (before.status === "processing" && before.upstreamTaskId) {
-    await cancelUpstream(deps.providers.get(before.provider as ProviderName), before.upstreamTaskId, genId);
+    await cancelUpstream(deps.providers.get(before.provider as ProviderName, before), before.upstreamTaskId, genId);
   }
   return after;
 }

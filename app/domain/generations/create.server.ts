@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import { type Db, isUniqueViolation, lockRow, one, run, type Tx } from "#db/client";
 import { prepared } from "#db/prepared";
 import { generations, idempotencyKeys } from "#db/schema";
+import { assertActivePlan } from "~/domain/catalog/plan.server";
 import { assertCanReserve } from "~/domain/credits/ledger.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
@@ -88,6 +89,7 @@ function createOrReplayOnce(
       const prior = yield* findIdempotent(tx, args.userId, idem.key, idem.requestHash, now);
       if (prior) return { row: prior, replayed: true };
     }
+    if (offering.requiresPlan) yield* assertActivePlan(tx, args.userId, offering.model, now);
     yield* assertUnpaidAllowance(tx, args.userId, now);
     yield* assertCanReserve(tx, args.userId, offering.credits, clock);
     const row = {

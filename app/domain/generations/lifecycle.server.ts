@@ -193,7 +193,7 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
     await fail(plan.message);
     return;
   }
-  const provider = ctx.providers.get(row.provider as ProviderName);
+  const provider = ctx.providers.get(row.provider as ProviderName, row);
   const req = toRequest(row, ctx.providers);
   const deadline = AbortSignal.timeout(Math.max(1, row.deadlineAt - clock.now()));
   const callSignal = AbortSignal.any([signal, deadline]);

@@ -38,6 +38,7 @@ export function validateGenerateInput(raw: Record<string, unknown>): GenerateInp
   }
   const offering = findOffering(ai_type, provider, model);
   if (!offering) throw new AppError("UNSUPPORTED_MODEL", { model });
+  if (offering.enabled === false) throw new AppError("MODEL_DISABLED", { model });
   if (prompt.length > MAX_PROMPT_LENGTH) throw new AppError("PROMPT_TOO_LONG", { max: MAX_PROMPT_LENGTH });
   const problem = optionsProblem(offering, options);
   if (problem) throw new AppError("INVALID_OPTIONS", { reason: problem });

@@ -41,6 +41,8 @@ const FAILURE_MESSAGE: Record<ProviderName, string> = {
   replicate: "Prediction failed: the model raised an error while generating. (simulated)",
   kling: "Task failed: content risk check did not pass. (simulated)",
   runway: "Task failed: the generation could not be completed. (simulated)",
+  fal: "Request failed: the model could not process the input. (simulated)",
+  google: "The prompt was blocked by the safety filters. (simulated)",
 };
 
 export function taskDelay(prompt: string, delayMs: number): number {

@@ -87,7 +87,7 @@ export function deadline(signal: AbortSignal, timeoutMs: number) {
 export async function callJson(
   ctx: CallContext,
   req: {
-    method: "GET" | "POST" | "DELETE";
+    method: "GET" | "POST" | "PUT" | "DELETE";
     url: string;
     headers: Record<string, string>;
     body?: unknown;

@@ -5,6 +5,8 @@
  */
 import type { ProviderName } from "~/domain/catalog";
 import type { Config } from "~/lib/config.server";
+import { createFalProvider } from "./fal.server";
+import { createGoogleProvider } from "./google.server";
 import { createKlingProvider } from "./kling.server";
 import { createOpenAIProvider } from "./openai.server";
 import { createReplicateProvider } from "./replicate.server";
@@ -19,6 +21,8 @@ export const LIVE_FACTORIES: Partial<Record<ProviderName, LiveFactory>> = {
   replicate: (config) => createReplicateProvider(config),
   kling: (config) => createKlingProvider(config),
   runway: (config) => createRunwayProvider(config),
+  fal: (config) => createFalProvider(config),
+  google: (config) => createGoogleProvider(config),
 };
 
 /** Whether a provider's credentials are configured (the registry runs it live then). */

@@ -1,8 +1,10 @@
 /**
- * All four provider fakes (and optionally an S3-compatible bucket) at once,
+ * All six provider fakes (and optionally an S3-compatible bucket) at once,
  * with the environment that points Atelier at them. Used by `bun run fakes`
  * and by the whole-service tests.
  */
+import { type FalFake, startFalFake } from "./fal";
+import { type GoogleFake, startGoogleFake } from "./google";
 import { type KlingFake, startKlingFake } from "./kling";
 import { type OpenAIFake, startOpenAIFake } from "./openai";
 import { type ReplicateFake, startReplicateFake } from "./replicate";
@@ -15,6 +17,8 @@ export interface AllFakes {
   replicate: ReplicateFake;
   kling: KlingFake;
   runway: RunwayFake;
+  fal: FalFake;
+  google: GoogleFake;
   s3?: S3Fake;
   stripe?: StripeFake;
   /** Provider credentials and base URLs (plus the S3 variables when a bucket runs). */
@@ -33,6 +37,8 @@ export async function startAllFakes(
   const runway = startRunwayFake({ port: at(3) });
   const s3 = opts.s3 ? await startS3Fake({ port: at(4) }) : undefined;
   const stripe = opts.stripe ? startStripeFake({ port: at(5), webhookUrl: opts.stripe.webhookUrl }) : undefined;
+  const fal = startFalFake({ port: at(6) });
+  const google = startGoogleFake({ port: at(7) });
   const env: Record<string, string> = {
     OPENAI_API_KEY: openai.apiKey,
     OPENAI_BASE_URL: openai.baseUrl,
@@ -43,6 +49,11 @@ export async function startAllFakes(
     KLING_BASE_URL: kling.baseUrl,
     RUNWAY_API_KEY: runway.apiKey,
     RUNWAY_BASE_URL: runway.baseUrl,
+    FAL_KEY: fal.key,
+    FAL_QUEUE_URL: fal.baseUrl,
+    FAL_API_URL: fal.baseUrl,
+    GEMINI_API_KEY: google.apiKey,
+    GEMINI_BASE_URL: google.baseUrl,
     // The fakes serve result files from 127.0.0.1, which result downloads refuse by default (SSRF guard).
     OUTBOUND_ALLOW_PRIVATE: "true",
     ...(s3?.env ?? {}),
@@ -53,11 +64,22 @@ export async function startAllFakes(
     replicate,
     kling,
     runway,
+    fal,
+    google,
     s3,
     stripe,
     env,
     stop: async () => {
-      await Promise.all([openai.stop(), replicate.stop(), kling.stop(), runway.stop(), s3?.stop(), stripe?.stop()]);
+      await Promise.all([
+        openai.stop(),
+        replicate.stop(),
+        kling.stop(),
+        runway.stop(),
+        fal.stop(),
+        google.stop(),
+        s3?.stop(),
+        stripe?.stop(),
+      ]);
     },
   };
 }

@@ -28,6 +28,8 @@ describe("GET /api/health", () => {
       replicate: "simulated",
       kling: "simulated",
       runway: "simulated",
+      fal: "simulated",
+      google: "simulated",
     });
   });
 

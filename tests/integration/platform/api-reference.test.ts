@@ -152,6 +152,9 @@ describe("real responses match the documented schemas", () => {
   });
 
   test("billing endpoints (simulated checkout; the webhook refuses without its secret)", async () => {
+    const models = await check("/api/models", undefined, {});
+    expect(models.models.length).toBeGreaterThan(0);
+    await check("/api/models", undefined, { cookie: user.cookie });
     const products = await check("/api/billing/products", undefined, {});
     expect(products.products.length).toBeGreaterThan(0);
     const started = await check(

@@ -289,6 +289,10 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
       body: { provider: "nope", model: "m", prompt: "hi" },
     });
 
+    // The catalog: public, and under a key.
+    await call("POST", "/api/models");
+    await call("POST", "/api/models", { headers: { "x-api-key": "atl_not_a_key" } });
+
     // Service.
     await call("GET", "/api/health");
     await call("POST", "/api/health");

@@ -34,9 +34,19 @@ afterAll(async () => {
 });
 
 describe("spec §8.1 prices", () => {
-  test("the catalog offers exactly the priced models, at the spec's prices", () => {
-    const offered = CATALOG.map((o) => [o.aiType, o.provider, o.model, o.credits]).sort();
-    expect(offered).toEqual(PRICES.map(([t, p, m, cr]) => [t, p, m, cr]).sort());
+  test("the catalog offers every priced model at the spec's price; models beyond them come from the added providers", () => {
+    const offered = CATALOG.map((o) => [o.aiType, o.provider, o.model, o.credits]);
+    for (const [t, p, m, cr] of PRICES) expect(offered).toContainEqual([t, p, m, cr]);
+    const priced = new Set(PRICES.map(([t, p, m]) => `${t}|${p}|${m}`));
+    const others = CATALOG.filter((o) => !priced.has(`${o.aiType}|${o.provider}|${o.model}`));
+    expect([...new Set(others.map((o) => o.provider))].sort()).toEqual(["fal", "google"]);
+  });
+
+  test("POST /api/models on a fresh install lists each priced model at the spec's price", async () => {
+    const r = await c.post("/api/models", undefined);
+    expect(r.body.code).toBe(0);
+    const listed = r.body.data.models.map((m: any) => [m.ai_type, m.provider, m.model, m.credits]);
+    for (const [t, p, m, cr] of PRICES) expect(listed).toContainEqual([t, p, m, cr]);
   });
 
   test("the API asks each price: a user with no credits is told `need <price>, have 0`", async () => {

@@ -59,7 +59,14 @@ describe("all four providers live against their fakes, local storage", () => {
 
   test("health shows every provider live", async () => {
     const body = await (await fetch(`${server.url}/api/health`)).json();
-    expect(body.data.providers).toEqual({ openai: "live", replicate: "live", kling: "live", runway: "live" });
+    expect(body.data.providers).toEqual({
+      openai: "live",
+      replicate: "live",
+      kling: "live",
+      runway: "live",
+      fal: "live",
+      google: "live",
+    });
   });
 
   // The models and prices of the spec (tests/support/spec.ts), not the catalog: a task must cost what the spec says.

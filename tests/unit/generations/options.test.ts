@@ -19,6 +19,14 @@ const runway = offering("video", "runway", "gen4.5");
 const klingVideo = offering("video", "kling", "kling-v1");
 const dalle = offering("image", "openai", "dall-e-3");
 
+/** A value for each option a model requires (an image-to-video model's start image). */
+const requiredInputs = (o: (typeof CATALOG)[number]) =>
+  Object.fromEntries(
+    Object.entries(o.options)
+      .filter(([, spec]) => spec.required)
+      .map(([k]) => [k, "https://example.com/start.png"]),
+  );
+
 describe("what the catalog declares, from each provider's documented API", () => {
   test("every model declares options; the documented key names per provider", () => {
     const keys = Object.fromEntries(
@@ -40,6 +48,29 @@ describe("what the catalog declares, from each provider's documented API", () =>
       "video:runway:gen4.5": ["duration", "ratio", "seed"],
       "video:kling:kling-v1": ["aspect_ratio", "cfg_scale", "duration", "negative_prompt"],
       "video:kling:kling-v1-6": ["aspect_ratio", "cfg_scale", "duration", "negative_prompt"],
+      "image:fal:fal-ai/flux/dev": [
+        "enable_safety_checker",
+        "guidance_scale",
+        "image_size",
+        "num_inference_steps",
+        "output_format",
+        "seed",
+      ],
+      "video:fal:fal-ai/kling-video/v1.6/standard/text-to-video": [
+        "aspect_ratio",
+        "cfg_scale",
+        "duration",
+        "negative_prompt",
+      ],
+      "video:fal:fal-ai/kling-video/v1.6/standard/image-to-video": [
+        "cfg_scale",
+        "duration",
+        "image",
+        "negative_prompt",
+      ],
+      "image:google:gemini-2.5-flash-image": ["aspect_ratio", "image"],
+      "image:google:imagen-4.0-generate-001": ["aspect_ratio"],
+      "video:google:veo-3.0-fast-generate-001": ["aspect_ratio", "image", "negative_prompt", "resolution"],
     });
   });
 
@@ -47,7 +78,7 @@ describe("what the catalog declares, from each provider's documented API", () =>
     for (const o of CATALOG) {
       for (const [k, spec] of Object.entries(o.options)) {
         if ("default" in spec && spec.default !== undefined)
-          expect(optionsProblem(o, { [k]: spec.default })).toBeNull();
+          expect(optionsProblem(o, { ...requiredInputs(o), [k]: spec.default })).toBeNull();
       }
     }
   });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { PROVIDERS } from "~/domain/catalog";
+import { CATALOG, PROVIDERS } from "~/domain/catalog";
 import { parseConfig } from "~/lib/config.server";
 import { parseRetryAfter, redact, retryCreate, sniffContentType, UpstreamError } from "~/providers/http.server";
 import { hasCredentials, LIVE_FACTORIES } from "~/providers/live.server";
@@ -103,13 +103,19 @@ describe("LIVE_FACTORIES", () => {
     KLING_ACCESS_KEY: "a",
     KLING_SECRET_KEY: "s",
     RUNWAY_API_KEY: "r",
+    FAL_KEY: "f",
+    GEMINI_API_KEY: "g",
   });
-  test("every provider has a live factory; each builds a live adapter of the catalog's lifecycle", () => {
+  test("every provider has a live factory; each builds live adapters of its models' lifecycles", () => {
     for (const p of PROVIDERS) {
-      const provider = LIVE_FACTORIES[p]!(cfg);
-      expect(provider.name).toBe(p);
-      expect(provider.mode).toBe("live");
-      expect(provider.lifecycle).toBe(p === "openai" ? "sync" : "async");
+      const built = LIVE_FACTORIES[p]!(cfg);
+      const adapters = Array.isArray(built) ? built : [built];
+      for (const provider of adapters) {
+        expect(provider.name).toBe(p);
+        expect(provider.mode).toBe("live");
+      }
+      const lifecycles = new Set(CATALOG.filter((o) => o.provider === p).map((o) => o.lifecycle));
+      expect(new Set(adapters.map((a) => a.lifecycle))).toEqual(lifecycles);
     }
   });
 

@@ -6,7 +6,7 @@
  */
 
 import { inputClass, labelClass } from "~/components/ui";
-import { type Offering, type OptionSpec, optionFieldLabel } from "~/domain/catalog";
+import { IMAGE_URL_MAX, type Offering, type OptionSpec, optionFieldLabel } from "~/domain/catalog";
 
 export function readOptions(
   offering: Pick<Offering, "options">,
@@ -104,16 +104,31 @@ function Control({ name, spec, id, value }: { name: string; spec: OptionSpec; id
       );
     case "text":
       return <input id={id} name={name} defaultValue={value} type="text" maxLength={spec.maxLength} className={cls} />;
+    case "image":
+      // An https URL until uploads exist (docs/catalog.md "Image inputs").
+      return (
+        <input
+          id={id}
+          name={name}
+          defaultValue={value}
+          type="url"
+          inputMode="url"
+          placeholder="https://…"
+          maxLength={IMAGE_URL_MAX}
+          required={spec.required}
+          className={cls}
+        />
+      );
   }
 }
 
 /** The shape of the result comes first; the rest folds away. */
-const PRIMARY = new Set(["aspect_ratio", "ratio", "size", "duration"]);
+const PRIMARY = new Set(["image", "aspect_ratio", "ratio", "size", "image_size", "duration"]);
 
 function OptionField({ name, spec, value }: { name: string; spec: OptionSpec; value?: string }) {
   const id = `opt-${name}`;
   return (
-    <div className={spec.type === "text" ? "col-span-2" : undefined}>
+    <div className={spec.type === "text" || spec.type === "image" ? "col-span-2" : undefined}>
       <label htmlFor={id} className={`${labelClass} text-xs`}>
         {optionFieldLabel(spec)}
       </label>

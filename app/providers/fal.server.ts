@@ -85,7 +85,14 @@ function resultAssets(json: any): ResultAsset[] {
 export function falInput(req: GenerationRequest): Record<string, unknown> {
   const specs = findOffering(req.aiType, req.provider, req.model)?.options ?? {};
   const input: Record<string, unknown> = { prompt: req.prompt };
-  for (const [key, value] of Object.entries(declaredOptions(req))) input[specs[key]?.param ?? key] = value;
+  for (const [key, value] of Object.entries(declaredOptions(req))) {
+    // fal fetches image inputs from their URL itself; an uploaded file's id means nothing to it yet.
+    if (specs[key]?.type === "image" && !String(value).startsWith("https://"))
+      throw new ProviderError("bad_request", "uploaded files are not available to this model yet; pass an https URL", {
+        retryable: false,
+      });
+    input[specs[key]?.param ?? key] = value;
+  }
   return input;
 }
 

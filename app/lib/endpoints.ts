@@ -279,10 +279,27 @@ export const ENDPOINTS = {
         description: "1–255 visible ASCII characters; remembered 24 h per user",
         maxLength: 255,
       },
+      {
+        name: "Prefer",
+        description:
+          "`wait=N` (1–60) or `wait` (= 60): hold the answer until the task completes or fails, or N seconds pass; the answer then carries the query response's fields (status, result_urls or error_message, created_at, completed_at) plus gen_id and message, and the header `Preference-Applied: wait=N`",
+        maxLength: 200,
+      },
     ],
     body: z.record(z.string(), z.unknown()),
     docBody: GenerateBodyDoc,
-    response: z.strictObject({ gen_id: z.string(), status: z.literal("pending"), message: z.string() }),
+    response: z
+      .object({
+        gen_id: z.string(),
+        status: GenStatus.describe("pending; with `Prefer: wait`, the status when the wait ended"),
+        message: z.string(),
+        created_at: isoTime().optional().describe("with `Prefer: wait`: the query response's fields"),
+        started_at: startedAt(),
+        result_urls: z.array(z.url()).optional().describe("with `Prefer: wait`, when completed"),
+        error_message: z.string().optional().describe("with `Prefer: wait`, when failed"),
+        completed_at: isoTime().optional().describe("with `Prefer: wait`, when finished"),
+      })
+      .describe("Without `Prefer: wait`: gen_id, status pending and message (spec 4.1)"),
     successMessage: GENERATE_MESSAGE,
     errors: [
       ...AUTH_ERRORS,

@@ -14,6 +14,7 @@ import { checkMailerInBackground, createMailer } from "~/lib/mail.server";
 import { getMetrics } from "~/lib/metrics.server";
 import { setBaselineHeaders } from "~/lib/security-headers.server";
 import { closeServices, initServices } from "~/lib/services.server";
+import { beginShutdown } from "~/lib/shutdown.server";
 import { APP_VERSION } from "~/lib/version";
 import { CliError } from "./cli-error";
 import { routeLabeler } from "./route-labels.server";
@@ -204,6 +205,7 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
     if (stopping) return;
     stopping = true;
     log.info("shutting down", { signal });
+    beginShutdown(); // held responses answer now, so stop() does not wait out their timers
     await server.stop();
     for (const fn of shutdownHooks) {
       try {

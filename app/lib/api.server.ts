@@ -46,6 +46,8 @@ export interface ApiOptions<A extends AuthMode, S extends z.ZodType | undefined,
   body?: S;
   /** GET endpoints (the status stream): `body` then validates the query parameters instead. */
   method?: "POST" | "GET";
+  /** Body fields a POST may give in the URL's query instead (task links: `?gen_id=`); the body wins. */
+  urlParams?: readonly string[];
   /** Maps a failed parse to the endpoint's own error (default: `invalid params`). */
   onInvalid?: (error: z.ZodError, raw: unknown) => AppError;
   handler: (ctx: ApiContext<A, S extends z.ZodType ? z.output<S> : undefined>) => Promise<ApiResult<T>> | ApiResult<T>;
@@ -189,6 +191,14 @@ export function api<A extends AuthMode, S extends z.ZodType | undefined = undefi
           method === "GET" ? Object.fromEntries(new URL(request.url).searchParams) : await readJsonBody(request);
         if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
           throw opts.onInvalid?.(new ZodError([]), raw) ?? new AppError("INVALID_PARAMS");
+        }
+        if (opts.urlParams && method === "POST") {
+          const params = new URL(request.url).searchParams;
+          for (const name of opts.urlParams) {
+            const v = params.get(name);
+            if (v !== null && (raw as Record<string, unknown>)[name] === undefined)
+              (raw as Record<string, unknown>)[name] = v;
+          }
         }
         const parsed = opts.body.safeParse(raw);
         if (!parsed.success) throw opts.onInvalid?.(parsed.error, raw) ?? new AppError("INVALID_PARAMS");

@@ -103,14 +103,25 @@ const startedAt = () =>
     .optional()
     .describe("when the job runner first took the task; absent before (additive, docs/design.md §10)");
 
+export const TaskLinksSchema = z
+  .strictObject({
+    get: z.url().describe("POST here (with the key or session) for the task's status: /api/generator/query?gen_id=…"),
+    cancel: z.url().describe("POST here to cancel it: /api/generator/cancel?gen_id=…"),
+    stream: z.url().describe("GET: Server-Sent Events of its status"),
+    web: z.url().describe("the task's page in the studio"),
+  })
+  .describe("the task's links (additive; docs/events.md)");
+const links = () => TaskLinksSchema.optional();
+
 export const QueryResponseSchema = z
   .discriminatedUnion("status", [
-    z.strictObject({ gen_id: z.string(), status: z.literal("pending"), created_at: isoTime() }),
+    z.strictObject({ gen_id: z.string(), status: z.literal("pending"), created_at: isoTime(), urls: links() }),
     z.strictObject({
       gen_id: z.string(),
       status: z.literal("processing"),
       created_at: isoTime(),
       started_at: startedAt(),
+      urls: links(),
     }),
     z.strictObject({
       gen_id: z.string(),
@@ -119,6 +130,7 @@ export const QueryResponseSchema = z
       created_at: isoTime(),
       started_at: startedAt(),
       completed_at: isoTime(),
+      urls: links(),
     }),
     z.strictObject({
       gen_id: z.string(),
@@ -127,6 +139,7 @@ export const QueryResponseSchema = z
       created_at: isoTime(),
       started_at: startedAt(),
       completed_at: isoTime(),
+      urls: links(),
     }),
   ])
   .describe("Generation status (spec 4.2): the fields depend on status");
@@ -143,6 +156,7 @@ export const HistoryEntrySchema = z.strictObject({
   created_at: isoTime(),
   started_at: isoTime().nullable().describe("null until the job runner takes the task (additive, docs/design.md §10)"),
   completed_at: isoTime().nullable().describe("null until the task completes or fails"),
+  urls: links(),
 });
 
 export const ApiKeyInfoSchema = z.strictObject({
@@ -298,6 +312,7 @@ export const ENDPOINTS = {
         result_urls: z.array(z.url()).optional().describe("with `Prefer: wait`, when completed"),
         error_message: z.string().optional().describe("with `Prefer: wait`, when failed"),
         completed_at: isoTime().optional().describe("with `Prefer: wait`, when finished"),
+        urls: links(),
       })
       .describe("Without `Prefer: wait`: gen_id, status pending and message (spec 4.1)"),
     successMessage: GENERATE_MESSAGE,

@@ -11,6 +11,7 @@
  */
 import { type Db, openDatabase, openPostgres } from "#db/client";
 import { seedProducts } from "~/domain/billing/products.server";
+import { setLinkBase } from "~/domain/generations/links";
 import { type Auth, createAuth } from "./auth.server";
 import { type Clock, systemClock } from "./clock";
 import { type Config, describeDatabase, getConfig } from "./config.server";
@@ -37,6 +38,7 @@ function logMigrated(config: Config): (applied: number, before: number) => void 
 
 function assemble(config: Config, db: Db): Services {
   const clock = systemClock;
+  setLinkBase(config.publicUrl);
   let auth: Auth | undefined;
   // Built on first use: the worker and the CLI never sign anything, so they run without BETTER_AUTH_SECRET on PostgreSQL.
   return {

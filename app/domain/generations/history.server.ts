@@ -5,6 +5,7 @@ import { engineOf, prepared } from "#db/prepared";
 import { generations } from "#db/schema";
 import { offsetOf } from "~/domain/paging";
 import { AppError } from "~/lib/errors";
+import { type TaskLinks, taskLinks } from "./links";
 import { parseResultUrls } from "./views.server";
 
 export const HISTORY_DEFAULT_PAGE_SIZE = 20;
@@ -90,6 +91,7 @@ function entryJson(r: HistoryRow): string {
   r.created_at = isoOf(r.created_at)!;
   r.started_at = isoOf(r.started_at);
   r.completed_at = isoOf(r.completed_at);
+  (r as HistoryRow & { urls: TaskLinks }).urls = taskLinks(r.gen_id);
   return JSON.stringify(r);
 }
 

@@ -5,6 +5,7 @@ import { prepared } from "#db/prepared";
 import { generations } from "#db/schema";
 import { iso } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
+import { taskLinks } from "./links";
 import type { GenerationStatus } from "./status";
 
 export type GenerationRow = typeof generations.$inferSelect;
@@ -47,7 +48,10 @@ export async function queryGeneration(db: Db, userId: string, genId: string) {
   return toQueryView(row);
 }
 
-/** Spec 4.2: the fields of the query response, by status; `started_at` once the task has started (additive, docs/design.md §10). */
+/**
+ * Spec 4.2: the fields of the query response, by status; `started_at` once the task has started (additive,
+ * docs/design.md §10); `urls` the task's links (additive, links.ts).
+ */
 export function toQueryView(row: QueryRow) {
   const base = {
     gen_id: row.id,
@@ -55,13 +59,19 @@ export function toQueryView(row: QueryRow) {
     created_at: iso(row.createdAt)!,
     ...(row.startedAt !== null && row.status !== "pending" ? { started_at: iso(row.startedAt)! } : {}),
   };
+  const urls = taskLinks(row.id);
   if (row.status === "completed") {
-    return { ...base, result_urls: parseResultUrls(row), completed_at: iso(row.completedAt)! };
+    return { ...base, result_urls: parseResultUrls(row), completed_at: iso(row.completedAt)!, urls };
   }
   if (row.status === "failed") {
-    return { ...base, error_message: row.errorMessage ?? "generation failed", completed_at: iso(row.completedAt)! };
+    return {
+      ...base,
+      error_message: row.errorMessage ?? "generation failed",
+      completed_at: iso(row.completedAt)!,
+      urls,
+    };
   }
-  return base;
+  return { ...base, urls };
 }
 
 /** History `credits_cost`: the price, except 0 for a failed task (docs/design.md §3). */
@@ -82,5 +92,6 @@ export function toHistoryEntry(row: GenerationRow) {
     created_at: iso(row.createdAt)!,
     started_at: iso(row.startedAt),
     completed_at: iso(row.completedAt),
+    urls: taskLinks(row.id),
   };
 }

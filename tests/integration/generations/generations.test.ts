@@ -219,7 +219,7 @@ describe("POST /api/generator/query (spec 4.2)", () => {
     const created = await generate(a, { ...IMAGE, prompt: "waiting" }, c);
     const r = await c.post("/api/generator/query", { gen_id: created.data.gen_id }, a);
     expect(r.body.code).toBe(0);
-    expect(Object.keys(r.body.data).sort()).toEqual(["created_at", "gen_id", "status"]);
+    expect(Object.keys(r.body.data).sort()).toEqual(["created_at", "gen_id", "status", "urls"]);
     expect(r.body.data.status).toBe("pending");
     expect(r.body.data.gen_id).toBe(created.data.gen_id);
     expect(r.body.data.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -229,7 +229,7 @@ describe("POST /api/generator/query (spec 4.2)", () => {
     const a = await user();
     const created = await generate(a, { ...IMAGE, prompt: "slow one [simulate:slow]" }); // 10 × 60 ms
     const data = await waitFor(a, created.data.gen_id, ["processing"]);
-    expect(Object.keys(data).sort()).toEqual(["created_at", "gen_id", "started_at", "status"]);
+    expect(Object.keys(data).sort()).toEqual(["created_at", "gen_id", "started_at", "status", "urls"]);
     expect(Date.parse(data.started_at)).toBeGreaterThanOrEqual(Date.parse(data.created_at));
     const done = await waitFor(a, created.data.gen_id);
     expect(done.status).toBe("completed");
@@ -246,6 +246,7 @@ describe("POST /api/generator/query (spec 4.2)", () => {
       "result_urls",
       "started_at",
       "status",
+      "urls",
     ]);
     expect(data.status).toBe("completed");
     expect(Array.isArray(data.result_urls)).toBe(true);
@@ -285,6 +286,7 @@ describe("POST /api/generator/query (spec 4.2)", () => {
       "gen_id",
       "started_at",
       "status",
+      "urls",
     ]);
     expect(r.status).toBe("failed");
     expect(r.error_message).toContain("(simulated)");
@@ -353,6 +355,7 @@ describe("POST /api/generator/history (spec 4.3)", () => {
         "result_urls",
         "started_at",
         "status",
+        "urls",
       ].sort(),
     );
     expect(done).toMatchObject({

@@ -22,6 +22,14 @@ import { manualClock } from "~/lib/clock";
 import { type Postgres, skipWithoutPostgres, startPostgres } from "../../support/postgres";
 import { addUserRow } from "../../support/services";
 
+/** A task's links as the views show them (no PUBLIC_URL set in unit tests: relative). */
+const linksOf = (id: string) => ({
+  get: `/api/generator/query?gen_id=${id}`,
+  cancel: `/api/generator/cancel?gen_id=${id}`,
+  stream: `/api/generator/stream?gen_id=${id}`,
+  web: `/studio/${id}`,
+});
+
 test("? parameters become $n, quoted ones stay", () => {
   expect(toDollarParams("SELECT a FROM t WHERE b = ? AND c = '?' AND d = ?")).toBe(
     "SELECT a FROM t WHERE b = $1 AND c = '?' AND d = $2",
@@ -108,6 +116,7 @@ describe.skipIf(skipWithoutPostgres())("the domain on PostgreSQL", () => {
       gen_id: page.generations[0]!.gen_id,
       status: "pending",
       created_at: page.generations[0]!.created_at,
+      urls: linksOf(page.generations[0]!.gen_id),
     });
   });
 

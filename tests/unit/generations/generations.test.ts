@@ -37,6 +37,14 @@ import { createSimulator } from "~/providers/simulator/simulator.server";
 import { type AsyncProvider, type Provider, ProviderError, type SyncProvider } from "~/providers/types";
 import { isSafeKey, LocalStorage, resolveKey } from "~/storage/local.server";
 
+/** A task's links as the views show them (no PUBLIC_URL set in unit tests: relative). */
+const linksOf = (id: string) => ({
+  get: `/api/generator/query?gen_id=${id}`,
+  cancel: `/api/generator/cancel?gen_id=${id}`,
+  stream: `/api/generator/stream?gen_id=${id}`,
+  web: `/studio/${id}`,
+});
+
 const CONFIG = { IMAGE_DEADLINE_MS: 600_000, VIDEO_DEADLINE_MS: 1_200_000 };
 const never = new AbortController().signal;
 
@@ -128,6 +136,7 @@ describe("createGeneration", () => {
       gen_id: img.id,
       status: "pending",
       created_at: "2026-11-22T10:00:00.000Z",
+      urls: linksOf(img.id),
     });
   });
 });

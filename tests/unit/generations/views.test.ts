@@ -19,6 +19,14 @@ import {
   toQueryView,
 } from "~/domain/generations/views.server";
 
+/** A task's links as the views show them (no PUBLIC_URL set in unit tests: relative). */
+const linksOf = (id: string) => ({
+  get: `/api/generator/query?gen_id=${id}`,
+  cancel: `/api/generator/cancel?gen_id=${id}`,
+  stream: `/api/generator/stream?gen_id=${id}`,
+  web: `/studio/${id}`,
+});
+
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 let db: Db;
 
@@ -115,7 +123,12 @@ describe("toQueryView (spec 4.2)", () => {
   test("pending: gen_id, status, created_at and nothing else, even with a start time", async () => {
     const u = await addUser();
     const t = await addTask(u, "pending", { startedAt: new Date(T0 + 5) });
-    expect(toQueryView(t)).toEqual({ gen_id: t.id, status: "pending", created_at: "2026-11-22T10:00:00.000Z" });
+    expect(toQueryView(t)).toEqual({
+      gen_id: t.id,
+      status: "pending",
+      created_at: "2026-11-22T10:00:00.000Z",
+      urls: linksOf(t.id),
+    });
   });
 
   test("processing: started_at once started, absent before", async () => {
@@ -126,12 +139,14 @@ describe("toQueryView (spec 4.2)", () => {
       status: "processing",
       created_at: "2026-11-22T10:00:00.000Z",
       started_at: "2026-11-22T10:00:01.000Z",
+      urls: linksOf(started.id),
     });
     const notYet = await addTask(u, "processing");
     expect(toQueryView(notYet)).toEqual({
       gen_id: notYet.id,
       status: "processing",
       created_at: "2026-11-22T10:00:00.000Z",
+      urls: linksOf(notYet.id),
     });
   });
 

@@ -11,6 +11,7 @@ export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
+  urlParams: ["gen_id"],
   handler: async ({ caller, input, services }) => {
     const row = await cancelGeneration(
       { db: services.db, clock: services.clock, providers: getGenerationRuntime().providers },

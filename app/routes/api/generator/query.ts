@@ -9,6 +9,7 @@ export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
+  urlParams: ["gen_id"],
   handler: async ({ caller, input, services }) => ({
     data: await queryGeneration(services.db, caller.user.id, input.gen_id),
   }),

@@ -28,7 +28,7 @@ interface FrameProps {
   children: (ids: { title: string; desc: string }) => ReactNode;
 }
 
-function ChartFrame({ title, description, legend, table, children }: FrameProps) {
+function ChartFrame({ title, legend, table, children }: FrameProps) {
   const id = useId();
   const ids = { title: `${id}-title`, desc: `${id}-desc` };
   return (

@@ -15,7 +15,8 @@
  *   const row = yield* one(q, { id });          // or: await db.one(q, { id })
  */
 import { Database } from "bun:sqlite";
-import type { Engine, Tx } from "./client";
+import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import type { Engine, Tx } from "./query";
 
 const cache = new WeakMap<object, Map<string, unknown>>();
 
@@ -62,4 +63,15 @@ export function prepared<D extends Tx, B extends { prepare(): unknown }>(t: D, k
   return (st as { client?: unknown }).client === client
     ? st
     : (Object.create(st as object, { client: { value: client } }) as B);
+}
+
+/**
+ * `column IN (the elements of a JSON array parameter)`: one statement text for
+ * any number of ids, so it can be prepared once (SQLite `json_each`,
+ * PostgreSQL `json_array_elements_text`).
+ */
+export function inJsonArray(t: Tx, column: SQLWrapper, param: SQLWrapper): SQL {
+  return engineOf(t) === "postgres"
+    ? sql`${column} in (select value from json_array_elements_text(${param}::json))`
+    : sql`${column} in (select value from json_each(${param}))`;
 }

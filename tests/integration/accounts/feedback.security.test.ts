@@ -1,11 +1,9 @@
 /**
- * review3: feedback is the one free write of an unbounded size class. Session
- * requests are not rate limited (spec 8.2), so one signed-in account could
- * store 5,000-character feedback rows as fast as the server answers — the
- * database (and the admin's inbox) grows without bound, about 1 MB per 200
- * requests. Now each user may send FEEDBACK_PER_HOUR an hour (session, key or
- * the page alike); past that the answer is 429 "Too Many Requests" with
- * Retry-After, and nothing is stored.
+ * Feedback is the one free write of an unbounded size class (docs/decisions/069-feedback-limit.md). Session requests are not
+ * rate limited (docs/api.md §8.2), so without a bound one signed-in account could store 5,000-character feedback
+ * rows as fast as the server answers (about 1 MB per 200 requests, in the database and the admin's inbox). Each
+ * user may send FEEDBACK_PER_HOUR an hour (session, key or the page alike); past that the answer is 429
+ * "Too Many Requests" with Retry-After, and nothing is stored.
  */
 import { expect, test } from "bun:test";
 import { type Client, uniqueEmail } from "../../support/client";

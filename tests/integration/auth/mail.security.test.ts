@@ -1,14 +1,12 @@
 /**
- * review3: Atelier as a mail cannon. Every account e-mail (verification, reset,
- * "you already have an account") went out once per request, so anyone could
- * make the server mail one address without bound: request-password-reset for a
- * known address, sign-in with the password of an unverified account one created
- * with the victim's address (each sign-in mails a fresh link), or sign-up again
- * with a taken address. better-auth's per-IP limiter (3 a minute) bounds one
- * address of the attacker, not the victim's inbox; an attacker with many
- * addresses (an IPv6 /56 is 256 of them) is modelled by AUTH_RATE_LIMIT=off.
- * Now each recipient gets at most ACCOUNT_MAILS_PER_HOUR account mails an hour,
- * whatever asks for them, and the answers do not change.
+ * Atelier must not be a mail cannon (docs/decisions/068-account-email-limit.md). Without a bound, every account e-mail
+ * (verification, reset, "you already have an account") goes out once per request, so anyone could make the server
+ * mail one address without end: request-password-reset for a known address, sign-in with the password of an
+ * unverified account one created with the victim's address (each sign-in mails a fresh link), or sign-up again with
+ * a taken address. better-auth's per-IP limiter (3 a minute) bounds one address of the attacker, not the victim's
+ * inbox; an attacker with many addresses (an IPv6 /56 is 256 of them) is modelled by AUTH_RATE_LIMIT=off. Each
+ * recipient gets at most ACCOUNT_MAILS_PER_HOUR account mails an hour, whatever asks for them, and the answers do
+ * not change.
  */
 import { expect, test } from "bun:test";
 import { type SmtpFake, startSmtp } from "../../fakes/smtp";

@@ -187,8 +187,8 @@ describe("atelier worker", () => {
   }, 30_000);
 
   test("the worker announces 'worker started' only once SIGTERM stops it gracefully (a supervisor may stop it at once)", async () => {
-    // Before the fix the line was logged before the handlers existed: a SIGTERM sent on reading it met the default
-    // disposition (exit 143, no "shutting down") about one time in three.
+    // Logged before the handlers exist, the line would let a SIGTERM sent on reading it meet the default
+    // disposition (exit 143, no "shutting down"): about one time in three.
     const run = Bun.spawnSync(["bun", join(import.meta.dir, "../../support/stop-worker-at-once.ts"), "15"], {
       stdout: "pipe",
       stderr: "pipe",

@@ -1,12 +1,8 @@
 /**
- * Security review 5: result files in S3 were stored with the content type the
- * provider's download answered with, verbatim. Local storage serves by the
- * key's extension (`.bin` → application/octet-stream, nosniff, sandbox CSP),
- * but a bucket serves the stored type: a result URL answered `text/html` or
- * `image/svg+xml` ran script on the bucket's origin (often a sibling of the
- * site, `media.example.com`). Now only the image and video types of
- * docs/decisions/100-s3-result-content-types.md are kept; anything else is stored as
- * application/octet-stream.
+ * Result files in S3 keep only image and video content types (docs/decisions/100-s3-result-content-types.md). Local storage
+ * serves by the key's extension (`.bin` → application/octet-stream, nosniff, sandbox CSP), but a bucket serves the
+ * stored type: a result stored as the provider's `text/html` or `image/svg+xml` would run script on the bucket's
+ * origin (often a sibling of the site, `media.example.com`). Anything else is stored as application/octet-stream.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { storeResults } from "~/domain/generations/results.server";

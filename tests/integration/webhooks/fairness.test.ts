@@ -1,9 +1,8 @@
 /**
- * review2: webhook deliveries share one pool of WEBHOOK_CONCURRENCY senders,
- * taken oldest-due first with no per-user share. One user whose endpoints
- * never answer holds every sender for WEBHOOK_TIMEOUT_MS per attempt (and
- * refills the queue with retries and resends), so everyone else's webhooks
- * wait behind theirs: a free account stalls delivery for all users.
+ * Webhook deliveries share one pool of WEBHOOK_CONCURRENCY senders (docs/decisions/060-fair-webhook-senders.md). Taken
+ * oldest-due first with no per-user share, one user whose endpoints never answer would hold every sender for
+ * WEBHOOK_TIMEOUT_MS per attempt (and refill the queue with retries and resends), so everyone else's webhooks would
+ * wait behind theirs: a free account could stall delivery for all users.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { Client, uniqueEmail } from "../../support/client";

@@ -1,11 +1,9 @@
 /**
- * review3: demo images were kept for ever. A simulated demo image is free
- * (about 11.5 KB, a file of its own), so a signed-in account at the default
- * DEMO_RATE_LIMIT (10 a minute) added about 14,400 files and 166 MB a day to
- * the media store, each of its accounts again, with nothing ever removing them
- * (result files of paid tasks are bounded by what was paid; these were not).
- * Now demo images live under `demo/<UTC day>/` and the retention sweep removes
- * the days older than DEMO_IMAGE_RETENTION_DAYS.
+ * Demo images are swept (docs/decisions/074-demo-images-swept.md). A simulated demo image is free (about 11.5 KB, a file of
+ * its own), so at the default DEMO_RATE_LIMIT (10 a minute) one signed-in account could add about 14,400 files and
+ * 166 MB a day to the media store, each of its accounts again; result files of paid tasks are bounded by what was
+ * paid, these are not. Demo images live under `demo/<UTC day>/` and the retention sweep removes the days older than
+ * DEMO_IMAGE_RETENTION_DAYS.
  */
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";

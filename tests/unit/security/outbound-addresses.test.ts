@@ -1,13 +1,11 @@
 /**
- * Security review 5: addresses the safe outbound fetch (webhooks, result
- * downloads) took for the public internet although they are not.
+ * Addresses the safe outbound fetch (webhooks, result downloads) must not take for the public internet
+ * (docs/decisions/097-outbound-ipv6-global-unicast-only.md, docs/decisions/098-outbound-refuses-own-addresses.md).
  *
- * IPv6 outside 2000::/3. All global unicast IPv6 is allocated from 2000::/3;
- * ipaddr.js names every address it has no special range for "unicast", which
- * let the deprecated IPv4-compatible form through: `::a9fe:a9fe` (written
- * `::169.254.169.254`, the metadata address) and `::7f00:1` (`::127.0.0.1`) were
- * accepted as webhook URLs. A host with the old automatic tunnel (sit) routes
- * them to the IPv4 address they carry; nothing legitimate lives there.
+ * IPv6 outside 2000::/3. All global unicast IPv6 is allocated from 2000::/3; ipaddr.js names every address it has
+ * no special range for "unicast", which would let the deprecated IPv4-compatible form through: `::a9fe:a9fe`
+ * (written `::169.254.169.254`, the metadata address) and `::7f00:1` (`::127.0.0.1`). A host with the old automatic
+ * tunnel (sit) routes them to the IPv4 address they carry; nothing legitimate lives there.
  */
 import { describe, expect, test } from "bun:test";
 import { networkInterfaces } from "node:os";
@@ -114,10 +112,10 @@ describe("addresses this server holds are refused like loopback", () => {
 });
 
 /**
- * A host whose DNS server never answers. The attempt's timeout (WEBHOOK_TIMEOUT_MS) started only after the
- * lookup: a webhook at a name on the user's own slow DNS server held a sender for as long as the system resolver
- * waited (10–30 s with glibc's defaults), and the create request as long. A never-answering resolver held them for
- * good (the old code: still waiting after 3 s with a 300 ms timeout).
+ * A host whose DNS server never answers (docs/decisions/102-webhook-dns-timeout.md). If the attempt's timeout
+ * (WEBHOOK_TIMEOUT_MS) started only after the lookup, a webhook at a name on the user's own slow DNS server would
+ * hold a sender for as long as the system resolver waits (10–30 s with glibc's defaults), and the create request as
+ * long; a never-answering resolver would hold them for good.
  */
 describe("resolution is bounded by the attempt's timeout and DNS_TIMEOUT_MS", () => {
   const never = () => new Promise<string[]>(() => {});

@@ -1,5 +1,5 @@
 /**
- * review2: the webhook senders are shared fairly — at most `perUser` of one
+ * The webhook senders are shared fairly (docs/decisions/060-fair-webhook-senders.md): at most `perUser` of one
  * user's deliveries are in flight at once (over every process's leases), so a
  * user whose endpoints never answer cannot hold every sender. Both engines.
  */

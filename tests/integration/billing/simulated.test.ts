@@ -1,12 +1,15 @@
 /**
- * docs/design.md §9: with no STRIPE_SECRET_KEY, checkout_url opens Atelier's own
- * simulated checkout page, which completes through the webhook's fulfilment.
- * Opening the page (GET) changes nothing; completing needs a POST by the
- * checkout's owner carrying its per-checkout form token.
+ * docs/design.md §9: with no STRIPE_SECRET_KEY, checkout_url opens Atelier's own simulated checkout page, which
+ * completes through the webhook's fulfilment. Opening the page (GET) changes nothing; completing needs a POST by the
+ * checkout's owner carrying its per-checkout form token, and only while Stripe is not configured.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { type StripeFake, startStripeFake } from "../../fakes/stripe";
 import { Client, uniqueEmail } from "../../support/client";
 import { databaseEnv, runAtelier, startServer, type TestServer } from "../../support/server";
+
+setDefaultTimeout(60_000);
 
 let server: TestServer;
 let api: Client;
@@ -190,4 +193,47 @@ describe("products are editable with the admin CLI", () => {
     expect(listed.stdout).toContain("pro-monthly");
     expect(listed.stdout).toContain("off sale");
   }, 60_000);
+});
+
+/**
+ * The simulated checkout hands out credits for free, so it exists only while no STRIPE_SECRET_KEY is set
+ * (docs/design.md §9): a simulated checkout started before the operator configured Stripe (open for 24 h) cannot be
+ * paid once Stripe is on, or a buyer could hoard them and collect free credits once real payments are on.
+ */
+describe("a simulated checkout started before Stripe was configured", () => {
+  let first: TestServer | undefined;
+  let second: TestServer | undefined;
+  let stripe: StripeFake | undefined;
+  afterAll(async () => {
+    await first?.stop();
+    await second?.dispose();
+    await stripe?.stop();
+    if (first) rmSync(first.dataDir, { recursive: true, force: true });
+  });
+
+  test("a simulated checkout started before Stripe was configured cannot be paid once Stripe is on", async () => {
+    first = await startServer();
+    const api = new Client(first.url);
+    const { cookie } = await api.signUp(uniqueEmail("hoard"));
+    const url = new URL(
+      (await api.post("/api/billing/checkout", { product_id: "pack-100" }, { cookie })).body.data.checkout_url,
+    );
+    expect(url.pathname).toStartWith("/billing/simulated/");
+    const token = url.searchParams.get("token")!;
+    const { port, dataDir } = first;
+    await first.stop();
+
+    // The operator turns real payments on (same data, same address).
+    stripe = startStripeFake();
+    second = await startServer({ port, dataDir, env: stripe.env });
+    const paid = await fetch(`${second.url}${url.pathname}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: second.url, cookie },
+      body: new URLSearchParams({ token, outcome: "pay" }),
+    });
+    await paid.arrayBuffer();
+    expect((await api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits).toBe(10); // SIGNUP_CREDITS only
+    expect(paid.status).not.toBe(302);
+  });
 });

@@ -5,7 +5,8 @@ import type { Db } from "#db/client";
 import { creditGrants } from "#db/schema";
 import { Client, uniqueEmail } from "../../support/client";
 import { insertApiKey, markVerified, openServerDb } from "../../support/db";
-import { databaseEnv, runAtelier, startServer, type TestServer } from "../../support/server";
+import { runAdmin } from "../../support/fixtures";
+import { runAtelier, startServer, type TestServer } from "../../support/server";
 
 let server: TestServer;
 let api: Client;
@@ -269,19 +270,7 @@ describe("POST /api/admin/list-users", () => {
 });
 
 describe("admin CLI (bun app/cli.ts admin …) against the same DATA_DIR", () => {
-  async function cli(...args: string[]) {
-    return runAtelier(["admin", ...args], {
-      cwd: server.dataDir,
-      env: {
-        PATH: process.env.PATH!,
-        HOME: process.env.HOME ?? "/tmp",
-        DATA_DIR: server.dataDir,
-        LOG_LEVEL: "warn",
-        ADMIN_EMAILS: ADMIN_EMAIL,
-        ...databaseEnv(server),
-      },
-    });
-  }
+  const cli = (...args: string[]) => runAdmin(server, args, { ADMIN_EMAILS: ADMIN_EMAIL });
 
   test("--help lists the actions", async () => {
     const r = await cli("--help");

@@ -9,7 +9,8 @@ import type { Db } from "#db/client";
 import { user } from "#db/schema";
 import { Client, sessionCookie, uniqueEmail } from "../../support/client";
 import { insertApiKey, markVerified, openServerDb } from "../../support/db";
-import { databaseEnv, runAtelier, startServer, type TestServer } from "../../support/server";
+import { runAdmin } from "../../support/fixtures";
+import { startServer, type TestServer } from "../../support/server";
 
 // CLI runs start processes: slow on a busy machine.
 
@@ -36,19 +37,7 @@ const listUsers = (auth: { cookie?: string; apiKey?: string }) =>
 const adminPage = async (cookie: string) =>
   (await fetch(`${server.url}/admin`, { headers: { cookie }, redirect: "manual" })).status;
 
-async function cli(...args: string[]) {
-  return runAtelier(["admin", ...args], {
-    cwd: server.dataDir,
-    env: {
-      PATH: process.env.PATH!,
-      HOME: process.env.HOME ?? "/tmp",
-      DATA_DIR: server.dataDir,
-      LOG_LEVEL: "warn",
-      ADMIN_EMAILS: ADMIN_EMAIL,
-      ...databaseEnv(server),
-    },
-  });
-}
+const cli = (...args: string[]) => runAdmin(server, args, { ADMIN_EMAILS: ADMIN_EMAIL });
 
 describe("an ADMIN_EMAILS address proves nothing until it is verified", () => {
   test("unverified sign-up with the admin address in another letter case: forbidden on admin endpoints (session and key), 404 on /admin", async () => {

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { rmSync } from "node:fs";
 import { type StripeFake, startStripeFake } from "../../fakes/stripe";
 import { Client, uniqueEmail } from "../../support/client";
-import { databaseEnv, runAtelier, startServer, type TestServer } from "../../support/server";
+import { runAdmin } from "../../support/fixtures";
+import { startServer, type TestServer } from "../../support/server";
 
 setDefaultTimeout(60_000);
 
@@ -108,18 +109,7 @@ describe("simulated checkout", () => {
 });
 
 describe("products are editable with the admin CLI", () => {
-  async function cli(...args: string[]) {
-    return runAtelier(["admin", ...args], {
-      cwd: server.dataDir,
-      env: {
-        PATH: process.env.PATH!,
-        HOME: process.env.HOME ?? "/tmp",
-        DATA_DIR: server.dataDir,
-        LOG_LEVEL: "error",
-        ...databaseEnv(server),
-      },
-    });
-  }
+  const cli = (...args: string[]) => runAdmin(server, args, { LOG_LEVEL: "error" });
 
   test("set-product adds and changes a product; --active false takes it off sale; bad input exits 1", async () => {
     const added = await cli(

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
 import { openDatabase } from "#db/client";
-import { orders, user } from "#db/schema";
+import { orders } from "#db/schema";
 import {
   adminListUsers,
   CreateSubscriptionSchema,
@@ -17,6 +17,7 @@ import {
   toSubscriptionInfo,
 } from "~/domain/subscriptions/subscriptions.server";
 import { manualClock } from "~/lib/clock";
+import { createUserSync } from "../../support/fixtures";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 
@@ -25,17 +26,7 @@ function setup() {
   const clock = manualClock(T0);
   const addUser = (email = `${randomUUID()}@example.test`, emailVerified = false) => {
     const id = randomUUID();
-    db.insert(user)
-      .values({
-        id,
-        name: "n",
-        email,
-        emailVerified,
-        createdAt: new Date(clock.now()),
-        updatedAt: new Date(clock.now()),
-        inviteCode: id.slice(0, 8),
-      })
-      .run();
+    createUserSync(db, { id, at: clock.now(), name: "n", email, emailVerified });
     return id;
   };
   return { db, clock, addUser };

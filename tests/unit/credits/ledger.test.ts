@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { type Db, openDatabase } from "#db/client";
-import { creditAllocations, creditDebits, creditGrants, generations, user } from "#db/schema";
+import { creditAllocations, creditDebits, creditGrants, generations } from "#db/schema";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import {
   assertCanReserve,
@@ -20,6 +20,7 @@ import {
 } from "~/domain/credits/ledger.server";
 import { DAY_MS, manualClock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
+import { createUserSync } from "../../support/fixtures";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 const HOUR = 3_600_000;
@@ -29,16 +30,7 @@ let clock: ReturnType<typeof manualClock>;
 
 function addUser(d: Db = db): string {
   const id = randomUUID();
-  d.insert(user)
-    .values({
-      id,
-      name: "u",
-      email: `${id}@example.test`,
-      createdAt: new Date(T0),
-      updatedAt: new Date(T0),
-      inviteCode: id.slice(0, 8),
-    })
-    .run();
+  createUserSync(d, { id, at: T0 });
   return id;
 }
 

@@ -14,10 +14,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { type Db, openDatabase, openPostgres } from "#db/client";
-import { creditDebits, generations, user } from "#db/schema";
+import { creditDebits, generations } from "#db/schema";
 import { findOffering } from "~/domain/catalog";
 import { getCredits, grantCredits, reservedCredits } from "~/domain/credits/ledger.server";
 import { createGeneration } from "~/domain/generations/create.server";
+import { createUser } from "../../support/fixtures";
 import { type Postgres, skipWithoutPostgres, startPostgres } from "../../support/postgres";
 import type { RaceJob, RaceResult, WorkerMessage } from "../support/race-worker";
 
@@ -26,16 +27,7 @@ const clock = { now: () => NOW };
 
 async function addUser(db: Db): Promise<string> {
   const id = randomUUID();
-  await db.run(
-    db.insert(user).values({
-      id,
-      name: "racer",
-      email: `${id}@example.test`,
-      createdAt: new Date(NOW),
-      updatedAt: new Date(NOW),
-      inviteCode: id.slice(0, 8),
-    }),
-  );
+  await createUser(db, { id, at: NOW, name: "racer" });
   return id;
 }
 

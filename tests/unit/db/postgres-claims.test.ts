@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { type Db, openPostgres } from "#db/client";
-import { generations, user } from "#db/schema";
+import { generations } from "#db/schema";
 import { createRunner } from "#jobs/runner";
 import { findOffering } from "~/domain/catalog";
 import { grantCredits } from "~/domain/credits/ledger.server";
@@ -24,6 +24,7 @@ import { manualClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
 import { createRegistry } from "~/providers/registry.server";
 import { LocalStorage } from "~/storage/local.server";
+import { createUser } from "../../support/fixtures";
 import { hasPostgres, type Postgres, startPostgres } from "../../support/postgres";
 
 describe.skipIf(!hasPostgres())("job claims on PostgreSQL", () => {
@@ -50,11 +51,7 @@ describe.skipIf(!hasPostgres())("job claims on PostgreSQL", () => {
     await nodeA.run(nodeA.delete(generations));
     const id = crypto.randomUUID();
     const now = new Date(clock.now());
-    await nodeA.run(
-      nodeA
-        .insert(user)
-        .values({ id, name: "u", email: `${id}@x.test`, createdAt: now, updatedAt: now, inviteCode: id.slice(0, 8) }),
-    );
+    await createUser(nodeA, { id, at: now.getTime(), email: `${id}@x.test` });
     await nodeA.exec(grantCredits(nodeA, { userId: id, amount: 3 * n, source: "admin" }, clock));
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {

@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { type Db, openDatabase } from "#db/client";
-import { creditDebits, generations, user, webhookDeliveries, webhookEndpoints, webhookEvents } from "#db/schema";
+import { creditDebits, generations, webhookDeliveries, webhookEndpoints, webhookEvents } from "#db/schema";
 import { findOffering } from "~/domain/catalog";
 import { getCredits, grantCredits, reservedCredits } from "~/domain/credits/ledger.server";
 import { cancelGeneration } from "~/domain/generations/cancel.server";
@@ -19,6 +19,7 @@ import { completeGeneration, failGeneration } from "~/domain/generations/transit
 import { manualClock } from "~/lib/clock";
 import type { ProviderRegistry } from "~/providers/registry.server";
 import type { AsyncProvider, Provider, SyncProvider } from "~/providers/types";
+import { createUser } from "../../support/fixtures";
 
 const CONFIG = { IMAGE_DEADLINE_MS: 600_000, VIDEO_DEADLINE_MS: 1_200_000 };
 const flux = findOffering("image", "replicate", "black-forest-labs/flux-schnell")!; // 3 credits (spec 8.1)
@@ -48,16 +49,7 @@ async function setup() {
   const clock = manualClock();
   const addUser = async () => {
     const id = crypto.randomUUID();
-    await db.run(
-      db.insert(user).values({
-        id,
-        name: "u",
-        email: `${id}@x.test`,
-        createdAt: new Date(clock.now()),
-        updatedAt: new Date(clock.now()),
-        inviteCode: id.slice(0, 8),
-      }),
-    );
+    await createUser(db, { id, at: clock.now(), email: `${id}@x.test` });
     await db.exec(grantCredits(db, { userId: id, amount: 30, source: "admin" }, clock));
     return id;
   };

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { decode as decodePng } from "fast-png";
 import { type Db, openDatabase } from "#db/client";
-import { creditDebits, generations, user } from "#db/schema";
+import { creditDebits, generations } from "#db/schema";
 import { createRunner } from "#jobs/runner";
 import { findOffering } from "~/domain/catalog";
 import { getCredits, grantCredits } from "~/domain/credits/ledger.server";
@@ -36,6 +36,7 @@ import { hashPrompt, PIXEL_BUDGET, renderImagePng, wrap } from "~/providers/simu
 import { createSimulator } from "~/providers/simulator/simulator.server";
 import { type AsyncProvider, type Provider, ProviderError, type SyncProvider } from "~/providers/types";
 import { isSafeKey, LocalStorage, resolveKey } from "~/storage/local.server";
+import { createUserSync } from "../../support/fixtures";
 
 /** A task's links as the views show them (no PUBLIC_URL set in unit tests: relative). */
 const linksOf = (id: string) => ({
@@ -52,16 +53,7 @@ async function setup(credits = 100) {
   const db = openDatabase(":memory:");
   const clock = manualClock();
   const userId = crypto.randomUUID();
-  db.insert(user)
-    .values({
-      id: userId,
-      name: "u",
-      email: `${userId}@x.test`,
-      createdAt: new Date(clock.now()),
-      updatedAt: new Date(clock.now()),
-      inviteCode: userId.slice(0, 8),
-    })
-    .run();
+  createUserSync(db, { id: userId, at: clock.now(), email: `${userId}@x.test` });
   await db.exec(grantCredits(db, { userId, amount: credits, source: "admin" }, clock));
   const create = (
     prompt = "a cat",

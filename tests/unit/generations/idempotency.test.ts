@@ -7,11 +7,12 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { type Db, openDatabase } from "#db/client";
-import { generations, idempotencyKeys, user } from "#db/schema";
+import { generations, idempotencyKeys } from "#db/schema";
 import { findOffering } from "~/domain/catalog";
 import { grantCredits, reservedCredits } from "~/domain/credits/ledger.server";
 import { createOrReplay } from "~/domain/generations/create.server";
 import { manualClock } from "~/lib/clock";
+import { createUser } from "../../support/fixtures";
 
 const DAY = 24 * 60 * 60 * 1000;
 const offering = findOffering("image", "replicate", "black-forest-labs/flux-schnell")!; // 3 credits (spec 8.1)
@@ -21,16 +22,7 @@ let clock: ReturnType<typeof manualClock>;
 
 async function addUser(credits = 30): Promise<string> {
   const id = randomUUID();
-  await db.run(
-    db.insert(user).values({
-      id,
-      name: "u",
-      email: `${id}@example.test`,
-      createdAt: new Date(clock.now()),
-      updatedAt: new Date(clock.now()),
-      inviteCode: id.slice(0, 8),
-    }),
-  );
+  await createUser(db, { id, at: clock.now() });
   if (credits) await db.exec(grantCredits(db, { userId: id, amount: credits, source: "admin" }, clock));
   return id;
 }

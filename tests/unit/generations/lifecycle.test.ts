@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { type Db, inJsonArray, openDatabase } from "#db/client";
-import { creditDebits, generations, user, webhookEndpoints } from "#db/schema";
+import { creditDebits, generations, webhookEndpoints } from "#db/schema";
 import { findOffering } from "~/domain/catalog";
 import { grantCredits } from "~/domain/credits/ledger.server";
 import { cancelTransition } from "~/domain/generations/cancel.server";
@@ -38,6 +38,7 @@ import {
   type SyncProvider,
 } from "~/providers/types";
 import type { ResultStorage } from "~/storage/types";
+import { createUser } from "../../support/fixtures";
 
 const CONFIG = { IMAGE_DEADLINE_MS: 600_000, VIDEO_DEADLINE_MS: 1_200_000 };
 const flux = findOffering("image", "replicate", "black-forest-labs/flux-schnell")!;
@@ -48,16 +49,7 @@ async function setup(file?: string) {
   const db = openDatabase(file ?? ":memory:");
   const clock = manualClock();
   const userId = crypto.randomUUID();
-  await db.run(
-    db.insert(user).values({
-      id: userId,
-      name: "u",
-      email: `${userId}@x.test`,
-      createdAt: new Date(clock.now()),
-      updatedAt: new Date(clock.now()),
-      inviteCode: userId.slice(0, 8),
-    }),
-  );
+  await createUser(db, { id: userId, at: clock.now(), email: `${userId}@x.test` });
   await db.exec(grantCredits(db, { userId, amount: 300, source: "admin" }, clock));
   // One millisecond apart: new tasks are claimed oldest first by (created_at, id) on both engines.
   const create = async (mode: "live" | "simulated" = "live") =>

@@ -7,23 +7,15 @@
 import { expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
 import { type Db, openDatabase } from "#db/client";
-import { generations, user } from "#db/schema";
+import { generations } from "#db/schema";
 import { MAX_STREAMS_PER_USER, statusStream } from "~/domain/generations/stream.server";
+import { createUser } from "../../support/fixtures";
 
 const T0 = Date.now();
 
 async function pendingTask(db: Db) {
   const userId = randomUUID();
-  await db.run(
-    db.insert(user).values({
-      id: userId,
-      name: "u",
-      email: `${userId}@example.test`,
-      createdAt: new Date(T0),
-      updatedAt: new Date(T0),
-      inviteCode: userId.slice(0, 8),
-    }),
-  );
+  await createUser(db, { id: userId, at: T0 });
   const genId = randomUUID();
   await db.run(
     db.insert(generations).values({

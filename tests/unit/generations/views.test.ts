@@ -6,7 +6,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
 import { type Db, openDatabase } from "#db/client";
-import { generations, user } from "#db/schema";
+import { generations } from "#db/schema";
 import { normalizePaging } from "~/domain/generations/history.server";
 import { liveSummary } from "~/domain/generations/live.server";
 import { validateGenerateInput } from "~/domain/generations/validate.server";
@@ -18,6 +18,7 @@ import {
   queryGeneration,
   toQueryView,
 } from "~/domain/generations/views.server";
+import { createUser } from "../../support/fixtures";
 
 /** A task's links as the views show them (no PUBLIC_URL set in unit tests: relative). */
 const linksOf = (id: string) => ({
@@ -32,16 +33,7 @@ let db: Db;
 
 async function addUser(): Promise<string> {
   const id = randomUUID();
-  await db.run(
-    db.insert(user).values({
-      id,
-      name: "u",
-      email: `${id}@example.test`,
-      createdAt: new Date(T0),
-      updatedAt: new Date(T0),
-      inviteCode: id.slice(0, 8),
-    }),
-  );
+  await createUser(db, { id, at: T0 });
   return id;
 }
 

@@ -5,25 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type Db, openDatabase, openPostgres } from "#db/client";
-import { user, webhookDeliveries, webhookEndpoints, webhookEvents } from "#db/schema";
+import { webhookDeliveries, webhookEndpoints, webhookEvents } from "#db/schema";
 import { claimDeliveries, perUserShare } from "~/domain/webhooks/delivery.server";
 import { manualClock } from "~/lib/clock";
+import { createUser } from "../../support/fixtures";
 import { hasPostgres, type Postgres, startPostgres } from "../../support/postgres";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 
 async function seed(db: Db, tag: string, deliveries: number, dueAt: number) {
   const userId = crypto.randomUUID();
-  await db.run(
-    db.insert(user).values({
-      id: userId,
-      name: tag,
-      email: `${userId}@example.test`,
-      createdAt: new Date(T0),
-      updatedAt: new Date(T0),
-      inviteCode: userId.slice(0, 8),
-    }),
-  );
+  await createUser(db, { id: userId, at: T0, name: tag });
   await db.run(
     db.insert(webhookEndpoints).values({
       id: `wh_${tag}`,

@@ -7,10 +7,11 @@ import { expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { openDatabase } from "#db/client";
-import { user, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "#db/schema";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "#db/schema";
 import { claimDeliveries, recordAttempt } from "~/domain/webhooks/delivery.server";
 import { resendDelivery } from "~/domain/webhooks/webhooks.server";
 import { manualClock } from "~/lib/clock";
+import { createUser } from "../../support/fixtures";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 const policy = { timeoutMs: 5_000, schedule: [60_000, 300_000], disableAfterMs: 86_400_000, allowPrivate: false };
@@ -19,16 +20,7 @@ test("resend of a delivery in flight keeps the lease: no second claim, the first
   const db = openDatabase(":memory:");
   const clock = manualClock(T0);
   const userId = randomUUID();
-  await db.run(
-    db.insert(user).values({
-      id: userId,
-      name: "u",
-      email: `${userId}@example.test`,
-      createdAt: new Date(T0),
-      updatedAt: new Date(T0),
-      inviteCode: userId.slice(0, 8),
-    }),
-  );
+  await createUser(db, { id: userId, at: T0 });
   await db.run(
     db
       .insert(webhookEndpoints)
@@ -63,16 +55,7 @@ test("resend after the lease expired (crashed sender) is claimed at once", async
   const db = openDatabase(":memory:");
   const clock = manualClock(T0);
   const userId = randomUUID();
-  await db.run(
-    db.insert(user).values({
-      id: userId,
-      name: "u",
-      email: `${userId}@example.test`,
-      createdAt: new Date(T0),
-      updatedAt: new Date(T0),
-      inviteCode: userId.slice(0, 8),
-    }),
-  );
+  await createUser(db, { id: userId, at: T0 });
   await db.run(
     db
       .insert(webhookEndpoints)

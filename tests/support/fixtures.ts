@@ -1,0 +1,95 @@
+/**
+ * The fixtures test files share instead of copying them: rows for domain tests (a user, an order, an API key) on
+ * either engine, the admin CLI beside a test server, and — re-exported so one import serves a test file — one server
+ * per file, sign-up e-mails and verification.
+ *
+ *   const id = await createUser(db, { at: T0 });          // unit tests: a user row, no sign-up flow
+ *   const key = await createKey(db, id);                   // an active API key of that user
+ *   const s = serverForFile({ env: { JOBS: "off" } });     // integration tests: one server for the file
+ *   const r = await runAdmin(s.server, ["grant", email, "10"], { ADMIN_EMAILS: email });
+ */
+import { randomUUID } from "node:crypto";
+import type { Db } from "#db/client";
+import { orders, user } from "#db/schema";
+import { databaseEnv, runAtelier, type TestServer } from "./server";
+
+export { uniqueEmail } from "./client";
+export { insertApiKey as createKey, makePremiumIn, markVerified, markVerifiedIn } from "./db";
+export { serverForFile } from "./file-server";
+
+export interface UserRowOptions {
+  /** Creation time (ms since the epoch); now when omitted. */
+  at?: number;
+  id?: string;
+  name?: string;
+  email?: string;
+  invitedBy?: string | null;
+  affiliate?: boolean;
+  emailVerified?: boolean;
+}
+
+function userRow(o: UserRowOptions) {
+  const id = o.id ?? randomUUID();
+  const at = new Date(o.at ?? Date.now());
+  return {
+    id,
+    name: o.name ?? "u",
+    email: o.email ?? `${id}@example.test`,
+    createdAt: at,
+    updatedAt: at,
+    inviteCode: id.slice(0, 8),
+    ...(o.invitedBy !== undefined ? { invitedBy: o.invitedBy } : {}),
+    ...(o.affiliate !== undefined ? { isAffiliate: o.affiliate } : {}),
+    ...(o.emailVerified !== undefined ? { emailVerified: o.emailVerified } : {}),
+  };
+}
+
+/** A user row straight in the database (no sign-up flow), on either engine; returns its id. */
+export async function createUser(db: Db, o: UserRowOptions = {}): Promise<string> {
+  const row = userRow(o);
+  await db.run(db.insert(user).values(row));
+  return row.id;
+}
+
+/** The same row written synchronously, for SQLite tests that seed outside an async function. */
+export function createUserSync(db: Db, o: UserRowOptions = {}): string {
+  const row = userRow(o);
+  db.insert(user).values(row).run();
+  return row.id;
+}
+
+/** An order of the user: by default a paid monthly "pro" subscription with no period end (premium). */
+export async function createOrder(
+  db: Db,
+  userId: string,
+  over: Partial<typeof orders.$inferInsert> = {},
+): Promise<void> {
+  await db.run(
+    db.insert(orders).values({
+      orderNo: randomUUID(),
+      userId,
+      productId: "pro",
+      productName: "Pro",
+      interval: "month",
+      amount: 900,
+      status: "paid",
+      subId: randomUUID(),
+      ...over,
+    }),
+  );
+}
+
+/** Runs `atelier admin <args>` against a test server's DATA_DIR and database (another process, as an operator does). */
+export function runAdmin(server: TestServer, args: string[], env: Record<string, string> = {}) {
+  return runAtelier(["admin", ...args], {
+    cwd: server.dataDir,
+    env: {
+      PATH: process.env.PATH!,
+      HOME: process.env.HOME ?? "/tmp",
+      DATA_DIR: server.dataDir,
+      LOG_LEVEL: "warn",
+      ...env,
+      ...databaseEnv(server),
+    },
+  });
+}

@@ -24,7 +24,7 @@
  *   meanwhile, each shorter than the one before, until fewer than
  *   CATCH_UP_FRAMES frames came in during one: RESTART then holds the lock for
  *   a few ms. The serving connection's transactions wait for it on a timer,
- *   off the event loop (db/client.ts, sqliteTransactions). The next writer then
+ *   off the event loop (db/sqlite.ts, sqliteTransactions). The next writer then
  *   starts the WAL from its head (it fsyncs the 32-byte header: the only sync
  *   left on the request thread).
  * - TRUNCATE after IDLE_TICKS ticks without a commit, to give the WAL file's

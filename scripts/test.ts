@@ -88,7 +88,7 @@ if (built && only !== "e2e" && only !== "integration-pg") {
   // tests/integration/ops/tls-proxy.test.ts runs the documented nginx setup with a certificate made by openssl.
   await ensureApt("nginx", "/usr/sbin/nginx", "the TLS proxy integration test");
   await ensureApt("openssl", "/usr/bin/openssl", "the TLS proxy integration test");
-  // tests/unit/db/postgres-domain.test.ts and db/schema-pg.test.ts start throwaway PostgreSQL clusters (tests/support/postgres.ts).
+  // tests/unit/db/postgres-domain.test.ts and tests/unit/db/schema-pg.test.ts start throwaway PostgreSQL clusters (tests/support/postgres.ts).
   await ensureApt("postgresql", "/usr/lib/postgresql/15/bin/initdb", "the PostgreSQL tests");
   const dirs =
     only === "unit"

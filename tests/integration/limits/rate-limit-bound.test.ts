@@ -92,7 +92,7 @@ describe("two processes hammering one user never get more than the bound through
     expect(worstExcess(all, LEASE_MS)).toBeLessThanOrEqual(0);
     expect(outs[0]!.statements + outs[1]!.statements).toBeLessThan(all.length);
     // The pauses leave capacity unused, so no lower bound on the total here; the one-process behaviour at the
-    // limit is pinned in tests/unit/rate-limit*.test.ts.
+    // limit is pinned in tests/unit/limits/ (rate-limit.test.ts, leases.test.ts).
   }, 30_000);
 
   test("leases, one process filling the bucket while the other holds a lease with tokens left: the same bound", async () => {

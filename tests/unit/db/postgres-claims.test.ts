@@ -1,6 +1,6 @@
 /**
  * Job claims on PostgreSQL (docs/decisions/061-engine-chosen-at-start.md, docs/decisions/079-postgresql-job-claim.md): nodes claim with `FOR UPDATE SKIP LOCKED`
- * (db/client.ts skipLocked), so two claimers at once take disjoint tasks
+ * (db/query.ts skipLocked), so two claimers at once take disjoint tasks
  * without waiting on each other, and a dead node's expired lease is reclaimed.
  * A claim is one statement, and reads new tasks in index order (no sort). A runner stopped with a
  * claim under way waits for its steps, so nothing queries the pool after stop().

@@ -1,6 +1,6 @@
 /**
  * A write transaction that finds SQLite's write lock taken by another
- * connection waits off the event loop (db/client.ts, sqliteTransactions;
+ * connection waits off the event loop (db/sqlite.ts, sqliteTransactions;
  * docs/data-layer.md "Waiting for the write lock"): timers and other requests
  * keep running meanwhile, the transaction runs once the lock is free, and a lock
  * held past the busy timeout still ends in SQLITE_BUSY (a 503 for a request).

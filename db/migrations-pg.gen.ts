@@ -149,5 +149,14 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795385080497,
     "hash": "5e31c0dfa395b9abb46bb35a8f71ec785fb55dd3030bfa8cc43f286b8e24fa43"
+  },
+  {
+    "sql": [
+      "CREATE TABLE \"ops_alerts\" (\n\t\"key\" text PRIMARY KEY NOT NULL,\n\t\"kind\" text NOT NULL,\n\t\"message\" text NOT NULL,\n\t\"state\" text DEFAULT 'ok' NOT NULL,\n\t\"count\" bigint DEFAULT 0 NOT NULL,\n\t\"window_start\" bigint,\n\t\"first_at\" bigint NOT NULL,\n\t\"last_seen_at\" bigint NOT NULL,\n\t\"last_sent_at\" bigint,\n\t\"sent_count\" bigint DEFAULT 0 NOT NULL\n);\n\n",
+      "\nCREATE INDEX \"generations_created_idx\" ON \"generations\" USING btree (\"created_at\");\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795779241751,
+    "hash": "f7007126cc31e2c8965770255cf1e9f70f7adde354aeaa14fb867676a40420e5"
   }
 ];

@@ -174,5 +174,14 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795385078855,
     "hash": "7045d5452e12c1d674d0a0300593285f42d14fcf05f43877c8ebba7040b8e775"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `ops_alerts` (\n\t`key` text PRIMARY KEY NOT NULL,\n\t`kind` text NOT NULL,\n\t`message` text NOT NULL,\n\t`state` text DEFAULT 'ok' NOT NULL,\n\t`count` integer DEFAULT 0 NOT NULL,\n\t`window_start` integer,\n\t`first_at` integer NOT NULL,\n\t`last_seen_at` integer NOT NULL,\n\t`last_sent_at` integer,\n\t`sent_count` integer DEFAULT 0 NOT NULL\n);\n",
+      "\nCREATE INDEX `generations_created_idx` ON `generations` (`created_at`);"
+    ],
+    "bps": true,
+    "folderMillis": 1795779240159,
+    "hash": "9f13944c46cda5ab784b94d868e042dd5650560791597e4c84f05cf3af232f2d"
   }
 ];

@@ -10,4 +10,5 @@ export * from "./schema/credits";
 export * from "./schema/feedback";
 export * from "./schema/generations";
 export * from "./schema/keys";
+export * from "./schema/ops";
 export * from "./schema/webhooks";

@@ -6,6 +6,7 @@
 import { getGenerationRuntime } from "~/domain/generations/runtime.server";
 import { getServices } from "~/lib/services.server";
 import { onServe, onShutdown } from "~/server/http.server";
+import { createAlertWatcher } from "./alerts";
 import { createSweeper } from "./maintenance";
 import { createRunner } from "./runner";
 import { createWebhookDispatcher } from "./webhooks";
@@ -24,11 +25,12 @@ export function startRunnerFromServices(): BackgroundWork {
   runner.start();
   dispatcher.start();
   const sweeper = createSweeper({ db, clock, config, storage });
+  const alerts = createAlertWatcher({ db, clock, config });
   return {
     owner: runner.owner,
     stop: async () => {
       sweeper.stop();
-      await Promise.all([runner.stop(), dispatcher.stop()]);
+      await Promise.all([runner.stop(), dispatcher.stop(), alerts.stop()]);
     },
   };
 }

@@ -143,6 +143,13 @@ const EnvSchema = z.object({
   /** Set: GET /metrics answers Prometheus text to `Authorization: Bearer <METRICS_TOKEN>` (docs/operating.md). */
   METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters (it guards /metrics)" }).optional(),
 
+  /** Alerts mailed to the admins (docs/operating.md): how often the conditions are checked, and their thresholds. */
+  ALERT_CHECK_MS: int(100, 3_600_000).default(60_000),
+  ALERT_PROVIDER_ERROR_RATE: int(1, 100).default(50),
+  ALERT_PROVIDER_MIN_TASKS: int(1, 1_000_000).default(10),
+  ALERT_QUEUE_AGE_SECONDS: int(10, 86_400).default(300),
+  ALERT_STRIPE_SIGNATURE_FAILURES: int(1, 1_000_000).default(5),
+
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

@@ -30,6 +30,7 @@ import { providerCostCents } from "~/domain/admin/provider-cost.server";
 import { listFeedback } from "~/domain/feedback/feedback.server";
 import { listLatestAll } from "~/domain/generations/admin.server";
 import { parseResultUrls } from "~/domain/generations/views.server";
+import { listAlerts } from "~/domain/ops/alerts.server";
 import { INTERVALS } from "~/domain/subscriptions/subscriptions.server";
 import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";
@@ -75,6 +76,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   );
   return {
     dashboard,
+    alerts: await listAlerts(services.db),
     users: users.users,
     page,
     pages: Math.max(1, Math.ceil(users.total / USERS_PAGE_SIZE)),
@@ -136,7 +138,8 @@ export async function action({ request }: Route.ActionArgs): Promise<ActionResul
 }
 
 export default function Admin({ loaderData, actionData }: Route.ComponentProps) {
-  const { dashboard, users, page, pages, total, recent, failures, feedback, intervals, q, prefill } = loaderData;
+  const { dashboard, alerts, users, page, pages, total, recent, failures, feedback, intervals, q, prefill } =
+    loaderData;
   const busy = useNavigation().state === "submitting";
   const grant = actionData?.intent === "grant" ? actionData : undefined;
   const sub = actionData?.intent === "subscribe" ? actionData : undefined;
@@ -150,7 +153,7 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
         </Link>
       </PageHeader>
 
-      <DashboardSection dashboard={dashboard} />
+      <DashboardSection dashboard={dashboard} alerts={alerts} />
 
       <Card title={`Users (${total})`} id="users">
         <Form method="get" action="/admin" role="search" className="mb-4 flex flex-wrap gap-2">

@@ -42,6 +42,8 @@ export const generations = sqliteTable(
     index("generations_user_created_idx").on(t.userId, t.createdAt, t.id),
     // The job claim: due polls by next_poll_at, expired leases, and new tasks oldest first (created_at, id), none sorted.
     index("generations_claim_idx").on(t.status, t.nextPollAt, t.createdAt, t.id),
+    // Site-wide windows by time (the admin dashboard's ranges, the provider error-rate alert's last 10 minutes).
+    index("generations_created_idx").on(t.createdAt),
     // No (user_id, status) index: the credits a user's unfinished tasks hold are user_generation_stats.held.
   ],
 );

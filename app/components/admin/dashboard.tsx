@@ -2,6 +2,7 @@
 import { Link } from "react-router";
 import { buttonVariants, Card, Stat } from "~/components/ui";
 import type { Dashboard } from "~/domain/admin/dashboard.server";
+import type { AlertEntry } from "~/domain/ops/alerts.server";
 import { GroupedBars, Lines, StackedBars, shortDay } from "./charts";
 
 const RANGES = [7, 30, 90] as const;
@@ -12,7 +13,9 @@ function money(cents: number, currency: string) {
 const percent = (v: number | null) => (v === null ? "—" : `${Math.round(v * 1000) / 10} %`);
 const seconds = (v: number | null) => (v === null ? "—" : `${v} s`);
 
-export function DashboardSection({ dashboard: d }: { dashboard: Dashboard }) {
+const when = (ms: number) => new Date(ms).toISOString().replace("T", " ").slice(0, 16);
+
+export function DashboardSection({ dashboard: d, alerts }: { dashboard: Dashboard; alerts: AlertEntry[] }) {
   const byDay = new Map(d.generationsByDay.map((g) => [g.day, g.counts]));
   const users = new Map(d.usersByDay.map((u) => [u.day, u]));
   const months = new Map(d.byMonth.map((m) => [m.month, m]));
@@ -45,6 +48,40 @@ export function DashboardSection({ dashboard: d }: { dashboard: Dashboard }) {
         </nav>
       }
     >
+      <section id="alerts" aria-labelledby="alerts-title" className="mb-6">
+        <h3 id="alerts-title" className="text-sm font-medium">
+          Alerts
+        </h3>
+        {alerts.length === 0 ? (
+          <p className="mt-1 text-sm text-muted-foreground">
+            No alert so far. Admins get an e-mail when a provider fails too often, the queue is stuck, a webhook
+            endpoint is disabled or Stripe signatures keep failing.
+          </p>
+        ) : (
+          <ul className="mt-2 divide-y divide-border text-sm" data-testid="alerts">
+            {alerts.map((a) => (
+              <li key={a.key} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
+                <span>
+                  <span
+                    className={
+                      a.state === "firing"
+                        ? "mr-2 rounded bg-danger px-1.5 py-0.5 text-xs font-medium text-white"
+                        : "mr-2 rounded bg-muted px-1.5 py-0.5 text-xs"
+                    }
+                  >
+                    {a.state === "firing" ? "firing" : "resolved"}
+                  </span>
+                  {a.message}
+                </span>
+                <span className="text-xs text-muted-foreground tabular-nums">
+                  since {when(a.firstAt)} · last seen {when(a.lastSeenAt)} ·{" "}
+                  {a.sentCount === 0 ? "not mailed" : `mailed ${a.sentCount}×, last ${when(a.lastSentAt ?? 0)}`}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
       <dl className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-4">
         <Stat
           label="Credits outstanding"

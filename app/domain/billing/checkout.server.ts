@@ -10,9 +10,10 @@ import { and, count, desc, eq, gte, isNotNull } from "drizzle-orm";
 import type Stripe from "stripe";
 import { type Db, lockRow, one, run } from "#db/client";
 import { checkouts, orderPayments, orders } from "#db/schema";
+import { recordStripeSignatureFailure } from "~/domain/ops/alerts.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
-import { AppError } from "~/lib/errors";
+import { AppError, isAppError } from "~/lib/errors";
 import { log } from "~/lib/log.server";
 import { providerModes } from "../health.server";
 import { defaultPeriodEnd, type Interval } from "../subscriptions/subscriptions.server";
@@ -276,7 +277,15 @@ export async function receiveStripeWebhook(
   raw: Uint8Array,
   signature: string | null,
 ): Promise<EventResult & { id: string }> {
-  const event = await verifyStripeEvent(deps.config, raw, signature);
+  let event: Awaited<ReturnType<typeof verifyStripeEvent>>;
+  try {
+    event = await verifyStripeEvent(deps.config, raw, signature);
+  } catch (error) {
+    // Counted for the operator's alert: a wrong STRIPE_WEBHOOK_SECRET loses every payment event (docs/operating.md).
+    if (isAppError(error) && error.code === "WEBHOOK_SIGNATURE")
+      await recordStripeSignatureFailure(deps).catch(() => {});
+    throw error;
+  }
   const { db } = deps;
   const known = async (pi: string) =>
     (await db.one(

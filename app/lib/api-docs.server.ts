@@ -4,7 +4,7 @@
  * Schema, examples from each endpoint's example body.
  */
 import { z } from "zod";
-import { ENDPOINTS, type EndpointDef } from "./endpoints";
+import { ENDPOINTS, type EndpointDef } from "./endpoints.server";
 import { ERRORS, type ErrorCode, errorPatterns } from "./errors";
 import { AUTH_TEXT } from "./openapi.server";
 

@@ -1,11 +1,11 @@
 /**
- * The OpenAPI 3.1 document, generated from the endpoint table (app/lib/endpoints.ts)
+ * The OpenAPI 3.1 document, generated from the endpoint table (app/lib/endpoints.server.ts)
  * with zod 4's `z.toJSONSchema`: request bodies from the schemas that validate
  * them, responses from the schemas the integration tests check real answers
  * against, messages from the error table.
  */
 import { z } from "zod";
-import { ENDPOINTS, type EndpointDef, QueryResponseSchema } from "./endpoints";
+import { ENDPOINTS, type EndpointDef, QueryResponseSchema } from "./endpoints.server";
 import { type ErrorCode, errorPatterns } from "./errors";
 import { APP_VERSION } from "./version";
 

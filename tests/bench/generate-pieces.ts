@@ -23,7 +23,7 @@ import { validateGenerateInput } from "~/domain/generations/validate.server";
 import { createAuth } from "~/lib/auth.server";
 import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
-import { ENDPOINTS } from "~/lib/endpoints";
+import { ENDPOINTS } from "~/lib/endpoints.server";
 import { startPostgres } from "../support/postgres";
 import { cpuPerCall, seedBenchUsers } from "./harness";
 

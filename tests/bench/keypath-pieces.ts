@@ -170,7 +170,7 @@ await measure("sessionUserId (remembered cookie)", N * 4, (i) =>
 const sreq = sessionRequest(0, "/api/get-user-credits");
 await measure("requireSameSiteJson", N * 4, () => requireSameSiteJson(sreq, config));
 await measure("readJsonBody (query body)", N, (i) => readJsonBody(keyRequest(i, "/api/generator/query", queryBody(i))));
-const { ENDPOINTS } = await import("~/lib/endpoints");
+const { ENDPOINTS } = await import("~/lib/endpoints.server");
 await measure("zod: query body schema", N * 4, (i) =>
   ENDPOINTS["/api/generator/query"].body!.safeParse({ gen_id: u(i).genId }),
 );

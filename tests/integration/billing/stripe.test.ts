@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import { billingEvents, checkouts, creditDebits, creditGrants, orders } from "#db/schema";
 import { debitForGeneration } from "~/domain/credits/ledger.server";
 import { systemClock } from "~/lib/clock";
-import { ENDPOINTS } from "~/lib/endpoints";
+import { ENDPOINTS } from "~/lib/endpoints.server";
 import { type BillingServer, startBillingServer } from "../../support/billing";
 import { insertApiKey } from "../../support/db";
 

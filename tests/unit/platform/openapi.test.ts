@@ -2,7 +2,7 @@
 
 import { describe, expect, test } from "bun:test";
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { ENDPOINTS } from "~/lib/endpoints";
+import { ENDPOINTS } from "~/lib/endpoints.server";
 import { ERRORS, type ErrorCode, errorPatterns } from "~/lib/errors";
 import { buildOpenApi } from "~/lib/openapi.server";
 import routes from "../../../app/routes";

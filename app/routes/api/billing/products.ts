@@ -1,6 +1,6 @@
 import { listProducts, toProductInfo } from "~/domain/billing/products.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
-import { endpoint } from "~/lib/endpoints";
+import { endpoint } from "~/lib/endpoints.server";
 
 const E = endpoint("/api/billing/products");
 

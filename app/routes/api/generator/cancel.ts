@@ -2,7 +2,7 @@ import { cancelGeneration } from "~/domain/generations/cancel.server";
 import { getGenerationRuntime } from "~/domain/generations/runtime.server";
 import { toQueryView } from "~/domain/generations/views.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
-import { endpoint } from "~/lib/endpoints";
+import { endpoint } from "~/lib/endpoints.server";
 
 const E = endpoint("/api/generator/cancel");
 

@@ -3,7 +3,7 @@ import { getGenerationRuntime } from "~/domain/generations/runtime.server";
 import { startGeneration } from "~/domain/generations/start-generation.server";
 import { answerAfterWait, parsePreferWait, takeWaitSlot } from "~/domain/generations/wait.server";
 import { addResponseHeaders, api, methodNotAllowed } from "~/lib/api.server";
-import { endpoint, GENERATE_MESSAGE } from "~/lib/endpoints";
+import { endpoint, GENERATE_MESSAGE } from "~/lib/endpoints.server";
 
 const E = endpoint("/api/generator/generate");
 

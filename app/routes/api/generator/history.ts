@@ -1,6 +1,6 @@
 import { historyPageJson, normalizePaging } from "~/domain/generations/history.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
-import { endpoint } from "~/lib/endpoints";
+import { endpoint } from "~/lib/endpoints.server";
 
 const E = endpoint("/api/generator/history");
 

@@ -1,6 +1,6 @@
 import { statusStream } from "~/domain/generations/stream.server";
 import { api } from "~/lib/api.server";
-import { endpoint } from "~/lib/endpoints";
+import { endpoint } from "~/lib/endpoints.server";
 import { callerStillValid } from "~/lib/identity.server";
 
 const E = endpoint("/api/generator/stream");

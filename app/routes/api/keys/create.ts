@@ -1,7 +1,7 @@
 import { createApiKey } from "~/domain/api-keys/keys.server";
 import { keyCreationPolicy } from "~/domain/rate-limits/policy.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
-import { endpoint } from "~/lib/endpoints";
+import { endpoint } from "~/lib/endpoints.server";
 import { AppError } from "~/lib/errors";
 
 const E = endpoint("/api/keys/create");

@@ -1,19 +1,10 @@
 /**
- * The catalog's rows of the endpoint table (app/lib/endpoints.ts spreads them in): the public model list and
+ * The catalog's rows of the endpoint table (app/lib/endpoints.server.ts spreads them in): the public model list and
  * the admin's changes to it (docs/catalog.md).
  */
 import { z } from "zod";
 import { AI_TYPES, PROVIDERS } from "~/domain/catalog";
-import type { EndpointDef } from "./endpoints";
-import type { ErrorCode } from "./errors";
-
-const AUTH_ERRORS = [
-  "UNAUTHENTICATED",
-  "API_KEY_NOT_FOUND",
-  "API_KEY_REVOKED",
-  "RATE_LIMITED",
-] as const satisfies readonly ErrorCode[];
-const COMMON = ["METHOD_NOT_ALLOWED", "BUSY", "INTERNAL"] as const satisfies readonly ErrorCode[];
+import { COMMON, type EndpointDef } from "./def.server";
 
 export const ModelInfoSchema = z.strictObject({
   ai_type: z.enum(AI_TYPES),
@@ -47,5 +38,3 @@ export const CATALOG_ENDPOINTS = {
     errors: ["API_KEY_NOT_FOUND", "API_KEY_REVOKED", "RATE_LIMITED", ...COMMON],
   },
 } as const satisfies Record<string, EndpointDef>;
-
-export { AUTH_ERRORS as CATALOG_AUTH_ERRORS };

@@ -1,0 +1,95 @@
+/** The demo rows of the endpoint table: text, image and streamed text without an account. */
+import { z } from "zod";
+import { DemoRequestSchema } from "~/domain/demo/schema";
+import { COMMON, type EndpointDef } from "./def.server";
+
+export const DEMO_ENDPOINTS = {
+  "/api/demo/gen-text": {
+    method: "POST",
+    tag: "Demo",
+    summary: "Demo: generate text",
+    description:
+      "A whole text reply at once. Free; open in development, in production it needs a session or key unless DEMO_PUBLIC=true, and is rate limited per client.",
+    auth: "optional",
+    source: "spec 4.4",
+    body: DemoRequestSchema,
+    response: z.strictObject({
+      provider: z.string(),
+      model: z.string(),
+      mode: z.enum(["live", "simulated"]),
+      text: z.string(),
+      usage: z.strictObject({
+        input_tokens: z.int().nullable(),
+        output_tokens: z.int().nullable(),
+        total_tokens: z.int().nullable(),
+      }),
+    }),
+    errors: [
+      "UNAUTHENTICATED",
+      "API_KEY_NOT_FOUND",
+      "API_KEY_REVOKED",
+      "RATE_LIMITED",
+      "INVALID_PARAMS",
+      "PROMPT_TOO_LONG",
+      "UNSUPPORTED_TEXT_PROVIDER",
+      "UNSUPPORTED_MODEL",
+      "UPSTREAM_FAILED",
+      ...COMMON,
+    ],
+    example: { provider: "openai", model: "gpt-4o-mini", prompt: "Write a haiku about foxes" },
+  },
+  "/api/demo/gen-image": {
+    method: "POST",
+    tag: "Demo",
+    summary: "Demo: generate one image",
+    description: "One image, stored like generation results. Free; same access rules as the other demo endpoints.",
+    auth: "optional",
+    source: "spec 4.5",
+    body: DemoRequestSchema,
+    response: z.strictObject({
+      provider: z.string(),
+      model: z.string(),
+      mode: z.enum(["live", "simulated"]),
+      result_urls: z.array(z.url()),
+    }),
+    errors: [
+      "UNAUTHENTICATED",
+      "API_KEY_NOT_FOUND",
+      "API_KEY_REVOKED",
+      "RATE_LIMITED",
+      "INVALID_PARAMS",
+      "PROMPT_TOO_LONG",
+      "UNSUPPORTED_PROVIDER",
+      "UNSUPPORTED_MODEL",
+      "UPSTREAM_FAILED",
+      ...COMMON,
+    ],
+    example: { provider: "openai", model: "dall-e-3", prompt: "A lighthouse at dusk" },
+  },
+  "/api/demo/gen-stream-text": {
+    method: "POST",
+    tag: "Demo",
+    summary: "Demo: stream text",
+    description:
+      "The reply as a plain-text stream of UTF-8 chunks as the model produces them. Errors before the first chunk are envelope errors (JSON).",
+    auth: "optional",
+    source: "spec 4.6",
+    body: DemoRequestSchema,
+    response: z.string().describe("streamed text"),
+    envelope: false,
+    contentType: "text/plain; charset=utf-8",
+    errors: [
+      "UNAUTHENTICATED",
+      "API_KEY_NOT_FOUND",
+      "API_KEY_REVOKED",
+      "RATE_LIMITED",
+      "INVALID_PARAMS",
+      "PROMPT_TOO_LONG",
+      "UNSUPPORTED_TEXT_PROVIDER",
+      "UNSUPPORTED_MODEL",
+      "UPSTREAM_FAILED",
+      ...COMMON,
+    ],
+    example: { provider: "openai", model: "gpt-4o-mini", prompt: "Tell a short story" },
+  },
+} as const satisfies Record<string, EndpointDef>;

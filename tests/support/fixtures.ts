@@ -11,6 +11,8 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "#db/client";
 import { orders, user } from "#db/schema";
+import { upsertProduct } from "~/domain/billing/products.server";
+import type { Clock } from "~/lib/clock";
 import { databaseEnv, runAtelier, type TestServer } from "./server";
 
 export { uniqueEmail } from "./client";
@@ -76,6 +78,40 @@ export async function createOrder(
       subId: randomUUID(),
       ...over,
     }),
+  );
+}
+
+/** The products unit tests of payments price against: "p40", a 40-credit pack at $10, and "plan", 300 credits a month at $9. */
+export async function createTestProducts(db: Db, clock: Clock): Promise<void> {
+  await upsertProduct(
+    db,
+    {
+      product_id: "p40",
+      name: "40 credits",
+      kind: "pack",
+      credits: 40,
+      interval: null,
+      amount: 1000,
+      currency: "usd",
+      active: true,
+      sort_order: 0,
+    },
+    clock,
+  );
+  await upsertProduct(
+    db,
+    {
+      product_id: "plan",
+      name: "Plan",
+      kind: "subscription",
+      credits: 300,
+      interval: "month",
+      amount: 900,
+      currency: "usd",
+      active: true,
+      sort_order: 0,
+    },
+    clock,
   );
 }
 

@@ -3,25 +3,16 @@
  * are checked in better-auth's user create/update hooks, so its own API
  * (sign-up, update-user) cannot store a 200,000-character name.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Client, sessionCookie, uniqueEmail } from "../../support/client";
-import { startServer, type TestServer } from "../../support/server";
+import { describe, expect, test } from "bun:test";
+import { sessionCookie, uniqueEmail } from "../../support/client";
+import { serverForFile } from "../../support/file-server";
 
-let server: TestServer;
-let api: Client;
-
-beforeAll(async () => {
-  server = await startServer();
-  api = new Client(server.url);
-});
-afterAll(async () => {
-  await server?.dispose();
-});
+const s = serverForFile();
 
 const post = (path: string, body: unknown, cookie?: string) =>
-  fetch(server.url + path, {
+  fetch(s.server.url + path, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: server.url, ...(cookie ? { cookie } : {}) },
+    headers: { "content-type": "application/json", origin: s.server.url, ...(cookie ? { cookie } : {}) },
     body: JSON.stringify(body),
   });
 const signUp = (body: Record<string, unknown>) =>
@@ -60,15 +51,15 @@ describe("sign-up", () => {
     }
     const ok = await signUp({ email: uniqueEmail("img-ok"), name: "Img", image: "https://example.com/me.png" });
     expect(ok.status).toBe(200);
-    expect((await api.post("/api/get-user-info", undefined, { cookie: sessionCookie(ok) })).body.data.avatar_url).toBe(
-      "https://example.com/me.png",
-    );
+    expect(
+      (await s.api.post("/api/get-user-info", undefined, { cookie: sessionCookie(ok) })).body.data.avatar_url,
+    ).toBe("https://example.com/me.png");
   });
 });
 
 describe("update-user", () => {
   test("the same rules; valid changes go through", async () => {
-    const { cookie } = await api.signUp(uniqueEmail("upd"));
+    const { cookie } = await s.api.signUp(uniqueEmail("upd"));
     expect(await error(await post("/api/auth/update-user", { name: "n".repeat(101) }, cookie))).toMatchObject({
       status: 400,
       code: "INVALID_NAME",
@@ -80,7 +71,7 @@ describe("update-user", () => {
       (await post("/api/auth/update-user", { name: "n".repeat(100), image: "https://cdn.example/a.png" }, cookie))
         .status,
     ).toBe(200);
-    const info = (await api.post("/api/get-user-info", undefined, { cookie })).body.data;
+    const info = (await s.api.post("/api/get-user-info", undefined, { cookie })).body.data;
     expect(info.nickname).toBe("n".repeat(100));
     expect(info.avatar_url).toBe("https://cdn.example/a.png");
   });

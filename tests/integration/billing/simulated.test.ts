@@ -3,43 +3,39 @@
  * completes through the webhook's fulfilment. Opening the page (GET) changes nothing; completing needs a POST by the
  * checkout's owner carrying its per-checkout form token, and only while Stripe is not configured.
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { type StripeFake, startStripeFake } from "../../fakes/stripe";
 import { Client, uniqueEmail } from "../../support/client";
+import { serverForFile } from "../../support/file-server";
 import { runAdmin } from "../../support/fixtures";
 import { startServer, type TestServer } from "../../support/server";
 
 setDefaultTimeout(60_000);
 
-let server: TestServer;
-let api: Client;
+const s = serverForFile();
 
-beforeAll(async () => {
-  server = await startServer();
-  api = new Client(server.url);
-});
-afterAll(async () => {
-  await server?.dispose();
-});
-
-const signUp = async (tag: string) => api.signUp(uniqueEmail(tag));
+const signUp = async (tag: string) => s.api.signUp(uniqueEmail(tag));
 const balance = async (cookie: string) =>
-  (await api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits as number;
+  (await s.api.post("/api/get-user-credits", undefined, { cookie })).body.data.left_credits as number;
 const post = (url: string, cookie: string | undefined, form: Record<string, string>) =>
   fetch(url, {
     method: "POST",
     redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url, ...(cookie ? { cookie } : {}) },
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      origin: s.server.url,
+      ...(cookie ? { cookie } : {}),
+    },
     body: new URLSearchParams(form),
   });
 
 describe("simulated checkout", () => {
   test("a pack: GET shows a clearly simulated page and changes nothing; the owner's POST with the token pays once", async () => {
     const u = await signUp("sim");
-    const r = await api.post("/api/billing/checkout", { product_id: "pack-100" }, { cookie: u.cookie });
+    const r = await s.api.post("/api/billing/checkout", { product_id: "pack-100" }, { cookie: u.cookie });
     const url = new URL(r.body.data.checkout_url);
-    expect(url.origin).toBe(server.url);
+    expect(url.origin).toBe(s.server.url);
     expect(url.pathname).toStartWith("/billing/simulated/");
     const token = url.searchParams.get("token")!;
     expect(token.length).toBeGreaterThan(20);
@@ -73,7 +69,7 @@ describe("simulated checkout", () => {
   test("cancel returns to the account page with a notice and grants nothing", async () => {
     const u = await signUp("sim-cancel");
     const url = new URL(
-      (await api.post("/api/billing/checkout", { product_id: "pack-100" }, { cookie: u.cookie })).body.data
+      (await s.api.post("/api/billing/checkout", { product_id: "pack-100" }, { cookie: u.cookie })).body.data
         .checkout_url,
     );
     const res = await post(`${url.origin}${url.pathname}`, u.cookie, {
@@ -93,23 +89,23 @@ describe("simulated checkout", () => {
   test("a plan makes the user a subscriber with the period's credits", async () => {
     const u = await signUp("sim-plan");
     const url = new URL(
-      (await api.post("/api/billing/checkout", { product_id: "pro-monthly" }, { cookie: u.cookie })).body.data
+      (await s.api.post("/api/billing/checkout", { product_id: "pro-monthly" }, { cookie: u.cookie })).body.data
         .checkout_url,
     );
     await post(`${url.origin}${url.pathname}`, u.cookie, { token: url.searchParams.get("token")!, outcome: "pay" });
     expect(await balance(u.cookie)).toBe(610);
-    const sub = (await api.post("/api/get-user-subscription", undefined, { cookie: u.cookie })).body.data;
+    const sub = (await s.api.post("/api/get-user-subscription", undefined, { cookie: u.cookie })).body.data;
     expect(sub).toMatchObject({ product_id: "pro-monthly", interval: "month", amount: 1900, status: "paid" });
     // No Stripe portal here: the pricing page cancels a simulated subscription; the credits stay.
-    const canceled = await post(`${server.url}/pricing`, u.cookie, { intent: "cancel-simulated" });
+    const canceled = await post(`${s.server.url}/pricing`, u.cookie, { intent: "cancel-simulated" });
     expect(canceled.status).toBe(200);
-    expect((await api.post("/api/get-user-subscription", undefined, { cookie: u.cookie })).body.data).toBeNull();
+    expect((await s.api.post("/api/get-user-subscription", undefined, { cookie: u.cookie })).body.data).toBeNull();
     expect(await balance(u.cookie)).toBe(610);
   });
 });
 
 describe("products are editable with the admin CLI", () => {
-  const cli = (...args: string[]) => runAdmin(server, args, { LOG_LEVEL: "error" });
+  const cli = (...args: string[]) => runAdmin(s.server, args, { LOG_LEVEL: "error" });
 
   test("set-product adds and changes a product; --active false takes it off sale; bad input exits 1", async () => {
     const added = await cli(
@@ -127,7 +123,7 @@ describe("products are editable with the admin CLI", () => {
     );
     expect(added.code).toBe(0);
     expect(added.stdout).toContain("saved pack-50");
-    let list = (await api.post("/api/billing/products")).body.data.products;
+    let list = (await s.api.post("/api/billing/products")).body.data.products;
     expect(list.find((p: any) => p.product_id === "pack-50")).toEqual({
       product_id: "pack-50",
       name: "50 credits",
@@ -157,11 +153,11 @@ describe("products are editable with the admin CLI", () => {
         )
       ).code,
     ).toBe(0);
-    list = (await api.post("/api/billing/products")).body.data.products;
+    list = (await s.api.post("/api/billing/products")).body.data.products;
     expect(list.find((p: any) => p.product_id === "pack-50")).toBeUndefined();
     const u = await signUp("off-sale");
     expect(
-      (await api.post("/api/billing/checkout", { product_id: "pack-50" }, { cookie: u.cookie })).body.message,
+      (await s.api.post("/api/billing/checkout", { product_id: "pack-50" }, { cookie: u.cookie })).body.message,
     ).toBe("product not found");
 
     const bad = await cli(

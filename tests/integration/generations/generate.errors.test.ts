@@ -5,9 +5,9 @@
  * that nothing was written (no task in the history, nothing reserved).
  * Messages are copied from the spec, not imported from the code under test.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Client, uniqueEmail } from "../../support/client";
-import { startServer, type TestServer } from "../../support/server";
+import { describe, expect, test } from "bun:test";
+import { uniqueEmail } from "../../support/client";
+import { serverForFile } from "../../support/file-server";
 
 const REQUIRED = "invalid params: ai_type, provider, model, prompt required";
 const valid = {
@@ -18,16 +18,7 @@ const valid = {
 };
 const CREDITS = 100;
 
-let server: TestServer;
-let c: Client;
-
-beforeAll(async () => {
-  server = await startServer({ env: { SIGNUP_CREDITS: String(CREDITS), JOBS: "off" } });
-  c = new Client(server.url);
-});
-afterAll(async () => {
-  await server?.dispose();
-});
+const s = serverForFile({ env: { SIGNUP_CREDITS: String(CREDITS), JOBS: "off" } });
 
 const without = (k: keyof typeof valid) => {
   const { [k]: _, ...rest } = valid;
@@ -63,14 +54,14 @@ const CASES: [string, unknown, string | RegExp][] = [
 ];
 
 async function freshUser() {
-  const u = await c.signUp(uniqueEmail("genval"));
+  const u = await s.api.signUp(uniqueEmail("genval"));
   return { cookie: u.cookie };
 }
 
 async function nothingWritten(auth: { cookie: string }) {
-  const history = await c.post("/api/generator/history", {}, auth);
+  const history = await s.api.post("/api/generator/history", {}, auth);
   expect(history.body.data.total).toBe(0);
-  const credits = await c.post("/api/get-user-credits", undefined, auth);
+  const credits = await s.api.post("/api/get-user-credits", undefined, auth);
   expect(credits.body.data.left_credits).toBe(CREDITS);
   // Nothing reserved either: the whole balance can still be spent on one task at most 100.
 }
@@ -79,7 +70,7 @@ describe("generate: each bad request gets its exact message and writes nothing",
   for (const [label, body, expected] of CASES) {
     test(label, async () => {
       const auth = await freshUser();
-      const r = await c.post("/api/generator/generate", body, auth);
+      const r = await s.api.post("/api/generator/generate", body, auth);
       expect(r.status).toBe(200);
       expect(r.body.code).toBe(1);
       expect(r.body.data).toBeNull();
@@ -91,9 +82,9 @@ describe("generate: each bad request gets its exact message and writes nothing",
 
   test("the boundary: a prompt of exactly 4000 characters is accepted and reserves the price", async () => {
     const auth = await freshUser();
-    const r = await c.post("/api/generator/generate", { ...valid, prompt: "p".repeat(4000) }, auth);
+    const r = await s.api.post("/api/generator/generate", { ...valid, prompt: "p".repeat(4000) }, auth);
     expect(r.body.code).toBe(0);
-    const history = await c.post("/api/generator/history", {}, auth);
+    const history = await s.api.post("/api/generator/history", {}, auth);
     expect(history.body.data.total).toBe(1);
     expect(history.body.data.generations[0].credits_cost).toBe(3);
   });

@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Client, uniqueEmail } from "../../support/client";
+import { describe, expect, test } from "bun:test";
+import { uniqueEmail } from "../../support/client";
 import { sqliteOnly } from "../../support/engine";
-import { startServer, type TestServer } from "../../support/server";
+import { serverForFile } from "../../support/file-server";
 
-let server: TestServer;
-let api: Client;
-
-beforeAll(async () => {
-  server = await startServer();
-  api = new Client(server.url);
-});
-afterAll(async () => {
-  await server?.dispose();
-});
+const s = serverForFile();
 
 describe("GET /api/health", () => {
   test("status, version, database and each provider's mode", async () => {
-    const res = await fetch(`${server.url}/api/health`);
+    const res = await fetch(`${s.server.url}/api/health`);
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.code).toBe(0);
@@ -34,29 +25,29 @@ describe("GET /api/health", () => {
   });
 
   test("every response carries a request id", async () => {
-    const res = await fetch(`${server.url}/api/health`);
+    const res = await fetch(`${s.server.url}/api/health`);
     expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
-    const echoed = await fetch(`${server.url}/api/health`, { headers: { "x-request-id": "proxy-id-123" } });
+    const echoed = await fetch(`${s.server.url}/api/health`, { headers: { "x-request-id": "proxy-id-123" } });
     expect(echoed.headers.get("x-request-id")).toBe("proxy-id-123");
   });
 });
 
 describe("POST /api/get-user-info (spec 4.7)", () => {
   test("not signed in: code 1, 'no auth, please sign-in', data null", async () => {
-    const r = await api.post("/api/get-user-info");
+    const r = await s.api.post("/api/get-user-info");
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ code: 1, message: "no auth, please sign-in", data: null });
   });
 
   test("a forged session cookie is not a session", async () => {
-    const r = await api.post("/api/get-user-info", undefined, { cookie: "atelier.session_token=forged.value" });
+    const r = await s.api.post("/api/get-user-info", undefined, { cookie: "atelier.session_token=forged.value" });
     expect(r.body).toEqual({ code: 1, message: "no auth, please sign-in", data: null });
   });
 
   test("signed in: code 0 and exactly the fields of spec 2.1", async () => {
     const email = uniqueEmail("info");
-    const { cookie, userId } = await api.signUp(email, { name: "Ada Lovelace" });
-    const r = await api.post("/api/get-user-info", undefined, { cookie });
+    const { cookie, userId } = await s.api.signUp(email, { name: "Ada Lovelace" });
+    const r = await s.api.post("/api/get-user-info", undefined, { cookie });
     expect(r.body.code).toBe(0);
     expect(typeof r.body.message).toBe("string");
     const d = r.body.data;
@@ -82,61 +73,61 @@ describe("POST /api/get-user-info (spec 4.7)", () => {
   });
 
   test("a body is ignored (the endpoint takes none)", async () => {
-    const { cookie } = await api.signUp(uniqueEmail("body"));
-    const r = await api.post("/api/get-user-info", "{not json", { cookie });
+    const { cookie } = await s.api.signUp(uniqueEmail("body"));
+    const r = await s.api.post("/api/get-user-info", "{not json", { cookie });
     expect(r.body.code).toBe(0);
   });
 
   test("sign-up through an invite code records invited_by; an unknown code records nothing", async () => {
-    const a = await api.signUp(uniqueEmail("referrer"));
-    const aInfo = (await api.post("/api/get-user-info", undefined, { cookie: a.cookie })).body.data;
-    const b = await api.signUp(uniqueEmail("invitee"), { ref: aInfo.invite_code });
-    const bInfo = (await api.post("/api/get-user-info", undefined, { cookie: b.cookie })).body.data;
+    const a = await s.api.signUp(uniqueEmail("referrer"));
+    const aInfo = (await s.api.post("/api/get-user-info", undefined, { cookie: a.cookie })).body.data;
+    const b = await s.api.signUp(uniqueEmail("invitee"), { ref: aInfo.invite_code });
+    const bInfo = (await s.api.post("/api/get-user-info", undefined, { cookie: b.cookie })).body.data;
     expect(bInfo.invited_by).toBe(aInfo.uuid);
     expect(bInfo.invite_code).not.toBe(aInfo.invite_code);
-    const c = await api.signUp(uniqueEmail("stranger"), { ref: "NOSUCHCODE" });
-    const cInfo = (await api.post("/api/get-user-info", undefined, { cookie: c.cookie })).body.data;
+    const c = await s.api.signUp(uniqueEmail("stranger"), { ref: "NOSUCHCODE" });
+    const cInfo = (await s.api.post("/api/get-user-info", undefined, { cookie: c.cookie })).body.data;
     expect(cInfo.invited_by).toBe("");
   });
 
   test("each user sees only their own profile", async () => {
-    const a = await api.signUp(uniqueEmail("iso-a"));
-    const b = await api.signUp(uniqueEmail("iso-b"));
-    const ra = await api.post("/api/get-user-info", undefined, { cookie: a.cookie });
-    const rb = await api.post("/api/get-user-info", undefined, { cookie: b.cookie });
+    const a = await s.api.signUp(uniqueEmail("iso-a"));
+    const b = await s.api.signUp(uniqueEmail("iso-b"));
+    const ra = await s.api.post("/api/get-user-info", undefined, { cookie: a.cookie });
+    const rb = await s.api.post("/api/get-user-info", undefined, { cookie: b.cookie });
     expect(ra.body.data.uuid).toBe(a.userId);
     expect(rb.body.data.uuid).toBe(b.userId);
   });
 
   test("sign-out ends the session", async () => {
-    const { cookie } = await api.signUp(uniqueEmail("out"));
-    const out = await fetch(`${server.url}/api/auth/sign-out`, {
+    const { cookie } = await s.api.signUp(uniqueEmail("out"));
+    const out = await fetch(`${s.server.url}/api/auth/sign-out`, {
       method: "POST",
-      headers: { cookie, origin: server.url },
+      headers: { cookie, origin: s.server.url },
     });
     expect(out.status).toBe(200);
-    const r = await api.post("/api/get-user-info", undefined, { cookie });
+    const r = await s.api.post("/api/get-user-info", undefined, { cookie });
     expect(r.body.message).toBe("no auth, please sign-in");
   });
 });
 
 describe("API plumbing", () => {
   test("GET on a POST endpoint → 405 envelope with Allow: POST", async () => {
-    const res = await fetch(`${server.url}/api/get-user-info`);
+    const res = await fetch(`${s.server.url}/api/get-user-info`);
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("POST");
     expect(await res.json()).toEqual({ code: 1, message: "method not allowed", data: null });
   });
 
   test("unknown /api path → 404 envelope, not an HTML page", async () => {
-    const r = await api.post("/api/no-such-endpoint", {});
+    const r = await s.api.post("/api/no-such-endpoint", {});
     expect(r.status).toBe(404);
     expect(r.body).toEqual({ code: 1, message: "not found", data: null });
   });
 
   test("better-auth's own origin check refuses a sign-up posted from a foreign origin (the JSON API's CSRF rule has its own tests)", async () => {
-    const { cookie } = await api.signUp(uniqueEmail("csrf"));
-    const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
+    const { cookie } = await s.api.signUp(uniqueEmail("csrf"));
+    const res = await fetch(`${s.server.url}/api/auth/sign-up/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: "https://evil.example", cookie },
       body: JSON.stringify({ email: uniqueEmail("evil"), password: "correct-horse-battery", name: "x" }),
@@ -149,7 +140,7 @@ describe("start-up", () => {
   test("a bad configuration value stops start-up with one line naming the variable", async () => {
     const proc = Bun.spawn(["bun", "app/cli.ts", "serve"], {
       cwd: `${import.meta.dir}/../../..`,
-      env: { PATH: process.env.PATH!, PORT: "not-a-port", DATA_DIR: server.dataDir },
+      env: { PATH: process.env.PATH!, PORT: "not-a-port", DATA_DIR: s.server.dataDir },
       stderr: "pipe",
       stdout: "pipe",
     });
@@ -163,7 +154,7 @@ describe("start-up", () => {
   sqliteOnly("a single SQLite node generates its secret; on PostgreSQL BETTER_AUTH_SECRET is required")(
     "the auth secret is generated once into DATA_DIR outside production",
     async () => {
-      const file = Bun.file(`${server.dataDir}/.auth-secret`);
+      const file = Bun.file(`${s.server.dataDir}/.auth-secret`);
       expect(await file.exists()).toBe(true);
       expect((await file.text()).length).toBeGreaterThanOrEqual(32);
     },

@@ -19,6 +19,7 @@ import { debitForGeneration, getCredits, listDebits } from "~/domain/credits/led
 import { getActiveSubscription } from "~/domain/subscriptions/subscriptions.server";
 import { DAY_MS, manualClock } from "~/lib/clock";
 import { packPaid, subscriptionPeriodPaid } from "../../support/billing";
+import { createTestProducts } from "../../support/fixtures";
 import { addUserRow } from "../../support/services";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
@@ -36,36 +37,7 @@ const left = async (u: string) => (await db.exec(getCredits(db, u, clock))).left
 beforeEach(async () => {
   db = openDatabase(":memory:");
   clock = manualClock(T0);
-  await upsertProduct(
-    db,
-    {
-      product_id: "p40",
-      name: "40 credits",
-      kind: "pack",
-      credits: 40,
-      interval: null,
-      amount: 1000,
-      currency: "usd",
-      active: true,
-      sort_order: 0,
-    },
-    clock,
-  );
-  await upsertProduct(
-    db,
-    {
-      product_id: "plan",
-      name: "Plan",
-      kind: "subscription",
-      credits: 300,
-      interval: "month",
-      amount: 900,
-      currency: "usd",
-      active: true,
-      sort_order: 0,
-    },
-    clock,
-  );
+  await createTestProducts(db, clock);
 });
 
 describe("packs", () => {

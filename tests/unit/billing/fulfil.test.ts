@@ -32,6 +32,7 @@ import { DAY_MS, manualClock } from "~/lib/clock";
 import { log } from "~/lib/log.server";
 import { type SignedEvent, type StripeFake, startStripeFake } from "../../fakes/stripe";
 import { packPaid, subscriptionPeriodPaid } from "../../support/billing";
+import { createTestProducts } from "../../support/fixtures";
 import { addUserRow } from "../../support/services";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
@@ -103,36 +104,7 @@ const checkoutStatus = async (id: string) =>
 beforeEach(async () => {
   db = openDatabase(":memory:");
   clock = manualClock(T0);
-  await upsertProduct(
-    db,
-    {
-      product_id: "p40",
-      name: "40 credits",
-      kind: "pack",
-      credits: 40,
-      interval: null,
-      amount: 1000,
-      currency: "usd",
-      active: true,
-      sort_order: 0,
-    },
-    clock,
-  );
-  await upsertProduct(
-    db,
-    {
-      product_id: "plan",
-      name: "Plan",
-      kind: "subscription",
-      credits: 300,
-      interval: "month",
-      amount: 900,
-      currency: "usd",
-      active: true,
-      sort_order: 0,
-    },
-    clock,
-  );
+  await createTestProducts(db, clock);
   await upsertProduct(
     db,
     {

@@ -120,7 +120,7 @@ describe.skipIf(skipWithoutPostgres())("the domain on PostgreSQL", () => {
     });
   });
 
-  test("a hot statement is built once per pool and runs on each transaction's own connection (issue 15)", async () => {
+  test("a hot statement is built once per pool and runs on each transaction's own connection", async () => {
     const u = await addUser();
     let builds = 0;
     const byId = (t: Parameters<typeof prepared>[0]) =>

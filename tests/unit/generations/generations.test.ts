@@ -548,7 +548,7 @@ describe("runStep with providers that misbehave", () => {
     expect(runner.stats().claimed).toBeGreaterThanOrEqual(30);
   });
 
-  test("only a request the provider refused counts as an unpaid task; outages, timeouts and crashes never do (review 4)", async () => {
+  test("only a request the provider refused counts as an unpaid task; outages, timeouts and crashes never do", async () => {
     const { db, clock, userId, create } = await setup();
     const dallE = findOffering("image", "openai", "dall-e-3")!;
     // The allowance's bucket (unpaid.server.ts): a row appears with the first task counted.

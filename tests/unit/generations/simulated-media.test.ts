@@ -73,7 +73,7 @@ describe("simulatedShape: the real model's shape for the chosen options (catalog
   }
 });
 
-describe("renderAssets remembers its last renders (issue 15: the runner rendered every task of a repeated request again)", () => {
+describe("renderAssets remembers its last renders: the tasks of a repeated request are not rendered again", () => {
   const bytesOf = (r: GenerationRequest) => {
     const [asset] = renderAssets(r);
     if (asset?.kind !== "bytes") throw new Error("bytes expected");

@@ -308,7 +308,7 @@ for (const engine of engines) {
       expect(kept).toEqual(truth);
     });
 
-    test("held credits and unfinished tasks: kept by the triggers through reservations, claims, completion, failure, cancel, raw writes, moves and deletes (issue 15)", async () => {
+    test("held credits and unfinished tasks: kept by the triggers through reservations, claims, completion, failure, cancel, raw writes, moves and deletes", async () => {
       const u = await newUser(db, 100);
       const v = await newUser(db, 0);
       const made = [];
@@ -346,7 +346,7 @@ for (const engine of engines) {
       expect(kept).toEqual(truth);
     });
 
-    test("the reservation's check reads the held credits from the user's row, not from the user's tasks (issue 15)", async () => {
+    test("the reservation's check reads the held credits from the user's row, not from the user's tasks", async () => {
       if (db.engine !== "sqlite") return; // the plan pinned on SQLite (PostgreSQL: the same statement text)
       const u = await newUser(db);
       await create(db, u);

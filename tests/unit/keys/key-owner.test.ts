@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { type Db, openDatabase, openPostgres } from "#db/client";
-import { orders, user } from "#db/schema";
+import { type orders, user } from "#db/schema";
 import { isPremium } from "~/domain/subscriptions/subscriptions.server";
 import { findKeyOwner, findUserById } from "~/domain/users/users.server";
 import { manualClock } from "~/lib/clock";
+import { createOrder } from "../../support/fixtures";
 import { type Postgres, skipWithoutPostgres, startPostgres } from "../../support/postgres";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
@@ -41,20 +42,7 @@ function suite(open: () => Promise<Db>) {
     );
     return id;
   };
-  const addOrder = (userId: string, o: Partial<typeof orders.$inferInsert>) =>
-    db.run(
-      db.insert(orders).values({
-        orderNo: randomUUID(),
-        userId,
-        productId: "pro",
-        productName: "Pro",
-        interval: "month",
-        amount: 900,
-        status: "paid",
-        subId: randomUUID(),
-        ...o,
-      }),
-    );
+  const addOrder = (userId: string, o: Partial<typeof orders.$inferInsert>) => createOrder(db, userId, o);
 
   test("findUserById gives drizzle's row: every column, its type, key order; unknown id → undefined", async () => {
     const inviter = await addUser();

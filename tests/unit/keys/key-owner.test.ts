@@ -1,8 +1,8 @@
 /**
  * The user row every authenticated request reads, as one plain statement (users.server.ts): the same row
  * drizzle's select gives, and for an API key the owner's premium flag in the same statement — the tier of the
- * key's rate limit, read at request time (docs/performance.md "Session 5", docs/decisions/090-key-tier-read-with-owner.md). On SQLite, and on
- * PostgreSQL when its binaries are here.
+ * key's rate limit, read at request time (docs/decisions/090-key-tier-read-with-owner.md, docs/performance.md
+ * "Session 5: the shared key path"). On SQLite, and on PostgreSQL when its binaries are here.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";

@@ -158,5 +158,36 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795779241751,
     "hash": "f7007126cc31e2c8965770255cf1e9f70f7adde354aeaa14fb867676a40420e5"
+  },
+  {
+    "sql": [
+      "CREATE TABLE \"user_credit_stats\" (\n\t\"user_id\" text PRIMARY KEY NOT NULL,\n\t\"granted\" bigint DEFAULT 0 NOT NULL\n);\n\n",
+      "\nDROP INDEX \"credit_grants_user_idx\";\n",
+      "\nALTER TABLE \"generations\" ADD COLUMN \"user_seq\" bigint;\n",
+      "\nALTER TABLE \"user_credit_stats\" ADD CONSTRAINT \"user_credit_stats_user_id_user_id_fk\" FOREIGN KEY (\"user_id\") REFERENCES \"public\".\"user\"(\"id\") ON DELETE cascade ON UPDATE no action;\n",
+      "\nCREATE INDEX \"checkouts_open_idx\" ON \"checkouts\" USING btree (\"created_at\") WHERE status = 'open';\n",
+      "\nCREATE INDEX \"credit_grants_live_idx\" ON \"credit_grants\" USING btree (\"user_id\",\"expires_at\") WHERE remaining > 0;\n",
+      "\nCREATE INDEX \"generations_user_seq_idx\" ON \"generations\" USING btree (\"user_id\",\"user_seq\");\n",
+      "\nCREATE INDEX \"generations_user_unfinished_idx\" ON \"generations\" USING btree (\"user_id\",\"created_at\",\"id\") WHERE status IN ('pending', 'processing');\n",
+      "\nCREATE INDEX \"generations_user_finished_idx\" ON \"generations\" USING btree (\"user_id\",\"completed_at\") WHERE status IN ('completed', 'failed');\n",
+      "\nCREATE INDEX \"generations_user_hidden_idx\" ON \"generations\" USING btree (\"user_id\") WHERE hidden_at IS NOT NULL;\n",
+      "\nCREATE INDEX \"orders_active_sub_idx\" ON \"orders\" USING btree (\"user_id\",\"period_end\") WHERE kind = 'subscription' AND status = 'paid';\n",
+      "\nCREATE INDEX \"session_expires_idx\" ON \"session\" USING btree (\"expires_at\");\n",
+      "\nCREATE INDEX \"verification_expires_idx\" ON \"verification\" USING btree (\"expires_at\");\n",
+      "\nCREATE INDEX \"webhook_events_created_idx\" ON \"webhook_events\" USING btree (\"created_at\");\n",
+      "\nCREATE INDEX \"credit_grants_user_idx\" ON \"credit_grants\" USING btree (\"user_id\",\"created_at\",\"id\");\n",
+      "\nINSERT INTO \"user_credit_stats\" (\"user_id\", \"granted\") SELECT \"user_id\", sum(\"amount\") FROM \"credit_grants\" GROUP BY \"user_id\";\n",
+      "\nCREATE FUNCTION \"user_credit_stats_count\"() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n\tIF TG_OP = 'DELETE' OR TG_OP = 'UPDATE' THEN\n\t\tUPDATE \"user_credit_stats\" SET \"granted\" = \"granted\" - OLD.\"amount\" WHERE \"user_id\" = OLD.\"user_id\";\n\tEND IF;\n\tIF TG_OP = 'INSERT' OR TG_OP = 'UPDATE' THEN\n\t\tINSERT INTO \"user_credit_stats\" (\"user_id\", \"granted\") VALUES (NEW.\"user_id\", NEW.\"amount\")\n\t\t\tON CONFLICT (\"user_id\") DO UPDATE SET \"granted\" = \"user_credit_stats\".\"granted\" + EXCLUDED.\"granted\";\n\tEND IF;\n\tRETURN NULL;\nEND\n$$;\n",
+      "\nCREATE TRIGGER \"credit_grants_stats\" AFTER INSERT OR DELETE OR UPDATE OF \"amount\", \"user_id\" ON \"credit_grants\"\n\tFOR EACH ROW EXECUTE FUNCTION \"user_credit_stats_count\"();\n",
+      "\nUPDATE \"generations\" g SET \"user_seq\" = r.\"n\" FROM (\n\tSELECT \"id\", row_number() OVER (PARTITION BY \"user_id\" ORDER BY \"created_at\", \"id\") AS \"n\" FROM \"generations\"\n) r WHERE g.\"id\" = r.\"id\";\n",
+      "\nCREATE FUNCTION \"generations_seq_place\"() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n\t-- One writer per user at a time: two concurrent inserts would otherwise take the same place.\n\tPERFORM 1 FROM \"user\" WHERE \"id\" = NEW.\"user_id\" FOR NO KEY UPDATE;\n\tIF TG_OP = 'UPDATE' THEN\n\t\tUPDATE \"generations\" SET \"user_seq\" = \"user_seq\" - 1\n\t\t\tWHERE \"user_id\" = OLD.\"user_id\" AND \"user_seq\" > OLD.\"user_seq\" AND \"id\" <> OLD.\"id\";\n\t\tUPDATE \"generations\" SET \"user_seq\" = \"user_seq\" + 1\n\t\t\tWHERE \"user_id\" = NEW.\"user_id\" AND (\"created_at\", \"id\") > (NEW.\"created_at\", NEW.\"id\") AND \"id\" <> OLD.\"id\";\n\tELSE\n\t\tUPDATE \"generations\" SET \"user_seq\" = \"user_seq\" + 1\n\t\t\tWHERE \"user_id\" = NEW.\"user_id\" AND (\"created_at\", \"id\") > (NEW.\"created_at\", NEW.\"id\");\n\tEND IF;\n\tNEW.\"user_seq\" := 1 + coalesce((SELECT g.\"user_seq\" FROM \"generations\" g\n\t\tWHERE g.\"user_id\" = NEW.\"user_id\" AND (g.\"created_at\", g.\"id\") < (NEW.\"created_at\", NEW.\"id\")\n\t\t\tAND (TG_OP = 'INSERT' OR g.\"id\" <> OLD.\"id\")\n\t\tORDER BY g.\"created_at\" DESC, g.\"id\" DESC LIMIT 1), 0);\n\tRETURN NEW;\nEND\n$$;\n",
+      "\nCREATE TRIGGER \"generations_seq_insert\" BEFORE INSERT ON \"generations\"\n\tFOR EACH ROW EXECUTE FUNCTION \"generations_seq_place\"();\n",
+      "\nCREATE TRIGGER \"generations_seq_move\" BEFORE UPDATE OF \"user_id\", \"created_at\", \"id\" ON \"generations\" FOR EACH ROW\n\tWHEN (OLD.\"user_id\" IS DISTINCT FROM NEW.\"user_id\" OR OLD.\"created_at\" IS DISTINCT FROM NEW.\"created_at\" OR OLD.\"id\" IS DISTINCT FROM NEW.\"id\")\n\tEXECUTE FUNCTION \"generations_seq_place\"();\n",
+      "\nCREATE FUNCTION \"generations_seq_close\"() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n\t-- A task deleted with its owner (the account's cascade) closes no gap: the whole history goes.\n\tIF EXISTS (SELECT 1 FROM \"user\" WHERE \"id\" = OLD.\"user_id\") THEN\n\t\tUPDATE \"generations\" SET \"user_seq\" = \"user_seq\" - 1 WHERE \"user_id\" = OLD.\"user_id\" AND \"user_seq\" > OLD.\"user_seq\";\n\tEND IF;\n\tRETURN NULL;\nEND\n$$;\n",
+      "\nCREATE TRIGGER \"generations_seq_delete\" AFTER DELETE ON \"generations\"\n\tFOR EACH ROW EXECUTE FUNCTION \"generations_seq_close\"();\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795781124708,
+    "hash": "1393ab77d34608c57a3d7eb4ac6687b074a0088e93887c0716adbd4117462cf4"
   }
 ];

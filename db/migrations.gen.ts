@@ -183,5 +183,34 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795779240159,
     "hash": "9f13944c46cda5ab784b94d868e042dd5650560791597e4c84f05cf3af232f2d"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `user_credit_stats` (\n\t`user_id` text PRIMARY KEY NOT NULL,\n\t`granted` integer DEFAULT 0 NOT NULL,\n\tFOREIGN KEY (`user_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nDROP INDEX `credit_grants_user_idx`;",
+      "\nCREATE INDEX `credit_grants_live_idx` ON `credit_grants` (`user_id`,`expires_at`) WHERE remaining > 0;",
+      "\nCREATE INDEX `credit_grants_user_idx` ON `credit_grants` (`user_id`,`created_at`,`id`);",
+      "\nALTER TABLE `generations` ADD `user_seq` integer;",
+      "\nCREATE INDEX `generations_user_seq_idx` ON `generations` (`user_id`,`user_seq`);",
+      "\nCREATE INDEX `generations_user_unfinished_idx` ON `generations` (`user_id`,`created_at`,`id`) WHERE status IN ('pending', 'processing');",
+      "\nCREATE INDEX `generations_user_finished_idx` ON `generations` (`user_id`,`completed_at`) WHERE status IN ('completed', 'failed');",
+      "\nCREATE INDEX `generations_user_hidden_idx` ON `generations` (`user_id`) WHERE hidden_at IS NOT NULL;",
+      "\nCREATE INDEX `checkouts_open_idx` ON `checkouts` (`created_at`) WHERE status = 'open';",
+      "\nCREATE INDEX `orders_active_sub_idx` ON `orders` (`user_id`,`period_end`) WHERE kind = 'subscription' AND status = 'paid';",
+      "\nCREATE INDEX `session_expires_idx` ON `session` (`expires_at`);",
+      "\nCREATE INDEX `verification_expires_idx` ON `verification` (`expires_at`);",
+      "\nCREATE INDEX `webhook_events_created_idx` ON `webhook_events` (`created_at`);",
+      "\nINSERT INTO `user_credit_stats` (`user_id`, `granted`) SELECT `user_id`, sum(`amount`) FROM `credit_grants` GROUP BY `user_id`;\n",
+      "\nCREATE TRIGGER `credit_grants_stats_insert` AFTER INSERT ON `credit_grants` BEGIN\n\tINSERT INTO `user_credit_stats` (`user_id`, `granted`) VALUES (NEW.`user_id`, NEW.`amount`)\n\t\tON CONFLICT (`user_id`) DO UPDATE SET `granted` = `granted` + excluded.`granted`;\nEND;\n",
+      "\nCREATE TRIGGER `credit_grants_stats_delete` AFTER DELETE ON `credit_grants` BEGIN\n\tUPDATE `user_credit_stats` SET `granted` = `granted` - OLD.`amount` WHERE `user_id` = OLD.`user_id`;\nEND;\n",
+      "\nCREATE TRIGGER `credit_grants_stats_update` AFTER UPDATE OF `amount`, `user_id` ON `credit_grants` BEGIN\n\tUPDATE `user_credit_stats` SET `granted` = `granted` - OLD.`amount` WHERE `user_id` = OLD.`user_id`;\n\tINSERT INTO `user_credit_stats` (`user_id`, `granted`) VALUES (NEW.`user_id`, NEW.`amount`)\n\t\tON CONFLICT (`user_id`) DO UPDATE SET `granted` = `granted` + excluded.`granted`;\nEND;\n",
+      "\nUPDATE `generations` SET `user_seq` = r.`n` FROM (\n\tSELECT `id`, row_number() OVER (PARTITION BY `user_id` ORDER BY `created_at`, `id`) AS `n` FROM `generations`\n) AS r WHERE `generations`.`id` = r.`id`;\n",
+      "\nCREATE TRIGGER `generations_seq_insert` AFTER INSERT ON `generations` BEGIN\n\tUPDATE `generations` SET `user_seq` = `user_seq` + 1\n\t\tWHERE `user_id` = NEW.`user_id` AND `created_at` >= NEW.`created_at` AND (`created_at` > NEW.`created_at` OR `id` > NEW.`id`);\n\tUPDATE `generations` SET `user_seq` = 1 + coalesce((SELECT g.`user_seq` FROM `generations` g\n\t\tWHERE g.`user_id` = NEW.`user_id` AND g.`created_at` <= NEW.`created_at` AND (g.`created_at` < NEW.`created_at` OR g.`id` < NEW.`id`)\n\t\tORDER BY g.`created_at` DESC, g.`id` DESC LIMIT 1), 0)\n\tWHERE `id` = NEW.`id`;\nEND;\n",
+      "\nCREATE TRIGGER `generations_seq_delete` AFTER DELETE ON `generations`\nWHEN EXISTS (SELECT 1 FROM `user` WHERE `id` = OLD.`user_id`) BEGIN\n\tUPDATE `generations` SET `user_seq` = `user_seq` - 1 WHERE `user_id` = OLD.`user_id` AND `user_seq` > OLD.`user_seq`;\nEND;\n",
+      "\nCREATE TRIGGER `generations_seq_move` AFTER UPDATE OF `user_id`, `created_at`, `id` ON `generations`\nWHEN OLD.`user_id` IS NOT NEW.`user_id` OR OLD.`created_at` IS NOT NEW.`created_at` OR OLD.`id` IS NOT NEW.`id` BEGIN\n\tUPDATE `generations` SET `user_seq` = `user_seq` - 1\n\t\tWHERE `user_id` = OLD.`user_id` AND `user_seq` > OLD.`user_seq` AND `id` <> NEW.`id`;\n\tUPDATE `generations` SET `user_seq` = `user_seq` + 1\n\t\tWHERE `user_id` = NEW.`user_id` AND `created_at` >= NEW.`created_at` AND (`created_at` > NEW.`created_at` OR `id` > NEW.`id`);\n\tUPDATE `generations` SET `user_seq` = 1 + coalesce((SELECT g.`user_seq` FROM `generations` g\n\t\tWHERE g.`user_id` = NEW.`user_id` AND g.`created_at` <= NEW.`created_at` AND (g.`created_at` < NEW.`created_at` OR g.`id` < NEW.`id`)\n\t\tORDER BY g.`created_at` DESC, g.`id` DESC LIMIT 1), 0)\n\tWHERE `id` = NEW.`id`;\nEND;\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795781123386,
+    "hash": "2ceec42b813a0e653bc10687057137a683378d5cb36f2212bfc704f4bf037a4c"
   }
 ];

@@ -156,6 +156,9 @@ export function sqliteDb(client: Database, checkpointer?: Checkpointer, busyTime
   };
 }
 
+/** SQLite's page cache per connection, in KiB (64 MiB). */
+export const SQLITE_CACHE_KIB = 65_536;
+
 /**
  * Opens (creating if needed) the SQLite file, sets the pragmas Atelier relies
  * on and applies the embedded migrations. `:memory:` works for unit tests.
@@ -167,6 +170,9 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   // SQLite gives the -wal and -shm files the database file's mode; older installs may have made them 0644.
   if (path !== ":memory:") for (const f of [`${path}-wal`, `${path}-shm`]) ownerOnly(f);
   sqlite.exec("PRAGMA synchronous = NORMAL");
+  // The page cache holds the working set (indexes of hot users, the stats rows): SQLite's 2 MiB default made a
+  // heavy user's reads go to the OS for every page. Grown as used, per connection (docs/data-layer.md).
+  sqlite.exec(`PRAGMA cache_size = -${SQLITE_CACHE_KIB}`);
   sqlite.exec("PRAGMA foreign_keys = ON");
   const busyTimeoutMs = opts.busyTimeoutMs ?? 5000;
   sqlite.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);

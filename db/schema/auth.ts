@@ -34,7 +34,8 @@ export const session = sqliteTable(
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
   },
-  (t) => [index("session_user_idx").on(t.userId)],
+  // expires_at: the retention sweep deletes expired sessions in batches, oldest first.
+  (t) => [index("session_user_idx").on(t.userId), index("session_expires_idx").on(t.expiresAt)],
 );
 
 export const account = sqliteTable(
@@ -69,7 +70,7 @@ export const verification = sqliteTable(
     createdAt: ms("created_at").notNull(),
     updatedAt: ms("updated_at").notNull(),
   },
-  (t) => [index("verification_identifier_idx").on(t.identifier)],
+  (t) => [index("verification_identifier_idx").on(t.identifier), index("verification_expires_idx").on(t.expiresAt)],
 );
 
 /** better-auth's per-IP limiter (`rateLimit.storage: "database"`): one row per IP and auth path. */

@@ -1,4 +1,5 @@
 /** Orders (subscriptions and packs) and what billing keeps around them (docs/design.md §9). */
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { user } from "./auth";
 import { createdAt, ms } from "./columns";
@@ -37,6 +38,8 @@ export const orders = sqliteTable(
   },
   (t) => [
     index("orders_user_idx").on(t.userId, t.status, t.periodEnd),
+    // The premium check: the user's paid subscriptions only, not every pack they bought.
+    index("orders_active_sub_idx").on(t.userId, t.periodEnd).where(sql`kind = 'subscription' AND status = 'paid'`),
     uniqueIndex("orders_external_idx").on(t.externalId),
   ],
 );
@@ -132,7 +135,11 @@ export const checkouts = sqliteTable(
     currency: text("currency"),
     createdAt: createdAt(),
   },
-  (t) => [index("checkouts_user_idx").on(t.userId, t.createdAt)],
+  (t) => [
+    index("checkouts_user_idx").on(t.userId, t.createdAt),
+    // The retention sweep's open checkouts, oldest first.
+    index("checkouts_open_idx").on(t.createdAt).where(sql`status = 'open'`),
+  ],
 );
 
 /** Affiliate rewards (docs/design.md §9): at most one per invitee, ever (the primary key). */

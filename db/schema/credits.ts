@@ -20,7 +20,9 @@ export const creditGrants = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index("credit_grants_user_idx").on(t.userId, t.expiresAt),
+    index("credit_grants_user_idx").on(t.userId, t.createdAt, t.id),
+    // The grants with credit left: the balance, the reservation and the debit read these only, never the used-up ones.
+    index("credit_grants_live_idx").on(t.userId, t.expiresAt).where(sql`remaining > 0`),
     // The sign-up bonus is granted once per user, whenever it is granted (sign-up or e-mail verification).
     uniqueIndex("credit_grants_signup_once").on(t.userId).where(sql`source = 'signup'`),
   ],
@@ -70,3 +72,16 @@ export const checkins = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.day] })],
 );
+
+/**
+ * Per-user figures about the ledger, one row per user who has ever had a grant. `granted` = Σ amount of the user's
+ * grants (`total_credits`), kept by database triggers on every insert, delete and change of amount or owner of a
+ * grant (the migration that made this table creates them and backfills it), so the balance reads one row instead
+ * of every grant the user ever had. No row means 0.
+ */
+export const userCreditStats = sqliteTable("user_credit_stats", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  granted: integer("granted").notNull().default(0),
+});

@@ -1,4 +1,5 @@
 /** Generation tasks, the per-user figures kept about them, and generate's Idempotency-Key records. */
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { user } from "./auth";
 import { ms } from "./columns";
@@ -37,6 +38,12 @@ export const generations = sqliteTable(
     completedAt: ms("completed_at"),
     /** Set when the owner removes it from their studio gallery (the task, its cost and the ledger stay). */
     hiddenAt: ms("hidden_at"),
+    /**
+     * The task's place in its owner's history, oldest first: 1 … the owner's task count, with no gap, in
+     * (created_at, id) order. Kept by database triggers on every insert, delete and change of owner (the migration
+     * that added it backfills it; docs/data-layer.md), so a history page is a range of it instead of an offset.
+     */
+    userSeq: integer("user_seq"),
   },
   (t) => [
     index("generations_user_created_idx").on(t.userId, t.createdAt, t.id),
@@ -45,6 +52,15 @@ export const generations = sqliteTable(
     // Site-wide windows by time (the admin dashboard's ranges, the provider error-rate alert's last 10 minutes).
     index("generations_created_idx").on(t.createdAt),
     // No (user_id, status) index: the credits a user's unfinished tasks hold are user_generation_stats.held.
+    // A history page: a range of the owner's ordinals.
+    index("generations_user_seq_idx").on(t.userId, t.userSeq),
+    // The header's live summary: the few unfinished tasks, and the latest finished ones, without the rest.
+    index("generations_user_unfinished_idx")
+      .on(t.userId, t.createdAt, t.id)
+      .where(sql`status IN ('pending', 'processing')`),
+    index("generations_user_finished_idx").on(t.userId, t.completedAt).where(sql`status IN ('completed', 'failed')`),
+    // The gallery's total is the task count less the removed ones, which this index holds alone.
+    index("generations_user_hidden_idx").on(t.userId).where(sql`hidden_at IS NOT NULL`),
   ],
 );
 

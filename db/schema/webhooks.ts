@@ -48,7 +48,7 @@ export const webhookEvents = sqliteTable(
     payload: text("payload").notNull(),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("webhook_events_gen_idx").on(t.genId)],
+  (t) => [index("webhook_events_gen_idx").on(t.genId), index("webhook_events_created_idx").on(t.createdAt)],
 );
 
 /** One event to one endpoint: claimed by the job runner with a lease, retried with backoff. */

@@ -13,7 +13,14 @@ import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { many, one, run, type Steps, type Tx } from "#db/client";
 import { prepared } from "#db/prepared";
-import { creditAllocations, creditDebits, creditGrants, generations, userGenerationStats } from "#db/schema";
+import {
+  creditAllocations,
+  creditDebits,
+  creditGrants,
+  generations,
+  userCreditStats,
+  userGenerationStats,
+} from "#db/schema";
 import type { Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 
@@ -65,18 +72,24 @@ export interface Credits {
   total_credits: number;
 }
 
+/**
+ * Grants with credit left, as the partial index credit_grants_live_idx holds them (`remaining > 0`, a literal as in
+ * the index): the balance, the reservation and the debit read these only, never the user's used-up grants.
+ */
+const LIVE = sql`${creditGrants.remaining} > 0`;
+const unexpiredLeft = sql<number>`coalesce(sum(case when ${creditGrants.expiresAt} is null or ${creditGrants.expiresAt} > ${sql.placeholder("now")} then ${creditGrants.remaining} else 0 end), 0)`;
+/** Σ amount of every grant the user ever had: user_credit_stats.granted, kept by triggers on credit_grants. */
+const granted$ = sql<number>`coalesce((select ${userCreditStats.granted} from ${userCreditStats} where ${userCreditStats.userId} = ${sql.placeholder("userId")}), 0)`;
+
 /** `left_credits`: Σ remaining of unexpired grants. `total_credits`: Σ amount of every grant ever made. */
 export function* getCredits(tx: Tx, userId: string, clock: Clock): Steps<Credits> {
   const now = clock.now();
   // Read on every balance request and every reservation: prepared once per connection.
   const q = prepared(tx, "ledger.getCredits", (t) =>
     t
-      .select({
-        left: sql<number>`coalesce(sum(case when ${creditGrants.expiresAt} is null or ${creditGrants.expiresAt} > ${sql.placeholder("now")} then ${creditGrants.remaining} else 0 end), 0)`,
-        total: sql<number>`coalesce(sum(${creditGrants.amount}), 0)`,
-      })
+      .select({ left: unexpiredLeft, total: granted$ })
       .from(creditGrants)
-      .where(eq(creditGrants.userId, sql.placeholder("userId"))),
+      .where(and(eq(creditGrants.userId, sql.placeholder("userId")), LIVE)),
   );
   const row = yield* one(q, { now, userId });
   return { left_credits: Number(row?.left ?? 0), total_credits: Number(row?.total ?? 0) };
@@ -87,18 +100,25 @@ export function* getCreditsMany(tx: Tx, userIds: string[], clock: Clock): Steps<
   const out = new Map<string, Credits>();
   if (userIds.length === 0) return out;
   const now = clock.now();
-  const rows = yield* many(
+  const totals = yield* many(
+    tx
+      .select({ userId: userCreditStats.userId, total: userCreditStats.granted })
+      .from(userCreditStats)
+      .where(inArray(userCreditStats.userId, userIds)),
+  );
+  const left = yield* many(
     tx
       .select({
         userId: creditGrants.userId,
         left: sql<number>`coalesce(sum(case when ${creditGrants.expiresAt} is null or ${creditGrants.expiresAt} > ${now} then ${creditGrants.remaining} else 0 end), 0)`,
-        total: sql<number>`coalesce(sum(${creditGrants.amount}), 0)`,
       })
       .from(creditGrants)
-      .where(inArray(creditGrants.userId, userIds))
+      .where(and(inArray(creditGrants.userId, userIds), LIVE))
       .groupBy(creditGrants.userId),
   );
-  for (const r of rows) out.set(r.userId, { left_credits: Number(r.left), total_credits: Number(r.total) });
+  const leftOf = new Map(left.map((r) => [r.userId, Number(r.left)]));
+  for (const r of totals)
+    out.set(r.userId, { left_credits: leftOf.get(r.userId) ?? 0, total_credits: Number(r.total) });
   return out;
 }
 
@@ -127,12 +147,9 @@ export function* reservedCredits(tx: Tx, userId: string): Steps<number> {
 export function* availableCredits(tx: Tx, userId: string, clock: Clock): Steps<number> {
   const q = prepared(tx, "ledger.available", (t) =>
     t
-      .select({
-        left: sql<number>`coalesce(sum(case when ${creditGrants.expiresAt} is null or ${creditGrants.expiresAt} > ${sql.placeholder("now")} then ${creditGrants.remaining} else 0 end), 0)`,
-        held: held$,
-      })
+      .select({ left: unexpiredLeft, held: held$ })
       .from(creditGrants)
-      .where(eq(creditGrants.userId, sql.placeholder("userId"))),
+      .where(and(eq(creditGrants.userId, sql.placeholder("userId")), LIVE)),
   );
   const row = yield* one(q, { now: clock.now(), userId });
   return Number(row?.left ?? 0) - Number(row?.held ?? 0);
@@ -188,7 +205,7 @@ const debitStatements = {
       .where(
         and(
           eq(creditGrants.userId, $("userId")),
-          gt(creditGrants.remaining, 0),
+          LIVE,
           or(isNull(creditGrants.expiresAt), gt(creditGrants.expiresAt, $("now"))),
         ),
       )

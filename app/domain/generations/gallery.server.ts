@@ -1,5 +1,5 @@
 /** The owner's studio gallery: filtered pages, removing a task from it, and the neighbours of a task. */
-import { and, asc, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { prepared } from "#db/prepared";
 import { generations } from "#db/schema";
@@ -7,33 +7,59 @@ import { offsetOf } from "~/domain/paging";
 import type { Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 import { type GenerationFilter, UNFINISHED } from "./filter";
-import { taskCount } from "./history.server";
+import { seqRange, taskCount } from "./history.server";
 import type { GenerationRow } from "./views.server";
 
-/** Rows of one history page (the studio shows them with more detail), optionally filtered. */
+/** The user's tasks removed from the gallery, counted through the index that holds only those (exported for the plan test). */
+export const HIDDEN_COUNT = "SELECT count(*) AS n FROM generations WHERE user_id = ? AND hidden_at IS NOT NULL";
+
+/** A page of the user's whole history as rows: a range of the owner's ordinals (history.server.ts HISTORY_IDS). */
+const byOrdinals = (db: Db) =>
+  prepared(db, "generations.page", (d) =>
+    d
+      .select()
+      .from(generations)
+      .where(
+        and(
+          eq(generations.userId, sql.placeholder("userId")),
+          lte(generations.userSeq, sql.placeholder("high")),
+          gte(generations.userSeq, sql.placeholder("low")),
+        ),
+      )
+      .orderBy(desc(generations.userSeq)),
+  );
+
+/**
+ * Rows of one history page (the studio shows them with more detail), optionally filtered. The whole history, and
+ * the gallery of a user who removed nothing from it, are ranges of the owner's ordinals and their totals counters,
+ * whatever the page; the gallery's total is the task count less the removed tasks. A filter by type or status reads
+ * the user's index with the filter applied (its cost grows with the history).
+ */
 export async function listRecent(
   db: Db,
   userId: string,
   paging: { page: number; pageSize: number },
   filter: GenerationFilter = {},
 ) {
-  if (!filter.aiType && !filter.status && !filter.galleryOnly) {
-    // The API's history page: prepared once per connection (building a drizzle query costs ~100 µs).
-    const page = prepared(db, "generations.page", (d) =>
-      d
+  const offset = offsetOf(paging.page, paging.pageSize);
+  if (!filter.aiType && !filter.status) {
+    const tasks = await taskCount(db, userId);
+    const hidden = filter.galleryOnly ? Number((await db.raw<{ n: number }>(HIDDEN_COUNT).one(userId))?.n ?? 0) : 0;
+    if (hidden === 0) {
+      const [high, low] = seqRange(tasks, offset, paging.pageSize);
+      const rows = high < 1 ? [] : await db.many(byOrdinals(db), { userId, high, low });
+      return { rows, total: tasks };
+    }
+    const rows = await db.many(
+      db
         .select()
         .from(generations)
-        .where(eq(generations.userId, sql.placeholder("userId")))
+        .where(and(eq(generations.userId, userId), isNull(generations.hiddenAt)))
         .orderBy(desc(generations.createdAt), desc(generations.id))
-        .limit(sql.placeholder("limit"))
-        .offset(sql.placeholder("offset")),
+        .limit(paging.pageSize)
+        .offset(offset),
     );
-    const rows = await db.many(page, {
-      userId,
-      limit: paging.pageSize,
-      offset: offsetOf(paging.page, paging.pageSize),
-    });
-    return { rows, total: await taskCount(db, userId) };
+    return { rows, total: tasks - hidden };
   }
   const where = and(
     eq(generations.userId, userId),
@@ -52,7 +78,7 @@ export async function listRecent(
       .where(where)
       .orderBy(desc(generations.createdAt), desc(generations.id))
       .limit(paging.pageSize)
-      .offset(offsetOf(paging.page, paging.pageSize)),
+      .offset(offset),
   );
   const total = await db.one(db.select({ n: sql<number>`count(*)` }).from(generations).where(where));
   return { rows, total: Number(total?.n ?? 0) };

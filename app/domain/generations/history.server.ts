@@ -37,9 +37,16 @@ interface HistoryRow {
   started_at: number | string | null;
   completed_at: number | string | null;
 }
-// The API's history page, the hottest list: the page's ids straight from the (user_id, created_at, id)
-// index; the entries not remembered in one statement of the shown columns, in the response's order and names.
-const HISTORY_IDS = `SELECT id FROM generations WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`;
+/**
+ * The API's history page, the hottest list: the page's ids as a range of the owner's ordinals (`user_seq`: 1 … the
+ * task count in (created_at, id) order, kept dense by triggers; db/schema/generations.ts), read from the
+ * (user_id, user_seq) index — page 5,000 costs what page 1 does, where an OFFSET walked every entry before it.
+ * Arguments: user id, the highest and the lowest ordinal of the page. Exported for the query-plan test.
+ */
+export const HISTORY_IDS = `SELECT id FROM generations WHERE user_id = ? AND user_seq <= ? AND user_seq >= ? ORDER BY user_seq DESC`;
+/** The ordinals a page covers, newest first: [highest, lowest] (empty when highest < 1). */
+export const seqRange = (tasks: number, offset: number, pageSize: number) =>
+  [tasks - offset, tasks - offset - pageSize + 1] as const;
 /** The entries by id (exported for the query-plan test). */
 export const historyEntriesQuery = (d: Tx) =>
   d
@@ -114,31 +121,10 @@ const isFinal = (status: string) => status === "completed" || status === "failed
 const pages = new WeakMap<Db, { size: number; byKey: Map<string, { version: number; json: string }> }>();
 const MAX_PAGE_CHARS = 16 * 1024 * 1024;
 
-/**
- * Spec 4.3: the caller's page, newest first (created_at desc, then gen_id desc; docs/design.md §1), as the JSON
- * text of `{generations, total, page, page_size}` — each entry JSON.stringify(toHistoryEntry(row)). First the
- * user's task counter and version (one primary-key read): a page of finished tasks built at that version is
- * returned as it is. Otherwise the ids come from the index; a finished task's entry from memory, the others from
- * their rows (one statement). The total is the counter when the page leaves it open (a full page, or an empty one
- * past the first); any other page shows it (offset + entries).
- */
-export async function historyPageJson(
-  db: Db,
-  userId: string,
-  paging: { page: number; pageSize: number },
-): Promise<string> {
-  const stats = await taskStats(db, userId);
-  let cache = pages.get(db);
-  if (!cache) pages.set(db, (cache = { size: 0, byKey: new Map() }));
-  const key = `${paging.page}/${paging.pageSize}/${userId}`;
-  const version = stats === undefined ? undefined : Number(stats.v);
-  const hit = cache.byKey.get(key);
-  if (hit !== undefined && hit.version === version) return hit.json;
-
+/** The entries of these ids as JSON text, in their order: a finished task's from memory, the others from their rows. */
+async function entriesOf(db: Db, userId: string, ids: { id: string }[]) {
   let memo = finished.get(db);
   if (!memo) finished.set(db, (memo = new Map()));
-  const offset = offsetOf(paging.page, paging.pageSize);
-  const ids = await db.raw<{ id: string }>(HISTORY_IDS).many(userId, paging.pageSize, offset);
   const known = ids.map(({ id }) => memo.get(id));
   const missing = ids.filter((_, i) => known[i] === undefined).map(({ id }) => id);
   const read = new Map<string, string>();
@@ -158,6 +144,34 @@ export async function historyPageJson(
     const json = known[i] ?? read.get(id);
     if (json !== undefined) entries.push(json); // undefined: gone since the ids were read
   });
+  return { entries, allFinal };
+}
+
+/**
+ * Spec 4.3: the caller's page, newest first (created_at desc, then gen_id desc; docs/design.md §1), as the JSON
+ * text of `{generations, total, page, page_size}` — each entry JSON.stringify(toHistoryEntry(row)). First the
+ * user's task counter and version (one primary-key read): a page of finished tasks built at that version is
+ * returned as it is. Otherwise the ids come from the ordinal index; a finished task's entry from memory, the others from
+ * their rows (one statement). The total is the counter when the page leaves it open (a full page, or an empty one
+ * past the first); any other page shows it (offset + entries).
+ */
+export async function historyPageJson(
+  db: Db,
+  userId: string,
+  paging: { page: number; pageSize: number },
+): Promise<string> {
+  const stats = await taskStats(db, userId);
+  let cache = pages.get(db);
+  if (!cache) pages.set(db, (cache = { size: 0, byKey: new Map() }));
+  const key = `${paging.page}/${paging.pageSize}/${userId}`;
+  const version = stats === undefined ? undefined : Number(stats.v);
+  const hit = cache.byKey.get(key);
+  if (hit !== undefined && hit.version === version) return hit.json;
+
+  const offset = offsetOf(paging.page, paging.pageSize);
+  const [high, low] = seqRange(Number(stats?.n ?? 0), offset, paging.pageSize);
+  const ids = high < 1 ? [] : await db.raw<{ id: string }>(HISTORY_IDS).many(userId, high, low);
+  const { entries, allFinal } = await entriesOf(db, userId, ids);
   const counted = ids.length === paging.pageSize || (ids.length === 0 && paging.page > 1);
   const total = counted ? Number(stats?.n ?? 0) : offset + ids.length;
   const json = `{"generations":[${entries.join(",")}],"total":${total},"page":${paging.page},"page_size":${paging.pageSize}}`;
@@ -167,4 +181,42 @@ export async function historyPageJson(
     cache.byKey.set(key, { version, json });
   }
   return json;
+}
+
+/**
+ * A keyset cursor (additive to spec 4.3, docs/api.md): the position after an entry, as base64url of
+ * `<created_at ms>.<gen_id>`. "" is the start (the newest task).
+ */
+const encodeCursor = (createdAt: number, id: string) => Buffer.from(`${createdAt}.${id}`).toString("base64url");
+function decodeCursor(cursor: unknown): { createdAt: number; id: string } | null {
+  if (cursor === "") return null;
+  const text = typeof cursor === "string" && cursor.length <= 200 ? Buffer.from(cursor, "base64url").toString() : "";
+  const m = /^(\d{1,15})\.([\w-]{1,100})$/.exec(text);
+  if (!m) throw new AppError("INVALID_PARAMS", { reason: "cursor must be a next_cursor this API returned" });
+  return { createdAt: Number(m[1]), id: m[2]! };
+}
+// Keyset pages through the (user_id, created_at, id) index, newest first, from the start or after a position.
+const FIRST_IDS = `SELECT id, created_at AS at FROM generations WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`;
+/** Exported for the query-plan test. Arguments: user id, the position's time (twice) and id, the page size. */
+export const AFTER_IDS = `SELECT id, created_at AS at FROM generations WHERE user_id = ? AND created_at <= ?
+  AND (created_at < ? OR id < ?) ORDER BY created_at DESC, id DESC LIMIT ?`;
+
+/**
+ * The caller's tasks after a cursor (or from the newest with ""), as the JSON text of
+ * `{generations, total, page_size, next_cursor}`: the same entries and order as the pages, read from the position
+ * on (the cost of any page is the cost of the first), and stable while tasks are added (a new task never moves an
+ * entry to the next page). `next_cursor` is null on the last page.
+ */
+export async function historyAfterJson(db: Db, userId: string, args: { cursor: unknown; pageSize: number }) {
+  const after = decodeCursor(args.cursor);
+  const stats = await taskStats(db, userId);
+  const ids = after
+    ? await db
+        .raw<{ id: string; at: number | string }>(AFTER_IDS)
+        .many(userId, after.createdAt, after.createdAt, after.id, args.pageSize)
+    : await db.raw<{ id: string; at: number | string }>(FIRST_IDS).many(userId, args.pageSize);
+  const { entries } = await entriesOf(db, userId, ids);
+  const last = ids.at(-1);
+  const next = ids.length === args.pageSize && last ? JSON.stringify(encodeCursor(Number(last.at), last.id)) : "null";
+  return `{"generations":[${entries.join(",")}],"total":${Number(stats?.n ?? 0)},"page_size":${args.pageSize},"next_cursor":${next}}`;
 }

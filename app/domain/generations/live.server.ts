@@ -1,6 +1,7 @@
 /** What every signed-in page needs to stay live: the user's unfinished tasks and the latest finished ones. */
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "#db/client";
+import { prepared } from "#db/prepared";
 import { generations, userGenerationStats } from "#db/schema";
 import { wasCanceled } from "./status";
 
@@ -25,6 +26,9 @@ export async function hasUnfinished(db: Db, userId: string): Promise<boolean> {
  * tasks, and the latest finished ones (so a page can tell which of the tasks it
  * saw running has just finished, and how).
  */
+const UNFINISHED_SQL = sql`${generations.status} IN ('pending', 'processing')`;
+const FINISHED_SQL = sql`${generations.status} IN ('completed', 'failed')`;
+
 export async function liveSummary(db: Db, userId: string) {
   const pick = {
     id: generations.id,
@@ -32,26 +36,33 @@ export async function liveSummary(db: Db, userId: string) {
     prompt: generations.prompt,
     aiType: generations.aiType,
   };
-  // The user's tasks newest first (the (user_id, created_at, id) index), read only until the unfinished ones are all found.
+  // Both lists from partial indexes that hold only such tasks (generations_user_unfinished_idx, …_finished_idx),
+  // newest first: a few entries read whatever the user's history. The status tests are literals, as in the indexes.
   const unfinished = Math.min(await unfinishedCount(db, userId), 50);
   const active =
     unfinished === 0
       ? []
       : await db.many(
-          db
-            .select(pick)
-            .from(generations)
-            .where(and(eq(generations.userId, userId), inArray(generations.status, ["pending", "processing"])))
-            .orderBy(desc(generations.createdAt), desc(generations.id))
-            .limit(unfinished),
+          prepared(db, "live.active", (d) =>
+            d
+              .select(pick)
+              .from(generations)
+              .where(and(eq(generations.userId, sql.placeholder("userId")), UNFINISHED_SQL))
+              .orderBy(desc(generations.createdAt), desc(generations.id))
+              .limit(sql.placeholder("limit")),
+          ),
+          { userId, limit: unfinished },
         );
   const finished = await db.many(
-    db
-      .select({ ...pick, errorMessage: generations.errorMessage })
-      .from(generations)
-      .where(and(eq(generations.userId, userId), inArray(generations.status, ["completed", "failed"])))
-      .orderBy(desc(generations.completedAt))
-      .limit(10),
+    prepared(db, "live.finished", (d) =>
+      d
+        .select({ ...pick, errorMessage: generations.errorMessage })
+        .from(generations)
+        .where(and(eq(generations.userId, sql.placeholder("userId")), FINISHED_SQL))
+        .orderBy(desc(generations.completedAt))
+        .limit(10),
+    ),
+    { userId },
   );
   // A cancel is not a failure to the person who asked for it: the page says "Canceled", not "could not be made".
   return {

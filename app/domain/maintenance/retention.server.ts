@@ -19,7 +19,7 @@
  * Ledger, orders, payments, billing events, tasks and feedback are never
  * swept: they are the record.
  */
-import { and, eq, inArray, isNull, lt, notInArray, or } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, notInArray, or, sql } from "drizzle-orm";
 import type { Db } from "#db/client";
 import {
   checkouts,
@@ -58,49 +58,159 @@ export type SweepResult = Record<
   number
 >;
 
-/** One sweep: every rule once, each its own statement (no long transaction). */
+/** Rows one statement of a sweep deletes at most: each batch is a short write, so serving never waits long. */
+export const SWEEP_BATCH = 500;
+
+/**
+ * Runs a batch statement (it changes at most SWEEP_BATCH rows, picked through an index on the rule's column) until
+ * it changes fewer, letting other work run between batches; returns the rows changed.
+ */
+async function inBatches(batch: () => Promise<number>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const changed = await batch();
+    total += changed;
+    if (changed < SWEEP_BATCH) return total;
+    await Bun.sleep(0);
+  }
+}
+
+/**
+ * One sweep: every rule once, in batches of SWEEP_BATCH rows picked by primary key from an index on the rule's
+ * time column (no full scan of a grown table, no long write), each batch its own statement. rate_limits has no such
+ * index on purpose: every API request writes its row, and the table holds one row per active bucket.
+ */
 export async function sweepRetention(db: Db, clock: Clock, policy: RetentionPolicy): Promise<SweepResult> {
   const now = clock.now();
   const pending = db
     .select({ id: webhookDeliveries.eventId })
     .from(webhookDeliveries)
     .where(eq(webhookDeliveries.status, "pending"));
+  const oldKeys = db
+    .select({ userId: idempotencyKeys.userId, key: idempotencyKeys.key })
+    .from(idempotencyKeys)
+    .where(lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_TTL_MS))
+    .limit(SWEEP_BATCH);
   return {
-    idempotencyKeys: await db.run(
-      db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_TTL_MS)),
+    idempotencyKeys: await inBatches(() =>
+      db.run(db.delete(idempotencyKeys).where(sql`(${idempotencyKeys.userId}, ${idempotencyKeys.key}) IN ${oldKeys}`)),
     ),
-    webhookEvents: await db.run(
-      db
-        .delete(webhookEvents)
-        .where(
-          and(
-            lt(webhookEvents.createdAt, now - policy.webhookRetentionDays * DAY_MS),
-            notInArray(webhookEvents.id, pending),
+    webhookEvents: await inBatches(() =>
+      db.run(
+        db.delete(webhookEvents).where(
+          inArray(
+            webhookEvents.id,
+            db
+              .select({ id: webhookEvents.id })
+              .from(webhookEvents)
+              .where(
+                and(
+                  lt(webhookEvents.createdAt, now - policy.webhookRetentionDays * DAY_MS),
+                  notInArray(webhookEvents.id, pending),
+                ),
+              )
+              .limit(SWEEP_BATCH),
           ),
         ),
+      ),
     ),
-    sessions: await db.run(db.delete(session).where(lt(session.expiresAt, new Date(now)))),
-    verifications: await db.run(db.delete(verification).where(lt(verification.expiresAt, new Date(now)))),
+    sessions: await inBatches(() =>
+      db.run(
+        db.delete(session).where(
+          inArray(
+            session.id,
+            db
+              .select({ id: session.id })
+              .from(session)
+              .where(lt(session.expiresAt, new Date(now)))
+              .limit(SWEEP_BATCH),
+          ),
+        ),
+      ),
+    ),
+    verifications: await inBatches(() =>
+      db.run(
+        db.delete(verification).where(
+          inArray(
+            verification.id,
+            db
+              .select({ id: verification.id })
+              .from(verification)
+              .where(lt(verification.expiresAt, new Date(now)))
+              .limit(SWEEP_BATCH),
+          ),
+        ),
+      ),
+    ),
     // tat is in microseconds (app/domain/rate-limits/decide.ts).
-    rateLimits: await db.run(db.delete(rateLimits).where(lt(rateLimits.tat, (now - 60_000) * 1000))),
-    authRateLimits: await db.run(db.delete(rateLimit).where(lt(rateLimit.lastRequest, now - HOUR_MS))),
-    signInAttempts: await db.run(
-      db
-        .delete(signInAttempts)
-        .where(
-          and(
-            lt(signInAttempts.windowStart, now - DAY_MS),
-            or(isNull(signInAttempts.lockedUntil), lt(signInAttempts.lockedUntil, now)),
+    rateLimits: await inBatches(() =>
+      db.run(
+        db.delete(rateLimits).where(
+          inArray(
+            rateLimits.bucket,
+            db
+              .select({ bucket: rateLimits.bucket })
+              .from(rateLimits)
+              .where(lt(rateLimits.tat, (now - 60_000) * 1000))
+              .limit(SWEEP_BATCH),
           ),
         ),
+      ),
     ),
-    checkoutsExpired: await expireCheckouts(db, { before: now - CHECKOUT_TTL_MS }),
+    authRateLimits: await inBatches(() =>
+      db.run(
+        db.delete(rateLimit).where(
+          inArray(
+            rateLimit.id,
+            db
+              .select({ id: rateLimit.id })
+              .from(rateLimit)
+              .where(lt(rateLimit.lastRequest, now - HOUR_MS))
+              .limit(SWEEP_BATCH),
+          ),
+        ),
+      ),
+    ),
+    signInAttempts: await inBatches(() =>
+      db.run(
+        db.delete(signInAttempts).where(
+          inArray(
+            signInAttempts.emailHash,
+            db
+              .select({ id: signInAttempts.emailHash })
+              .from(signInAttempts)
+              .where(
+                and(
+                  lt(signInAttempts.windowStart, now - DAY_MS),
+                  or(isNull(signInAttempts.lockedUntil), lt(signInAttempts.lockedUntil, now)),
+                ),
+              )
+              .limit(SWEEP_BATCH),
+          ),
+        ),
+      ),
+    ),
+    checkoutsExpired: await inBatches(() => expireCheckouts(db, { before: now - CHECKOUT_TTL_MS })),
   };
 }
 
-/** Open checkouts started before `before` (or the given ids) become `expired`; returns how many. */
+/**
+ * Open checkouts started before `before` (at most SWEEP_BATCH of them, oldest first through checkouts_open_idx) or
+ * the given ids become `expired`; returns how many.
+ */
 export function expireCheckouts(db: Db, which: { before: number } | { ids: string[] }): Promise<number> {
-  const match = "ids" in which ? inArray(checkouts.id, which.ids) : lt(checkouts.createdAt, new Date(which.before));
+  const match =
+    "ids" in which
+      ? inArray(checkouts.id, which.ids)
+      : inArray(
+          checkouts.id,
+          db
+            .select({ id: checkouts.id })
+            .from(checkouts)
+            .where(and(sql`${checkouts.status} = 'open'`, lt(checkouts.createdAt, new Date(which.before))))
+            .orderBy(checkouts.createdAt)
+            .limit(SWEEP_BATCH),
+        );
   return db.run(
     db
       .update(checkouts)

@@ -46,8 +46,8 @@ export function getActiveSubscription(db: Db, userId: string, clock: Clock): Pro
       .where(
         and(
           eq(orders.userId, sql.placeholder("userId")),
-          eq(orders.kind, "subscription"),
-          eq(orders.status, "paid"),
+          // Literals, as in orders_active_sub_idx, the index of paid subscriptions (not every pack bought).
+          sql`${orders.kind} = 'subscription' AND ${orders.status} = 'paid'`,
           or(isNull(orders.periodEnd), gt(orders.periodEnd, sql.placeholder("now"))),
         ),
       )
@@ -58,7 +58,7 @@ export function getActiveSubscription(db: Db, userId: string, clock: Clock): Pro
 }
 
 /**
- * getActiveSubscription's condition in plain SQL, for the user whose id is the SQL expression `userIdSql`, with
+ * getActiveSubscription's condition in plain SQL (served by orders_active_sub_idx: its literals are the index's), for the user whose id is the SQL expression `userIdSql`, with
  * one `?` parameter: now (ms). An API-key request reads it inside its user-row statement (users.server.ts
  * findKeyOwner), so the tier costs no statement of its own (docs/performance.md).
  */

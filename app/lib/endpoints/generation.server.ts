@@ -102,6 +102,10 @@ export const GenerateBodyDoc = z.object({
 export const HistoryBodyDoc = z.object({
   page: z.int().min(1).default(1).optional(),
   page_size: z.int().min(1).default(20).optional().describe("over 100 is clamped to 100"),
+  cursor: z
+    .string()
+    .optional()
+    .describe('additive: "" for the newest tasks, then the previous answer\'s next_cursor (page is then ignored)'),
 });
 
 export const GENERATE_MESSAGE = "generation task created; poll /api/generator/query with gen_id";
@@ -213,16 +217,18 @@ export const GENERATION_ENDPOINTS = {
     method: "POST",
     tag: "Generation",
     summary: "List your tasks",
-    description: "Your tasks, newest first (created_at, then gen_id, descending), paged.",
+    description:
+      'Your tasks, newest first (created_at, then gen_id, descending), paged. Additive: send `cursor` ("" for the newest, then each answer\'s `next_cursor`) for keyset pages that cost the same at any depth and do not shift while tasks are added; such an answer has `next_cursor` (null on the last page) instead of `page`.',
     auth: "user",
     source: "spec 4.3",
-    body: z.object({ page: z.unknown().optional(), page_size: z.unknown().optional() }),
+    body: z.object({ page: z.unknown().optional(), page_size: z.unknown().optional(), cursor: z.unknown().optional() }),
     docBody: HistoryBodyDoc,
     response: z.strictObject({
       generations: z.array(HistoryEntrySchema),
       total: z.int(),
-      page: z.int(),
+      page: z.int().optional(),
       page_size: z.int(),
+      next_cursor: z.string().nullable().optional().describe("with `cursor` only: the next page's cursor, or null"),
     }),
     errors: [...AUTH_ERRORS, "INVALID_PARAMS", ...COMMON],
     example: { page: 1, page_size: 20 },

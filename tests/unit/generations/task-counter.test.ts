@@ -95,6 +95,27 @@ const plainRow = (userId: string) => ({
   createdAt: new Date(clock.now()),
 });
 
+/** Tasks written into a database whose schema is older than db/schema.ts: the columns every version has. */
+async function insertOld(db: Db, rows: ReturnType<typeof plainRow>[]) {
+  for (const r of rows)
+    await db
+      .raw(
+        "INSERT INTO generations (id, user_id, ai_type, provider, model, prompt, status, credits_cost, deadline_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      )
+      .run(
+        r.id,
+        r.userId,
+        r.aiType,
+        r.provider,
+        r.model,
+        r.prompt,
+        r.status,
+        r.creditsCost,
+        r.deadlineAt,
+        +r.createdAt,
+      );
+}
+
 /** The index of the migration that creates the counter (found by content: its number moves when others land first). */
 const COUNTER_MIGRATION = /CREATE TABLE [`"]user_generation_stats[`"]/;
 /** The migration that adds the held credits and unfinished tasks (and drops the (user_id, status) index). */
@@ -377,7 +398,7 @@ for (const engine of engines) {
           })),
           { ...plainRow(b), status: "processing", creditsCost: 4 },
         ];
-        await old.run(old.insert(generations).values(rows));
+        await insertOld(old, rows);
         await finish();
         expect((await holds(old)).kept).toEqual({ [a]: [1 + 2 + 5, 3], [b]: [4, 1] });
         await old.run(old.update(generations).set({ status: "completed" }).where(eq(generations.id, rows[1]!.id)));
@@ -391,11 +412,10 @@ for (const engine of engines) {
       const { db: old, finish } = await engine.openBefore();
       try {
         const [a, b, none] = [await newUser(old, 0), await newUser(old, 0), await newUser(old, 0)];
-        await old.run(
-          old
-            .insert(generations)
-            .values([...Array.from({ length: 7 }, () => plainRow(a)), ...Array.from({ length: 2 }, () => plainRow(b))]),
-        );
+        await insertOld(old, [
+          ...Array.from({ length: 7 }, () => plainRow(a)),
+          ...Array.from({ length: 2 }, () => plainRow(b)),
+        ]);
         await finish();
         expect([await counterOf(old, a), await counterOf(old, b), await counterOf(old, none)]).toEqual([7, 2, 0]);
         expect(await old.raw("SELECT 1 FROM user_generation_stats WHERE user_id = ?").one(none)).toBeUndefined();

@@ -1,4 +1,4 @@
-import { historyPageJson, normalizePaging } from "~/domain/generations/history.server";
+import { historyAfterJson, historyPageJson, normalizePaging } from "~/domain/generations/history.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
 import { endpoint } from "~/lib/endpoints.server";
 
@@ -9,8 +9,15 @@ export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
-  handler: async ({ caller, input, services }) => ({
-    json: await historyPageJson(services.db, caller.user.id, normalizePaging(input)),
-  }),
+  // With `cursor` (additive, docs/api.md §4.3): keyset pages instead of numbered ones.
+  handler: async ({ caller, input, services }) => {
+    const paging = normalizePaging(input);
+    return {
+      json:
+        input.cursor === undefined
+          ? await historyPageJson(services.db, caller.user.id, paging)
+          : await historyAfterJson(services.db, caller.user.id, { cursor: input.cursor, pageSize: paging.pageSize }),
+    };
+  },
 });
 export const loader = methodNotAllowed;

@@ -67,7 +67,13 @@ export const MODULES: Record<string, { mutate: string[]; tests: string[]; env?: 
   },
   // Payment fulfilment (grants, renewals, statuses, refunds, disputes, waiting events, referrals) at the domain, and from the Stripe fake's events in-process.
   payments: {
-    mutate: ["app/domain/billing/fulfil.server.ts"],
+    mutate: [
+      "app/domain/billing/fulfil.server.ts",
+      "app/domain/billing/payments.server.ts",
+      "app/domain/billing/status.server.ts",
+      "app/domain/billing/refunds.server.ts",
+      "app/domain/billing/referrals.server.ts",
+    ],
     tests: ["tests/unit/billing/billing.test.ts", "tests/unit/billing/fulfil.test.ts"],
   },
   // The outbox rows of every final transition and the dispatcher's claims, signed requests (a local receiver), attempts, retries, disabling and resend.

@@ -15,6 +15,7 @@ import { releaseLeases, renewLeases } from "~/domain/generations/transitions.ser
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { log, repeatedWarning } from "~/lib/log.server";
+import { taskOriginLinks, withSpan } from "~/lib/tracing.server";
 import type { ProviderRegistry } from "~/providers/registry.server";
 import type { ResultStorage } from "~/storage/types";
 
@@ -129,7 +130,12 @@ export function createRunner(deps: RunnerDeps): Runner {
     stats.claimed += claimed.length;
     lastClaimFull = claimed.length === free;
     for (const task of claimed) {
-      const p = runStep(ctx, task, abort.signal)
+      const p = withSpan(
+        "generation.step",
+        { "atelier.gen_id": task.row.id, "atelier.provider": task.row.provider, "atelier.model": task.row.model },
+        () => runStep(ctx, task, abort.signal),
+        { root: true, links: taskOriginLinks(task.row.id) },
+      )
         .catch((error) => log.error("job step crashed", { gen_id: task.row.id, error }))
         .finally(() => {
           active.delete(task.row.id);

@@ -143,6 +143,9 @@ const EnvSchema = z.object({
   /** Set: GET /metrics answers Prometheus text to `Authorization: Bearer <METRICS_TOKEN>` (docs/operating.md). */
   METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters (it guards /metrics)" }).optional(),
 
+  /** Set: OpenTelemetry traces sent there over OTLP/HTTP (`<endpoint>/v1/traces`, JSON). */
+  OTEL_EXPORTER_OTLP_ENDPOINT: url.optional(),
+  OTEL_SERVICE_NAME: opt,
   /** Alerts mailed to the admins (docs/operating.md): how often the conditions are checked, and their thresholds. */
   ALERT_CHECK_MS: int(100, 3_600_000).default(60_000),
   ALERT_PROVIDER_ERROR_RATE: int(1, 100).default(50),

@@ -16,6 +16,7 @@ import { type Auth, createAuth } from "./auth.server";
 import { type Clock, systemClock } from "./clock";
 import { type Config, describeDatabase, getConfig } from "./config.server";
 import { log } from "./log.server";
+import { initTracing, shutdownTracing, tracedDb } from "./tracing.server";
 
 export interface Services {
   config: Config;
@@ -36,8 +37,9 @@ function logMigrated(config: Config): (applied: number, before: number) => void 
   };
 }
 
-function assemble(config: Config, db: Db): Services {
+function assemble(config: Config, untraced: Db): Services {
   const clock = systemClock;
+  const db = tracedDb(untraced);
   setLinkBase(config.publicUrl);
   let auth: Auth | undefined;
   // Built on first use: the worker and the CLI never sign anything, so they run without BETTER_AUTH_SECRET on PostgreSQL.
@@ -64,6 +66,7 @@ export async function initServices(): Promise<Services> {
   const g = globalThis as G;
   if (g[KEY]) return g[KEY];
   const config = getConfig();
+  await initTracing(config);
   if (config.engine === "sqlite") return getServices();
   g[OPENING] ??= (async () => {
     const db = await openPostgres(config.DATABASE_URL!, {
@@ -99,4 +102,6 @@ export async function closeServices(): Promise<void> {
   const s = g[KEY];
   delete g[KEY];
   await s?.db.close();
+  // What the tracer still buffers leaves before the process exits.
+  await shutdownTracing();
 }

@@ -15,6 +15,7 @@ import { getMetrics } from "~/lib/metrics.server";
 import { setBaselineHeaders } from "~/lib/security-headers.server";
 import { closeServices, initServices } from "~/lib/services.server";
 import { beginShutdown } from "~/lib/shutdown.server";
+import { annotate, tracingOn, withSpan } from "~/lib/tracing.server";
 import { APP_VERSION } from "~/lib/version";
 import { CliError } from "./cli-error";
 import { routeLabeler } from "./route-labels.server";
@@ -135,6 +136,7 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
   const quiet = config.LOG_LEVEL === "warn" || config.LOG_LEVEL === "error" || config.LOG_LEVEL === "silent";
   const publicOrigin = new URL(config.publicUrl).origin;
   const metrics = getMetrics();
+  const tracing = tracingOn();
   const routeOf = routeLabeler(build);
 
   const server = listen(config, {
@@ -167,13 +169,33 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
             return server.requestIP(request)?.address;
           },
         };
-        response = await requestContext.run(context, async () => {
+        const dispatch = async () => {
           try {
             return (route && (await dispatchDirect(route, publicRequest))) || (await handle(publicRequest));
           } catch (error) {
             return errorResponse(error, publicRequest);
           }
-        });
+        };
+        response = await requestContext.run(
+          context,
+          tracing
+            ? () =>
+                withSpan(
+                  `${request.method} ${routeOf(url.pathname)}`,
+                  {
+                    "http.request.method": request.method,
+                    "url.path": url.pathname,
+                    "http.route": routeOf(url.pathname),
+                  },
+                  async () => {
+                    const answer = await dispatch();
+                    annotate({ "http.response.status_code": answer.status, "atelier.request_id": requestId });
+                    return answer;
+                  },
+                  { root: true },
+                )
+            : dispatch,
+        );
       }
       response.headers.set("X-Request-Id", requestId);
       setBaselineHeaders(response.headers);

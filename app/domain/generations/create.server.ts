@@ -10,6 +10,7 @@ import { assertActivePlan } from "~/domain/catalog/plan.server";
 import { assertCanReserve } from "~/domain/credits/ledger.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
+import { rememberTaskOrigin } from "~/lib/tracing.server";
 import { findIdempotent } from "./idempotency.server";
 import { assertUnpaidAllowance } from "./unpaid.server";
 import { deadlineFor, type GenerateInput } from "./validate.server";
@@ -46,12 +47,15 @@ export async function createOrReplay(
   args: CreateArgs,
   clock: Clock,
 ): Promise<{ row: GenerationRow; replayed: boolean }> {
+  let result: { row: GenerationRow; replayed: boolean };
   try {
-    return await createOrReplayOnce(db, args, clock);
+    result = await createOrReplayOnce(db, args, clock);
   } catch (e) {
     if (!args.idempotency || !isUniqueViolation(e)) throw e;
-    return createOrReplayOnce(db, args, clock);
+    result = await createOrReplayOnce(db, args, clock);
   }
+  if (!result.replayed) rememberTaskOrigin(result.row.id);
+  return result;
 }
 
 // The reservation's insert, the hottest write: built once (building a drizzle insert costs more than running it).

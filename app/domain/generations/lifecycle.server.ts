@@ -20,6 +20,7 @@ import type { Config } from "~/lib/config.server";
 import { isDatabaseBusy } from "~/lib/errors";
 import { log } from "~/lib/log.server";
 import { getMetrics } from "~/lib/metrics.server";
+import { withSpan } from "~/lib/tracing.server";
 import { MAX_DOWNLOAD_BYTES, MAX_IMAGE_BYTES, sleep } from "~/providers/http.server";
 import type { ProviderRegistry } from "~/providers/registry.server";
 import { type GenerationRequest, ProviderError, type ResultAsset } from "~/providers/types";
@@ -125,7 +126,11 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
   const timed = async <T>(k: "provider" | "store", fn: () => Promise<T>): Promise<T> => {
     const t0 = performance.now();
     try {
-      return await fn();
+      return await withSpan(
+        k === "provider" ? "provider.call" : "storage.store",
+        { "atelier.provider": row.provider },
+        fn,
+      );
     } finally {
       if (t) t[k] += performance.now() - t0;
     }

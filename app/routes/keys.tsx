@@ -56,7 +56,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     max: MAX_ACTIVE_KEYS,
     revokedDays: REVOKED_KEYS_LISTED_DAYS,
     publicUrl: getServices().config.publicUrl,
-    webhooks: await webhooksForPage(db, user.id),
+    webhooks: await webhooksForPage({ db }, user.id),
   };
 }
 
@@ -65,7 +65,14 @@ export async function action({ request }: Route.ActionArgs) {
   const { db, clock, config } = getServices();
   const data = await request.formData();
   const form = Object.fromEntries(data);
-  if (String(form.intent ?? "").startsWith("webhook-")) return webhookAction(user.id, data);
+  if (String(form.intent ?? "").startsWith("webhook-"))
+    return webhookAction({ db, clock, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE }, user.id, {
+      intent: String(data.get("intent")),
+      url: String(data.get("url") ?? ""),
+      description: String(data.get("description") ?? ""),
+      events: data.getAll("events").map(String),
+      webhookId: String(data.get("webhook_id") ?? ""),
+    });
   try {
     if (form.intent === "create") {
       const parsed = ApiKeyCreateSchema.safeParse(form);

@@ -2,14 +2,31 @@
 import { desc, inArray } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { webhookDeliveries } from "#db/schema";
+import type { Clock } from "~/lib/clock";
 import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";
-import { getServices } from "~/lib/services.server";
 import { WEBHOOK_EVENTS, type WebhookEventType } from "./events";
 import { createWebhook, deleteWebhook, listWebhooks, rotateSecret } from "./webhooks.server";
 
+export interface WebhookPageDeps {
+  db: Db;
+  clock: Clock;
+  /** WEBHOOK_ALLOW_PRIVATE: endpoints may be private addresses (docs/design.md §10). */
+  allowPrivate: boolean;
+}
+
+/** A webhook form's submission, read from the form by the route. */
+export interface WebhookForm {
+  intent: string;
+  url: string;
+  description: string;
+  /** The checked event boxes, as sent. */
+  events: string[];
+  webhookId: string;
+}
+
 /** Endpoints with their latest delivery. */
-export async function webhooksForPage(db: Db, userId: string) {
+export async function webhooksForPage({ db }: Pick<WebhookPageDeps, "db">, userId: string) {
   const hooks = await listWebhooks(db, userId);
   const latest = new Map<string, { status: string; response_status: number | null; at: string | null }>();
   if (hooks.length) {
@@ -38,30 +55,23 @@ export async function webhooksForPage(db: Db, userId: string) {
   return hooks.map((h) => ({ ...h, last_delivery: latest.get(h.webhook_id) ?? null }));
 }
 
-export async function webhookAction(userId: string, data: FormData) {
-  const { db, clock, config } = getServices();
-  const intent = String(data.get("intent"));
-  const url = String(data.get("url") ?? "").trim();
-  const description = String(data.get("description") ?? "").slice(0, 200);
+export async function webhookAction({ db, clock, allowPrivate }: WebhookPageDeps, userId: string, form: WebhookForm) {
+  const intent = form.intent;
+  const url = form.url.trim();
+  const description = form.description.slice(0, 200);
   try {
     if (intent === "webhook-create") {
       if (!url)
         return { intent, errors: { url: "Enter the URL that receives the events" }, values: { url, description } };
-      const events = data
-        .getAll("events")
-        .map(String)
-        .filter((e): e is WebhookEventType => (WEBHOOK_EVENTS as readonly string[]).includes(e));
+      const events = form.events.filter((e): e is WebhookEventType =>
+        (WEBHOOK_EVENTS as readonly string[]).includes(e),
+      );
       if (events.length === 0)
         return { intent, errors: { form: "Choose at least one event" }, values: { url, description } };
-      const created = await createWebhook(
-        db,
-        { userId, url, events, description },
-        { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
-        clock,
-      );
+      const created = await createWebhook(db, { userId, url, events, description }, { allowPrivate }, clock);
       return { intent, secret: { url: created.url, secret: created.secret, rotated: false } };
     }
-    const id = String(data.get("webhook_id") ?? "");
+    const id = form.webhookId;
     if (intent === "webhook-rotate") {
       const hook = (await listWebhooks(db, userId)).find((h) => h.webhook_id === id);
       const rotated = await rotateSecret(db, userId, id, clock);

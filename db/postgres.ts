@@ -35,16 +35,28 @@ export function toDollarParams(text: string): string {
  * (docs/decisions/053-postgresql-driver.md): bigint and numeric come back as JavaScript numbers, as
  * SQLite's integers do, so the shared query builder's row mapping holds.
  */
+/** Seconds postgres.js waits for a connection to be ready before it fails the queries waiting on it. */
+export const PG_CONNECT_TIMEOUT_S = 10;
+
+/**
+ * Reconnect attempts wait 50 ms, 100 ms, … at most 1 s (postgres.js's default grows to 20 s after a few failed
+ * attempts, so after a database restart every request would hang up to 20 s before it is even tried).
+ */
+export const pgReconnectBackoff = (retries: number) => Math.min(0.05 * 2 ** retries, 1);
+
 export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<Db> {
   const { default: postgres } = await import("postgres");
   const { drizzle: drizzlePg } = await import("drizzle-orm/postgres-js");
   const { pgSchema } = await import("./schema.pg");
   const max = opts.poolMax ?? 10;
   const asNumber = { to: 20, from: [20, 1700], serialize: (x: unknown) => String(x), parse: (x: string) => Number(x) };
-  // Reconnect attempts wait 50 ms, 100 ms, … at most 1 s (postgres.js's default grows to 20 s after a few failed
-  // attempts, so after a database restart every request would hang up to 20 s before it is even tried).
-  const backoff = (retries: number) => Math.min(0.05 * 2 ** retries, 1);
-  const client = postgres(url, { max, types: { int8: asNumber }, onnotice: () => {}, connect_timeout: 10, backoff });
+  const client = postgres(url, {
+    max,
+    types: { int8: asNumber },
+    onnotice: () => {},
+    connect_timeout: PG_CONNECT_TIMEOUT_S,
+    backoff: pgReconnectBackoff,
+  });
   const d = drizzlePg({ client, schema: pgSchema }) as unknown as Drizzle & { execute(q: SQL): Promise<any> };
   const exec = (q: Query, p?: Record<string, unknown>) =>
     (q as unknown as { execute(p?: Record<string, unknown>): Promise<any> }).execute(p);

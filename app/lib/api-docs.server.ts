@@ -128,7 +128,7 @@ function curlExample(base: string, path: string, def: EndpointDef): string {
   if (def.method === "GET") return `curl -s ${base}${path}`;
   const lines = [`curl -s -X POST ${base}${path}`];
   // The jar the sign-in example writes with -c: the cookie's value is signed (and its name gets a
-  // __Secure- prefix behind HTTPS), so the token from the sign-in JSON does not work as a cookie.
+  // __Host- prefix behind HTTPS), so the token from the sign-in JSON does not work as a cookie.
   if (def.auth === "session") lines.push(`  -b cookies.txt`);
   else if (def.auth === "user" || def.auth === "admin" || def.auth === "optional")
     lines.push(`  -H "X-API-Key: $ATELIER_API_KEY"`);

@@ -8,6 +8,8 @@ export function authErrorMessage(reply: { status?: number; code?: string; messag
       return "Email or password is incorrect.";
     case "EMAIL_NOT_VERIFIED":
       return "Confirm your e-mail address first: we have sent you a new link.";
+    case "ADMIN_EMAIL_NOT_VERIFIED":
+      return reply.message ?? "This administrator address signs in only once it is confirmed.";
     case "PASSWORD_TOO_SHORT":
       return "The password is too short (at least 8 characters).";
     case "PASSWORD_TOO_LONG":

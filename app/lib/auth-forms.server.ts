@@ -28,17 +28,32 @@ const FORWARDED = [
   "x-forwarded-host",
 ];
 
-export async function authPost(request: Request, path: string, body: Record<string, unknown>): Promise<AuthReply> {
+export function authPost(request: Request, path: string, body: Record<string, unknown>): Promise<AuthReply> {
+  return authCall(request, "POST", path, body);
+}
+
+/** A GET of better-auth's (the verification link), with the visitor's cookie: who opens the link matters. */
+export function authGet(request: Request, path: string): Promise<AuthReply> {
+  return authCall(request, "GET", path);
+}
+
+async function authCall(
+  request: Request,
+  method: "GET" | "POST",
+  path: string,
+  body?: Record<string, unknown>,
+): Promise<AuthReply> {
   const { auth, config } = getServices();
   const headers = new Headers({ "content-type": "application/json" });
   for (const name of FORWARDED) {
     const v = request.headers.get(name);
     if (v !== null) headers.set(name, v);
   }
+  if (method === "GET") headers.delete("content-type");
   const inner = new Request(`${config.publicUrl}/api/auth${path}`, {
-    method: "POST",
+    method,
     headers,
-    body: JSON.stringify(body),
+    body: method === "POST" ? JSON.stringify(body) : undefined,
   });
   const res = await auth.handler(withClientIp(config, inner));
   const data = (await res.json().catch(() => null)) as Record<string, unknown> | null;

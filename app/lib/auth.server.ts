@@ -8,7 +8,10 @@
  *   the sign-up bonus is granted on verification.
  * - no mail transport: accounts work at once (sign-up signs in, the bonus comes
  *   with it) and the verification and reset links are written to the log.
- * In both, an ADMIN_EMAILS address counts only once verified (users.server.ts).
+ * In both, an ADMIN_EMAILS address counts only once verified (users.server.ts), and such an address never signs
+ * in before its mailbox is proven: without mail it is never verified from the log, the operator promotes it
+ * (`atelier admin promote`, which asks for the account's password). A password reset, and a verification opened by
+ * someone not signed in to the account, take the account back: what was made before is revoked (take-back.server.ts).
  */
 
 import { randomInt } from "node:crypto";
@@ -16,6 +19,7 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
+import { z } from "zod";
 import type { Db } from "#db/client";
 import * as schema from "#db/schema";
 import {
@@ -31,6 +35,8 @@ import { unsafeRedirectIn } from "~/domain/auth/redirects";
 import { beginSignIn, clearSignIn } from "~/domain/auth/sign-in-throttle.server";
 import { grantSignupBonus } from "~/domain/credits/signup.server";
 import { clientIpOf } from "~/domain/demo/access.server";
+import { revokeAccessMadeBefore, type TakeBackReason } from "~/domain/users/take-back.server";
+import { findUserById, isAdminEmail } from "~/domain/users/users.server";
 import { readBodyCapped } from "./body.server";
 import type { Clock } from "./clock";
 import { type Config, requireAuthSecret } from "./config.server";
@@ -100,7 +106,38 @@ function checkProfile(fields: { name?: unknown; image?: unknown }) {
 }
 
 const SIGN_IN_PATH = "/sign-in/email";
+const SIGN_UP_PATH = "/sign-up/email";
+const RESET_REQUEST_PATH = "/request-password-reset";
+const RESET_REQUEST_REPLY = "If this email exists in our system, check your email for the reset link";
+const INTERNAL_HEADER = "x-atelier-internal";
 const emailOf = (body: unknown) => (body as { email?: unknown } | undefined)?.email;
+
+/** The calls the instance makes on itself (typed here: the instance's own type depends on these options). */
+interface SelfCalls {
+  getSession(args: { headers: Headers }): Promise<{ user: { id: string } } | null>;
+  requestPasswordReset(args: { body: { email: string; redirectTo?: string }; headers: Headers }): Promise<unknown>;
+}
+
+/** Refused before any session exists, whatever the route that would make one. */
+export const ADMIN_ADDRESS_UNVERIFIED =
+  "This address is an administrator address: it signs in only once it is confirmed by e-mail, or after the operator runs `atelier admin promote` on the server";
+
+const AUTH_COOKIES = ["session_token", "session_data", "dont_remember", "account_data"] as const;
+const hostCookies = () =>
+  Object.fromEntries(AUTH_COOKIES.map((c) => [c, { name: `__Host-atelier.${c}`, attributes: { secure: true } }]));
+
+/** The public user of a sign-up reply: the same fields for a new account and for better-auth's stand-in of a taken one. */
+function publicSignUpUser(u: Record<string, unknown>) {
+  return {
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    image: u.image || null,
+    emailVerified: false,
+    createdAt: u.createdAt,
+    updatedAt: u.updatedAt,
+  };
+}
 
 export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer = createMailer(config)) {
   requireAuthSecret(config);
@@ -110,7 +147,15 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
   // background with the sending, so the answer and its timing are the same whether or not a mail goes out.
   const sendAccountMail = (mail: Mail) =>
     sendInBackground(mailer, mail, () => mayMailAccount(db, mail.to, clock.now()));
-  return betterAuth({
+  const takeBack = async (userId: string, reason: TakeBackReason) => {
+    const revoked = await revokeAccessMadeBefore({ db, clock }, { userId, before: clock.now(), reason });
+    sessionsChanged();
+    if (revoked.sessions + revoked.keys + revoked.webhooks > 0) log.info("account taken back", { reason, ...revoked });
+  };
+  // Requests better-auth makes for itself (the background half of a reset request) carry this, never a client.
+  const internalMark = crypto.randomUUID();
+  const self: { api?: SelfCalls } = {};
+  const instance = betterAuth({
     appName: "Atelier",
     // better-auth's own messages ("Invalid password", …) as lines of our JSON log, with the request id.
     logger: {
@@ -148,9 +193,11 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
         ),
       resetPasswordTokenExpiresIn: RESET_LINK_HOURS * 3600,
       revokeSessionsOnPasswordReset: true,
-      // The reset link proved the mailbox: the account's sign-in failures no longer count.
+      // The reset link proved the mailbox: the account's sign-in failures no longer count, and whoever held the
+      // account before loses its sessions, API keys and webhooks.
       onPasswordReset: async ({ user }) => {
         await clearSignIn(db, user.email);
+        await takeBack(user.id, "password reset");
       },
     },
     emailVerification: {
@@ -158,10 +205,23 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
       sendOnSignIn: verifyByMail,
       autoSignInAfterVerification: false,
       expiresIn: VERIFY_LINK_HOURS * 3600,
-      sendVerificationEmail: async ({ user, token }) =>
-        sendAccountMail(verificationMail(user, `${config.publicUrl}/verify-email?token=${encodeURIComponent(token)}`)),
-      afterEmailVerification: async (user) => {
+      sendVerificationEmail: async ({ user, token }) => {
+        // The log is no mailbox: a link there would verify whoever chose the password, and make them an admin.
+        if (!verifyByMail && isAdminEmail(config, user.email)) {
+          log.warn("verification link not written: an ADMIN_EMAILS address needs SMTP_URL", {
+            hint: "without mail, make the admin with `atelier admin promote --email <address>` on the server",
+          });
+          return;
+        }
+        await sendAccountMail(
+          verificationMail(user, `${config.publicUrl}/verify-email?token=${encodeURIComponent(token)}`),
+        );
+      },
+      afterEmailVerification: async (user, request) => {
         await grantSignupBonus(db, user.id, config.SIGNUP_CREDITS, clock);
+        // Opened by someone not signed in to this account: the mailbox's owner, who now controls it.
+        const current = request ? await self.api?.getSession({ headers: request.headers }).catch(() => null) : null;
+        if (current?.user.id !== user.id) await takeBack(user.id, "address confirmed");
       },
     },
     user: {
@@ -174,8 +234,12 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
     advanced: {
       // UUIDs. On PostgreSQL better-auth's "uuid" leaves the id to a database default our text ids do not have: generate them here too.
       database: { generateId: db.engine === "postgres" ? () => crypto.randomUUID() : "uuid" },
-      useSecureCookies: secure,
+      // Behind HTTPS the cookies are `__Host-` (Secure, Path=/, no Domain): a sibling subdomain cannot plant or
+      // shadow one, as it can a `__Secure-` cookie. better-auth's own prefix would be `__Secure-`, so it is off and
+      // the names carry the prefix.
+      useSecureCookies: false,
       cookiePrefix: "atelier",
+      cookies: secure ? hostCookies() : undefined,
       // better-auth skips its origin (CSRF) check when NODE_ENV=test; Atelier checks in every mode.
       disableOriginCheck: false,
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
@@ -191,6 +255,23 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
     telemetry: { enabled: false },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === RESET_REQUEST_PATH && ctx.headers?.get(INTERNAL_HEADER) !== internalMark) {
+          // The same work for every address: answered at once, the lookup, token and mail done afterwards.
+          const body = ctx.body as { email?: unknown; redirectTo?: unknown } | undefined;
+          if (
+            z.email().safeParse(body?.email).success &&
+            (body?.redirectTo === undefined || typeof body.redirectTo === "string") &&
+            !unsafeRedirectIn([body as Record<string, unknown>], config.publicUrl, config.TRUSTED_ORIGINS)
+          ) {
+            const headers = new Headers({ [INTERNAL_HEADER]: internalMark });
+            setTimeout(() => {
+              self.api
+                ?.requestPasswordReset({ body: body as { email: string; redirectTo?: string }, headers })
+                .catch((error) => log.error("password reset request failed", { error }));
+            }, 0);
+            return ctx.json({ status: true, message: RESET_REQUEST_REPLY });
+          }
+        }
         // Redirect targets stay on the site as paths (app/domain/auth/redirects.ts); refused like better-auth refuses a foreign one.
         if (
           unsafeRedirectIn(
@@ -218,11 +299,22 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
         }
       }),
       after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === SIGN_UP_PATH && verifyByMail) {
+          // A new account and better-auth's stand-in for a taken address answer alike: our own fields
+          // (invite code, inviter) would tell them apart.
+          const returned = ctx.context.returned as { user?: Record<string, unknown> } | undefined;
+          if (returned && !isAPIError(returned) && returned.user)
+            return ctx.json({ token: null, user: publicSignUpUser(returned.user) });
+          return;
+        }
         if (ctx.path !== SIGN_IN_PATH) return;
         const email = emailOf(ctx.body);
         const returned = ctx.context.returned;
         // A session, or "verify your e-mail first": either way the password was right.
-        const passwordRight = !isAPIError(returned) || returned.body?.code === "EMAIL_NOT_VERIFIED";
+        const passwordRight =
+          !isAPIError(returned) ||
+          returned.body?.code === "EMAIL_NOT_VERIFIED" ||
+          returned.body?.code === "ADMIN_EMAIL_NOT_VERIFIED";
         if (typeof email === "string" && passwordRight) await clearSignIn(db, email);
       }),
     },
@@ -230,6 +322,13 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
       // The fast session lookup remembers verified cookies for up to a second: every deletion or change of a
       // session (sign-out, revocation, password change, refresh) or of a user makes it read the rows again.
       session: {
+        create: {
+          before: async (session) => {
+            const owner = await findUserById(db, session.userId);
+            if (owner && !owner.emailVerified && owner.role !== "admin" && isAdminEmail(config, owner.email))
+              throw new APIError("FORBIDDEN", { code: "ADMIN_EMAIL_NOT_VERIFIED", message: ADMIN_ADDRESS_UNVERIFIED });
+          },
+        },
         update: { after: async () => sessionsChanged() },
         delete: { before: async () => sessionsChanged(), after: async () => sessionsChanged() },
       },
@@ -263,6 +362,8 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
       },
     },
   });
+  self.api = instance.api as unknown as SelfCalls;
+  return instance;
 }
 
 export type Auth = ReturnType<typeof createAuth>;

@@ -1,11 +1,17 @@
 /** Zod schemas shared by forms (client constraints) and actions (server parse). */
 import { z } from "zod";
+import { profileProblem } from "~/domain/auth/profile";
 
 // In the browser the pages' CSP forbids eval: zod would probe for it with `Function("")` (a reported violation).
 if (typeof document !== "undefined") z.config({ jitless: true });
 
 export const SignUpSchema = z.object({
-  name: z.string().trim().min(1, "Enter your name").max(100, "At most 100 characters"),
+  name: z
+    .string()
+    .trim()
+    .min(1, "Enter your name")
+    .max(100, "At most 100 characters")
+    .refine((name) => !profileProblem({ name }), "One line, without control characters"),
   email: z.email("Enter a valid email address").max(254),
   password: z.string().min(8, "At least 8 characters").max(128, "At most 128 characters"),
   ref: z.string().trim().max(32).optional(),

@@ -29,7 +29,7 @@ export const SECURITY_SCHEMES = {
     in: "cookie",
     name: "atelier.session_token",
     description:
-      "The browser session set by sign-in (better-auth). In production over HTTPS the cookie is `__Secure-atelier.session_token`.",
+      "The browser session set by sign-in (better-auth). In production over HTTPS the cookie is `__Host-atelier.session_token`.",
   },
 } as const;
 

@@ -54,10 +54,17 @@ const BASELINE = Object.entries(BASELINE_HEADERS);
 export const DEFAULT_CACHE_CONTROL = "private, no-store";
 
 /**
+ * With an https PUBLIC_URL, browsers are told to use nothing else for a year (docs/self-hosting.md §5): no
+ * `includeSubDomains` or `preload`, which would bind every other host of the domain and cannot be taken back quickly.
+ */
+export const HSTS = "max-age=31536000";
+
+/**
  * For every response (pages included): set what the handler did not. The API's envelopes carry them already
  * (api.server.ts: one header object per response, not a set per header), so this only checks there.
  */
-export function setBaselineHeaders(headers: Headers): void {
+export function setBaselineHeaders(headers: Headers, https = false): void {
   for (const [k, v] of BASELINE) if (!headers.has(k)) headers.set(k, v);
+  if (https) headers.set("Strict-Transport-Security", HSTS);
   if (!headers.has("Cache-Control")) headers.set("Cache-Control", DEFAULT_CACHE_CONTROL);
 }

@@ -3,7 +3,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { OrderHistory, Referrals } from "~/components/billing/account-billing";
 import { Badge, Button, Card, CopyButton, cn, Facts, formatDate, Notice, PageHeader, Stat } from "~/components/ui";
 import { UI_MESSAGES } from "~/domain/account/messages";
-import { accountBilling } from "~/domain/billing/orders.server";
+import { accountBilling, maskEmail } from "~/domain/billing/orders.server";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf, getCredits, listDebits, listGrants } from "~/domain/credits/ledger.server";
 import { getActiveSubscription, toSubscriptionInfo } from "~/domain/subscriptions/subscriptions.server";
@@ -26,7 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     profile: info,
     emailVerified: user.emailVerified,
-    inviter: inviter ? { name: inviter.name, email: inviter.email } : null,
+    inviter: inviter ? { name: inviter.name, email: maskEmail(inviter.email) } : null,
     inviteLink: `${config.publicUrl}/sign-up?ref=${info.invite_code}`,
     credits: await db.exec(getCredits(db, user.id, clock)),
     balance: await db.exec(balanceOf(db, user.id, clock)),

@@ -44,6 +44,10 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       ) : (
         <Form method="post" className="space-y-4" noValidate>
           {broken ? <Notice kind="error">{broken}</Notice> : null}
+          <p className="text-sm text-muted-foreground">
+            Saving a new password signs out every session of this account and revokes its API keys and webhooks made
+            before now: whoever held the account loses it.
+          </p>
           <input type="hidden" name="token" value={loaderData.token} />
           <Field
             label="New password"

@@ -1,6 +1,6 @@
 import { Sparkles } from "lucide-react";
 import { useMemo } from "react";
-import { Form, Link, redirect } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import { type MediaItem, shapeClass, useLightbox } from "~/components/media";
 import { optionFormValues, readOptions } from "~/components/model-options";
 import { Composer } from "~/components/studio/composer";
@@ -21,6 +21,7 @@ import { startGeneration } from "~/domain/generations/start-generation.server";
 import { wasCanceled } from "~/domain/generations/status";
 import { chargedCost, parseResultUrls } from "~/domain/generations/views.server";
 import { iso } from "~/lib/clock";
+import { errorBody } from "~/lib/envelope";
 import { isAppError } from "~/lib/errors";
 import { fieldErrors, StudioSchema } from "~/lib/forms";
 import { getServices } from "~/lib/services.server";
@@ -112,19 +113,26 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request }: Route.ActionArgs): Promise<ActionData | Response> {
+export async function action({ request }: Route.ActionArgs) {
   const { user } = await requireUiUser(request);
   const services = getServices();
   const form = Object.fromEntries(await request.formData());
   if (form.intent === "hide" || form.intent === "unhide") {
-    const row = await setHidden(
-      services.db,
-      user.id,
-      String(form.gen_id ?? ""),
-      form.intent === "hide",
-      services.clock,
-    );
-    return { intent: "hide", hidden: row.hiddenAt !== null, id: row.id };
+    try {
+      const row = await setHidden(
+        services.db,
+        user.id,
+        String(form.gen_id ?? ""),
+        form.intent === "hide",
+        services.clock,
+      );
+      return { intent: "hide", hidden: row.hiddenAt !== null, id: row.id };
+    } catch (error) {
+      // Gone, or someone else's: the envelope's not-found (docs/design.md §1), not a server error.
+      if (isAppError(error) && error.code === "GENERATION_NOT_FOUND")
+        return data(errorBody(error.message), { status: 404 });
+      throw error;
+    }
   }
   if (form.intent === "cancel") {
     let canceled = true;

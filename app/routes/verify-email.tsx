@@ -1,8 +1,7 @@
 import { AuthCard, buttonVariants, EmailLinkForm, type EmailLinkResult, Notice } from "~/components/ui";
 import { authErrorMessage } from "~/lib/auth-errors";
-import { authPost } from "~/lib/auth-forms.server";
+import { authGet, authPost } from "~/lib/auth-forms.server";
 import { EmailSchema, fieldErrors } from "~/lib/forms";
-import { getServices } from "~/lib/services.server";
 import { getUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/verify-email";
 
@@ -13,17 +12,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token");
   const signedIn = Boolean(await getUiUser(request));
   if (!token) return { state: "ask" as const, signedIn, error: null };
-  try {
-    await getServices().auth.api.verifyEmail({ query: { token } });
-    return { state: "verified" as const, signedIn, error: null };
-  } catch (error) {
-    const e = error as { body?: { code?: string; message?: string }; statusCode?: number };
-    return {
-      state: "failed" as const,
-      signedIn,
-      error: authErrorMessage({ status: e.statusCode, code: e.body?.code, message: e.body?.message }),
-    };
-  }
+  // Through the HTTP handler with the visitor's cookie: a link opened by someone not signed in to the account
+  // takes the account back (app/lib/auth.server.ts).
+  const reply = await authGet(request, `/verify-email?token=${encodeURIComponent(token)}`);
+  if (reply.ok) return { state: "verified" as const, signedIn, error: null };
+  return { state: "failed" as const, signedIn, error: authErrorMessage(reply) };
 }
 
 /** Another link: the same answer whether or not the address has an account waiting. */

@@ -14,10 +14,12 @@ import {
   ListUsersSchema,
 } from "~/domain/admin/admin.server";
 import { listProducts, ProductInputSchema, toProductInfo, upsertProduct } from "~/domain/billing/products.server";
-import { isAdmin, setRole } from "~/domain/users/users.server";
+import { isAccountPassword } from "~/domain/users/account-password.server";
+import { findUserByEmail, isAdmin, setRole } from "~/domain/users/users.server";
 import { AppError, isAppError } from "~/lib/errors";
 import { formatMoney } from "~/lib/money";
 import { closeServices, initServices } from "~/lib/services.server";
+import { CliError } from "./cli-error";
 
 export const ADMIN_HELP = `Usage: atelier admin <action> [options]   (bun run admin -- <action> …)
 
@@ -35,8 +37,11 @@ Actions:
       [--period-end <ISO 8601>]     default: one interval from now (none for one-time)
   list-users           Users with balance and tier, newest first
       [--page <n>] [--page-size <n>]   defaults 1 and 20 (max 100)
-  promote              Make an account an admin (the operator vouches; no e-mail verification needed)
-      --email <email>
+  promote              Make an account an admin (no e-mail verification needed); asks for the account's password
+      --email <email>               (read from standard input when it is not a terminal): only the one who
+                                    holds the account can be promoted. Someone else registered your address?
+                                    Reset its password first (/forgot-password; without SMTP_URL the link is
+                                    in the log): the reset revokes every session, API key and webhook before it
   demote               Remove the admin role that promote stored
       --email <email>               an ADMIN_EMAILS address stays admin while verified: remove it there too
   list-products        Credit packs and plans, on sale or not
@@ -72,6 +77,37 @@ const OPTIONS = {
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
+
+const NOT_YOUR_ACCOUNT =
+  "admin promote: that is not the password of this account, so it was not promoted. If someone else registered your address, take the account back first: reset its password (/forgot-password; without SMTP_URL the link is in the server log) — the reset signs out every session and revokes the API keys and webhooks made before it — then run promote again with the new password";
+
+/** The account's password: typed without echo at a terminal, else the first line of standard input. */
+async function readPassword(prompt: string): Promise<string> {
+  const stdin = process.stdin;
+  if (!stdin.isTTY) {
+    const text = await new Response(Bun.stdin.stream()).text();
+    return text.split(/\r?\n/)[0] ?? "";
+  }
+  process.stderr.write(prompt);
+  stdin.setRawMode(true);
+  stdin.resume();
+  let typed = "";
+  try {
+    for await (const chunk of stdin) {
+      for (const ch of String(chunk)) {
+        if (ch === "\r" || ch === "\n") return typed;
+        if (ch === "\u0003") throw new CliError("admin promote: interrupted");
+        if (ch === "\u007f") typed = typed.slice(0, -1);
+        else typed += ch;
+      }
+    }
+    return typed;
+  } finally {
+    stdin.setRawMode(false);
+    stdin.pause();
+    process.stderr.write("\n");
+  }
+}
 
 /** Integers become numbers; anything else stays text so validation names the problem. */
 const num = (v: string | undefined) => (v !== undefined && /^-?\d+$/.test(v.trim()) ? Number(v) : v);
@@ -150,6 +186,12 @@ export async function runAdminCli(argv: string[]): Promise<number> {
       case "promote":
       case "demote": {
         if (!v.email?.trim()) throw new AppError("INVALID_PARAMS", { reason: "--email is required" });
+        if (action === "promote") {
+          const holder = await findUserByEmail(services.db, v.email);
+          if (!holder) throw new AppError("USER_NOT_FOUND");
+          const password = await readPassword(`Password of ${holder.email}: `);
+          if (!(await isAccountPassword(services.db, holder.id, password))) throw new CliError(NOT_YOUR_ACCOUNT);
+        }
         const u = await setRole(services.db, v.email, action === "promote" ? "admin" : "user", services.clock.now());
         const admin = isAdmin(services.config, u);
         const result = { uuid: u.id, email: u.email, role: u.role, is_admin: admin };

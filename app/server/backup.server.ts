@@ -4,7 +4,7 @@
  * then opened and checked before we call it done.
  */
 import { Database } from "bun:sqlite";
-import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Db } from "#db/client";
 import { CliError } from "./cli-error";
@@ -16,14 +16,45 @@ export interface BackupResult {
   tables: number;
 }
 
+/**
+ * A copy holds sessions and key hashes, like the database itself: nobody else may read it at any moment. The process
+ * umask is 077 while it is written (files the copier creates itself: SQLite's journal, pg_dump's output), the file
+ * exists empty with mode 0600 before the first byte, and folders made for it are 0700.
+ */
+function privately<T>(fn: () => T): T {
+  const before = process.umask(0o077);
+  try {
+    return fn();
+  } finally {
+    process.umask(before);
+  }
+}
+
+/** The target, created empty and private (refused when it exists: a backup never overwrites one). */
+function createPrivateFile(file: string) {
+  if (existsSync(file)) throw new CliError(`backup: ${file} already exists; choose a new file name`);
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    closeSync(openSync(file, "wx", 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST")
+      throw new CliError(`backup: ${file} already exists; choose a new file name`);
+    throw error;
+  }
+  chmodSync(file, 0o600);
+}
+
 export function backupDatabase(db: Db, target: string): BackupResult {
   const file = resolve(target);
-  if (existsSync(file)) throw new CliError(`backup: ${file} already exists; choose a new file name`);
-  mkdirSync(dirname(file), { recursive: true });
-  const t0 = performance.now();
   if (!db.sqlite) throw new CliError("backup: this database is PostgreSQL; use pg_dump");
-  db.sqlite.query("VACUUM INTO ?").run(file);
-  chmodSync(file, 0o600); // a copy of sessions and key hashes, like the database itself
+  const sqlite = db.sqlite;
+  const t0 = performance.now();
+  privately(() => {
+    createPrivateFile(file);
+    // VACUUM INTO refuses a file that is not empty, and writes into the empty one that is there, keeping its mode.
+    sqlite.query("VACUUM INTO ?").run(file);
+  });
+  chmodSync(file, 0o600);
   const ms = performance.now() - t0;
   const copy = new Database(file, { readonly: true });
   try {
@@ -58,15 +89,18 @@ export async function backupPostgres(databaseUrl: string, target: string): Promi
   if (existsSync(file)) throw new CliError(`backup: ${file} already exists; choose a new file name`);
   const { argv, env } = pgDumpCommand(databaseUrl, file);
   const shown = argv.map((a) => (/\s/.test(a) ? `'${a}'` : a)).join(" ");
-  const bin = Bun.which("pg_dump");
+  const bin = Bun.which("pg_dump", { PATH: process.env.PATH ?? "" });
   if (!bin) {
     throw new CliError(
       `backup: the database is PostgreSQL and pg_dump is not on PATH. Install the PostgreSQL client (same major version as the server or newer) and run:\n  ${shown}\n(with PGPASSWORD set when the URL has a password); restore with pg_restore --dbname=<url> ${file}`,
     );
   }
-  mkdirSync(dirname(file), { recursive: true });
   const t0 = performance.now();
-  const p = Bun.spawn([bin, ...argv.slice(1)], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  // pg_dump opens its --file with O_TRUNC (keeping the private mode) and inherits the umask.
+  const p = privately(() => {
+    createPrivateFile(file);
+    return Bun.spawn([bin, ...argv.slice(1)], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  });
   const [err, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
   if (code !== 0) throw new CliError(`backup: pg_dump failed (exit ${code}): ${err.trim()}\ncommand: ${shown}`);
   chmodSync(file, 0o600);

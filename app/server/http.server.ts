@@ -9,6 +9,7 @@ import { join, relative, sep } from "node:path";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import { errorResponse } from "~/lib/api.server";
 import { describeDatabase, getConfig, requireAuthSecret } from "~/lib/config.server";
+import { AppError } from "~/lib/errors";
 import { flushAccessLog, log, requestContext } from "~/lib/log.server";
 import { checkMailerInBackground, createMailer } from "~/lib/mail.server";
 import { getMetrics } from "~/lib/metrics.server";
@@ -138,6 +139,7 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
   const metrics = getMetrics();
   const tracing = tracingOn();
   const routeOf = routeLabeler(build);
+  const https = publicOrigin.startsWith("https:");
 
   const server = listen(config, {
     port: config.PORT,
@@ -149,9 +151,13 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
       const t0 = performance.now();
       const incoming = request.headers.get("x-request-id");
       const requestId = incoming && SAFE_ID.test(incoming) ? incoming : crypto.randomUUID();
-      const url = new URL(request.url);
+      const url = URL.parse(request.url);
       let response: Response;
-      if ((request.method === "GET" || request.method === "HEAD") && files.has(url.pathname)) {
+      if (!url) {
+        // No usable Host (an HTTP/1.0 request with `Host:` empty): nothing to route, and nothing to alert about.
+        response = errorResponse(new AppError("INVALID_PARAMS", { reason: "bad request URL or Host header" }));
+        response = new Response(response.body, { status: 400, headers: response.headers });
+      } else if ((request.method === "GET" || request.method === "HEAD") && files.has(url.pathname)) {
         const f = files.get(url.pathname)!;
         response = new Response(request.method === "HEAD" ? null : f.blob, {
           headers: {
@@ -198,9 +204,9 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
         );
       }
       response.headers.set("X-Request-Id", requestId);
-      setBaselineHeaders(response.headers);
+      setBaselineHeaders(response.headers, https);
       if (metrics) {
-        const route = files.has(url.pathname) ? "static" : routeOf(url.pathname);
+        const route = !url ? "bad-request" : files.has(url.pathname) ? "static" : routeOf(url.pathname);
         const method = KNOWN_METHODS.has(request.method) ? request.method : "OTHER";
         metrics.httpRequests.labels(route, method, String(response.status)).inc();
         metrics.httpDuration.labels(route).observe((performance.now() - t0) / 1000);
@@ -209,7 +215,7 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
         log.access(
           requestId,
           request.method,
-          url.pathname,
+          url?.pathname ?? "-",
           response.status,
           Math.round((performance.now() - t0) * 100) / 100,
         );

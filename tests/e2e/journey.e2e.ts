@@ -13,8 +13,9 @@ test.describe.configure({ mode: "serial" });
 const ADMIN = "admin@e2e.test";
 
 /**
- * Signs the admin in (creating the account the first time). An unverified
- * ADMIN_EMAILS sign-up is no admin: the operator promotes it from the CLI.
+ * Signs the admin in (creating the account the first time). Without mail an
+ * ADMIN_EMAILS sign-up gets no session and no rights until the operator
+ * promotes it from the CLI (which asks for its password); then it signs in.
  */
 async function adminSession(page: Page) {
   const origin = `http://localhost:${process.env.E2E_PORT}`;

@@ -12,6 +12,8 @@ export const unique = (tag: string) =>
 /** `atelier admin promote --email …` against the e2e server's data directory (the operator's way to make an admin). */
 export function promote(email: string) {
   execFileSync("bun", [join(import.meta.dirname, "../../app/cli.ts"), "admin", "promote", "--email", email], {
+    // promote asks for the account's password: the one signUp() types.
+    input: "correct-horse-battery\n",
     cwd: process.env.E2E_DATA_DIR,
     env: {
       PATH: process.env.PATH ?? "",

@@ -68,7 +68,7 @@ export class Client {
 export function sessionCookie(res: Response): string {
   const cookies = res.headers.getSetCookie();
   const c = cookies.find(
-    (x) => x.startsWith("atelier.session_token=") || x.startsWith("__Secure-atelier.session_token="),
+    (x) => x.startsWith("atelier.session_token=") || x.startsWith("__Host-atelier.session_token="),
   );
   if (!c) throw new Error(`no session cookie in ${JSON.stringify(cookies)}`);
   return c.split(";")[0]!;

@@ -116,8 +116,10 @@ export async function createTestProducts(db: Db, clock: Clock): Promise<void> {
 }
 
 /** Runs `atelier admin <args>` against a test server's DATA_DIR and database (another process, as an operator does). */
-export function runAdmin(server: TestServer, args: string[], env: Record<string, string> = {}) {
+export function runAdmin(server: TestServer, args: string[], env: Record<string, string> = {}, stdin?: string) {
   return runAtelier(["admin", ...args], {
+    // promote asks for the account's password: by default the one Client.signUp gives every account.
+    stdin: stdin ?? (args[0] === "promote" ? "correct-horse-battery\n" : undefined),
     cwd: server.dataDir,
     env: {
       PATH: process.env.PATH!,

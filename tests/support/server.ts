@@ -77,11 +77,21 @@ export function atelierCommand(root = ROOT): string[] {
   return ["bun", existsSync(built) ? built : join(root, "app/cli.ts")];
 }
 
+/**
+ * The time zone of every server and command the tests start (UTC+8, no daylight saving): `bun test` itself runs in
+ * UTC, where local-time mistakes go unseen (tests/unit/credits/day-boundaries.test.ts runs the unit side in it too).
+ */
+export const TEST_SERVER_TZ = "Asia/Shanghai";
+
 /** Runs an Atelier command (`admin …`, `migrate`, `backup …`) to its end: its exit code and output. */
-export async function runAtelier(args: string[], opts: { cwd?: string; env: Record<string, string | undefined> }) {
+export async function runAtelier(
+  args: string[],
+  opts: { cwd?: string; env: Record<string, string | undefined>; stdin?: string },
+) {
   const proc = Bun.spawn([...atelierCommand(), ...args], {
     cwd: opts.cwd,
-    env: opts.env,
+    env: { TZ: TEST_SERVER_TZ, ...opts.env },
+    stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -120,6 +130,8 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     SIMULATOR_DELAY_MS: "50",
     JOB_TICK_MS: "50",
     LOG_LEVEL: "warn",
+    // Not UTC: a day computed at the server's local midnight instead of UTC's fails the tests that cross one.
+    TZ: TEST_SERVER_TZ,
     // better-auth's per-IP limiter would hold a suite's many sign-ups from 127.0.0.1 to 3 per 10 s; its own test turns it on.
     AUTH_RATE_LIMIT: "off",
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, BETTER_AUTH_SECRET: TEST_AUTH_SECRET } : {}),

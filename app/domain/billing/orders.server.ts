@@ -2,6 +2,7 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { orderPayments, orders, referralRewards, user } from "#db/schema";
+import { plainName } from "~/domain/auth/profile";
 import { offsetOf } from "~/domain/paging";
 import { iso } from "~/lib/clock";
 
@@ -175,7 +176,7 @@ export async function referralTotal(db: Db, inviterId: string): Promise<number> 
 export async function inviterOf(db: Db, code: string | null | undefined): Promise<{ nickname: string } | null> {
   if (!code || !/^[A-Za-z0-9]{4,32}$/.test(code)) return null;
   const row = await db.one(db.select({ name: user.name }).from(user).where(eq(user.inviteCode, code.toUpperCase())));
-  return row ? { nickname: row.name } : null;
+  return row ? { nickname: plainName(row.name) } : null;
 }
 
 /** Everything the account page shows about buying: orders, referrals, whether a portal exists. */

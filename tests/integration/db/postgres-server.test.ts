@@ -47,7 +47,9 @@ describe.skipIf(!hasPostgres())("the server on PostgreSQL (DATABASE_URL)", () =>
   /** A CLI command beside the server, on its database: without BETTER_AUTH_SECRET, which only serving needs. */
   async function cli(...args: string[]) {
     const { BETTER_AUTH_SECRET: _, ...env } = server.env;
-    const { stdout: out, stderr: err, code } = await runAtelier(args, { cwd: server.dataDir, env });
+    // promote asks for the account's password: the one api.signUp gives every account.
+    const stdin = args[1] === "promote" ? "correct-horse-battery\n" : undefined;
+    const { stdout: out, stderr: err, code } = await runAtelier(args, { cwd: server.dataDir, env, stdin });
     return { out, err, code };
   }
 

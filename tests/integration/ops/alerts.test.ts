@@ -48,6 +48,8 @@ beforeAll(async () => {
   api = new Client(server.url);
   await verifiedAccount(admin);
   const promoted = await runAtelier(["admin", "promote", "--email", admin], {
+    // promote asks for the account's password (the one verifiedAccount signs up with).
+    stdin: "correct-horse-battery\n",
     cwd: server.dataDir,
     env: {
       PATH: process.env.PATH!,

@@ -26,6 +26,8 @@ async function promote(email: string) {
       LOG_LEVEL: "warn",
       ...databaseEnv(it.server),
     },
+    // promote asks for the account's password (the one api.signUp gives every account).
+    stdin: "correct-horse-battery\n",
   });
   expect(r.code).toBe(0);
 }

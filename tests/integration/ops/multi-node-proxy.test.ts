@@ -153,7 +153,7 @@ describe("two nodes and a worker on one PostgreSQL behind the documented nginx b
     });
     expect(res.status).toBe(200);
     cookie = sessionCookie(res);
-    expect(cookie).toStartWith("__Secure-atelier.session_token=");
+    expect(cookie).toStartWith("__Host-atelier.session_token=");
     const before = served("/api/get-user-info");
     for (let i = 0; i < 6; i++) {
       const info = await via("/api/get-user-info", { body: {}, cookie });

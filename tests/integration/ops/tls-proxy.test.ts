@@ -54,7 +54,7 @@ const form = (fields: Record<string, string>) => ({
 });
 
 function cookieOf(res: Response): string {
-  const c = res.headers.getSetCookie().find((x) => x.startsWith("__Secure-atelier.session_token="));
+  const c = res.headers.getSetCookie().find((x) => x.startsWith("__Host-atelier.session_token="));
   if (!c)
     throw new Error(`no secure session cookie: ${JSON.stringify(res.headers.getSetCookie())} (HTTP ${res.status})`);
   expect(c).toContain("Secure");
@@ -75,6 +75,14 @@ describe("behind nginx terminating TLS (PUBLIC_URL=https://…, TRUST_PROXY=true
     const page = await viaProxy("/account", { headers: { cookie } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("Proxy Person");
+  });
+
+  test("one Strict-Transport-Security header, on the app's answers and on nginx's own", async () => {
+    for (const path of ["/api/health", "/sign-in"]) {
+      const res = await viaProxy(path, { origin: null });
+      expect(res.headers.get("strict-transport-security")).toBe("max-age=31536000");
+      await res.arrayBuffer();
+    }
   });
 
   test("a no-JS form post (daily check-in) works", async () => {

@@ -11,12 +11,10 @@
  * credits back if the call fails (not when the client disconnected meanwhile).
  */
 import type { z } from "zod";
-import { addResponseHeaders, readJsonBody } from "~/lib/api.server";
 import { AppError } from "~/lib/errors";
 import type { Caller } from "~/lib/identity.server";
-import { currentClientIp } from "~/lib/log.server";
 import type { Services } from "~/lib/services.server";
-import { clientIpOf, requireDemoAccess } from "./access.server";
+import { requireDemoAccess } from "./access.server";
 import { chargeDemoCall, type DemoCharge, type DemoKind } from "./billing.server";
 import { MAX_PROMPT } from "./catalog";
 import { createDemoModels, type DemoModels } from "./models.server";
@@ -35,17 +33,27 @@ export function demoInvalid(error: z.ZodError): AppError {
     : new AppError("INVALID_PARAMS");
 }
 
+/** A demo call as the route hands it over: who and from where, and the HTTP work, done in the order above. */
+export interface DemoCall {
+  caller: Caller | null;
+  kind: DemoKind;
+  /** The client's address (its demo rate-limit bucket); null when unknown. */
+  ip: string | null;
+  signal: AbortSignal;
+  /** Reads the JSON body: called only once the access check and the rate limit have passed. */
+  readBody(): Promise<unknown>;
+  /** Puts the rate-limit headers on the answer, whatever the answer turns out to be. */
+  setHeaders(headers: Record<string, string>): void;
+}
+
 export async function beginDemoCall(
-  request: Request,
   services: Services,
-  caller: Caller | null,
-  kind: DemoKind,
+  call: DemoCall,
 ): Promise<{ input: DemoRequest; models: DemoModels; charge: DemoCharge; rateHeaders: Record<string, string> }> {
-  const ip = clientIpOf(services.config, request, currentClientIp());
-  const payer = caller?.user.id ?? null;
-  const rateHeaders = await requireDemoAccess(services, { userId: payer, ip });
-  addResponseHeaders(request, rateHeaders);
-  const input = parseDemoRequest(await readJsonBody(request));
-  const charge = await chargeDemoCall(services, kind, input, payer, request.signal);
+  const payer = call.caller?.user.id ?? null;
+  const rateHeaders = await requireDemoAccess(services, { userId: payer, ip: call.ip });
+  call.setHeaders(rateHeaders);
+  const input = parseDemoRequest(await call.readBody());
+  const charge = await chargeDemoCall(services, call.kind, input, payer, call.signal);
   return { input, models: createDemoModels(services.config), charge, rateHeaders };
 }

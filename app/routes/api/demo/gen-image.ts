@@ -2,13 +2,14 @@ import { generateDemoImage } from "~/domain/demo/demo.server";
 import { demoStorage } from "~/domain/demo/models.server";
 import { beginDemoCall } from "~/domain/demo/request.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
+import { demoCallOf } from "~/lib/demo-call.server";
 
 // Spec 4.5: one image through generateImage, stored like generation results → {provider, model, mode, result_urls}.
 export const action = api({
   route: "/api/demo/gen-image",
   auth: "optional",
   handler: async ({ request, services, caller }) => {
-    const { input, models, charge } = await beginDemoCall(request, services, caller, "image");
+    const { input, models, charge } = await beginDemoCall(services, demoCallOf(request, services, caller, "image"));
     const data = await charge.run(() =>
       generateDemoImage({ models, storage: demoStorage(services.config) }, input, request.signal),
     );

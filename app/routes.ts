@@ -16,6 +16,8 @@ export default [
   route("api/admin/grant-credits", "routes/api/admin/grant-credits.ts"),
   route("api/admin/create-subscription", "routes/api/admin/create-subscription.ts"),
   route("api/admin/list-users", "routes/api/admin/list-users.ts"),
+  route("api/admin/models/list", "routes/api/admin/models/list.ts"),
+  route("api/admin/models/upsert", "routes/api/admin/models/upsert.ts"),
   route("api/generator/generate", "routes/api/generator/generate.ts"),
   route("api/generator/query", "routes/api/generator/query.ts"),
   route("api/generator/history", "routes/api/generator/history.ts"),
@@ -65,6 +67,7 @@ export default [
     route("docs/:endpoint", "routes/docs-endpoint.tsx"),
     route("admin", "routes/admin.tsx"),
     route("admin/billing", "routes/admin-billing.tsx"),
+    route("admin/models", "routes/admin-models.tsx"),
     route("pricing", "routes/pricing.tsx"),
     route("billing/simulated/:checkoutId", "routes/billing-simulated.tsx"),
     // Unknown addresses: a 404 page with the header and navigation.

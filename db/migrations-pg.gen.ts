@@ -189,5 +189,13 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795781124708,
     "hash": "1393ab77d34608c57a3d7eb4ac6687b074a0088e93887c0716adbd4117462cf4"
+  },
+  {
+    "sql": [
+      "CREATE TABLE \"catalog_models\" (\n\t\"ai_type\" text NOT NULL,\n\t\"provider\" text NOT NULL,\n\t\"model\" text NOT NULL,\n\t\"label\" text NOT NULL,\n\t\"credits\" bigint NOT NULL,\n\t\"enabled\" integer DEFAULT 1 NOT NULL,\n\t\"requires_plan\" integer DEFAULT 0 NOT NULL,\n\t\"upstream_model\" text,\n\t\"options\" text DEFAULT '{}' NOT NULL,\n\t\"lifecycle\" text NOT NULL,\n\t\"typical_seconds\" bigint NOT NULL,\n\t\"sample\" text DEFAULT '' NOT NULL,\n\t\"cost_micros\" bigint,\n\t\"cost_per\" text,\n\t\"sort_order\" bigint DEFAULT 0 NOT NULL,\n\t\"source\" text DEFAULT 'seed' NOT NULL,\n\t\"revision\" bigint DEFAULT 1 NOT NULL,\n\t\"created_at\" bigint DEFAULT (floor(extract(epoch from clock_timestamp()) * 1000))::bigint NOT NULL,\n\t\"updated_at\" bigint NOT NULL,\n\tCONSTRAINT \"catalog_models_ai_type_provider_model_pk\" PRIMARY KEY(\"ai_type\",\"provider\",\"model\")\n);\n\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795781766345,
+    "hash": "ef62ec591f3ea05f2547775a73b3e73844a6859159f208057d93d7cea4526100"
   }
 ];

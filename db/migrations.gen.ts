@@ -212,5 +212,13 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795781123386,
     "hash": "2ceec42b813a0e653bc10687057137a683378d5cb36f2212bfc704f4bf037a4c"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `catalog_models` (\n\t`ai_type` text NOT NULL,\n\t`provider` text NOT NULL,\n\t`model` text NOT NULL,\n\t`label` text NOT NULL,\n\t`credits` integer NOT NULL,\n\t`enabled` integer DEFAULT true NOT NULL,\n\t`requires_plan` integer DEFAULT false NOT NULL,\n\t`upstream_model` text,\n\t`options` text DEFAULT '{}' NOT NULL,\n\t`lifecycle` text NOT NULL,\n\t`typical_seconds` integer NOT NULL,\n\t`sample` text DEFAULT '' NOT NULL,\n\t`cost_micros` integer,\n\t`cost_per` text,\n\t`sort_order` integer DEFAULT 0 NOT NULL,\n\t`source` text DEFAULT 'seed' NOT NULL,\n\t`revision` integer DEFAULT 1 NOT NULL,\n\t`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,\n\t`updated_at` integer NOT NULL,\n\tPRIMARY KEY(`ai_type`, `provider`, `model`)\n);\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795781765271,
+    "hash": "8e6f528cf640411a5bac9b628102a605b678ac3c4205432683f768714511ef7e"
   }
 ];

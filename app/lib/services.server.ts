@@ -11,6 +11,7 @@
  */
 import { type Db, openDatabase, openPostgres } from "#db/client";
 import { seedProducts } from "~/domain/billing/products.server";
+import { refreshCatalog, seedCatalog, watchCatalog } from "~/domain/catalog/store.server";
 import { setLinkBase } from "~/domain/generations/links";
 import { type Auth, createAuth } from "./auth.server";
 import { type Clock, systemClock } from "./clock";
@@ -27,7 +28,8 @@ export interface Services {
 
 const KEY = Symbol.for("atelier.services");
 const OPENING = Symbol.for("atelier.services.opening");
-type G = typeof globalThis & { [KEY]?: Services; [OPENING]?: Promise<Services> };
+const UNWATCH = Symbol.for("atelier.services.unwatchCatalog");
+type G = typeof globalThis & { [KEY]?: Services; [OPENING]?: Promise<Services>; [UNWATCH]?: () => void };
 
 /** An upgrade says what it did: the migrations this process applied to an existing database (a new one says nothing). */
 function logMigrated(config: Config): (applied: number, before: number) => void {
@@ -53,9 +55,20 @@ function assemble(config: Config, untraced: Db): Services {
   };
 }
 
-/** A fresh install sells the default products (idempotent; every node may run it). */
+/** A fresh install sells the default products and models (idempotent; every node may run it). */
 async function seed(s: Services): Promise<void> {
-  await s.db.tx((t) => seedProducts(t, s.clock));
+  await s.db.tx(function* (t) {
+    yield* seedProducts(t, s.clock);
+    yield* seedCatalog(t, s.clock);
+  });
+}
+
+/** This process reads the catalog from the database now and keeps it current (docs/catalog.md). */
+async function startCatalog(s: Services): Promise<void> {
+  await refreshCatalog(s.db, { force: true });
+  const g = globalThis as G;
+  g[UNWATCH]?.();
+  g[UNWATCH] = watchCatalog(s.db);
 }
 
 /**
@@ -67,7 +80,11 @@ export async function initServices(): Promise<Services> {
   if (g[KEY]) return g[KEY];
   const config = getConfig();
   await initTracing(config);
-  if (config.engine === "sqlite") return getServices();
+  if (config.engine === "sqlite") {
+    const s = getServices();
+    await startCatalog(s);
+    return s;
+  }
   g[OPENING] ??= (async () => {
     const db = await openPostgres(config.DATABASE_URL!, {
       poolMax: config.DATABASE_POOL_MAX,
@@ -75,6 +92,7 @@ export async function initServices(): Promise<Services> {
     });
     const s = assemble(config, db);
     await seed(s);
+    await startCatalog(s);
     return (g[KEY] = s);
   })().finally(() => delete g[OPENING]);
   return g[OPENING];
@@ -90,7 +108,7 @@ export function getServices(): Services {
     const checkpointer = { onError: (message: string) => log.warn("SQLite checkpoint failed", { error: message }) };
     const s = assemble(config, openDatabase(config.databasePath, { checkpointer, onMigrated: logMigrated(config) }));
     // On SQLite this transaction runs to its end right here.
-    seed(s).catch((error) => log.error("seeding the default products failed", { error }));
+    seed(s).catch((error) => log.error("seeding the default products and models failed", { error }));
     g[KEY] = s;
   }
   return g[KEY]!;
@@ -101,6 +119,8 @@ export async function closeServices(): Promise<void> {
   const g = globalThis as G;
   const s = g[KEY];
   delete g[KEY];
+  g[UNWATCH]?.();
+  delete g[UNWATCH];
   await s?.db.close();
   // What the tracer still buffers leaves before the process exits.
   await shutdownTracing();

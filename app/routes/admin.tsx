@@ -151,6 +151,9 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
         <Link to="/admin/billing" className={buttonVariants({ variant: "secondary" })}>
           Billing: products, orders, revenue
         </Link>
+        <Link to="/admin/models" className={buttonVariants({ variant: "secondary" })}>
+          Models and prices
+        </Link>
       </PageHeader>
 
       <DashboardSection dashboard={dashboard} alerts={alerts} />

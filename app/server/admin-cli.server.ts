@@ -19,6 +19,7 @@ import { findUserByEmail, isAdmin, setRole } from "~/domain/users/users.server";
 import { AppError, isAppError } from "~/lib/errors";
 import { formatMoney } from "~/lib/money";
 import { closeServices, initServices } from "~/lib/services.server";
+import { MODELS_HELP, MODELS_OPTIONS, runModelsCli } from "./admin-models-cli.server";
 import { CliError } from "./cli-error";
 
 export const ADMIN_HELP = `Usage: atelier admin <action> [options]   (bun run admin -- <action> …)
@@ -53,6 +54,7 @@ Actions:
       [--currency <iso>]            default usd
       [--active true|false]         default true (false takes it off sale)
       [--sort-order <n>]            default 0
+${MODELS_HELP}
 
 Every action accepts --json to print the result as JSON.`;
 
@@ -74,6 +76,7 @@ const OPTIONS = {
   currency: { type: "string" },
   active: { type: "string" },
   "sort-order": { type: "string" },
+  ...MODELS_OPTIONS,
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -235,6 +238,8 @@ export async function runAdminCli(argv: string[]): Promise<number> {
         );
         return 0;
       }
+      case "models":
+        return await runModelsCli(services, positionals[1], v, out);
       default:
         process.stderr.write(`unknown admin action: ${action}\n\n${ADMIN_HELP}\n`);
         return 2;

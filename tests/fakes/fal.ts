@@ -10,7 +10,7 @@
  *   `{status: "ALREADY_COMPLETED"}`, 404 `{status: "NOT_FOUND"}`;
  * - status, result and cancel under the endpoint's subpath (`fal-ai/flux/dev/requests/…`) answer 405, as fal does.
  * `Authorization: Key <key>` is required (401 `{detail}` otherwise). Each endpoint validates its documented inputs
- * (422 at submit). `/openapi/queue/openapi.json?endpoint_id=` serves an endpoint's OpenAPI document.
+ * (422 at submit). `/api/openapi/queue/openapi.json?endpoint_id=` serves an endpoint's OpenAPI document.
  */
 import { FakeState, json, malformed, type RunningFake, serveFile, startFake } from "./common";
 
@@ -97,7 +97,7 @@ export function startFalFake(opts: { port?: number; key?: string } = {}): FalFak
     async (req, u, origin) => {
       const file = serveFile(u.pathname);
       if (file && req.method === "GET") return file;
-      if (u.pathname === "/openapi/queue/openapi.json" && req.method === "GET") {
+      if (u.pathname === "/api/openapi/queue/openapi.json" && req.method === "GET") {
         const id = u.searchParams.get("endpoint_id") ?? "";
         const doc = FAL_OPENAPI[id];
         return doc ? json(doc) : json({ detail: `Endpoint ${id} not found` }, 404);

@@ -124,6 +124,15 @@ export function startReplicateFake(opts: { port?: number; token?: string } = {})
             : cancel && req.method === "POST"
               ? "cancel"
               : null;
+      // GET /v1/models/{owner}/{name}: the model with its latest version's OpenAPI schema (adding a model by id).
+      const modelGet = /^\/v1\/models\/([^/]+)\/([^/]+)$/.exec(url.pathname);
+      if (modelGet && req.method === "GET") {
+        if (req.headers.get("authorization") !== `Bearer ${fake.token}`)
+          return problem(401, "Unauthenticated", "You did not pass a valid authentication token");
+        const id = `${modelGet[1]}/${modelGet[2]}`;
+        if (!REPLICATE_MODELS.has(id)) return problem(404, "Not found", "The requested resource could not be found.");
+        return json(replicateModel(modelGet[1]!, modelGet[2]!));
+      }
       if (!route) return problem(404, "Not found", "The requested resource could not be found.");
 
       if (req.headers.get("authorization") !== `Bearer ${fake.token}`) {
@@ -191,4 +200,75 @@ export function startReplicateFake(opts: { port?: number; token?: string } = {})
     predictions,
     canceled: [] as string[],
   });
+}
+
+/** A model as `GET /v1/models/{owner}/{name}` answers it: `latest_version.openapi_schema` holds the inputs. */
+export function replicateModel(owner: string, name: string) {
+  return {
+    url: `https://replicate.com/${owner}/${name}`,
+    owner,
+    name,
+    visibility: "public",
+    latest_version: {
+      id: "a".repeat(64),
+      created_at: "2026-01-01T00:00:00Z",
+      openapi_schema: {
+        openapi: "3.0.2",
+        info: { title: "Cog", version: "0.1.0" },
+        components: {
+          schemas: {
+            Input: {
+              type: "object",
+              title: "Input",
+              required: ["prompt"],
+              properties: {
+                prompt: { type: "string", title: "Prompt", "x-order": 0, description: "Prompt for generated image" },
+                image: {
+                  type: "string",
+                  title: "Image",
+                  format: "uri",
+                  "x-order": 1,
+                  description: "Input image for image to image mode",
+                },
+                aspect_ratio: {
+                  allOf: [{ $ref: "#/components/schemas/aspect_ratio" }],
+                  default: "1:1",
+                  "x-order": 2,
+                  description: "Aspect ratio for the generated image",
+                },
+                num_outputs: {
+                  type: "integer",
+                  title: "Num Outputs",
+                  default: 1,
+                  maximum: 4,
+                  minimum: 1,
+                  "x-order": 3,
+                },
+                guidance: { type: "number", title: "Guidance", default: 3, maximum: 10, minimum: 0, "x-order": 4 },
+                seed: { type: "integer", title: "Seed", "x-order": 5, description: "Random seed" },
+                go_fast: { type: "boolean", title: "Go Fast", default: true, "x-order": 6 },
+                output_format: {
+                  allOf: [{ $ref: "#/components/schemas/output_format" }],
+                  default: "webp",
+                  "x-order": 7,
+                },
+              },
+            },
+            aspect_ratio: {
+              enum: ["1:1", "16:9", "21:9", "3:2", "2:3", "4:5", "5:4", "3:4", "4:3", "9:16", "9:21"],
+              type: "string",
+              title: "aspect_ratio",
+              description: "An enumeration.",
+            },
+            output_format: {
+              enum: ["webp", "jpg", "png"],
+              type: "string",
+              title: "output_format",
+              description: "An enumeration.",
+            },
+          },
+        },
+      },
+    },
+  };
 }

@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import { AI_TYPES, PROVIDERS } from "~/domain/catalog";
-import { COMMON, type EndpointDef } from "./def.server";
+import { ModelUpsertSchema } from "~/domain/catalog/admin.server";
+import { AUTH_ERRORS, COMMON, type EndpointDef } from "./def.server";
 
 export const ModelInfoSchema = z.strictObject({
   ai_type: z.enum(AI_TYPES),
@@ -25,6 +26,27 @@ export const ModelInfoSchema = z.strictObject({
   requires_plan: z.boolean().describe("true: only users with an active subscription may run it"),
 });
 
+const CostSchema = z
+  .strictObject({ usd: z.number(), per: z.enum(["task", "second"]) })
+  .nullable()
+  .describe("what the provider charges: US dollars per task or per second of video; null when unknown");
+
+export const AdminModelSchema = z.strictObject({
+  ai_type: z.enum(AI_TYPES),
+  provider: z.enum(PROVIDERS),
+  model: z.string(),
+  label: z.string(),
+  credits: z.int(),
+  enabled: z.boolean().describe("false: new tasks are refused; running ones finish"),
+  requires_plan: z.boolean(),
+  upstream_model: z.string().nullable().describe("the id sent upstream when it differs from model"),
+  options: z.record(z.string(), z.unknown()).describe("the options as the catalog stores them (type, bounds, label…)"),
+  options_schema: z.record(z.string(), z.unknown()).describe("the same options as a JSON Schema object"),
+  cost: CostSchema,
+  lifecycle: z.enum(["sync", "async"]),
+  typical_seconds: z.number(),
+});
+
 export const CATALOG_ENDPOINTS = {
   "/api/models": {
     method: "POST",
@@ -36,5 +58,30 @@ export const CATALOG_ENDPOINTS = {
     source: "docs/catalog.md",
     response: z.strictObject({ models: z.array(ModelInfoSchema) }),
     errors: ["API_KEY_NOT_FOUND", "API_KEY_REVOKED", "RATE_LIMITED", ...COMMON],
+  },
+  "/api/admin/models/list": {
+    method: "POST",
+    tag: "Admin",
+    summary: "List the catalog",
+    description:
+      "Admins only (session or an admin's key). Every model, enabled or not, with its price, options and upstream cost.",
+    auth: "admin",
+    source: "docs/catalog.md",
+    response: z.strictObject({ models: z.array(AdminModelSchema) }),
+    errors: [...AUTH_ERRORS, "FORBIDDEN", ...COMMON],
+  },
+  "/api/admin/models/upsert": {
+    method: "POST",
+    tag: "Admin",
+    summary: "Add or change a model",
+    description:
+      "Admins only. Identifies the model by ai_type, provider and model; a new one needs `credits` (any provider: a Replicate `owner/name`, a fal endpoint id…), a change touches only the fields given. A price applies to tasks created after it (a task keeps the price it was created at); `enabled: false` takes the model off sale (new tasks are refused, running ones finish). Every process and node sees the change within a second.",
+    auth: "admin",
+    source: "docs/catalog.md",
+    body: ModelUpsertSchema,
+    response: z.strictObject({ model: AdminModelSchema }),
+    successMessage: "model saved",
+    errors: [...AUTH_ERRORS, "FORBIDDEN", "INVALID_PARAMS", ...COMMON],
+    example: { ai_type: "image", provider: "fal", model: "fal-ai/flux/dev", credits: 4, enabled: true },
   },
 } as const satisfies Record<string, EndpointDef>;

@@ -26,6 +26,7 @@ import { startCheckout } from "~/domain/billing/checkout.server";
 import { processBillingEvent } from "~/domain/billing/fulfil.server";
 import { seedProducts } from "~/domain/billing/products.server";
 import { findOffering } from "~/domain/catalog";
+import { seedCatalog } from "~/domain/catalog/store.server";
 import { checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf, grantCredits } from "~/domain/credits/ledger.server";
 import { addFeedback } from "~/domain/feedback/feedback.server";
@@ -105,6 +106,7 @@ async function buildSource(db: Db, dataDir: string): Promise<{ key: string; keyO
     db.insert(rateLimit).values({ id: randomUUID(), key: "127.0.0.1/sign-in/email", count: 3, lastRequest: now }),
   );
   await db.tx((t) => seedProducts(t, clock));
+  await db.tx((t) => seedCatalog(t, clock));
 
   let key = "";
   for (const [i, id] of ids.entries()) {

@@ -148,6 +148,13 @@ describe("real responses match the documented schemas", () => {
       auth,
     );
     await check("/api/admin/list-users", { page: 1, page_size: 5 }, auth);
+    const catalog = await check("/api/admin/models/list", undefined, auth);
+    expect(catalog.models.length).toBeGreaterThan(0);
+    await check(
+      "/api/admin/models/upsert",
+      { ai_type: "image", provider: "openai", model: "gpt-image-1", label: "GPT Image 1" },
+      auth,
+    );
     expect(await check("/api/get-user-subscription", undefined, { cookie: user.cookie })).not.toBeNull();
   });
 

@@ -269,6 +269,13 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
       body: { user_uuid: info.json.data.uuid, product_id: "pro", product_name: "Pro", interval: "month", amount: 900 },
     });
     await call("POST", "/api/admin/list-users", { headers: u }); // forbidden
+    await call("POST", "/api/admin/models/list", { headers: a });
+    await call("POST", "/api/admin/models/upsert", {
+      headers: a,
+      body: { ai_type: "image", provider: "openai", model: "gpt-image-1", label: "GPT Image 1" },
+    });
+    await call("POST", "/api/admin/models/upsert", { headers: a, body: { ai_type: "image" } }); // invalid
+    await call("POST", "/api/admin/models/upsert", { headers: u, body: { ai_type: "image" } }); // forbidden
 
     // Demo endpoints, streams and their envelope errors.
     await call("POST", "/api/demo/gen-text", {

@@ -1,0 +1,22 @@
+CREATE TABLE `catalog_models` (
+	`ai_type` text NOT NULL,
+	`provider` text NOT NULL,
+	`model` text NOT NULL,
+	`label` text NOT NULL,
+	`credits` integer NOT NULL,
+	`enabled` integer DEFAULT true NOT NULL,
+	`requires_plan` integer DEFAULT false NOT NULL,
+	`upstream_model` text,
+	`options` text DEFAULT '{}' NOT NULL,
+	`lifecycle` text NOT NULL,
+	`typical_seconds` integer NOT NULL,
+	`sample` text DEFAULT '' NOT NULL,
+	`cost_micros` integer,
+	`cost_per` text,
+	`sort_order` integer DEFAULT 0 NOT NULL,
+	`source` text DEFAULT 'seed' NOT NULL,
+	`revision` integer DEFAULT 1 NOT NULL,
+	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,
+	`updated_at` integer NOT NULL,
+	PRIMARY KEY(`ai_type`, `provider`, `model`)
+);

@@ -3,6 +3,9 @@ import { Link } from "react-router";
 import { type Column, CopyButton, DataTable } from "~/components/ui";
 import type { DocShape } from "~/lib/api-docs.server";
 
+/** A scrollable block takes the keyboard so it can be scrolled without a mouse (WCAG 2.1.1, axe scrollable-region-focusable). */
+const SCROLLABLE = { tabIndex: 0 };
+
 export function Code({ children, label }: { children: string; label: string }) {
   return (
     <div className="relative">
@@ -10,6 +13,7 @@ export function Code({ children, label }: { children: string; label: string }) {
       <pre
         className="overflow-x-auto rounded-2xl bg-zinc-950 p-4 pr-24 text-xs leading-relaxed text-zinc-100 ring-1 ring-white/10"
         aria-label={label}
+        {...SCROLLABLE}
       >
         <code>{children}</code>
       </pre>

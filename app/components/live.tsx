@@ -69,35 +69,56 @@ export function useLiveUpdates({ active, finished }: { active: LiveTask[]; finis
     };
   }, [activeKey]);
 
-  // A task seen running that is now finished: tell the person, wherever they are.
+  // A task seen running that is now finished: tell the person, unless they are looking at it (its tile on screen
+  // says so already). Several at once make one toast.
   useEffect(() => {
     const before = seen.current;
     seen.current = new Set(active.map((t) => t.id));
     if (!before) return;
-    for (const t of finished) {
-      if (!before.has(t.id)) continue;
-      const kind = t.aiType === "video" ? "video" : "image";
-      toast(
-        t.status === "completed"
-          ? {
-              title: `Your ${kind} is ready`,
-              description: t.prompt,
-              action: { label: "Open", href: `/studio/${t.id}` },
-              tone: "success",
-            }
-          : t.canceled
-            ? {
-                title: "Canceled",
-                description: "Nothing was charged.",
-                action: { label: "Details", href: `/studio/${t.id}` },
-              }
-            : {
-                title: `The ${kind} could not be made`,
-                description: "No credits were charged.",
-                action: { label: "Details", href: `/studio/${t.id}` },
-                tone: "error",
-              },
-      );
+    const news = finished.filter((t) => before.has(t.id) && !onScreen(t.id));
+    if (news.length === 0) return;
+    if (news.length > 1) {
+      const ready = news.filter((t) => t.status === "completed").length;
+      toast({
+        title: ready === news.length ? `${news.length} results ready` : `${news.length} tasks finished`,
+        description:
+          ready === news.length ? undefined : `${ready} ready, ${news.length - ready} not made (not charged)`,
+        action: { label: "Studio", href: "/studio" },
+        tone: "success",
+      });
+      return;
     }
+    const t = news[0]!;
+    const kind = t.aiType === "video" ? "video" : "image";
+    toast(
+      t.status === "completed"
+        ? {
+            title: `Your ${kind} is ready`,
+            description: t.prompt,
+            action: { label: "Open", href: `/studio/${t.id}` },
+            tone: "success",
+          }
+        : t.canceled
+          ? {
+              title: "Canceled",
+              description: "Nothing was charged.",
+              action: { label: "Details", href: `/studio/${t.id}` },
+            }
+          : {
+              title: `The ${kind} could not be made`,
+              description: "No credits were charged.",
+              action: { label: "Details", href: `/studio/${t.id}` },
+              tone: "error",
+            },
+    );
   }, [active, finished, toast]);
+}
+
+/** Its tile (the studio) or its page is in view: the person sees it finish. */
+function onScreen(id: string): boolean {
+  if (window.location.pathname === `/studio/${id}`) return true;
+  const el = document.querySelector(`[data-gen-id="${CSS.escape(id)}"]`);
+  if (!el) return false;
+  const box = el.getBoundingClientRect();
+  return box.bottom > 0 && box.top < window.innerHeight && box.width > 0;
 }

@@ -1,6 +1,11 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { Button, Card, Notice, PageHeader } from "~/components/ui";
-import { finishSimulatedCheckout, getSimulatedCheckout, returnUrls } from "~/domain/billing/checkout.server";
+import {
+  finishSimulatedCheckout,
+  getSimulatedCheckout,
+  returnPlaceOf,
+  returnUrls,
+} from "~/domain/billing/checkout.server";
 import { isAppError } from "~/lib/errors";
 import { formatMoney } from "~/lib/money";
 import { getServices } from "~/lib/services.server";
@@ -20,6 +25,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     id: view.id,
     status: view.status,
     token: new URL(request.url).searchParams.get("token") ?? "",
+    returnTo: returnPlaceOf(new URL(request.url).searchParams.get("return")),
     product: { name: p.name, credits: p.credits, interval: p.interval, price: formatMoney(p.amount, p.currency) },
   };
 }
@@ -43,13 +49,13 @@ export async function action({ request, params }: Route.ActionArgs) {
     if (isAppError(e)) throw data(e.message, { status: 403 });
     throw e;
   }
-  const urls = returnUrls(services.config.publicUrl);
+  const urls = returnUrls(services.config.publicUrl, returnPlaceOf(form.get("return")));
   const to = new URL(status === "completed" ? urls.successUrl : urls.cancelUrl);
   return redirect(to.pathname + to.search);
 }
 
 export default function SimulatedCheckout({ loaderData }: Route.ComponentProps) {
-  const { id, status, token, product } = loaderData;
+  const { id, status, token, product, returnTo } = loaderData;
   const busy = useNavigation().state !== "idle";
   return (
     <div className="mx-auto max-w-lg space-y-6">
@@ -80,6 +86,7 @@ export default function SimulatedCheckout({ loaderData }: Route.ComponentProps) 
           <div className="mt-6 flex flex-wrap gap-3">
             <Form method="post">
               <input type="hidden" name="token" value={token} />
+              <input type="hidden" name="return" value={returnTo} />
               <input type="hidden" name="outcome" value="pay" />
               <Button type="submit" disabled={busy} data-checkout={id}>
                 Pay {product.price} (simulated)
@@ -87,6 +94,7 @@ export default function SimulatedCheckout({ loaderData }: Route.ComponentProps) 
             </Form>
             <Form method="post">
               <input type="hidden" name="token" value={token} />
+              <input type="hidden" name="return" value={returnTo} />
               <input type="hidden" name="outcome" value="cancel" />
               <Button type="submit" variant="secondary" disabled={busy}>
                 Cancel

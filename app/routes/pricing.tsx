@@ -1,6 +1,12 @@
 import { Form, redirect, useNavigation } from "react-router";
 import { Button, buttonVariants, Card, cardClass, cn, Notice, PageHeader, Stat } from "~/components/ui";
-import { billingMode, cancelSimulatedSubscription, portalUrl, startCheckout } from "~/domain/billing/checkout.server";
+import {
+  billingMode,
+  cancelSimulatedSubscription,
+  portalUrl,
+  returnPlaceOf,
+  startCheckout,
+} from "~/domain/billing/checkout.server";
 import { listProducts, toProductInfo } from "~/domain/billing/products.server";
 import { getCredits, reservedCredits } from "~/domain/credits/ledger.server";
 import { getActiveSubscription, toSubscriptionInfo } from "~/domain/subscriptions/subscriptions.server";
@@ -27,11 +33,13 @@ export async function loader({ request }: Route.LoaderArgs) {
       })()
     : null;
   const need = Number(new URL(request.url).searchParams.get("need") ?? "") || null;
+  const returnTo = returnPlaceOf(new URL(request.url).searchParams.get("return"));
   return {
     products,
     signedIn: Boolean(ui),
     balance,
     need,
+    returnTo,
     subscription: sub ? { ...toSubscriptionInfo(sub), period_end: iso(sub.periodEnd), provider: sub.provider } : null,
     mode: billingMode(config),
   };
@@ -48,7 +56,12 @@ export async function action({ request }: Route.ActionArgs) {
       return { ok: "Subscription canceled (simulated)." };
     }
     const productId = String(form.get("product_id") ?? "");
-    const { checkout_url } = await startCheckout(services, { id: user.id, email: user.email }, productId);
+    const { checkout_url } = await startCheckout(
+      services,
+      { id: user.id, email: user.email },
+      productId,
+      returnPlaceOf(form.get("return")),
+    );
     throw redirect(checkout_url);
   } catch (e) {
     if (isAppError(e)) return { error: e.message };
@@ -57,7 +70,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Pricing({ loaderData, actionData }: Route.ComponentProps) {
-  const { products, signedIn, balance, need, subscription, mode } = loaderData;
+  const { products, signedIn, balance, need, subscription, mode, returnTo } = loaderData;
   const busy = useNavigation().state !== "idle";
   const packs = products.filter((p) => p.kind === "pack");
   const plans = products.filter((p) => p.kind === "subscription");
@@ -109,7 +122,15 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
         </Card>
       ) : null}
 
-      <ProductGrid title="Credit packs" id="packs-h" items={packs} signedIn={signedIn} busy={busy} current={null} />
+      <ProductGrid
+        title="Credit packs"
+        id="packs-h"
+        items={packs}
+        signedIn={signedIn}
+        busy={busy}
+        current={null}
+        returnTo={returnTo}
+      />
       <ProductGrid
         title="Subscriptions"
         id="plans-h"
@@ -117,6 +138,7 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
         signedIn={signedIn}
         busy={busy}
         current={subscription?.product_id ?? null}
+        returnTo={returnTo}
       />
     </div>
   );
@@ -131,7 +153,9 @@ function ProductGrid({
   signedIn,
   busy,
   current,
+  returnTo,
 }: {
+  returnTo: string;
   title: string;
   id: string;
   items: Item[];
@@ -170,6 +194,7 @@ function ProductGrid({
             ) : signedIn ? (
               <Form method="post">
                 <input type="hidden" name="product_id" value={p.product_id} />
+                <input type="hidden" name="return" value={returnTo} />
                 <Button
                   type="submit"
                   className="w-full"

@@ -13,7 +13,7 @@ import {
 import { useRef } from "react";
 import { data, Form, Link } from "react-router";
 import { useCancelGeneration } from "~/components/cancel-generation";
-import { fileExtension, ResultMedia, shapeClass, useLightbox } from "~/components/media";
+import { fileExtension, ResultMedia, resultSize, shapeClass, useLightbox } from "~/components/media";
 import {
   Badge,
   Button,
@@ -84,6 +84,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       urls: parseResultUrls(row),
       options,
       shape: shapeClass(row.aiType, raw),
+      size: resultSize(row.aiType, raw),
       hidden: row.hiddenAt !== null,
       createdAt: iso(row.createdAt)!,
       startedAt: iso(row.startedAt),
@@ -204,6 +205,7 @@ export default function GenerationDetail({ loaderData, actionData }: Route.Compo
                         aiType={gen.aiType}
                         prompt={gen.prompt}
                         fit
+                        size={gen.size}
                         className="mx-auto w-auto max-w-full"
                       />
                     </a>

@@ -1,14 +1,12 @@
-import { Sparkles } from "lucide-react";
-import { useMemo } from "react";
-import { data, Form, Link, redirect } from "react-router";
-import { type MediaItem, shapeClass, useLightbox } from "~/components/media";
+import { useState } from "react";
+import { data, Form, redirect, useFetcher } from "react-router";
+import { resultSize, shapeClass, tileFlexClass } from "~/components/media";
 import { optionFormValues, readOptions } from "~/components/model-options";
-import { Composer } from "~/components/studio/composer";
-import { Filters, filterHref } from "~/components/studio/filters";
-import { GalleryItem } from "~/components/studio/gallery-item";
+import { Composer, type DraftRequest } from "~/components/studio/composer";
+import { Gallery } from "~/components/studio/gallery";
+import { CREATE_FETCHER } from "~/components/studio/result-actions";
 import type { ActionData } from "~/components/studio/types";
 import { useShowCreated } from "~/components/studio/use-show-created";
-import { EmptyState, PageHeader, Pagination } from "~/components/ui";
 import { UI_MESSAGES } from "~/domain/account/messages";
 import { CATALOG, findOffering, isAiType, sampleImage, speedHint, typicalSecondsHere } from "~/domain/catalog";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
@@ -85,6 +83,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       make: initial.aiType,
       prompt: (q.get("prompt") ?? "").slice(0, 4000),
       options: optionFormValues(initial, (name) => q.get(name)),
+      /** The address brought a draft (a Reuse link, or the no-JavaScript model switch): it wins over a kept one. */
+      fromUrl: Boolean(q.get("prompt") || q.get("model") || q.get("offering")),
     },
     balance,
     checkedIn: await checkedInToday(db, user.id, clock),
@@ -93,23 +93,32 @@ export async function loader({ request }: Route.LoaderArgs) {
     page,
     pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
     total,
-    tasks: rows.map((r) => ({
-      id: r.id,
-      aiType: r.aiType,
-      provider: r.provider,
-      model: r.model,
-      label: CATALOG.find((o) => offeringValue(o) === offeringValue(r))?.label ?? r.model,
-      offering: offeringValue(r),
-      prompt: r.prompt,
-      status: r.status,
-      mode: r.mode,
-      cost: chargedCost(r),
-      error: r.errorMessage,
-      canceled: wasCanceled(r),
-      urls: parseResultUrls(r),
-      shape: shapeClass(r.aiType, parseOptions(r.options)),
-      createdAt: iso(r.createdAt)!,
-    })),
+    tasks: rows.map((r) => {
+      const options = parseOptions(r.options);
+      const offering = findOffering(r.aiType, r.provider, r.model);
+      return {
+        id: r.id,
+        aiType: r.aiType,
+        provider: r.provider,
+        model: r.model,
+        label: CATALOG.find((o) => offeringValue(o) === offeringValue(r))?.label ?? r.model,
+        offering: offeringValue(r),
+        prompt: r.prompt,
+        status: r.status,
+        mode: r.mode,
+        cost: chargedCost(r),
+        error: r.errorMessage,
+        canceled: wasCanceled(r),
+        urls: parseResultUrls(r),
+        shape: shapeClass(r.aiType, options),
+        tile: tileFlexClass(r.aiType, options),
+        size: resultSize(r.aiType, options),
+        // Every option as the form writes it, so Reuse and Run again send the same request.
+        options: Object.fromEntries(Object.entries(options).map(([k, v]) => [k, String(v)])),
+        seedable: Boolean(offering && "seed" in offering.options),
+        createdAt: iso(r.createdAt)!,
+      };
+    }),
   };
 }
 
@@ -184,7 +193,9 @@ export async function action({ request }: Route.ActionArgs) {
       { ...services, providers: getGenerationRuntime().providers },
       { userId: user.id, input: { ai_type, provider, model, prompt: parsed.data.prompt, options } },
     );
-    // Back to the studio with the prompt and model kept, so the next variation is one click away.
+    // From the page's script: an answer, and the page stays (no history entry per Generate).
+    if (form.via === "fetch") return { intent: "create", errors: {}, values, created: row.id };
+    // Without JavaScript: back to the studio with the prompt and model kept, so the next variation is one click away.
     const q = new URLSearchParams({ created: row.id, model: parsed.data.offering, prompt: parsed.data.prompt });
     return redirect(`/studio?${q}`);
   } catch (error) {
@@ -199,83 +210,22 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function Studio({ loaderData, actionData }: Route.ComponentProps) {
   const data = loaderData;
-  const { tasks, page, pages, total, filter } = data;
-  const filtered = Boolean(filter.type || filter.status);
-  const running = tasks.some((t) => t.status === "pending" || t.status === "processing");
-  const viewable = useMemo<MediaItem[]>(
-    () =>
-      tasks
-        .filter((t) => t.status === "completed" && t.urls[0])
-        .map((t) => ({ id: t.id, url: t.urls[0]!, aiType: t.aiType, prompt: t.prompt })),
-    [tasks],
-  );
-  const lightbox = useLightbox(viewable);
-  useShowCreated(data.created);
-
+  const fetcher = useFetcher<ActionData>({ key: CREATE_FETCHER });
+  const [apply, setApply] = useState<DraftRequest | null>(null);
+  const created = (fetcher.data?.intent === "create" ? fetcher.data.created : undefined) ?? data.created;
+  useShowCreated(created ?? null, data.tasks);
   return (
-    <div className="space-y-10">
-      <PageHeader
-        title="Studio"
-        description="Describe it, pick a model, and watch it arrive. Credits are charged only when a result is delivered."
-      />
-      <Composer data={data} actionData={actionData as ActionData | undefined} />
+    <div className="space-y-5">
+      <h1 className="sr-only">Studio</h1>
+      <Composer data={data} actionData={actionData as ActionData | undefined} fetcher={fetcher} apply={apply} />
       <Form method="post" id="studio-checkin" hidden>
         <input type="hidden" name="intent" value="checkin" />
       </Form>
-
-      <section aria-labelledby="history-h" id="gallery" className="scroll-mt-20">
-        <div className="mb-4 flex flex-wrap items-end justify-between gap-3">
-          <h2 id="history-h" className="text-lg font-semibold tracking-tight" tabIndex={-1}>
-            Your gallery <span className="text-sm font-normal text-muted-foreground">({total})</span>
-          </h2>
-          <Filters filter={filter} />
-        </div>
-        {/* Always there, so screen readers announce the line when it appears (a live region added with its text is often not read). */}
-        <div role="status">
-          {running ? (
-            <p className="mb-3 flex items-center gap-2 text-sm text-muted-foreground" data-testid="running">
-              <Sparkles aria-hidden="true" className="size-4 text-accent" /> Working on it — results appear here by
-              themselves.{" "}
-              <noscript>
-                <Link to={filterHref(filter, page)} className="link" reloadDocument>
-                  Refresh
-                </Link>
-              </noscript>
-            </p>
-          ) : null}
-        </div>
-        {tasks.length === 0 ? (
-          <EmptyState title={filtered ? "No generations match these filters" : "Nothing yet"} icon={<Sparkles />}>
-            {filtered ? (
-              <Link to="/studio" className="link">
-                Show all generations
-              </Link>
-            ) : (
-              "Your results will appear here. Describe something above and press Generate."
-            )}
-          </EmptyState>
-        ) : (
-          // Rows, newest first from the top left (CSS columns read down each column: the second newest sat under the newest).
-          <ul
-            className="grid grid-cols-1 items-start gap-4 min-[420px]:grid-cols-2 md:grid-cols-3 xl:grid-cols-4"
-            aria-label="Gallery"
-          >
-            {tasks.map((t) => {
-              const i = viewable.findIndex((v) => v.id === t.id);
-              return (
-                <GalleryItem
-                  key={t.id}
-                  t={t}
-                  highlight={t.id === data.created}
-                  onOpen={i >= 0 ? () => lightbox.open(i) : undefined}
-                />
-              );
-            })}
-          </ul>
-        )}
-        <Pagination label="Gallery pages" page={page} pages={pages} href={(p) => filterHref(filter, p)} />
-      </section>
-      {lightbox.element}
+      <Gallery
+        data={data}
+        highlight={created ?? null}
+        onReuse={(draft) => setApply((r) => ({ draft, nonce: (r?.nonce ?? 0) + 1 }))}
+      />
     </div>
   );
 }

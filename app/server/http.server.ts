@@ -4,8 +4,6 @@
  * (X-Request-Id) and a structured access log line to every request.
  */
 
-import { readdirSync, statSync } from "node:fs";
-import { join, relative, sep } from "node:path";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import { errorResponse } from "~/lib/api.server";
 import { describeDatabase, getConfig, requireAuthSecret } from "~/lib/config.server";
@@ -20,34 +18,7 @@ import { annotate, tracingOn, withSpan } from "~/lib/tracing.server";
 import { APP_VERSION } from "~/lib/version";
 import { CliError } from "./cli-error";
 import { routeLabeler } from "./route-labels.server";
-
-export interface StaticFile {
-  blob: Blob;
-  immutable: boolean;
-}
-
-/** Every file of the client build, keyed by URL path (no traversal possible). */
-export function staticFilesFrom(dir: string): Map<string, StaticFile> {
-  const files = new Map<string, StaticFile>();
-  const walk = (d: string) => {
-    let entries: string[];
-    try {
-      entries = readdirSync(d);
-    } catch {
-      return;
-    }
-    for (const name of entries) {
-      const full = join(d, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else {
-        const url = `/${relative(dir, full).split(sep).join("/")}`;
-        files.set(url, { blob: Bun.file(full), immutable: url.startsWith("/assets/") });
-      }
-    }
-  };
-  walk(dir);
-  return files;
-}
+import { type StaticFile, staticFilesFrom, staticResponse } from "./static-files.server";
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -158,13 +129,7 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
         response = errorResponse(new AppError("INVALID_PARAMS", { reason: "bad request URL or Host header" }));
         response = new Response(response.body, { status: 400, headers: response.headers });
       } else if ((request.method === "GET" || request.method === "HEAD") && files.has(url.pathname)) {
-        const f = files.get(url.pathname)!;
-        response = new Response(request.method === "HEAD" ? null : f.blob, {
-          headers: {
-            "Content-Type": f.blob.type || "application/octet-stream",
-            "Cache-Control": f.immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600",
-          },
-        });
+        response = staticResponse(request, files.get(url.pathname)!);
       } else {
         const route = direct.get(url.pathname);
         const publicRequest = atPublicOrigin(request, url, publicOrigin);

@@ -5,23 +5,26 @@
 import { expect, test } from "@playwright/test";
 import { auditAndShoot, promote, signUp } from "./support";
 
-test("out of credits in the studio → pricing → buy a pack → the generation goes through", async ({ page }) => {
+test("out of credits in the studio → pricing → buy a pack → back in the studio with the draft → it goes through", async ({
+  page,
+}) => {
   await signUp(page, { name: "Buyer" });
   await page.goto("/studio");
-  // Kling v1.6 video costs 15: marked on its card, and refused with the way out.
-  const pickVideo = async () => {
-    await page.getByRole("radio", { name: "Video", exact: true }).check();
-    await page.getByRole("radio", { name: /Kling v1\.6 video/ }).check();
-  };
-  await pickVideo();
-  await expect(page.locator('[data-offering="video|kling|kling-v1-6"]')).toContainText("Not enough credits");
+  // Kling v1.6 video costs 15: marked on its chip, and refused with the way out.
+  await page.getByRole("radio", { name: "Video", exact: true }).check();
+  await page.getByRole("radio", { name: /Kling v1\.6 video/ }).check();
+  await expect(page.getByRole("radio", { name: /Kling v1\.6 video/ })).toHaveAccessibleDescription(
+    /not enough credits/,
+  );
   await page.getByRole("textbox", { name: "Prompt" }).fill("A lighthouse in a storm");
-  await page.getByRole("button", { name: "Generate" }).click();
+  await page.getByTestId("options-toggle").click();
+  await page.getByLabel("Duration").selectOption("10");
+  await page.getByRole("button", { name: /^Generate/ }).click();
   await expect(page.getByTestId("out-of-credits")).toContainText("It costs 15 credits and you have 10 available");
 
   // The way out leads to pricing.
   await page.getByTestId("out-of-credits").getByRole("link", { name: "Buy credits" }).click();
-  await expect(page).toHaveURL(/\/pricing\?need=15$/);
+  await expect(page).toHaveURL(/\/pricing\?need=15&return=studio$/);
   await expect(page.getByTestId("pricing-available")).toHaveText("10");
   await expect(page.getByTestId("pricing-plan")).toHaveText("Standard");
   await auditAndShoot(page, "pricing");
@@ -32,22 +35,23 @@ test("out of credits in the studio → pricing → buy a pack → the generation
   await auditAndShoot(page, "checkout-simulated");
   await page.getByRole("button", { name: /^Pay \$5\.00 \(simulated\)$/ }).click();
 
-  // Back on the account page with a notice; the balance rose by the pack.
-  await expect(page).toHaveURL(/\/account\?notice=checkout-success$/);
+  // Back in the studio (not the account page) with a notice, the new balance, and the draft as it was.
+  await expect(page).toHaveURL(/\/studio\?notice=checkout-success$/);
   await expect(page.getByText("Your payment went through")).toBeVisible();
-  await expect(page.getByTestId("left-credits")).toHaveText("110");
+  await expect(page.getByTestId("available")).toContainText("110");
+  await expect(page.getByRole("textbox", { name: "Prompt" })).toHaveValue("A lighthouse in a storm");
+  await expect(page.getByRole("radio", { name: /Kling v1\.6 video/ })).toBeChecked();
+  await page.getByTestId("options-toggle").click();
+  await expect(page.getByLabel("Duration")).toHaveValue("10");
+
+  // The generation that did not fit now goes through, from where the person was.
+  await page.getByRole("button", { name: /^Generate/ }).click();
+  const item = page.getByRole("listitem", { name: "Generation: A lighthouse in a storm" });
+  await expect(item).toHaveAttribute("data-status", "completed");
+  await expect(page.getByTestId("available")).toContainText("95");
+  await page.goto("/account");
   await expect(page.getByTestId("orders")).toContainText("100 credits");
   await auditAndShoot(page, "account-orders");
-
-  // The generation that did not fit now goes through.
-  await page.goto("/studio");
-  await pickVideo();
-  await page.getByRole("textbox", { name: "Prompt" }).fill("A lighthouse in a storm");
-  await page.getByRole("button", { name: "Generate" }).click();
-  await expect(page).toHaveURL(/\/studio\?created=/);
-  const item = page.getByRole("listitem", { name: "Generation: A lighthouse in a storm" });
-  await expect(item.getByTestId("status")).toHaveText("completed");
-  await expect(page.getByTestId("available")).toContainText("95");
 });
 
 test("the sign-up page acknowledges an invite link", async ({ page, browser }) => {

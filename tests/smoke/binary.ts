@@ -94,6 +94,22 @@ try {
     const r = await fetch(url + css);
     assert(r.ok && r.headers.get("content-type")?.includes("text/css"), `stylesheet: HTTP ${r.status}`);
   });
+  await check("serves its embedded scripts pre-compressed (brotli, gzip) and immutable", async () => {
+    const html = await (await fetch(`${url}/sign-up`)).text();
+    const script = /(\/assets\/[\w.-]+\.js)/.exec(html)?.[1];
+    assert(script, "no script in /sign-up");
+    for (const coding of ["br", "gzip"]) {
+      const r = await fetch(url + script, { headers: { "accept-encoding": coding }, decompress: false } as RequestInit);
+      assert(
+        r.headers.get("content-encoding") === coding,
+        `${script}: ${coding} answered ${r.headers.get("content-encoding")}`,
+      );
+      assert(
+        r.headers.get("cache-control")?.includes("immutable"),
+        `${script}: cache-control ${r.headers.get("cache-control")}`,
+      );
+    }
+  });
 
   await check("sign up and read the profile", async () => {
     const s = await api.signUp("smoke@example.test", { name: "Smoke" });

@@ -1,35 +1,86 @@
+/**
+ * The composer: the prompt, the model picker (one row), the options behind one toggle, and Generate. With
+ * JavaScript it submits through a fetcher, so a Generate adds no history entry and the page stays put (the new
+ * result appears at the top of the results below); without, a plain form post and a redirect back.
+ * The draft is kept in this browser (draft.ts) and comes back after a reload or a checkout.
+ */
 import { Clapperboard, ImageIcon, SlidersHorizontal, Wand2 } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import type { FetcherWithComponents } from "react-router";
 import { ModelOptions } from "~/components/model-options";
-import { Button, cn, coverInput, FieldError, Hint, inputClass, Notice } from "~/components/ui";
+import { Button, cn, coverInput, FieldError, inputClass, Notice, plural } from "~/components/ui";
 import type { AiType } from "~/domain/catalog";
-import { ModelCard } from "./model-card";
+import { draftOf, readDraft, saveDraft } from "./draft";
+import { ModelPicker } from "./model-picker";
 import { OutOfCredits } from "./out-of-credits";
-import type { ActionData, Data } from "./types";
+import type { ActionData, Data, Draft } from "./types";
 
-export function Composer({ data, actionData }: { data: Data; actionData: ActionData | undefined }) {
-  const create = actionData?.intent === "create" ? actionData : undefined;
+export interface DraftRequest {
+  draft: Draft;
+  /** Changes on every request, so the same draft can be applied twice. */
+  nonce: number;
+}
+
+export function Composer({
+  data,
+  actionData,
+  fetcher,
+  apply,
+}: {
+  data: Data;
+  /** The route's action data (a post without JavaScript). */
+  actionData: ActionData | undefined;
+  fetcher: FetcherWithComponents<ActionData>;
+  /** A draft to put into the composer (Reuse from a result). */
+  apply: DraftRequest | null;
+}) {
+  const answer = fetcher.data ?? actionData;
+  const checkin = actionData?.intent === "checkin" ? actionData : undefined;
+  const create = answer?.intent === "create" && !answer.created ? answer : undefined;
   const errors = create?.errors ?? {};
-  const [make, setMake] = useState<AiType>((create?.values.offering.split("|")[0] as AiType) || data.initial.make);
-  const [offering, setOffering] = useState(create?.values.offering || data.initial.offering);
-  const busy = useNavigation().formData?.get("intent") === "create";
+  const initialOffering = create?.values.offering || data.initial.offering;
+  const [offering, setOffering] = useState(initialOffering);
+  const [make, setMake] = useState<AiType>((initialOffering.split("|")[0] as AiType) || data.initial.make);
+  // Option values belong to the model they were typed for: another model starts from its own defaults.
+  const [options, setOptions] = useState<{ offering: string; values: Record<string, string>; version: number }>({
+    offering: initialOffering,
+    values: create?.values.options ?? data.initial.options,
+    version: 0,
+  });
+  const busy = fetcher.state === "submitting";
+  const formRef = useRef<HTMLFormElement>(null);
   const promptRef = useRef<HTMLTextAreaElement>(null);
-  // A "reuse prompt" link brings a new prompt and model: show them.
+  const optionsRef = useRef<HTMLDetailsElement>(null);
+  const [hydrated, setHydrated] = useState(false);
+
+  const put = (d: Draft) => {
+    const o = data.offerings.find((x) => x.value === d.offering);
+    if (!o) return;
+    setOffering(o.value);
+    setMake(o.aiType);
+    setOptions((s) => ({ offering: o.value, values: d.options, version: s.version + 1 }));
+    if (promptRef.current) promptRef.current.value = d.prompt;
+  };
+
+  // After hydration: the draft this browser kept, unless the address brought one (a Reuse link) or an error did.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on the first render in the browser
   useEffect(() => {
-    setMake(data.initial.make);
-    setOffering(data.initial.offering);
-    if (promptRef.current && data.initial.prompt) promptRef.current.value = data.initial.prompt;
-  }, [data.initial.make, data.initial.offering, data.initial.prompt]);
+    setHydrated(true);
+    if (data.initial.fromUrl || create) return;
+    const kept = readDraft();
+    if (kept) put(kept);
+  }, []);
+  // A Reuse from a result.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: applied once per request (nonce)
+  useEffect(() => {
+    if (!apply) return;
+    put(apply.draft);
+    promptRef.current?.focus({ preventScroll: true });
+    formRef.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+  }, [apply?.nonce]);
 
   const selected = data.offerings.find((o) => o.value === offering);
-  // What was typed into the options comes back after an error or a no-JavaScript model switch.
-  const optionValues =
-    create?.values.offering === offering
-      ? create.values.options
-      : offering === data.initial.offering
-        ? data.initial.options
-        : {};
+  const optionValues = options.offering === offering ? options.values : {};
   const choose = (type: AiType) => {
     setMake(type);
     if (!offering.startsWith(`${type}|`)) {
@@ -38,26 +89,84 @@ export function Composer({ data, actionData }: { data: Data; actionData: ActionD
       if (first) setOffering(first.value);
     }
   };
+  const remember = (e: FormEvent<HTMLFormElement>) => saveDraft(draftOf(e.currentTarget));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a model picked is part of the draft
+  useEffect(() => {
+    if (hydrated && formRef.current) saveDraft(draftOf(formRef.current));
+  }, [offering, hydrated]);
 
+  // The options panel lies over the results: a click elsewhere, Escape or Generate folds it away.
+  useEffect(() => {
+    const close = (e: Event) => {
+      const panel = optionsRef.current;
+      if (!panel?.open) return;
+      if (e instanceof KeyboardEvent ? e.key === "Escape" : !panel.contains(e.target as Node)) panel.open = false;
+    };
+    document.addEventListener("pointerdown", close);
+    document.addEventListener("keydown", close);
+    return () => {
+      document.removeEventListener("pointerdown", close);
+      document.removeEventListener("keydown", close);
+    };
+  }, []);
+
+  const optionErrors = Object.keys(errors).some((k) => k.startsWith("opt_"));
   return (
-    <Form
+    <fetcher.Form
+      ref={formRef}
       method="post"
-      className="group/composer rounded-3xl border border-border bg-surface p-4 shadow-sm sm:p-5"
+      action="/studio"
+      className="group/composer relative rounded-2xl border border-border bg-surface p-3 shadow-sm sm:p-4"
       noValidate
       aria-labelledby="create-h"
+      onChange={remember}
+      onInput={remember}
+      onSubmit={() => {
+        if (optionsRef.current) optionsRef.current.open = false;
+      }}
     >
       <h2 id="create-h" className="sr-only">
         Create
       </h2>
       <input type="hidden" name="intent" value="create" />
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <fieldset>
+      {hydrated ? <input type="hidden" name="via" value="fetch" /> : null}
+      <label htmlFor="f-prompt" className="sr-only">
+        Prompt
+      </label>
+      <textarea
+        id="f-prompt"
+        ref={promptRef}
+        name="prompt"
+        rows={2}
+        required
+        maxLength={4000}
+        placeholder="Describe what you want to see — a subject, a place, the light, a style…"
+        className={cn(
+          inputClass,
+          "field-sizing-content max-h-60 min-h-16 resize-y rounded-xl border-transparent bg-muted px-3 py-2.5 text-base shadow-none focus-visible:bg-surface",
+        )}
+        defaultValue={create?.values.prompt ?? data.initial.prompt}
+        onKeyDown={(e) => {
+          // Ctrl+Enter (⌘+Enter on a Mac) generates from the prompt, as in the chat and media apps people know.
+          if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !busy) {
+            e.preventDefault();
+            e.currentTarget.form?.requestSubmit();
+          }
+        }}
+        aria-invalid={errors.prompt ? true : undefined}
+        aria-describedby={errors.prompt ? "f-prompt-error" : undefined}
+      />
+      {errors.prompt ? <FieldError id="f-prompt-error">{errors.prompt}</FieldError> : null}
+
+      <div className="mt-2 flex items-center gap-2">
+        <fieldset className="shrink-0">
           <legend className="sr-only">What to create</legend>
-          <div className="inline-flex rounded-full bg-muted p-1">
+          <div className="inline-flex rounded-xl bg-muted p-1">
             {(["image", "video"] as const).map((t) => (
               <label
                 key={t}
-                className="relative flex cursor-pointer items-center gap-1.5 rounded-full px-4 py-1.5 text-sm font-medium text-muted-foreground transition has-[:checked]:bg-surface has-[:checked]:text-foreground has-[:checked]:shadow-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring [&_svg]:size-4"
+                className="relative flex cursor-pointer items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-sm font-medium text-muted-foreground transition has-[:checked]:bg-surface has-[:checked]:text-foreground has-[:checked]:shadow-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring [&_svg]:size-4"
+                title={t === "image" ? "Image" : "Video"}
               >
                 <input
                   type="radio"
@@ -69,124 +178,82 @@ export function Composer({ data, actionData }: { data: Data; actionData: ActionD
                   className={coverInput}
                 />
                 {t === "image" ? <ImageIcon aria-hidden="true" /> : <Clapperboard aria-hidden="true" />}
-                {t === "image" ? "Image" : "Video"}
+                <span className="max-sm:sr-only">{t === "image" ? "Image" : "Video"}</span>
               </label>
             ))}
           </div>
         </fieldset>
-        <p className="text-sm text-muted-foreground" data-testid="available">
-          <strong className="font-semibold text-foreground">{data.balance.available}</strong> credits available
-          {data.balance.held ? ` · ${data.balance.held} held by running tasks` : ""}
-        </p>
+        <ModelPicker offerings={data.offerings} offering={offering} onSelect={setOffering} error={errors.offering} />
       </div>
+      {errors.offering ? <FieldError id="f-offering-error">{errors.offering}</FieldError> : null}
 
-      <div className="mt-4">
-        <label htmlFor="f-prompt" className="sr-only">
-          Prompt
-        </label>
-        <textarea
-          id="f-prompt"
-          ref={promptRef}
-          name="prompt"
-          rows={3}
-          required
-          maxLength={4000}
-          placeholder="Describe what you want to see — a subject, a place, the light, a style…"
-          className={cn(
-            inputClass,
-            "resize-y rounded-2xl border-transparent bg-muted px-4 py-3 text-base shadow-none focus-visible:bg-surface",
-          )}
-          defaultValue={create?.values.prompt ?? data.initial.prompt}
-          onKeyDown={(e) => {
-            // Ctrl+Enter (⌘+Enter on a Mac) generates from the prompt, as in the chat and media apps people know.
-            if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !busy) {
-              e.preventDefault();
-              e.currentTarget.form?.requestSubmit();
-            }
-          }}
-          aria-invalid={errors.prompt ? true : undefined}
-          aria-describedby={errors.prompt ? "f-prompt-error" : "f-prompt-hint"}
-        />
-        {errors.prompt ? (
-          <FieldError id="f-prompt-error">{errors.prompt}</FieldError>
-        ) : (
-          <Hint id="f-prompt-hint">
-            Up to 4000 characters. Credits are charged only when a result is delivered.{" "}
-            <span className="max-sm:hidden [@media(hover:none)]:hidden">
-              <kbd className="font-sans">Ctrl</kbd>+<kbd className="font-sans">Enter</kbd> generates.
-            </span>
-          </Hint>
-        )}
-      </div>
-
-      <fieldset className="mt-4" aria-describedby={errors.offering ? "f-offering-error" : undefined}>
-        <legend className="mb-2 text-sm font-medium">Model</legend>
-        {(["image", "video"] as const).map((t) => (
-          <div
-            key={t}
-            data-type={t}
-            className={cn(
-              "grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-4",
-              // Without JavaScript the toggle still switches the cards (CSS :has).
-              t === "image"
-                ? "group-has-[#make-video:checked]/composer:hidden"
-                : "group-has-[#make-image:checked]/composer:hidden",
-            )}
+      <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-2">
+        {/* Options fold under one toggle; open, they lie over the results below (static position, full width). */}
+        <details ref={optionsRef} className="group/opts" open={optionErrors || undefined}>
+          <summary
+            className="flex cursor-pointer list-none items-center gap-1.5 rounded-lg px-2 py-1.5 text-sm font-medium text-muted-foreground hover:bg-muted hover:text-foreground group-open/opts:bg-muted group-open/opts:text-foreground [&::-webkit-details-marker]:hidden"
+            data-testid="options-toggle"
           >
-            {data.offerings
-              .filter((o) => o.aiType === t)
-              .map((o) => (
-                <ModelCard key={o.value} o={o} checked={offering === o.value} onSelect={() => setOffering(o.value)} />
-              ))}
+            <SlidersHorizontal aria-hidden="true" className="size-4" />
+            Options
+          </summary>
+          <div className="absolute inset-x-0 z-20 mt-2 rounded-2xl border border-border bg-surface-raised p-4 pt-0 shadow-lg">
+            {selected ? (
+              <ModelOptions
+                key={`${selected.value} ${options.version} ${JSON.stringify(optionValues)}`}
+                offering={selected}
+                values={optionValues}
+              />
+            ) : null}
+            <noscript>
+              {/* Without JavaScript a chip cannot swap these fields: this reloads the form for the chosen model, keeping what was typed. */}
+              <Button
+                type="submit"
+                formMethod="get"
+                formAction="/studio#create-h"
+                formNoValidate
+                variant="secondary"
+                size="sm"
+                className="mt-3"
+              >
+                Show options for the chosen model
+              </Button>
+            </noscript>
           </div>
-        ))}
-        {errors.offering ? <FieldError id="f-offering-error">{errors.offering}</FieldError> : null}
-        <noscript>
-          {/* Without JavaScript a card cannot swap the options below: this reloads the form for the chosen model, keeping what was typed. */}
-          <Button
-            type="submit"
-            formMethod="get"
-            formAction="/studio#create-h"
-            formNoValidate
-            variant="secondary"
-            size="sm"
-            className="mt-3"
-          >
-            <SlidersHorizontal aria-hidden="true" />
-            Show options for the chosen model
-          </Button>
-        </noscript>
-      </fieldset>
-      {selected ? (
-        <ModelOptions
-          key={`${selected.value} ${JSON.stringify(optionValues)}`}
-          offering={selected}
-          values={optionValues}
-        />
-      ) : null}
+        </details>
+        <p className="mr-auto text-xs text-muted-foreground" data-testid="available">
+          <strong className="font-semibold text-foreground">{data.balance.available}</strong> credits available ·
+          charged only when delivered
+        </p>
+        <Button type="submit" size="lg" disabled={busy} className="max-sm:flex-1" aria-busy={busy || undefined}>
+          <Wand2 aria-hidden="true" />
+          {busy ? "Generating…" : "Generate"}
+          {selected ? (
+            <span className="font-normal">
+              <span aria-hidden="true">· </span>
+              <span className="sr-only">(</span>
+              {plural(selected.credits, "credit")}
+              <span className="sr-only">)</span>
+            </span>
+          ) : null}
+        </Button>
+      </div>
 
       {errors.form ? (
-        <Notice kind="error" className="mt-4">
+        <Notice kind="error" className="mt-3">
           {errors.form}
         </Notice>
       ) : null}
       {create?.shortfall ? (
-        <div className="mt-4">
+        <div className="mt-3">
           <OutOfCredits {...create.shortfall} checkedIn={data.checkedIn} />
         </div>
       ) : null}
-      {actionData?.intent === "checkin" ? (
-        <Notice kind={actionData.added ? "success" : "info"} className="mt-4">
-          {actionData.text}
+      {checkin ? (
+        <Notice kind={checkin.added ? "success" : "info"} className="mt-3">
+          {checkin.text}
         </Notice>
       ) : null}
-
-      <div className="mt-4 flex justify-end">
-        <Button type="submit" size="lg" disabled={busy} className="w-full sm:w-auto">
-          <Wand2 aria-hidden="true" />
-          {busy ? "Starting…" : "Generate"}
-        </Button>
-      </div>
-    </Form>
+    </fetcher.Form>
   );
 }

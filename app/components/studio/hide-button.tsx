@@ -1,4 +1,4 @@
-import { EyeOff } from "lucide-react";
+import { Trash2 } from "lucide-react";
 import { useFetcher, useSubmit } from "react-router";
 import { Button, useToast } from "~/components/ui";
 import type { ActionData, Task } from "./types";
@@ -18,17 +18,27 @@ function useUndoHide() {
     );
 }
 
-export function HideButton({ task, onHide }: { task: Task; onHide: () => void }) {
+/** Delete from the gallery (its history and credits stay), with Undo in the toast. */
+export function HideButton({
+  task,
+  onHide,
+  className,
+}: {
+  task: Pick<Task, "id" | "prompt">;
+  onHide?: () => void;
+  className?: string;
+}) {
   const fetcher = useFetcher<ActionData>({ key: hideKey(task.id) });
   const toast = useToast();
   const undo = useUndoHide();
   return (
     <fetcher.Form
       method="post"
+      action="/studio"
       onSubmit={() => {
-        onHide();
+        onHide?.();
         toast({
-          title: "Removed from your gallery",
+          title: "Deleted from your gallery",
           description: "Its history and credits are unchanged.",
           action: { label: "Undo", onClick: () => undo(task.id) },
         });
@@ -39,12 +49,12 @@ export function HideButton({ task, onHide }: { task: Task; onHide: () => void })
         type="submit"
         name="intent"
         value="hide"
-        variant="secondary"
-        size="icon-sm"
-        aria-label={`Remove from gallery: ${task.prompt}`}
-        title="Remove from gallery"
+        variant="ghost"
+        size="sm"
+        className={className}
+        aria-label={`Delete: ${task.prompt}`}
       >
-        <EyeOff aria-hidden="true" />
+        <Trash2 aria-hidden="true" /> Delete
       </Button>
     </fetcher.Form>
   );

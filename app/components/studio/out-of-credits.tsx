@@ -23,7 +23,7 @@ export function OutOfCredits({ need, have, checkedIn }: { need: number; have: nu
           </Button>
         )}
         <Link
-          to={`/pricing?need=${need}`}
+          to={`/pricing?need=${need}&return=studio`}
           className={buttonVariants({ variant: checkedIn ? "primary" : "secondary", size: "sm" })}
         >
           Buy credits

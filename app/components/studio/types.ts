@@ -5,12 +5,22 @@ export type Data = Route.ComponentProps["loaderData"];
 export type Offering = Data["offerings"][number];
 export type Task = Data["tasks"][number];
 
+/** What the composer holds: enough to make the same request again (Reuse, Run again, a restored draft). */
+export interface Draft {
+  offering: string;
+  prompt: string;
+  /** `opt_<key>` form values by key, as typed. */
+  options: Record<string, string>;
+}
+
 export type ActionData =
   | {
       intent: "create";
       errors: Record<string, string | undefined>;
-      values: { offering: string; prompt: string; options: Record<string, string> };
+      values: Draft;
       shortfall?: { need: number; have: number };
+      /** From the page's script: the task made (the page stays, no navigation). */
+      created?: string;
     }
   | { intent: "hide"; hidden: boolean; id: string }
   | { intent: "checkin"; added: boolean; text: string }

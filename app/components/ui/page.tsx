@@ -90,7 +90,8 @@ export function TableScroll({
 }) {
   return (
     // biome-ignore lint/a11y/useSemanticElements: a scrollable table wrapper, not a document section
-    <div className={cn("relative overflow-x-auto", className)} role="region" aria-label={label}>
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable box must take the keyboard to scroll (WCAG 2.1.1, axe scrollable-region-focusable)
+    <div className={cn("relative overflow-x-auto", className)} role="region" aria-label={label} tabIndex={0}>
       {children}
     </div>
   );

@@ -30,7 +30,8 @@ export function Toaster({ children }: { children: ReactNode }) {
   const [items, setItems] = useState<ToastItem[]>([]);
   const toast = useCallback((t: ToastInput) => {
     if (t.action && "href" in t.action && t.action.href === window.location.pathname) return;
-    setItems((xs) => [...xs.slice(-2), { ...t, id: next++ }]);
+    // One at a time: a new one takes the place of the last (toasts stacked over the results hid them).
+    setItems([{ ...t, id: next++ }]);
   }, []);
   const { pathname } = useLocation();
   useEffect(() => {
@@ -45,7 +46,7 @@ export function Toaster({ children }: { children: ReactNode }) {
   useEffect(() => setHydrated(true), []);
   return (
     <ToastContext.Provider value={value}>
-      <ToastPrimitive.Provider swipeDirection="right" duration={6000}>
+      <ToastPrimitive.Provider swipeDirection="right" duration={5000}>
         {children}
         {items.map((t) => (
           <ToastPrimitive.Root

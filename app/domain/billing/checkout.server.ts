@@ -72,9 +72,17 @@ async function reserveCheckout(db: Db, row: typeof checkouts.$inferInsert, now: 
 export const billingMode = (config: StripeConfig): "stripe" | "simulated" =>
   config.STRIPE_SECRET_KEY ? "stripe" : "simulated";
 
-export const returnUrls = (publicUrl: string) => ({
-  successUrl: `${publicUrl}/account?notice=checkout-success`,
-  cancelUrl: `${publicUrl}/account?notice=checkout-canceled`,
+/**
+ * Where a checkout comes back to: the account page, or the studio when it was started there (its draft waits in
+ * the browser). A fixed list of places, never an address from the request, so no checkout can send a buyer away.
+ */
+export const RETURN_PLACES = { account: "/account", studio: "/studio" } as const;
+export type ReturnPlace = keyof typeof RETURN_PLACES;
+export const returnPlaceOf = (v: unknown): ReturnPlace => (v === "studio" ? "studio" : "account");
+
+export const returnUrls = (publicUrl: string, place: ReturnPlace = "account") => ({
+  successUrl: `${publicUrl}${RETURN_PLACES[place]}?notice=checkout-success`,
+  cancelUrl: `${publicUrl}${RETURN_PLACES[place]}?notice=checkout-canceled`,
 });
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
@@ -97,10 +105,11 @@ export async function startCheckout(
   deps: CheckoutDeps,
   buyer: { id: string; email: string },
   productId: string,
+  returnTo: ReturnPlace = "account",
 ): Promise<{ checkout_url: string }> {
   const { db, clock, config } = deps;
   const product = await requireBuyableProduct(db, productId);
-  const urls = returnUrls(config.publicUrl);
+  const urls = returnUrls(config.publicUrl, returnTo);
   if (billingMode(config) === "simulated") assertSimulatedAllowed(config);
   const now = clock.now();
   const sold = {
@@ -131,7 +140,8 @@ export async function startCheckout(
   const id = `cs_sim_${randomBytes(12).toString("hex")}`;
   const token = randomBytes(24).toString("base64url");
   await reserveCheckout(db, { id, provider: "simulated", tokenHash: sha256(token), ...sold }, now);
-  return { checkout_url: `${config.publicUrl}/billing/simulated/${id}?token=${token}` };
+  const back = returnTo === "account" ? "" : `&return=${returnTo}`;
+  return { checkout_url: `${config.publicUrl}/billing/simulated/${id}?token=${token}${back}` };
 }
 
 export interface SimulatedCheckoutView {

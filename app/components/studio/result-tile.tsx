@@ -1,0 +1,212 @@
+/**
+ * One result in the grid: the picture or video at its own shape (width and height reserve its box), its prompt
+ * on hover, its status only while it is not done. Actions sit behind one button on the tile (shown on hover and
+ * focus with a mouse, always on a touch screen; a long-press opens them too).
+ */
+import { Ban, Clapperboard, MoreHorizontal, Sparkles, TriangleAlert } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { useFetcher } from "react-router";
+import { useCancelGeneration } from "~/components/cancel-generation";
+import { isVideoFile, ResultMedia } from "~/components/media";
+import { Badge, cn, plural } from "~/components/ui";
+import { isFinished } from "~/domain/generations/status";
+import { hideKey } from "./hide-button";
+import { ResultActions } from "./result-actions";
+import type { Draft, Task } from "./types";
+
+function ActionsMenu({ task, onReuse, onHide }: { task: Task; onReuse: (d: Draft) => void; onHide: () => void }) {
+  const ref = useRef<HTMLDetailsElement>(null);
+  const [open, setOpen] = useState(false);
+  // A click anywhere else or Escape closes it, as menus do.
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: Event) => {
+      if (e instanceof KeyboardEvent ? e.key === "Escape" : !ref.current?.contains(e.target as Node)) {
+        if (ref.current) ref.current.open = false;
+      }
+    };
+    document.addEventListener("pointerdown", close);
+    document.addEventListener("keydown", close);
+    return () => {
+      document.removeEventListener("pointerdown", close);
+      document.removeEventListener("keydown", close);
+    };
+  }, [open]);
+  return (
+    <details
+      ref={ref}
+      className="group/menu absolute top-1.5 right-1.5 z-10"
+      onToggle={(e) => setOpen(e.currentTarget.open)}
+      data-menu
+    >
+      <summary
+        className="flex size-8 cursor-pointer list-none items-center justify-center rounded-full bg-black/55 text-white backdrop-blur-sm transition hover:bg-black/75 focus-visible:outline-2 focus-visible:outline-ring [&::-webkit-details-marker]:hidden"
+        aria-label={`Actions: ${task.prompt}`}
+        title="Actions"
+      >
+        <MoreHorizontal aria-hidden="true" className="size-4" />
+      </summary>
+      <div className="absolute top-full right-0 mt-1 w-44 rounded-xl border border-border bg-surface-raised p-1 text-foreground shadow-lg">
+        <ResultActions
+          task={task}
+          onReuse={(d) => {
+            if (ref.current) ref.current.open = false;
+            onReuse(d);
+          }}
+          onHide={onHide}
+        />
+      </div>
+    </details>
+  );
+}
+
+export function ResultTile({
+  t,
+  highlight,
+  onOpen,
+  onReuse,
+}: {
+  t: Task;
+  highlight: boolean;
+  onOpen?: () => void;
+  onReuse: (d: Draft) => void;
+}) {
+  const url = t.urls[0];
+  const running = !isFinished(t.status);
+  const item = useRef<HTMLLIElement>(null);
+  // After a cancel the button is gone: keep the keyboard where it was, on this result.
+  const cancel = useCancelGeneration({ id: t.id, prompt: t.prompt, onDone: () => item.current?.focus() });
+  // A result that finishes while the keyboard is on its Cancel button takes that button away: keep the keyboard on the result.
+  const focusInside = useRef(false);
+  const wasRunning = useRef(running);
+  useEffect(() => {
+    if (
+      wasRunning.current &&
+      !running &&
+      focusInside.current &&
+      (!document.activeElement || document.activeElement === document.body)
+    )
+      item.current?.focus();
+    wasRunning.current = running;
+  }, [running]);
+  // Removed at once (the answer and the re-read follow); the keyboard moves on to the next result.
+  const hiding = useFetcher({ key: hideKey(t.id) }).state !== "idle";
+  const onHide = () => {
+    const li = item.current;
+    const next = (li?.nextElementSibling ?? li?.previousElementSibling) as HTMLElement | null;
+    (next ?? document.getElementById("history-h"))?.focus();
+  };
+  const done = t.status === "completed" && url;
+  return (
+    <li
+      ref={item}
+      tabIndex={-1}
+      className={cn(
+        "group relative max-w-full min-w-0 rounded-xl focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
+        done ? t.tile : "grow-[100] basis-[var(--row)]",
+        highlight && "ring-2 ring-primary ring-offset-2 ring-offset-background",
+      )}
+      data-gen-id={t.id}
+      data-status={t.canceled ? "canceled" : t.status}
+      hidden={hiding}
+      onFocus={() => (focusInside.current = true)}
+      onBlur={(e) => {
+        // Leaving for somewhere else; a removed button blurs towards nothing (relatedTarget null) and does not count.
+        if (e.relatedTarget && !e.currentTarget.contains(e.relatedTarget)) focusInside.current = false;
+      }}
+      onContextMenu={(e) => {
+        // A long-press on a touch screen opens the actions instead of the browser's image menu.
+        if (!window.matchMedia("(hover: none)").matches) return;
+        const menu = e.currentTarget.querySelector<HTMLDetailsElement>("details[data-menu]");
+        if (!menu) return;
+        e.preventDefault();
+        menu.open = true;
+      }}
+      aria-label={`Generation: ${t.prompt}`}
+    >
+      <div className="relative overflow-hidden rounded-xl bg-muted">
+        {done ? (
+          isVideoFile(url) ? (
+            <ResultMedia url={url} aiType={t.aiType} prompt={t.prompt} size={t.size} />
+          ) : (
+            <a
+              href={`/studio/${t.id}`}
+              onClick={(e) => {
+                if (!onOpen || e.metaKey || e.ctrlKey || e.shiftKey) return;
+                e.preventDefault();
+                onOpen();
+              }}
+              className="block focus-visible:outline-offset-[-4px]"
+              aria-label={`View larger: ${t.prompt}`}
+            >
+              <ResultMedia url={url} aiType={t.aiType} prompt={t.prompt} size={t.size} />
+            </a>
+          )
+        ) : (
+          <div
+            className={cn(
+              "relative flex w-full flex-col items-center justify-center gap-2 p-3 text-center",
+              t.shape,
+              running && "shimmer",
+            )}
+          >
+            {running ? (
+              <>
+                <Sparkles aria-hidden="true" className="size-5 animate-pulse text-accent" />
+                <p className="text-sm font-medium">{t.status === "pending" ? "Queued…" : "Generating…"}</p>
+                <progress
+                  className="h-1 w-2/3 overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-border [&::-webkit-progress-value]:bg-primary"
+                  aria-label={`Generating (${t.status})`}
+                />
+                {cancel.button}
+              </>
+            ) : (
+              <>
+                {t.canceled ? (
+                  <Ban aria-hidden="true" className="size-5 text-muted-foreground" />
+                ) : (
+                  <TriangleAlert aria-hidden="true" className="size-5 text-muted-foreground" />
+                )}
+                <p className="text-sm font-medium">{t.canceled ? "Canceled" : "Could not be made"}</p>
+                {t.error && !t.canceled ? (
+                  <p className="line-clamp-2 text-xs text-danger-soft-foreground" role="note">
+                    {t.error}
+                  </p>
+                ) : null}
+                <p className="text-xs text-muted-foreground">No credits were charged.</p>
+              </>
+            )}
+          </div>
+        )}
+        {t.aiType === "video" && done ? (
+          <Badge tone="neutral" className="pointer-events-none absolute top-2 left-2 bg-black/60 text-white">
+            <Clapperboard aria-hidden="true" /> Video
+          </Badge>
+        ) : null}
+        {/* The prompt and its facts: on hover or focus over a finished result, under an unfinished one's state. */}
+        <div
+          className={cn(
+            "pointer-events-none inset-x-0 bottom-0 px-2.5 pt-6 pb-2 text-xs",
+            done
+              ? "absolute bg-gradient-to-t from-black/75 to-transparent text-white opacity-0 transition group-focus-within:opacity-100 group-hover:opacity-100"
+              : "relative pt-0 text-muted-foreground",
+          )}
+        >
+          <p className="truncate font-medium">{t.prompt}</p>
+          <p className="flex items-center gap-1.5 truncate opacity-90">
+            {done ? null : <Badge status={t.canceled ? "canceled" : t.status} data-testid="status" />}
+            <span className="truncate">
+              {t.label} · {plural(t.cost, "credit")}
+              {t.mode === "simulated" ? " · Simulated" : ""}
+            </span>
+          </p>
+        </div>
+      </div>
+      {running && !url ? null : (
+        <div className="[@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-focus-within:opacity-100 [@media(hover:hover)]:group-hover:opacity-100 [@media(hover:hover)]:has-[details[open]]:opacity-100">
+          <ActionsMenu task={t} onReuse={onReuse} onHide={onHide} />
+        </div>
+      )}
+    </li>
+  );
+}

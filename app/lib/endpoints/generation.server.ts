@@ -70,15 +70,17 @@ export const HistoryEntrySchema = z.strictObject({
 // ---- documented request bodies where validation happens in domain code
 
 const optionsList = CATALOG.map(
-  (o) =>
-    `${o.provider} ${o.model} (${o.aiType}): ${
-      Object.entries(o.options)
+  (offering) =>
+    `${offering.provider} ${offering.model} (${offering.aiType}): ${
+      Object.entries(offering.options)
         .map(([k, spec]) => `${k} = ${describeOptionWithUnit(spec)}`)
         .join("; ") || "none"
     }.`,
 ).join(" ");
 
-const offeringList = CATALOG.map((o) => `${o.aiType} · ${o.provider} · ${o.model} (${o.credits} credits)`).join("; ");
+const offeringList = CATALOG.map(
+  (offering) => `${offering.aiType} · ${offering.provider} · ${offering.model} (${offering.credits} credits)`,
+).join("; ");
 
 // Not strict: the route ignores fields it does not know (documented as allowed, docs/design.md §10 drift fix).
 export const GenerateBodyDoc = z.object({

@@ -8,6 +8,8 @@ export default [
   route("api/keys/create", "routes/api/keys/create.ts"),
   route("api/keys/list", "routes/api/keys/list.ts"),
   route("api/keys/revoke", "routes/api/keys/revoke.ts"),
+  route("api/keys/update", "routes/api/keys/update.ts"),
+  route("api/usage", "routes/api/usage.ts"),
   route("api/get-user-credits", "routes/api/get-user-credits.ts"),
   route("api/get-user-subscription", "routes/api/get-user-subscription.ts"),
   route("api/ping", "routes/api/ping.ts"),

@@ -197,5 +197,17 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795781766345,
     "hash": "ef62ec591f3ea05f2547775a73b3e73844a6859159f208057d93d7cea4526100"
+  },
+  {
+    "sql": [
+      "ALTER TABLE \"api_keys\" ADD COLUMN \"scopes\" text;\n",
+      "\nALTER TABLE \"api_keys\" ADD COLUMN \"credit_limit\" bigint;\n",
+      "\nALTER TABLE \"api_keys\" ADD COLUMN \"credit_period\" text;\n",
+      "\nALTER TABLE \"generations\" ADD COLUMN \"api_key_id\" text;\n",
+      "\nCREATE INDEX \"generations_key_created_idx\" ON \"generations\" USING btree (\"api_key_id\",\"created_at\") WHERE api_key_id IS NOT NULL;\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795782953345,
+    "hash": "5db78d393164366d6a6fde9f643f55b7f3bb564d79d90c6ecfeba7b0957e941a"
   }
 ];

@@ -220,5 +220,17 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795781765271,
     "hash": "8e6f528cf640411a5bac9b628102a605b678ac3c4205432683f768714511ef7e"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `api_keys` ADD `scopes` text;",
+      "\nALTER TABLE `api_keys` ADD `credit_limit` integer;",
+      "\nALTER TABLE `api_keys` ADD `credit_period` text;",
+      "\nALTER TABLE `generations` ADD `api_key_id` text;",
+      "\nCREATE INDEX `generations_key_created_idx` ON `generations` (`api_key_id`,`created_at`) WHERE api_key_id IS NOT NULL;"
+    ],
+    "bps": true,
+    "folderMillis": 1795782952769,
+    "hash": "67ad49036045ce172763c7da00fc71ebae140b1385c7bbdd76e8f3aecdbedabc"
   }
 ];

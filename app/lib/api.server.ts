@@ -6,6 +6,7 @@
  *   export const loader = methodNotAllowed;
  */
 import { ZodError, type z } from "zod";
+import { ROUTE_SCOPES } from "~/domain/api-keys/scopes";
 import { readBodyCapped } from "./body.server";
 import { requireSameSiteJson } from "./csrf.server";
 import { envelopeResponse, errorBody, okBody, okBodyText } from "./envelope";
@@ -168,12 +169,21 @@ async function guard(mode: AuthMode, route: string, request: Request, services: 
       if (!limit.allowed) throw new AppError("RATE_LIMITED");
     }
   }
+  if (caller) requireScope(caller, route);
   if (mode === "optional") return caller;
   if (!caller) throw new AppError("UNAUTHENTICATED");
   if (mode === "admin" && !caller.isAdmin) throw new AppError("FORBIDDEN");
   // Key management is for people in the browser: a key must not manage keys.
   if (mode === "session" && caller.via !== "session") throw new AppError("FORBIDDEN");
   return caller;
+}
+
+/** A scoped key must hold the scope the route needs (scopes.ts): HTTP 403, before anything is done. */
+export function requireScope(caller: Pick<Caller, "scopes">, route: string): void {
+  const needed = ROUTE_SCOPES[route];
+  if (needed && caller.scopes && !caller.scopes.includes(needed)) {
+    throw new AppError("KEY_SCOPE_MISSING", { scope: needed });
+  }
 }
 
 export function api<A extends AuthMode, S extends z.ZodType | undefined = undefined, T = unknown>(

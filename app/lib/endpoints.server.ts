@@ -16,6 +16,7 @@ import type { EndpointDef } from "./endpoints/def.server";
 import { DEMO_ENDPOINTS } from "./endpoints/demo.server";
 import { GENERATION_ENDPOINTS } from "./endpoints/generation.server";
 import { KEY_ENDPOINTS } from "./endpoints/keys.server";
+import { PLATFORM_ENDPOINTS } from "./endpoints/platform.server";
 import { SERVICE_ENDPOINTS } from "./endpoints/service.server";
 import { SIGN_IN_ENDPOINTS } from "./endpoints/sign-in.server";
 import { WEBHOOK_ENDPOINTS } from "./endpoints/webhooks.server";
@@ -32,6 +33,7 @@ export const ENDPOINTS = {
   ...ACCOUNT_ENDPOINTS,
   ...BILLING_ENDPOINTS,
   ...KEY_ENDPOINTS,
+  ...PLATFORM_ENDPOINTS,
   ...ADMIN_ENDPOINTS,
   ...SERVICE_ENDPOINTS,
   ...SIGN_IN_ENDPOINTS,

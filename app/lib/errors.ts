@@ -40,6 +40,8 @@ type Params = {
   WEBHOOK_SIGNATURE: void;
   WEBHOOK_NOT_CONFIGURED: void;
   CROSS_SITE: void;
+  KEY_SCOPE_MISSING: { scope: string };
+  KEY_CREDIT_LIMIT: { used: number; limit: number; period: string };
 };
 
 export type ErrorCode = keyof Params;
@@ -105,6 +107,12 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
   },
   WEBHOOK_SIGNATURE: { status: 400, message: () => "invalid signature" },
   WEBHOOK_NOT_CONFIGURED: { status: 400, message: () => "webhook not configured: set STRIPE_WEBHOOK_SECRET" },
+  // Scoped keys and spending caps (docs/decisions/115-scoped-keys-and-caps.md): a missing scope is HTTP 403.
+  KEY_SCOPE_MISSING: { status: 403, message: (p) => `forbidden: this key lacks the ${p.scope} scope` },
+  KEY_CREDIT_LIMIT: {
+    status: 200,
+    message: (p) => `key credit limit reached: ${p.used} of ${p.limit} this ${p.period}`,
+  },
 };
 
 /**
@@ -150,6 +158,8 @@ export const ERROR_PLACEHOLDERS: { [C in ErrorCode]: Params[C] } = {
   BILLING_NOT_CONFIGURED: undefined,
   WEBHOOK_SIGNATURE: undefined,
   WEBHOOK_NOT_CONFIGURED: undefined,
+  KEY_SCOPE_MISSING: { scope: P("scope") },
+  KEY_CREDIT_LIMIT: { used: P("used"), limit: P("limit"), period: P("period") },
 };
 
 /** The reasons INVALID_OPTIONS gives (app/domain/catalog.ts optionsProblem), as patterns for the API reference. */

@@ -4,6 +4,7 @@
  * only" and applies rate limits is `guard()` in api.server.ts.
  */
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
+import type { KeyScope } from "~/domain/api-keys/scopes";
 import { type Tier, tierOf } from "~/domain/rate-limits/policy.server";
 import { findKeyOwner, findUserById, isAdmin, type UserRow } from "~/domain/users/users.server";
 import { AppError } from "./errors";
@@ -17,6 +18,8 @@ export interface Caller {
   isAdmin: boolean;
   /** A key's tier (its rate limit), read with the owner's row; null for a session (not read). */
   tier: Tier | null;
+  /** A key's scopes; null for a session (never scoped). */
+  scopes: readonly KeyScope[] | null;
 }
 
 export const API_KEY_HEADER = "x-api-key";
@@ -35,12 +38,13 @@ export async function resolveCaller(request: Request, services: Services): Promi
       apiKeyId: identity.keyId,
       isAdmin: admin,
       tier: tierOf(admin, owner.premium),
+      scopes: identity.scopes,
     };
   }
   const userId = await sessionUser(request, services);
   const user = userId ? await findUserById(services.db, userId) : undefined;
   if (!user) return null;
-  return { user, via: "session", apiKeyId: null, isAdmin: isAdmin(services.config, user), tier: null };
+  return { user, via: "session", apiKeyId: null, isAdmin: isAdmin(services.config, user), tier: null, scopes: null };
 }
 
 /**

@@ -143,6 +143,7 @@ function operation(path: string, def: EndpointDef, method: string) {
   };
   for (const [status, text] of [
     ["401", "Bad, unknown or revoked X-API-Key"],
+    ["403", "The API key lacks the scope this endpoint needs (docs/usage.md)"],
     ["405", "Wrong HTTP method (Allow: POST)"],
     ["409", "The Idempotency-Key was used before with a different request"],
     ["429", "The key is over its rate limit; retry after Retry-After seconds"],

@@ -44,6 +44,8 @@ export const generations = sqliteTable(
      * that added it backfills it; docs/data-layer.md), so a history page is a range of it instead of an offset.
      */
     userSeq: integer("user_seq"),
+    /** The API key that created the task (its spending cap and usage by key); null for a session. */
+    apiKeyId: text("api_key_id"),
   },
   (t) => [
     index("generations_user_created_idx").on(t.userId, t.createdAt, t.id),
@@ -51,6 +53,8 @@ export const generations = sqliteTable(
     index("generations_claim_idx").on(t.status, t.nextPollAt, t.createdAt, t.id),
     // Site-wide windows by time (the admin dashboard's ranges, the provider error-rate alert's last 10 minutes).
     index("generations_created_idx").on(t.createdAt),
+    // A key's spending in a period; partial, so tasks made in a session never touch it.
+    index("generations_key_created_idx").on(t.apiKeyId, t.createdAt).where(sql`api_key_id IS NOT NULL`),
     // No (user_id, status) index: the credits a user's unfinished tasks hold are user_generation_stats.held.
     // A history page: a range of the owner's ordinals.
     index("generations_user_seq_idx").on(t.userId, t.userSeq),

@@ -20,6 +20,11 @@ export const apiKeys = sqliteTable(
     createdAt: ms("created_at").notNull(),
     lastUsedAt: ms("last_used_at"),
     revokedAt: ms("revoked_at"),
+    /** JSON array of scopes (app/domain/api-keys/scopes.ts); null = every scope. */
+    scopes: text("scopes"),
+    /** Spending cap: credits per credit_period (day | month, UTC) the key's tasks may hold or be charged; null = none. */
+    creditLimit: integer("credit_limit"),
+    creditPeriod: text("credit_period"),
   },
   (t) => [index("api_keys_user_idx").on(t.userId, t.status)],
 );

@@ -18,6 +18,7 @@ import { prepared } from "#db/prepared";
 import { apiKeys } from "#db/schema";
 import type { Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
+import { type KeyScope, parseScopes } from "./scopes";
 
 export const hashApiKey = (key: string): string => createHash("sha256").update(key, "utf8").digest("hex");
 
@@ -31,6 +32,8 @@ const MAX_CACHED = 10_000;
 export interface KeyIdentity {
   keyId: string;
   userId: string;
+  /** What the key may do (scopes.ts); re-read with its status, so a change reaches every process within REVALIDATE_MS. */
+  scopes: readonly KeyScope[];
 }
 
 interface Entry extends KeyIdentity {
@@ -51,9 +54,15 @@ function cacheOf(db: Db): Map<string, Entry> {
 
 async function read(db: Db, hash: string): Promise<Entry | undefined> {
   // Prepared once: drizzle's query building costs more than the lookup itself.
-  const lookup = prepared(db, "apiKeys.byHash", (d) =>
+  const lookup = prepared(db, "apiKeys.byHashScoped", (d) =>
     d
-      .select({ id: apiKeys.id, userId: apiKeys.userId, status: apiKeys.status, lastUsedAt: apiKeys.lastUsedAt })
+      .select({
+        id: apiKeys.id,
+        userId: apiKeys.userId,
+        status: apiKeys.status,
+        lastUsedAt: apiKeys.lastUsedAt,
+        scopes: apiKeys.scopes,
+      })
       .from(apiKeys)
       .where(eq(apiKeys.keyHash, sql.placeholder("hash"))),
   );
@@ -62,6 +71,7 @@ async function read(db: Db, hash: string): Promise<Entry | undefined> {
   return {
     keyId: row.id,
     userId: row.userId,
+    scopes: parseScopes(row.scopes),
     active: row.status === "active",
     checkedAt: performance.now(),
     lastUsedAt: row.lastUsedAt?.getTime() ?? null,
@@ -101,7 +111,7 @@ export async function authenticateApiKey(db: Db, rawKey: string, clock: Clock): 
         ),
     );
   }
-  return { keyId: entry.keyId, userId: entry.userId };
+  return { keyId: entry.keyId, userId: entry.userId, scopes: entry.scopes };
 }
 
 /** Drops a key from this process's cache (its revocation takes effect here at once). */

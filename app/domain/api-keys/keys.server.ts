@@ -14,9 +14,11 @@ import type { Policy } from "~/domain/rate-limits/decide";
 import { takeOrRefuse } from "~/domain/rate-limits/limiter.server";
 import { keyCreationBucket } from "~/domain/rate-limits/policy.server";
 import { disableEndpointsOfKey } from "~/domain/webhooks/webhooks.server";
-import { type Clock, DAY_MS, iso } from "~/lib/clock";
+import { type Clock, DAY_MS, iso, systemClock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 import { forgetApiKey, hashApiKey } from "./authenticate.server";
+import { capOf, type KeyCap, keyCreditsUsedNow } from "./caps.server";
+import { type CreditPeriod, type KeyScope, parseScopes, storeScopes } from "./scopes";
 
 export const API_KEY_PREFIX = "atl_";
 /** 32 base62 characters ≈ 190 bits from the CSPRNG. */
@@ -56,6 +58,10 @@ export interface ApiKeyInfo {
   status: "active" | "revoked";
   /** When it was revoked; null while active. */
   revoked_at: string | null;
+  /** What the key may do (scopes.ts). */
+  scopes: KeyScope[];
+  /** Its spending cap and what its tasks used of it this period; null when uncapped. */
+  credit_limit: { credits: number; period: CreditPeriod; used: number } | null;
 }
 
 export interface CreatedApiKey {
@@ -65,9 +71,11 @@ export interface CreatedApiKey {
   name: string;
   start: string;
   created_at: string;
+  scopes: KeyScope[];
+  credit_limit: KeyCap | null;
 }
 
-export const toApiKeyInfo = (r: ApiKeyRow): ApiKeyInfo => ({
+export const toApiKeyInfo = (r: ApiKeyRow, used = 0): ApiKeyInfo => ({
   key_id: r.id,
   name: r.name,
   start: r.start,
@@ -75,11 +83,36 @@ export const toApiKeyInfo = (r: ApiKeyRow): ApiKeyInfo => ({
   last_used_at: iso(r.lastUsedAt),
   status: r.status === "active" ? "active" : "revoked",
   revoked_at: r.status === "active" ? null : iso(r.revokedAt),
+  scopes: [...parseScopes(r.scopes)],
+  credit_limit: capOf(r) && { ...capOf(r)!, used },
 });
+
+/** The scopes and cap a create or update may set. */
+export interface KeyLimits {
+  scopes?: KeyScope[];
+  /** null removes the cap. */
+  creditLimit?: KeyCap | null;
+}
+
+/** Columns for a cap (null: none). */
+const capColumns = (cap: KeyCap | null) => ({
+  creditLimit: cap ? cap.credits : null,
+  creditPeriod: cap ? cap.period : null,
+});
+
+/** The list's `used` of each capped key (one statement per capped key; most keys have no cap). */
+async function withUsage(db: Db, rows: ApiKeyRow[], now: number): Promise<ApiKeyInfo[]> {
+  return Promise.all(
+    rows.map(async (r) => {
+      const cap = capOf(r);
+      return toApiKeyInfo(r, cap ? await keyCreditsUsedNow(db, r.id, cap.period, now) : 0);
+    }),
+  );
+}
 
 export async function createApiKey(
   db: Db,
-  input: { userId: string; name: string },
+  input: { userId: string; name: string } & KeyLimits,
   clock: Clock,
   opts: { maxActive?: number; creationLimit?: Policy } = {},
 ): Promise<CreatedApiKey> {
@@ -101,6 +134,8 @@ export async function createApiKey(
     keyHash: hashApiKey(key),
     status: "active",
     createdAt: new Date(clock.now()),
+    scopes: storeScopes(input.scopes),
+    ...capColumns(input.creditLimit ?? null),
   };
   await db.tx(function* (tx) {
     yield* lockRow("user", input.userId);
@@ -113,7 +148,15 @@ export async function createApiKey(
     if (Number(active?.n ?? 0) >= maxActive) throw new AppError("API_KEY_LIMIT", { max: maxActive });
     yield* run(tx.insert(apiKeys).values(row));
   });
-  return { key_id: row.id, key, name, start: row.start, created_at: iso(row.createdAt)! };
+  return {
+    key_id: row.id,
+    key,
+    name,
+    start: row.start,
+    created_at: iso(row.createdAt)!,
+    scopes: [...parseScopes(row.scopes)],
+    credit_limit: input.creditLimit ?? null,
+  };
 }
 
 /** The user's active keys and the keys revoked in the last REVOKED_KEYS_LISTED_DAYS days, newest first. */
@@ -127,11 +170,16 @@ export async function listApiKeys(db: Db, userId: string, clock: Clock): Promise
       .where(and(eq(apiKeys.userId, userId), listed))
       .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)),
   );
-  return rows.map(toApiKeyInfo);
+  return withUsage(db, rows, clock.now());
 }
 
 /** One key of the user; another user's key is indistinguishable from a missing one. */
-export async function getApiKey(db: Db, userId: string, keyId: string): Promise<ApiKeyInfo> {
+export async function getApiKey(
+  db: Db,
+  userId: string,
+  keyId: string,
+  clock: Clock = systemClock,
+): Promise<ApiKeyInfo> {
   const row = await db.one(
     db
       .select()
@@ -139,7 +187,38 @@ export async function getApiKey(db: Db, userId: string, keyId: string): Promise<
       .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId))),
   );
   if (!row) throw new AppError("KEY_ID_NOT_FOUND");
-  return toApiKeyInfo(row);
+  return (await withUsage(db, [row], clock.now()))[0]!;
+}
+
+/**
+ * Changes an active key's scopes and cap without rotating it (fields left out stay as they are; `creditLimit: null`
+ * removes the cap). Guarded on the key being the user's and active; every process sees the change within
+ * REVALIDATE_MS (this one at once).
+ */
+export async function updateApiKey(
+  db: Db,
+  input: { userId: string; keyId: string } & KeyLimits,
+  clock: Clock,
+): Promise<ApiKeyInfo> {
+  const mine = and(eq(apiKeys.id, input.keyId), eq(apiKeys.userId, input.userId));
+  const set = {
+    ...(input.scopes !== undefined ? { scopes: storeScopes(input.scopes) } : {}),
+    ...(input.creditLimit !== undefined ? capColumns(input.creditLimit) : {}),
+  };
+  await db.tx(function* (tx) {
+    const row = yield* one(tx.select({ status: apiKeys.status }).from(apiKeys).where(mine));
+    if (!row) throw new AppError("KEY_ID_NOT_FOUND");
+    if (row.status !== "active") throw new AppError("INVALID_PARAMS", { reason: "a revoked key cannot be changed" });
+    if (Object.keys(set).length > 0)
+      yield* run(
+        tx
+          .update(apiKeys)
+          .set(set)
+          .where(and(mine, eq(apiKeys.status, "active"))),
+      );
+  });
+  forgetApiKey(db, input.keyId);
+  return getApiKey(db, input.userId, input.keyId, clock);
 }
 
 /**

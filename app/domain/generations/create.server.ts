@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import { type Db, isUniqueViolation, lockRow, one, run, type Tx } from "#db/client";
 import { prepared } from "#db/prepared";
 import { generations, idempotencyKeys } from "#db/schema";
+import { assertKeyCap } from "~/domain/api-keys/caps.server";
 import { assertActivePlan } from "~/domain/catalog/plan.server";
 import { assertCanReserve } from "~/domain/credits/ledger.server";
 import type { Clock } from "~/lib/clock";
@@ -23,6 +24,8 @@ export interface CreateArgs {
   config: Pick<Config, "IMAGE_DEADLINE_MS" | "VIDEO_DEADLINE_MS">;
   /** An Idempotency-Key and the hash of its request body (docs/design.md §10). */
   idempotency?: { key: string; requestHash: string };
+  /** The API key creating the task: recorded on it, and its spending cap checked (caps.server.ts). */
+  apiKeyId?: string | null;
 }
 
 /**
@@ -76,6 +79,7 @@ const insertTask = (t: Tx) =>
       mode: v("mode"),
       deadlineAt: v("deadlineAt"),
       createdAt: v("createdAt"),
+      apiKeyId: v("apiKeyId"),
     })
     .returning();
 
@@ -96,6 +100,7 @@ function createOrReplayOnce(
     if (offering.requiresPlan) yield* assertActivePlan(tx, args.userId, offering.model, now);
     yield* assertUnpaidAllowance(tx, args.userId, now);
     yield* assertCanReserve(tx, args.userId, offering.credits, clock);
+    if (args.apiKeyId) yield* assertKeyCap(tx, args.apiKeyId, offering.credits, now);
     const row = {
       id: Bun.randomUUIDv7(),
       userId: args.userId,
@@ -109,8 +114,9 @@ function createOrReplayOnce(
       mode: args.mode,
       deadlineAt: now + deadlineFor(offering.aiType, args.config),
       createdAt: new Date(now),
+      apiKeyId: args.apiKeyId ?? null,
     } satisfies typeof generations.$inferInsert;
-    const created = (yield* one(prepared(tx, "generations.create", insertTask), row))!;
+    const created = (yield* one(prepared(tx, "generations.createWithKey", insertTask), row))!;
     if (idem)
       yield* run(
         tx.insert(idempotencyKeys).values({

@@ -27,11 +27,13 @@ export interface StartGenerationArgs {
   /** The request as sent: `ai_type`, `provider`, `model`, `prompt`, `options`. */
   input: Record<string, unknown>;
   idempotencyKey?: string;
+  /** The API key making the request (its spending cap); null or absent for a session. */
+  apiKeyId?: string | null;
 }
 
 export async function startGeneration(
   deps: StartGenerationDeps,
-  { userId, input, idempotencyKey }: StartGenerationArgs,
+  { userId, input, idempotencyKey, apiKeyId }: StartGenerationArgs,
 ): Promise<{ row: GenerationRow; replayed: boolean }> {
   const { db, clock, config, providers } = deps;
   const idempotency = idempotencyKey ? { key: idempotencyKey, requestHash: requestHash(input) } : undefined;
@@ -40,5 +42,5 @@ export async function startGeneration(
   if (prior) return { row: prior, replayed: true };
   const parsed = validateGenerateInput(input);
   const mode = providers.mode(parsed.offering.provider);
-  return createOrReplay(db, { userId, input: parsed, mode, config, idempotency }, clock);
+  return createOrReplay(db, { userId, input: parsed, mode, config, idempotency, apiKeyId }, clock);
 }

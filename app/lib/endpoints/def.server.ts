@@ -49,6 +49,7 @@ export const AUTH_ERRORS = [
   "API_KEY_NOT_FOUND",
   "API_KEY_REVOKED",
   "RATE_LIMITED",
+  "KEY_SCOPE_MISSING",
 ] as const satisfies readonly ErrorCode[];
 /** The errors any endpoint can answer. */
 export const COMMON = ["METHOD_NOT_ALLOWED", "BUSY", "INTERNAL"] as const satisfies readonly ErrorCode[];

@@ -1,8 +1,10 @@
 /** The API-key rows of the endpoint table: create, list, revoke. */
 import { z } from "zod";
 import { REVOKED_KEYS_LISTED_DAYS } from "~/domain/api-keys/keys.server";
-import { ApiKeyCreateSchema, ApiKeyRevokeSchema } from "../forms";
+import { KEY_SCOPES } from "~/domain/api-keys/scopes";
+import { ApiKeyRevokeSchema } from "../forms";
 import { COMMON, type EndpointDef, isoTime } from "./def.server";
+import { ApiKeyCreateBody, KeyCreditLimitSchema } from "./platform.server";
 
 export const ApiKeyInfoSchema = z.strictObject({
   key_id: z.string(),
@@ -12,6 +14,8 @@ export const ApiKeyInfoSchema = z.strictObject({
   last_used_at: isoTime().nullable(),
   status: z.enum(["active", "revoked"]),
   revoked_at: isoTime().nullable().describe("when it was revoked; null while active"),
+  scopes: z.array(z.enum(KEY_SCOPES)).describe("what the key may do (additive)"),
+  credit_limit: KeyCreditLimitSchema,
 });
 
 export const KEY_ENDPOINTS = {
@@ -20,16 +24,21 @@ export const KEY_ENDPOINTS = {
     tag: "API keys",
     summary: "Create an API key",
     description:
-      "Session only (a key cannot manage keys). The response is the only time the key itself is shown; at most 25 active keys per user.",
+      "Session only (a key cannot manage keys). The response is the only time the key itself is shown; at most 25 active keys per user. Optional `scopes` limit what the key may do (default: every scope) and `credit_limit` caps what its tasks may spend per UTC day or month; a key without the scope an endpoint needs gets HTTP 403 `forbidden: this key lacks the <scope> scope`, and a generate past the cap `key credit limit reached: <used> of <limit> this <period>` (docs/usage.md).",
     auth: "session",
     source: "docs/design.md §5",
-    body: ApiKeyCreateSchema,
-    response: z.strictObject({
+    body: ApiKeyCreateBody,
+    response: z.object({
       key_id: z.string(),
       key: z.string().describe("shown once"),
       name: z.string(),
       start: z.string(),
       created_at: isoTime(),
+      scopes: z.array(z.enum(KEY_SCOPES)),
+      credit_limit: z
+        .strictObject({ credits: z.int(), period: z.enum(["day", "month"]) })
+        .nullable()
+        .describe("the spending cap; null when uncapped"),
     }),
     errors: [
       "UNAUTHENTICATED",
@@ -40,7 +49,7 @@ export const KEY_ENDPOINTS = {
       "INVALID_PARAMS",
       ...COMMON,
     ],
-    example: { name: "build server" },
+    example: { name: "build server", scopes: ["generate", "read"], credit_limit: { credits: 50, period: "day" } },
   },
   "/api/keys/list": {
     method: "POST",

@@ -42,7 +42,15 @@ async function userWithKey(tag = "k", name = "script") {
 describe("POST /api/keys/create", () => {
   test("session: {key_id, key, name, start, created_at}; the key is atl_ + ≥128 bits", async () => {
     const { created, key } = await userWithKey("create", "  CI pipeline ");
-    expect(Object.keys(created).sort()).toEqual(["created_at", "key", "key_id", "name", "start"]);
+    expect(Object.keys(created).sort()).toEqual([
+      "created_at",
+      "credit_limit",
+      "key",
+      "key_id",
+      "name",
+      "scopes",
+      "start",
+    ]);
     expect(key).toMatch(/^atl_[0-9A-Za-z]{32}$/);
     expect(created.name).toBe("CI pipeline");
     expect(key.startsWith(created.start)).toBe(true);
@@ -147,6 +155,8 @@ describe("POST /api/keys/list and isolation", () => {
         last_used_at: null,
         status: "active",
         revoked_at: null,
+        scopes: ["generate", "read", "files", "webhooks", "billing"],
+        credit_limit: null,
       },
     ]);
     await api.post("/api/get-user-info", undefined, { apiKey: key });

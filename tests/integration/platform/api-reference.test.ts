@@ -69,6 +69,10 @@ describe("real responses match the documented schemas", () => {
     const auth = { cookie: user.cookie };
     const created = await check("/api/keys/create", { name: "ref" }, auth);
     await check("/api/keys/list", undefined, auth);
+    await check("/api/keys/update", { key_id: created.key_id, credit_limit: { credits: 5, period: "day" } }, auth);
+    await check("/api/keys/list", undefined, auth);
+    await check("/api/usage", { group_by: "key" }, { apiKey: created.key });
+    await check("/api/usage", {}, auth);
     // A key's response is checked as well (same schemas with X-API-Key).
     await check("/api/get-user-info", undefined, { apiKey: created.key });
     await check("/api/keys/revoke", { key_id: created.key_id }, auth);

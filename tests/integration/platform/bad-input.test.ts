@@ -31,6 +31,7 @@ interface Endpoint {
 
 const ENDPOINTS: Record<string, Endpoint> = {
   "/api/health": { get: true },
+  "/api/models": {},
   "/api/get-user-info": {},
   "/api/get-user-credits": {},
   "/api/get-user-subscription": {},
@@ -38,6 +39,8 @@ const ENDPOINTS: Record<string, Endpoint> = {
   "/api/keys/list": {},
   "/api/keys/create": { valid: { name: "k" } },
   "/api/keys/revoke": { valid: { key_id: "00000000-0000-0000-0000-000000000000" } },
+  "/api/keys/update": { valid: { key_id: "00000000-0000-0000-0000-000000000000", scopes: ["read"] } },
+  "/api/usage": { valid: { group_by: "day" } },
   "/api/update-invite": { valid: { is_affiliate: true } },
   "/api/add-feedback": { valid: { content: "nice", rating: 5 } },
   "/api/admin/grant-credits": { valid: { email: "nobody@example.test", credits: 5, expires_in_days: 30 } },

@@ -239,6 +239,19 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
     await call("POST", "/api/keys/list", { headers: u });
     await call("POST", "/api/get-user-credits", { headers: { "x-api-key": key.json.data.key } });
     await call("POST", "/api/keys/list", { headers: { "x-api-key": key.json.data.key } }); // forbidden
+    await call("POST", "/api/keys/update", {
+      headers: u,
+      body: { key_id: key.json.data.key_id, scopes: ["read"], credit_limit: { credits: 9, period: "day" } },
+    });
+    await call("POST", "/api/keys/update", { headers: u, body: { key_id: key.json.data.key_id, scopes: [] } });
+    await call("POST", "/api/generator/generate", {
+      headers: { "x-api-key": key.json.data.key },
+      body: { ai_type: "image", provider: "kling", model: "kling-v1", prompt: "scoped" },
+    }); // 403: the key lacks generate
+    await call("POST", "/api/usage", { headers: u });
+    await call("POST", "/api/usage", { headers: u, body: { group_by: "model" } });
+    await call("POST", "/api/usage", { headers: { "x-api-key": key.json.data.key }, body: { group_by: "key" } });
+    await call("POST", "/api/usage", { headers: u, body: { group_by: "week" } });
     await call("POST", "/api/keys/revoke", { headers: u, body: { key_id: key.json.data.key_id } });
 
     // Webhooks.

@@ -11,6 +11,7 @@ import { prepared } from "#db/prepared";
 import { generations, user } from "#db/schema";
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
 import { createApiKey, listApiKeys, revokeApiKey } from "~/domain/api-keys/keys.server";
+import { KEY_SCOPES } from "~/domain/api-keys/scopes";
 import { findOffering } from "~/domain/catalog";
 import { checkIn } from "~/domain/credits/checkin.server";
 import { debitForGeneration, getCredits, grantCredits } from "~/domain/credits/ledger.server";
@@ -165,7 +166,7 @@ describe.skipIf(skipWithoutPostgres())("the domain on PostgreSQL", () => {
   test("API keys: create, authenticate, revoke", async () => {
     const u = await addUser();
     const k = await createApiKey(db, { userId: u, name: "k" }, clock);
-    expect(await authenticateApiKey(db, k.key, clock)).toEqual({ keyId: k.key_id, userId: u });
+    expect(await authenticateApiKey(db, k.key, clock)).toEqual({ keyId: k.key_id, userId: u, scopes: KEY_SCOPES });
     await revokeApiKey(db, { userId: u, keyId: k.key_id }, clock);
     expect((await listApiKeys(db, u, clock))[0]!.status).toBe("revoked");
     // Listed for 30 days after the revocation (docs/decisions/088-revoked-keys-listed-30-days.md), then not.

@@ -11,6 +11,7 @@ import {
   MAX_ACTIVE_KEYS,
   revokeApiKey,
 } from "~/domain/api-keys/keys.server";
+import { KEY_SCOPES } from "~/domain/api-keys/scopes";
 import { DAY_MS, manualClock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 import { insertUser } from "../../support/services";
@@ -53,7 +54,15 @@ describe("create", () => {
   test("returns the key once; only its SHA-256 hash and first characters are stored", async () => {
     const u = insertUser(db);
     const created = await createApiKey(db, { userId: u.id, name: "  build server  " }, clock);
-    expect(Object.keys(created).sort()).toEqual(["created_at", "key", "key_id", "name", "start"]);
+    expect(Object.keys(created).sort()).toEqual([
+      "created_at",
+      "credit_limit",
+      "key",
+      "key_id",
+      "name",
+      "scopes",
+      "start",
+    ]);
     expect(created.name).toBe("build server");
     expect(created.start).toBe(created.key.slice(0, 10));
     expect(created.created_at).toBe("2026-11-22T10:00:00.000Z");
@@ -128,6 +137,8 @@ describe("list", () => {
         last_used_at: null,
         status: "active",
         revoked_at: null,
+        scopes: ["generate", "read", "files", "webhooks", "billing"],
+        credit_limit: null,
       },
       {
         key_id: a.key_id,
@@ -137,6 +148,8 @@ describe("list", () => {
         last_used_at: null,
         status: "revoked",
         revoked_at: "2026-11-22T10:00:02.000Z",
+        scopes: ["generate", "read", "files", "webhooks", "billing"],
+        credit_limit: null,
       },
     ]);
     expect(JSON.stringify(list)).not.toContain(a.key);
@@ -181,7 +194,7 @@ describe("revoke (spec 3.2)", () => {
   test("active → revoked; the key is rejected with 'API key revoked' from then on", async () => {
     const u = insertUser(db);
     const k = await createApiKey(db, { userId: u.id, name: "k" }, clock);
-    expect(await authenticateApiKey(db, k.key, clock)).toEqual({ keyId: k.key_id, userId: u.id });
+    expect(await authenticateApiKey(db, k.key, clock)).toEqual({ keyId: k.key_id, userId: u.id, scopes: KEY_SCOPES });
     expect(await revokeApiKey(db, { userId: u.id, keyId: k.key_id }, clock)).toEqual({
       key_id: k.key_id,
       status: "revoked",

@@ -26,7 +26,7 @@ export const action = api({
           config: services.config,
           providers: getGenerationRuntime().providers,
         },
-        { userId: caller.user.id, input, idempotencyKey },
+        { userId: caller.user.id, input, idempotencyKey, apiKeyId: caller.apiKeyId },
       );
       if (replayed) addResponseHeaders(request, { "Idempotent-Replayed": "true" });
       if (!release || !waitSeconds) {

@@ -1,21 +1,26 @@
 import { createApiKey } from "~/domain/api-keys/keys.server";
 import { keyCreationPolicy } from "~/domain/rate-limits/policy.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
+import { keyBodyProblem } from "~/lib/endpoints/platform.server";
 import { endpoint } from "~/lib/endpoints.server";
 import { AppError } from "~/lib/errors";
 
 const E = endpoint("/api/keys/create");
 
-// docs/design.md §5: session only; the one response that shows the key itself.
+// docs/design.md §5: session only; the one response that shows the key itself. Optional scopes and a spending cap
+// (docs/decisions/115-scoped-keys-and-caps.md).
 export const action = api({
   route: E.path,
   auth: E.auth,
   body: E.body,
-  onInvalid: () => new AppError("INVALID_PARAMS", { reason: "name must be 1 to 100 characters" }),
+  onInvalid: (error) => new AppError("INVALID_PARAMS", { reason: keyBodyProblem(error) }),
   handler: async ({ caller, input, services }) => ({
-    data: await createApiKey(services.db, { userId: caller.user.id, name: input.name }, services.clock, {
-      creationLimit: keyCreationPolicy(services.config),
-    }),
+    data: await createApiKey(
+      services.db,
+      { userId: caller.user.id, name: input.name, scopes: input.scopes, creditLimit: input.credit_limit },
+      services.clock,
+      { creationLimit: keyCreationPolicy(services.config) },
+    ),
   }),
 });
 export const loader = methodNotAllowed;

@@ -1,0 +1,82 @@
+/**
+ * What a scoped API key may do (docs/decisions.md "Scoped keys and spending caps"). A key carries a set of scopes
+ * (all five by default, today's behaviour); each endpoint a key can reach needs one. A key without it is refused
+ * with HTTP 403 before anything is done. Sessions are never scoped.
+ */
+export const KEY_SCOPES = ["generate", "read", "files", "webhooks", "billing"] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+export const isKeyScope = (v: unknown): v is KeyScope => typeof v === "string" && KEY_SCOPES.includes(v as KeyScope);
+
+/** What each scope covers, for the keys page and the docs. */
+export const SCOPE_DESCRIPTIONS: Record<KeyScope, string> = {
+  generate: "create and cancel generation tasks, demo calls, feedback",
+  read: "read tasks, history, the status stream, profile, credits, subscription and usage",
+  files: "upload input files (image inputs)",
+  webhooks: "create, list, test, change and delete webhook endpoints, their deliveries and resends",
+  billing: "checkout, the daily check-in, affiliate status; an admin key's credit and subscription grants",
+};
+
+/**
+ * The scope each key-reachable route needs, by its endpoint-table path. Routes that are public or session-only (key
+ * management, sign-in) need none: a key never reaches them.
+ */
+export const ROUTE_SCOPES: Readonly<Record<string, KeyScope>> = {
+  "/api/generator/generate": "generate",
+  "/api/generator/cancel": "generate",
+  "/api/demo/gen-text": "generate",
+  "/api/demo/gen-image": "generate",
+  "/api/demo/gen-stream-text": "generate",
+  "/api/add-feedback": "generate",
+  "/api/generator/query": "read",
+  "/api/generator/history": "read",
+  "/api/generator/stream": "read",
+  "/api/get-user-info": "read",
+  "/api/get-user-credits": "read",
+  "/api/get-user-subscription": "read",
+  "/api/usage": "read",
+  "/api/admin/list-users": "read",
+  "/api/models": "read",
+  "/api/webhooks/create": "webhooks",
+  "/api/webhooks/list": "webhooks",
+  "/api/webhooks/delete": "webhooks",
+  "/api/webhooks/update": "webhooks",
+  "/api/webhooks/rotate-secret": "webhooks",
+  "/api/webhooks/deliveries": "webhooks",
+  "/api/webhooks/resend": "webhooks",
+  "/api/webhooks/test": "webhooks",
+  "/api/billing/checkout": "billing",
+  "/api/ping": "billing",
+  "/api/update-invite": "billing",
+  "/api/admin/grant-credits": "billing",
+  "/api/admin/create-subscription": "billing",
+};
+
+/** Stored as a JSON array; null (every scope) for keys made before scopes existed or with the default. */
+export function parseScopes(stored: string | null): readonly KeyScope[] {
+  if (stored === null) return KEY_SCOPES;
+  try {
+    const v = JSON.parse(stored);
+    return Array.isArray(v) ? KEY_SCOPES.filter((s) => v.includes(s)) : KEY_SCOPES;
+  } catch {
+    return [];
+  }
+}
+
+/** What to store for a set of scopes: null when it is every scope. */
+export function storeScopes(scopes: readonly KeyScope[] | undefined): string | null {
+  if (scopes === undefined) return null;
+  const set = KEY_SCOPES.filter((s) => scopes.includes(s));
+  return set.length === KEY_SCOPES.length ? null : JSON.stringify(set);
+}
+
+export const CREDIT_PERIODS = ["day", "month"] as const;
+export type CreditPeriod = (typeof CREDIT_PERIODS)[number];
+
+/** The start of the UTC day or month `now` falls in (ms). */
+export function periodStart(period: CreditPeriod, now: number): number {
+  const d = new Date(now);
+  return period === "day"
+    ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate())
+    : Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+}

@@ -37,6 +37,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, KeyScope>> = {
   "/api/usage": "read",
   "/api/admin/list-users": "read",
   "/api/models": "read",
+  "/api/admin/models/list": "read",
+  "/api/admin/models/upsert": "billing",
   "/api/webhooks/create": "webhooks",
   "/api/webhooks/list": "webhooks",
   "/api/webhooks/delete": "webhooks",

@@ -442,7 +442,8 @@ function GenerationList({
                 {g.thumb && !isVideoFile(g.thumb) ? (
                   <img src={g.thumb} alt="" loading="lazy" className="size-full object-cover" />
                 ) : g.thumb ? (
-                  <video src={g.thumb} muted preload="metadata" className="size-full object-cover" />
+                  // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a muted thumbnail without controls; the row's link names the task
+                  <video src={g.thumb} muted preload="metadata" aria-hidden="true" className="size-full object-cover" />
                 ) : null}
               </div>
               <div className="min-w-0 flex-1">

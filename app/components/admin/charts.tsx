@@ -8,6 +8,7 @@ import { Group } from "@visx/group";
 import { scaleBand, scaleLinear } from "@visx/scale";
 import { BarGroup, BarStack, LinePath } from "@visx/shape";
 import { type ReactNode, useId } from "react";
+import { TableScroll } from "~/components/ui";
 
 /** Mid-tone colours readable on light and dark backgrounds. */
 export const PALETTE = ["#6366f1", "#10b981", "#f59e0b", "#ef4444", "#06b6d4", "#a855f7", "#84cc16", "#ec4899"];
@@ -34,7 +35,9 @@ function ChartFrame({ title, legend, table, children }: FrameProps) {
   return (
     <figure className="space-y-2">
       <figcaption className="text-sm font-medium">{title}</figcaption>
-      <div className="overflow-x-auto text-muted-foreground">{children(ids)}</div>
+      <TableScroll label={title} className="text-muted-foreground">
+        {children(ids)}
+      </TableScroll>
       {legend.length > 1 ? (
         <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
           {legend.map((l) => (
@@ -47,7 +50,7 @@ function ChartFrame({ title, legend, table, children }: FrameProps) {
       ) : null}
       <details className="text-xs">
         <summary className="cursor-pointer text-muted-foreground">Data table</summary>
-        <div className="mt-2 max-h-72 overflow-auto">
+        <TableScroll label={`${title}: data`} className="mt-2 max-h-72 overflow-y-auto">
           <table className="w-full text-left">
             <caption className="sr-only">{title}</caption>
             <thead>
@@ -71,7 +74,7 @@ function ChartFrame({ title, legend, table, children }: FrameProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       </details>
     </figure>
   );

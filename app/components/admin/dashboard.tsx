@@ -1,6 +1,6 @@
 /** The admin dashboard: what the site made, how providers did, what it earned, and who came, over 7/30/90 days. */
 import { Link } from "react-router";
-import { buttonVariants, Card, Stat } from "~/components/ui";
+import { buttonVariants, Card, Stat, TableScroll } from "~/components/ui";
 import type { Dashboard } from "~/domain/admin/dashboard.server";
 import type { AlertEntry } from "~/domain/ops/alerts.server";
 import { GroupedBars, Lines, StackedBars, shortDay } from "./charts";
@@ -157,7 +157,7 @@ export function DashboardSection({ dashboard: d, alerts }: { dashboard: Dashboar
       </div>
 
       <h3 className="mt-8 text-sm font-medium">Providers</h3>
-      <div className="mt-2 overflow-x-auto">
+      <TableScroll label="Provider health" className="mt-2">
         <table className="w-full text-left text-sm" aria-label="Provider health">
           <thead className="text-muted-foreground">
             <tr>
@@ -185,10 +185,10 @@ export function DashboardSection({ dashboard: d, alerts }: { dashboard: Dashboar
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
 
       <h3 className="mt-8 text-sm font-medium">Margin by model</h3>
-      <div className="mt-2 overflow-x-auto">
+      <TableScroll label="Margin by model" className="mt-2">
         <table className="w-full text-left text-sm" aria-label="Margin by model" data-testid="margin-by-model">
           <thead className="text-muted-foreground">
             <tr>
@@ -214,7 +214,7 @@ export function DashboardSection({ dashboard: d, alerts }: { dashboard: Dashboar
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {d.modelsWithoutCost.length > 0 ? (
         <p className="mt-2 text-xs text-muted-foreground">
           No provider cost set for {d.modelsWithoutCost.join(", ")}: their margin is unknown. Revenue per model is its

@@ -20,6 +20,7 @@ const MARGIN = { top: 12, right: 12, bottom: 36, left: 56 };
 const INNER_W = WIDTH - MARGIN.left - MARGIN.right;
 const INNER_H = HEIGHT - MARGIN.top - MARGIN.bottom;
 const AXIS = { fill: "currentColor", fontSize: 11, fontFamily: "inherit" } as const;
+const LEFT_AXIS = { ...AXIS, textAnchor: "end", verticalAnchor: "middle" } as const;
 
 interface FrameProps {
   title: string;
@@ -33,7 +34,7 @@ function ChartFrame({ title, legend, table, children }: FrameProps) {
   const id = useId();
   const ids = { title: `${id}-title`, desc: `${id}-desc` };
   return (
-    <figure className="space-y-2">
+    <figure className="min-w-0 space-y-2">
       <figcaption className="text-sm font-medium">{title}</figcaption>
       <TableScroll label={title} className="text-muted-foreground">
         {children(ids)}
@@ -42,7 +43,9 @@ function ChartFrame({ title, legend, table, children }: FrameProps) {
         <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
           {legend.map((l) => (
             <li key={l.label} className="flex items-center gap-1.5">
-              <span aria-hidden="true" className="inline-block size-2.5 rounded-sm" style={{ background: l.color }} />
+              <svg aria-hidden="true" width="10" height="10" viewBox="0 0 10 10" className="shrink-0">
+                <rect width="10" height="10" rx="2" fill={l.color} />
+              </svg>
               {l.label}
             </li>
           ))}
@@ -139,7 +142,13 @@ export function StackedBars(props: {
                 color={(s) => color(String(s))}
               />
             ) : null}
-            <AxisLeft scale={y} numTicks={5} stroke="currentColor" tickStroke="currentColor" tickLabelProps={AXIS} />
+            <AxisLeft
+              scale={y}
+              numTicks={5}
+              stroke="currentColor"
+              tickStroke="currentColor"
+              tickLabelProps={LEFT_AXIS}
+            />
             <AxisBottom
               top={INNER_H}
               scale={x}
@@ -224,7 +233,7 @@ export function GroupedBars(props: {
               stroke="currentColor"
               tickStroke="currentColor"
               tickFormat={(v) => props.formatValue(Number(v))}
-              tickLabelProps={AXIS}
+              tickLabelProps={LEFT_AXIS}
             />
             <AxisBottom top={zero} scale={x0} stroke="currentColor" tickStroke="currentColor" tickLabelProps={AXIS} />
           </Group>
@@ -274,7 +283,13 @@ export function Lines(props: {
                 strokeWidth={2}
               />
             ))}
-            <AxisLeft scale={y} numTicks={5} stroke="currentColor" tickStroke="currentColor" tickLabelProps={AXIS} />
+            <AxisLeft
+              scale={y}
+              numTicks={5}
+              stroke="currentColor"
+              tickStroke="currentColor"
+              tickLabelProps={LEFT_AXIS}
+            />
             <AxisBottom
               top={INNER_H}
               scale={x}

@@ -9,10 +9,13 @@
  *   const r = await runAdmin(s.server, ["grant", email, "10"], { ADMIN_EMAILS: email });
  */
 import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { orders, user } from "#db/schema";
 import { upsertProduct } from "~/domain/billing/products.server";
 import type { Clock } from "~/lib/clock";
+import { Client } from "./client";
+import { markVerified, openServerDb } from "./db";
 import { databaseEnv, runAtelier, type TestServer } from "./server";
 
 export { uniqueEmail } from "./client";
@@ -130,4 +133,44 @@ export function runAdmin(server: TestServer, args: string[], env: Record<string,
       ...databaseEnv(server),
     },
   });
+}
+
+/**
+ * An `ADMIN_EMAILS` admin (docs/decisions/113-taking-an-account-back.md): sign-up stores the account but opens no
+ * session before the address is proven (HTTP 403 `ADMIN_EMAIL_NOT_VERIFIED`); then either `atelier admin promote`
+ * with the account's password (the README's first-admin path, `via: "promote"`) or the mailbox confirms it (what
+ * the verification link stores, `via: "mailbox"`: admin by ADMIN_EMAILS, role unchanged); then it signs in.
+ */
+export async function signUpAdmin(
+  server: TestServer,
+  email: string,
+  opts: { via?: "promote" | "mailbox"; password?: string } = {},
+) {
+  const password = opts.password ?? "correct-horse-battery";
+  const up = await fetch(`${server.url}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.url },
+    body: JSON.stringify({ email, password, name: email.split("@")[0] }),
+  });
+  const code = ((await up.json().catch(() => ({}))) as { code?: string }).code;
+  if (up.status !== 403 || code !== "ADMIN_EMAIL_NOT_VERIFIED")
+    throw new Error(`sign-up ${email}: expected HTTP 403 ADMIN_EMAIL_NOT_VERIFIED, got ${up.status} ${code}`);
+  let userId: string;
+  if ((opts.via ?? "promote") === "promote") {
+    const promoted = await runAdmin(server, ["promote", "--email", email, "--json"], {}, `${password}\n`);
+    if (promoted.code !== 0) throw new Error(`admin promote ${email}: ${promoted.stderr || promoted.stdout}`);
+    userId = (JSON.parse(promoted.stdout) as { uuid: string }).uuid;
+  } else {
+    const db = await openServerDb(server.dataDir);
+    try {
+      const row = await db.one(db.select({ id: user.id }).from(user).where(eq(user.email, email.toLowerCase())));
+      if (!row) throw new Error(`sign-up ${email}: no account stored`);
+      userId = row.id;
+      await markVerified(db, userId);
+    } finally {
+      await db.close();
+    }
+  }
+  const cookie = await new Client(server.url).signIn(email, password);
+  return { cookie, userId };
 }

@@ -4,8 +4,8 @@ import { eq } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { creditGrants } from "#db/schema";
 import { Client, uniqueEmail } from "../../support/client";
-import { insertApiKey, markVerified, openServerDb } from "../../support/db";
-import { runAdmin } from "../../support/fixtures";
+import { insertApiKey, openServerDb } from "../../support/db";
+import { runAdmin, signUpAdmin } from "../../support/fixtures";
 import { runAtelier, startServer, type TestServer } from "../../support/server";
 
 let server: TestServer;
@@ -21,8 +21,8 @@ beforeAll(async () => {
   server = await startServer({ env: { ADMIN_EMAILS: `someone@else.test, ${ADMIN_EMAIL.toUpperCase()}` } });
   api = new Client(server.url);
   db = await openServerDb(server.dataDir);
-  const a = await api.signUp(ADMIN_EMAIL);
-  await markVerified(db, a.userId);
+  // Admin by ADMIN_EMAILS (matched without case) once the mailbox confirmed the address.
+  const a = await signUpAdmin(server, ADMIN_EMAIL, { via: "mailbox" });
   admin = { ...a, key: await insertApiKey(db, a.userId) };
   const email = uniqueEmail("member");
   const m = await api.signUp(email);

@@ -8,8 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hashApiKey } from "~/domain/api-keys/authenticate.server";
 import { Client, uniqueEmail } from "../../support/client";
-import { makePremiumIn, markVerifiedIn, openServerDb } from "../../support/db";
+import { makePremiumIn, openServerDb } from "../../support/db";
 import { sqliteOnly } from "../../support/engine";
+import { signUpAdmin } from "../../support/fixtures";
 import { startServer, type TestServer } from "../../support/server";
 
 let server: TestServer;
@@ -259,15 +260,16 @@ describe("rate limits (spec 8.2, docs/design.md §5)", () => {
   });
 
   test("an admin's key gets 1000", async () => {
-    const { cookie, userId } = await api.signUp(ADMIN);
-    await markVerifiedIn(server.dataDir, userId);
+    const { cookie } = await signUpAdmin(server, ADMIN, { via: "mailbox" });
     const key = (await api.post("/api/keys/create", { name: "admin" }, { cookie })).body.data.key;
     const r = await api.post("/api/get-user-info", undefined, { apiKey: key });
     expect(r.headers.get("ratelimit-policy")).toBe('"admin";q=1000;w=60');
   });
 
   test("admin key reaches /api/admin/list-users; a standard key gets 'forbidden'", async () => {
-    const adminCookie = await api.signIn(ADMIN).catch(async () => (await api.signUp(ADMIN)).cookie);
+    const adminCookie = await api
+      .signIn(ADMIN)
+      .catch(async () => (await signUpAdmin(server, ADMIN, { via: "mailbox" })).cookie);
     const adminKey = (await api.post("/api/keys/create", { name: "admin2" }, { cookie: adminCookie })).body.data.key;
     const ok = await api.post("/api/admin/list-users", { page: 1, page_size: 10 }, { apiKey: adminKey });
     expect(ok.body.code).toBe(0);

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ENDPOINTS, type EndpointPath } from "~/lib/endpoints.server";
 import { type Auth, Client, uniqueEmail } from "../../support/client";
-import { markVerifiedIn } from "../../support/db";
+import { signUpAdmin } from "../../support/fixtures";
 import { startServer, type TestServer } from "../../support/server";
 
 let server: TestServer;
@@ -22,8 +22,7 @@ beforeAll(async () => {
   api = new Client(server.url);
   const email = uniqueEmail("ref");
   user = { ...(await api.signUp(email)), email };
-  admin = await api.signUp("boss@admin.test");
-  await markVerifiedIn(server.dataDir, admin.userId);
+  admin = await signUpAdmin(server, "boss@admin.test");
 });
 afterAll(async () => {
   await server?.dispose();

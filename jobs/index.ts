@@ -3,7 +3,7 @@
  * webhook dispatcher and the retention sweep, started with `serve` (unless JOBS=off) or by `worker`,
  * stopped on SIGTERM/SIGINT before the database closes.
  */
-import { getGenerationRuntime } from "~/domain/generations/runtime.server";
+import { getGenerationRuntime } from "~/lib/generation-runtime.server";
 import { getServices } from "~/lib/services.server";
 import { onServe, onShutdown } from "~/server/http.server";
 import { createAlertWatcher } from "./alerts";

@@ -135,7 +135,7 @@ if (!pg) {
     EVERY,
   );
 }
-const { getGenerationRuntime } = await import("~/domain/generations/runtime.server");
+const { getGenerationRuntime } = await import("~/lib/generation-runtime.server");
 
 // ---- the runner's work per task (claims of 8 with a backlog of 2,000 pending tasks, then completion + debit + outbox)
 const { claimDue } = await import("~/domain/generations/claim.server");

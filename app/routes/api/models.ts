@@ -1,7 +1,7 @@
 import { listModels } from "~/domain/catalog/models.server";
-import { getGenerationRuntime } from "~/domain/generations/runtime.server";
 import { api, methodNotAllowed } from "~/lib/api.server";
 import { endpoint } from "~/lib/endpoints.server";
+import { getGenerationRuntime } from "~/lib/generation-runtime.server";
 
 const E = endpoint("/api/models");
 

@@ -1,5 +1,5 @@
 /**
- * The generation module's long-lived parts, built once per process from the
+ * The generation module's long-lived parts (composition root, beside services.server.ts), built once per process from the
  * shared services: the provider registry and the result storage.
  */
 import { getServices } from "~/lib/services.server";

@@ -14,7 +14,8 @@ import fc from "fast-check";
 import type { Db } from "#db/client";
 import routes from "~/routes";
 import { Client, uniqueEmail } from "../../support/client";
-import { markVerifiedIn, openServerDb } from "../../support/db";
+import { openServerDb } from "../../support/db";
+import { signUpAdmin } from "../../support/fixtures";
 import { startServer, type TestServer } from "../../support/server";
 
 type Body = Record<string, unknown> | undefined;
@@ -56,6 +57,11 @@ const ENDPOINTS: Record<string, Endpoint> = {
     },
   },
   "/api/admin/list-users": { valid: { page: 1, page_size: 20 } },
+  "/api/admin/models/list": {},
+  // The generate rows use a Replicate model: changing kling-v1's image price or sale leaves them unaffected.
+  "/api/admin/models/upsert": {
+    valid: { ai_type: "image", provider: "kling", model: "kling-v1", credits: 6, enabled: true },
+  },
   "/api/billing/products": {},
   "/api/billing/checkout": { valid: { product_id: "pack-100" } },
   // No STRIPE_WEBHOOK_SECRET here: every call is a 400 that writes nothing (signatures: tests/integration/billing/stripe.test.ts).
@@ -132,8 +138,7 @@ beforeAll(async () => {
   auths.key = {
     "x-api-key": (await c.post("/api/keys/create", { name: "bad input" }, { cookie: user.cookie })).body.data.key,
   };
-  const admin = await c.signUp(ADMIN);
-  await markVerifiedIn(server.dataDir, admin.userId);
+  const admin = await signUpAdmin(server, ADMIN, { via: "mailbox" });
   auths.admin = { cookie: admin.cookie };
   db = await openServerDb(server.dataDir);
 });

@@ -13,7 +13,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { uniqueEmail } from "../../support/client";
-import { markVerifiedIn } from "../../support/db";
+import { signUpAdmin } from "../../support/fixtures";
 import { startServer, type TestServer } from "../../support/server";
 import { type Receiver, startReceiver } from "../../support/webhook-receiver";
 
@@ -145,14 +145,9 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
     await call("POST", "/api/auth/sign-in/email", { body: { email, password: "wrong-password-1" } });
     await call("POST", "/api/auth/sign-in/email", { body: { email, password: "correct-horse-battery" } });
 
-    const admin = await fetch(`${server.url}/api/auth/sign-up/email`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: server.url },
-      body: JSON.stringify({ name: "Root", email: "root@admin.test", password: "correct-horse-battery" }),
-    });
-    const adminCookie = cookieOf(admin);
-    // An ADMIN_EMAILS address counts once verified (docs/design.md §5): the fixture verifies it as the link would.
-    await markVerifiedIn(server.dataDir, ((await admin.clone().json()) as { user: { id: string } }).user.id);
+    // An ADMIN_EMAILS address counts once verified (docs/design.md §5): no session before that; the fixture verifies
+    // it as the link would.
+    const { cookie: adminCookie } = await signUpAdmin(server, "root@admin.test", { via: "mailbox" });
 
     const u = { cookie };
     await call("POST", "/api/webhooks/create", { headers: u, body: { url: receiver.url } }); // receives this script's events

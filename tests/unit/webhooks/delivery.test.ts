@@ -894,6 +894,13 @@ describe("the outbox", () => {
         started_at: "2026-11-22T09:59:30.000Z",
         result_urls: ["https://cdn.example/a.png"],
         completed_at: "2026-11-22T10:00:00.000Z",
+        // The task's links (docs/events.md "Task links"); no PUBLIC_URL in unit tests: relative.
+        urls: {
+          get: "/api/generator/query?gen_id=gen_completed",
+          cancel: "/api/generator/cancel?gen_id=gen_completed",
+          stream: "/api/generator/stream?gen_id=gen_completed",
+          web: "/studio/gen_completed",
+        },
       },
     });
     const deliveries = await db.many(db.select().from(webhookDeliveries));

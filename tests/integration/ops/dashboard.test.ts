@@ -58,6 +58,8 @@ async function seed(userId: string) {
   for (let i = 0; i < 2; i++) await task("replicate", "black-forest-labs/flux-schnell", "completed", 3);
   await task("kling", "kling-v1", "failed", 4, "provider refused the prompt");
   await task("kling", "kling-v1", "failed", 4, "canceled");
+  // No PROVIDER_COSTS entry: its cost comes from the catalog ($0.039 a task).
+  await task("google", "gemini-2.5-flash-image", "completed", 4);
   await db.all(
     `INSERT INTO orders (order_no, user_id, product_id, product_name, interval, amount, status, sub_id, created_at, kind,
        provider, currency, credits) VALUES (?, ?, 'pack-200', '200 credits', 'one-time', 1000, 'paid', '', ?, 'pack', 'stripe', 'usd', 200)`,
@@ -114,7 +116,7 @@ describe("admin dashboard", () => {
     expect(html.match(/Data table/g)?.length).toBeGreaterThanOrEqual(3);
   });
 
-  test("the figures equal the fixtures' sums: credits, success rate, revenue, cost and margin per model", async () => {
+  test("the figures equal the fixtures' sums: credits, success rate, revenue, cost (PROVIDER_COSTS or the catalog) and margin per model", async () => {
     const csv = await page("/admin/dashboard.csv?range=7", adminCookie);
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toContain("text/csv");
@@ -140,8 +142,17 @@ describe("admin dashboard", () => {
       "",
       "",
     ]);
+    // gemini: 4 credits → 16 cents; the catalog's cost 3.9 cents; margin 12.1.
+    expect(row("google/gemini-2.5-flash-image")).toEqual([
+      "google/gemini-2.5-flash-image",
+      "1",
+      "4",
+      "16",
+      "3.9",
+      "12.1",
+    ]);
     const month = new Date(Date.now() - DAY).toISOString().slice(0, 7);
-    expect(row(month)).toEqual([month, "800", "12", "788"]);
+    expect(row(month)).toEqual([month, "800", "15.9", "784.1"]);
   });
 
   test("a member gets the same 404 as a missing page, for the page and the export", async () => {

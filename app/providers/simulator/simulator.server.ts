@@ -7,6 +7,8 @@
  *
  *   `[simulate:fail]` in the prompt → fails like the provider would
  *   `[simulate:slow]` in the prompt → takes 10× the delay
+ *   `[simulate:long]` in the prompt → takes 100× the delay (a task that is surely still running
+ *                                      when a person or a browser test gets to cancel it)
  *
  * The upstream task id carries the moment the job is ready
  * (`sim_<ready-at-ms>_<random>`), so polling is stateless: another process,
@@ -29,6 +31,7 @@ import { type Look, renderImagePng, renderVideoMp4 } from "./render.server";
 
 export const FAIL_MARKER = "[simulate:fail]";
 export const SLOW_MARKER = "[simulate:slow]";
+export const LONG_MARKER = "[simulate:long]";
 
 export interface SimulatorOptions {
   delayMs: number;
@@ -46,6 +49,7 @@ const FAILURE_MESSAGE: Record<ProviderName, string> = {
 };
 
 export function taskDelay(prompt: string, delayMs: number): number {
+  if (prompt.includes(LONG_MARKER)) return delayMs * 100;
   return prompt.includes(SLOW_MARKER) ? delayMs * 10 : delayMs;
 }
 

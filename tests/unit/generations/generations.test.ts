@@ -588,7 +588,7 @@ describe("runStep with providers that misbehave", () => {
 });
 
 describe("simulator", () => {
-  test("async: stateless polling by upstream id; [simulate:slow] takes 10×; [simulate:fail] fails provider-style", async () => {
+  test("async: stateless polling by upstream id; [simulate:slow] takes 10×, [simulate:long] 100×; [simulate:fail] fails provider-style", async () => {
     const clock = manualClock();
     const sim = createSimulator("kling", "async", { delayMs: 100, clock }) as AsyncProvider;
     const req = (prompt: string) => ({
@@ -610,6 +610,11 @@ describe("simulator", () => {
     expect((await sim.poll(slow.upstreamTaskId, req("x [simulate:slow]"), never)).state).toBe("running");
     clock.advance(1);
     expect((await sim.poll(slow.upstreamTaskId, req("x [simulate:slow]"), never)).state).toBe("succeeded");
+    const long = await sim.submit(req("x [simulate:long]"), never);
+    clock.advance(9_999);
+    expect((await sim.poll(long.upstreamTaskId, req("x [simulate:long]"), never)).state).toBe("running");
+    clock.advance(1);
+    expect((await sim.poll(long.upstreamTaskId, req("x [simulate:long]"), never)).state).toBe("succeeded");
     const bad = await sim.submit(req("[simulate:fail]"), never);
     clock.advance(100);
     const failed = await sim.poll(bad.upstreamTaskId, req("[simulate:fail]"), never);

@@ -58,6 +58,23 @@ const FORMS: Record<string, FormRoute> = {
     intents: [""],
     fields: ["product_id", "name", "kind", "credits", "interval", "amount", "currency", "active", "sort_order"],
   },
+  "routes/admin-models.tsx": {
+    path: "/admin/models",
+    intents: [""],
+    fields: [
+      "ai_type",
+      "provider",
+      "model",
+      "label",
+      "credits",
+      "enabled",
+      "requires_plan",
+      "upstream_model",
+      "options",
+      "cost_usd",
+      "cost_per",
+    ],
+  },
   "routes/pricing.tsx": { path: "/pricing", intents: ["", "portal", "cancel-simulated"], fields: ["product_id"] },
   "routes/billing-simulated.tsx": {
     path: "/billing/simulated/:checkoutId",

@@ -135,7 +135,8 @@ for (const o of CATALOG) {
     { ...look, ratio: [SAMPLE_SIZE.width, SAMPLE_SIZE.height] },
     SAMPLE_SIZE.width * SAMPLE_SIZE.height,
   );
-  const file = join(dir, "..", sampleImage(o).src);
+  // Run over CATALOG (the shipped models): each has a sample path.
+  const file = join(dir, "..", sampleImage(o)!.src);
   writeFileSync(file, png);
   console.log(`${file}: ${png.byteLength} bytes`);
 }

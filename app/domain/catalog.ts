@@ -262,8 +262,13 @@ export function inputsOf(o: Pick<Offering, "options">): ModelInput[] {
 /** The size of every model's sample image (4:3, so the cards line up; the caption names the model's own default shape). */
 export const SAMPLE_SIZE = { width: 480, height: 360 } as const;
 
-/** Where a model's sample image is served from (app/public/samples/models/, a static file). */
+/**
+ * Where a model's sample image is served from (app/public/samples/models/, a static file shipped for the built-in
+ * models only); null for a model an admin added, which has none.
+ */
 export function sampleImage(o: Pick<Offering, "aiType" | "provider" | "model" | "label" | "sample">) {
+  const shipped = CATALOG.some((c) => c.aiType === o.aiType && c.provider === o.provider && c.model === o.model);
+  if (!shipped) return null;
   const slug = `${o.aiType}-${o.provider}-${o.model}`.replace(/[^a-z0-9]+/gi, "-").toLowerCase();
   return { src: `/samples/models/${slug}.png`, ...SAMPLE_SIZE, alt: `Simulated sample for ${o.label}: “${o.sample}”` };
 }

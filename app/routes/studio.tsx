@@ -8,7 +8,15 @@ import { CREATE_FETCHER } from "~/components/studio/result-actions";
 import type { ActionData } from "~/components/studio/types";
 import { useShowCreated } from "~/components/studio/use-show-created";
 import { UI_MESSAGES } from "~/domain/account/messages";
-import { CATALOG, findOffering, isAiType, sampleImage, speedHint, typicalSecondsHere } from "~/domain/catalog";
+import {
+  allOfferings,
+  findOffering,
+  isAiType,
+  offeredModels,
+  sampleImage,
+  speedHint,
+  typicalSecondsHere,
+} from "~/domain/catalog";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf } from "~/domain/credits/ledger.server";
 import { cancelGeneration } from "~/domain/generations/cancel.server";
@@ -54,7 +62,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     { ...filter, galleryOnly: true },
   );
   const balance = await db.exec(balanceOf(db, user.id, clock));
-  const offerings = CATALOG.map((o) => {
+  // The catalog as the admin keeps it: enabled models at today's prices, admin-added ones included.
+  const offerings = offeredModels().map((o) => {
     const mode = providers.mode(o.provider);
     return {
       ...o,
@@ -101,7 +110,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         aiType: r.aiType,
         provider: r.provider,
         model: r.model,
-        label: CATALOG.find((o) => offeringValue(o) === offeringValue(r))?.label ?? r.model,
+        label: allOfferings().find((o) => offeringValue(o) === offeringValue(r))?.label ?? r.model,
         offering: offeringValue(r),
         prompt: r.prompt,
         status: r.status,

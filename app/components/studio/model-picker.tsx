@@ -29,15 +29,20 @@ function ModelChip({ o, checked, onSelect }: { o: Offering; checked: boolean; on
         aria-labelledby={`${id}-n`}
         aria-describedby={[`${id}-d`, o.affordable ? null : `${id}-x`].filter(Boolean).join(" ")}
       />
-      <img
-        src={o.sampleImage.src}
-        width={32}
-        height={32}
-        alt={o.sampleImage.alt}
-        loading="lazy"
-        decoding="async"
-        className="size-8 shrink-0 rounded-lg bg-muted object-cover"
-      />
+      {o.sampleImage ? (
+        <img
+          src={o.sampleImage.src}
+          width={32}
+          height={32}
+          alt={o.sampleImage.alt}
+          loading="lazy"
+          decoding="async"
+          className="size-8 shrink-0 rounded-lg bg-muted object-cover"
+        />
+      ) : (
+        // A model the admin added ships no sample: a plain tile keeps the chips aligned.
+        <span aria-hidden="true" className="size-8 shrink-0 rounded-lg bg-muted" />
+      )}
       <span className="flex min-w-0 flex-col leading-tight">
         <span id={`${id}-n`} className="text-sm font-medium whitespace-nowrap">
           {o.label} <span className="sr-only">by {provider}</span>

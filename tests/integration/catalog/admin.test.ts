@@ -320,6 +320,10 @@ describe("adding models without code", () => {
     expect(m.options.properties.resolution.enum).toEqual(["480p", "580p", "720p"]);
 
     const user = await api.signUp(uniqueEmail("wan"));
+    // The studio offers it as a video chip without a sample image (none ships for a model an admin added).
+    const studio = await (await fetch(`${server.url}/studio?type=video`, { headers: { cookie: user.cookie } })).text();
+    expect(studio).toContain("Wan 2.2");
+    expect(studio).not.toContain("/samples/models/video-fal-fal-ai-wan");
     const r = await generate(user.cookie, {
       ai_type: "video",
       provider: "fal",

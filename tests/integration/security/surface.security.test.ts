@@ -3,9 +3,8 @@
  * (docs/decisions/103-payments-webhooks-streams-probes.md). Both engines.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import type { Db } from "#db/client";
 import { Client, uniqueEmail } from "../../support/client";
-import { markVerified, openServerDb } from "../../support/db";
+import { signUpAdmin } from "../../support/fixtures";
 import { startServer, type TestServer } from "../../support/server";
 import { until } from "../../support/until";
 
@@ -14,14 +13,11 @@ setDefaultTimeout(60_000);
 const ADMIN_EMAIL = "r5-root@admin.test";
 let server: TestServer;
 let api: Client;
-let db: Db;
 beforeAll(async () => {
   server = await startServer({ env: { ADMIN_EMAILS: ADMIN_EMAIL } });
   api = new Client(server.url);
-  db = await openServerDb(server.dataDir);
 });
 afterAll(async () => {
-  void db?.close();
   await server?.dispose();
 });
 
@@ -116,8 +112,7 @@ describe("form posts of the user center and admin", () => {
 
   test("/admin's grant form: a member gets the 404 page; the admin's form from another origin is refused", async () => {
     const member = await api.signUp(uniqueEmail("r5-member"));
-    const admin = await api.signUp(ADMIN_EMAIL);
-    await markVerified(db, admin.userId);
+    const admin = await signUpAdmin(server, ADMIN_EMAIL, { via: "mailbox" });
     const grant = { intent: "grant", email: ADMIN_EMAIL, credits: "500" };
     expect((await form("/admin", member.cookie, { ...grant, email: uniqueEmail("nobody") }, server.url)).status).toBe(
       404,

@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Client, sessionCookie, uniqueEmail } from "../../support/client";
-import { markVerifiedIn } from "../../support/db";
 import { serverForFile } from "../../support/file-server";
+import { signUpAdmin } from "../../support/fixtures";
 import { startServer, type TestServer } from "../../support/server";
 
 setDefaultTimeout(60_000);
@@ -21,8 +21,7 @@ beforeAll(async () => {
   api = new Client(server.url);
   const email = uniqueEmail("sec");
   member = { ...(await api.signUp(email)), email };
-  admin = await api.signUp(ADMIN_EMAIL);
-  await markVerifiedIn(server.dataDir, admin.userId);
+  admin = await signUpAdmin(server, ADMIN_EMAIL, { via: "mailbox" });
 });
 afterAll(async () => {
   await server?.dispose();

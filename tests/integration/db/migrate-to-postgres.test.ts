@@ -33,6 +33,7 @@ import { addFeedback } from "~/domain/feedback/feedback.server";
 import { claimDue } from "~/domain/generations/claim.server";
 import { createGeneration, createOrReplay } from "~/domain/generations/create.server";
 import { completeGeneration, failGeneration } from "~/domain/generations/transitions.server";
+import { recordStripeSignatureFailure } from "~/domain/ops/alerts.server";
 import { take } from "~/domain/rate-limits/limiter.server";
 import { claimDeliveries, recordAttempt } from "~/domain/webhooks/delivery.server";
 import { createWebhook } from "~/domain/webhooks/webhooks.server";
@@ -107,6 +108,8 @@ async function buildSource(db: Db, dataDir: string): Promise<{ key: string; keyO
   );
   await db.tx((t) => seedProducts(t, clock));
   await db.tx((t) => seedCatalog(t, clock));
+  // The operator's alert state (ops_alerts): a Stripe signature failure counted through the domain.
+  await recordStripeSignatureFailure({ db, clock });
 
   let key = "";
   for (const [i, id] of ids.entries()) {

@@ -130,8 +130,6 @@ async function buildSource(db: Db, dataDir: string): Promise<{ key: string; keyO
       await addFeedback(db, id, { content: `feedback from ${i}`, rating: 1 + (i % 5) }, clock);
     }
   }
-  // Alerts: a counted condition (its window and count columns are copied too).
-  await recordStripeSignatureFailure({ db, clock });
   // Webhooks: an endpoint, and the events that the tasks' final transitions queue for it.
   await createWebhook(db, { userId: ids[0]!, url: "http://127.0.0.1:9/hook" }, { allowPrivate: true }, clock);
   // Reservations and the lifecycle: 5 tasks each for 20 users (one by Idempotency-Key).

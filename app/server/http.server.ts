@@ -49,6 +49,14 @@ export function directRoutesOf(build: ServerBuild): Map<string, DirectRoute> {
 }
 
 const MUTATIONS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** A page's form post (urlencoded) whose body carries a NUL character, raw or as %00. */
+async function formHasNul(request: Request): Promise<boolean> {
+  if (request.method !== "POST") return false;
+  if (!(request.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded")) return false;
+  const body = await request.clone().text();
+  return body.includes("\0") || /%00/i.test(body);
+}
 /** Methods counted under their own name in metrics; anything else a client invents is "OTHER". */
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
@@ -130,6 +138,12 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
         response = new Response(response.body, { status: 400, headers: response.headers });
       } else if ((request.method === "GET" || request.method === "HEAD") && files.has(url.pathname)) {
         response = staticResponse(request, files.get(url.pathname)!);
+      } else if (!url.pathname.startsWith("/api/") && (await formHasNul(request))) {
+        // Refused before any action reads it: PostgreSQL cannot hold a NUL in text (the JSON API refuses it too).
+        response = new Response("Bad Request: a form field contains a NUL character\n", {
+          status: 400,
+          headers: { "Content-Type": "text/plain; charset=utf-8" },
+        });
       } else {
         const route = direct.get(url.pathname);
         const publicRequest = atPublicOrigin(request, url, publicOrigin);

@@ -324,6 +324,14 @@ describe("adding models without code", () => {
     const studio = await (await fetch(`${server.url}/studio?type=video`, { headers: { cookie: user.cookie } })).text();
     expect(studio).toContain("Wan 2.2");
     expect(studio).not.toContain("/samples/models/video-fal-fal-ai-wan");
+    // Its options form is the imported schema's: the resolution choices the admin exposed, as a select.
+    const withOptions = await (
+      await fetch(`${server.url}/studio?${new URLSearchParams({ make: "video", offering: `video|fal|${id}` })}`, {
+        headers: { cookie: user.cookie },
+      })
+    ).text();
+    const select = /<select[^>]*name="[^"]*resolution[^"]*"[^>]*>([\s\S]*?)<\/select>/.exec(withOptions)?.[1] ?? "";
+    expect([...select.matchAll(/<option[^>]*value="([^"]+)"/g)].map((m) => m[1])).toEqual(["480p", "580p", "720p"]);
     const r = await generate(user.cookie, {
       ai_type: "video",
       provider: "fal",

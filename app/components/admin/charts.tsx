@@ -83,15 +83,26 @@ function ChartFrame({ title, legend, table, children }: FrameProps) {
   );
 }
 
-function Svg({ ids, children }: { ids: { title: string; desc: string }; children: ReactNode }) {
+function Svg({
+  ids,
+  title,
+  description,
+  children,
+}: {
+  ids: { title: string; desc: string };
+  title: string;
+  description: string;
+  children: ReactNode;
+}) {
   return (
-    // biome-ignore lint/a11y/noSvgWithoutTitle: every chart passes its <title> (and <desc>) as the first children
     <svg
       role="img"
       aria-labelledby={`${ids.title} ${ids.desc}`}
       viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
       className="h-auto w-full min-w-[480px]"
     >
+      <title id={ids.title}>{title}</title>
+      <desc id={ids.desc}>{description}</desc>
       {children}
     </svg>
   );
@@ -100,6 +111,35 @@ function Svg({ ids, children }: { ids: { title: string; desc: string }; children
 /** Day labels read "11-27"; a 90-day axis shows about one in ten. */
 const shortDay = (d: string) => d.slice(5);
 const everyNth = (labels: string[]) => Math.max(1, Math.ceil(labels.length / 10));
+
+/** A value axis on the left and a category axis below that labels about ten of the categories. */
+function CategoryAxes({
+  x,
+  y,
+  categories,
+  format,
+}: {
+  x: ReturnType<typeof scaleBand<string>>;
+  y: ReturnType<typeof scaleLinear<number>>;
+  categories: string[];
+  format: (c: string) => string;
+}) {
+  const step = everyNth(categories);
+  return (
+    <>
+      <AxisLeft scale={y} numTicks={5} stroke="currentColor" tickStroke="currentColor" tickLabelProps={LEFT_AXIS} />
+      <AxisBottom
+        top={INNER_H}
+        scale={x}
+        stroke="currentColor"
+        tickStroke="currentColor"
+        tickValues={categories.filter((_, i) => i % step === 0)}
+        tickFormat={(c) => format(String(c))}
+        tickLabelProps={AXIS}
+      />
+    </>
+  );
+}
 
 export function StackedBars(props: {
   title: string;
@@ -116,7 +156,6 @@ export function StackedBars(props: {
   const y = scaleLinear({ domain: [0, max], range: [INNER_H, 0], nice: true });
   const color = (s: string) => colorAt(series.indexOf(s));
   const fmt = props.formatCategory ?? ((c: string) => c);
-  const step = everyNth(categories);
   return (
     <ChartFrame
       title={props.title}
@@ -128,9 +167,7 @@ export function StackedBars(props: {
       }}
     >
       {(ids) => (
-        <Svg ids={ids}>
-          <title id={ids.title}>{props.title}</title>
-          <desc id={ids.desc}>{props.description}</desc>
+        <Svg ids={ids} title={props.title} description={props.description}>
           <Group left={MARGIN.left} top={MARGIN.top}>
             {series.length > 0 ? (
               <BarStack
@@ -142,22 +179,7 @@ export function StackedBars(props: {
                 color={(s) => color(String(s))}
               />
             ) : null}
-            <AxisLeft
-              scale={y}
-              numTicks={5}
-              stroke="currentColor"
-              tickStroke="currentColor"
-              tickLabelProps={LEFT_AXIS}
-            />
-            <AxisBottom
-              top={INNER_H}
-              scale={x}
-              stroke="currentColor"
-              tickStroke="currentColor"
-              tickValues={categories.filter((_, i) => i % step === 0)}
-              tickFormat={(c) => fmt(String(c))}
-              tickLabelProps={AXIS}
-            />
+            <CategoryAxes x={x} y={y} categories={categories} format={fmt} />
           </Group>
         </Svg>
       )}
@@ -193,9 +215,7 @@ export function GroupedBars(props: {
       }}
     >
       {(ids) => (
-        <Svg ids={ids}>
-          <title id={ids.title}>{props.title}</title>
-          <desc id={ids.desc}>{props.description}</desc>
+        <Svg ids={ids} title={props.title} description={props.description}>
           <Group left={MARGIN.left} top={MARGIN.top}>
             <BarGroup
               data={rows}
@@ -256,7 +276,6 @@ export function Lines(props: {
   const max = Math.max(1, ...categories.flatMap((c) => series.map((s) => value(c, s.key))));
   const y = scaleLinear({ domain: [0, max], range: [INNER_H, 0], nice: true });
   const fmt = props.formatCategory ?? ((c: string) => c);
-  const step = everyNth(categories);
   const mid = x.bandwidth() / 2;
   return (
     <ChartFrame
@@ -269,9 +288,7 @@ export function Lines(props: {
       }}
     >
       {(ids) => (
-        <Svg ids={ids}>
-          <title id={ids.title}>{props.title}</title>
-          <desc id={ids.desc}>{props.description}</desc>
+        <Svg ids={ids} title={props.title} description={props.description}>
           <Group left={MARGIN.left} top={MARGIN.top}>
             {series.map((s, i) => (
               <LinePath
@@ -283,22 +300,7 @@ export function Lines(props: {
                 strokeWidth={2}
               />
             ))}
-            <AxisLeft
-              scale={y}
-              numTicks={5}
-              stroke="currentColor"
-              tickStroke="currentColor"
-              tickLabelProps={LEFT_AXIS}
-            />
-            <AxisBottom
-              top={INNER_H}
-              scale={x}
-              stroke="currentColor"
-              tickStroke="currentColor"
-              tickValues={categories.filter((_, i) => i % step === 0)}
-              tickFormat={(c) => fmt(String(c))}
-              tickLabelProps={AXIS}
-            />
+            <CategoryAxes x={x} y={y} categories={categories} format={fmt} />
           </Group>
         </Svg>
       )}

@@ -1,6 +1,6 @@
 /** The admin dashboard: what the site made, how providers did, what it earned, and who came, over 7/30/90 days. */
 import { Link } from "react-router";
-import { buttonVariants, Card, Stat, TableScroll } from "~/components/ui";
+import { buttonVariants, Card, DataTable, Stat } from "~/components/ui";
 import type { Dashboard } from "~/domain/admin/dashboard.server";
 import type { AlertEntry } from "~/domain/ops/alerts.server";
 import { GroupedBars, Lines, StackedBars, shortDay } from "./charts";
@@ -157,64 +157,41 @@ export function DashboardSection({ dashboard: d, alerts }: { dashboard: Dashboar
       </div>
 
       <h3 className="mt-8 text-sm font-medium">Providers</h3>
-      <TableScroll label="Provider health" className="mt-2">
-        <table className="w-full text-left text-sm" aria-label="Provider health">
-          <thead className="text-muted-foreground">
-            <tr>
-              {["Provider", "Tasks", "Completed", "Failed", "Canceled", "Success rate", "p50", "p95"].map((h) => (
-                <th key={h} scope="col" className="px-2 py-1.5 font-medium">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {d.providers.map((p) => (
-              <tr key={p.provider} className="border-t border-border tabular-nums">
-                <th scope="row" className="px-2 py-1.5 font-medium">
-                  {p.provider}
-                </th>
-                <td className="px-2 py-1.5">{p.total}</td>
-                <td className="px-2 py-1.5">{p.completed}</td>
-                <td className="px-2 py-1.5">{p.failed}</td>
-                <td className="px-2 py-1.5">{p.canceled}</td>
-                <td className="px-2 py-1.5">{percent(p.successRate)}</td>
-                <td className="px-2 py-1.5">{seconds(p.p50Seconds)}</td>
-                <td className="px-2 py-1.5">{seconds(p.p95Seconds)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
+      <DataTable
+        label="Provider health"
+        className="mt-2"
+        rows={d.providers}
+        rowKey={(p) => p.provider}
+        empty="No task in this range"
+        columns={[
+          { header: "Provider", cell: (p) => p.provider },
+          { header: "Tasks", cell: (p) => p.total },
+          { header: "Completed", cell: (p) => p.completed },
+          { header: "Failed", cell: (p) => p.failed },
+          { header: "Canceled", cell: (p) => p.canceled },
+          { header: "Success rate", cell: (p) => percent(p.successRate) },
+          { header: "p50", cell: (p) => seconds(p.p50Seconds) },
+          { header: "p95", cell: (p) => seconds(p.p95Seconds) },
+        ]}
+      />
 
       <h3 className="mt-8 text-sm font-medium">Margin by model</h3>
-      <TableScroll label="Margin by model" className="mt-2">
-        <table className="w-full text-left text-sm" aria-label="Margin by model" data-testid="margin-by-model">
-          <thead className="text-muted-foreground">
-            <tr>
-              {["Model", "Completed", "Credits charged", "Revenue", "Provider cost", "Margin"].map((h) => (
-                <th key={h} scope="col" className="px-2 py-1.5 font-medium">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {d.byModel.map((m) => (
-              <tr key={m.model} className="border-t border-border tabular-nums">
-                <th scope="row" className="px-2 py-1.5 font-medium">
-                  {m.model}
-                </th>
-                <td className="px-2 py-1.5">{m.completed}</td>
-                <td className="px-2 py-1.5">{m.creditsCharged}</td>
-                <td className="px-2 py-1.5">{money(m.revenueCents, cur)}</td>
-                <td className="px-2 py-1.5">{m.costCents === null ? "not set" : money(m.costCents, cur)}</td>
-                <td className="px-2 py-1.5">{m.marginCents === null ? "—" : money(m.marginCents, cur)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
+      <DataTable
+        label="Margin by model"
+        className="mt-2"
+        testId="margin-by-model"
+        rows={d.byModel}
+        rowKey={(m) => m.model}
+        empty="No completed task in this range"
+        columns={[
+          { header: "Model", cell: (m) => m.model },
+          { header: "Completed", cell: (m) => m.completed },
+          { header: "Credits charged", cell: (m) => m.creditsCharged },
+          { header: "Revenue", cell: (m) => money(m.revenueCents, cur) },
+          { header: "Provider cost", cell: (m) => (m.costCents === null ? "not set" : money(m.costCents, cur)) },
+          { header: "Margin", cell: (m) => (m.marginCents === null ? "—" : money(m.marginCents, cur)) },
+        ]}
+      />
       {d.modelsWithoutCost.length > 0 ? (
         <p className="mt-2 text-xs text-muted-foreground">
           No provider cost set for {d.modelsWithoutCost.join(", ")}: their margin is unknown. Revenue per model is its

@@ -112,7 +112,7 @@ function Svg({
 const shortDay = (d: string) => d.slice(5);
 const everyNth = (labels: string[]) => Math.max(1, Math.ceil(labels.length / 10));
 
-/** A value axis on the left and a category axis below that labels about ten of the categories. */
+/** A count axis on the left and a category axis below that labels about ten of the categories. */
 function CategoryAxes({
   x,
   y,
@@ -127,7 +127,15 @@ function CategoryAxes({
   const step = everyNth(categories);
   return (
     <>
-      <AxisLeft scale={y} numTicks={5} stroke="currentColor" tickStroke="currentColor" tickLabelProps={LEFT_AXIS} />
+      <AxisLeft
+        scale={y}
+        numTicks={5}
+        stroke="currentColor"
+        tickStroke="currentColor"
+        // Counts: no label at a fractional tick ("4.5 tasks").
+        tickFormat={(v) => (Number.isInteger(Number(v)) ? String(v) : "")}
+        tickLabelProps={LEFT_AXIS}
+      />
       <AxisBottom
         top={INNER_H}
         scale={x}

@@ -20,6 +20,26 @@ export interface GenerationRequest {
   prompt: string;
   /** The task's options (validated against the catalog at creation; adapters read them through `declaredOptions`). */
   options: Record<string, unknown>;
+  /**
+   * The pictures given under the model's `image`-type options (`image`, `image_end`, `mask`), resolved by the
+   * runtime before dispatch from the stored files (docs/catalog.md "Image inputs"). Adapters read inputs here,
+   * never from `options`, where the value is only a file id or the URL the client gave.
+   */
+  inputs?: Partial<Record<ImageInputName, InputImage>>;
+}
+
+export type ImageInputName = "image" | "image_end" | "mask";
+
+/** One stored input picture, as a provider may take it. */
+export interface InputImage {
+  /** A URL the provider can fetch: a signed, expiring link on PUBLIC_URL, or a presigned S3 URL. */
+  url: string;
+  /** The type judged from the bytes: `image/png`, `image/jpeg` or `image/webp`. */
+  contentType: string;
+  width: number;
+  height: number;
+  /** The stored bytes, for APIs that take a picture inline (base64 or multipart). */
+  bytes(): Promise<Uint8Array>;
 }
 
 /** The request's options that its model declares in the catalog, with acceptable values only. */

@@ -9,6 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Db } from "#db/client";
+import { onTasksQueued } from "~/domain/generations/changes.server";
 import { claimDue } from "~/domain/generations/claim.server";
 import { runStep, type StepContext } from "~/domain/generations/lifecycle.server";
 import { releaseLeases, renewLeases } from "~/domain/generations/transitions.server";
@@ -58,6 +59,8 @@ export interface Runner {
 
 /** How long stop() waits for aborted steps to return before it releases leases (and the caller closes the pool). */
 const ABORTED_STEPS_MS = 2000;
+/** Polls scheduled further ahead than this are left to the ticks (no timer held for a long video). */
+const WAKE_HORIZON_MS = 60_000;
 
 export function createRunner(deps: RunnerDeps): Runner {
   const owner = deps.owner ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
@@ -66,6 +69,19 @@ export function createRunner(deps: RunnerDeps): Runner {
   const active = new Map<string, Promise<void>>();
   const timings = { provider: 0, store: 0, db: 0 };
   const stats: RunnerStats = { claims: 0, claimed: 0, steps: 0, ms: { claim: 0, provider: 0, store: 0, db: 0 } };
+  /** Timers claiming at a poll scheduled in this process, so it runs when due instead of at the next tick. */
+  const wakeups = new Set<ReturnType<typeof setTimeout>>();
+  const wakeAt = (at: number) => {
+    if (!started || stopping) return;
+    const delay = at - clock.now();
+    // A poll due within a tick is claimed on time; later ones (and other processes' tasks) are found by the ticks.
+    if (delay > WAKE_HORIZON_MS) return;
+    const t = setTimeout(() => {
+      wakeups.delete(t);
+      kick();
+    }, Math.max(0, delay) + 1);
+    wakeups.add(t);
+  };
   const ctx: StepContext = {
     db,
     clock,
@@ -74,11 +90,14 @@ export function createRunner(deps: RunnerDeps): Runner {
     storage: deps.storage,
     owner,
     timings,
+    wakeAt,
   };
   const claimWarning = repeatedWarning("job claim failed");
   let interval: ReturnType<typeof setInterval> | undefined;
   let renewal: ReturnType<typeof setInterval> | undefined;
   let stopping = false;
+  let started = false;
+  let unsubscribe: (() => void) | undefined;
   let kickQueued = false;
   let lastClaimFull = false;
   let claiming: Promise<void> | undefined;
@@ -156,7 +175,10 @@ export function createRunner(deps: RunnerDeps): Runner {
     owner,
     start() {
       if (interval) return;
+      started = true;
       interval = setInterval(() => void tick(), config.JOB_TICK_MS);
+      // A task created in this process is claimed at once, not at the next tick.
+      unsubscribe = onTasksQueued(kick);
       renewal = setInterval(
         () => {
           renewLeases(db, owner, [...active.keys()], clock.now() + config.JOB_LEASE_MS).catch((error) =>
@@ -171,6 +193,9 @@ export function createRunner(deps: RunnerDeps): Runner {
     async stop(graceMs = 5000) {
       stopping = true;
       clearInterval(interval);
+      unsubscribe?.();
+      for (const t of wakeups) clearTimeout(t);
+      wakeups.clear();
       clearInterval(renewal);
       // A claim under way (a round trip on PostgreSQL) starts its tasks when it returns: wait for them too, or they
       // would run on after stop() — their leases released under them, their queries meeting a closed pool.

@@ -51,9 +51,13 @@ export type ResultAsset =
   | { kind: "bytes"; bytes: Uint8Array; contentType: string }
   | { kind: "url"; url: string; contentType?: string };
 
+/**
+ * `readyInMs`: the provider's estimate of how long the job still needs, where it knows (the simulator does): the
+ * runner polls again then instead of on its backoff schedule, so a finished job is seen at once.
+ */
 export type PollResult =
-  | { state: "pending" }
-  | { state: "running" }
+  | { state: "pending"; readyInMs?: number }
+  | { state: "running"; readyInMs?: number }
   | { state: "succeeded"; assets: ResultAsset[] }
   | { state: "failed"; message: string };
 
@@ -69,7 +73,8 @@ export interface SyncProvider extends ProviderBase {
 
 export interface AsyncProvider extends ProviderBase {
   lifecycle: "async";
-  submit(req: GenerationRequest, signal: AbortSignal): Promise<{ upstreamTaskId: string }>;
+  /** `readyInMs`: as on PollResult, the first poll's time where the provider knows it. */
+  submit(req: GenerationRequest, signal: AbortSignal): Promise<{ upstreamTaskId: string; readyInMs?: number }>;
   poll(upstreamTaskId: string, req: GenerationRequest, signal: AbortSignal): Promise<PollResult>;
   /**
    * Stops the upstream task (a canceled generation), where the provider has an

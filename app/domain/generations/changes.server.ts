@@ -7,7 +7,7 @@
 type Listener = () => void;
 
 const KEY = Symbol.for("atelier.changes");
-type Hub = { tasks: Map<string, Set<Listener>>; outbox: Set<Listener> };
+type Hub = { tasks: Map<string, Set<Listener>>; outbox: Set<Listener>; queued?: Set<Listener> };
 const hub: Hub =
   ((globalThis as Record<symbol, unknown>)[KEY] as Hub | undefined) ??
   ((globalThis as Record<symbol, unknown>)[KEY] = { tasks: new Map(), outbox: new Set() } satisfies Hub);
@@ -35,4 +35,16 @@ export function onOutbox(fn: Listener): () => void {
 /** Deliveries were queued (call after the transaction committed). */
 export function outboxChanged(): void {
   for (const fn of [...hub.outbox]) fn();
+}
+
+/** New tasks wait to be claimed: this process's job runner claims at once instead of at its next tick. */
+export function onTasksQueued(fn: Listener): () => void {
+  hub.queued ??= new Set();
+  hub.queued.add(fn);
+  return () => void hub.queued?.delete(fn);
+}
+
+/** A task was created (call after the transaction committed). */
+export function tasksQueued(): void {
+  if (hub.queued) for (const fn of [...hub.queued]) fn();
 }

@@ -12,6 +12,7 @@ import { assertCanReserve } from "~/domain/credits/ledger.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { rememberTaskOrigin } from "~/lib/tracing.server";
+import { tasksQueued } from "./changes.server";
 import { findIdempotent } from "./idempotency.server";
 import { assertUnpaidAllowance } from "./unpaid.server";
 import { deadlineFor, type GenerateInput } from "./validate.server";
@@ -57,7 +58,10 @@ export async function createOrReplay(
     if (!args.idempotency || !isUniqueViolation(e)) throw e;
     result = await createOrReplayOnce(db, args, clock);
   }
-  if (!result.replayed) rememberTaskOrigin(result.row.id);
+  if (!result.replayed) {
+    rememberTaskOrigin(result.row.id);
+    tasksQueued();
+  }
   return result;
 }
 

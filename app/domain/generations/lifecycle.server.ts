@@ -75,12 +75,24 @@ export function planStep(task: ClaimedTask, now: number): StepPlan {
   return { kind: "submit" };
 }
 
+/** The longest wait between two polls, whatever the provider estimates. */
+export const MAX_POLL_DELAY_MS = 5000;
+
 /**
- * Time until the next poll: 1 s growing to 5 s for live providers; for the
- * simulator a quarter of its delay growing to 5×, so short simulated tasks
- * finish promptly (0 with a 0 ms delay).
+ * Time until the next poll. Where the provider says how long the job still needs (`readyInMs`: the simulator
+ * knows exactly), then — so a finished job is seen when it finishes, not up to a backoff step later (docs/studio.md
+ * "Time to visible") — at most 5 s. Otherwise 1 s growing to 5 s for live providers; for the simulator a quarter
+ * of its delay growing to 5×, so short simulated tasks finish promptly (0 with a 0 ms delay).
  */
-export function pollDelayMs(pollCount: number, mode: "live" | "simulated", simulatorDelayMs: number): number {
+export function pollDelayMs(
+  pollCount: number,
+  mode: "live" | "simulated",
+  simulatorDelayMs: number,
+  readyInMs?: number,
+): number {
+  if (readyInMs !== undefined && Number.isFinite(readyInMs))
+    // A job still running that says "ready now" is polled again after a breath, never in a tight loop.
+    return Math.min(MAX_POLL_DELAY_MS, Math.max(pollCount > 0 ? 50 : 0, Math.round(readyInMs)));
   if (mode === "live") return Math.min(5000, Math.round(1000 * 1.5 ** pollCount));
   const base = Math.min(1000, Math.round(simulatorDelayMs / 4));
   return Math.min(5000, base * Math.min(5, 2 ** pollCount));
@@ -95,6 +107,8 @@ export interface StepContext {
   owner: string;
   /** Time spent per phase, for the benchmark. */
   timings?: { provider: number; store: number; db: number };
+  /** A poll of a task was scheduled for `at` (clock ms): the runner claims it then rather than at a later tick. */
+  wakeAt?: (at: number) => void;
 }
 
 export function toRequest(row: GenerationRow, providers: ProviderRegistry): GenerationRequest {
@@ -202,8 +216,14 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
   const req = toRequest(row, ctx.providers);
   const deadline = AbortSignal.timeout(Math.max(1, row.deadlineAt - clock.now()));
   const callSignal = AbortSignal.any([signal, deadline]);
-  const nextPoll = (count: number) =>
-    Math.min(row.deadlineAt, clock.now() + pollDelayMs(count, provider.mode, ctx.config.SIMULATOR_DELAY_MS));
+  const nextPoll = (count: number, readyInMs?: number) =>
+    Math.min(row.deadlineAt, clock.now() + pollDelayMs(count, provider.mode, ctx.config.SIMULATOR_DELAY_MS, readyInMs));
+  /** Releases the task until its next poll, and asks this process's runner to be there on time. */
+  const pollAt = async (nextPollAt: number, release: () => Promise<boolean>) => {
+    const scheduled = await write(release);
+    if (scheduled) ctx.wakeAt?.(nextPollAt);
+    return scheduled;
+  };
 
   try {
     if (plan.kind === "submit") {
@@ -211,8 +231,9 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
         const assets = await timed("provider", () => provider.generate(req, callSignal));
         await finish(assets);
       } else {
-        const { upstreamTaskId } = await timed("provider", () => provider.submit(req, callSignal));
-        if (!(await write(() => markSubmitted(db, { id: row.id, owner, upstreamTaskId, nextPollAt: nextPoll(0) })))) {
+        const { upstreamTaskId, readyInMs } = await timed("provider", () => provider.submit(req, callSignal));
+        const nextPollAt = nextPoll(0, readyInMs);
+        if (!(await pollAt(nextPollAt, () => markSubmitted(db, { id: row.id, owner, upstreamTaskId, nextPollAt })))) {
           // After a retried write, false may mean an earlier try committed but its answer was lost: the job is ours then.
           const recorded =
             retriedWrite &&
@@ -236,9 +257,8 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
       throw new ProviderError("bad_response", "provider cannot poll", { retryable: false });
     const result = await timed("provider", () => provider.poll(plan.upstreamTaskId, req, callSignal));
     if (result.state === "pending" || result.state === "running") {
-      await write(() =>
-        schedulePoll(db, { id: row.id, owner, nextPollAt: nextPoll(row.pollCount + 1), countPoll: true }),
-      );
+      const nextPollAt = nextPoll(row.pollCount + 1, result.readyInMs);
+      await pollAt(nextPollAt, () => schedulePoll(db, { id: row.id, owner, nextPollAt, countPoll: true }));
     } else if (result.state === "failed") {
       await fail(result.message, true);
     } else {

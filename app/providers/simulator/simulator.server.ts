@@ -135,14 +135,16 @@ export function createSimulator(name: ProviderName, lifecycle: "sync" | "async",
     lifecycle: "async",
     async submit(req: GenerationRequest, signal: AbortSignal) {
       if (signal.aborted) throw abortError();
-      const readyAt = opts.clock.now() + taskDelay(req.prompt, opts.delayMs);
-      return { upstreamTaskId: `sim_${readyAt}_${randomBytes(6).toString("hex")}` };
+      const delay = taskDelay(req.prompt, opts.delayMs);
+      const readyAt = opts.clock.now() + delay;
+      return { upstreamTaskId: `sim_${readyAt}_${randomBytes(6).toString("hex")}`, readyInMs: delay };
     },
     async poll(upstreamTaskId: string, req: GenerationRequest, signal: AbortSignal): Promise<PollResult> {
       if (signal.aborted) throw abortError();
       const m = /^sim_(\d+)_[0-9a-f]+$/.exec(upstreamTaskId);
       if (!m) throw new ProviderError("bad_request", "task not found", { status: 404, retryable: false });
-      if (opts.clock.now() < Number(m[1])) return { state: "running" };
+      const readyInMs = Number(m[1]) - opts.clock.now();
+      if (readyInMs > 0) return { state: "running", readyInMs };
       if (req.prompt.includes(FAIL_MARKER)) return { state: "failed", message: FAILURE_MESSAGE[name] };
       return { state: "succeeded", assets: renderAssets(req) };
     },

@@ -601,7 +601,7 @@ describe("simulator", () => {
       options: {},
     });
     const { upstreamTaskId } = await sim.submit(req("fast"), never);
-    expect(await sim.poll(upstreamTaskId, req("fast"), never)).toEqual({ state: "running" });
+    expect(await sim.poll(upstreamTaskId, req("fast"), never)).toEqual({ state: "running", readyInMs: 100 });
     clock.advance(100);
     const done = await sim.poll(upstreamTaskId, req("fast"), never);
     expect(done.state).toBe("succeeded");

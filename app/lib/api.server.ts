@@ -9,7 +9,7 @@ import { ZodError, type z } from "zod";
 import { ROUTE_SCOPES } from "~/domain/api-keys/scopes";
 import { readBodyCapped } from "./body.server";
 import { requireSameSiteJson } from "./csrf.server";
-import { envelopeResponse, errorBody, okBody, okBodyText } from "./envelope";
+import { envelopeResponse, errorEnvelopeResponse, okBody, okBodyText } from "./envelope";
 import { AppError, isAppError, isDatabaseBusy } from "./errors";
 import { type Caller, resolveCaller } from "./identity.server";
 import { log } from "./log.server";
@@ -69,7 +69,7 @@ function responseHeaders(request: Request | undefined): Record<string, string> {
 export function errorResponse(error: unknown, request?: Request): Response {
   const headers = responseHeaders(request);
   if (isAppError(error)) {
-    return envelopeResponse(errorBody(error.message), {
+    return errorEnvelopeResponse(error.code, error.message, {
       status: error.status,
       headers: { ...headers, ...error.headers },
     });
@@ -80,13 +80,13 @@ export function errorResponse(error: unknown, request?: Request): Response {
       path: request ? new URL(request.url).pathname : undefined,
     });
     const busy = new AppError("BUSY");
-    return envelopeResponse(errorBody(busy.message), {
+    return errorEnvelopeResponse(busy.code, busy.message, {
       status: busy.status,
       headers: { ...headers, "Retry-After": "1" },
     });
   }
   log.error("unhandled error", { error, path: request ? new URL(request.url).pathname : undefined });
-  return envelopeResponse(errorBody("internal error"), { status: 500, headers });
+  return errorEnvelopeResponse("INTERNAL", "internal error", { status: 500, headers });
 }
 
 /** Reads the exact bytes of the body with the size limit (signature checks need them untouched). */

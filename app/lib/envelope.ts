@@ -14,6 +14,13 @@ export function errorBody(message: string): Envelope<null> {
 }
 
 /**
+ * The response header naming an error's stable machine-readable code (the error table's key, e.g.
+ * `INSUFFICIENT_CREDITS`): beside the envelope rather than in it, so the envelope stays exactly `{code, message, data}`
+ * (docs/decisions/116-machine-readable-error-codes.md).
+ */
+export const ERROR_CODE_HEADER = "Atelier-Error-Code";
+
+/**
  * An ok envelope around data that is already JSON text (a list built from remembered entries): byte for byte
  * JSON.stringify(okBody(JSON.parse(dataJson), message)), without parsing and re-serialising the data.
  */
@@ -34,4 +41,16 @@ export function envelopeResponse(
 ): Response {
   const headers = init.headers ? { ...init.headers, ...JSON_HEADERS } : JSON_HEADERS;
   return new Response(typeof body === "string" ? body : JSON.stringify(body), { status: init.status ?? 200, headers });
+}
+
+/** An error envelope as a response, its stable code in the Atelier-Error-Code header. */
+export function errorEnvelopeResponse(
+  errorCode: string,
+  message: string,
+  init: { status?: number; headers?: Record<string, string> } = {},
+): Response {
+  return envelopeResponse(errorBody(message), {
+    status: init.status,
+    headers: { ...init.headers, [ERROR_CODE_HEADER]: errorCode },
+  });
 }

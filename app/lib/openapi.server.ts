@@ -5,16 +5,28 @@
  * against, messages from the error table.
  */
 import { z } from "zod";
-import { ENDPOINTS, type EndpointDef, QueryResponseSchema } from "./endpoints.server";
-import { type ErrorCode, errorPatterns } from "./errors";
+import { CATALOG } from "~/domain/catalog";
+import { ENDPOINTS, type EndpointDef, GENERATE_MESSAGE, QueryResponseSchema } from "./endpoints.server";
+import {
+  ERROR_ENVELOPE_REF,
+  errorCodeSchema,
+  errorExamples,
+  errorResponses,
+  HEADER_COMPONENTS,
+  messagesFor,
+  okErrorHeaders,
+  REQUEST_ID_HEADER,
+} from "./openapi-errors.server";
+import { generateBodySchema, operationIdFor, refineSchema, TIMESTAMP_SCHEMAS } from "./openapi-shapes.server";
 import { APP_VERSION } from "./version";
 
 type Json = Record<string, unknown>;
 
+/** A zod schema as JSON Schema: shared timestamps; responses (output) allow fields added later. */
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
   const out = z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any" }) as Json;
   delete out.$schema;
-  return out;
+  return refineSchema(out, io === "output") as Json;
 }
 
 export const SECURITY_SCHEMES = {
@@ -66,11 +78,7 @@ const RATE_HEADERS = {
   "X-RateLimit-Reset": { description: "Unix seconds when a slot frees", schema: { type: "integer" } },
 };
 
-const errorEnvelope = { $ref: "#/components/schemas/ErrorEnvelope" };
-
-function messagesFor(codes: readonly ErrorCode[], status: number): string[] {
-  return [...new Set(codes.flatMap((c) => (errorPatterns(c).status === status ? errorPatterns(c).messages : [])))];
-}
+const errorEnvelope = ERROR_ENVELOPE_REF;
 
 /**
  * The request body as the route really treats it: required only when `{}`
@@ -86,7 +94,8 @@ function requestBody(def: EndpointDef, schema: z.ZodType | undefined): Json | un
       content: { "application/json": { schema: { type: "object" } } },
     };
   }
-  const json = jsonSchema(schema, "input");
+  let json = jsonSchema(schema, "input");
+  if (def.docBody && def.successMessage === GENERATE_MESSAGE) json = generateBodySchema(json, CATALOG);
   if (def.exactlyOne) json.oneOf = def.exactlyOne.map((k) => ({ required: [k] }));
   return {
     required: !schema.safeParse({}).success,
@@ -95,7 +104,6 @@ function requestBody(def: EndpointDef, schema: z.ZodType | undefined): Json | un
 }
 
 function operation(path: string, def: EndpointDef, method: string) {
-  const id = path.replace(/^\/api\//, "").replace(/[^a-zA-Z0-9]+(.)/g, (_, c: string) => c.toUpperCase());
   const requestSchema = def.docBody ?? def.body;
   const successSchema =
     def.envelope === false
@@ -103,7 +111,6 @@ function operation(path: string, def: EndpointDef, method: string) {
       : {
           type: "object",
           required: ["code", "message", "data"],
-          additionalProperties: false,
           properties: {
             code: { const: 0 },
             message: def.successMessage ? { type: "string", const: def.successMessage } : { type: "string" },
@@ -126,6 +133,7 @@ function operation(path: string, def: EndpointDef, method: string) {
           content: {
             "application/json": {
               schema: envelopeErrors.length ? { oneOf: [successSchema, errorEnvelope] } : successSchema,
+              ...(envelopeErrors.length ? { examples: errorExamples(def.errors, 200) } : {}),
             },
           },
         };
@@ -137,29 +145,20 @@ function operation(path: string, def: EndpointDef, method: string) {
             ? `Success (${def.contentType}), or an envelope error (application/json, code 1, HTTP 200) with one of: ${envelopeErrors.map((m) => `\`${m}\``).join(", ")}.`
             : "Success."
           : `Success (code 0), or an envelope error (code 1, HTTP 200) with one of: ${envelopeErrors.map((m) => `\`${m}\``).join(", ") || "none"}.`,
-      headers: def.auth === "none" ? undefined : RATE_HEADERS,
+      headers: {
+        ...(def.auth === "none" ? {} : RATE_HEADERS),
+        ...okErrorHeaders(def.errors),
+        ...(path === "/api/generator/generate"
+          ? {
+              "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" },
+              "Preference-Applied": { $ref: "#/components/headers/PreferenceApplied" },
+            }
+          : {}),
+      },
       ...ok,
     },
   };
-  for (const [status, text] of [
-    ["401", "Bad, unknown or revoked X-API-Key"],
-    ["403", "The API key lacks the scope this endpoint needs (docs/usage.md)"],
-    ["405", "Wrong HTTP method (Allow: POST)"],
-    ["409", "The Idempotency-Key was used before with a different request"],
-    ["429", "The key is over its rate limit; retry after Retry-After seconds"],
-    ["500", "Unexpected server fault (a request id is logged)"],
-  ] as const) {
-    const msgs = messagesFor(def.errors, Number(status));
-    if (!msgs.length) continue;
-    responses[status] = {
-      description: `${text}: ${msgs.map((m) => `\`${m}\``).join(", ")}`,
-      headers:
-        status === "429"
-          ? { ...RATE_HEADERS, "Retry-After": { schema: { type: "integer" }, description: "seconds" } }
-          : undefined,
-      content: { "application/json": { schema: errorEnvelope } },
-    };
-  }
+  Object.assign(responses, errorResponses(def.errors, RATE_HEADERS));
   for (const [status, description] of Object.entries(def.extraResponses ?? {})) {
     responses[status] = {
       description,
@@ -174,9 +173,16 @@ function operation(path: string, def: EndpointDef, method: string) {
       },
     };
   }
-  if (path === "/api/health") responses["503"] = { description: "The database check failed (data.database = error)." };
+  if (path === "/api/health")
+    responses["503"] = {
+      description: "The database check failed (data.database = error): the same envelope as a success.",
+      headers: REQUEST_ID_HEADER,
+      content: { "application/json": { schema: successSchema } },
+    };
+  for (const response of Object.values(responses) as Json[])
+    response.headers = { ...REQUEST_ID_HEADER, ...(response.headers as Json | undefined) };
   return {
-    operationId: method === def.method.toLowerCase() ? id : `${id}${method === "get" ? "Get" : "Post"}`,
+    operationId: operationIdFor(path, method, method === def.method.toLowerCase()),
     tags: [def.tag],
     summary: def.summary,
     description: `${def.description}\n\nAuth: ${AUTH_TEXT[def.auth]} (${def.source})`,
@@ -237,8 +243,10 @@ export function webhooksSection(): Json {
   ] as const) {
     out[type] = {
       post: {
-        operationId: type.replace(".", "_"),
+        operationId: type === "generation.completed" ? "onGenerationCompleted" : "onGenerationFailed",
         tags: ["Webhooks"],
+        // Atelier calls the subscriber: no Atelier credential is involved (the signature headers authenticate it).
+        security: [],
         summary: `${type}: a task ${status === "completed" ? "completed (results stored, credits debited)" : "failed, was canceled or timed out (nothing charged)"}`,
         description:
           "Sent once per event to each active endpoint subscribed to it, signed per the Standard Webhooks specification. Answer any 2xx within 10 s to acknowledge; anything else (or a redirect, or no answer) is retried with backoff for about 27 hours (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), always with the same webhook-id. An endpoint without a successful delivery for 3 days is disabled (the reason shows in /api/webhooks/list).",
@@ -257,12 +265,10 @@ export function webhooksSection(): Json {
               schema: {
                 type: "object",
                 required: ["type", "timestamp", "data"],
-                additionalProperties: false,
                 properties: {
                   type: { const: type },
                   timestamp: {
-                    type: "string",
-                    format: "date-time",
+                    $ref: "#/components/schemas/Timestamp",
                     description: "when the event happened (the task's final transition)",
                   },
                   data: {
@@ -295,7 +301,7 @@ export function buildOpenApi(serverUrl: string) {
       title: "Atelier API",
       version: APP_VERSION,
       description:
-        "AI images and videos paid for with credits. Every JSON endpoint is POST with a JSON body and answers the envelope `{code, message, data}`: code 0 on success, 1 on error (HTTP 200 unless stated). Generation is asynchronous: create a task, then poll /api/generator/query about every 3 s, stopping after 60 attempts (5 minutes). A readable version is at /docs.",
+        "AI images and videos paid for with credits. Every JSON endpoint is POST with a JSON body and answers the envelope `{code, message, data}`: code 0 on success, 1 on error (HTTP 200 unless stated); every error also names its stable key in the `Atelier-Error-Code` response header (components.schemas.ErrorCode). Generation is asynchronous: create a task, then poll /api/generator/query about every 3 s, stopping after 60 attempts (5 minutes). A readable version is at /docs.",
     },
     servers: [{ url: serverUrl }],
     tags: [...new Set(Object.values(ENDPOINTS).map((d) => d.tag))].map((name) => ({ name })),
@@ -303,7 +309,10 @@ export function buildOpenApi(serverUrl: string) {
     webhooks: webhooksSection(),
     components: {
       securitySchemes: SECURITY_SCHEMES,
+      headers: HEADER_COMPONENTS,
       schemas: {
+        ...TIMESTAMP_SCHEMAS,
+        ErrorCode: errorCodeSchema(),
         Envelope: {
           type: "object",
           required: ["code", "message", "data"],
@@ -313,8 +322,10 @@ export function buildOpenApi(serverUrl: string) {
         ErrorEnvelope: {
           type: "object",
           required: ["code", "message", "data"],
-          additionalProperties: false,
           properties: { code: { const: 1 }, message: { type: "string" }, data: { type: "null" } },
+          description:
+            "An error (spec §7): code 1, the message, data null. Its stable code is in the Atelier-Error-Code response header.",
+          examples: [{ code: 1, message: "insufficient credits: need 5, have 2", data: null }],
         },
       },
     },

@@ -43,6 +43,7 @@ export const KEY_ENDPOINTS = {
     errors: [
       "UNAUTHENTICATED",
       "FORBIDDEN",
+      "RATE_LIMITED",
       "API_KEY_NOT_FOUND",
       "API_KEY_REVOKED",
       "API_KEY_LIMIT",
@@ -59,7 +60,7 @@ export const KEY_ENDPOINTS = {
     auth: "session",
     source: "docs/design.md §5",
     response: z.strictObject({ keys: z.array(ApiKeyInfoSchema) }),
-    errors: ["UNAUTHENTICATED", "FORBIDDEN", "API_KEY_NOT_FOUND", "API_KEY_REVOKED", ...COMMON],
+    errors: ["UNAUTHENTICATED", "FORBIDDEN", "RATE_LIMITED", "API_KEY_NOT_FOUND", "API_KEY_REVOKED", ...COMMON],
   },
   "/api/keys/revoke": {
     method: "POST",
@@ -73,6 +74,7 @@ export const KEY_ENDPOINTS = {
     errors: [
       "UNAUTHENTICATED",
       "FORBIDDEN",
+      "RATE_LIMITED",
       "API_KEY_NOT_FOUND",
       "API_KEY_REVOKED",
       "KEY_ID_NOT_FOUND",

@@ -97,7 +97,16 @@ export const PLATFORM_ENDPOINTS = {
       scopes: z.array(z.enum(KEY_SCOPES)),
       credit_limit: KeyCreditLimitSchema,
     }),
-    errors: ["UNAUTHENTICATED", "FORBIDDEN", "KEY_ID_NOT_FOUND", "INVALID_PARAMS", ...COMMON],
+    errors: [
+      "UNAUTHENTICATED",
+      "FORBIDDEN",
+      "RATE_LIMITED",
+      "API_KEY_NOT_FOUND",
+      "API_KEY_REVOKED",
+      "KEY_ID_NOT_FOUND",
+      "INVALID_PARAMS",
+      ...COMMON,
+    ],
     example: { key_id: "…", scopes: ["generate", "read"], credit_limit: { credits: 100, period: "day" } },
   },
   "/api/usage": {

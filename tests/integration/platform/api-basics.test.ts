@@ -136,6 +136,50 @@ describe("API plumbing", () => {
   });
 });
 
+/**
+ * Each error's stable code travels in the Atelier-Error-Code header (docs/api.md §7,
+ * docs/decisions/116-machine-readable-error-codes.md); the envelope keeps exactly its three fields.
+ */
+describe("machine-readable error codes", () => {
+  test("each error names its code in Atelier-Error-Code; the body stays {code, message, data}", async () => {
+    const cases: [string, RequestInit, number, string, string][] = [
+      ["/api/get-user-info", { method: "POST" }, 200, "UNAUTHENTICATED", "no auth, please sign-in"],
+      ["/api/get-user-info", { method: "GET" }, 405, "METHOD_NOT_ALLOWED", "method not allowed"],
+      ["/api/no-such-endpoint", { method: "POST" }, 404, "NOT_FOUND", "not found"],
+      [
+        "/api/get-user-info",
+        { method: "POST", headers: { "x-api-key": "atl_unknown" } },
+        401,
+        "API_KEY_NOT_FOUND",
+        "API key not found",
+      ],
+    ];
+    for (const [path, init, status, code, message] of cases) {
+      const res = await fetch(`${s.server.url}${path}`, init);
+      expect(res.status).toBe(status);
+      expect(res.headers.get("atelier-error-code")).toBe(code);
+      expect(await res.json()).toEqual({ code: 1, message, data: null });
+    }
+    const { cookie } = await s.api.signUp(uniqueEmail("codes"));
+    const res = await fetch(`${s.server.url}/api/generator/generate`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: s.server.url, cookie },
+      body: JSON.stringify({ ai_type: "video", provider: "runway", model: "gen4.5" }),
+    });
+    expect(res.headers.get("atelier-error-code")).toBe("GENERATION_FIELDS_REQUIRED");
+    expect(await res.json()).toEqual({
+      code: 1,
+      message: "invalid params: ai_type, provider, model, prompt required",
+      data: null,
+    });
+  });
+
+  test("a success carries no error code", async () => {
+    const res = await fetch(`${s.server.url}/api/health`);
+    expect(res.headers.get("atelier-error-code")).toBeNull();
+  });
+});
+
 describe("start-up", () => {
   test("a bad configuration value stops start-up with one line naming the variable", async () => {
     const proc = Bun.spawn(["bun", "app/cli.ts", "serve"], {

@@ -199,4 +199,110 @@ describe("GET /api/openapi.json document", () => {
       expect(status).toBe(ERRORS[code].status);
     }
   });
+
+  test("operationIds read as SDK methods, each unique", () => {
+    const ids: string[] = [];
+    for (const item of Object.values(doc.paths) as Record<string, { operationId: string }>[])
+      for (const op of Object.values(item)) ids.push(op.operationId);
+    for (const item of Object.values(doc.webhooks) as Record<string, { operationId: string }>[])
+      for (const op of Object.values(item)) ids.push(op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z]+$/);
+    const op = (path: string, method = "post") => doc.paths[path][method].operationId;
+    expect(op("/api/generator/generate")).toBe("createGeneration");
+    expect(op("/api/generator/query")).toBe("getGeneration");
+    expect(op("/api/generator/cancel")).toBe("cancelGeneration");
+    expect(op("/api/generator/history")).toBe("listGenerations");
+    expect(op("/api/get-user-credits")).toBe("getCredits");
+    expect(op("/api/health", "get")).toBe("getHealth");
+    expect(op("/api/health")).toBe("checkHealth");
+  });
+
+  test("the two webhooks operations need no Atelier credential (security: [])", () => {
+    for (const type of ["generation.completed", "generation.failed"])
+      expect(doc.webhooks[type].post.security).toEqual([]);
+  });
+
+  test("responses allow additions: no additionalProperties false under any response or webhook payload", () => {
+    const strictAt: string[] = [];
+    const walk = (node: unknown, where: string) => {
+      if (!node || typeof node !== "object") return;
+      if ((node as { additionalProperties?: unknown }).additionalProperties === false) strictAt.push(where);
+      for (const [k, v] of Object.entries(node)) walk(v, `${where}/${k}`);
+    };
+    for (const [path, item] of Object.entries(doc.paths) as [string, Record<string, { responses: unknown }>][])
+      for (const [method, op] of Object.entries(item)) walk(op.responses, `${method} ${path}`);
+    walk(doc.webhooks, "webhooks");
+    walk(doc.components.schemas.ErrorEnvelope, "ErrorEnvelope");
+    expect(strictAt).toEqual([]);
+    // Request schemas stay as strict as the routes: cancel refuses unknown fields.
+    const cancel = doc.paths["/api/generator/cancel"].post.requestBody.content["application/json"].schema;
+    expect(cancel.additionalProperties).toBe(false);
+  });
+
+  test("one shared timestamp schema: the date-time pattern is written once per component", () => {
+    const text = JSON.stringify(doc);
+    const pattern = JSON.stringify(doc.components.schemas.Timestamp.pattern);
+    expect(pattern.length).toBeGreaterThan(200);
+    expect(text.split(pattern).length - 1).toBe(1);
+    expect(text.split('"#/components/schemas/Timestamp"').length - 1).toBeGreaterThan(40);
+    const created =
+      doc.paths["/api/generator/query"].post.responses["200"].content["application/json"].schema.oneOf[0].properties
+        .data.oneOf[0].properties.created_at;
+    expect(created).toEqual({ $ref: "#/components/schemas/Timestamp" });
+  });
+
+  test("the answers a validating proxy met are documented: Stripe's 400, keys/create's 429, 503 service busy", () => {
+    const stripe = doc.paths["/api/billing/webhook/stripe"].post.responses["400"];
+    expect(stripe.description).toContain("`webhook not configured: set STRIPE_WEBHOOK_SECRET`");
+    expect(stripe.description).toContain("`invalid signature`");
+    const keys = doc.paths["/api/keys/create"].post.responses["429"];
+    expect(keys.description).toContain("`Too Many Requests`");
+    expect(keys.headers).toHaveProperty("Retry-After");
+    for (const [path, item] of Object.entries(doc.paths) as [string, Record<string, { responses: any }>][]) {
+      const def = ENDPOINTS[path as keyof typeof ENDPOINTS];
+      if (!(def.errors as readonly string[]).includes("BUSY")) continue;
+      for (const op of Object.values(item)) {
+        expect(op.responses["503"]?.description).toContain("`service busy, please try again`");
+        expect(op.responses["503"].headers).toHaveProperty("Retry-After");
+      }
+    }
+  });
+
+  test("response headers: the request id everywhere, Idempotent-Replayed on generate, the error code on errors", () => {
+    for (const item of Object.values(doc.paths) as Record<string, { responses: Record<string, any> }>[])
+      for (const op of Object.values(item))
+        for (const response of Object.values(op.responses)) expect(response.headers).toHaveProperty("X-Request-Id");
+    const gen = doc.paths["/api/generator/generate"].post.responses;
+    expect(gen["200"].headers).toHaveProperty("Idempotent-Replayed");
+    expect(gen["200"].headers).toHaveProperty("Atelier-Error-Code");
+    expect(gen["401"].headers).toHaveProperty("Atelier-Error-Code");
+    expect(doc.components.headers.RequestId.schema).toEqual({ type: "string" });
+  });
+
+  test("errors have examples named by their stable code (the error table's keys)", () => {
+    const ok = doc.paths["/api/generator/generate"].post.responses["200"].content["application/json"];
+    expect(ok.examples.INSUFFICIENT_CREDITS.value).toEqual({
+      code: 1,
+      message: "insufficient credits: need <needed>, have <available>",
+      data: null,
+    });
+    expect(ok.examples.KEY_CREDIT_LIMIT.value.message).toBe(
+      "key credit limit reached: <used> of <limit> this <period>",
+    );
+    const unauthorized = doc.paths["/api/generator/generate"].post.responses["401"].content["application/json"];
+    expect(Object.keys(unauthorized.examples).sort()).toEqual(["API_KEY_NOT_FOUND", "API_KEY_REVOKED"]);
+    expect(doc.components.schemas.ErrorCode.enum).toEqual(Object.keys(ERRORS));
+  });
+
+  test("generate: model has its known values, options one schema per catalog model", () => {
+    const gen = doc.paths["/api/generator/generate"].post.requestBody.content["application/json"].schema;
+    expect(gen.properties.model.anyOf[0].enum).toEqual(expect.arrayContaining(["dall-e-3", "kling-v1", "gen4.5"]));
+    const flux = gen.anyOf.find((v: { title: string }) => v.title === "replicate/black-forest-labs/flux-schnell");
+    expect(flux.properties.model).toMatchObject({ const: "black-forest-labs/flux-schnell" });
+    expect(flux.properties.options.additionalProperties).toBe(false);
+    expect(Object.keys(flux.properties.options.properties)).toContain("aspect_ratio");
+    // A model an operator adds later still validates (its own variant).
+    expect(gen.anyOf.at(-1).properties.model.not.enum).toContain("dall-e-3");
+  });
 });

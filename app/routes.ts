@@ -41,6 +41,11 @@ export default [
   route("api/openapi.json", "routes/api/openapi.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
+  // ---- machine clients with an API key: MCP (docs/mcp.md) and the OpenAI-compatible images API (docs/openai-compat.md)
+  route("mcp", "routes/mcp.ts"),
+  route("v1/images/generations", "routes/v1/images-generations.ts"),
+  route("v1/*", "routes/v1/not-found.ts"),
+
   // ---- the admin dashboard's tables as CSV (admins only)
   route("admin/dashboard.csv", "routes/admin-dashboard-csv.ts"),
 

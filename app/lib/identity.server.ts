@@ -27,24 +27,39 @@ export const API_KEY_HEADER = "x-api-key";
 /** The caller, or null when the request carries neither a key nor a session. */
 export async function resolveCaller(request: Request, services: Services): Promise<Caller | null> {
   const key = request.headers.get(API_KEY_HEADER);
-  if (key !== null) {
-    const identity = await authenticateApiKey(services.db, key, services.clock);
-    const owner = await findKeyOwner(services.db, identity.userId, services.clock.now());
-    if (!owner) throw new AppError("API_KEY_NOT_FOUND");
-    const admin = isAdmin(services.config, owner.user);
-    return {
-      user: owner.user,
-      via: "api_key",
-      apiKeyId: identity.keyId,
-      isAdmin: admin,
-      tier: tierOf(admin, owner.premium),
-      scopes: identity.scopes,
-    };
-  }
+  if (key !== null) return keyCaller(key, services);
   const userId = await sessionUser(request, services);
   const user = userId ? await findUserById(services.db, userId) : undefined;
   if (!user) return null;
   return { user, via: "session", apiKeyId: null, isAdmin: isAdmin(services.config, user), tier: null, scopes: null };
+}
+
+/** The owner of an API key as a caller; HTTP 401 (API_KEY_NOT_FOUND / API_KEY_REVOKED) for a bad key. */
+export async function keyCaller(key: string, services: Services): Promise<Caller> {
+  const identity = await authenticateApiKey(services.db, key, services.clock);
+  const owner = await findKeyOwner(services.db, identity.userId, services.clock.now());
+  if (!owner) throw new AppError("API_KEY_NOT_FOUND");
+  const admin = isAdmin(services.config, owner.user);
+  return {
+    user: owner.user,
+    via: "api_key",
+    apiKeyId: identity.keyId,
+    isAdmin: admin,
+    tier: tierOf(admin, owner.premium),
+    scopes: identity.scopes,
+  };
+}
+
+/**
+ * The key a machine client presents where only keys are accepted (MCP, the OpenAI-compatible endpoints):
+ * `Authorization: Bearer <key>` as those clients send it, or `X-API-Key`; null when neither is there.
+ */
+export function presentedKey(request: Request): string | null {
+  const header = request.headers.get(API_KEY_HEADER);
+  if (header !== null) return header;
+  const authorization = request.headers.get("authorization");
+  const m = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+  return m ? m[1]! : null;
 }
 
 /**

@@ -36,6 +36,12 @@ export class LocalStorage implements ResultStorage {
     return `${this.publicBase}/${key}`;
   }
 
+  async read(url: string): Promise<Uint8Array | null> {
+    if (!url.startsWith(`${this.publicBase}/`)) return null;
+    const file = resolveKey(this.root, url.slice(this.publicBase.length + 1));
+    return file ? new Uint8Array(await Bun.file(file).arrayBuffer()) : null;
+  }
+
   async deletePrefix(prefix: string): Promise<void> {
     const dir = resolveKey(this.root, prefix.replace(/\/+$/, ""));
     if (dir) await rm(dir, { recursive: true, force: true });

@@ -1,0 +1,48 @@
+/**
+ * `POST /v1/images/generations` as Atelier tasks (docs/openai-compat.md): one task per image through
+ * startGeneration (credits, the key's cap, history, webhooks as for any generate), then a wait for all of them as
+ * `Prefer: wait` waits (wait.server.ts). A refusal of the k-th task cancels the ones already created (pending: free),
+ * so a request makes all its images or none.
+ */
+import { cancelGeneration } from "~/domain/generations/cancel.server";
+import { type StartGenerationDeps, startGeneration } from "~/domain/generations/start-generation.server";
+import { queryGeneration } from "~/domain/generations/views.server";
+import { waitForFinish } from "~/domain/generations/wait.server";
+import type { ProviderRegistry } from "~/providers/registry.server";
+import type { ImagesRequest } from "./images";
+
+export interface GenerateImagesDeps extends StartGenerationDeps {
+  providers: ProviderRegistry;
+}
+
+export interface GenerateImagesArgs {
+  userId: string;
+  apiKeyId: string | null;
+  request: ImagesRequest;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export type TaskView = Awaited<ReturnType<typeof queryGeneration>>;
+
+export async function generateImages(deps: GenerateImagesDeps, args: GenerateImagesArgs): Promise<TaskView[]> {
+  const ids: string[] = [];
+  try {
+    for (let i = 0; i < args.request.n; i++) {
+      const { row } = await startGeneration(deps, {
+        userId: args.userId,
+        input: args.request.input,
+        apiKeyId: args.apiKeyId,
+      });
+      ids.push(row.id);
+    }
+  } catch (error) {
+    for (const id of ids) await cancelGeneration(deps, args.userId, id).catch(() => undefined);
+    throw error;
+  }
+  const endAt = Date.now() + args.timeoutMs;
+  for (const id of ids) {
+    await waitForFinish(deps.db, id, { timeoutMs: Math.max(0, endAt - Date.now()), signal: args.signal });
+  }
+  return Promise.all(ids.map((id) => queryGeneration(deps.db, args.userId, id)));
+}

@@ -1,0 +1,134 @@
+/**
+ * OpenAI's images request read as Atelier generate requests (docs/openai-compat.md): `model` is an OpenAI model id
+ * (`dall-e-3`, `gpt-image-1`: the openai provider's models) or `<provider>/<model>` for any image model of the
+ * catalog; `size` becomes the model's `size` when it has one, else the closest of its `aspect_ratio` values;
+ * `quality` and `style` pass to models that take them (OpenAI's names translated between its two models). Pure:
+ * refusals are OpenAiRefusal, which the route answers in OpenAI's error shape.
+ */
+import { findOffering, type Offering, type OptionSpec } from "~/domain/catalog";
+
+export const MAX_IMAGES = 4;
+
+export class OpenAiRefusal extends Error {
+  constructor(
+    readonly status: 400 | 404,
+    message: string,
+    readonly param: string | null,
+    readonly code: string | null,
+  ) {
+    super(message);
+    this.name = "OpenAiRefusal";
+  }
+}
+
+export interface ImagesRequest {
+  /** The generate request of each image. */
+  input: { ai_type: "image"; provider: string; model: string; prompt: string; options: Record<string, unknown> };
+  n: number;
+  responseFormat: "url" | "b64_json";
+}
+
+const invalid = (param: string, message: string) => new OpenAiRefusal(400, message, param, "invalid_value");
+
+/** `dall-e-3` → openai/dall-e-3; `kling/kling-v1` → kling/kling-v1 (the model may hold slashes itself). */
+export function resolveImageModel(model: string): Offering {
+  const slash = model.indexOf("/");
+  const [provider, name] = slash < 0 ? ["openai", model] : [model.slice(0, slash), model.slice(slash + 1)];
+  const offering = findOffering("image", provider, name);
+  if (!offering || offering.enabled === false) {
+    throw new OpenAiRefusal(
+      404,
+      `The model \`${model}\` does not exist or you do not have access to it.`,
+      "model",
+      "model_not_found",
+    );
+  }
+  return offering;
+}
+
+const enumValues = (spec: OptionSpec | undefined): readonly string[] | null =>
+  spec?.type === "enum" ? spec.values : null;
+
+/** "1792x1024" → the aspect value ("16:9") nearest in ratio (compared as logarithms: 2:1 and 1:2 are as far from 1:1). */
+function nearestAspect(width: number, height: number, values: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const value of values) {
+    const m = /^(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/.exec(value);
+    if (!m) continue;
+    const distance = Math.abs(Math.log(width / height) - Math.log(Number(m[1]) / Number(m[2])));
+    if (distance < bestDistance) [best, bestDistance] = [value, distance];
+  }
+  return best;
+}
+
+// OpenAI's quality names differ between its models: each maps to the other's nearest.
+const QUALITY_ALIASES: Record<string, string> = { hd: "high", standard: "medium", high: "hd", medium: "standard" };
+
+function sizeOption(offering: Offering, size: string): Record<string, string> {
+  const sizes = enumValues(offering.options.size);
+  if (sizes) {
+    if (!sizes.includes(size))
+      throw invalid("size", `Invalid value for 'size': '${size}'. Supported values are: ${sizes.join(", ")}.`);
+    return { size };
+  }
+  const m = /^(\d{1,5})x(\d{1,5})$/.exec(size);
+  if (!m || Number(m[1]) === 0 || Number(m[2]) === 0)
+    throw invalid("size", `Invalid value for 'size': '${size}'. Expected WIDTHxHEIGHT, e.g. 1024x1024.`);
+  const aspects = enumValues(offering.options.aspect_ratio);
+  const aspect = aspects && nearestAspect(Number(m[1]), Number(m[2]), aspects);
+  return aspect ? { aspect_ratio: aspect } : {};
+}
+
+function qualityOption(offering: Offering, quality: string): Record<string, string> {
+  const values = enumValues(offering.options.quality);
+  if (!values || quality === "auto") return values?.includes("auto") ? { quality } : {};
+  if (values.includes(quality)) return { quality };
+  const alias = QUALITY_ALIASES[quality];
+  if (alias && values.includes(alias)) return { quality: alias };
+  if (quality === "low" && values.includes("standard")) return { quality: "standard" };
+  throw invalid("quality", `Invalid value for 'quality': '${quality}'. Supported values are: ${values.join(", ")}.`);
+}
+
+function styleOption(offering: Offering, style: string): Record<string, string> {
+  const values = enumValues(offering.options.style);
+  if (!values) return {};
+  if (values.includes(style)) return { style };
+  throw invalid("style", `Invalid value for 'style': '${style}'. Supported values are: ${values.join(", ")}.`);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+function optionalString(body: Record<string, unknown>, param: string): string | undefined {
+  const v = body[param];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "string") throw invalid(param, `Invalid type for '${param}': expected a string.`);
+  return v;
+}
+
+/** The request's fields checked in OpenAI's terms; fields it does not use (`user`, `background`…) are ignored. */
+export function parseImagesRequest(body: unknown): ImagesRequest {
+  if (!isObject(body)) throw new OpenAiRefusal(400, "The request body must be a JSON object.", null, null);
+  const prompt = optionalString(body, "prompt");
+  if (!prompt?.trim()) throw new OpenAiRefusal(400, "Missing required parameter: 'prompt'.", "prompt", null);
+  const offering = resolveImageModel(optionalString(body, "model") ?? "dall-e-3");
+  const n = body.n ?? 1;
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > MAX_IMAGES)
+    throw invalid("n", `Invalid value for 'n': expected an integer from 1 to ${MAX_IMAGES}.`);
+  const responseFormat = optionalString(body, "response_format") ?? "url";
+  if (responseFormat !== "url" && responseFormat !== "b64_json")
+    throw invalid("response_format", `Invalid value for 'response_format': '${responseFormat}'. Use url or b64_json.`);
+  const size = optionalString(body, "size");
+  const quality = optionalString(body, "quality");
+  const style = optionalString(body, "style");
+  const options = {
+    ...(size && size !== "auto" ? sizeOption(offering, size) : {}),
+    ...(quality ? qualityOption(offering, quality) : {}),
+    ...(style ? styleOption(offering, style) : {}),
+  };
+  return {
+    input: { ai_type: "image", provider: offering.provider, model: offering.model, prompt, options },
+    n,
+    responseFormat,
+  };
+}

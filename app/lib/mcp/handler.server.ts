@@ -1,0 +1,89 @@
+/**
+ * The MCP endpoint (docs/mcp.md, docs/decisions/117-stateless-mcp.md): Streamable HTTP in stateless mode, one
+ * McpServer and transport per HTTP request, JSON answers (no SSE). The key is checked before anything MCP runs: no
+ * key or a bad one is HTTP 401, a dry rate limit 429, both with a JSON-RPC error body carrying the envelope's message.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { readJsonBody } from "~/lib/api.server";
+import { AppError, isAppError, isDatabaseBusy } from "~/lib/errors";
+import type { Caller } from "~/lib/identity.server";
+import { requireKeyCaller, takeRateUnits } from "~/lib/key-gate.server";
+import { log } from "~/lib/log.server";
+import { BASELINE_HEADERS } from "~/lib/security-headers.server";
+import { getServices } from "~/lib/services.server";
+import { APP_VERSION } from "~/lib/version";
+import { registerTools } from "./tools.server";
+
+export const MCP_ROUTE = "/mcp";
+
+/** HTTP status of a refusal at the gate: auth failures are 401 here (the envelope's UNAUTHENTICATED is 200). */
+function gateStatus(error: AppError): number {
+  if (error.code === "UNAUTHENTICATED" || error.code === "API_KEY_NOT_FOUND" || error.code === "API_KEY_REVOKED")
+    return 401;
+  if (error.code === "INVALID_PARAMS") return 400;
+  return error.status === 200 ? 400 : error.status;
+}
+
+function rpcError(status: number, message: string, headers: Record<string, string> = {}): Response {
+  // -32001: a server-defined JSON-RPC error (the range -32000..-32099); -32700 for a body that is not JSON.
+  const code = status === 400 ? -32700 : -32001;
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
+    status,
+    headers: { ...BASELINE_HEADERS, ...headers, "Content-Type": "application/json", "Cache-Control": "no-store" },
+  });
+}
+
+function refusal(error: unknown): Response {
+  if (isAppError(error)) {
+    const status = gateStatus(error);
+    const headers: Record<string, string> = status === 401 ? { "WWW-Authenticate": 'Bearer realm="atelier"' } : {};
+    return rpcError(status, error.message, { ...headers, ...error.headers });
+  }
+  if (isDatabaseBusy(error)) return rpcError(503, new AppError("BUSY").message, { "Retry-After": "1" });
+  log.error("unhandled error at /mcp", { error });
+  return rpcError(500, new AppError("INTERNAL").message);
+}
+
+/** JSON-RPC requests in a body (a message or a batch): each one is a call against the rate limit. */
+function requestCount(body: unknown): number {
+  const messages = Array.isArray(body) ? body : [body];
+  let n = 0;
+  for (const m of messages) if (m && typeof m === "object" && "method" in m && "id" in m) n++;
+  return n;
+}
+
+export async function handleMcp(request: Request): Promise<Response> {
+  const services = getServices();
+  let caller: Caller;
+  let parsedBody: unknown;
+  let rateHeaders: Record<string, string>;
+  try {
+    caller = await requireKeyCaller(request, services);
+    if (request.method !== "POST") {
+      // Stateless: no server-initiated stream to open (GET) and no session to end (DELETE).
+      const refused = new AppError("METHOD_NOT_ALLOWED");
+      refused.headers = { Allow: "POST" };
+      throw refused;
+    }
+    parsedBody = await readJsonBody(request);
+    rateHeaders = await takeRateUnits(services, caller, MCP_ROUTE, Math.max(1, requestCount(parsedBody)));
+  } catch (error) {
+    return refusal(error);
+  }
+  const server = new McpServer({ name: "atelier", version: APP_VERSION });
+  registerTools(server, { services, caller, signal: request.signal });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  try {
+    await server.connect(transport);
+    const response = await transport.handleRequest(request, { parsedBody });
+    for (const [name, value] of Object.entries({ ...BASELINE_HEADERS, ...rateHeaders }))
+      if (!response.headers.has(name)) response.headers.set(name, value);
+    return response;
+  } finally {
+    void server.close();
+  }
+}

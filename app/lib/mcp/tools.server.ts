@@ -1,0 +1,189 @@
+/**
+ * The MCP tools (docs/mcp.md): each one is an API endpoint spoken as a tool, through the same domain functions, with
+ * the endpoint's scope (scopes.ts) and the caller's key (its spending cap). Rate limits are taken per call by the gate
+ * in front (key-gate.server.ts). A refusal is a tool error whose text is the envelope's message.
+ */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { listModels } from "~/domain/catalog/models.server";
+import { getCredits } from "~/domain/credits/ledger.server";
+import { historyAfterJson, historyPageJson, normalizePaging } from "~/domain/generations/history.server";
+import { startGeneration } from "~/domain/generations/start-generation.server";
+import { queryGeneration } from "~/domain/generations/views.server";
+import { answerAfterWait, MAX_WAIT_SECONDS, takeWaitSlot } from "~/domain/generations/wait.server";
+import { requireScope } from "~/lib/api.server";
+import { GENERATE_MESSAGE } from "~/lib/endpoints.server";
+import { AppError, isAppError, isDatabaseBusy } from "~/lib/errors";
+import { getGenerationRuntime } from "~/lib/generation-runtime.server";
+import type { Caller } from "~/lib/identity.server";
+import { log } from "~/lib/log.server";
+import type { Services } from "~/lib/services.server";
+
+export interface ToolContext {
+  services: Services;
+  caller: Caller;
+  /** The HTTP request went away: a held wait ends. */
+  signal: AbortSignal;
+}
+
+const MIME: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  webp: "image/webp",
+  gif: "image/gif",
+  mp4: "video/mp4",
+  webm: "video/webm",
+  mov: "video/quicktime",
+};
+
+/** A tool's answer: the JSON as text, and each result file as a resource link the client can open. */
+export function toolResult(data: unknown): CallToolResult {
+  const content: CallToolResult["content"] = [{ type: "text", text: JSON.stringify(data) }];
+  const urls = (data as { result_urls?: unknown } | null)?.result_urls;
+  if (Array.isArray(urls)) {
+    for (const url of urls) {
+      if (typeof url !== "string") continue;
+      const name = url.split("/").pop() ?? url;
+      const mimeType = MIME[name.split(".").pop()?.toLowerCase() ?? ""];
+      content.push({ type: "resource_link", uri: url, name, ...(mimeType ? { mimeType } : {}) });
+    }
+  }
+  return { content };
+}
+
+/** A refusal as a tool error carrying the envelope's message (docs/design.md §1). */
+export function toolError(error: unknown): CallToolResult {
+  let message: string;
+  if (isAppError(error)) message = error.message;
+  else if (isDatabaseBusy(error)) message = new AppError("BUSY").message;
+  else {
+    log.error("unhandled error in an MCP tool", { error });
+    message = new AppError("INTERNAL").message;
+  }
+  return { isError: true, content: [{ type: "text", text: message }] };
+}
+
+/** Runs a tool body as the endpoint `route` would: the key's scope first, errors as tool errors. */
+async function asEndpoint(ctx: ToolContext, route: string, body: () => Promise<unknown>): Promise<CallToolResult> {
+  try {
+    requireScope(ctx.caller, route);
+    return toolResult(await body());
+  } catch (error) {
+    return toolError(error);
+  }
+}
+
+const GenId = z.string().min(1).max(200).describe("the task's gen_id");
+
+export function registerTools(server: McpServer, ctx: ToolContext): void {
+  const { services, caller } = ctx;
+
+  server.registerTool(
+    "list_models",
+    {
+      description:
+        "The models on sale: ai_type, provider, model, credits per task, and the JSON Schema of the options each accepts.",
+      inputSchema: { ai_type: z.enum(["image", "video"]).optional().describe("only image or only video models") },
+      annotations: { readOnlyHint: true },
+    },
+    ({ ai_type }) =>
+      asEndpoint(ctx, "/api/models", async () => {
+        const models = await listModels({ ...services, providers: getGenerationRuntime().providers });
+        return { models: ai_type ? models.filter((m) => m.ai_type === ai_type) : models };
+      }),
+  );
+
+  server.registerTool(
+    "generate",
+    {
+      description:
+        "Create a generation task (costs the model's credits when it completes). With wait_seconds (1–60) the answer waits for the task: status completed with result_urls, failed with error_message, or still pending/processing with its gen_id for get_generation.",
+      inputSchema: {
+        ai_type: z.string().describe("image or video"),
+        provider: z.string().describe("the provider, as list_models names it"),
+        model: z.string().describe("the model, as list_models names it"),
+        prompt: z.string().describe("what to generate, at most 4000 characters"),
+        options: z.record(z.string(), z.unknown()).optional().describe("model options (list_models gives each schema)"),
+        wait_seconds: z
+          .int()
+          .min(0)
+          .max(MAX_WAIT_SECONDS)
+          .optional()
+          .describe("seconds to wait for the result (0–60; 0 or absent answers at once)"),
+      },
+    },
+    ({ wait_seconds, ...input }) =>
+      asEndpoint(ctx, "/api/generator/generate", async () => {
+        // The slot is taken before anything is created, as for `Prefer: wait` (wait.server.ts).
+        const release = wait_seconds ? takeWaitSlot(caller.user.id) : null;
+        try {
+          const { row } = await startGeneration(
+            {
+              db: services.db,
+              clock: services.clock,
+              config: services.config,
+              providers: getGenerationRuntime().providers,
+            },
+            { userId: caller.user.id, input, apiKeyId: caller.apiKeyId },
+          );
+          const view =
+            release && wait_seconds
+              ? await answerAfterWait(services.db, caller.user.id, row.id, {
+                  timeoutMs: wait_seconds * 1000,
+                  signal: ctx.signal,
+                })
+              : await queryGeneration(services.db, caller.user.id, row.id);
+          return { ...view, message: GENERATE_MESSAGE };
+        } finally {
+          release?.();
+        }
+      }),
+  );
+
+  server.registerTool(
+    "get_generation",
+    {
+      description: "One task's status: pending, processing, completed (result_urls) or failed (error_message).",
+      inputSchema: { gen_id: GenId },
+      annotations: { readOnlyHint: true },
+    },
+    ({ gen_id }) => asEndpoint(ctx, "/api/generator/query", () => queryGeneration(services.db, caller.user.id, gen_id)),
+  );
+
+  server.registerTool(
+    "list_generations",
+    {
+      description:
+        'Your tasks, newest first, paged (page, page_size ≤ 100), or by cursor ("" for the newest, then next_cursor).',
+      inputSchema: {
+        page: z.int().min(1).optional(),
+        page_size: z.int().min(1).max(100).optional(),
+        cursor: z.string().max(200).optional(),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    (input) =>
+      asEndpoint(ctx, "/api/generator/history", async () => {
+        const paging = normalizePaging(input);
+        const json =
+          input.cursor === undefined
+            ? await historyPageJson(services.db, caller.user.id, paging)
+            : await historyAfterJson(services.db, caller.user.id, { cursor: input.cursor, pageSize: paging.pageSize });
+        return JSON.parse(json) as unknown;
+      }),
+  );
+
+  server.registerTool(
+    "get_credits",
+    {
+      description: "Your credits: left_credits (spendable now) and total_credits (ever granted).",
+      inputSchema: {},
+      annotations: { readOnlyHint: true },
+    },
+    () =>
+      asEndpoint(ctx, "/api/get-user-credits", () =>
+        services.db.exec(getCredits(services.db, caller.user.id, services.clock)),
+      ),
+  );
+}

@@ -1,0 +1,121 @@
+/**
+ * `POST /v1/images/generations` (docs/openai-compat.md): an Atelier key as `Authorization: Bearer`, OpenAI's request
+ * and answer shapes. The key's rate limit takes one unit per image (each image is one generate), its scope is
+ * `generate`; the request holds a wait slot (wait.server.ts) for up to MAX_WAIT_SECONDS.
+ */
+
+import { MAX_WAIT_SECONDS, takeWaitSlot } from "~/domain/generations/wait.server";
+import { generateImages, type TaskView } from "~/domain/openai-compat/generate-images.server";
+import { OpenAiRefusal, parseImagesRequest } from "~/domain/openai-compat/images";
+import { readJsonBody, requireScope } from "~/lib/api.server";
+import { getGenerationRuntime } from "~/lib/generation-runtime.server";
+import { requireKeyCaller, takeRateUnits } from "~/lib/key-gate.server";
+import { BASELINE_HEADERS } from "~/lib/security-headers.server";
+import { getServices } from "~/lib/services.server";
+import { fromRefusal, NO_RETRY_HEADERS, type OpenAiError, openAiErrorResponse, openAiFailure } from "./respond.server";
+
+export const IMAGES_ROUTE = "/v1/images/generations";
+/** A stored result read back for `b64_json` larger than this is refused rather than held in memory. */
+const MAX_B64_BYTES = 32 * 1024 * 1024;
+
+const refusalOf = (e: unknown): OpenAiError | null => (e instanceof OpenAiRefusal ? fromRefusal(e) : null);
+
+async function resultBytes(url: string): Promise<Uint8Array> {
+  const own = await getGenerationRuntime().storage.read?.(url);
+  if (own) return own;
+  // A bucket's public URL (S3 storage): the result is ours, read back over HTTP.
+  const response = await fetch(url, { redirect: "error" });
+  if (!response.ok) throw new Error(`reading a stored result answered ${response.status}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes.byteLength > MAX_B64_BYTES) throw new Error("stored result too large for b64_json");
+  return bytes;
+}
+
+/** The tasks as OpenAI's answer, or the error when none completed or some are still running. */
+async function answer(views: TaskView[], format: "url" | "b64_json"): Promise<Response> {
+  const running = views.filter((v) => v.status === "pending" || v.status === "processing");
+  if (running.length > 0) {
+    return openAiErrorResponse({
+      status: 504,
+      type: "server_error",
+      code: "timeout",
+      message: `the image is not ready after ${MAX_WAIT_SECONDS} s; the task goes on: ${running
+        .map((v) => v.urls?.get ?? v.gen_id)
+        .join(", ")}`,
+      headers: NO_RETRY_HEADERS,
+    });
+  }
+  const urls = views.flatMap((v) => ("result_urls" in v ? v.result_urls : []));
+  if (urls.length === 0) {
+    const failed = views.find((v) => v.status === "failed");
+    return openAiErrorResponse({
+      status: 500,
+      type: "server_error",
+      code: "generation_failed",
+      message: failed && "error_message" in failed ? failed.error_message : "the generation failed",
+      headers: NO_RETRY_HEADERS,
+    });
+  }
+  const data =
+    format === "url"
+      ? urls.map((url) => ({ url }))
+      : await Promise.all(
+          urls.map(async (url) => ({ b64_json: Buffer.from(await resultBytes(url)).toString("base64") })),
+        );
+  return Response.json(
+    { created: Math.floor(Date.now() / 1000), data },
+    { headers: { ...BASELINE_HEADERS, "Cache-Control": "no-store" } },
+  );
+}
+
+export async function handleImagesGenerations(request: Request): Promise<Response> {
+  const services = getServices();
+  let release: (() => void) | null = null;
+  try {
+    const caller = await requireKeyCaller(request, services);
+    if (request.method !== "POST") {
+      return openAiErrorResponse({
+        status: 405,
+        type: "invalid_request_error",
+        code: null,
+        message: "method not allowed",
+        headers: { Allow: "POST" },
+      });
+    }
+    requireScope(caller, "/api/generator/generate");
+    const parsed = parseImagesRequest(await readJsonBody(request));
+    const rateHeaders = await takeRateUnits(services, caller, IMAGES_ROUTE, parsed.n);
+    release = takeWaitSlot(caller.user.id);
+    if (!release) {
+      return openAiErrorResponse({
+        status: 429,
+        type: "requests",
+        code: "rate_limit_exceeded",
+        message: "too many image requests waiting at once; retry when one has finished",
+        headers: { ...rateHeaders, "Retry-After": "5" },
+      });
+    }
+    const views = await generateImages(
+      {
+        db: services.db,
+        clock: services.clock,
+        config: services.config,
+        providers: getGenerationRuntime().providers,
+      },
+      {
+        userId: caller.user.id,
+        apiKeyId: caller.apiKeyId,
+        request: parsed,
+        timeoutMs: MAX_WAIT_SECONDS * 1000,
+        signal: request.signal,
+      },
+    );
+    const response = await answer(views, parsed.responseFormat);
+    for (const [name, value] of Object.entries(rateHeaders)) response.headers.set(name, value);
+    return response;
+  } catch (error) {
+    return openAiFailure(error, refusalOf);
+  } finally {
+    release?.();
+  }
+}

@@ -1,4 +1,4 @@
-import { FAL_MODELS, GOOGLE_MODELS } from "./catalog/seed-providers";
+import { FAL_MODELS, GOOGLE_MODELS, IMAGE_INPUT_MODELS } from "./catalog/seed-providers";
 
 /**
  * The catalog (docs/design.md §2): the single source of truth for which provider
@@ -111,6 +111,9 @@ const KLING_VIDEO: Record<string, OptionSpec> = {
     label: "Prompt adherence",
     help: "0–1; higher follows the prompt more closely",
   },
+  // Kling's image2video: with a picture the video takes its shape, so aspect_ratio is not sent.
+  image: { type: "image", param: "image", label: "Start image", help: "optional: the first frame" },
+  image_end: { type: "image", param: "image_tail", label: "End image", help: "optional: the last frame" },
 };
 
 const BUILT_IN: readonly Offering[] = [
@@ -141,6 +144,19 @@ const BUILT_IN: readonly Offering[] = [
     options: {
       size: { type: "enum", values: ["1024x1024", "1536x1024", "1024x1536"], default: "1024x1024", label: "Size" },
       quality: { type: "enum", values: ["low", "medium", "high", "auto"], default: "auto", label: "Quality" },
+      // With a picture the task goes to OpenAI's edits endpoint (docs/providers.md "OpenAI").
+      image: {
+        type: "image",
+        param: "image",
+        label: "Image to edit",
+        help: "optional: the prompt describes the change",
+      },
+      mask: {
+        type: "image",
+        param: "mask",
+        label: "Mask",
+        help: "a PNG the size of the image; clear pixels are redrawn",
+      },
     },
   },
   {
@@ -236,7 +252,7 @@ const BUILT_IN: readonly Offering[] = [
  * (app/domain/catalog/seed-providers.ts). The database holds the live catalog (docs/catalog.md): this list
  * seeds it, and an admin changes it from there.
  */
-export const CATALOG: readonly Offering[] = [...BUILT_IN, ...FAL_MODELS, ...GOOGLE_MODELS];
+export const CATALOG: readonly Offering[] = [...BUILT_IN, ...FAL_MODELS, ...GOOGLE_MODELS, ...IMAGE_INPUT_MODELS];
 
 let active: readonly Offering[] = CATALOG;
 

@@ -18,14 +18,8 @@ import {
   retryCreate,
   statusError,
 } from "./http.server";
-import {
-  type AsyncProvider,
-  declaredOptions,
-  type GenerationRequest,
-  type PollResult,
-  ProviderError,
-  type ResultAsset,
-} from "./types";
+import { declaredInputs, plainOptions } from "./inputs.server";
+import { type AsyncProvider, type GenerationRequest, type PollResult, ProviderError, type ResultAsset } from "./types";
 
 /** An endpoint id: `owner/alias` and an optional path (`fal-ai/flux/dev`); no empty or dot segments. */
 const ENDPOINT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*){1,6}$/;
@@ -81,18 +75,15 @@ function resultAssets(json: any): ResultAsset[] {
     }));
 }
 
-/** The request's input: the prompt and the declared options, each under its upstream name (`image` → `image_url`). */
+/**
+ * The request's input: the prompt and the declared options, each under its upstream name, and each picture as the
+ * URL fal fetches under its field (`image` → `image_url`).
+ */
 export function falInput(req: GenerationRequest): Record<string, unknown> {
   const specs = findOffering(req.aiType, req.provider, req.model)?.options ?? {};
   const input: Record<string, unknown> = { prompt: req.prompt };
-  for (const [key, value] of Object.entries(declaredOptions(req))) {
-    // fal fetches image inputs from their URL itself; an uploaded file's id means nothing to it yet.
-    if (specs[key]?.type === "image" && !String(value).startsWith("https://"))
-      throw new ProviderError("bad_request", "uploaded files are not available to this model yet; pass an https URL", {
-        retryable: false,
-      });
-    input[specs[key]?.param ?? key] = value;
-  }
+  for (const [key, value] of Object.entries(plainOptions(req))) input[specs[key]?.param ?? key] = value;
+  for (const i of declaredInputs(req)) input[i.param] = i.image.url;
   return input;
 }
 

@@ -10,7 +10,7 @@
  */
 import { findOffering } from "~/domain/catalog";
 import type { Config } from "~/lib/config.server";
-import { BodyTooLarge, OutboundRefused, readCapped, safeFetch } from "~/lib/outbound.server";
+import { readCapped } from "~/lib/outbound.server";
 import {
   type AdapterOptions,
   badResponse,
@@ -26,10 +26,11 @@ import {
   sniffContentType,
   statusError,
 } from "./http.server";
+import { declaredInputs, plainOptions } from "./inputs.server";
 import {
   type AsyncProvider,
-  declaredOptions,
   type GenerationRequest,
+  type InputImage,
   type PollResult,
   ProviderError,
   type ResultAsset,
@@ -59,15 +60,11 @@ function modelId(req: GenerationRequest): string {
   return req.upstreamModel;
 }
 
-export function createGoogleProvider(
-  config: Config,
-  options?: AdapterOptions & { allowPrivate?: boolean },
-): [SyncProvider, AsyncProvider] {
+export function createGoogleProvider(config: Config, options?: AdapterOptions): [SyncProvider, AsyncProvider] {
   const key = config.GEMINI_API_KEY;
   if (!key) throw new Error("GEMINI_API_KEY is not set");
   const base = config.GEMINI_BASE_URL;
   const origin = new URL(base).origin;
-  const allowPrivate = options?.allowPrivate ?? config.OUTBOUND_ALLOW_PRIVATE;
   const { timeoutMs, retry } = resolveOptions(options, 120_000);
   const ctx: CallContext = { provider: "google", credentialVar: "GEMINI_API_KEY", timeoutMs };
   const headers = { "x-goog-api-key": key };
@@ -84,41 +81,16 @@ export function createGoogleProvider(
     return reply.json;
   }
 
-  /** An image option's picture as inline bytes: an https URL fetched through the outbound guard. */
-  async function inlineImage(ref: unknown, signal: AbortSignal): Promise<{ mimeType: string; data: string }> {
-    if (typeof ref !== "string" || !ref.startsWith("https://")) {
-      throw new ProviderError("bad_request", "uploaded files are not available to this model yet; pass an https URL", {
-        retryable: false,
-      });
-    }
-    try {
-      const d = deadline(signal, 30_000);
-      const res = await safeFetch(ref, { signal: d.signal, allowPrivate, maxRedirects: 3 });
-      if (!res.ok) {
-        await res.body?.cancel().catch(() => {});
-        throw new ProviderError("bad_request", `the input image could not be read (HTTP ${res.status})`, {
-          retryable: false,
-        });
-      }
-      const bytes = await readCapped(res, MAX_INPUT_IMAGE_BYTES);
-      const type = sniffContentType(bytes);
-      if (!type?.startsWith("image/"))
-        throw new ProviderError("bad_request", "the input image is not a PNG, JPEG, WebP or GIF", { retryable: false });
-      return { mimeType: type, data: b64(bytes) };
-    } catch (err) {
-      if (err instanceof ProviderError) throw err;
-      if (signal.aborted) throw signal.reason ?? err;
-      const why =
-        err instanceof BodyTooLarge
-          ? `larger than ${MAX_INPUT_IMAGE_BYTES / 1024 / 1024} MB`
-          : err instanceof OutboundRefused
-            ? "its address is not allowed"
-            : "it could not be fetched";
-      throw new ProviderError("bad_request", `the input image could not be used: ${why}`, {
-        retryable: false,
-        operatorHint: `GET ${redact(ref)}: ${(err as Error)?.message ?? String(err)}`,
-      });
-    }
+  /** An input picture as inline bytes (Gemini's `inlineData`, Veo's `bytesBase64Encoded`). */
+  async function inlineImage(image: InputImage): Promise<{ mimeType: string; data: string }> {
+    const bytes = await image.bytes();
+    if (bytes.byteLength > MAX_INPUT_IMAGE_BYTES)
+      throw new ProviderError(
+        "bad_request",
+        `the input image is larger than ${MAX_INPUT_IMAGE_BYTES / 1024 / 1024} MB, more than Google takes inline`,
+        { retryable: false },
+      );
+    return { mimeType: image.contentType, data: b64(bytes) };
   }
 
   const fromBase64 = (data: unknown, mimeType: unknown, what: string, body: unknown): ResultAsset => {
@@ -131,9 +103,9 @@ export function createGoogleProvider(
   };
 
   async function gemini(req: GenerationRequest, signal: AbortSignal): Promise<ResultAsset[]> {
-    const o = declaredOptions(req);
+    const o = plainOptions(req);
     const parts: unknown[] = [{ text: req.prompt }];
-    if (o.image !== undefined) parts.push({ inlineData: await inlineImage(o.image, signal) });
+    for (const i of declaredInputs(req)) parts.push({ inlineData: await inlineImage(i.image) });
     const url = `${base}/v1beta/models/${modelId(req)}:generateContent`;
     const body = {
       contents: [{ role: "user", parts }],
@@ -161,7 +133,7 @@ export function createGoogleProvider(
   }
 
   async function imagen(req: GenerationRequest, signal: AbortSignal): Promise<ResultAsset[]> {
-    const o = declaredOptions(req);
+    const o = plainOptions(req);
     const url = `${base}/v1beta/models/${modelId(req)}:predict`;
     const body = {
       instances: [{ prompt: req.prompt }],
@@ -236,11 +208,11 @@ export function createGoogleProvider(
     lifecycle: "async",
 
     async submit(req, signal) {
-      const o = declaredOptions(req);
+      const o = plainOptions(req);
       const instance: Record<string, unknown> = { prompt: req.prompt };
-      if (o.image !== undefined) {
-        const img = await inlineImage(o.image, signal);
-        instance.image = { bytesBase64Encoded: img.data, mimeType: img.mimeType };
+      for (const i of declaredInputs(req)) {
+        const img = await inlineImage(i.image);
+        instance[i.param] = { bytesBase64Encoded: img.data, mimeType: img.mimeType };
       }
       const parameters: Record<string, unknown> = {};
       if (o.aspect_ratio !== undefined) parameters.aspectRatio = o.aspect_ratio;

@@ -1,10 +1,11 @@
 /**
  * Kling (Kling AI API reference, "General Information", "Image Generation",
- * "Text to Video"): HS256 JWT built from the access key + secret key, sent as
+ * "Text to Video", "Image to Video"): HS256 JWT built from the access key + secret key, sent as
  * Bearer; every answer is `{code, message, request_id, data}` with `code` 0 on
  * success. Images: `POST /v1/images/generations`, poll
  * `GET /v1/images/generations/{id}`. Videos: `POST /v1/videos/text2video`,
- * poll `GET /v1/videos/text2video/{id}`. Sources followed: docs/providers.md.
+ * poll `GET /v1/videos/text2video/{id}`; from a picture `POST /v1/videos/image2video` (`image`, `image_tail` as
+ * URLs Kling fetches), poll `GET /v1/videos/image2video/{id}`. Sources followed: docs/providers.md.
  */
 import { SignJWT } from "jose";
 import type { Config } from "~/lib/config.server";
@@ -20,13 +21,8 @@ import {
   statusError,
   UpstreamError,
 } from "./http.server";
-import {
-  type AsyncProvider,
-  declaredOptions,
-  type GenerationRequest,
-  type PollResult,
-  type ResultAsset,
-} from "./types";
+import { declaredInputs, hasImageOption, plainOptions } from "./inputs.server";
+import type { AsyncProvider, GenerationRequest, PollResult, ResultAsset } from "./types";
 
 const CREDENTIALS = "KLING_ACCESS_KEY / KLING_SECRET_KEY";
 
@@ -107,7 +103,11 @@ export function createKlingProvider(config: Config, options?: AdapterOptions): A
   const { timeoutMs, retry } = resolveOptions(options);
   const ctx: CallContext = { provider: "kling", credentialVar: CREDENTIALS, timeoutMs };
   const path = (req: GenerationRequest) =>
-    req.aiType === "video" ? "/v1/videos/text2video" : "/v1/images/generations";
+    req.aiType !== "video"
+      ? "/v1/images/generations"
+      : hasImageOption(req)
+        ? "/v1/videos/image2video"
+        : "/v1/videos/text2video";
 
   async function call(method: "GET" | "POST", url: string, body: unknown, signal: AbortSignal, create: boolean) {
     // A fresh token per request: it can never be the expired one (1004).
@@ -128,10 +128,13 @@ export function createKlingProvider(config: Config, options?: AdapterOptions): A
     async submit(req: GenerationRequest, signal: AbortSignal) {
       // The catalog's options for this model: aspect_ratio, negative_prompt; videos also duration and cfg_scale
       // (`mode: "pro"` is not offered: it costs more upstream than the catalog price).
-      const o = declaredOptions(req);
+      const o = plainOptions(req);
+      const inputs = declaredInputs(req);
       const body: Record<string, unknown> = { model_name: req.upstreamModel, prompt: req.prompt };
       if (o.negative_prompt) body.negative_prompt = o.negative_prompt;
-      if (o.aspect_ratio !== undefined) body.aspect_ratio = o.aspect_ratio;
+      // image2video takes no aspect_ratio: the video has the picture's shape.
+      if (o.aspect_ratio !== undefined && inputs.length === 0) body.aspect_ratio = o.aspect_ratio;
+      for (const i of inputs) body[i.param] = i.image.url;
       if (req.aiType === "video") {
         // Kling wants duration as a string, "5" or "10".
         if (o.duration !== undefined) body.duration = String(o.duration);

@@ -1,7 +1,8 @@
 /**
  * OpenAI images (`POST /v1/images/generations`) through `generateImage` of the
- * `ai` SDK with `@ai-sdk/openai`. One call returns the image (b64_json), so
- * this is a sync provider. The SDK's own retries are off (`maxRetries: 0`):
+ * `ai` SDK with `@ai-sdk/openai`; with an input picture, `POST /v1/images/edits`
+ * (multipart: the picture's bytes as `image`, the optional `mask`). One call
+ * returns the image (b64_json), so this is a sync provider. The SDK's own retries are off (`maxRetries: 0`):
  * retrying is decided here, where we know what can be paid twice.
  * Sources followed: docs/providers.md.
  */
@@ -18,7 +19,8 @@ import {
   statusError,
   UpstreamError,
 } from "./http.server";
-import { declaredOptions, type GenerationRequest, type ResultAsset, type SyncProvider } from "./types";
+import { declaredInputs, plainOptions } from "./inputs.server";
+import { type GenerationRequest, ProviderError, type ResultAsset, type SyncProvider } from "./types";
 
 /** Image generation can take a minute or two (gpt-image-1 at high quality). */
 const OPENAI_TIMEOUT_MS = 180_000;
@@ -92,7 +94,6 @@ export function createOpenAIProvider(config: Config, options?: AdapterOptions): 
   const { timeoutMs, retry } = resolveOptions(options, OPENAI_TIMEOUT_MS);
   const ctx: CallContext = { provider: "openai", credentialVar: "OPENAI_API_KEY", timeoutMs };
   const openai = createOpenAI({ baseURL: config.OPENAI_BASE_URL, apiKey });
-  const what = `POST ${config.OPENAI_BASE_URL}/images/generations`;
 
   return {
     name: "openai",
@@ -101,7 +102,16 @@ export function createOpenAIProvider(config: Config, options?: AdapterOptions): 
 
     async generate(req: GenerationRequest, signal: AbortSignal): Promise<ResultAsset[]> {
       // size, quality (and style for DALL·E 3) as the catalog declares them for this model.
-      const o = declaredOptions(req);
+      const o = plainOptions(req);
+      const inputs = declaredInputs(req);
+      const image = inputs.find((i) => i.name === "image");
+      const mask = inputs.find((i) => i.name === "mask");
+      if (mask && !image)
+        throw new ProviderError("bad_request", "a mask needs an image to edit (options.image)", { retryable: false });
+      const prompt = image
+        ? { text: req.prompt, images: [await image.image.bytes()], ...(mask ? { mask: await mask.image.bytes() } : {}) }
+        : req.prompt;
+      const what = `POST ${config.OPENAI_BASE_URL}/images/${image ? "edits" : "generations"}`;
       const size = typeof o.size === "string" ? (o.size as `${number}x${number}`) : undefined;
       const openaiOptions: Record<string, string> = {};
       if (typeof o.quality === "string") openaiOptions.quality = o.quality;
@@ -112,7 +122,7 @@ export function createOpenAIProvider(config: Config, options?: AdapterOptions): 
         try {
           const { images } = await generateImage({
             model: openai.image(req.upstreamModel),
-            prompt: req.prompt,
+            prompt,
             n: 1,
             size,
             providerOptions: Object.keys(openaiOptions).length ? { openai: openaiOptions } : undefined,

@@ -2,8 +2,8 @@
  * Replicate (https://replicate.com/docs/reference/http): an official model's
  * prediction is created with `POST /v1/models/{owner}/{name}/predictions`
  * and polled with `GET /v1/predictions/{id}`, canceled with
- * `POST /v1/predictions/{id}/cancel`; Bearer token auth. Sources
- * followed: docs/providers.md.
+ * `POST /v1/predictions/{id}/cancel`; Bearer token auth. An input picture is
+ * an input field holding a URL Replicate fetches. Sources followed: docs/providers.md.
  */
 import type { Config } from "~/lib/config.server";
 import {
@@ -15,14 +15,8 @@ import {
   retryCreate,
   statusError,
 } from "./http.server";
-import {
-  type AsyncProvider,
-  declaredOptions,
-  type GenerationRequest,
-  type PollResult,
-  ProviderError,
-  type ResultAsset,
-} from "./types";
+import { declaredInputs, plainOptions } from "./inputs.server";
+import { type AsyncProvider, type GenerationRequest, type PollResult, ProviderError, type ResultAsset } from "./types";
 
 interface Prediction {
   id: string;
@@ -52,8 +46,10 @@ export function createReplicateProvider(config: Config, options?: AdapterOptions
           operatorHint: `Replicate model "${req.upstreamModel}" is not owner/name (official models only; check MODEL_MAP)`,
         });
       }
-      // The catalog declares flux-schnell's inputs (aspect_ratio, seed, output_format…); num_outputs is not one (cost).
-      const input: Record<string, unknown> = { prompt: req.prompt, ...declaredOptions(req) };
+      // The catalog declares each model's inputs (aspect_ratio, seed, output_format…); num_outputs is not one (cost).
+      // A picture goes as a URL Replicate fetches (flux-kontext-pro's `input_image`).
+      const input: Record<string, unknown> = { prompt: req.prompt, ...plainOptions(req) };
+      for (const i of declaredInputs(req)) input[i.param] = i.image.url;
       const url = `${base}/models/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/predictions`;
       // Replicate's own client retries a non-GET request only on 429 (replicate-javascript lib/util.js): a 5xx may have created the prediction.
       const reply = await retryCreate(retry, signal, async () => {

@@ -1,6 +1,6 @@
 /**
- * Runway (https://docs.dev.runwayml.com/api): `POST /v1/text_to_video`
- * starts a task, `GET /v1/tasks/{id}` reports it, `DELETE /v1/tasks/{id}`
+ * Runway (https://docs.dev.runwayml.com/api): `POST /v1/text_to_video`, or
+ * `POST /v1/image_to_video` from a picture (`promptImage`, a URL Runway fetches), starts a task, `GET /v1/tasks/{id}` reports it, `DELETE /v1/tasks/{id}`
  * cancels it (204); Bearer auth and the
  * `X-Runway-Version: 2024-11-06` header on every request. Sources followed:
  * docs/providers.md.
@@ -15,13 +15,8 @@ import {
   retryCreate,
   statusError,
 } from "./http.server";
-import {
-  type AsyncProvider,
-  declaredOptions,
-  type GenerationRequest,
-  type PollResult,
-  type ResultAsset,
-} from "./types";
+import { declaredInputs, plainOptions } from "./inputs.server";
+import type { AsyncProvider, GenerationRequest, PollResult, ResultAsset } from "./types";
 
 export const RUNWAY_VERSION = "2024-11-06";
 
@@ -48,7 +43,7 @@ export function createRunwayProvider(config: Config, options?: AdapterOptions): 
 
     async submit(req: GenerationRequest, signal: AbortSignal) {
       // ratio, duration and seed as the catalog declares them; Runway requires ratio and duration, so their defaults go when absent.
-      const o = declaredOptions(req);
+      const o = plainOptions(req);
       const body: Record<string, unknown> = {
         model: req.upstreamModel,
         promptText: req.prompt,
@@ -56,7 +51,9 @@ export function createRunwayProvider(config: Config, options?: AdapterOptions): 
         duration: o.duration ?? 5,
       };
       if (o.seed !== undefined) body.seed = o.seed;
-      const url = `${base}/v1/text_to_video`;
+      const image = declaredInputs(req).find((i) => i.name === "image");
+      if (image) body[image.param] = image.image.url;
+      const url = `${base}/v1/${image ? "image_to_video" : "text_to_video"}`;
       // Runway's API takes no idempotency key: a 5xx or a lost answer may still have started a (paid) task, so only 429 and refused connections are retried.
       const reply = await retryCreate(retry, signal, async () => {
         const r = await callJson(ctx, { method: "POST", url, headers, body, signal });

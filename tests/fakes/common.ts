@@ -28,8 +28,17 @@ export interface LoggedRequest {
   body: unknown;
 }
 
+/** An input picture a fake fetched from the URL it was given, as the provider would. */
+export interface FetchedInput {
+  field: string;
+  url: string;
+  contentType: string;
+  bytes: number;
+}
+
 export class FakeState<F extends string = Fault> {
   readonly requests: LoggedRequest[] = [];
+  readonly fetched: FetchedInput[] = [];
   private faults: { route: Route; fault: F; times: number }[] = [];
   private hanging = new Set<() => void>();
 
@@ -78,6 +87,7 @@ export class FakeState<F extends string = Fault> {
 
   reset(): void {
     this.requests.length = 0;
+    this.fetched.length = 0;
     this.faults = [];
   }
 }
@@ -137,3 +147,32 @@ export function startFake<F extends string = Fault>(
 let seq = 0;
 export const fakeId = (prefix = "") =>
   `${prefix}${Date.now().toString(36)}${(seq++).toString(36).padStart(4, "0")}${Math.random().toString(36).slice(2, 8)}`;
+
+/** The picture type of `bytes` by its signature (PNG, JPEG, WebP), as providers check an input; null otherwise. */
+export function pictureType(bytes: Uint8Array): string | null {
+  const head = Buffer.from(bytes.subarray(0, 12));
+  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "image/png";
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return "image/jpeg";
+  if (head.toString("latin1", 0, 4) === "RIFF" && head.toString("latin1", 8, 12) === "WEBP") return "image/webp";
+  return null;
+}
+
+/**
+ * Fetches an input picture's URL the way a provider does (it must answer 200 with a PNG, JPEG or WebP) and
+ * records it in `state.fetched`. Answers the reason it cannot be used, or null.
+ */
+export async function fetchInput(state: FakeState<string>, field: string, value: unknown): Promise<string | null> {
+  if (typeof value !== "string" || !/^https?:\/\//.test(value)) return `${field} must be a URL`;
+  let res: Response;
+  try {
+    res = await fetch(value, { redirect: "follow" });
+  } catch {
+    return `${field} could not be downloaded`;
+  }
+  if (!res.ok) return `${field} could not be downloaded (HTTP ${res.status})`;
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const contentType = pictureType(bytes);
+  if (!contentType) return `${field} is not a supported image`;
+  state.fetched.push({ field, url: value, contentType, bytes: bytes.byteLength });
+  return null;
+}

@@ -12,7 +12,7 @@
  * `Authorization: Key <key>` is required (401 `{detail}` otherwise). Each endpoint validates its documented inputs
  * (422 at submit). `/api/openapi/queue/openapi.json?endpoint_id=` serves an endpoint's OpenAPI document.
  */
-import { FakeState, json, malformed, type RunningFake, serveFile, startFake } from "./common";
+import { FakeState, fetchInput, json, malformed, type RunningFake, serveFile, startFake } from "./common";
 
 export type FalOutcome = "succeeded" | "failed";
 
@@ -196,6 +196,12 @@ export function startFalFake(opts: { port?: number; key?: string } = {}): FalFak
         typeof input.prompt === "string" && input.prompt ? null : "prompt: field required",
         ...spec.checks.map((c) => c(input)),
       ].filter(Boolean);
+      // fal downloads a URL input when the request runs; one it cannot read is a 422 on that field.
+      for (const key of ["image_url", "tail_image_url"]) {
+        if (problems.length || input[key] === undefined) continue;
+        const unread = await fetchInput(state, key, input[key]);
+        if (unread) problems.push(`${key}: ${unread.replace(`${key} `, "")}`);
+      }
       if (problems.length)
         return json(
           {

@@ -14,7 +14,7 @@
  * Errors are `{error: {code, message, status}}` (400 INVALID_ARGUMENT, 403 PERMISSION_DENIED, 429 RESOURCE_EXHAUSTED,
  * 500 INTERNAL); a model of the wrong kind for the method answers 404 NOT_FOUND as Google does.
  */
-import { FakeState, json, malformed, type RunningFake, SAMPLE_MP4, SAMPLE_PNG, startFake } from "./common";
+import { FakeState, json, malformed, pictureType, type RunningFake, SAMPLE_MP4, SAMPLE_PNG, startFake } from "./common";
 
 export type GoogleOutcome = "succeeded" | "blocked";
 
@@ -31,6 +31,16 @@ export interface GoogleFake extends RunningFake {
   operations: Map<string, { model: string; polls: number; outcome: GoogleOutcome; body: any }>;
   /** File downloads: whether each carried the key. */
   downloads: { withKey: boolean }[];
+}
+
+/** Checks an inline picture (base64 whose bytes are the named image type) and records it in `state.fetched`. */
+function inlinePicture(state: FakeState<string>, field: string, data: unknown, mimeType: unknown): string | null {
+  if (typeof data !== "string" || data === "") return `${field}: data is required`;
+  const bytes = new Uint8Array(Buffer.from(data, "base64"));
+  const type = pictureType(bytes);
+  if (!type || type !== mimeType) return `${field}: Unable to process input image (${String(mimeType)})`;
+  state.fetched.push({ field, url: "", contentType: type, bytes: bytes.byteLength });
+  return null;
 }
 
 export function startGoogleFake(opts: { port?: number; apiKey?: string } = {}): GoogleFake {
@@ -129,6 +139,11 @@ export function startGoogleFake(opts: { port?: number; apiKey?: string } = {}): 
         const text = Array.isArray(parts) ? parts.find((p: any) => typeof p?.text === "string")?.text : undefined;
         if (!text)
           return error(400, "INVALID_ARGUMENT", "* GenerateContentRequest.contents: contents is not specified");
+        // An input picture is an inlineData part: base64 of a PNG, JPEG or WebP, its type named.
+        for (const p of parts.filter((x: any) => x?.inlineData !== undefined)) {
+          const problem = inlinePicture(state, "inlineData", p.inlineData?.data, p.inlineData?.mimeType);
+          if (problem) return error(400, "INVALID_ARGUMENT", problem);
+        }
         const aspect = body?.generationConfig?.imageConfig?.aspectRatio;
         if (aspect !== undefined && !GEMINI_ASPECTS.includes(aspect))
           return error(400, "INVALID_ARGUMENT", `Invalid aspect ratio: ${aspect}`);
@@ -162,6 +177,11 @@ export function startGoogleFake(opts: { port?: number; apiKey?: string } = {}): 
       }
       if (aspect !== undefined && !["16:9", "9:16"].includes(aspect))
         return error(400, "INVALID_ARGUMENT", `Aspect ratio ${aspect} is not supported.`);
+      const image = body?.instances?.[0]?.image;
+      if (image !== undefined) {
+        const problem = inlinePicture(state, "image", image?.bytesBase64Encoded, image?.mimeType);
+        if (problem) return error(400, "INVALID_ARGUMENT", problem);
+      }
       const id = crypto.randomUUID().replace(/-/g, "").slice(0, 16);
       const name = `models/${model}/operations/${id}`;
       operations.set(name, { model: model!, polls: 0, outcome: fake.outcome, body });

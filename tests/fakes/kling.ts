@@ -1,12 +1,22 @@
 /**
  * A fake of Kling's API (Kling AI API reference: General Information, Image
- * Generation, Text to Video). It verifies the HS256 JWT the way Kling
+ * Generation, Text to Video, Image to Video: `image` / `image_tail` as URLs it fetches). It verifies the HS256 JWT the way Kling
  * documents it (signature with the secret key, iss = access key, exp, nbf) and
  * answers in Kling's `{code, message, request_id, data}` envelope with its
  * business codes. Tasks walk submitted → processing → succeed | failed.
  */
 import { decodeProtectedHeader, errors, jwtVerify } from "jose";
-import { FakeState, type Fault, fakeId, json, malformed, type RunningFake, serveFile, startFake } from "./common";
+import {
+  FakeState,
+  type Fault,
+  fakeId,
+  fetchInput,
+  json,
+  malformed,
+  type RunningFake,
+  serveFile,
+  startFake,
+} from "./common";
 
 export type KlingOutcome = "succeed" | "failed";
 const IMAGE_MODELS = new Set(["kling-v1", "kling-v1-5", "kling-v2", "kling-v2-1"]);
@@ -25,6 +35,8 @@ export type KlingFault = Fault | "concurrency" | "arrears" | "content_policy";
 interface Task {
   id: string;
   kind: "image" | "video";
+  /** The endpoint it was created on: a poll must use the same one. */
+  endpoint: string;
   polls: number;
   outcome: KlingOutcome;
   created: number;
@@ -101,7 +113,7 @@ export function startKlingFake(opts: { port?: number; accessKey?: string; secret
       const file = serveFile(url.pathname);
       if (file && req.method === "GET") return file;
       const entry = await state.log(req);
-      const m = /^\/v1\/(images\/generations|videos\/text2video)(?:\/([^/]+))?$/.exec(url.pathname);
+      const m = /^\/v1\/(images\/generations|videos\/text2video|videos\/image2video)(?:\/([^/]+))?$/.exec(url.pathname);
       if (!m) return envelope(1202, "Invalid request method", null, 404);
       const kind = m[1] === "images/generations" ? "image" : "video";
       const route = req.method === "POST" && !m[2] ? "create" : req.method === "GET" && m[2] ? "poll" : null;
@@ -131,8 +143,22 @@ export function startKlingFake(opts: { port?: number; accessKey?: string; secret
       if (route === "create") {
         const b = (entry.body ?? {}) as Record<string, unknown>;
         const model = b.model_name ?? "kling-v1";
-        if (typeof b.prompt !== "string" || b.prompt === "" || b.prompt.length > 2500)
+        const fromImage = m[1] === "videos/image2video";
+        // The prompt is optional from an image.
+        if (
+          (b.prompt !== undefined || !fromImage) &&
+          (typeof b.prompt !== "string" || b.prompt === "" || b.prompt.length > 2500)
+        )
           return envelope(1201, "prompt is required, at most 2500 characters", null, 400);
+        if (fromImage) {
+          if (b.image === undefined && b.image_tail === undefined)
+            return envelope(1201, "image and image_tail cannot both be empty", null, 400);
+          for (const field of ["image", "image_tail"]) {
+            if (b[field] === undefined) continue;
+            const unread = await fetchInput(state, field, b[field]);
+            if (unread) return envelope(1201, unread, null, 400);
+          }
+        }
         if (typeof model !== "string" || !(kind === "image" ? IMAGE_MODELS : VIDEO_MODELS).has(model))
           return envelope(1201, `model_name ${String(model)} is invalid`, null, 400);
         if (kind === "video" && b.duration !== undefined && b.duration !== "5" && b.duration !== "10")
@@ -160,6 +186,7 @@ export function startKlingFake(opts: { port?: number; accessKey?: string; secret
         const t: Task = {
           id: fakeId(),
           kind,
+          endpoint: m[1]!,
           polls: 0,
           outcome: fake.outcome,
           created: Date.now(),
@@ -177,7 +204,7 @@ export function startKlingFake(opts: { port?: number; accessKey?: string; secret
       }
       const id = decodeURIComponent(m[2]!);
       const t = tasks.get(id) ?? [...tasks.values()].find((x) => x.externalTaskId === id);
-      if (!t || t.kind !== kind) return envelope(1203, "task not found", null, 404);
+      if (!t || t.endpoint !== m[1]) return envelope(1203, "task not found", null, 404);
       t.polls++;
       return envelope(0, "SUCCEED", view(t, origin));
     },

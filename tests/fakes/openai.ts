@@ -1,10 +1,11 @@
 /**
  * A fake of OpenAI's Images API (`POST /v1/images/generations`, API reference
- * "Create image"): Bearer auth, `{created, data: [{b64_json}]}` answers, and
+ * "Create image"; `POST /v1/images/edits`, "Create image edit": multipart with the picture(s) as `image` or
+ * `image[]` files and an optional PNG `mask`): Bearer auth, `{created, data: [{b64_json}]}` answers, and
  * errors as `{error: {message, type, param, code}}`, including the 429 for an
  * exhausted quota and the 400 of the safety system.
  */
-import { FakeState, type Fault, json, malformed, type RunningFake, SAMPLE_PNG, startFake } from "./common";
+import { FakeState, type Fault, json, malformed, pictureType, type RunningFake, SAMPLE_PNG, startFake } from "./common";
 
 const MODELS = new Set(["dall-e-2", "dall-e-3", "gpt-image-1", "gpt-image-1-mini"]);
 const SIZES: Record<string, Set<string>> = {
@@ -35,6 +36,52 @@ const error = (
   headers: Record<string, string> = {},
 ) => json({ error: { message, type, param, code } }, status, headers);
 
+/** A multipart body as the log keeps it: text fields as they are (numbers parsed), files as {type, size, name}. */
+function formSummary(form: FormData): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of form.entries() as Iterable<[string, string | File]>) {
+    const v =
+      typeof value === "string"
+        ? /^\d+$/.test(value)
+          ? Number(value)
+          : value
+        : { type: value.type, size: value.size, name: value.name };
+    out[key] = key in out ? [out[key], v].flat() : v;
+  }
+  return out;
+}
+
+/**
+ * "Create image edit": gpt-image-1 takes up to 16 PNG, JPEG or WebP pictures under 50 MB each (`image` or
+ * `image[]`); the optional `mask` is a PNG. Each file is checked by its bytes and recorded in `state.fetched`.
+ */
+async function editProblem(
+  state: FakeState<string>,
+  form: FormData,
+  model: unknown,
+): Promise<{ message: string; param: string } | null> {
+  if (model !== "gpt-image-1" && model !== "gpt-image-1-mini")
+    return { message: `Invalid value: '${String(model)}'. Edits take gpt-image-1.`, param: "model" };
+  const images = [...form.getAll("image"), ...form.getAll("image[]")];
+  if (images.length === 0 || images.length > 16)
+    return { message: "Missing required parameter: 'image'.", param: "image" };
+  const files: [string, FormDataEntryValue][] = [...images.map((f) => ["image", f] as [string, FormDataEntryValue])];
+  const mask = form.get("mask");
+  if (mask !== null) files.push(["mask", mask]);
+  for (const [field, file] of files) {
+    if (typeof file === "string") return { message: `Invalid type for '${field}': expected a file.`, param: field };
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const type = pictureType(bytes);
+    if (!type || (field === "mask" && type !== "image/png") || bytes.byteLength > 50 * 1024 * 1024)
+      return {
+        message: `Invalid image file or mode for '${field}'. Supported formats are ${field === "mask" ? "'png'" : "'png', 'jpeg' and 'webp'"}.`,
+        param: field,
+      };
+    state.fetched.push({ field, url: "", contentType: type, bytes: bytes.byteLength });
+  }
+  return null;
+}
+
 export function startOpenAIFake(opts: { port?: number; apiKey?: string } = {}): OpenAIFake {
   const state = new FakeState<OpenAIFault>();
   const fake = {} as OpenAIFake;
@@ -44,8 +91,20 @@ export function startOpenAIFake(opts: { port?: number; apiKey?: string } = {}): 
     opts.port ?? 0,
     "/v1",
     async (req, url) => {
+      const edits = url.pathname === "/v1/images/edits" && req.method === "POST";
+      const form = edits
+        ? await req
+            .clone()
+            .formData()
+            .catch(() => null)
+        : null;
       const entry = await state.log(req);
-      if (url.pathname !== "/v1/images/generations" || req.method !== "POST") {
+      if (edits) {
+        // Logged as its fields, each file as {type, size, name}.
+        entry.body = form ? formSummary(form) : undefined;
+        if (!form) return error(400, "Invalid multipart body.", "invalid_request_error", "invalid_body");
+      }
+      if ((url.pathname !== "/v1/images/generations" && !edits) || req.method !== "POST") {
         return error(404, `Invalid URL (${req.method} ${url.pathname})`, "invalid_request_error", null);
       }
       const auth = req.headers.get("authorization");
@@ -107,6 +166,10 @@ export function startOpenAIFake(opts: { port?: number; apiKey?: string } = {}): 
         );
       if (typeof b.prompt !== "string" || b.prompt === "")
         return error(400, "Invalid 'prompt': empty string.", "invalid_request_error", "empty_string", "prompt");
+      if (edits) {
+        const problem = await editProblem(state, form!, b.model);
+        if (problem) return error(400, problem.message, "invalid_request_error", "invalid_value", problem.param);
+      }
       if (b.n !== undefined && b.model === "dall-e-3" && b.n !== 1)
         return error(400, "Invalid 'n': dall-e-3 only supports n=1.", "invalid_request_error", "invalid_value", "n");
       if (b.size !== undefined && SIZES[b.model] && !SIZES[b.model]!.has(String(b.size)))

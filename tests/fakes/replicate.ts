@@ -6,7 +6,7 @@
  * (ids kept in `canceled`). A prediction walks starting → processing →
  * its outcome over successive polls; outputs are file URLs on this server.
  */
-import { FakeState, fakeId, json, malformed, type RunningFake, serveFile, startFake } from "./common";
+import { FakeState, fakeId, fetchInput, json, malformed, type RunningFake, serveFile, startFake } from "./common";
 
 export type ReplicateOutcome = "succeeded" | "failed" | "canceled" | "aborted";
 
@@ -14,6 +14,7 @@ export const REPLICATE_MODELS = new Set([
   "black-forest-labs/flux-schnell",
   "black-forest-labs/flux-dev",
   "black-forest-labs/flux-1.1-pro",
+  "black-forest-labs/flux-kontext-pro",
 ]);
 
 interface Pred {
@@ -59,6 +60,24 @@ function fluxSchnellInputProblem(input: Record<string, unknown>): string | null 
     ["megapixels", (v) => v === "1" || v === "0.25"],
     ["go_fast", (v) => typeof v === "boolean"],
     ["disable_safety_checker", (v) => typeof v === "boolean"],
+  ];
+  for (const [k, ok] of checks)
+    if (input[k] !== undefined && !ok(input[k])) return `${k}: invalid value ${JSON.stringify(input[k])}`;
+  return null;
+}
+
+const KONTEXT_RATIOS = ["match_input_image", ...FLUX_RATIOS, "2:1", "1:2"];
+
+/** flux-kontext-pro's input schema (replicate.com/black-forest-labs/flux-kontext-pro/api/schema). */
+function fluxKontextInputProblem(input: Record<string, unknown>): string | null {
+  const checks: [string, (v: unknown) => boolean][] = [
+    ["input_image", (v) => typeof v === "string" && /^https?:\/\//.test(v)],
+    ["aspect_ratio", (v) => KONTEXT_RATIOS.includes(String(v))],
+    ["seed", (v) => Number.isInteger(v)],
+    ["output_format", (v) => v === "jpg" || v === "png"],
+    // 2 is the most it allows when an input image is given.
+    ["safety_tolerance", (v) => int(v, 0, input.input_image === undefined ? 6 : 2)],
+    ["prompt_upsampling", (v) => typeof v === "boolean"],
   ];
   for (const [k, ok] of checks)
     if (input[k] !== undefined && !ok(input[k])) return `${k}: invalid value ${JSON.stringify(input[k])}`;
@@ -168,6 +187,16 @@ export function startReplicateFake(opts: { port?: number; token?: string } = {})
         const bad = fluxSchnellInputProblem(body.input);
         if (model === "black-forest-labs/flux-schnell" && bad)
           return problem(422, "Input validation failed", `- input.${bad}`);
+        if (model === "black-forest-labs/flux-kontext-pro") {
+          const wrong = fluxKontextInputProblem(body.input);
+          if (wrong) return problem(422, "Input validation failed", `- input.${wrong}`);
+          // Replicate downloads a URL input when the prediction is created; one it cannot read fails the create.
+          const unread =
+            body.input.input_image === undefined
+              ? null
+              : await fetchInput(state, "input_image", body.input.input_image);
+          if (unread) return problem(422, "Input validation failed", `- input.${unread}`);
+        }
         const p: Pred = {
           id: fakeId(),
           model,

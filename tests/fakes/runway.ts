@@ -1,15 +1,17 @@
 /**
  * A fake of Runway's API (https://docs.dev.runwayml.com/api, @runwayml/sdk):
- * `POST /v1/text_to_video` → `{id}`, `GET /v1/tasks/{id}` walking PENDING →
+ * `POST /v1/text_to_video` and `POST /v1/image_to_video` (gen4_turbo: `promptImage` required, a URL it
+ * fetches or a data URI) → `{id}`, `GET /v1/tasks/{id}` walking PENDING →
  * THROTTLED → RUNNING → SUCCEEDED | FAILED | CANCELLED. Bearer auth and the
  * `X-Runway-Version` header are required, as upstream. Errors are
  * `{error: "..."}` bodies. `DELETE /v1/tasks/{id}` cancels a running task
  * (deletes a finished one) and answers 204; the ids are kept in `canceled`.
  */
-import { FakeState, fakeId, json, malformed, type RunningFake, serveFile, startFake } from "./common";
+import { FakeState, fakeId, fetchInput, json, malformed, type RunningFake, serveFile, startFake } from "./common";
 
 export type RunwayOutcome = "SUCCEEDED" | "FAILED" | "CANCELLED";
 const RATIOS = new Set(["1280:720", "720:1280"]);
+const TURBO_RATIOS = new Set(["1280:720", "720:1280", "1104:832", "832:1104", "960:960", "1584:672"]);
 
 interface Task {
   id: string;
@@ -65,8 +67,9 @@ export function startRunwayFake(opts: { port?: number; apiKey?: string } = {}): 
       if (file && req.method === "GET") return file;
       const entry = await state.log(req);
       const get = /^\/v1\/tasks\/([^/]+)$/.exec(url.pathname);
+      const fromImage = url.pathname === "/v1/image_to_video";
       const route =
-        url.pathname === "/v1/text_to_video" && req.method === "POST"
+        (url.pathname === "/v1/text_to_video" || fromImage) && req.method === "POST"
           ? "create"
           : get && req.method === "GET"
             ? "poll"
@@ -95,12 +98,26 @@ export function startRunwayFake(opts: { port?: number; apiKey?: string } = {}): 
       if (route === "create") {
         const b = (entry.body ?? {}) as Record<string, unknown>;
         const issues: string[] = [];
-        if (b.model !== "gen4.5") issues.push(`model: Invalid literal value, expected "gen4.5"`);
-        if (typeof b.promptText !== "string" || b.promptText.length === 0 || b.promptText.length > 1000)
+        const model = fromImage ? "gen4_turbo" : "gen4.5";
+        if (b.model !== model) issues.push(`model: Invalid literal value, expected "${model}"`);
+        // promptText is optional from an image, required from text.
+        if (
+          (b.promptText !== undefined || !fromImage) &&
+          (typeof b.promptText !== "string" || b.promptText.length === 0 || b.promptText.length > 1000)
+        )
           issues.push("promptText: must be 1 to 1000 characters");
-        if (typeof b.ratio !== "string" || !RATIOS.has(b.ratio)) issues.push("ratio: Invalid enum value");
+        if (typeof b.ratio !== "string" || !(fromImage ? TURBO_RATIOS : RATIOS).has(b.ratio))
+          issues.push("ratio: Invalid enum value");
         if (typeof b.duration !== "number" || !Number.isInteger(b.duration) || b.duration < 2 || b.duration > 10)
           issues.push("duration: must be an integer from 2 to 10");
+        if (fromImage) {
+          if (typeof b.promptImage !== "string") issues.push("promptImage: Required");
+          else if (!b.promptImage.startsWith("data:image/")) {
+            // Runway downloads an https promptImage when the task is created.
+            const unread = await fetchInput(state, "promptImage", b.promptImage);
+            if (unread) issues.push(`promptImage: ${unread}`);
+          }
+        }
         if (issues.length)
           return json(
             {

@@ -1,5 +1,5 @@
 /**
- * The fal and Google models a fresh install sells (docs/providers.md cites each API's fields). Option names are
+ * The fal and Google models a fresh install sells, and the image-input models of the built-in providers (docs/providers.md cites each API's fields). Option names are
  * each provider's own input names, except image inputs, which go by `image` / `image_end` / `mask` here
  * (docs/catalog.md "Image inputs") and name their upstream field in `param`.
  */
@@ -135,6 +135,83 @@ export const GOOGLE_MODELS: readonly Offering[] = [
       resolution: { type: "enum", values: ["720p", "1080p"], default: "720p", label: "Resolution" },
       negative_prompt: { type: "text", maxLength: 2500, label: "Negative prompt" },
       image: { type: "image", label: "First frame", help: "optional: the video starts from this image" },
+    },
+  },
+];
+
+/** Models that start from a picture on the built-in providers (docs/providers.md cites each API's fields). */
+export const IMAGE_INPUT_MODELS: readonly Offering[] = [
+  {
+    aiType: "image",
+    provider: "replicate",
+    model: "black-forest-labs/flux-kontext-pro",
+    credits: 5,
+    label: "FLUX.1 Kontext [pro]",
+    lifecycle: "async",
+    typicalSeconds: 6,
+    sample: "The same street, at night in the snow",
+    cost: { usd: 0.04, per: "task" },
+    options: {
+      image: {
+        type: "image",
+        param: "input_image",
+        label: "Image to edit",
+        help: "optional: the prompt then describes the change",
+      },
+      aspect_ratio: {
+        type: "enum",
+        values: [
+          "match_input_image",
+          "1:1",
+          "16:9",
+          "9:16",
+          "4:3",
+          "3:4",
+          "3:2",
+          "2:3",
+          "4:5",
+          "5:4",
+          "21:9",
+          "9:21",
+          "2:1",
+          "1:2",
+        ],
+        default: "match_input_image",
+        label: "Aspect ratio",
+      },
+      seed: { type: "integer", min: 0, max: SEED_MAX, label: "Seed" },
+      output_format: { type: "enum", values: ["jpg", "png"], default: "png", label: "Format" },
+      safety_tolerance: {
+        type: "integer",
+        min: 0,
+        max: 2,
+        default: 2,
+        label: "Safety tolerance",
+        help: "0 is the strictest; 2 is the most Replicate allows with an input image",
+      },
+      prompt_upsampling: { type: "boolean", default: false, label: "Prompt upsampling" },
+    },
+  },
+  {
+    aiType: "video",
+    provider: "runway",
+    model: "gen4_turbo",
+    credits: 12,
+    label: "Runway Gen-4 Turbo",
+    lifecycle: "async",
+    typicalSeconds: 30,
+    sample: "A still harbour at dawn, boats starting to rock",
+    cost: { usd: 0.05, per: "second" },
+    options: {
+      image: { type: "image", required: true, param: "promptImage", label: "Start image", help: "the first frame" },
+      ratio: {
+        type: "enum",
+        values: ["1280:720", "720:1280", "1104:832", "832:1104", "960:960", "1584:672"],
+        default: "1280:720",
+        label: "Aspect ratio",
+      },
+      duration: { type: "integer", min: 5, max: 10, values: [5, 10], default: 5, label: "Duration", unit: "s" },
+      seed: { type: "integer", min: 0, max: 4_294_967_295, label: "Seed" },
     },
   },
 ];

@@ -1,11 +1,11 @@
 /**
  * The catalog in the database (docs/catalog.md). A fresh install (and an upgrade) gets every seed model of
- * app/domain/catalog.ts it lacks; an admin's changes are kept. Every process holds the catalog in memory for the
+ * app/domain/catalog.ts it lacks, and the seed's options on rows no admin changed; an admin's changes are kept. Every process holds the catalog in memory for the
  * synchronous readers (validation, adapters, pages) and checks the table's signature — row count and the sum of
  * the rows' revisions, which every change bumps — every CATALOG_REFRESH_MS, so a change made by any process or
  * node is seen everywhere within a second (in the changing process at once), as key revocation is.
  */
-import { asc } from "drizzle-orm";
+import { and, asc, eq, ne } from "drizzle-orm";
 import { type Db, run, type Steps, type Tx } from "#db/client";
 import { catalogModels } from "#db/schema";
 import { CATALOG, type Offering, type OptionSpec, setActiveCatalog, type UpstreamCost } from "~/domain/catalog";
@@ -74,11 +74,32 @@ export function toOffering(r: CatalogRow): Offering {
   };
 }
 
-/** Inserts the seed models the table lacks (idempotent; every node may run it at start). */
+/**
+ * Inserts the seed models the table lacks, and gives a seed row no admin has changed (still at revision 1) the
+ * seed's options when they differ (a model that gained inputs in an upgrade). Idempotent; every node may run it at
+ * start. An admin's change bumps the revision, so it is never overwritten.
+ */
 export function* seedCatalog(t: Tx, clock: Clock): Steps<void> {
   const now = new Date(clock.now());
   const rows = CATALOG.map((o, i) => toCatalogRow(o, (i + 1) * 10, now));
   yield* run(t.insert(catalogModels).values(rows).onConflictDoNothing());
+  for (const r of rows) {
+    yield* run(
+      t
+        .update(catalogModels)
+        .set({ options: r.options, updatedAt: now })
+        .where(
+          and(
+            eq(catalogModels.aiType, r.aiType),
+            eq(catalogModels.provider, r.provider),
+            eq(catalogModels.model, r.model),
+            eq(catalogModels.source, "seed"),
+            eq(catalogModels.revision, 1),
+            ne(catalogModels.options, r.options),
+          ),
+        ),
+    );
+  }
 }
 
 export async function loadCatalog(db: Db): Promise<Offering[]> {

@@ -95,11 +95,12 @@ describe("Google: images", () => {
     expect(fake.state.requests.length).toBe(1);
   });
 
-  test("an input image that is not an https URL is refused before any request", async () => {
+  test("an image option whose picture was not resolved is refused before any request", async () => {
     const [sync] = providers();
     await expectProviderError(
       sync.generate(request("google", "image", "gemini-2.5-flash-image", "x", { image: "file_abc" }), signal()),
       "bad_request",
+      { message: "the image input could not be read" },
     );
     expect(fake.state.requests.length).toBe(0);
   });

@@ -5,6 +5,8 @@ import { parseConfig } from "~/lib/config.server";
 import {
   type AsyncProvider,
   type GenerationRequest,
+  type ImageInputName,
+  type InputImage,
   type PollResult,
   ProviderError,
   type ProviderErrorKind,
@@ -34,6 +36,12 @@ export function request(
     options,
   };
 }
+
+/** The request with pictures resolved, as the runtime hands it to an adapter. */
+export const withInputs = (
+  req: GenerationRequest,
+  inputs: Partial<Record<ImageInputName, InputImage>>,
+): GenerationRequest => ({ ...req, inputs });
 
 export const signal = () => new AbortController().signal;
 

@@ -34,7 +34,7 @@ describe("what the catalog declares, from each provider's documented API", () =>
     );
     expect(keys).toEqual({
       "image:openai:dall-e-3": ["quality", "size", "style"],
-      "image:openai:gpt-image-1": ["quality", "size"],
+      "image:openai:gpt-image-1": ["image", "mask", "quality", "size"],
       "image:replicate:black-forest-labs/flux-schnell": [
         "aspect_ratio",
         "go_fast",
@@ -46,8 +46,8 @@ describe("what the catalog declares, from each provider's documented API", () =>
       ],
       "image:kling:kling-v1": ["aspect_ratio", "negative_prompt"],
       "video:runway:gen4.5": ["duration", "ratio", "seed"],
-      "video:kling:kling-v1": ["aspect_ratio", "cfg_scale", "duration", "negative_prompt"],
-      "video:kling:kling-v1-6": ["aspect_ratio", "cfg_scale", "duration", "negative_prompt"],
+      "video:kling:kling-v1": ["aspect_ratio", "cfg_scale", "duration", "image", "image_end", "negative_prompt"],
+      "video:kling:kling-v1-6": ["aspect_ratio", "cfg_scale", "duration", "image", "image_end", "negative_prompt"],
       "image:fal:fal-ai/flux/dev": [
         "enable_safety_checker",
         "guidance_scale",
@@ -71,6 +71,15 @@ describe("what the catalog declares, from each provider's documented API", () =>
       "image:google:gemini-2.5-flash-image": ["aspect_ratio", "image"],
       "image:google:imagen-4.0-generate-001": ["aspect_ratio"],
       "video:google:veo-3.0-fast-generate-001": ["aspect_ratio", "image", "negative_prompt", "resolution"],
+      "image:replicate:black-forest-labs/flux-kontext-pro": [
+        "aspect_ratio",
+        "image",
+        "output_format",
+        "prompt_upsampling",
+        "safety_tolerance",
+        "seed",
+      ],
+      "video:runway:gen4_turbo": ["duration", "image", "ratio", "seed"],
     });
   });
 
@@ -141,7 +150,7 @@ describe("optionsProblem", () => {
       "kling 'mode' (costs more upstream)",
       klingVideo,
       { mode: "pro" },
-      "options.mode is not accepted by kling-v1 (accepted: aspect_ratio, duration, negative_prompt, cfg_scale)",
+      "options.mode is not accepted by kling-v1 (accepted: aspect_ratio, duration, negative_prompt, cfg_scale, image, image_end)",
     ],
     [
       "dall-e size of gpt-image",

@@ -19,6 +19,8 @@ export interface LiveTask {
 }
 
 export const LIVE_POLL_MS = 1000;
+/** How long a toast stays (the Toaster's duration): results finishing meanwhile join it. */
+const TOAST_MS = 5000;
 /** Browsers allow ~6 connections per origin over HTTP/1.1: leave room for the page itself. */
 const MAX_STREAMS = 3;
 /** With healthy streams, a slow safety re-read still runs. */
@@ -30,6 +32,7 @@ export function useLiveUpdates({ active, finished }: { active: LiveTask[]; finis
   revalidatorRef.current = revalidator;
   const toast = useToast();
   const seen = useRef<Set<string> | null>(null);
+  const told = useRef<{ at: number; tasks: LiveTask[] }>({ at: 0, tasks: [] });
   const activeKey = active.map((t) => t.id).join(",");
 
   useEffect(() => {
@@ -70,13 +73,19 @@ export function useLiveUpdates({ active, finished }: { active: LiveTask[]; finis
   }, [activeKey]);
 
   // A task seen running that is now finished: tell the person, unless they are looking at it (its tile on screen
-  // says so already). Several at once make one toast.
+  // says so already). Several at once make one toast, and so do several within a toast's life: the one showing
+  // becomes "3 results ready" instead of a new toast per result.
   useEffect(() => {
     const before = seen.current;
     seen.current = new Set(active.map((t) => t.id));
     if (!before) return;
-    const news = finished.filter((t) => before.has(t.id) && !onScreen(t.id));
-    if (news.length === 0) return;
+    const fresh = finished.filter((t) => before.has(t.id) && !onScreen(t.id));
+    if (fresh.length === 0) return;
+    const now = Date.now();
+    const recent =
+      told.current.at > now - TOAST_MS ? told.current.tasks.filter((t) => !fresh.some((f) => f.id === t.id)) : [];
+    const news = [...recent, ...fresh];
+    told.current = { at: now, tasks: news };
     if (news.length > 1) {
       const ready = news.filter((t) => t.status === "completed").length;
       toast({

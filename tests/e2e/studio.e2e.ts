@@ -236,6 +236,37 @@ test("toasts: none for results on screen, one at a time for results finishing el
   }
 });
 
+test("toasts on a phone: results finishing together make one toast ('3 results ready'), one line over the header", async ({
+  page,
+}) => {
+  await page.setViewportSize(PHONE_TALL);
+  await signUp(page, { name: "Phone Toasts" });
+  // Started together (the API, with this session), so they finish together while the person is on another page.
+  const origin = new URL(page.url()).origin;
+  for (const p of ["A kite over dunes", "A lighthouse in fog", "A tram in the rain"]) {
+    const res = await page.request.post("/api/generator/generate", {
+      headers: { origin },
+      data: {
+        ai_type: "image",
+        provider: "replicate",
+        model: "black-forest-labs/flux-schnell",
+        prompt: `${p} [simulate:slow]`,
+      },
+    });
+    expect(res.status()).toBe(200);
+  }
+  await page.goto("/keys");
+  const toasts = page.getByRole("region", { name: /^Notifications/ }).locator("li");
+  await expect(toasts.filter({ hasText: "3 results ready" })).toHaveCount(1, { timeout: 30_000 });
+  expect(await toasts.count()).toBe(1);
+  const toast = (await toasts.first().boundingBox())!;
+  const header = (await page.locator("body > header, header").first().boundingBox())!;
+  // Over the header only: the page below it (a composer, the newest results) stays uncovered.
+  expect(toast.y).toBeGreaterThanOrEqual(0);
+  expect(toast.y + toast.height).toBeLessThanOrEqual(header.y + header.height);
+  await page.screenshot({ path: "test-results/e2e/toast-phone.png" });
+});
+
 test("the Running filter lists queued tasks too; a running task can be canceled from its own page", async ({
   page,
 }) => {

@@ -46,6 +46,10 @@ export default [
   route("v1/images/generations", "routes/v1/images-generations.ts"),
   route("v1/*", "routes/v1/not-found.ts"),
 
+  // ---- "Continue with <provider>": a form post that starts the provider's sign-in (no JavaScript needed)
+  route("sign-in/provider", "routes/sign-in-provider.tsx"),
+  route("account/sign-in", "routes/account-sign-in.tsx"),
+
   // ---- the admin dashboard's tables as CSV (admins only)
   route("admin/dashboard.csv", "routes/admin-dashboard-csv.ts"),
 

@@ -25,3 +25,38 @@ export function authErrorMessage(reply: { status?: number; code?: string; messag
   if (reply.status === 429) return "Too many attempts from your network. Wait a minute and try again.";
   return reply.message || "Something went wrong. Please try again.";
 }
+
+/**
+ * What the sign-in page says when a provider round trip comes back with `?error=<code>` (better-auth's callback codes,
+ * the provider's own OAuth codes, and ours from /sign-in/provider).
+ */
+export function providerErrorMessage(code: string): string {
+  switch (code) {
+    case "access_denied":
+      return "The sign-in was cancelled or refused at the provider. Nothing was changed.";
+    case "state_mismatch":
+    case "state_not_found":
+    case "invalid_callback_request":
+    case "please_restart_the_process":
+      return "This sign-in link has expired or was already used. Start again from this page.";
+    case "account_not_linked":
+      return "An account with this e-mail already exists. The provider did not confirm the address, or the account's own address is not confirmed yet: sign in with your password, then link the provider on your account page.";
+    case "account_already_linked_to_different_user":
+      return "This provider account is already linked to another Atelier account.";
+    case "email_not_found":
+      return "The provider did not share an e-mail address. Allow access to your e-mail and try again.";
+    case "email_does_not_match":
+      return "The provider's e-mail differs from this account's: link a provider account with the same address.";
+    case "signup_disabled":
+    case "unable_to_create_user":
+      return "No account could be made from this provider sign-in.";
+    case "provider_not_configured":
+      return "This sign-in provider is not configured on this server.";
+    case "cross_site":
+      return "This sign-in was started from another site and was refused. Start again from this page.";
+    case "admin_email_not_verified":
+    case "ADMIN_EMAIL_NOT_VERIFIED":
+      return "This administrator address signs in only once it is confirmed.";
+  }
+  return "The sign-in provider could not sign you in. Try again, or use your e-mail and password.";
+}

@@ -17,7 +17,7 @@
 import { randomInt } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
+import { APIError, createAuthMiddleware, getOAuthState, isAPIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "#db/client";
@@ -43,6 +43,7 @@ import { type Config, requireAuthSecret } from "./config.server";
 import { currentClientIp, log } from "./log.server";
 import { createMailer, type Mail, type Mailer, sendInBackground } from "./mail.server";
 import { sessionsChanged } from "./session-lookup.server";
+import { oidcPluginsOf, socialProvidersOf } from "./sign-in-providers.server";
 
 const INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 export const newInviteCode = () =>
@@ -178,6 +179,15 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
         rateLimit: db.tables.rateLimit,
       },
     }),
+    socialProviders: socialProvidersOf(config),
+    plugins: [...oidcPluginsOf(config)],
+    account: {
+      // An existing account is joined by a provider only when the provider vouches for the address and the account's
+      // own address is confirmed too (else whoever registered it first with a password would keep a way in).
+      accountLinking: { enabled: true, trustedProviders: [], requireLocalEmailVerified: true },
+    },
+    // A failed provider round trip (refused, replayed, expired) ends on the sign-in page, which explains the code.
+    onAPIError: { errorURL: `${config.publicUrl}/sign-in` },
     emailAndPassword: {
       enabled: true,
       minPasswordLength: 8,
@@ -337,7 +347,11 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
         create: {
           before: async (user, ctx) => {
             checkProfile(user);
-            const ref = (ctx?.body as Record<string, unknown> | undefined)?.ref ?? ctx?.query?.ref;
+            // A provider sign-up carries the invite code in its OAuth state (app/routes/sign-in-provider.ts).
+            const ref =
+              (ctx?.body as Record<string, unknown> | undefined)?.ref ??
+              ctx?.query?.ref ??
+              (await getOAuthState().catch(() => null))?.ref;
             return {
               data: {
                 ...user,
@@ -349,8 +363,9 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
             };
           },
           after: async (user) => {
-            // With mail the bonus waits for the verified address (afterEmailVerification).
-            if (!verifyByMail) await grantSignupBonus(db, user.id, config.SIGNUP_CREDITS, clock);
+            // With mail the bonus waits for the verified address (afterEmailVerification), unless the account comes
+            // from a provider that vouched for the address.
+            if (!verifyByMail || user.emailVerified) await grantSignupBonus(db, user.id, config.SIGNUP_CREDITS, clock);
           },
         },
         update: {

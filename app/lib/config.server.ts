@@ -85,6 +85,18 @@ const EnvSchema = z.object({
   MAIL_FROM: opt,
   /** better-auth's per-IP limiter on sign-in, sign-up and reset requests; `off` for tests and trusted networks. The per-account sign-in throttle is always on. */
   AUTH_RATE_LIMIT: bool.default(true),
+  /** Sign-in with Google (docs/self-hosting.md "Sign-in providers"): both set, or neither. */
+  GOOGLE_CLIENT_ID: opt,
+  GOOGLE_CLIENT_SECRET: opt,
+  /** Sign-in with GitHub (an OAuth app): both set, or neither. */
+  GITHUB_CLIENT_ID: opt,
+  GITHUB_CLIENT_SECRET: opt,
+  /** Any OpenID Connect provider, found by discovery at `<OIDC_ISSUER>/.well-known/openid-configuration`. */
+  OIDC_ISSUER: url.optional(),
+  OIDC_CLIENT_ID: opt,
+  OIDC_CLIENT_SECRET: opt,
+  /** The provider's name on the sign-in button ("Continue with <OIDC_NAME>"); unset: "Single sign-on". */
+  OIDC_NAME: z.string().trim().min(1).max(60).optional(),
   /** Behind a reverse proxy: take the client address from the last X-Forwarded-For entry. */
   TRUST_PROXY: bool.default(false),
 
@@ -204,6 +216,16 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(
       "invalid configuration: KLING_SECRET_KEY: KLING_ACCESS_KEY and KLING_SECRET_KEY must be set together",
     );
+  }
+  for (const [id, secret] of [
+    ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"],
+    ["GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET"],
+  ] as const) {
+    if (Boolean(e[id]) !== Boolean(e[secret]))
+      throw new ConfigError(`invalid configuration: ${secret}: ${id} and ${secret} must be set together`);
+  }
+  if (Boolean(e.OIDC_ISSUER) !== Boolean(e.OIDC_CLIENT_ID)) {
+    throw new ConfigError("invalid configuration: OIDC_CLIENT_ID: OIDC_ISSUER and OIDC_CLIENT_ID must be set together");
   }
   if (e.S3_PUBLIC_URL && !e.S3_BUCKET) {
     throw new ConfigError("invalid configuration: S3_BUCKET: required when S3_PUBLIC_URL is set");

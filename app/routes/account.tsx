@@ -1,5 +1,6 @@
 import { CalendarCheck, Check, Gift } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
+import { SignInMethods } from "~/components/account/sign-in-methods";
 import { OrderHistory, Referrals } from "~/components/billing/account-billing";
 import { Badge, Button, Card, CopyButton, cn, Facts, formatDate, Notice, PageHeader, Stat } from "~/components/ui";
 import { UI_MESSAGES } from "~/domain/account/messages";
@@ -7,10 +8,13 @@ import { accountBilling, maskEmail } from "~/domain/billing/orders.server";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf, getCredits, listDebits, listGrants } from "~/domain/credits/ledger.server";
 import { getActiveSubscription, toSubscriptionInfo } from "~/domain/subscriptions/subscriptions.server";
+import { listSignInMethods } from "~/domain/users/sign-in-methods.server";
 import { findUserById, setAffiliate, toUserInfo } from "~/domain/users/users.server";
+import { providerErrorMessage } from "~/lib/auth-errors";
 import { DAY_MS, iso } from "~/lib/clock";
 import { getServices } from "~/lib/services.server";
 import { requireUiUser } from "~/lib/session.server";
+import { signInMethodName, signInProviders } from "~/lib/sign-in-providers.server";
 import type { Route } from "./+types/account";
 
 export const meta: Route.MetaFunction = () => [{ title: "Account — Atelier" }];
@@ -23,7 +27,21 @@ export async function loader({ request }: Route.LoaderArgs) {
   const inviter = user.invitedBy ? await findUserById(db, user.invitedBy) : undefined;
   const now = clock.now();
   const nextCheckIn = Math.floor(now / DAY_MS) * DAY_MS + DAY_MS;
+  const methods = await listSignInMethods(db, user.id);
+  const params = new URL(request.url).searchParams;
+  const providerError = params.get("error");
   return {
+    signIn: {
+      methods: methods.map((m) => ({
+        id: m.id,
+        providerId: m.providerId,
+        name: signInMethodName(config, m.providerId),
+        linkedAt: m.linkedAt.toISOString(),
+      })),
+      linkable: signInProviders(config).filter((p) => !methods.some((m) => m.providerId === p.id)),
+      outcome: params.get("signin")?.slice(0, 100) ?? null,
+      providerError: providerError ? providerErrorMessage(providerError.slice(0, 100)) : null,
+    },
     profile: info,
     emailVerified: user.emailVerified,
     inviter: inviter ? { name: inviter.name, email: maskEmail(inviter.email) } : null,
@@ -93,6 +111,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
     subscription,
     billing,
     rewardPercent,
+    signIn,
   } = loaderData;
   const busy = useNavigation().state === "submitting";
   const rows: [string, React.ReactNode][] = [
@@ -280,6 +299,8 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           </ul>
         )}
       </Card>
+
+      <SignInMethods {...signIn} />
 
       <Card title="Profile" id="profile">
         <Facts items={rows} />

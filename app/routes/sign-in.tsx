@@ -1,17 +1,26 @@
 import { Form, redirect, useNavigation } from "react-router";
+import { ProviderButtons } from "~/components/auth/provider-buttons";
 import { AuthCard, Button, Field, Notice } from "~/components/ui";
-import { authErrorMessage } from "~/lib/auth-errors";
+import { authErrorMessage, providerErrorMessage } from "~/lib/auth-errors";
 import { authPost } from "~/lib/auth-forms.server";
 import { fieldErrors, SignInSchema } from "~/lib/forms";
+import { getServices } from "~/lib/services.server";
 import { getUiUser, safeNext } from "~/lib/session.server";
+import { signInProviders } from "~/lib/sign-in-providers.server";
 import type { Route } from "./+types/sign-in";
 
 export const meta: Route.MetaFunction = () => [{ title: "Sign in — Atelier" }];
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const next = new URL(request.url).searchParams.get("next");
+  const params = new URL(request.url).searchParams;
+  const next = params.get("next");
   if (await getUiUser(request)) throw redirect(safeNext(next));
-  return { next: next ?? "" };
+  const error = params.get("error");
+  return {
+    next: next ?? "",
+    providers: signInProviders(getServices().config),
+    providerError: error ? providerErrorMessage(error.slice(0, 100)) : null,
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -39,6 +48,8 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
         </>
       }
     >
+      {loaderData.providerError && !errors.form ? <Notice kind="error">{loaderData.providerError}</Notice> : null}
+      <ProviderButtons providers={loaderData.providers} next={loaderData.next} />
       <Form method="post" className="space-y-4" noValidate>
         {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
         <input type="hidden" name="next" value={loaderData.next} />

@@ -1,4 +1,5 @@
 import { Form, redirect, useNavigation } from "react-router";
+import { ProviderButtons } from "~/components/auth/provider-buttons";
 import { AuthCard, Button, Field, Notice } from "~/components/ui";
 import { inviterOf } from "~/domain/billing/orders.server";
 import { authErrorMessage } from "~/lib/auth-errors";
@@ -6,6 +7,7 @@ import { authPost } from "~/lib/auth-forms.server";
 import { fieldErrors, SignUpSchema } from "~/lib/forms";
 import { getServices } from "~/lib/services.server";
 import { getUiUser } from "~/lib/session.server";
+import { signInProviders } from "~/lib/sign-in-providers.server";
 import type { Route } from "./+types/sign-up";
 
 export const meta: Route.MetaFunction = () => [{ title: "Sign up — Atelier" }];
@@ -13,7 +15,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Sign up — Atelier" }]
 export async function loader({ request }: Route.LoaderArgs) {
   if (await getUiUser(request)) throw redirect("/studio");
   const ref = new URL(request.url).searchParams.get("ref") ?? "";
-  return { ref, inviter: await inviterOf(getServices().db, ref) };
+  const { db, config } = getServices();
+  return { ref, inviter: await inviterOf(db, ref), providers: signInProviders(config) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -77,11 +80,12 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
         </>
       }
     >
+      {loaderData.inviter ? (
+        <Notice kind="success">{loaderData.inviter.nickname} invited you to Atelier. Welcome!</Notice>
+      ) : null}
+      <ProviderButtons providers={loaderData.providers} inviteCode={loaderData.ref} />
       <Form method="post" className="space-y-4" noValidate>
         {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
-        {loaderData.inviter ? (
-          <Notice kind="success">{loaderData.inviter.nickname} invited you to Atelier. Welcome!</Notice>
-        ) : null}
         <input type="hidden" name="ref" value={loaderData.ref} />
         <Field
           label="Name"

@@ -30,6 +30,12 @@ const FORMS: Record<string, FormRoute> = {
   "routes/sign-up.tsx": { path: "/sign-up", intents: [""], fields: ["name", "email", "password", "ref"] },
   "routes/sign-in.tsx": { path: "/sign-in", intents: [""], fields: ["email", "password", "next"] },
   "routes/sign-out.tsx": { path: "/sign-out", intents: [""], fields: [] },
+  "routes/sign-in-provider.tsx": { path: "/sign-in/provider", intents: [""], fields: ["provider", "next", "ref"] },
+  "routes/account-sign-in.tsx": {
+    path: "/account/sign-in",
+    intents: ["link", "unlink"],
+    fields: ["provider", "account"],
+  },
   "routes/verify-email.tsx": { path: "/verify-email", intents: [""], fields: ["email"] },
   "routes/forgot-password.tsx": { path: "/forgot-password", intents: [""], fields: ["email"] },
   "routes/reset-password.tsx": { path: "/reset-password", intents: [""], fields: ["token", "password", "confirm"] },

@@ -18,6 +18,9 @@ export default [
   route("api/admin/grant-credits", "routes/api/admin/grant-credits.ts"),
   route("api/admin/create-subscription", "routes/api/admin/create-subscription.ts"),
   route("api/admin/list-users", "routes/api/admin/list-users.ts"),
+  route("api/admin/suspend-user", "routes/api/admin/suspend-user.ts"),
+  route("api/account/export", "routes/api/account/export.ts"),
+  route("api/account/delete", "routes/api/account/delete.ts"),
   route("api/admin/models/list", "routes/api/admin/models/list.ts"),
   route("api/admin/models/upsert", "routes/api/admin/models/upsert.ts"),
   route("api/generator/generate", "routes/api/generator/generate.ts"),
@@ -52,6 +55,9 @@ export default [
 
   // ---- the admin dashboard's tables as CSV (admins only)
   route("admin/dashboard.csv", "routes/admin-dashboard-csv.ts"),
+
+  // ---- the account page's data download (docs/privacy.md)
+  route("account/export", "routes/account-export.ts"),
 
   // ---- Prometheus metrics (off unless METRICS_TOKEN is set; docs/operating.md)
   route("metrics", "routes/metrics.ts"),

@@ -209,5 +209,16 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795782953345,
     "hash": "5db78d393164366d6a6fde9f643f55b7f3bb564d79d90c6ecfeba7b0957e941a"
+  },
+  {
+    "sql": [
+      "CREATE TABLE \"deleted_emails\" (\n\t\"email_hash\" text PRIMARY KEY NOT NULL,\n\t\"deleted_at\" bigint NOT NULL\n);\n\n",
+      "\nALTER TABLE \"user\" ADD COLUMN \"suspended_at\" bigint;\n",
+      "\nALTER TABLE \"user\" ADD COLUMN \"suspended_reason\" text;\n",
+      "\nALTER TABLE \"user\" ADD COLUMN \"deleted_at\" bigint;\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795788293971,
+    "hash": "0f7a6e5b60233d99a63bf333593b939e84490a6a40724490e93b2bb687d3e188"
   }
 ];

@@ -232,5 +232,16 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795782952769,
     "hash": "67ad49036045ce172763c7da00fc71ebae140b1385c7bbdd76e8f3aecdbedabc"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `deleted_emails` (\n\t`email_hash` text PRIMARY KEY NOT NULL,\n\t`deleted_at` integer NOT NULL\n);\n",
+      "\nALTER TABLE `user` ADD `suspended_at` integer;",
+      "\nALTER TABLE `user` ADD `suspended_reason` text;",
+      "\nALTER TABLE `user` ADD `deleted_at` integer;"
+    ],
+    "bps": true,
+    "folderMillis": 1795788292959,
+    "hash": "7692a285b9ec213622ae93b03d226f65d83bbdee689cd2bdc67047822b506ddc"
   }
 ];

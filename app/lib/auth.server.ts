@@ -337,6 +337,8 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
             const owner = await findUserById(db, session.userId);
             if (owner && !owner.emailVerified && owner.role !== "admin" && isAdminEmail(config, owner.email))
               throw new APIError("FORBIDDEN", { code: "ADMIN_EMAIL_NOT_VERIFIED", message: ADMIN_ADDRESS_UNVERIFIED });
+            if (owner?.suspendedAt)
+              throw new APIError("FORBIDDEN", { code: "ACCOUNT_SUSPENDED", message: "account suspended" });
           },
         },
         update: { after: async () => sessionsChanged() },

@@ -50,6 +50,7 @@ export const endpoint = <P extends EndpointPath>(path: P): (typeof ENDPOINTS)[P]
 export const TRANSPORT_ERRORS: readonly ErrorCode[] = [
   "API_KEY_NOT_FOUND",
   "API_KEY_REVOKED",
+  "ACCOUNT_SUSPENDED",
   "RATE_LIMITED",
   "CROSS_SITE",
   "METHOD_NOT_ALLOWED",

@@ -42,6 +42,7 @@ type Params = {
   CROSS_SITE: void;
   KEY_SCOPE_MISSING: { scope: string };
   KEY_CREDIT_LIMIT: { used: number; limit: number; period: string };
+  ACCOUNT_SUSPENDED: void;
 };
 
 export type ErrorCode = keyof Params;
@@ -113,6 +114,8 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
     status: 200,
     message: (p) => `key credit limit reached: ${p.used} of ${p.limit} this ${p.period}`,
   },
+  // An admin suspended the account (docs/operating.md "Suspending an account"): its sessions and keys, HTTP 403.
+  ACCOUNT_SUSPENDED: { status: 403, message: () => "account suspended" },
 };
 
 /**
@@ -160,6 +163,7 @@ export const ERROR_PLACEHOLDERS: { [C in ErrorCode]: Params[C] } = {
   WEBHOOK_NOT_CONFIGURED: undefined,
   KEY_SCOPE_MISSING: { scope: P("scope") },
   KEY_CREDIT_LIMIT: { used: P("used"), limit: P("limit"), period: P("period") },
+  ACCOUNT_SUSPENDED: undefined,
 };
 
 /** The reasons INVALID_OPTIONS gives (app/domain/catalog.ts optionsProblem), as patterns for the API reference. */

@@ -31,6 +31,7 @@ export async function resolveCaller(request: Request, services: Services): Promi
   const userId = await sessionUser(request, services);
   const user = userId ? await findUserById(services.db, userId) : undefined;
   if (!user) return null;
+  if (user.suspendedAt) throw new AppError("ACCOUNT_SUSPENDED");
   return { user, via: "session", apiKeyId: null, isAdmin: isAdmin(services.config, user), tier: null, scopes: null };
 }
 
@@ -39,6 +40,7 @@ export async function keyCaller(key: string, services: Services): Promise<Caller
   const identity = await authenticateApiKey(services.db, key, services.clock);
   const owner = await findKeyOwner(services.db, identity.userId, services.clock.now());
   if (!owner) throw new AppError("API_KEY_NOT_FOUND");
+  if (owner.user.suspendedAt) throw new AppError("ACCOUNT_SUSPENDED");
   const admin = isAdmin(services.config, owner.user);
   return {
     user: owner.user,

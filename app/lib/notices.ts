@@ -5,6 +5,10 @@
  */
 export const NOTICES = {
   "signed-out": { kind: "info", text: "You are signed out. See you soon." },
+  "account-deleted": {
+    kind: "info",
+    text: "Your account is deleted and you are signed out. Thank you for using Atelier.",
+  },
   "password-reset": { kind: "success", text: "Your password has been changed. Sign in with the new one." },
   "generation-started": {
     kind: "success",

@@ -15,7 +15,8 @@ export async function getUiUser(request: Request): Promise<UiUser | null> {
   const services = getServices();
   const userId = await sessionUser(request, services);
   const user = userId ? await findUserById(services.db, userId) : undefined;
-  if (!user) return null;
+  // A suspended account's pages are those of a signed-out visitor; signing in again is refused (auth.server.ts).
+  if (!user || user.suspendedAt) return null;
   return { user, isAdmin: isAdmin(services.config, user) };
 }
 

@@ -1,8 +1,10 @@
 import { CalendarCheck, Check, Gift } from "lucide-react";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation } from "react-router";
 import { SignInMethods } from "~/components/account/sign-in-methods";
+import { YourData } from "~/components/account/your-data";
 import { OrderHistory, Referrals } from "~/components/billing/account-billing";
 import { Badge, Button, Card, CopyButton, cn, Facts, formatDate, Notice, PageHeader, Stat } from "~/components/ui";
+import { hasPassword } from "~/domain/account/delete.server";
 import { UI_MESSAGES } from "~/domain/account/messages";
 import { accountBilling, maskEmail } from "~/domain/billing/orders.server";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
@@ -10,6 +12,7 @@ import { balanceOf, getCredits, listDebits, listGrants } from "~/domain/credits/
 import { getActiveSubscription, toSubscriptionInfo } from "~/domain/subscriptions/subscriptions.server";
 import { listSignInMethods } from "~/domain/users/sign-in-methods.server";
 import { findUserById, setAffiliate, toUserInfo } from "~/domain/users/users.server";
+import { deleteFromAccountPage } from "~/lib/account-deletion.server";
 import { providerErrorMessage } from "~/lib/auth-errors";
 import { DAY_MS, iso } from "~/lib/clock";
 import { getServices } from "~/lib/services.server";
@@ -55,14 +58,21 @@ export async function loader({ request }: Route.LoaderArgs) {
     subscription: sub ? { ...toSubscriptionInfo(sub), period_end: iso(sub.periodEnd) } : null,
     billing: await accountBilling(db, user.id),
     rewardPercent: config.AFFILIATE_REWARD_PERCENT,
+    hasPassword: await hasPassword(db, user.id),
   };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const { user } = await requireUiUser(request);
-  const { db, clock } = getServices();
+  const services = getServices();
+  const { db, clock } = services;
   const form = await request.formData();
   switch (form.get("intent")) {
+    case "delete-account": {
+      const r = await deleteFromAccountPage(services, request, form, user);
+      if ("error" in r) return { deleteError: r.error } as const;
+      throw redirect("/?notice=account-deleted", { headers: r.headers });
+    }
     case "checkin": {
       const r = await checkIn(db, user.id, clock);
       return {
@@ -112,6 +122,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
     billing,
     rewardPercent,
     signIn,
+    hasPassword,
   } = loaderData;
   const busy = useNavigation().state === "submitting";
   const rows: [string, React.ReactNode][] = [
@@ -131,7 +142,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
   return (
     <div className="space-y-6">
       <PageHeader title="Account" description="Your credits, invite link and profile." />
-      {actionData?.notice ? <Notice kind={actionData.notice.kind}>{actionData.notice.text}</Notice> : null}
+      {actionData && "notice" in actionData && actionData.notice ? (
+        <Notice kind={actionData.notice.kind}>{actionData.notice.text}</Notice>
+      ) : null}
 
       <Card title="Credits" id="credits">
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
@@ -314,6 +327,13 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           </Form>
         )}
       </Card>
+
+      <YourData
+        email={profile.email}
+        hasPassword={hasPassword}
+        error={actionData && "deleteError" in actionData ? actionData.deleteError : undefined}
+        busy={busy}
+      />
     </div>
   );
 }

@@ -1,8 +1,8 @@
-import { Coins, CreditCard, Search, Star } from "lucide-react";
+import { Ban, Coins, CreditCard, RotateCcw, Search, Star } from "lucide-react";
 import type { ReactNode } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { DashboardSection } from "~/components/admin/dashboard";
-import { isVideoFile } from "~/components/media";
+import { GenerationList } from "~/components/admin/generation-list";
 import {
   Badge,
   Button,
@@ -32,9 +32,11 @@ import { listLatestAll } from "~/domain/generations/admin.server";
 import { parseResultUrls } from "~/domain/generations/views.server";
 import { listAlerts } from "~/domain/ops/alerts.server";
 import { INTERVALS } from "~/domain/subscriptions/subscriptions.server";
+import { SuspendUserSchema, setSuspended } from "~/domain/users/suspend.server";
 import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";
 import { type FieldErrors, fieldErrors } from "~/lib/forms";
+import { getGenerationRuntime } from "~/lib/generation-runtime.server";
 import { getServices } from "~/lib/services.server";
 import { requireUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/admin";
@@ -106,19 +108,36 @@ function formInput(form: FormData, numeric: string[], optional: string[]) {
 }
 
 type ActionResult = {
-  intent: "grant" | "subscribe";
+  intent: "grant" | "subscribe" | "suspend";
   ok?: string;
   errors?: FieldErrors;
   values?: Record<string, string>;
 };
 
 export async function action({ request }: Route.ActionArgs): Promise<ActionResult> {
-  await requireAdminPage(request);
+  const admin = await requireAdminPage(request);
   const services = getServices();
   const form = await request.formData();
-  const intent = form.get("intent") === "subscribe" ? "subscribe" : "grant";
+  const asked = form.get("intent");
+  const intent = asked === "subscribe" || asked === "suspend" ? asked : "grant";
   const values = Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)]));
   try {
+    if (intent === "suspend") {
+      const parsed = SuspendUserSchema.safeParse({
+        user_uuid: values.user_uuid,
+        suspended: values.suspended === "true" ? true : values.suspended === "false" ? false : values.suspended,
+        reason: values.reason || undefined,
+      });
+      if (!parsed.success) return { intent, errors: { form: parsed.error.issues[0]?.message ?? "invalid request" } };
+      const deps = { db: services.db, clock: services.clock, providers: getGenerationRuntime().providers };
+      const r = await setSuspended(deps, parsed.data, admin.user.id);
+      return {
+        intent,
+        ok: r.suspended
+          ? `Suspended ${r.email}: ${r.canceled_tasks} unfinished tasks canceled, ${r.webhooks} webhooks disabled.`
+          : `Restored ${r.email}: ${r.webhooks} webhooks enabled again.`,
+      };
+    }
     if (intent === "grant") {
       const parsed = GrantCreditsSchema.safeParse(formInput(form, ["credits", "expires_in_days"], ["expires_in_days"]));
       if (!parsed.success) return { intent, errors: fieldErrors(parsed.error), values };
@@ -143,6 +162,7 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
   const busy = useNavigation().state === "submitting";
   const grant = actionData?.intent === "grant" ? actionData : undefined;
   const sub = actionData?.intent === "subscribe" ? actionData : undefined;
+  const suspend = actionData?.intent === "suspend" ? actionData : undefined;
   const listHref = (p: number) =>
     `/admin?${new URLSearchParams({ ...(q ? { q } : {}), ...(p > 1 ? { page: String(p) } : {}) })}`;
   return (
@@ -180,6 +200,8 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
             </Link>
           ) : null}
         </Form>
+        {suspend?.ok ? <Notice kind="success">{suspend.ok}</Notice> : null}
+        {suspend?.errors?.form ? <Notice kind="error">{suspend.errors.form}</Notice> : null}
         {users.length === 0 ? (
           <EmptyState title={q ? `No user matches “${q}”.` : "No users yet."} />
         ) : (
@@ -187,7 +209,14 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
             {users.map((u) => (
               <li key={u.uuid} data-user={u.email} className="flex flex-wrap items-center gap-x-6 gap-y-2 py-3">
                 <div className="min-w-0 flex-1 basis-56">
-                  <p className="truncate font-medium">{u.email}</p>
+                  <p className="truncate font-medium">
+                    {u.email}{" "}
+                    {u.suspended ? (
+                      <Badge tone="danger" data-field="suspended">
+                        suspended
+                      </Badge>
+                    ) : null}
+                  </p>
                   <p className="text-xs text-muted-foreground">
                     {u.nickname} · joined {formatDate(u.created_at, { time: false })}
                   </p>
@@ -212,6 +241,21 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
                   >
                     <CreditCard aria-hidden="true" /> Subscription
                   </Link>
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="suspend" />
+                    <input type="hidden" name="user_uuid" value={u.uuid} />
+                    <input type="hidden" name="suspended" value={u.suspended ? "false" : "true"} />
+                    <Button
+                      type="submit"
+                      variant={u.suspended ? "secondary" : "danger"}
+                      size="sm"
+                      disabled={busy}
+                      aria-label={`${u.suspended ? "Restore" : "Suspend"} ${u.email}`}
+                    >
+                      {u.suspended ? <RotateCcw aria-hidden="true" /> : <Ban aria-hidden="true" />}
+                      {u.suspended ? "Restore" : "Suspend"}
+                    </Button>
+                  </Form>
                 </div>
               </li>
             ))}
@@ -411,59 +455,6 @@ function UserForm({
           {submit}
         </Button>
       </Form>
-    </Card>
-  );
-}
-
-type Row = Route.ComponentProps["loaderData"]["recent"][number];
-
-function GenerationList({
-  title,
-  id,
-  rows,
-  empty,
-  showError,
-}: {
-  title: string;
-  id: string;
-  rows: Row[];
-  empty: string;
-  showError?: boolean;
-}) {
-  return (
-    <Card title={title} id={id}>
-      {rows.length === 0 ? (
-        <EmptyState title={empty} />
-      ) : (
-        <ul className="divide-y divide-border" aria-label={title}>
-          {rows.map((g) => (
-            <li key={g.id} className="flex gap-3 py-3 text-sm">
-              <div className="size-14 shrink-0 overflow-hidden rounded-xl bg-muted">
-                {g.thumb && !isVideoFile(g.thumb) ? (
-                  <img src={g.thumb} alt="" loading="lazy" className="size-full object-cover" />
-                ) : g.thumb ? (
-                  // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a muted thumbnail without controls; the row's link names the task
-                  <video src={g.thumb} muted preload="metadata" aria-hidden="true" className="size-full object-cover" />
-                ) : null}
-              </div>
-              <div className="min-w-0 flex-1">
-                <div className="flex flex-wrap items-center justify-between gap-2">
-                  <Badge status={g.status} />
-                  <time className="text-xs text-muted-foreground" dateTime={g.createdAt}>
-                    {formatDate(g.createdAt, { seconds: true })}
-                  </time>
-                </div>
-                <p className="mt-1 line-clamp-2 break-words">{g.prompt}</p>
-                <p className="text-xs text-muted-foreground">
-                  {g.email} · {g.aiType} · {g.provider} / {g.model}
-                  {g.mode === "simulated" ? " · simulated" : ""}
-                </p>
-                {showError && g.error ? <p className="mt-1 text-xs text-danger-soft-foreground">{g.error}</p> : null}
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
     </Card>
   );
 }

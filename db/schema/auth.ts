@@ -18,6 +18,11 @@ export const user = sqliteTable("user", {
   isAffiliate: integer("is_affiliate", { mode: "boolean" }).notNull().default(false),
   /** `admin` only when an operator promoted the account (`atelier admin promote`); better-auth never writes it. */
   role: text("role").notNull().default("user"),
+  /** Set while an admin has suspended the account: its sessions and keys are refused (docs/operating.md). */
+  suspendedAt: ms("suspended_at"),
+  suspendedReason: text("suspended_reason"),
+  /** Set when the person deleted the account: the row stays, anonymised, for the money records (docs/privacy.md). */
+  deletedAt: ms("deleted_at"),
 });
 
 export const session = sqliteTable(
@@ -88,4 +93,13 @@ export const signInAttempts = sqliteTable("sign_in_attempts", {
   attempts: integer("attempts").notNull(),
   windowStart: integer("window_start").notNull(),
   lockedUntil: integer("locked_until"),
+});
+
+/**
+ * Addresses of deleted accounts, as keyed hashes (docs/decisions/117-deleted-accounts.md): a new account on the same
+ * address gets no second sign-up bonus. Nothing else of the address is kept.
+ */
+export const deletedEmails = sqliteTable("deleted_emails", {
+  emailHash: text("email_hash").primaryKey(),
+  deletedAt: integer("deleted_at").notNull(),
 });

@@ -152,6 +152,8 @@ export interface AdminUserEntry {
   left_credits: number;
   total_credits: number;
   tier: Tier;
+  /** An admin suspended the account (docs/operating.md). */
+  suspended: boolean;
 }
 
 /** Users newest first, with balance and rate-limit tier. */
@@ -195,6 +197,7 @@ export async function adminListUsers(
       left_credits: balances.get(r.id)?.left_credits ?? 0,
       total_credits: balances.get(r.id)?.total_credits ?? 0,
       tier: isAdmin(config, r) ? "admin" : (await isPremium(db, r.id, clock)) ? "premium" : "standard",
+      suspended: r.suspendedAt !== null,
     });
   }
   return { users, total, page: input.page, page_size: input.page_size };

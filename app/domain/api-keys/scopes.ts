@@ -14,7 +14,8 @@ export const SCOPE_DESCRIPTIONS: Record<KeyScope, string> = {
   read: "read tasks, history, the status stream, profile, credits, subscription and usage",
   files: "upload input files (image inputs)",
   webhooks: "create, list, test, change and delete webhook endpoints, their deliveries and resends",
-  billing: "checkout, the daily check-in, affiliate status; an admin key's credit and subscription grants",
+  billing:
+    "checkout, the daily check-in, affiliate status; an admin key's credit and subscription grants and suspensions",
 };
 
 /**
@@ -52,6 +53,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, KeyScope>> = {
   "/api/update-invite": "billing",
   "/api/admin/grant-credits": "billing",
   "/api/admin/create-subscription": "billing",
+  "/api/admin/suspend-user": "billing",
 };
 
 /** Stored as a JSON array; null (every scope) for keys made before scopes existed or with the default. */

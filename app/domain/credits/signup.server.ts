@@ -2,11 +2,13 @@
  * The sign-up bonus (docs/design.md §3): SIGNUP_CREDITS expiring after a year, granted
  * once per user — at sign-up, or when the e-mail is verified if mail is
  * configured. Checked inside a write transaction; the partial unique index
- * `credit_grants_signup_once` is the database's guard.
+ * `credit_grants_signup_once` is the database's guard. An address whose account was deleted gets no second bonus
+ * (docs/decisions/121-deleted-accounts.md).
  */
 import { and, eq } from "drizzle-orm";
 import { type Db, lockRow, one } from "#db/client";
-import { creditGrants } from "#db/schema";
+import { creditGrants, deletedEmails, user } from "#db/schema";
+import { emailKey } from "~/domain/auth/sign-in-throttle.server";
 import { type Clock, DAY_MS } from "~/lib/clock";
 import { grantCredits } from "./ledger.server";
 
@@ -24,6 +26,15 @@ export async function grantSignupBonus(db: Db, userId: string, amount: number, c
         .where(and(eq(creditGrants.userId, userId), eq(creditGrants.source, "signup"))),
     );
     if (had) return false;
+    const owner = yield* one(tx.select({ email: user.email }).from(user).where(eq(user.id, userId)));
+    if (!owner) return false;
+    const deletedBefore = yield* one(
+      tx
+        .select({ h: deletedEmails.emailHash })
+        .from(deletedEmails)
+        .where(eq(deletedEmails.emailHash, emailKey(owner.email))),
+    );
+    if (deletedBefore) return false;
     const now = clock.now();
     yield* grantCredits(
       tx,

@@ -2,15 +2,16 @@
  * Creating a task (spec §4.1, docs/design.md §1, §3): checking and reserving credits in one write transaction,
  * with an optional Idempotency-Key replaying the task it made.
  */
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { type Db, isUniqueViolation, lockRow, one, run, type Tx } from "#db/client";
 import { prepared } from "#db/prepared";
-import { generations, idempotencyKeys } from "#db/schema";
+import { generations, idempotencyKeys, user } from "#db/schema";
 import { assertKeyCap } from "~/domain/api-keys/caps.server";
 import { assertActivePlan } from "~/domain/catalog/plan.server";
 import { assertCanReserve } from "~/domain/credits/ledger.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
+import { AppError } from "~/lib/errors";
 import { rememberTaskOrigin } from "~/lib/tracing.server";
 import { tasksQueued } from "./changes.server";
 import { findIdempotent } from "./idempotency.server";
@@ -87,6 +88,12 @@ const insertTask = (t: Tx) =>
     })
     .returning();
 
+const suspendedAt = (d: Tx) =>
+  d
+    .select({ at: user.suspendedAt })
+    .from(user)
+    .where(eq(user.id, sql.placeholder("id")));
+
 function createOrReplayOnce(
   db: Db,
   args: CreateArgs,
@@ -96,6 +103,9 @@ function createOrReplayOnce(
   const idem = args.idempotency;
   return db.tx(function* (tx) {
     yield* lockRow("user", args.userId);
+    // A suspension commits its mark, then cancels what is unfinished: a task must not slip in after that sweep.
+    const owner = yield* one(prepared(tx, "users.suspendedAt", suspendedAt), { id: args.userId });
+    if (owner?.at) throw new AppError("ACCOUNT_SUSPENDED");
     const now = clock.now();
     if (idem) {
       const prior = yield* findIdempotent(tx, args.userId, idem.key, idem.requestHash, now);

@@ -4,13 +4,14 @@
  * the same; a guarded update of `last_sent_at` picks the one process that mails, at most once per condition per hour
  * (once ever for a disabled endpoint: the event happened once).
  */
-import { and, desc, eq, gte, inArray, isNull, lte, notInArray, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNull, lte, ne, notInArray, or, sql } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { generations, opsAlerts, user, webhookEndpoints } from "#db/schema";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import type { Mailer } from "~/lib/mail.server";
 import { CANCELED } from "../generations/status";
+import { SUSPENDED_WEBHOOK_REASON } from "../users/suspend.server";
 import { isAdminEmail } from "../users/users.server";
 
 export type AlertKind = "provider-errors" | "queue-stuck" | "webhook-disabled" | "stripe-signature";
@@ -106,7 +107,13 @@ export async function firingAlerts(deps: Pick<AlertDeps, "db" | "clock">, policy
     db
       .select({ id: webhookEndpoints.id, url: webhookEndpoints.url, reason: webhookEndpoints.disabledReason })
       .from(webhookEndpoints)
-      .where(eq(webhookEndpoints.status, "disabled")),
+      .where(
+        and(
+          eq(webhookEndpoints.status, "disabled"),
+          // An admin's suspension disabled it on purpose: nothing for the admins to look at.
+          or(isNull(webhookEndpoints.disabledReason), ne(webhookEndpoints.disabledReason, SUSPENDED_WEBHOOK_REASON)),
+        ),
+      ),
   );
   for (const e of disabled)
     out.push({

@@ -1,5 +1,6 @@
 /** The account rows of the endpoint table: profile, credits, subscription, invite code, feedback (spec 2, 3). */
 import { z } from "zod";
+import { DeleteAccountSchema } from "~/domain/account/delete.server";
 import { INTERVALS } from "~/domain/subscriptions/subscriptions.server";
 import { AffiliateSchema, FeedbackSchema } from "../forms";
 import { AUTH_ERRORS, COMMON, type EndpointDef, isoTime } from "./def.server";
@@ -115,5 +116,38 @@ export const ACCOUNT_ENDPOINTS = {
     successMessage: "feedback received, thank you",
     errors: [...AUTH_ERRORS, "INVALID_PARAMS", ...COMMON],
     example: { content: "The fox pictures are great.", rating: 5 },
+  },
+  "/api/account/export": {
+    method: "POST",
+    tag: "Account",
+    summary: "Export your data",
+    description:
+      "Session only (an API key is forbidden). No request body. Your data as one JSON document: profile, sign-in methods, the credit ledger, generations with prompts and result URLs, files, API keys (names, dates, scopes; never a key or its hash), webhooks (never a secret), orders and payments, feedback. docs/privacy.md.",
+    auth: "session",
+    source: "docs/privacy.md",
+    response: z
+      .looseObject({ format: z.literal("atelier-account-export"), version: z.literal(1), exported_at: isoTime() })
+      .describe("the archive; its sections are described in docs/privacy.md"),
+    errors: [...AUTH_ERRORS, "FORBIDDEN", ...COMMON],
+  },
+  "/api/account/delete": {
+    method: "POST",
+    tag: "Account",
+    summary: "Delete your account",
+    description:
+      "Session only. `confirm` must be the account's e-mail; `password` is required when the account has one (otherwise the session must be at most 10 minutes old); wrong passwords count toward the sign-in throttle (429 past it). Revokes every session, key and webhook, cancels unfinished tasks and the Stripe subscription, deletes prompts, results and feedback, and keeps orders and the credit ledger anonymised. docs/privacy.md.",
+    auth: "session",
+    source: "docs/privacy.md",
+    body: DeleteAccountSchema,
+    response: z.strictObject({
+      uuid: z.string(),
+      deleted_at: isoTime(),
+      canceled_tasks: z.int(),
+      canceled_subscriptions: z.int(),
+      removed_results: z.int().describe("tasks whose stored results were deleted"),
+    }),
+    successMessage: "account deleted",
+    errors: [...AUTH_ERRORS, "FORBIDDEN", "INVALID_PARAMS", "UPSTREAM_FAILED", ...COMMON],
+    example: { confirm: "you@example.com", password: "your password" },
   },
 } as const satisfies Record<string, EndpointDef>;

@@ -50,6 +50,7 @@ export const AUTH_ERRORS = [
   "API_KEY_REVOKED",
   "RATE_LIMITED",
   "KEY_SCOPE_MISSING",
+  "ACCOUNT_SUSPENDED",
 ] as const satisfies readonly ErrorCode[];
 /** The errors any endpoint can answer. */
 export const COMMON = ["METHOD_NOT_ALLOWED", "BUSY", "INTERNAL"] as const satisfies readonly ErrorCode[];

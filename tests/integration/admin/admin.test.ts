@@ -245,6 +245,7 @@ describe("POST /api/admin/list-users", () => {
       "email",
       "left_credits",
       "nickname",
+      "suspended",
       "tier",
       "total_credits",
       "uuid",

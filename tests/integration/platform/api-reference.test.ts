@@ -62,6 +62,13 @@ describe("real responses match the documented schemas", () => {
     await check("/api/ping", undefined, auth);
     await check("/api/update-invite", { is_affiliate: true }, auth);
     await check("/api/add-feedback", { content: "schema check", rating: 4 }, auth);
+    await check("/api/account/export", undefined, auth);
+  });
+
+  test("deleting an account", async () => {
+    const email = uniqueEmail("ref-delete");
+    const { cookie } = await api.signUp(email);
+    await check("/api/account/delete", { confirm: email, password: "correct-horse-battery" }, { cookie });
   });
 
   test("API keys", async () => {
@@ -151,6 +158,10 @@ describe("real responses match the documented schemas", () => {
       auth,
     );
     await check("/api/admin/list-users", { page: 1, page_size: 5 }, auth);
+    const suspended = uniqueEmail("ref-suspended");
+    await api.signUp(suspended);
+    await check("/api/admin/suspend-user", { email: suspended, suspended: true, reason: "schema check" }, auth);
+    await check("/api/admin/suspend-user", { email: suspended, suspended: false }, auth);
     const catalog = await check("/api/admin/models/list", undefined, auth);
     expect(catalog.models.length).toBeGreaterThan(0);
     await check(

@@ -57,6 +57,10 @@ const ENDPOINTS: Record<string, Endpoint> = {
     },
   },
   "/api/admin/list-users": { valid: { page: 1, page_size: 20 } },
+  "/api/admin/suspend-user": { valid: { email: "nobody@example.test", suspended: true, reason: "abuse" } },
+  "/api/account/export": {},
+  // The confirmation never matches the caller's address here: every call is refused and deletes nothing.
+  "/api/account/delete": { valid: { confirm: "nobody@example.test", password: "correct-horse-battery" } },
   "/api/admin/models/list": {},
   // The generate rows use a Replicate model: changing kling-v1's image price or sale leaves them unaffected.
   "/api/admin/models/upsert": {

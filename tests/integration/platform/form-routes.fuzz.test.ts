@@ -39,7 +39,11 @@ const FORMS: Record<string, FormRoute> = {
   "routes/verify-email.tsx": { path: "/verify-email", intents: [""], fields: ["email"] },
   "routes/forgot-password.tsx": { path: "/forgot-password", intents: [""], fields: ["email"] },
   "routes/reset-password.tsx": { path: "/reset-password", intents: [""], fields: ["token", "password", "confirm"] },
-  "routes/account.tsx": { path: "/account", intents: ["checkin", "affiliate"], fields: ["is_affiliate"] },
+  "routes/account.tsx": {
+    path: "/account",
+    intents: ["checkin", "affiliate", "delete-account"],
+    fields: ["is_affiliate", "confirm", "password"],
+  },
   "routes/keys.tsx": {
     path: "/keys",
     intents: ["create", "revoke", "webhook-create", "webhook-delete", "webhook-rotate"],
@@ -56,8 +60,19 @@ const FORMS: Record<string, FormRoute> = {
   "routes/playground.tsx": { path: "/playground", intents: ["text", "image"], fields: ["prompt", "model", "size"] },
   "routes/admin.tsx": {
     path: "/admin",
-    intents: ["grant", "subscribe"],
-    fields: ["user_uuid", "email", "credits", "expires_in_days", "product_id", "product_name", "interval", "amount"],
+    intents: ["grant", "subscribe", "suspend"],
+    fields: [
+      "user_uuid",
+      "email",
+      "credits",
+      "expires_in_days",
+      "product_id",
+      "product_name",
+      "interval",
+      "amount",
+      "suspended",
+      "reason",
+    ],
   },
   "routes/admin-billing.tsx": {
     path: "/admin/billing",

@@ -294,6 +294,13 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
       body: { user_uuid: info.json.data.uuid, product_id: "pro", product_name: "Pro", interval: "month", amount: 900 },
     });
     await call("POST", "/api/admin/list-users", { headers: u }); // forbidden
+    await call("POST", "/api/admin/suspend-user", { headers: a, body: { email, suspended: true, reason: "oas" } });
+    await call("POST", "/api/get-user-info", { headers: u }); // 403 account suspended
+    await call("POST", "/api/admin/suspend-user", { headers: a, body: { email, suspended: false } });
+    await call("POST", "/api/admin/suspend-user", { headers: a, body: { suspended: false } }); // invalid
+    await call("POST", "/api/admin/suspend-user", { headers: u, body: { email, suspended: true } }); // forbidden
+    await call("POST", "/api/account/export", { headers: u });
+    await call("POST", "/api/account/delete", { headers: u, body: { confirm: "someone@else.test" } }); // refused
     await call("POST", "/api/admin/models/list", { headers: a });
     await call("POST", "/api/admin/models/upsert", {
       headers: a,

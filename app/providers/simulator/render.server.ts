@@ -1,7 +1,8 @@
 /**
  * Real result files for the simulator: a PNG for images and an H.264 MP4 for
  * videos, both showing the prompt's words on a gradient whose colours come
- * from a hash of the prompt (two prompts give two visibly different results),
+ * from a hash of the prompt (two prompts give two visibly different results) — or on the task's input picture
+ * (a `Backdrop`, picture.server.ts) —
  * a "SIMULATED · <model>" badge, and the shape the chosen options ask for
  * (aspect ratio; for videos the duration too, with a progress bar and clock).
  *
@@ -42,7 +43,7 @@ export const PIXEL_BUDGET = 384 * 384;
 export const VIDEO_FPS = 8;
 
 /** Palette layout: 0..GRADIENT-1 gradient, then text, shadow (badges), accent (progress), track. */
-const GRADIENT = 64;
+export const GRADIENT = 64;
 const TEXT = GRADIENT;
 const SHADOW = GRADIENT + 1;
 const ACCENT = GRADIENT + 2;
@@ -65,8 +66,10 @@ function hsl(h: number, s: number, l: number): [number, number, number] {
   return [Math.round(f(0) * 255), Math.round(f(8) * 255), Math.round(f(4) * 255)];
 }
 
+export type Palette = [number, number, number][];
+
 /** A 68-colour palette: a two-hue gradient picked by the hash, white text, dark shadow, an accent. */
-function paletteFor(hash: number): [number, number, number][] {
+export function paletteFor(hash: number): Palette {
   const h1 = hash % 360;
   const h2 = (h1 + 60 + ((hash >>> 9) % 180)) % 360;
   const out: [number, number, number][] = [];
@@ -137,8 +140,8 @@ function drawText(idx: Uint8Array, width: number, height: number, line: string, 
   }
 }
 
-/** Fills an indexed frame: a diagonal gradient shifted by `phase`, then the prompt's lines centred. */
-function paintFrame(idx: Uint8Array, width: number, height: number, lines: string[], scale: number, phase: number) {
+/** Fills an indexed frame with a diagonal gradient shifted by `phase`. */
+function paintGradient(idx: Uint8Array, width: number, height: number, phase: number) {
   // The colour depends on x + y only: one lookup row, copied per scanline.
   const span = width + height;
   const lut = new Uint8Array(span);
@@ -148,6 +151,10 @@ function paintFrame(idx: Uint8Array, width: number, height: number, lines: strin
     lut[d] = Math.min(GRADIENT - 1, (t * GRADIENT) | 0);
   }
   for (let y = 0; y < height; y++) idx.set(lut.subarray(y, y + width), y * width);
+}
+
+/** Draws the prompt's lines centred. */
+function paintLines(idx: Uint8Array, width: number, height: number, lines: string[], scale: number) {
   const blockH = lines.length * LINE_H * scale;
   let y = Math.max(scale * 2, (height - blockH) >> 1);
   for (const line of lines) {
@@ -212,17 +219,36 @@ export interface Look {
 const DEFAULT_LOOK: Look = { ratio: [1, 1], mark: "SIMULATED", caption: "" };
 
 /**
+ * A picture under the prompt instead of the gradient (an input picture, app/providers/simulator/picture.server.ts):
+ * its palette, built on the prompt's (whose text colours, slots GRADIENT to GRADIENT + 3, it keeps), and a painter
+ * that fills a frame with palette indices; `t` runs from 0 to 1 over a video.
+ */
+export interface Backdrop {
+  palette(base: Palette): Palette;
+  paint(idx: Uint8Array, width: number, height: number, t: number): void;
+}
+
+/**
  * The picture common to images and video frames: gradient, prompt, badge top left, caption bottom right —
  * top right for videos (`video`), where a player's controls cover the bottom.
  */
-function paintPicture(prompt: string, width: number, height: number, look: Look, bottomReserve: number, video = false) {
+function paintPicture(
+  prompt: string,
+  width: number,
+  height: number,
+  look: Look,
+  bottomReserve: number,
+  video = false,
+  backdrop?: Backdrop,
+) {
   const hash = hashPrompt(prompt);
   const scale = Math.max(2, Math.round(Math.sqrt(width * height) / 128));
   const cols = Math.max(4, Math.floor((width - 2 * scale * 6) / (6 * scale)));
   const maxLines = Math.max(1, Math.floor((height - bottomReserve - 16 * scale * 2) / (LINE_H * scale)));
   const lines = wrap(printable(prompt), cols, Math.min(8, maxLines));
   const idx = new Uint8Array(width * height);
-  paintFrame(idx, width, height, lines, scale, hash % (width + height));
+  if (backdrop) backdrop.paint(idx, width, height, 0);
+  else paintGradient(idx, width, height, hash % (width + height));
   const mark = printable(look.mark);
   // Badges one step smaller than the prompt, and smaller still when the mark would not fit (a 9:21 image).
   let small = Math.max(2, scale - 1);
@@ -230,34 +256,36 @@ function paintPicture(prompt: string, width: number, height: number, look: Look,
   const margin = 3 * small;
   const rowH = FONT.lineHeight * small + 7 * small; // a badge and the gap below it
   const caption = printable(look.caption);
-  badge(idx, width, height, mark, margin, margin, small);
   // On a narrow picture the top-right caption goes one row down rather than over the mark.
   const pillW = (t: string) => lineWidth(t) * small + 4 * small;
   const captionRow = video && pillW(mark) + pillW(caption) + 3 * margin > width ? 1 : 0;
-  if (look.caption) {
+  /** The prompt and the badges, drawn over a frame (again over each new backdrop of a moving video). */
+  const overlay = (frame: Uint8Array) => {
+    paintLines(frame, width, height, lines, scale);
+    badge(frame, width, height, mark, margin, margin, small);
+    if (!look.caption) return;
     const h = FONT.lineHeight * small + 4 * small;
-    badge(
-      idx,
-      width,
-      height,
-      caption,
-      margin,
-      video ? margin + captionRow * rowH : height - bottomReserve - h - margin,
-      small,
-      true,
-    );
-  }
+    const y = video ? margin + captionRow * rowH : height - bottomReserve - h - margin;
+    badge(frame, width, height, caption, margin, y, small, true);
+  };
+  overlay(idx);
   /** Where a video's clock goes: the row under the caption. */
   const clockY = margin + (captionRow + 1) * rowH;
-  return { idx, palette: paletteFor(hash), small, clockY };
+  const base = paletteFor(hash);
+  return { idx, palette: backdrop ? backdrop.palette(base) : base, small, clockY, overlay };
 }
 /** Characters the font can draw; the rest become `?`. */
 const printable = (s: string) => s.replace(/[^\x20-\x7e·×]/g, "?");
 
-/** A PNG (indexed colour) of the prompt on its own gradient, in the look's aspect ratio. */
-export function renderImagePng(prompt: string, look: Look = DEFAULT_LOOK, area = PIXEL_BUDGET): Uint8Array {
+/** A PNG (indexed colour) of the prompt on its own gradient (or on `backdrop`), in the look's aspect ratio. */
+export function renderImagePng(
+  prompt: string,
+  look: Look = DEFAULT_LOOK,
+  area = PIXEL_BUDGET,
+  backdrop?: Backdrop,
+): Uint8Array {
   const { width, height } = fitArea(look.ratio[0], look.ratio[1], area);
-  const { idx, palette } = paintPicture(prompt, width, height, look, 0);
+  const { idx, palette } = paintPicture(prompt, width, height, look, 0, false, backdrop);
   return encodeIndexedPng(width, height, idx, palette);
 }
 
@@ -321,16 +349,23 @@ export function encodeIndexedPng(
 
 const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, "0")}`;
 
+/** Pixels of a frame that moves (a backdrop): every changed macroblock is stored whole, so fewer than a still one. */
+export const MOVING_PIXEL_BUDGET = 256 * 256;
+/** A moving backdrop is drawn anew every this many frames (4 a second): the frames between only move the clock. */
+export const MOTION_STEP = 2;
+
 /**
  * An MP4 (H.264) of `seconds` at VIDEO_FPS: the picture stays, a progress bar
  * along the bottom fills and a clock (top right) counts, so only a few macroblocks change
- * per frame (P_Skip for the rest) and the file stays small.
+ * per frame (P_Skip for the rest) and the file stays small. With a `backdrop` the picture under the prompt moves
+ * (drawn anew every MOTION_STEP frames, `t` from 0 at the first frame to 1 at the last).
  */
-export function renderVideoMp4(prompt: string, look: Look, seconds: number): Uint8Array {
-  const { width, height } = fitArea(look.ratio[0], look.ratio[1], PIXEL_BUDGET, 16);
+export function renderVideoMp4(prompt: string, look: Look, seconds: number, backdrop?: Backdrop): Uint8Array {
+  const area = backdrop ? MOVING_PIXEL_BUDGET : PIXEL_BUDGET;
+  const { width, height } = fitArea(look.ratio[0], look.ratio[1], area, 16);
   const barH = Math.max(4, Math.round(height / 48));
-  const base = paintPicture(prompt, width, height, look, barH, true);
-  const { idx: picture, palette, small, clockY } = base;
+  const base = paintPicture(prompt, width, height, look, barH, true, backdrop);
+  const { idx: picture, palette, small, clockY, overlay } = base;
   const stream = createH264Stream(width, height, palette);
   const target = new ArrayBufferTarget();
   const muxer = new Muxer({
@@ -343,6 +378,10 @@ export function renderVideoMp4(prompt: string, look: Look, seconds: number): Uin
   const total = clock(seconds);
   const frameUs = Math.round(1_000_000 / VIDEO_FPS);
   for (let f = 0; f < frames; f++) {
+    if (backdrop && f > 0 && f % MOTION_STEP === 0) {
+      backdrop.paint(picture, width, height, frames > 1 ? f / (frames - 1) : 0);
+      overlay(picture);
+    }
     frame.set(picture);
     fillRect(frame, width, height, 0, height - barH, width, barH, TRACK);
     fillRect(frame, width, height, 0, height - barH, Math.round(((f + 1) / frames) * width), barH, ACCENT);

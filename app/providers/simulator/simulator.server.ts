@@ -3,7 +3,8 @@
  * are not configured. Same lifecycle type as the real provider (sync for
  * OpenAI, submit + poll for the others), `SIMULATOR_DELAY_MS` per task, real
  * files rendered locally in the shape the options ask for (aspect ratio,
- * video duration), marked "SIMULATED · <model>".
+ * video duration), marked "SIMULATED · <model>". A task with an input picture shows it: an image is the picture
+ * recoloured under the prompt, a video moves over it toward `image_end` (picture.server.ts).
  *
  *   `[simulate:fail]` in the prompt → fails like the provider would
  *   `[simulate:slow]` in the prompt → takes 10× the delay
@@ -27,6 +28,7 @@ import {
   type ResultAsset,
   type SyncProvider,
 } from "../types";
+import { DECODE_MAX_PIXELS, decodeSource, movingBackdrop, stillBackdrop } from "./picture.server";
 import { type Look, renderImagePng, renderVideoMp4 } from "./render.server";
 
 export const FAIL_MARKER = "[simulate:fail]";
@@ -57,7 +59,10 @@ export function taskDelay(prompt: string, delayMs: number): number {
  * The shape the real model would deliver for these options (its catalog
  * defaults when absent): aspect ratio, caption, and a video's duration.
  */
-export function simulatedShape(req: Pick<GenerationRequest, "aiType" | "provider" | "model" | "options">): {
+export function simulatedShape(
+  req: Pick<GenerationRequest, "aiType" | "provider" | "model" | "options">,
+  picture?: { width: number; height: number },
+): {
   look: Look;
   seconds: number;
 } {
@@ -68,25 +73,42 @@ export function simulatedShape(req: Pick<GenerationRequest, "aiType" | "provider
   // "1792x1024" (OpenAI size), "16:9" (aspect_ratio), "1280:720" (Runway ratio).
   const shape = String(pick("size") ?? pick("aspect_ratio") ?? pick("ratio") ?? "1:1");
   const m = /^(\d+)[x:](\d+)$/.exec(shape);
-  const ratio: [number, number] = m ? [Number(m[1]), Number(m[2])] : [1, 1];
+  // A shape that is not a ratio ("match_input_image") is the input picture's.
+  const ratio: [number, number] = m ? [Number(m[1]), Number(m[2])] : picture ? [picture.width, picture.height] : [1, 1];
   const seconds = req.aiType === "video" ? Number(pick("duration") ?? 5) : 0;
   // Sizes in pixels (OpenAI size, Runway ratio) read "1280 × 720"; aspect ratios stay "16:9".
   const pixels = pick("size") !== undefined || pick("ratio") !== undefined;
-  const dims = pixels ? shape.replace(/[x:]/, " × ") : shape;
+  const dims = !m && picture ? `${picture.width} × ${picture.height}` : pixels ? shape.replace(/[x:]/, " × ") : shape;
   const caption = req.aiType === "video" ? `${dims} · ${seconds} s` : dims;
   return { look: { ratio, mark: `SIMULATED · ${offering?.label ?? req.model}`, caption }, seconds };
 }
 
-export function renderAssets(
-  req: Pick<GenerationRequest, "aiType" | "provider" | "model" | "options" | "prompt">,
-): ResultAsset[] {
-  const { look, seconds } = simulatedShape(req);
+/** The request's pictures, decoded (null where absent or unreadable), with a digest of their bytes. */
+async function pictures(req: Pick<GenerationRequest, "inputs">) {
+  const read = async (name: "image" | "image_end") => {
+    const input = req.inputs?.[name];
+    if (!input || input.width * input.height > DECODE_MAX_PIXELS) return { source: null, digest: "" };
+    const bytes = await input.bytes();
+    return { source: decodeSource(bytes, input.contentType), digest: Bun.hash(bytes).toString(36) };
+  };
+  const start = await read("image");
+  // The last frame only means something after a first one.
+  const end = start.source ? await read("image_end") : { source: null, digest: "" };
+  return { start: start.source, end: end.source, digest: `${start.digest}:${end.digest}` };
+}
+
+export async function renderAssets(
+  req: Pick<GenerationRequest, "aiType" | "provider" | "model" | "options" | "prompt" | "inputs">,
+): Promise<ResultAsset[]> {
+  const { start, end, digest } = await pictures(req);
+  const { look, seconds } = simulatedShape(req, start ?? undefined);
   const video = req.aiType === "video";
   // The render is a pure function of these: the same request (a client retrying, a benchmark) is rendered once.
-  const key = JSON.stringify([video, req.prompt, look, seconds]);
+  const key = JSON.stringify([video, req.prompt, look, seconds, digest]);
   let bytes = recentRenders.get(key);
   if (bytes) recentRenders.delete(key);
-  else bytes = video ? renderVideoMp4(req.prompt, look, seconds) : renderImagePng(req.prompt, look);
+  else if (video) bytes = renderVideoMp4(req.prompt, look, seconds, start ? movingBackdrop(start, end) : undefined);
+  else bytes = renderImagePng(req.prompt, look, undefined, start ? stillBackdrop(start) : undefined);
   recentRenders.set(key, bytes);
   if (recentRenders.size > RECENT_RENDERS) recentRenders.delete(recentRenders.keys().next().value!);
   return [{ kind: "bytes", bytes, contentType: video ? "video/mp4" : "image/png" }];
@@ -124,7 +146,7 @@ export function createSimulator(name: ProviderName, lifecycle: "sync" | "async",
         await sleep(taskDelay(req.prompt, opts.delayMs), signal);
         if (req.prompt.includes(FAIL_MARKER))
           throw new ProviderError("bad_request", FAILURE_MESSAGE[name], { retryable: false });
-        return renderAssets(req);
+        return await renderAssets(req);
       },
     };
     return p;
@@ -146,7 +168,7 @@ export function createSimulator(name: ProviderName, lifecycle: "sync" | "async",
       const readyInMs = Number(m[1]) - opts.clock.now();
       if (readyInMs > 0) return { state: "running", readyInMs };
       if (req.prompt.includes(FAIL_MARKER)) return { state: "failed", message: FAILURE_MESSAGE[name] };
-      return { state: "succeeded", assets: renderAssets(req) };
+      return { state: "succeeded", assets: await renderAssets(req) };
     },
   };
   return p;

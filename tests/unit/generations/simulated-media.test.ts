@@ -74,36 +74,36 @@ describe("simulatedShape: the real model's shape for the chosen options (catalog
 });
 
 describe("renderAssets remembers its last renders: the tasks of a repeated request are not rendered again", () => {
-  const bytesOf = (r: GenerationRequest) => {
-    const [asset] = renderAssets(r);
+  const bytesOf = async (r: GenerationRequest) => {
+    const [asset] = await renderAssets(r);
     if (asset?.kind !== "bytes") throw new Error("bytes expected");
     return asset.bytes;
   };
-  test("the same request gives back the same render; another prompt, model or option is rendered anew", () => {
+  test("the same request gives back the same render; another prompt, model or option is rendered anew", async () => {
     const fox = {
       ...req("image", "replicate", "black-forest-labs/flux-schnell"),
       prompt: "render cache: a fox",
     } as GenerationRequest;
-    const first = bytesOf(fox);
-    expect(bytesOf({ ...fox })).toBe(first);
+    const first = await bytesOf(fox);
+    expect(await bytesOf({ ...fox })).toBe(first);
     expect(Buffer.from(first).equals(Buffer.from(renderImagePng(fox.prompt, simulatedShape(fox).look)))).toBe(true);
     for (const other of [
       { ...fox, prompt: "render cache: a hare" },
       { ...fox, options: { aspect_ratio: "16:9" } },
       { ...fox, provider: "kling", model: "kling-v1" },
     ] as GenerationRequest[]) {
-      const b = bytesOf(other);
+      const b = await bytesOf(other);
       expect(b).not.toBe(first);
       expect(Buffer.from(b).equals(Buffer.from(first))).toBe(false);
     }
   });
-  test(`only the last ${RECENT_RENDERS} are kept: an older one is rendered again, with the same bytes`, () => {
+  test(`only the last ${RECENT_RENDERS} are kept: an older one is rendered again, with the same bytes`, async () => {
     const r = (i: number) =>
       ({ ...req("image", "openai", "dall-e-3"), prompt: `render cache eviction ${i}` }) as GenerationRequest;
-    const first = bytesOf(r(0));
-    expect(bytesOf(r(0))).toBe(first);
-    for (let i = 1; i <= RECENT_RENDERS; i++) bytesOf(r(i));
-    const again = bytesOf(r(0));
+    const first = await bytesOf(r(0));
+    expect(await bytesOf(r(0))).toBe(first);
+    for (let i = 1; i <= RECENT_RENDERS; i++) await bytesOf(r(i));
+    const again = await bytesOf(r(0));
     expect(again).not.toBe(first);
     expect(Buffer.from(again).equals(Buffer.from(first))).toBe(true);
   });
@@ -126,8 +126,8 @@ describe("images", () => {
     }
   });
 
-  test("a simulated 16:9 image is a 512×288 PNG with the dark SIMULATED badge in its top-left corner", () => {
-    const [asset] = renderAssets({ ...req("image", "kling", "kling-v1"), prompt: "koi" });
+  test("a simulated 16:9 image is a 512×288 PNG with the dark SIMULATED badge in its top-left corner", async () => {
+    const [asset] = await renderAssets({ ...req("image", "kling", "kling-v1"), prompt: "koi" });
     if (asset?.kind !== "bytes") throw new Error("bytes expected");
     expect(asset.contentType).toBe("image/png");
     const png = decodePng(asset.bytes);

@@ -90,13 +90,19 @@ describe("the envelope's headers", () => {
     });
     const limited = await getUserCredits({ request: post(null, { "x-api-key": k.key }) });
     expect(limited.status).toBe(429);
-    expect(headersOf(limited)).toMatchObject({ ...BASELINE, "retry-after": "60", "x-ratelimit-remaining": "0" });
+    expect(headersOf(limited)).toMatchObject({
+      ...BASELINE,
+      "retry-after": "60",
+      "x-ratelimit-remaining": "0",
+      "atelier-error-code": "RATE_LIMITED",
+    });
     const noAuth = await getUserCredits({ request: post(null) });
     expect(await noAuth.json()).toEqual({ code: 1, message: "no auth, please sign-in", data: null });
-    expect(headersOf(noAuth)).toEqual(BASELINE);
+    // Each error names its stable code (docs/decisions/116-machine-readable-error-codes.md).
+    expect(headersOf(noAuth)).toEqual({ ...BASELINE, "atelier-error-code": "UNAUTHENTICATED" });
     const get = await getUserCredits({ request: new Request("http://localhost/api/x") });
     expect(get.status).toBe(405);
-    expect(headersOf(get)).toEqual({ ...BASELINE, allow: "POST" });
+    expect(headersOf(get)).toEqual({ ...BASELINE, allow: "POST", "atelier-error-code": "METHOD_NOT_ALLOWED" });
     const failing = api({
       route: "/x",
       auth: "none",
@@ -106,7 +112,7 @@ describe("the envelope's headers", () => {
     });
     const boom = await failing({ request: post(null) });
     expect(boom.status).toBe(500);
-    expect(headersOf(boom)).toEqual(BASELINE);
+    expect(headersOf(boom)).toEqual({ ...BASELINE, "atelier-error-code": "INTERNAL" });
   });
 
   test("a key whose owner just became premium gets the premium limit on the next request", async () => {

@@ -1,7 +1,11 @@
 /**
- * The MCP endpoint (docs/mcp.md, docs/decisions/117-stateless-mcp.md): Streamable HTTP in stateless mode, one
- * McpServer and transport per HTTP request, JSON answers (no SSE). The key is checked before anything MCP runs: no
- * key or a bad one is HTTP 401, a dry rate limit 429, both with a JSON-RPC error body carrying the envelope's message.
+ * The MCP endpoint (docs/mcp.md, docs/decisions/117-stateless-mcp.md): Streamable HTTP in stateless mode, a fresh
+ * transport per HTTP request, JSON answers (no SSE). The key is checked before anything MCP runs: no key or a bad one
+ * is HTTP 401, a dry rate limit 429, both with a JSON-RPC error body carrying the envelope's message.
+ *
+ * Building an McpServer with its tools costs several times the work of a tool call, so idle servers are kept in a
+ * small pool: each answers one request at a time, and the request it answers (caller, signal) is set on its slot
+ * for that request only.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -13,7 +17,26 @@ import { log } from "~/lib/log.server";
 import { BASELINE_HEADERS } from "~/lib/security-headers.server";
 import { getServices } from "~/lib/services.server";
 import { APP_VERSION } from "~/lib/version";
-import { registerTools } from "./tools.server";
+import { registerTools, type ToolContext } from "./tools.server";
+
+interface Slot {
+  server: McpServer;
+  ctx: ToolContext | null;
+}
+const idle: Slot[] = [];
+/** Idle servers kept; more concurrent requests build servers that are dropped afterwards. */
+const MAX_IDLE = 32;
+
+function takeSlot(): Slot {
+  const reused = idle.pop();
+  if (reused) return reused;
+  const slot: Slot = { server: new McpServer({ name: "atelier", version: APP_VERSION }), ctx: null };
+  registerTools(slot.server, () => {
+    if (!slot.ctx) throw new Error("MCP tool called outside a request");
+    return slot.ctx;
+  });
+  return slot;
+}
 
 export const MCP_ROUTE = "/mcp";
 
@@ -71,19 +94,25 @@ export async function handleMcp(request: Request): Promise<Response> {
   } catch (error) {
     return refusal(error);
   }
-  const server = new McpServer({ name: "atelier", version: APP_VERSION });
-  registerTools(server, { services, caller, signal: request.signal });
+  const slot = takeSlot();
+  slot.ctx = { services, caller, signal: request.signal };
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
+  let reusable = false;
   try {
-    await server.connect(transport);
+    await slot.server.connect(transport);
     const response = await transport.handleRequest(request, { parsedBody });
     for (const [name, value] of Object.entries({ ...BASELINE_HEADERS, ...rateHeaders }))
       if (!response.headers.has(name)) response.headers.set(name, value);
+    reusable = true;
     return response;
   } finally {
-    void server.close();
+    slot.ctx = null;
+    await slot.server.close().catch(() => {
+      reusable = false;
+    });
+    if (reusable && idle.length < MAX_IDLE) idle.push(slot);
   }
 }

@@ -65,10 +65,15 @@ export function toolError(error: unknown): CallToolResult {
 }
 
 /** Runs a tool body as the endpoint `route` would: the key's scope first, errors as tool errors. */
-async function asEndpoint(ctx: ToolContext, route: string, body: () => Promise<unknown>): Promise<CallToolResult> {
+async function asEndpoint(
+  ctxOf: () => ToolContext,
+  route: string,
+  body: (ctx: ToolContext) => Promise<unknown>,
+): Promise<CallToolResult> {
   try {
+    const ctx = ctxOf();
     requireScope(ctx.caller, route);
-    return toolResult(await body());
+    return toolResult(await body(ctx));
   } catch (error) {
     return toolError(error);
   }
@@ -76,9 +81,11 @@ async function asEndpoint(ctx: ToolContext, route: string, body: () => Promise<u
 
 const GenId = z.string().min(1).max(200).describe("the task's gen_id");
 
-export function registerTools(server: McpServer, ctx: ToolContext): void {
-  const { services, caller } = ctx;
-
+/**
+ * Registers the tools once per server; `ctxOf` gives the request being answered (a server answers one request at a
+ * time: handler.server.ts).
+ */
+export function registerTools(server: McpServer, ctxOf: () => ToolContext): void {
   server.registerTool(
     "list_models",
     {
@@ -88,7 +95,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     ({ ai_type }) =>
-      asEndpoint(ctx, "/api/models", async () => {
+      asEndpoint(ctxOf, "/api/models", async ({ services }) => {
         const models = await listModels({ ...services, providers: getGenerationRuntime().providers });
         return { models: ai_type ? models.filter((m) => m.ai_type === ai_type) : models };
       }),
@@ -114,7 +121,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       },
     },
     ({ wait_seconds, ...input }) =>
-      asEndpoint(ctx, "/api/generator/generate", async () => {
+      asEndpoint(ctxOf, "/api/generator/generate", async ({ services, caller, signal }) => {
         // The slot is taken before anything is created, as for `Prefer: wait` (wait.server.ts).
         const release = wait_seconds ? takeWaitSlot(caller.user.id) : null;
         try {
@@ -131,7 +138,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
             release && wait_seconds
               ? await answerAfterWait(services.db, caller.user.id, row.id, {
                   timeoutMs: wait_seconds * 1000,
-                  signal: ctx.signal,
+                  signal,
                 })
               : await queryGeneration(services.db, caller.user.id, row.id);
           return { ...view, message: GENERATE_MESSAGE };
@@ -148,7 +155,10 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       inputSchema: { gen_id: GenId },
       annotations: { readOnlyHint: true },
     },
-    ({ gen_id }) => asEndpoint(ctx, "/api/generator/query", () => queryGeneration(services.db, caller.user.id, gen_id)),
+    ({ gen_id }) =>
+      asEndpoint(ctxOf, "/api/generator/query", ({ services, caller }) =>
+        queryGeneration(services.db, caller.user.id, gen_id),
+      ),
   );
 
   server.registerTool(
@@ -164,7 +174,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     (input) =>
-      asEndpoint(ctx, "/api/generator/history", async () => {
+      asEndpoint(ctxOf, "/api/generator/history", async ({ services, caller }) => {
         const paging = normalizePaging(input);
         const json =
           input.cursor === undefined
@@ -182,7 +192,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     () =>
-      asEndpoint(ctx, "/api/get-user-credits", () =>
+      asEndpoint(ctxOf, "/api/get-user-credits", ({ services, caller }) =>
         services.db.exec(getCredits(services.db, caller.user.id, services.clock)),
       ),
   );

@@ -105,6 +105,25 @@ describe("MCP server", () => {
     await spender.close();
   });
 
+  test("concurrent calls of two users never see each other's account (servers are pooled across requests)", async () => {
+    const a = await userWithKey();
+    const b = await userWithKey();
+    const [clientA, clientB] = await Promise.all([
+      connect({ Authorization: `Bearer ${a.key}` }),
+      connect({ Authorization: `Bearer ${b.key}` }),
+    ]);
+    const held = call(clientA, "generate", { ...KLING, prompt: "held", wait_seconds: 20 });
+    const readsB = await Promise.all(Array.from({ length: 12 }, () => call(clientB, "get_credits")));
+    const readsA = await Promise.all(Array.from({ length: 12 }, () => call(clientA, "get_credits")));
+    const task = json(await held);
+    expect(task.status).toBe("completed");
+    expect(readsB.map((r) => json(r).left_credits)).toEqual(Array(12).fill(20));
+    for (const r of readsA) expect([16, 20]).toContain(json(r).left_credits);
+    expect(text(await call(clientB, "get_generation", { gen_id: task.gen_id }))).toBe("generation not found");
+    expect(json(await call(clientB, "list_generations")).total).toBe(0);
+    await Promise.all([clientA.close(), clientB.close()]);
+  });
+
   test("no key, a wrong key and a revoked key are HTTP 401 before any MCP exchange", async () => {
     const initialize = {
       jsonrpc: "2.0",

@@ -5,11 +5,12 @@
  */
 import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { openDatabase } from "#db/client";
+import { type Db, openDatabase, openPostgres } from "#db/client";
 import { catalogModels } from "#db/schema";
 import { CATALOG, findOffering, inputsOf, type Offering, optionsProblem } from "~/domain/catalog";
 import { seedCatalog } from "~/domain/catalog/store.server";
 import { manualClock } from "~/lib/clock";
+import { skipWithoutPostgres, startPostgres } from "../../support/postgres";
 
 const offering = (aiType: string, provider: string, model: string): Offering => {
   const o = findOffering(aiType, provider, model);
@@ -77,12 +78,32 @@ describe("the seed's image inputs", () => {
   });
 });
 
-describe("a database seeded before the models took pictures", () => {
+/** SQLite in memory, and PostgreSQL where it is installed (a throwaway cluster). */
+const ENGINES: [string, () => Promise<{ db: Db; stop: () => Promise<void> }>][] = [
+  [
+    "SQLite",
+    async () => {
+      const db = openDatabase(":memory:");
+      return { db, stop: async () => void db.close() };
+    },
+  ],
+];
+if (!skipWithoutPostgres())
+  ENGINES.push([
+    "PostgreSQL",
+    async () => {
+      const pg = await startPostgres();
+      const db = await openPostgres(pg.url, { poolMax: 4 });
+      return { db, stop: async () => (await db.close(), await pg.stop()) };
+    },
+  ]);
+
+describe.each(ENGINES)("a database seeded before the models took pictures (%s)", (_engine, open) => {
   const key = (model: string) =>
     and(eq(catalogModels.aiType, "video"), eq(catalogModels.provider, "kling"), eq(catalogModels.model, model));
 
   test("rows no admin changed take the seed's options; an admin's row keeps its own; new models are added", async () => {
-    const db = openDatabase(":memory:");
+    const { db, stop } = await open();
     const clock = manualClock();
     await db.tx(function* (t) {
       yield* seedCatalog(t, clock);
@@ -100,10 +121,10 @@ describe("a database seeded before the models took pictures", () => {
     const rows = await db.many(db.select().from(catalogModels));
     const options = (model: string) => JSON.parse(rows.find((r) => r.model === model && r.aiType === "video")!.options);
     expect(Object.keys(options("kling-v1"))).toContain("image_end");
-    expect(rows.find((r) => r.model === "kling-v1" && r.aiType === "video")!.revision).toBe(1);
+    expect(Number(rows.find((r) => r.model === "kling-v1" && r.aiType === "video")!.revision)).toBe(1);
     expect(options("kling-v1-6")).toEqual(JSON.parse(old));
     expect(options("gen4_turbo").image).toMatchObject({ type: "image", required: true });
     expect(rows).toHaveLength(CATALOG.length);
-    db.close();
-  });
+    await stop();
+  }, 60_000);
 });

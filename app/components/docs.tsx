@@ -1,7 +1,7 @@
 /** Pieces of the API reference: code blocks with a copy button, and field tables. */
 import { Link } from "react-router";
 import { type Column, CopyButton, DataTable } from "~/components/ui";
-import type { DocShape } from "~/lib/api-docs.server";
+import type { DocShape, ModelOptionDoc } from "~/lib/api-docs.server";
 
 /** A scrollable block takes the keyboard so it can be scrolled without a mouse (WCAG 2.1.1, axe scrollable-region-focusable). */
 const SCROLLABLE = { tabIndex: 0 };
@@ -28,14 +28,84 @@ export function Code({ children, label }: { children: string; label: string }) {
   );
 }
 
+/**
+ * Text whose `backquoted` parts are code (the endpoint table's descriptions and field notes are written that way):
+ * rendered as <code>, never as literal backticks.
+ */
+export function InlineCode({ text }: { text: string }) {
+  const parts = text.split(/`([^`]+)`/);
+  return (
+    <>
+      {parts.map((part, i) =>
+        i % 2 === 1 ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string, in order
+          <code key={i} className="rounded bg-muted px-1 py-0.5 font-mono text-[0.85em] text-foreground">
+            {part}
+          </code>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}
+
 type Field = DocShape["fields"][number];
 
 const FIELD_COLUMNS: Column<Field>[] = [
   { header: "Field", cell: (f) => <span className="font-mono text-xs">{f.name}</span> },
   { header: "Type", cell: (f) => <span className="font-mono text-xs">{f.type}</span> },
   { header: "Required", cell: (f) => (f.required ? "yes" : "no") },
-  { header: "Notes", cell: (f) => <span className="text-muted-foreground">{f.notes}</span> },
+  {
+    header: "Notes",
+    cell: (f) => (
+      <span className="text-muted-foreground">
+        <InlineCode text={f.notes} />
+      </span>
+    ),
+  },
 ];
+
+type ModelOptions = ModelOptionDoc["options"][number];
+const OPTION_COLUMNS: Column<ModelOptions>[] = [
+  { header: "Option", cell: (o) => <span className="font-mono text-xs">{o.name}</span> },
+  { header: "Values", cell: (o) => <span className="font-mono text-xs">{o.values}</span> },
+  { header: "Default", cell: (o) => <span className="font-mono text-xs">{o.default ?? "—"}</span> },
+  { header: "What it is", cell: (o) => <span className="text-muted-foreground">{o.label}</span> },
+];
+
+/** Each model's `options` as a table of its own (one paragraph for every model was unreadable). */
+export function ModelOptionTables({ models }: { models: ModelOptionDoc[] }) {
+  return (
+    <div className="space-y-5">
+      {models.map((m) => (
+        <section key={m.key} aria-label={`Options of ${m.label}`} data-testid="model-options">
+          <h3 className="text-sm font-semibold">
+            {m.label}{" "}
+            <span className="font-normal text-muted-foreground">
+              · <code className="text-xs">{m.ai_type}</code> · <code className="text-xs">{m.provider}</code> ·{" "}
+              <code className="text-xs">{m.model}</code> · {m.credits} credits
+            </span>
+          </h3>
+          {m.options.length ? (
+            <DataTable<ModelOptions>
+              label={`Options of ${m.label}`}
+              columns={OPTION_COLUMNS}
+              rows={m.options}
+              rowKey={(o) => o.name}
+              empty={null}
+              wrap
+              className="mt-2"
+              tableClassName="min-w-[34rem]"
+            />
+          ) : (
+            <p className="mt-1 text-sm text-muted-foreground">No options.</p>
+          )}
+        </section>
+      ))}
+    </div>
+  );
+}
 
 export function Shape({ shapes, caption, path }: { shapes: DocShape[]; caption: string; path: string }) {
   return (

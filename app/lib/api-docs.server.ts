@@ -4,6 +4,7 @@
  * Schema, examples from each endpoint's example body.
  */
 import { z } from "zod";
+import { type OptionSpec, offeredModels } from "~/domain/catalog";
 import { ENDPOINTS, type EndpointDef } from "./endpoints.server";
 import { ERRORS, type ErrorCode, errorPatterns } from "./errors";
 import { AUTH_TEXT } from "./openapi.server";
@@ -120,6 +121,54 @@ function shapes(s: JsonSchema): DocShape[] {
     });
   }
   return [shapeOf(s)];
+}
+
+/** One model's options for the reader (the generate endpoint's `options` field, model by model). */
+export interface ModelOptionDoc {
+  key: string;
+  label: string;
+  ai_type: string;
+  provider: string;
+  model: string;
+  credits: number;
+  options: { name: string; values: string; default: string | null; label: string }[];
+}
+
+function optionValues(spec: OptionSpec): string {
+  switch (spec.type) {
+    case "enum":
+      return spec.values.join(" | ");
+    case "integer":
+      return spec.values ? spec.values.join(" | ") : `integer ${spec.min} to ${spec.max}`;
+    case "number":
+      return `number ${spec.min} to ${spec.max}`;
+    case "boolean":
+      return "true | false";
+    case "text":
+      return `text, up to ${spec.maxLength} characters`;
+    case "image":
+      return "file id or https URL";
+  }
+}
+
+/** The models on offer (the catalog as the admin keeps it) with each option's values and default. */
+export function modelOptionDocs(): ModelOptionDoc[] {
+  return offeredModels().map((o) => ({
+    key: `${o.aiType}|${o.provider}|${o.model}`,
+    label: o.label,
+    ai_type: o.aiType,
+    provider: o.provider,
+    model: o.model,
+    credits: o.credits,
+    options: Object.entries(o.options).map(([name, spec]) => ({
+      name,
+      values: optionValues(spec),
+      default: "default" in spec && spec.default !== undefined ? JSON.stringify(spec.default) : null,
+      label: [spec.label + (spec.unit ? ` (${spec.unit})` : ""), spec.required ? "required" : null, spec.help ?? null]
+        .filter(Boolean)
+        .join("; "),
+    })),
+  }));
 }
 
 const pretty = (v: unknown) => JSON.stringify(v, null, 2);

@@ -103,7 +103,6 @@ const SOURCE: Record<string, string> = {
   order: "Purchase",
   referral: "Referral reward",
 };
-const tile = { size: "xl", className: "rounded-2xl bg-muted p-4" } as const;
 const inHours = (min: number) => (min >= 60 ? `${Math.floor(min / 60)} h ${min % 60} min` : `${min} min`);
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
@@ -147,17 +146,11 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       ) : null}
 
       <Card title="Credits" id="credits">
-        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-          <Stat {...tile} label="Available now" value={balance.available} data-testid="available-credits" />
-          <Stat {...tile} label="Held by running tasks" value={balance.held} data-testid="reserved-credits" />
-          <Stat
-            {...tile}
-            label="Balance"
-            value={credits.left_credits}
-            data-testid="left-credits"
-            hint="Available + held"
-          />
-          <Stat {...tile} label="Earned in total" value={credits.total_credits} data-testid="total-credits" />
+        {/* One figure, what can be spent now; what running tasks hold and what came in overall are not balances. */}
+        <dl className="flex flex-wrap items-end gap-x-8 gap-y-3">
+          <Stat size="xl" label="Available to spend" value={balance.available} data-testid="available-credits" />
+          <Stat size="sm" label="Held by running tasks" value={balance.held} data-testid="reserved-credits" />
+          <Stat size="sm" label="Earned in total" value={credits.total_credits} data-testid="total-credits" />
         </dl>
         <div className="mt-5 flex flex-wrap items-center gap-3 rounded-2xl border border-border p-4">
           <span
@@ -228,7 +221,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               </span>
             </span>
           </Form>
-          <Referrals data={billing} isAffiliate={profile.is_affiliate} percent={rewardPercent} />
+          <Referrals data={billing} />
         </Card>
 
         <Card title="Subscription" id="subscription">

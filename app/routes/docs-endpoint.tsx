@@ -1,8 +1,8 @@
 import { ArrowLeft } from "lucide-react";
 import { data, Link } from "react-router";
-import { Code, DocsNav, MethodBadge, Shape } from "~/components/docs";
+import { Code, DocsNav, InlineCode, MethodBadge, ModelOptionTables, Shape } from "~/components/docs";
 import { buttonVariants, Card } from "~/components/ui";
-import { buildDocs } from "~/lib/api-docs.server";
+import { buildDocs, modelOptionDocs } from "~/lib/api-docs.server";
 import { getServices } from "~/lib/services.server";
 import type { Route } from "./+types/docs-endpoint";
 
@@ -10,6 +10,8 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: loaderData ? `${loaderData.endpoint.path} — API reference — Atelier` : "API reference — Atelier" },
   ...(loaderData ? [{ name: "description", content: loaderData.endpoint.summary }] : []),
 ];
+
+const GENERATE = "/api/generator/generate";
 
 /** One endpoint per page: what it takes, what it answers, examples to copy, its errors. */
 export function loader({ params }: Route.LoaderArgs) {
@@ -22,10 +24,23 @@ export function loader({ params }: Route.LoaderArgs) {
   });
   const i = docs.endpoints.findIndex((e) => e.id === params.endpoint);
   if (i < 0) throw data("Not found", { status: 404 });
-  const endpoint = docs.endpoints[i]!;
+  let endpoint = docs.endpoints[i]!;
+  // The generate body's `options` depend on the model: one table per model below instead of one long paragraph.
+  const models = endpoint.path === GENERATE ? modelOptionDocs() : null;
+  if (models && endpoint.request)
+    endpoint = {
+      ...endpoint,
+      request: endpoint.request.map((shape) => ({
+        ...shape,
+        fields: shape.fields.map((f) =>
+          f.name === "options" ? { ...f, notes: "Depends on the model: see “Options by model” below." } : f,
+        ),
+      })),
+    };
   const nav = (e: (typeof docs.endpoints)[number] | undefined) => (e ? { id: e.id, path: e.path } : null);
   return {
     endpoint,
+    models,
     prev: nav(docs.endpoints[i - 1]),
     next: nav(docs.endpoints[i + 1]),
     tags: docs.tags,
@@ -34,7 +49,7 @@ export function loader({ params }: Route.LoaderArgs) {
 }
 
 export default function DocsEndpoint({ loaderData }: Route.ComponentProps) {
-  const { endpoint: e, prev, next, tags, index } = loaderData;
+  const { endpoint: e, models, prev, next, tags, index } = loaderData;
   return (
     <div className="lg:grid lg:grid-cols-[14rem_minmax(0,1fr)] lg:gap-8">
       <DocsNav tags={tags} endpoints={index} />
@@ -49,8 +64,14 @@ export default function DocsEndpoint({ loaderData }: Route.ComponentProps) {
             {e.alsoMethod ? <MethodBadge method={e.alsoMethod} /> : null}
             <code className="break-all">{e.path}</code>
           </h1>
-          <p className="mt-3 font-medium">{e.summary}</p>
-          {e.description ? <p className="mt-1 text-sm text-muted-foreground">{e.description}</p> : null}
+          <p className="mt-3 font-medium">
+            <InlineCode text={e.summary} />
+          </p>
+          {e.description ? (
+            <p className="mt-1 text-sm text-muted-foreground">
+              <InlineCode text={e.description} />
+            </p>
+          ) : null}
           <p className="mt-3 text-sm">
             <strong>Auth:</strong> {e.auth}
           </p>
@@ -71,6 +92,21 @@ export default function DocsEndpoint({ loaderData }: Route.ComponentProps) {
             <p className="text-sm">No request body.</p>
           )}
         </Card>
+
+        {models ? (
+          <Card
+            id="options-by-model"
+            size="lg"
+            title="Options by model"
+            description={
+              <>
+                What <code>options</code> takes for each model on offer, with its values and default.
+              </>
+            }
+          >
+            <ModelOptionTables models={models} />
+          </Card>
+        ) : null}
 
         <Card
           id="response"

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { Code, DocsNav, MethodBadge } from "~/components/docs";
+import { Code, DocsNav, InlineCode, MethodBadge } from "~/components/docs";
 import { Card, DataTable, PageHeader } from "~/components/ui";
 import { buildDocs } from "~/lib/api-docs.server";
 import { getServices } from "~/lib/services.server";
@@ -207,7 +207,7 @@ curl -s -X POST ${base}/api/get-user-credits \\
                         <MethodBadge method={e.method} />
                         <code className="text-sm font-medium break-all group-hover:underline">{e.path}</code>
                         <span className="w-full text-sm text-muted-foreground sm:w-auto sm:flex-1 sm:text-right">
-                          {e.summary}
+                          <InlineCode text={e.summary} />
                         </span>
                       </Link>
                     </li>

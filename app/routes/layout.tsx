@@ -43,7 +43,6 @@ function navItems(signedIn: boolean, isAdmin: boolean, demoOpen: boolean): NavIt
   return [
     { to: "/studio", label: "Studio" },
     { to: "/pricing", label: "Pricing" },
-    { to: "/playground", label: "Playground" },
     { to: "/account", label: "Account" },
     { to: "/keys", label: "API keys" },
     { to: "/feedback", label: "Feedback" },
@@ -66,14 +65,14 @@ function NavLinks({ items, vertical }: { items: NavItem[]; vertical?: boolean })
   );
 }
 
-/** The one balance: what can be spent now, with what running tasks hold beside it. */
+/** The one balance: what can be spent now, with what running tasks hold beside it; it leads to the credits and the daily check-in. */
 export function Balance({ available, held }: { available: number; held: number }) {
   const label = `${available} ${available === 1 ? "credit" : "credits"}`;
   return (
     <Link
-      to="/account"
+      to="/account#credits"
       className="inline-flex h-9 items-center gap-1.5 rounded-full border border-border bg-surface px-3 text-sm font-medium whitespace-nowrap hover:bg-muted"
-      aria-label={`Balance: ${label} available${held ? `, ${held} held by running tasks` : ""} (account)`}
+      aria-label={`Balance: ${label} available${held ? `, ${held} held by running tasks` : ""} (credits and daily check-in)`}
     >
       <Coins aria-hidden="true" className="size-4 text-accent" />
       <span data-testid="balance">{label}</span>
@@ -212,6 +211,12 @@ function Shell({ data, children }: { data: LayoutData | undefined; children: Rea
           <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-2 px-4 py-6 text-sm text-muted-foreground">
             <span>Atelier {APP_VERSION}</span>
             <span className="flex gap-4">
+              {/* Out of the main nav (the studio is where results are made); text models stay a link away. */}
+              {data?.user || data?.demoOpen ? (
+                <Link to="/playground" className="hover:text-foreground">
+                  Playground
+                </Link>
+              ) : null}
               <Link to="/docs" className="hover:text-foreground">
                 API reference
               </Link>

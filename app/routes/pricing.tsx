@@ -1,5 +1,5 @@
 import { Form, redirect, useNavigation } from "react-router";
-import { Button, buttonVariants, Card, cardClass, cn, Notice, PageHeader, Stat } from "~/components/ui";
+import { Badge, Button, buttonVariants, Card, cardClass, cn, Notice, PageHeader, Stat } from "~/components/ui";
 import {
   billingMode,
   cancelSimulatedSubscription,
@@ -8,6 +8,8 @@ import {
   startCheckout,
 } from "~/domain/billing/checkout.server";
 import { listProducts, toProductInfo } from "~/domain/billing/products.server";
+import { bestValue, creditsBuy, formatPerCredit, pricePerCredit, typicalPrices } from "~/domain/billing/value";
+import { offeredModels } from "~/domain/catalog";
 import { getCredits, reservedCredits } from "~/domain/credits/ledger.server";
 import { getActiveSubscription, toSubscriptionInfo } from "~/domain/subscriptions/subscriptions.server";
 import { iso } from "~/lib/clock";
@@ -24,6 +26,17 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { db, clock, config } = services;
   const ui = await getUiUser(request);
   const products = (await listProducts(db)).map(toProductInfo);
+  // What a credit buys, from the catalog as the admin keeps it (enabled models at today's prices).
+  const typical = typicalPrices(offeredModels());
+  const offers = products.map((p) => ({
+    ...p,
+    perCredit: formatPerCredit(pricePerCredit(p), p.currency),
+    buys: creditsBuy(p.credits, typical),
+  }));
+  const best = {
+    pack: bestValue(products.filter((p) => p.kind === "pack")),
+    subscription: bestValue(products.filter((p) => p.kind === "subscription")),
+  };
   const sub = ui ? await getActiveSubscription(db, ui.user.id, clock) : undefined;
   const balance = ui
     ? await (async () => {
@@ -35,7 +48,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const need = Number(new URL(request.url).searchParams.get("need") ?? "") || null;
   const returnTo = returnPlaceOf(new URL(request.url).searchParams.get("return"));
   return {
-    products,
+    products: offers,
+    best,
     signedIn: Boolean(ui),
     balance,
     need,
@@ -70,7 +84,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Pricing({ loaderData, actionData }: Route.ComponentProps) {
-  const { products, signedIn, balance, need, subscription, mode, returnTo } = loaderData;
+  const { products, best, signedIn, balance, need, subscription, mode, returnTo } = loaderData;
   const busy = useNavigation().state !== "idle";
   const packs = products.filter((p) => p.kind === "pack");
   const plans = products.filter((p) => p.kind === "subscription");
@@ -126,6 +140,7 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
         title="Credit packs"
         id="packs-h"
         items={packs}
+        best={best.pack}
         signedIn={signedIn}
         busy={busy}
         current={null}
@@ -135,6 +150,7 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
         title="Subscriptions"
         id="plans-h"
         items={plans}
+        best={best.subscription}
         signedIn={signedIn}
         busy={busy}
         current={subscription?.product_id ?? null}
@@ -154,8 +170,10 @@ function ProductGrid({
   busy,
   current,
   returnTo,
+  best,
 }: {
   returnTo: string;
+  best: string | null;
   title: string;
   id: string;
   items: Item[];
@@ -175,19 +193,40 @@ function ProductGrid({
             key={p.product_id}
             className={cn(
               cardClass,
-              "flex flex-col",
+              "relative flex flex-col",
+              best === p.product_id && "border-primary/60",
               current === p.product_id && "border-primary ring-2 ring-primary/30",
             )}
             data-testid={`product-${p.product_id}`}
           >
-            <h3 className="font-semibold">{p.name}</h3>
+            <div className="flex items-start justify-between gap-2">
+              <h3 className="font-semibold">{p.name}</h3>
+              {best === p.product_id ? (
+                <Badge tone="accent" data-testid="best-value">
+                  Best value
+                </Badge>
+              ) : null}
+            </div>
             <p className="mt-2 text-3xl font-semibold tracking-tight tabular-nums">
               {formatMoney(p.amount, p.currency)}
               {p.interval ? <span className="text-base font-normal text-muted-foreground"> / {p.interval}</span> : null}
             </p>
             <p className="mt-1 text-sm text-muted-foreground">
-              {p.credits.toLocaleString("en")} credits{p.interval ? ` every ${p.interval}` : ", valid 1 year"}
+              {p.credits.toLocaleString("en")} credits{p.interval ? ` every ${p.interval}` : ", valid 1 year"} ·{" "}
+              <span data-testid="per-credit">{p.perCredit}</span>
             </p>
+            {p.buys.images !== null || p.buys.videos !== null ? (
+              <p className="mt-2 text-sm" data-testid="buys">
+                ≈{" "}
+                {[
+                  p.buys.images !== null ? `${p.buys.images.toLocaleString("en")} images` : null,
+                  p.buys.videos !== null ? `${p.buys.videos.toLocaleString("en")} videos` : null,
+                ]
+                  .filter(Boolean)
+                  .join(" or ")}
+                <span className="text-muted-foreground"> at typical prices</span>
+              </p>
+            ) : null}
             <div className="mt-4 flex-1" />
             {current === p.product_id ? (
               <p className="text-sm font-medium text-success-soft-foreground">Your current plan</p>
@@ -198,10 +237,10 @@ function ProductGrid({
                 <Button
                   type="submit"
                   className="w-full"
+                  variant={best === p.product_id ? "primary" : "secondary"}
                   disabled={busy}
-                  aria-label={`${p.interval ? "Subscribe" : "Buy"} ${p.name}`}
                 >
-                  {p.interval ? "Subscribe" : "Buy"}
+                  {p.interval ? `Subscribe to ${p.name}` : `Buy ${p.name}`}
                 </Button>
               </Form>
             ) : (

@@ -15,7 +15,7 @@ async function signUp(page: Page, name: string) {
 
 test("user center: check in, toggle affiliate, send feedback", async ({ page }) => {
   await signUp(page, "Ledger Lee");
-  await expect(page.getByTestId("left-credits")).toHaveText("10");
+  await expect(page.getByTestId("available-credits")).toHaveText("10");
   await expect(page.getByTestId("total-credits")).toHaveText("10");
   await expect(page.getByText("10 credits")).toBeVisible();
   await expect(page.getByRole("list", { name: "Credit grants" })).toContainText("Sign-up bonus");
@@ -25,7 +25,7 @@ test("user center: check in, toggle affiliate, send feedback", async ({ page }) 
   await expect(page.getByTestId("checkin-state")).toContainText("Not checked in today");
   await page.getByRole("button", { name: "Daily check-in" }).click();
   await expect(page.getByRole("status").filter({ hasText: "1 credit added" })).toBeVisible();
-  await expect(page.getByTestId("left-credits")).toHaveText("11");
+  await expect(page.getByTestId("available-credits")).toHaveText("11");
   await expect(page.getByText("11 credits")).toBeVisible();
   await expect(page.getByTestId("checkin-state")).toContainText("Checked in today");
   await expect(page.getByRole("list", { name: "Credit grants" })).toContainText("Daily check-in");
@@ -70,7 +70,7 @@ test("check-in and feedback work without JavaScript", async ({ browser }) => {
   const page = await context.newPage();
   await signUp(page, "No Script");
   await page.getByRole("button", { name: "Daily check-in" }).click();
-  await expect(page.getByTestId("left-credits")).toHaveText("11");
+  await expect(page.getByTestId("available-credits")).toHaveText("11");
   await expect(page.getByTestId("checkin-state")).toContainText("Checked in today");
   await page.getByRole("switch", { name: "Affiliate program" }).click();
   await expect(page.getByTestId("affiliate-state")).toHaveText("(on)");

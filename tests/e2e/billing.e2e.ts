@@ -71,7 +71,7 @@ test("admin billing: revenue by month, orders, and a product added off sale", as
   await buyer.goto("/pricing");
   await buyer.getByRole("button", { name: "Buy 500 credits" }).click();
   await buyer.getByRole("button", { name: /^Pay \$20\.00 \(simulated\)$/ }).click();
-  await expect(buyer.getByTestId("left-credits")).toHaveText("510");
+  await expect(buyer.getByTestId("available-credits")).toHaveText("510");
 
   const page = await (await browser.newContext()).newPage();
   const email = await signUp(page, { name: "Billing Admin" });

@@ -84,22 +84,12 @@ export function OrderHistory({ data }: { data: AccountBillingData }) {
   );
 }
 
-export function Referrals({
-  data,
-  isAffiliate,
-  percent,
-}: {
-  data: AccountBillingData;
-  isAffiliate: boolean;
-  percent: number;
-}) {
+export function Referrals({ data }: { data: AccountBillingData }) {
   return (
     <div className="mt-4 space-y-3" data-testid="referrals">
+      {/* The switch above says how the reward works; here only what it brought. */}
       <Hint>
-        {isAffiliate
-          ? `When someone you invited pays for the first time, you earn ${percent}% of that order's credits.`
-          : "Turn affiliate on to earn credits when people you invite buy their first order."}{" "}
-        Earned so far: <strong className="text-foreground">{data.referralCredits}</strong> credits.
+        Earned from invites so far: <strong className="text-foreground">{data.referralCredits}</strong> credits.
       </Hint>
       <DataTable<ReferralEntry>
         label="Invited users"

@@ -34,6 +34,8 @@ export default [
   route("api/webhooks/rotate-secret", "routes/api/webhooks/rotate-secret.ts"),
   route("api/webhooks/deliveries", "routes/api/webhooks/deliveries.ts"),
   route("api/webhooks/resend", "routes/api/webhooks/resend.ts"),
+  route("api/webhooks/update", "routes/api/webhooks/update.ts"),
+  route("api/webhooks/test", "routes/api/webhooks/test.ts"),
   route("api/demo/gen-text", "routes/api/demo/gen-text.ts"),
   route("api/demo/gen-stream-text", "routes/api/demo/gen-stream-text.ts"),
   route("api/demo/gen-image", "routes/api/demo/gen-image.ts"),

@@ -3,7 +3,7 @@
  * page: endpoints with their status (and why one was disabled), a form to add
  * one, rotate and delete. Plain forms: it works without JavaScript.
  */
-import { RefreshCw, Trash2, Webhook } from "lucide-react";
+import { RefreshCw, Send, Trash2, Webhook } from "lucide-react";
 import { Form } from "react-router";
 import { WEBHOOK_EVENTS } from "~/domain/webhooks/events";
 import {
@@ -12,8 +12,10 @@ import {
   Card,
   CopyButton,
   cn,
+  DataTable,
   EmptyState,
   Field,
+  FieldError,
   inputClass,
   labelClass,
   Notice,
@@ -34,10 +36,27 @@ export interface WebhookItem {
     response_status: number | null;
     at: string | null;
   } | null;
+  deliveries: DeliveryItem[];
+}
+
+export interface DeliveryItem {
+  delivery_id: string;
+  type: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  response_status: number | null;
+  duration_ms: number | null;
+  last_error: string | null;
+  created_at: string;
+  last_attempt_at: string | null;
 }
 
 export interface WebhookResult {
   intent: string;
+  webhookId?: string;
+  tested?: string;
+  resent?: string;
+  updated?: string;
   secret?: { url: string; secret: string; rotated: boolean };
   deleted?: string;
   errors?: Record<string, string | undefined>;
@@ -103,7 +122,7 @@ export function WebhooksSection({
           </div>
         ) : null}
         {result?.deleted ? <Notice kind="success">Webhook {result.deleted} deleted.</Notice> : null}
-        {result?.intent !== "webhook-create" && result?.errors?.form ? (
+        {result?.intent !== "webhook-create" && !result?.webhookId && result?.errors?.form ? (
           <Notice kind="error">{result.errors.form}</Notice>
         ) : null}
 
@@ -162,63 +181,204 @@ export function WebhooksSection({
         ) : (
           <RowList label="Your webhooks">
             {webhooks.map((w) => (
-              <Row
+              <WebhookRow
                 key={w.webhook_id}
-                data-webhook-id={w.webhook_id}
-                textClassName="basis-64"
-                title={
-                  <>
-                    <span className="font-mono text-sm break-all">{w.url}</span>
-                    <Badge status={w.status} tone={w.status === "active" ? "success" : "danger"} data-field="status">
-                      {w.status}
-                    </Badge>
-                  </>
-                }
-                actions={
-                  <Form method="post" action="/keys#webhooks" className="flex gap-2">
-                    <input type="hidden" name="webhook_id" value={w.webhook_id} />
-                    <Button
-                      type="submit"
-                      name="intent"
-                      value="webhook-rotate"
-                      variant="secondary"
-                      size="sm"
-                      disabled={busy}
-                      aria-label={`Rotate secret of ${w.url}`}
-                    >
-                      <RefreshCw aria-hidden="true" /> Rotate secret
-                    </Button>
-                    <Button
-                      type="submit"
-                      name="intent"
-                      value="webhook-delete"
-                      variant="secondary"
-                      size="sm"
-                      disabled={busy}
-                      aria-label={`Delete ${w.url}`}
-                    >
-                      <Trash2 aria-hidden="true" /> Delete
-                    </Button>
-                  </Form>
-                }
-              >
-                {w.description ? <p className="text-sm text-muted-foreground">{w.description}</p> : null}
-                {w.disabled_reason ? (
-                  <p className="mt-0.5 text-xs text-danger-soft-foreground" data-field="reason">
-                    {w.disabled_reason}
-                  </p>
-                ) : null}
-                <p className="mt-0.5 text-xs text-muted-foreground">
-                  {w.events.join(", ")} · Last delivery:{" "}
-                  {w.last_delivery
-                    ? `${w.last_delivery.status}${w.last_delivery.response_status ? ` (HTTP ${w.last_delivery.response_status})` : ""}`
-                    : "none yet"}
-                </p>
-              </Row>
+                w={w}
+                result={result?.webhookId === w.webhook_id ? result : undefined}
+                busy={busy}
+              />
             ))}
           </RowList>
         )}
       </Card>
     </div>
+  );
+}
+
+const STATUS_TONE = { delivered: "success", failed: "danger", pending: "warning" } as const;
+const when = (at: string | null) => (at ? `${at.slice(0, 16).replace("T", " ")} UTC` : "—");
+
+/** One endpoint: its actions, its event filter (editable) and its recent delivery log with Resend buttons. */
+function WebhookRow({ w, result, busy }: { w: WebhookItem; result?: WebhookResult; busy: boolean }) {
+  const errors = result?.errors ?? {};
+  const filterId = `events-${w.webhook_id}`;
+  return (
+    <Row
+      data-webhook-id={w.webhook_id}
+      textClassName="basis-64"
+      title={
+        <>
+          <span className="font-mono text-sm break-all">{w.url}</span>
+          <Badge status={w.status} tone={w.status === "active" ? "success" : "danger"} data-field="status">
+            {w.status}
+          </Badge>
+        </>
+      }
+      actions={
+        <Form method="post" action="/keys#webhooks" className="flex flex-wrap gap-2">
+          <input type="hidden" name="webhook_id" value={w.webhook_id} />
+          <Button
+            type="submit"
+            name="intent"
+            value="webhook-test"
+            variant="secondary"
+            size="sm"
+            disabled={busy}
+            aria-label={`Send a test event to ${w.url}`}
+          >
+            <Send aria-hidden="true" /> Send test event
+          </Button>
+          <Button
+            type="submit"
+            name="intent"
+            value="webhook-rotate"
+            variant="secondary"
+            size="sm"
+            disabled={busy}
+            aria-label={`Rotate secret of ${w.url}`}
+          >
+            <RefreshCw aria-hidden="true" /> Rotate secret
+          </Button>
+          <Button
+            type="submit"
+            name="intent"
+            value="webhook-delete"
+            variant="secondary"
+            size="sm"
+            disabled={busy}
+            aria-label={`Delete ${w.url}`}
+          >
+            <Trash2 aria-hidden="true" /> Delete
+          </Button>
+        </Form>
+      }
+    >
+      {w.description ? <p className="text-sm text-muted-foreground">{w.description}</p> : null}
+      {w.disabled_reason ? (
+        <p className="mt-0.5 text-xs text-danger-soft-foreground" data-field="reason">
+          {w.disabled_reason}
+        </p>
+      ) : null}
+      <p className="mt-0.5 text-xs text-muted-foreground">
+        {w.events.join(", ")} · Last delivery:{" "}
+        {w.last_delivery
+          ? `${w.last_delivery.status}${w.last_delivery.response_status ? ` (HTTP ${w.last_delivery.response_status})` : ""}`
+          : "none yet"}
+      </p>
+      {result?.tested ? (
+        <div className="mt-2">
+          <Notice kind="success">
+            Test event queued for {result.tested}. It shows in the delivery log below once it is sent.
+          </Notice>
+        </div>
+      ) : null}
+      {result?.resent ? (
+        <div className="mt-2">
+          <Notice kind="success">Delivery queued again with the same webhook-id.</Notice>
+        </div>
+      ) : null}
+      {result?.updated ? (
+        <div className="mt-2">
+          <Notice kind="success">Events saved for {result.updated}.</Notice>
+        </div>
+      ) : null}
+      {errors.form ? (
+        <div className="mt-2">
+          <Notice kind="error">{errors.form}</Notice>
+        </div>
+      ) : null}
+      <details className="mt-2" open={Boolean(result)}>
+        <summary className="cursor-pointer text-sm text-muted-foreground hover:text-foreground">
+          Events and delivery log ({w.deliveries.length})
+        </summary>
+        <Form method="post" action="/keys#webhooks" className="mt-3 flex flex-wrap items-end gap-3" noValidate>
+          <input type="hidden" name="webhook_id" value={w.webhook_id} />
+          <fieldset
+            className="text-sm"
+            aria-invalid={errors.events ? true : undefined}
+            aria-describedby={errors.events ? `${filterId}-error` : undefined}
+          >
+            <legend className={labelClass}>Events this endpoint receives</legend>
+            <div className="mt-1.5 flex flex-wrap gap-2">
+              {WEBHOOK_EVENTS.map((e) => (
+                <label
+                  key={e}
+                  className="inline-flex items-center gap-2 rounded-full border border-border px-3 py-1.5 has-[:checked]:border-primary has-[:checked]:bg-accent-soft"
+                >
+                  <input
+                    type="checkbox"
+                    name="events"
+                    value={e}
+                    defaultChecked={w.events.includes(e)}
+                    className="size-4 accent-[var(--primary)]"
+                  />{" "}
+                  <code className="text-xs">{e}</code>
+                </label>
+              ))}
+            </div>
+            {errors.events ? <FieldError id={`${filterId}-error`}>{errors.events}</FieldError> : null}
+          </fieldset>
+          <Button type="submit" name="intent" value="webhook-events" variant="secondary" size="sm" disabled={busy}>
+            Save events
+          </Button>
+        </Form>
+        <DeliveryLog w={w} busy={busy} />
+      </details>
+    </Row>
+  );
+}
+
+function DeliveryLog({ w, busy }: { w: WebhookItem; busy: boolean }) {
+  return (
+    <DataTable
+      label={`Recent deliveries to ${w.url}`}
+      className="mt-3"
+      testId="delivery-log"
+      rows={w.deliveries}
+      rowKey={(d) => d.delivery_id}
+      empty={<p className="mt-3 text-sm text-muted-foreground">No deliveries yet. Send a test event to try it.</p>}
+      columns={[
+        { header: "Event", cell: (d) => <code className="text-xs">{d.type}</code> },
+        {
+          header: "Status",
+          cell: (d) => (
+            <Badge tone={STATUS_TONE[d.status]} data-field="delivery-status">
+              {d.status}
+            </Badge>
+          ),
+        },
+        {
+          header: "HTTP",
+          cell: (d) => <span data-field="http-status">{d.response_status ?? "—"}</span>,
+          className: "tabular-nums",
+        },
+        {
+          header: "Duration",
+          cell: (d) => (d.duration_ms === null ? "—" : `${d.duration_ms} ms`),
+          className: "tabular-nums",
+        },
+        { header: "Last attempt", cell: (d) => when(d.last_attempt_at ?? d.created_at) },
+        {
+          header: "",
+          cell: (d) => (
+            <Form method="post" action="/keys#webhooks">
+              <input type="hidden" name="webhook_id" value={w.webhook_id} />
+              <input type="hidden" name="delivery_id" value={d.delivery_id} />
+              <Button
+                type="submit"
+                name="intent"
+                value="webhook-resend"
+                variant="secondary"
+                size="sm"
+                disabled={busy}
+                aria-label={`Resend ${d.type} delivery of ${when(d.created_at)}`}
+              >
+                Resend
+              </Button>
+            </Form>
+          ),
+        },
+      ]}
+    />
   );
 }

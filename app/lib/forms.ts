@@ -1,5 +1,6 @@
 /** Zod schemas shared by forms (client constraints) and actions (server parse). */
 import { z } from "zod";
+import { CREDIT_PERIODS, type CreditPeriod, KEY_SCOPES, type KeyScope } from "~/domain/api-keys/scopes";
 import { profileProblem } from "~/domain/auth/profile";
 
 // In the browser the pages' CSP forbids eval: zod would probe for it with `Function("")` (a reported violation).
@@ -112,3 +113,34 @@ export const StudioSchema = z.object({
     .regex(/^(image|video)\|[^|]+\|[^|]+$/, "Choose a model"),
   prompt: z.string().trim().min(1, "Describe what to create").max(4000, "At most 4000 characters"),
 });
+
+/** The /keys page's scope boxes and spending-cap fields, as the form sends them. */
+export interface KeyLimitsFields {
+  scopes: string[];
+  capCredits: string;
+  capPeriod: string;
+}
+
+/**
+ * The scopes and cap a /keys form asks for, or its refusals as sentences beside the fields. An empty cap field means
+ * no cap (on update: the cap is removed).
+ */
+export function parseKeyLimits(
+  fields: KeyLimitsFields,
+):
+  | { ok: true; scopes: KeyScope[]; creditLimit: { credits: number; period: CreditPeriod } | null }
+  | { ok: false; errors: Record<string, string> } {
+  const errors: Record<string, string> = {};
+  const scopes = KEY_SCOPES.filter((s) => fields.scopes.includes(s));
+  if (scopes.length === 0) errors.scopes = "Choose at least one scope: a key with none could do nothing.";
+  const raw = fields.capCredits.trim();
+  const credits = raw === "" ? null : /^\d{1,10}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (credits !== null && !(Number.isInteger(credits) && credits >= 1 && credits <= 1_000_000_000))
+    errors.cap_credits = "The cap must be a whole number of credits from 1 to 1,000,000,000, or empty for no cap.";
+  const period = (CREDIT_PERIODS as readonly string[]).includes(fields.capPeriod)
+    ? (fields.capPeriod as CreditPeriod)
+    : null;
+  if (credits !== null && period === null) errors.cap_period = "Choose whether the cap counts per day or per month.";
+  if (Object.keys(errors).length) return { ok: false, errors };
+  return { ok: true, scopes, creditLimit: credits === null ? null : { credits, period: period! } };
+}

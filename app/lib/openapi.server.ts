@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { CATALOG } from "~/domain/catalog";
+import { WEBHOOK_TEST_EVENT } from "~/domain/webhooks/events";
 import { ENDPOINTS, type EndpointDef, GENERATE_MESSAGE, QueryResponseSchema } from "./endpoints.server";
 import {
   ERROR_ENVELOPE_REF,
@@ -284,6 +285,45 @@ export function webhooksSection(): Json {
       },
     };
   }
+  out[WEBHOOK_TEST_EVENT] = {
+    post: {
+      operationId: "onWebhookTest",
+      tags: ["Webhooks"],
+      summary: `${WEBHOOK_TEST_EVENT}: sent on request by /api/webhooks/test (or the page's Send test event)`,
+      description:
+        "Signed and delivered like every event, to the one endpoint it was sent to, whatever its events. Use it to check that your endpoint is reachable and verifies signatures.",
+      security: [],
+      parameters: WEBHOOK_HEADERS.map((h) => ({
+        name: h.name,
+        in: "header",
+        required: true,
+        description: h.description,
+        schema: { type: "string" },
+        example: h.example,
+      })),
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: {
+              type: "object",
+              required: ["type", "timestamp", "data"],
+              properties: {
+                type: { const: WEBHOOK_TEST_EVENT },
+                timestamp: { $ref: "#/components/schemas/Timestamp", description: "when the test was asked for" },
+                data: {
+                  type: "object",
+                  required: ["webhook_id", "message"],
+                  properties: { webhook_id: { type: "string" }, message: { type: "string" } },
+                },
+              },
+            },
+          },
+        },
+      },
+      responses: { "200": { description: "Any 2xx acknowledges the event." } },
+    },
+  };
   return out;
 }
 

@@ -4,12 +4,14 @@ import { SignInMethods } from "~/components/account/sign-in-methods";
 import { YourData } from "~/components/account/your-data";
 import { OrderHistory, Referrals } from "~/components/billing/account-billing";
 import { Badge, Button, Card, CopyButton, cn, Facts, formatDate, Notice, PageHeader, Stat } from "~/components/ui";
+import { UsageSection } from "~/components/usage-section";
 import { hasPassword } from "~/domain/account/delete.server";
 import { UI_MESSAGES } from "~/domain/account/messages";
 import { accountBilling, maskEmail } from "~/domain/billing/orders.server";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf, getCredits, listDebits, listGrants } from "~/domain/credits/ledger.server";
 import { getActiveSubscription, toSubscriptionInfo } from "~/domain/subscriptions/subscriptions.server";
+import { dailyUsage } from "~/domain/usage/daily.server";
 import { listSignInMethods } from "~/domain/users/sign-in-methods.server";
 import { findUserById, setAffiliate, toUserInfo } from "~/domain/users/users.server";
 import { deleteFromAccountPage } from "~/lib/account-deletion.server";
@@ -59,6 +61,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     billing: await accountBilling(db, user.id),
     rewardPercent: config.AFFILIATE_REWARD_PERCENT,
     hasPassword: await hasPassword(db, user.id),
+    usage: await dailyUsage({ db, now }, user.id),
   };
 }
 
@@ -179,6 +182,8 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           )}
         </div>
       </Card>
+
+      <UsageSection usage={loaderData.usage} />
 
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title="Invite friends" id="invite">

@@ -1,18 +1,16 @@
 import { KeyRound } from "lucide-react";
 import { Form, useNavigation } from "react-router";
+import { KeyLimitsFields, KeyRow } from "~/components/api-keys";
 import { Code } from "~/components/docs";
 import {
-  Badge,
   Button,
   buttonVariants,
   Card,
   CopyButton,
   EmptyState,
   Field,
-  formatDate,
   Notice,
   PageHeader,
-  Row,
   RowList,
 } from "~/components/ui";
 import { type WebhookResult, WebhooksSection } from "~/components/webhooks-section";
@@ -24,11 +22,13 @@ import {
   MAX_ACTIVE_KEYS,
   REVOKED_KEYS_LISTED_DAYS,
   revokeApiKey,
+  updateApiKey,
 } from "~/domain/api-keys/keys.server";
+import { KEY_SCOPES } from "~/domain/api-keys/scopes";
 import { keyCreationPolicy } from "~/domain/rate-limits/policy.server";
 import { webhookAction, webhooksForPage } from "~/domain/webhooks/page.server";
 import { isAppError } from "~/lib/errors";
-import { ApiKeyCreateSchema, ApiKeyRevokeSchema, fieldErrors } from "~/lib/forms";
+import { ApiKeyCreateSchema, ApiKeyRevokeSchema, fieldErrors, parseKeyLimits } from "~/lib/forms";
 import { getServices } from "~/lib/services.server";
 import { requireUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/keys";
@@ -72,22 +72,42 @@ export async function action({ request }: Route.ActionArgs) {
       description: String(data.get("description") ?? ""),
       events: data.getAll("events").map(String),
       webhookId: String(data.get("webhook_id") ?? ""),
+      deliveryId: String(data.get("delivery_id") ?? ""),
     });
+  const limits = parseKeyLimits({
+    scopes: data.getAll("scopes").map(String),
+    capCredits: String(form.cap_credits ?? ""),
+    capPeriod: String(form.cap_period ?? ""),
+  });
   try {
     if (form.intent === "create") {
       const parsed = ApiKeyCreateSchema.safeParse(form);
-      if (!parsed.success)
+      if (!parsed.success || !limits.ok)
         return {
           intent: "create" as const,
-          errors: fieldErrors(parsed.error),
+          errors: { ...(parsed.success ? {} : fieldErrors(parsed.error)), ...(limits.ok ? {} : limits.errors) },
           values: { name: String(form.name ?? "") },
         };
       return {
         intent: "create" as const,
-        created: await createApiKey(db, { userId: user.id, name: parsed.data.name }, clock, {
-          creationLimit: keyCreationPolicy(config),
-        }),
+        created: await createApiKey(
+          db,
+          { userId: user.id, name: parsed.data.name, scopes: limits.scopes, creditLimit: limits.creditLimit },
+          clock,
+          { creationLimit: keyCreationPolicy(config) },
+        ),
       };
+    }
+    if (form.intent === "update") {
+      const parsed = ApiKeyRevokeSchema.safeParse(form);
+      if (!parsed.success) return { intent: "update" as const, errors: { form: "Choose a key to change." } };
+      if (!limits.ok) return { intent: "update" as const, keyId: parsed.data.key_id, errors: limits.errors };
+      await updateApiKey(
+        db,
+        { userId: user.id, keyId: parsed.data.key_id, scopes: limits.scopes, creditLimit: limits.creditLimit },
+        clock,
+      );
+      return { intent: "update" as const, keyId: parsed.data.key_id, saved: true };
     }
     if (form.intent === "revoke") {
       const parsed = ApiKeyRevokeSchema.safeParse(form);
@@ -112,43 +132,6 @@ export async function action({ request }: Route.ActionArgs) {
 const curl = (origin: string, key: string) =>
   `curl -X POST ${origin}/api/get-user-credits \\\n  -H "X-API-Key: ${key}"`;
 
-function KeyRow({ k }: { k: ApiKeyInfo }) {
-  return (
-    <Row
-      data-key-id={k.key_id}
-      title={
-        <>
-          <span className="font-medium">{k.name}</span>
-          <code className="text-xs text-muted-foreground">{k.start}…</code>
-          <Badge status={k.status} data-field="status" />
-        </>
-      }
-      actions={
-        k.status === "active" ? (
-          <a
-            href={`/keys?revoke=${encodeURIComponent(k.key_id)}`}
-            className={buttonVariants({ variant: "secondary", size: "sm" })}
-            aria-label={`Revoke ${k.name}`}
-          >
-            Revoke
-          </a>
-        ) : null
-      }
-    >
-      <p className="mt-0.5 text-xs text-muted-foreground">
-        Created {formatDate(k.created_at)} · Last used{" "}
-        <span data-field="last-used">{k.last_used_at ? formatDate(k.last_used_at) : "never"}</span>
-        {k.revoked_at ? (
-          <>
-            {" "}
-            · Revoked <span data-field="revoked-at">{formatDate(k.revoked_at)}</span>
-          </>
-        ) : null}
-      </p>
-    </Row>
-  );
-}
-
 export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
   const { keys, confirm, max, revokedDays, publicUrl, webhooks } = loaderData;
   const busy = useNavigation().state === "submitting";
@@ -157,6 +140,8 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
         intent: string;
         created?: { key: string; name: string };
         revoked?: string;
+        keyId?: string;
+        saved?: boolean;
         errors?: Record<string, string | undefined>;
         values?: { name: string };
       }
@@ -199,7 +184,9 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
       {result?.revoked ? (
         <Notice kind="success">Key “{result.revoked}” was revoked. Requests with it are now rejected.</Notice>
       ) : null}
-      {result?.intent === "revoke" && result.errors?.form ? <Notice kind="error">{result.errors.form}</Notice> : null}
+      {(result?.intent === "revoke" || result?.intent === "update") && result.errors?.form ? (
+        <Notice kind="error">{result.errors.form}</Notice>
+      ) : null}
 
       {confirm && !result?.revoked ? (
         <Card
@@ -246,6 +233,9 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
               error={createErrors.name}
             />
           </div>
+          <div className="w-full">
+            <KeyLimitsFields prefix="create" scopes={KEY_SCOPES} cap={null} errors={createErrors} />
+          </div>
           <Button type="submit" disabled={busy}>
             Create key
           </Button>
@@ -265,7 +255,12 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
         ) : (
           <RowList label="Your keys">
             {activeKeys.map((k) => (
-              <KeyRow key={k.key_id} k={k} />
+              <KeyRow
+                key={k.key_id}
+                k={k}
+                busy={busy}
+                edit={result?.intent === "update" && result.keyId === k.key_id ? result : undefined}
+              />
             ))}
           </RowList>
         )}
@@ -279,7 +274,7 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
             </p>
             <RowList label="Revoked keys">
               {revokedKeys.map((k) => (
-                <KeyRow key={k.key_id} k={k} />
+                <KeyRow key={k.key_id} k={k} busy={busy} />
               ))}
             </RowList>
           </details>

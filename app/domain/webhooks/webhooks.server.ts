@@ -13,7 +13,7 @@ import { takeOrRefuse } from "~/domain/rate-limits/limiter.server";
 import { type Clock, iso } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 import { checkedAddress, OutboundRefused, type Resolver } from "~/lib/outbound.server";
-import { WEBHOOK_EVENTS, type WebhookEventType } from "./events";
+import { type DeliveryEventType, WEBHOOK_EVENTS, type WebhookEventType } from "./events";
 import { newId } from "./outbox.server";
 
 export const MAX_WEBHOOKS = 10;
@@ -25,7 +25,7 @@ export const MAX_URL_LENGTH = 2000;
  * request loop at any public address, writing a log row per attempt.
  */
 export const RESENDS_PER_HOUR = 100;
-const RESEND_POLICY = { name: "webhook-resend", limit: RESENDS_PER_HOUR, windowMs: 3_600_000 };
+export const RESEND_POLICY = { name: "webhook-resend", limit: RESENDS_PER_HOUR, windowMs: 3_600_000 };
 
 export type WebhookRow = typeof webhookEndpoints.$inferSelect;
 
@@ -74,7 +74,8 @@ export async function checkDestination(raw: string, policy: DestinationPolicy): 
   return url.href;
 }
 
-async function own(db: Db, userId: string, webhookId: string): Promise<WebhookRow> {
+/** The user's endpoint, or WEBHOOK_NOT_FOUND (also for another user's: no hint that it exists). */
+export async function ownWebhook(db: Db, userId: string, webhookId: string): Promise<WebhookRow> {
   const row = await db.one(
     db
       .select()
@@ -139,7 +140,7 @@ export async function listWebhooks(db: Db, userId: string) {
 
 /** Deletes the endpoint and its queued deliveries (events already sent stay in the receiver's hands). */
 export async function deleteWebhook(db: Db, userId: string, webhookId: string) {
-  await own(db, userId, webhookId);
+  await ownWebhook(db, userId, webhookId);
   await db.run(
     db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.id, webhookId), eq(webhookEndpoints.userId, userId))),
   );
@@ -157,7 +158,7 @@ export async function rotateSecret(
   clock: Clock,
   apiKeyId: string | null = null,
 ) {
-  const row = await own(db, userId, webhookId);
+  const row = await ownWebhook(db, userId, webhookId);
   const secret = newSecret();
   await db.run(
     db
@@ -217,7 +218,7 @@ export function* disableEndpointsOfKey(
 
 /** The endpoint's recent deliveries, newest first, each with its recent attempts. */
 export async function listDeliveries(db: Db, userId: string, webhookId: string, limit = 50) {
-  await own(db, userId, webhookId);
+  await ownWebhook(db, userId, webhookId);
   const rows = await db.many(
     db
       .select({
@@ -248,8 +249,9 @@ export async function listDeliveries(db: Db, userId: string, webhookId: string, 
     deliveries: rows.map(({ d, e }) => ({
       delivery_id: d.id,
       event_id: e.id,
-      type: e.type as WebhookEventType,
-      gen_id: e.genId,
+      type: e.type as DeliveryEventType,
+      // A test event has no task.
+      gen_id: e.genId || null,
       status: d.status as "pending" | "delivered" | "failed",
       attempts: d.attempts,
       response_status: d.lastStatusCode,

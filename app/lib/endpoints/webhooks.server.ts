@@ -1,6 +1,6 @@
 /** The webhook rows of the endpoint table: a user's endpoints, their deliveries and resends (docs/design.md §10). */
 import { z } from "zod";
-import { WEBHOOK_EVENTS } from "~/domain/webhooks/events";
+import { DELIVERY_EVENT_TYPES, WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT } from "~/domain/webhooks/events";
 import { AUTH_ERRORS, COMMON, type EndpointDef, isoTime } from "./def.server";
 
 export const WebhookSchema = z.strictObject({
@@ -20,8 +20,8 @@ const WebhookIdBody = z.strictObject({ webhook_id: z.string().min(1).max(200) })
 export const DeliverySchema = z.strictObject({
   delivery_id: z.string(),
   event_id: z.string().describe("the webhook-id header: the same on every retry and resend"),
-  type: z.enum(WEBHOOK_EVENTS),
-  gen_id: z.string(),
+  type: z.enum(DELIVERY_EVENT_TYPES).describe(`${WEBHOOK_TEST_EVENT}: a test sent with /api/webhooks/test`),
+  gen_id: z.string().nullable().describe(`the task of the event; null for ${WEBHOOK_TEST_EVENT}`),
   status: z.enum(["pending", "delivered", "failed"]),
   attempts: z.int(),
   response_status: z.int().nullable().describe("HTTP status of the last attempt; null when none arrived"),
@@ -107,6 +107,42 @@ export const WEBHOOK_ENDPOINTS = {
       previous_secret_expires_at: isoTime(),
     }),
     successMessage: "secret rotated",
+    errors: [...AUTH_ERRORS, "WEBHOOK_NOT_FOUND", "INVALID_PARAMS", ...COMMON],
+    example: { webhook_id: "wh_…" },
+  },
+  "/api/webhooks/update": {
+    method: "POST",
+    tag: "Webhooks",
+    summary: "Change an endpoint's events or description",
+    description:
+      "Changes which events the endpoint receives (its filter) and its description; the URL, secret and id stay. Fields left out are unchanged. Deliveries already queued are still sent.",
+    auth: "user",
+    source: "docs/design.md §10",
+    body: z.strictObject({
+      webhook_id: z.string().min(1).max(200),
+      events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).optional().describe("the new filter: at least one event type"),
+      description: z.string().max(200).optional(),
+    }),
+    response: WebhookSchema,
+    successMessage: "webhook updated",
+    errors: [...AUTH_ERRORS, "WEBHOOK_NOT_FOUND", "INVALID_PARAMS", ...COMMON],
+    example: { webhook_id: "wh_…", events: ["generation.completed"] },
+  },
+  "/api/webhooks/test": {
+    method: "POST",
+    tag: "Webhooks",
+    summary: "Send a test event",
+    description: `Queues a signed \`${WEBHOOK_TEST_EVENT}\` event to this endpoint only (whatever its events and status): \`{type: "${WEBHOOK_TEST_EVENT}", timestamp, data: {webhook_id, message}}\` with the usual Standard Webhooks headers. It is sent at once, shows in the delivery log and is retried like any event; it does not re-enable a disabled endpoint (a resend does). Tests share the resend allowance: at most 100 tests and resends an hour per user; past that HTTP 429 \`Too Many Requests\` (with Retry-After) and nothing is queued.`,
+    auth: "user",
+    source: "docs/design.md §10",
+    body: WebhookIdBody,
+    response: z.strictObject({
+      webhook_id: z.string(),
+      event_id: z.string().describe("the webhook-id header of the test event"),
+      delivery_id: z.string(),
+      status: z.literal("pending"),
+    }),
+    successMessage: "test event queued",
     errors: [...AUTH_ERRORS, "WEBHOOK_NOT_FOUND", "INVALID_PARAMS", ...COMMON],
     example: { webhook_id: "wh_…" },
   },

@@ -96,3 +96,32 @@ describe("POST /api/usage", () => {
     expect((await it.api.post("/api/usage", { group_by: "week" }, { cookie })).body.message).toBe("invalid params");
   });
 });
+
+describe("the account page's usage", () => {
+  test("a chart of credits per day (SVG, no script needed), the totals and a table of active days", async () => {
+    const { cookie } = await it.api.signUp(uniqueEmail("usage-page"));
+    const empty = await (await fetch(`${it.server.url}/account`, { headers: { cookie } })).text();
+    expect(empty).toContain("No tasks in the last 30 days");
+    const ids = [
+      (await it.api.post("/api/generator/generate", { ...KLING, prompt: "a" }, { cookie })).body.data.gen_id,
+      (await it.api.post("/api/generator/generate", { ...FLUX, prompt: "b" }, { cookie })).body.data.gen_id,
+      (await it.api.post("/api/generator/generate", { ...FLUX, prompt: "c [simulate:fail]" }, { cookie })).body.data
+        .gen_id,
+    ];
+    await settle(cookie, ids);
+    const html = await (await fetch(`${it.server.url}/account`, { headers: { cookie } })).text();
+    const section = html.slice(html.indexOf('id="usage"'), html.indexOf('id="invite-h"'));
+    expect(section).toMatch(/data-testid="usage-credits"[^>]*>7</);
+    expect(section).toMatch(/<svg role="img"[^>]*>.*<title[^>]*>Credits spent per day<\/title>/s);
+    // Thirty bars' worth of days on the axis, drawn as rects; the table lists today with its numbers.
+    expect((section.match(/<rect /g) ?? []).length).toBeGreaterThanOrEqual(1);
+    const today = new Date().toISOString().slice(0, 10);
+    const row = section.slice(section.indexOf('data-testid="usage-table"'));
+    expect(row).toMatch(
+      new RegExp(`<td[^>]*>${today}</td><td[^>]*>7</td><td[^>]*>2</td><td[^>]*>1</td><td[^>]*>0</td>`),
+    );
+    // The page's CSP refuses inline styles: the only ones are visx's axis-label overflow, which app.css restates.
+    const styles = new Set([...section.matchAll(/ style="([^"]*)"/g)].map((m) => m[1]));
+    expect([...styles].filter((v) => !/^overflow:\s*visible;?$/.test(v!))).toEqual([]);
+  });
+});

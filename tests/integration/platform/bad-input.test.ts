@@ -90,6 +90,8 @@ const ENDPOINTS: Record<string, Endpoint> = {
   "/api/webhooks/rotate-secret": { valid: { webhook_id: "wh_nope" } },
   "/api/webhooks/deliveries": { valid: { webhook_id: "wh_nope" } },
   "/api/webhooks/resend": { valid: { delivery_id: "dlv_nope" } },
+  "/api/webhooks/update": { valid: { webhook_id: "wh_nope", events: ["generation.failed"] } },
+  "/api/webhooks/test": { valid: { webhook_id: "wh_nope" } },
   "/api/demo/gen-text": { valid: { provider: "openai", model: "gpt-4o-mini", prompt: "a haiku about foxes" } },
   "/api/demo/gen-image": { valid: { provider: "openai", model: "dall-e-3", prompt: "a lighthouse" } },
   "/api/demo/gen-stream-text": {

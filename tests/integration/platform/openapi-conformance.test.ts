@@ -15,6 +15,7 @@ import addFormats from "ajv-formats";
 import { uniqueEmail } from "../../support/client";
 import { signUpAdmin } from "../../support/fixtures";
 import { startServer, type TestServer } from "../../support/server";
+import { until } from "../../support/until";
 import { type Receiver, startReceiver } from "../../support/webhook-receiver";
 
 interface Exchange {
@@ -167,7 +168,7 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
     const { cookie: adminCookie } = await signUpAdmin(server, "root@admin.test", { via: "mailbox" });
 
     const u = { cookie };
-    await call("POST", "/api/webhooks/create", { headers: u, body: { url: receiver.url } }); // receives this script's events
+    const firstHook = await call("POST", "/api/webhooks/create", { headers: u, body: { url: receiver.url } }); // receives this script's events
     // Bodies the document calls optional or absent.
     await call("POST", "/api/get-user-info", { headers: u });
     await call("POST", "/api/get-user-info", { headers: u, body: {} });
@@ -276,6 +277,16 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
     await call("POST", "/api/webhooks/rotate-secret", { headers: u, body: { webhook_id: wh.json.data.webhook_id } });
     await call("POST", "/api/webhooks/deliveries", { headers: u, body: { webhook_id: wh.json.data.webhook_id } });
     await call("POST", "/api/webhooks/resend", { headers: u, body: { delivery_id: "dlv_none" } });
+    await call("POST", "/api/webhooks/update", {
+      headers: u,
+      body: { webhook_id: wh.json.data.webhook_id, events: ["generation.failed"], description: "failures" },
+    });
+    await call("POST", "/api/webhooks/update", {
+      headers: u,
+      body: { webhook_id: wh.json.data.webhook_id, events: [] },
+    });
+    await call("POST", "/api/webhooks/test", { headers: u, body: { webhook_id: firstHook.json.data.webhook_id } });
+    await call("POST", "/api/webhooks/test", { headers: u, body: { webhook_id: "wh_none" } });
     await call("POST", "/api/webhooks/delete", { headers: u, body: { webhook_id: wh.json.data.webhook_id } });
 
     // Admin: exactly one of email / user_uuid.
@@ -378,9 +389,17 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
   test("the webhooks section documents the payload the receiver really got", async () => {
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);
-    const got = await receiver.waitFor(3, 20_000);
+    await receiver.waitFor(4, 20_000);
+    const got = await until(
+      "the generation events and the test event",
+      async () => {
+        const types = new Set(receiver.received.map((r) => JSON.parse(r.body).type));
+        return types.size === 3 ? receiver.received : undefined;
+      },
+      20_000,
+    );
     expect(new Set(got.map((r) => JSON.parse(r.body).type))).toEqual(
-      new Set(["generation.completed", "generation.failed"]),
+      new Set(["generation.completed", "generation.failed", "webhook.test"]),
     );
     for (const r of got) {
       const body = JSON.parse(r.body);

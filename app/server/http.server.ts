@@ -50,12 +50,25 @@ export function directRoutesOf(build: ServerBuild): Map<string, DirectRoute> {
 
 const MUTATIONS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-/** A page's form post (urlencoded) whose body carries a NUL character, raw or as %00. */
+/**
+ * A page's form post whose fields carry a NUL character: urlencoded (raw or as %00), or a multipart form's text
+ * fields (the studio's composer is multipart, for its picture; a file's bytes may hold anything).
+ */
 async function formHasNul(request: Request): Promise<boolean> {
   if (request.method !== "POST") return false;
-  if (!(request.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded")) return false;
-  const body = await request.clone().text();
-  return body.includes("\0") || /%00/i.test(body);
+  const type = request.headers.get("content-type") ?? "";
+  if (type.startsWith("application/x-www-form-urlencoded")) {
+    const body = await request.clone().text();
+    return body.includes("\0") || /%00/i.test(body);
+  }
+  if (!type.startsWith("multipart/form-data")) return false;
+  const form = await request
+    .clone()
+    .formData()
+    .catch(() => null);
+  for (const [name, value] of form ?? [])
+    if (name.includes("\0") || (typeof value === "string" && value.includes("\0"))) return true;
+  return false;
 }
 /** Methods counted under their own name in metrics; anything else a client invents is "OTHER". */
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);

@@ -46,6 +46,23 @@ export function createS3Storage(config: Config, env: Env = process.env): ResultS
       return `${base}/${encodeKey(key)}`;
     },
 
+    // A result's own bytes by its URL (the studio's Edit and Animate), read with the bucket's credentials.
+    async read(url) {
+      if (!url.startsWith(`${base}/`)) return null;
+      let key: string;
+      try {
+        key = url
+          .slice(base.length + 1)
+          .split("/")
+          .map(decodeURIComponent)
+          .join("/");
+      } catch {
+        return null;
+      }
+      const file = client.file(key);
+      return (await file.exists()) ? new Uint8Array(await file.arrayBuffer()) : null;
+    },
+
     async deletePrefix(prefix) {
       let continuationToken: string | undefined;
       do {

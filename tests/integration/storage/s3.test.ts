@@ -57,6 +57,16 @@ describe("S3 storage", () => {
     expect((await fetch(`${s3.endpoint}/${s3.bucket}/gen_bad/0.png`)).status).toBe(404);
   });
 
+  test("read gives back the bytes behind its own URLs (signed), nothing for another URL or a missing object", async () => {
+    const s = storage();
+    const url = await s.put("gen_read/0-x.png", SAMPLE_PNG, "image/png");
+    expect(Buffer.from((await s.read!(url))!).equals(Buffer.from(SAMPLE_PNG))).toBe(true);
+    expect(s3.log.at(-1)).toMatchObject({ method: "GET", signed: true, verified: true });
+    expect(await s.read!(`${s3.endpoint}/${s3.bucket}/gen_read/1-missing.png`)).toBeNull();
+    expect(await s.read!("https://elsewhere.example/gen_read/0-x.png")).toBeNull();
+    expect(await s.read!(`${s3.endpoint}/${s3.bucket}/gen_read/%E0%A4%A`)).toBeNull();
+  });
+
   test("deletePrefix removes every object under the prefix and nothing else", async () => {
     const st = storage();
     await st.put("gen_del/0.png", SAMPLE_PNG, "image/png");

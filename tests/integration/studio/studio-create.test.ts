@@ -64,3 +64,24 @@ test("the studio refuses what the API refuses, with the API's message", async ()
   expect(await page.text()).toContain(api.body.message);
   expect((await history(cookie)).total ?? 0).toBe(0);
 });
+
+test("a multipart page form (the composer with a picture) with a NUL in a text field is refused before any action runs", async () => {
+  const { cookie } = await it.api.signUp(uniqueEmail("studio-nul"));
+  const body = new FormData();
+  for (const [k, v] of Object.entries({
+    intent: "create",
+    make: "image",
+    offering: "image|replicate|black-forest-labs/flux-schnell",
+    prompt: "a\u0000b",
+  }))
+    body.set(k, v);
+  body.set("input_image", new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0])], "x.png", { type: "image/png" }));
+  const r = await fetch(`${it.server.url}/studio`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { origin: it.server.url, cookie },
+    body,
+  });
+  expect(r.status).toBe(400);
+  expect((await history(cookie)).total ?? 0).toBe(0);
+});

@@ -37,16 +37,32 @@ const MIME: Record<string, string> = {
   mov: "video/quicktime",
 };
 
-/** A tool's answer: the JSON as text, and each result file as a resource link the client can open. */
-export function toolResult(data: unknown): CallToolResult {
+/** Result images this small are also sent inline (image content), so a client shows them without a fetch. */
+export const INLINE_IMAGE_MAX_BYTES = 1024 * 1024;
+const INLINE_IMAGES_MAX = 4;
+
+/** A stored result's bytes when this node's storage holds it (local storage); null otherwise (S3: linked only). */
+export type ReadResult = (url: string) => Promise<Uint8Array | null>;
+
+/**
+ * A tool's answer: the JSON as text, each result file as a resource link the client can open, and result images
+ * up to INLINE_IMAGE_MAX_BYTES inline as image content.
+ */
+export async function toolResult(data: unknown, read?: ReadResult): Promise<CallToolResult> {
   const content: CallToolResult["content"] = [{ type: "text", text: JSON.stringify(data) }];
   const urls = (data as { result_urls?: unknown } | null)?.result_urls;
-  if (Array.isArray(urls)) {
-    for (const url of urls) {
-      if (typeof url !== "string") continue;
-      const name = url.split("/").pop() ?? url;
-      const mimeType = MIME[name.split(".").pop()?.toLowerCase() ?? ""];
-      content.push({ type: "resource_link", uri: url, name, ...(mimeType ? { mimeType } : {}) });
+  if (!Array.isArray(urls)) return { content };
+  let inlined = 0;
+  for (const url of urls) {
+    if (typeof url !== "string") continue;
+    const name = url.split("/").pop() ?? url;
+    const mimeType = MIME[name.split(".").pop()?.toLowerCase() ?? ""];
+    content.push({ type: "resource_link", uri: url, name, ...(mimeType ? { mimeType } : {}) });
+    if (!read || !mimeType?.startsWith("image/") || inlined >= INLINE_IMAGES_MAX) continue;
+    const bytes = await read(url).catch(() => null);
+    if (bytes && bytes.byteLength <= INLINE_IMAGE_MAX_BYTES) {
+      content.push({ type: "image", data: Buffer.from(bytes).toString("base64"), mimeType });
+      inlined++;
     }
   }
   return { content };
@@ -73,7 +89,8 @@ async function asEndpoint(
   try {
     const ctx = ctxOf();
     requireScope(ctx.caller, route);
-    return toolResult(await body(ctx));
+    const storage = getGenerationRuntime().storage;
+    return await toolResult(await body(ctx), storage.read && ((url) => storage.read!(url)));
   } catch (error) {
     return toolError(error);
   }

@@ -53,7 +53,11 @@ describe("MCP server", () => {
     expect(task.urls.get).toContain(`gen_id=${task.gen_id}`);
     const link = done.content[1] as { type: string; uri: string; mimeType?: string };
     expect(link).toMatchObject({ type: "resource_link", uri: task.result_urls[0] });
-    expect((await fetch(link.uri)).status).toBe(200);
+    const file = await fetch(link.uri);
+    expect(file.status).toBe(200);
+    const image = done.content[2] as { type: string; data: string; mimeType: string };
+    expect(image).toMatchObject({ type: "image", mimeType: link.mimeType });
+    expect(Buffer.from(image.data, "base64").equals(Buffer.from(await file.arrayBuffer()))).toBe(true);
 
     const got = json(await call(client, "get_generation", { gen_id: task.gen_id }));
     expect(got).toMatchObject({ gen_id: task.gen_id, status: "completed", result_urls: task.result_urls });

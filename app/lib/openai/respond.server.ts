@@ -27,6 +27,7 @@ const MAPPING: Partial<Record<ErrorCode, Omit<OpenAiError, "message">>> = {
   API_KEY_REVOKED: { status: 401, type: "invalid_request_error", code: "invalid_api_key" },
   KEY_SCOPE_MISSING: { status: 403, type: "permission_error", code: "insufficient_permissions" },
   FORBIDDEN: { status: 403, type: "permission_error", code: "insufficient_permissions" },
+  ACCOUNT_SUSPENDED: { status: 403, type: "permission_error", code: "account_suspended", headers: NO_RETRY },
   PLAN_REQUIRED: { status: 403, type: "permission_error", code: "plan_required" },
   RATE_LIMITED: { status: 429, type: "requests", code: "rate_limit_exceeded" },
   INSUFFICIENT_CREDITS: { status: 429, type: "insufficient_quota", code: "insufficient_quota", headers: NO_RETRY },

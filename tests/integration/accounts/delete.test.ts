@@ -111,6 +111,39 @@ describe("refusals delete nothing", () => {
   });
 });
 
+describe("an account without a password (single sign-on only)", () => {
+  test("needs a sign-in within 10 minutes: an older session is refused, a fresh one deletes", async () => {
+    const b = onDisk;
+    const { email, cookie, userId } = await b.signUp("del-sso");
+    // As a provider-only account: no credential method, a linked provider instead.
+    await queryServerDb(
+      b.server.dataDir,
+      "UPDATE account SET provider_id = 'oidc', account_id = 'sub-1', password = NULL WHERE user_id = ?",
+      userId,
+    );
+    await queryServerDb(
+      b.server.dataDir,
+      "UPDATE session SET created_at = ? WHERE user_id = ?",
+      Date.now() - 11 * 60_000,
+      userId,
+    );
+    expect((await del(b, { confirm: email }, { cookie })).body).toEqual({
+      code: 1,
+      message: "invalid params: sign in again, then delete the account within 10 minutes",
+      data: null,
+    });
+    await queryServerDb(
+      b.server.dataDir,
+      "UPDATE session SET created_at = ? WHERE user_id = ?",
+      Date.now() - 60_000,
+      userId,
+    );
+    const done = await del(b, { confirm: email, password: "ignored-without-one" }, { cookie });
+    expect(done.body.code).toBe(0);
+    expect(await countIn(b.server.dataDir, "SELECT count(*) AS n FROM account WHERE user_id = ?", userId)).toBe(0);
+  });
+});
+
 describe("deleting an account", () => {
   test("with S3 and a Stripe subscription: keys 401, signed out, password refused, results 404 and gone from the bucket, subscription canceled, ledger kept and balanced; the address signs up anew without a second bonus", async () => {
     const b = onS3;

@@ -131,6 +131,25 @@ describe("suspending and lifting", () => {
       expect(refused.status).toBe(403);
       expect(refused.body).toEqual(SUSPENDED);
     }
+    // The key-only doors refuse it too: the OpenAI-compatible endpoint (OpenAI's shape, no retry) and MCP.
+    const openai = await fetch(`${server.url}/v1/images/generations`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${m.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "dall-e-3", prompt: "after" }),
+    });
+    expect(openai.status).toBe(403);
+    expect(openai.headers.get("x-should-retry")).toBe("false");
+    expect(((await openai.json()) as { error: { code: string } }).error.code).toBe("account_suspended");
+    const mcp = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${m.key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(mcp.status).toBe(403);
     // Pages: a signed-out visitor's; signing in again is refused.
     expect((await fetch(`${server.url}/account`, { headers: { cookie: m.cookie }, redirect: "manual" })).status).toBe(
       302,

@@ -28,6 +28,9 @@ export default [
   route("api/generator/history", "routes/api/generator/history.ts"),
   route("api/generator/cancel", "routes/api/generator/cancel.ts"),
   route("api/generator/stream", "routes/api/generator/stream.ts"),
+  route("api/files", "routes/api/files/upload.ts"),
+  route("api/files/list", "routes/api/files/list.ts"),
+  route("api/files/delete", "routes/api/files/delete.ts"),
   route("api/webhooks/create", "routes/api/webhooks/create.ts"),
   route("api/webhooks/list", "routes/api/webhooks/list.ts"),
   route("api/webhooks/delete", "routes/api/webhooks/delete.ts"),
@@ -66,6 +69,9 @@ export default [
 
   // ---- stored result files (local storage; docs/design.md §4)
   route("media/*", "routes/media.ts"),
+
+  // ---- input files: to their owner, or to a signed link (docs/api.md "Files")
+  route("files/:fileId", "routes/files.ts"),
 
   // ---- user center (form-driven pages)
   layout("routes/layout.tsx", [

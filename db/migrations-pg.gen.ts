@@ -220,5 +220,17 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795788293971,
     "hash": "0f7a6e5b60233d99a63bf333593b939e84490a6a40724490e93b2bb687d3e188"
+  },
+  {
+    "sql": [
+      "CREATE TABLE \"files\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"user_id\" text NOT NULL,\n\t\"storage_key\" text NOT NULL,\n\t\"content_type\" text NOT NULL,\n\t\"width\" bigint NOT NULL,\n\t\"height\" bigint NOT NULL,\n\t\"bytes\" bigint NOT NULL,\n\t\"source\" text NOT NULL,\n\t\"created_at\" bigint NOT NULL,\n\t\"expires_at\" bigint\n);\n\n",
+      "\nALTER TABLE \"generations\" ADD COLUMN \"inputs\" text;\n",
+      "\nALTER TABLE \"files\" ADD CONSTRAINT \"files_user_id_user_id_fk\" FOREIGN KEY (\"user_id\") REFERENCES \"public\".\"user\"(\"id\") ON DELETE cascade ON UPDATE no action;\n",
+      "\nCREATE INDEX \"files_user_created_idx\" ON \"files\" USING btree (\"user_id\",\"created_at\");\n",
+      "\nCREATE INDEX \"files_expires_idx\" ON \"files\" USING btree (\"expires_at\") WHERE expires_at IS NOT NULL;\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795790583138,
+    "hash": "92eb47c8734aee86f5f2718aec24fbc504b6391a3121121528e0ecc7636412fa"
   }
 ];

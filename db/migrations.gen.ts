@@ -243,5 +243,16 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795788292959,
     "hash": "7692a285b9ec213622ae93b03d226f65d83bbdee689cd2bdc67047822b506ddc"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `files` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`storage_key` text NOT NULL,\n\t`content_type` text NOT NULL,\n\t`width` integer NOT NULL,\n\t`height` integer NOT NULL,\n\t`bytes` integer NOT NULL,\n\t`source` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`expires_at` integer,\n\tFOREIGN KEY (`user_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE INDEX `files_user_created_idx` ON `files` (`user_id`,`created_at`);",
+      "\nCREATE INDEX `files_expires_idx` ON `files` (`expires_at`) WHERE expires_at IS NOT NULL;",
+      "\nALTER TABLE `generations` ADD `inputs` text;"
+    ],
+    "bps": true,
+    "folderMillis": 1795790582146,
+    "hash": "321c8fad17ef679868c3036e417772f27a905332a2ac94e247c3ed9c33a11704"
   }
 ];

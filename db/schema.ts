@@ -9,6 +9,7 @@ export * from "./schema/billing";
 export * from "./schema/catalog";
 export * from "./schema/credits";
 export * from "./schema/feedback";
+export * from "./schema/files";
 export * from "./schema/generations";
 export * from "./schema/keys";
 export * from "./schema/ops";

@@ -19,12 +19,12 @@ export interface BackgroundWork {
 /** Starts the job runner and the webhook dispatcher of this process. */
 export function startRunnerFromServices(): BackgroundWork {
   const { db, clock, config } = getServices();
-  const { providers, storage } = getGenerationRuntime();
+  const { providers, storage, files } = getGenerationRuntime();
   const runner = createRunner({ db, clock, config, providers, storage });
   const dispatcher = createWebhookDispatcher({ db, clock, config });
   runner.start();
   dispatcher.start();
-  const sweeper = createSweeper({ db, clock, config, storage });
+  const sweeper = createSweeper({ db, clock, config, storage, files });
   const alerts = createAlertWatcher({ db, clock, config });
   return {
     owner: runner.owner,

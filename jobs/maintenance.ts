@@ -5,10 +5,12 @@
  */
 import type { Db } from "#db/client";
 import { sweepDemoImages } from "~/domain/demo/demo.server";
+import { sweepExpiredFiles } from "~/domain/files/files.server";
 import { sweepRetention } from "~/domain/maintenance/retention.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { log } from "~/lib/log.server";
+import type { FileStore } from "~/storage/files.server";
 import type { ResultStorage } from "~/storage/types";
 
 const FIRST_MS = 60_000;
@@ -25,6 +27,8 @@ export function createSweeper(deps: {
   clock: Clock;
   config: Pick<Config, "WEBHOOK_RETENTION_DAYS">;
   storage?: Pick<ResultStorage, "deletePrefix">;
+  /** Input files: unused ones past FILE_RETENTION_DAYS are removed (app/domain/files/files.server.ts). */
+  files?: FileStore;
 }): Sweeper {
   const sweep = async () => {
     try {
@@ -35,6 +39,13 @@ export function createSweeper(deps: {
     } catch (error) {
       // A busy or briefly unreachable database: the next run catches up.
       log.warn("retention sweep failed", { error });
+    }
+    if (deps.files) {
+      const removed = await sweepExpiredFiles(deps.db, deps.files, deps.clock.now()).catch((error) => {
+        log.warn("input file sweep failed", { error });
+        return 0;
+      });
+      if (removed > 0) log.info("retention sweep", { files: removed });
     }
     // Demo images past their retention (app/domain/demo/demo.server.ts); an unreachable store is retried next hour.
     if (deps.storage)

@@ -182,6 +182,7 @@ function curlExample(base: string, path: string, def: EndpointDef): string {
   else if (def.auth === "user" || def.auth === "admin" || def.auth === "optional")
     lines.push(`  -H "X-API-Key: $ATELIER_API_KEY"`);
   if (path.startsWith("/api/auth/")) lines.push(`  -H "Origin: ${base}" -c cookies.txt`);
+  if (def.multipart) lines.push(`  -F "file=@picture.png"`);
   if (def.body) {
     lines.push(`  -H "Content-Type: application/json"`);
     lines.push(`  -d '${JSON.stringify(def.example ?? {})}'`);
@@ -199,6 +200,7 @@ function fetchExample(base: string, path: string, def: EndpointDef): string {
   if (def.auth === "session") init.push(`credentials: "include" // the browser's session cookie`);
   if (headers.length) init.push(`headers: { ${headers.join(", ")} }`);
   if (def.body) init.push(`body: JSON.stringify(${JSON.stringify(def.example ?? {})})`);
+  if (def.multipart) init.push(`body: form // const form = new FormData(); form.append("file", blob)`);
   const call = `const res = await fetch("${base}${path}", {\n  ${init.join(",\n  ")},\n});`;
   if (def.contentType?.startsWith("text/")) {
     return `${call}\n// Errors before the first chunk come as a JSON envelope.\nconst reader = res.body.pipeThrough(new TextDecoderStream()).getReader();\nfor (;;) {\n  const { done, value } = await reader.read();\n  if (done) break;\n  process.stdout.write(value);\n}`;

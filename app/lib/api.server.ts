@@ -8,7 +8,7 @@
 import { ZodError, type z } from "zod";
 import { ROUTE_SCOPES } from "~/domain/api-keys/scopes";
 import { readBodyCapped } from "./body.server";
-import { requireSameSiteJson } from "./csrf.server";
+import { requireOwnOrigin, requireSameSiteJson } from "./csrf.server";
 import { envelopeResponse, errorEnvelopeResponse, okBody, okBodyText } from "./envelope";
 import { AppError, isAppError, isDatabaseBusy } from "./errors";
 import { type Caller, resolveCaller } from "./identity.server";
@@ -49,6 +49,11 @@ export interface ApiOptions<A extends AuthMode, S extends z.ZodType | undefined,
   method?: "POST" | "GET";
   /** Body fields a POST may give in the URL's query instead (task links: `?gen_id=`); the body wins. */
   urlParams?: readonly string[];
+  /**
+   * A multipart upload (POST /api/files): the handler reads the body itself, and a session request must show an
+   * allowed Origin or Referer (a cross-site form may post multipart, which a JSON-only check would let through).
+   */
+  upload?: boolean;
   /** Maps a failed parse to the endpoint's own error (default: `invalid params`). */
   onInvalid?: (error: z.ZodError, raw: unknown) => AppError;
   handler: (ctx: ApiContext<A, S extends z.ZodType ? z.output<S> : undefined>) => Promise<ApiResult<T>> | ApiResult<T>;
@@ -158,10 +163,17 @@ function bodyProblem(body: unknown): "nul" | "depth" | null {
  * present `X-API-Key` is the caller (401 when bad); it never falls back to the
  * session.
  */
-async function guard(mode: AuthMode, route: string, request: Request, services: Services): Promise<Caller | null> {
+async function guard(
+  mode: AuthMode,
+  route: string,
+  request: Request,
+  services: Services,
+  upload = false,
+): Promise<Caller | null> {
   if (mode === "none") return null;
   const caller = await resolveCaller(request, services);
-  if (caller?.via === "session") requireSameSiteJson(request, services.config);
+  if (caller?.via === "session")
+    upload ? requireOwnOrigin(request, services.config) : requireSameSiteJson(request, services.config);
   if (caller) {
     const limit = await checkRateLimit(route, services, caller);
     if (limit) {
@@ -194,7 +206,7 @@ export function api<A extends AuthMode, S extends z.ZodType | undefined = undefi
       const method = opts.method ?? "POST";
       if (request.method !== method) throw methodError(method);
       const services = getServices();
-      const caller = await guard(opts.auth, opts.route, request, services);
+      const caller = await guard(opts.auth, opts.route, request, services, opts.upload);
       let input: unknown;
       if (opts.body) {
         const raw =

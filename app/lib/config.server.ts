@@ -126,6 +126,13 @@ const EnvSchema = z.object({
   IMAGE_DEADLINE_MS: int(1000, 86_400_000).default(10 * 60_000),
   VIDEO_DEADLINE_MS: int(1000, 86_400_000).default(20 * 60_000),
 
+  /** Input files (docs/api.md "Files"): the largest upload, each user's storage, days an unused file is kept. */
+  FILE_MAX_BYTES: int(1024, 1024 * 1024 * 1024).default(20 * 1024 * 1024),
+  FILE_QUOTA_MB: int(1, 10_000_000).default(500),
+  FILE_RETENTION_DAYS: int(1, 3650).default(7),
+  /** Uploads (and image inputs fetched from URLs) a user may make per minute. */
+  FILE_UPLOAD_LIMIT: int(1, 100_000).default(30),
+
   S3_BUCKET: opt,
   S3_PUBLIC_URL: url.optional(),
 

@@ -46,6 +46,16 @@ export function requireSameOrigin(request: Request, config: Pick<Config, "public
   if (!o || !allowedOrigins(config).has(o)) throw new AppError("CROSS_SITE");
 }
 
+/**
+ * Throws CROSS_SITE unless the request names an allowed origin in Origin (else Referer): for session uploads, whose
+ * multipart body a cross-site form can send, so "neither header" is not good enough there.
+ */
+export function requireOwnOrigin(request: Request, config: Pick<Config, "publicUrl" | "TRUSTED_ORIGINS">): void {
+  const h = request.headers;
+  const o = originOf(h.get("origin") ?? h.get("referer") ?? "");
+  if (!o || !allowedOrigins(config).has(o)) throw new AppError("CROSS_SITE");
+}
+
 /** Throws CROSS_SITE unless a session request comes from an allowed origin with a JSON body (or none). */
 export function requireSameSiteJson(request: Request, config: Pick<Config, "publicUrl" | "TRUSTED_ORIGINS">): void {
   requireSameOrigin(request, config);

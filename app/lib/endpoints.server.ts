@@ -14,6 +14,7 @@ import { BILLING_ENDPOINTS } from "./endpoints/billing.server";
 import { CATALOG_ENDPOINTS } from "./endpoints/catalog.server";
 import type { EndpointDef } from "./endpoints/def.server";
 import { DEMO_ENDPOINTS } from "./endpoints/demo.server";
+import { FILE_ENDPOINTS } from "./endpoints/files.server";
 import { GENERATION_ENDPOINTS } from "./endpoints/generation.server";
 import { KEY_ENDPOINTS } from "./endpoints/keys.server";
 import { PLATFORM_ENDPOINTS } from "./endpoints/platform.server";
@@ -28,6 +29,7 @@ export { GENERATE_MESSAGE, QueryResponseSchema } from "./endpoints/generation.se
 export const ENDPOINTS = {
   ...CATALOG_ENDPOINTS,
   ...GENERATION_ENDPOINTS,
+  ...FILE_ENDPOINTS,
   ...WEBHOOK_ENDPOINTS,
   ...DEMO_ENDPOINTS,
   ...ACCOUNT_ENDPOINTS,

@@ -43,6 +43,12 @@ type Params = {
   KEY_SCOPE_MISSING: { scope: string };
   KEY_CREDIT_LIMIT: { used: number; limit: number; period: string };
   ACCOUNT_SUSPENDED: void;
+  FILE_NOT_FOUND: void;
+  FILE_PARAMS: { reason?: string } | void;
+  FILE_LINK_INVALID: void;
+  FILE_REFUSED: { reason: string };
+  FILE_TOO_LARGE: { max: number };
+  FILE_QUOTA: { quotaMb: number };
 };
 
 export type ErrorCode = keyof Params;
@@ -116,6 +122,13 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
   },
   // An admin suspended the account (docs/operating.md "Suspending an account"): its sessions and keys, HTTP 403.
   ACCOUNT_SUSPENDED: { status: 403, message: () => "account suspended" },
+  // Input files (docs/api.md "Files"): every refusal is a 4xx, so a client's upload code can branch on the status.
+  FILE_NOT_FOUND: { status: 404, message: () => "file not found" },
+  FILE_PARAMS: { status: 400, message: (p) => (p?.reason ? `invalid params: ${p.reason}` : "invalid params") },
+  FILE_LINK_INVALID: { status: 403, message: () => "forbidden: this file link has expired or is not valid" },
+  FILE_REFUSED: { status: 400, message: (p) => `invalid file: ${p.reason}` },
+  FILE_TOO_LARGE: { status: 413, message: (p) => `invalid file: larger than ${p.max} bytes` },
+  FILE_QUOTA: { status: 413, message: (p) => `file storage full: your files may take at most ${p.quotaMb} MB` },
 };
 
 /**
@@ -164,6 +177,12 @@ export const ERROR_PLACEHOLDERS: { [C in ErrorCode]: Params[C] } = {
   KEY_SCOPE_MISSING: { scope: P("scope") },
   KEY_CREDIT_LIMIT: { used: P("used"), limit: P("limit"), period: P("period") },
   ACCOUNT_SUSPENDED: undefined,
+  FILE_NOT_FOUND: undefined,
+  FILE_PARAMS: { reason: P("reason") },
+  FILE_LINK_INVALID: undefined,
+  FILE_REFUSED: { reason: P("reason") },
+  FILE_TOO_LARGE: { max: 20_971_520 },
+  FILE_QUOTA: { quotaMb: 500 },
 };
 
 /** The reasons INVALID_OPTIONS gives (app/domain/catalog.ts optionsProblem), as patterns for the API reference. */

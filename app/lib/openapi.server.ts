@@ -95,6 +95,19 @@ function requestBody(def: EndpointDef, schema: z.ZodType | undefined): Json | un
       content: { "application/json": { schema: { type: "object" } } },
     };
   }
+  if (def.multipart)
+    return {
+      required: true,
+      content: {
+        "multipart/form-data": {
+          schema: {
+            type: "object",
+            required: ["file"],
+            properties: { file: { type: "string", format: "binary", description: "PNG, JPEG or WebP" } },
+          },
+        },
+      },
+    };
   let json = jsonSchema(schema, "input");
   if (def.docBody && def.successMessage === GENERATE_MESSAGE) json = generateBodySchema(json, CATALOG);
   if (def.exactlyOne) json.oneOf = def.exactlyOne.map((k) => ({ required: [k] }));

@@ -46,6 +46,8 @@ export const generations = sqliteTable(
     userSeq: integer("user_seq"),
     /** The API key that created the task (its spending cap and usage by key); null for a session. */
     apiKeyId: text("api_key_id"),
+    /** The task's input pictures, JSON `{option name: file id}` (image, image_end, mask); null when it has none. */
+    inputs: text("inputs"),
   },
   (t) => [
     index("generations_user_created_idx").on(t.userId, t.createdAt, t.id),

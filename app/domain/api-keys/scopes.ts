@@ -12,7 +12,7 @@ export const isKeyScope = (v: unknown): v is KeyScope => typeof v === "string" &
 export const SCOPE_DESCRIPTIONS: Record<KeyScope, string> = {
   generate: "create and cancel generation tasks, demo calls, feedback",
   read: "read tasks, history, the status stream, profile, credits, subscription and usage",
-  files: "upload input files (image inputs)",
+  files: "upload, list and delete input files (image inputs)",
   webhooks: "create, list, test, change and delete webhook endpoints, their deliveries and resends",
   billing:
     "checkout, the daily check-in, affiliate status; an admin key's credit and subscription grants and suspensions",
@@ -40,6 +40,9 @@ export const ROUTE_SCOPES: Readonly<Record<string, KeyScope>> = {
   "/api/models": "read",
   "/api/admin/models/list": "read",
   "/api/admin/models/upsert": "billing",
+  "/api/files": "files",
+  "/api/files/list": "files",
+  "/api/files/delete": "files",
   "/api/webhooks/create": "webhooks",
   "/api/webhooks/list": "webhooks",
   "/api/webhooks/delete": "webhooks",

@@ -18,6 +18,9 @@ export function setLinkBase(publicUrl: string): void {
   holder[KEY] = publicUrl.replace(/\/+$/, "");
 }
 
+/** The origin links start with ("" before setLinkBase: relative links). */
+export const linkBase = () => holder[KEY] ?? "";
+
 export function taskLinks(genId: string): TaskLinks {
   const base = holder[KEY] ?? "";
   const id = encodeURIComponent(genId);

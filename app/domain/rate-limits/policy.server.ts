@@ -48,6 +48,14 @@ export const keyCreationBucket = (userId: string) => `key-create:${userId}`;
 
 const MINUTE_MS = 60_000;
 
+/** Uploads per user (docs/api.md "Files"): storing files costs disk and CPU however high the request limit is. */
+export const fileUploadPolicy = (config: Pick<Config, "FILE_UPLOAD_LIMIT">): Policy => ({
+  name: "file-upload",
+  limit: config.FILE_UPLOAD_LIMIT,
+  windowMs: MINUTE_MS,
+});
+export const fileUploadBucket = (userId: string) => `file-upload:${userId}`;
+
 /** The recommended session limits of spec 8.2, per user and endpoint. */
 export function sessionPolicy(path: string): Policy {
   const p = path.replace(/\/+$/, "");

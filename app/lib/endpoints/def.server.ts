@@ -8,7 +8,17 @@ export interface EndpointDef {
   method: "POST" | "GET";
   /** Also answers this method (health: GET and POST). */
   alsoMethod?: "POST" | "GET";
-  tag: "Generation" | "Webhooks" | "Demo" | "Account" | "Billing" | "API keys" | "Admin" | "Service" | "Sign-in";
+  tag:
+    | "Generation"
+    | "Files"
+    | "Webhooks"
+    | "Demo"
+    | "Account"
+    | "Billing"
+    | "API keys"
+    | "Admin"
+    | "Service"
+    | "Sign-in";
   summary: string;
   description: string;
   auth: AuthMode;
@@ -16,6 +26,8 @@ export interface EndpointDef {
   source: string;
   /** The schema the route validates the body with (absent: no body is read). */
   body?: z.ZodType;
+  /** The body is `multipart/form-data` (uploads): documented from `docBody`, read by the route itself. */
+  multipart?: boolean;
   /**
    * The documented body, when the route validates in domain code for its own
    * messages (generate: spec 4.1 rule order; history: docs/design.md §1 paging).

@@ -30,6 +30,7 @@ import { seedCatalog } from "~/domain/catalog/store.server";
 import { checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf, grantCredits } from "~/domain/credits/ledger.server";
 import { addFeedback } from "~/domain/feedback/feedback.server";
+import { storeFile } from "~/domain/files/files.server";
 import { claimDue } from "~/domain/generations/claim.server";
 import { createGeneration, createOrReplay } from "~/domain/generations/create.server";
 import { completeGeneration, failGeneration } from "~/domain/generations/transitions.server";
@@ -41,6 +42,8 @@ import { createAuth } from "~/lib/auth.server";
 import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
 import { copyOrder } from "~/server/migrate-to-postgres.server";
+import { localFileStore } from "~/storage/files.server";
+import { png } from "../../support/images";
 import { type Postgres, skipWithoutPostgres, startPostgres } from "../../support/postgres";
 import { requireBuild, runAtelier } from "../../support/server";
 import { insertUser } from "../../support/services";
@@ -110,6 +113,11 @@ async function buildSource(db: Db, dataDir: string): Promise<{ key: string; keyO
   await db.tx((t) => seedCatalog(t, clock));
   // The operator's alert state (ops_alerts): a Stripe signature failure counted through the domain.
   await recordStripeSignatureFailure({ db, clock });
+  // An uploaded input file (files), through the domain.
+  await storeFile(
+    { db, clock, store: localFileStore(join(dataDir, "files")), config },
+    { userId: ids[0]!, bytes: png(8, 8), source: "upload" },
+  );
 
   let key = "";
   for (const [i, id] of ids.entries()) {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ENDPOINTS, type EndpointPath } from "~/lib/endpoints.server";
 import { type Auth, Client, uniqueEmail } from "../../support/client";
 import { signUpAdmin } from "../../support/fixtures";
+import { png } from "../../support/images";
 import { startServer, type TestServer } from "../../support/server";
 
 let server: TestServer;
@@ -69,6 +70,24 @@ describe("real responses match the documented schemas", () => {
     const email = uniqueEmail("ref-delete");
     const { cookie } = await api.signUp(email);
     await check("/api/account/delete", { confirm: email, password: "correct-horse-battery" }, { cookie });
+  });
+
+  test("input files", async () => {
+    const apiKey = (await api.post("/api/keys/create", { name: "files" }, { cookie: user.cookie })).body.data.key;
+    const form = new FormData();
+    form.append("file", new Blob([png(4, 3)]), "a.png");
+    const res = await fetch(`${server.url}/api/files`, {
+      method: "POST",
+      headers: { "x-api-key": apiKey },
+      body: form,
+    });
+    const up = (await res.json()) as { code: number; message: string; data: unknown };
+    expect(up.code).toBe(0);
+    expect(ENDPOINTS["/api/files"].response.safeParse(up.data).success).toBe(true);
+    expect(up.message).toBe(ENDPOINTS["/api/files"].successMessage);
+    covered.add("/api/files");
+    await check("/api/files/list", { page: 1 }, { apiKey });
+    await check("/api/files/delete", { file_id: (up.data as { file_id: string }).file_id }, { apiKey });
   });
 
   test("API keys", async () => {

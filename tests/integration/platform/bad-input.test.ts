@@ -82,6 +82,10 @@ const ENDPOINTS: Record<string, Endpoint> = {
   "/api/generator/query": { valid: { gen_id: "00000000-0000-0000-0000-000000000000" } },
   "/api/generator/history": { valid: { page: 1, page_size: 20 } },
   "/api/generator/cancel": { valid: { gen_id: "00000000-0000-0000-0000-000000000000" } },
+  // Uploads are multipart: every JSON case here is refused before anything is stored (uploads: tests/integration/files).
+  "/api/files": {},
+  "/api/files/list": { valid: { page: 1, page_size: 20 } },
+  "/api/files/delete": { valid: { file_id: "file_nope" } },
   "/api/webhooks/create": { valid: { url: "http://127.0.0.1:9/hook", events: ["generation.completed"] } },
   "/api/webhooks/list": {},
   // GET with ?gen_id: every case here lacks it (or uses another method), so each answers an envelope.

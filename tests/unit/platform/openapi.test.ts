@@ -79,6 +79,9 @@ describe("GET /api/openapi.json document", () => {
       // A GET endpoint's `body` schema validates its query string (the status stream): documented as parameters.
       if (def.method === "GET" && "query" in def)
         expect(op.parameters.map((p: { in: string }) => p.in)).toContain("query");
+      // An upload documents its multipart body.
+      else if ("multipart" in def && def.multipart)
+        expect(op.requestBody.content["multipart/form-data"].schema.required).toEqual(["file"]);
       else if (("body" in def && def.body) || ("docBody" in def && def.docBody))
         expect(op.requestBody.content["application/json"].schema).toBeTruthy();
       // No body read: documented as optional and ignored (a validator must not reject a client that sends `{}`).

@@ -1,0 +1,222 @@
+/**
+ * Judging an input picture by its bytes (docs/api.md "Files", docs/decisions/123-input-files.md): PNG, JPEG or
+ * WebP, whatever the name or declared type says. The dimensions are read from the header first (image-size), so a
+ * decompression bomb (a 100,000 × 100,000 header over a few bytes) is refused before anything else is looked at;
+ * then the container is walked to its end marker, so a truncated or malformed file is refused too. Nothing is
+ * decoded. What is stored is the walk's output: metadata that can locate or identify someone (JPEG APP1 Exif/XMP,
+ * APP13 IPTC, comments; PNG eXIf and text chunks; WebP EXIF/XMP chunks) and every byte after the end marker are
+ * left out, which also drops what a polyglot appends after the picture.
+ */
+import { imageSize } from "image-size";
+
+export type ImageType = "image/png" | "image/jpeg" | "image/webp";
+
+export interface ImageLimits {
+  /** Pixels (width × height) at most. */
+  maxPixels: number;
+  /** Width and height at most. */
+  maxSide: number;
+}
+
+export const DEFAULT_IMAGE_LIMITS: ImageLimits = { maxPixels: 40_000_000, maxSide: 8192 };
+
+export interface InspectedImage {
+  contentType: ImageType;
+  width: number;
+  height: number;
+  /** The bytes to store: the picture without its metadata and trailing bytes. */
+  bytes: Uint8Array;
+}
+
+/** Why a file is refused, in words for the envelope (`invalid file: <reason>`). */
+export class ImageRefused extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = "ImageRefused";
+  }
+}
+
+const EXT: Record<ImageType, string> = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp" };
+export const extensionOf = (t: ImageType) => EXT[t];
+
+/** The type the first bytes say, or null. */
+export function sniffImageType(b: Uint8Array): ImageType | null {
+  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) {
+    return b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a ? "image/png" : null;
+  }
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "image/jpeg";
+  if (b.length >= 12 && ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 4) === "WEBP") return "image/webp";
+  return null;
+}
+
+/** Judges and cleans a picture; throws ImageRefused with the reason. */
+export function inspectImage(bytes: Uint8Array, limits: ImageLimits = DEFAULT_IMAGE_LIMITS): InspectedImage {
+  const type = sniffImageType(bytes);
+  if (!type) throw new ImageRefused("not a PNG, JPEG or WebP image");
+  let size: { width?: number; height?: number };
+  try {
+    size = imageSize(bytes);
+  } catch {
+    throw new ImageRefused("malformed or truncated image header");
+  }
+  const width = size.width ?? 0;
+  const height = size.height ?? 0;
+  if (width < 1 || height < 1) throw new ImageRefused("malformed image header (no dimensions)");
+  if (width > limits.maxSide || height > limits.maxSide)
+    throw new ImageRefused(`image is ${width}×${height}: a side may be at most ${limits.maxSide} pixels`);
+  if (width * height > limits.maxPixels)
+    throw new ImageRefused(
+      `image is ${width}×${height}: at most ${Math.round(limits.maxPixels / 1_000_000)} megapixels`,
+    );
+  const cleaned = type === "image/png" ? walkPng(bytes) : type === "image/jpeg" ? walkJpeg(bytes) : walkWebp(bytes);
+  return { contentType: type, width, height, bytes: cleaned };
+}
+
+function ascii(b: Uint8Array, at: number, n: number): string {
+  let s = "";
+  for (let i = 0; i < n; i++) s += String.fromCharCode(b[at + i] ?? 0);
+  return s;
+}
+
+const be32 = (b: Uint8Array, at: number) =>
+  ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+const le32 = (b: Uint8Array, at: number) =>
+  (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.byteLength;
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+const TRUNCATED = "truncated or malformed image";
+
+/** PNG chunks that carry text or Exif: never needed to show the picture. */
+const PNG_DROP = new Set(["eXIf", "tEXt", "zTXt", "iTXt"]);
+
+/** PNG: signature, chunks (length, type, data, CRC-32 checked) up to IEND; IHDR first, at least one IDAT. */
+function walkPng(b: Uint8Array): Uint8Array {
+  const parts: Uint8Array[] = [b.subarray(0, 8)];
+  let at = 8;
+  let first = true;
+  let sawData = false;
+  for (;;) {
+    if (at + 12 > b.length) throw new ImageRefused(TRUNCATED);
+    const length = be32(b, at);
+    const type = ascii(b, at + 4, 4);
+    const end = at + 12 + length;
+    if (length > 0x7fffffff || end > b.length) throw new ImageRefused(TRUNCATED);
+    if (first && (type !== "IHDR" || length !== 13)) throw new ImageRefused("malformed PNG: no IHDR chunk first");
+    first = false;
+    if (Bun.hash.crc32(b.subarray(at + 4, end - 4)) >>> 0 !== be32(b, end - 4))
+      throw new ImageRefused("malformed PNG: a chunk's checksum does not match");
+    if (type === "IDAT") sawData = true;
+    if (!PNG_DROP.has(type)) parts.push(b.subarray(at, end));
+    at = end;
+    if (type === "IEND") break;
+  }
+  if (!sawData) throw new ImageRefused("malformed PNG: no image data");
+  return concat(parts);
+}
+
+/** JPEG segments left out: APP1 (Exif, XMP: GPS position, camera), APP13 (IPTC), comments. */
+const JPEG_DROP = new Set([0xe1, 0xed, 0xfe]);
+/** Start-of-frame markers (C4 DHT, C8 JPG and CC DAC are not frames). */
+const isSof = (m: number) => m >= 0xc0 && m <= 0xcf && m !== 0xc4 && m !== 0xc8 && m !== 0xcc;
+
+/** JPEG: SOI, segments with their lengths, entropy-coded scans, up to EOI; a frame header before the first scan. */
+function walkJpeg(b: Uint8Array): Uint8Array {
+  const parts: Uint8Array[] = [b.subarray(0, 2)];
+  let at = 2;
+  let sawFrame = false;
+  let sawScan = false;
+  for (;;) {
+    if (at + 2 > b.length) throw new ImageRefused(TRUNCATED);
+    if (b[at] !== 0xff) throw new ImageRefused("malformed JPEG: expected a marker");
+    let marker = b[at + 1]!;
+    // Fill bytes: any number of 0xFF before a marker.
+    while (marker === 0xff && at + 2 < b.length) {
+      at++;
+      marker = b[at + 1]!;
+    }
+    if (marker === 0xd9) {
+      if (!sawScan) throw new ImageRefused("malformed JPEG: no image data");
+      parts.push(b.subarray(at, at + 2));
+      break;
+    }
+    if ((marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
+      parts.push(b.subarray(at, at + 2));
+      at += 2;
+      continue;
+    }
+    if (at + 4 > b.length) throw new ImageRefused(TRUNCATED);
+    const length = (b[at + 2]! << 8) | b[at + 3]!;
+    const end = at + 2 + length;
+    if (length < 2 || end > b.length) throw new ImageRefused(TRUNCATED);
+    if (isSof(marker)) sawFrame = true;
+    if (!JPEG_DROP.has(marker)) parts.push(b.subarray(at, end));
+    at = end;
+    if (marker === 0xda) {
+      if (!sawFrame) throw new ImageRefused("malformed JPEG: a scan before the frame header");
+      sawScan = true;
+      // Entropy-coded data runs to the next marker that is neither a stuffed 0xFF00 nor a restart marker.
+      let i = at;
+      for (;;) {
+        i = b.indexOf(0xff, i);
+        if (i < 0 || i + 1 >= b.length) throw new ImageRefused(TRUNCATED);
+        const next = b[i + 1]!;
+        if (next === 0x00 || (next >= 0xd0 && next <= 0xd7) || next === 0xff) {
+          i += next === 0xff ? 1 : 2;
+          continue;
+        }
+        break;
+      }
+      parts.push(b.subarray(at, i));
+      at = i;
+    }
+  }
+  return concat(parts);
+}
+
+/** WebP chunks left out (and their VP8X flags cleared): EXIF and XMP metadata. */
+const WEBP_DROP: Record<string, number> = { EXIF: 0x08, "XMP ": 0x04 };
+
+/** WebP: the RIFF container's size is the file's, every chunk fits in it, and it holds image data. */
+function walkWebp(b: Uint8Array): Uint8Array {
+  const riffEnd = le32(b, 4) + 8;
+  if (riffEnd > b.length || riffEnd < 20) throw new ImageRefused(TRUNCATED);
+  const parts: Uint8Array[] = [];
+  let at = 12;
+  let sawData = false;
+  let dropFlags = 0;
+  let vp8x: Uint8Array | null = null;
+  while (at < riffEnd) {
+    if (at + 8 > riffEnd) throw new ImageRefused(TRUNCATED);
+    const type = ascii(b, at, 4);
+    const size = le32(b, at + 4);
+    const end = at + 8 + size + (size & 1);
+    if (end > riffEnd) throw new ImageRefused(TRUNCATED);
+    if (type === "VP8 " || type === "VP8L" || type === "ANMF") sawData = true;
+    const flag = WEBP_DROP[type];
+    if (flag !== undefined) dropFlags |= flag;
+    else {
+      const chunk = b.slice(at, end);
+      if (type === "VP8X") vp8x = chunk;
+      parts.push(chunk);
+    }
+    at = end;
+  }
+  if (!sawData) throw new ImageRefused("malformed WebP: no image data");
+  if (vp8x && vp8x.length > 8) vp8x[8] = vp8x[8]! & ~dropFlags;
+  const body = concat(parts);
+  const header = new Uint8Array(12);
+  header.set(b.subarray(0, 12));
+  new DataView(header.buffer).setUint32(4, body.byteLength + 4, true);
+  return concat([header, body]);
+}

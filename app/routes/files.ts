@@ -1,0 +1,9 @@
+import { serveFile } from "~/domain/files/serve.server";
+import { getGenerationRuntime } from "~/lib/generation-runtime.server";
+import { getServices } from "~/lib/services.server";
+import type { Route } from "./+types/files";
+
+// An input file (docs/api.md "Files"): to its owner (session or X-API-Key), or to anyone holding a signed link.
+export const loader = ({ request, params }: Route.LoaderArgs) =>
+  serveFile({ services: getServices(), store: getGenerationRuntime().files }, request, params.fileId);
+export const action = loader;

@@ -1,0 +1,77 @@
+/**
+ * Pictures built byte by byte for the input-file tests: structurally valid PNG, JPEG and WebP of any declared size
+ * (Atelier judges containers and headers, it never decodes), with the extras an attacker would add — metadata,
+ * trailing bytes, a lying header.
+ */
+import { deflateSync } from "node:zlib";
+
+const be32 = (n: number) => new Uint8Array([(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]);
+const le32 = (n: number) => new Uint8Array([n & 255, (n >>> 8) & 255, (n >>> 16) & 255, (n >>> 24) & 255]);
+const text = (s: string) => new TextEncoder().encode(s);
+
+export function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+export function pngChunk(type: string, data: Uint8Array): Uint8Array {
+  const body = concat(text(type), data);
+  return concat(be32(data.byteLength), body, be32(Bun.hash.crc32(body) >>> 0));
+}
+
+/**
+ * An RGB PNG. `pixels`: the rows actually encoded (default: all of them, so keep w × h small; a bomb declares a huge
+ * size over one row). `chunks`: extra chunks before the data; `level`: deflate level (0 for fast big files).
+ */
+export function png(
+  w: number,
+  h: number,
+  o: { chunks?: Uint8Array[]; rows?: number; level?: number; fill?: (i: number) => number } = {},
+): Uint8Array<ArrayBuffer> {
+  const ihdr = concat(be32(w), be32(h), new Uint8Array([8, 2, 0, 0, 0]));
+  const rows = o.rows ?? h;
+  const raw = new Uint8Array(rows * (1 + w * 3));
+  if (o.fill) for (let i = 0; i < raw.length; i++) raw[i] = o.fill(i);
+  for (let r = 0; r < rows; r++) raw[r * (1 + w * 3)] = 0;
+  return concat(
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk("IHDR", ihdr),
+    ...(o.chunks ?? []),
+    pngChunk("IDAT", deflateSync(raw, { level: o.level ?? 6 })),
+    pngChunk("IEND", new Uint8Array(0)),
+  );
+}
+
+const seg = (marker: number, data: Uint8Array) =>
+  concat(new Uint8Array([0xff, marker, ((data.byteLength + 2) >> 8) & 255, (data.byteLength + 2) & 255]), data);
+
+/** Where the GPS text sits in `jpeg({ exif: true })`: it must not survive an upload. */
+export const EXIF_MARK = "GPSLatitude=51.5007;GPSLongitude=-0.1246;Make=PhoneCo";
+
+/** A baseline JPEG's structure: JFIF, optional Exif APP1, tables, frame header (w × h), one scan, EOI. */
+export function jpeg(w: number, h: number, o: { exif?: boolean } = {}): Uint8Array<ArrayBuffer> {
+  return concat(
+    new Uint8Array([0xff, 0xd8]),
+    seg(0xe0, concat(text("JFIF\0"), new Uint8Array([1, 1, 0, 0, 1, 0, 1, 0, 0]))),
+    ...(o.exif ? [seg(0xe1, concat(text("Exif\0\0"), text(EXIF_MARK)))] : []),
+    seg(0xdb, concat(new Uint8Array([0]), new Uint8Array(64).fill(1))),
+    seg(0xc0, new Uint8Array([8, h >> 8, h & 255, w >> 8, w & 255, 1, 1, 0x11, 0])),
+    seg(0xc4, concat(new Uint8Array([0]), new Uint8Array(16).fill(0), new Uint8Array(0))),
+    seg(0xda, new Uint8Array([1, 1, 0, 0, 63, 0])),
+    new Uint8Array([0x12, 0x34, 0xff, 0x00, 0x56, 0x78]),
+    new Uint8Array([0xff, 0xd9]),
+  );
+}
+
+/** A lossless WebP's container and VP8L header for w × h. */
+export function webp(w: number, h: number): Uint8Array<ArrayBuffer> {
+  const bits = ((w - 1) | ((h - 1) << 14)) >>> 0;
+  const vp8l = concat(new Uint8Array([0x2f]), le32(bits), new Uint8Array([0, 0, 0]));
+  const chunk = concat(text("VP8L"), le32(vp8l.byteLength), vp8l);
+  return concat(text("RIFF"), le32(4 + chunk.byteLength), text("WEBP"), chunk);
+}

@@ -128,6 +128,27 @@ describe("MCP server", () => {
     await Promise.all([clientA.close(), clientB.close()]);
   });
 
+  test("each JSON-RPC request takes one unit of the owner's rate limit, shared with the JSON API", async () => {
+    const { key } = await userWithKey();
+    const headers = {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      Authorization: `Bearer ${key}`,
+    };
+    const credits = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_credits" } });
+    // A batch of 101 calls is 101 requests: it cannot pass the default 100 a minute in one POST.
+    const batch = await fetch(`${it.server.url}/mcp`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(Array.from({ length: 101 }, (_, i) => credits(i))),
+    });
+    expect(batch.status).toBe(429);
+    expect(Number(batch.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await batch.json()).error.message).toBe("Too Many Requests");
+    const api = await it.api.post("/api/get-user-credits", {}, { apiKey: key });
+    expect(api.status).toBe(429);
+  });
+
   test("no key, a wrong key and a revoked key are HTTP 401 before any MCP exchange", async () => {
     const initialize = {
       jsonrpc: "2.0",

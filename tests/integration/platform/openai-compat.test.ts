@@ -115,6 +115,16 @@ describe("OpenAI-compatible images", () => {
     expect(refused).toBeInstanceOf(OpenAI.PermissionDeniedError);
     expect(refused.message).toContain("forbidden: this key lacks the generate scope");
 
+    // The rate limit is the owner's, shared with the JSON API: one unit per image.
+    const limited = await userWithKey();
+    const apiKey = (limited.client as unknown as { apiKey: string }).apiKey;
+    await Promise.all(Array.from({ length: 98 }, () => it.api.post("/api/get-user-credits", {}, { apiKey })));
+    const flood = await limited.client.images.generate({ model: "dall-e-3", prompt: "x", n: 4 }).catch((e) => e);
+    expect(flood).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(flood.error).toMatchObject({ type: "requests", code: "rate_limit_exceeded" });
+    expect(Number(flood.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await it.api.post("/api/generator/history", {}, { cookie: limited.cookie })).body.data.total).toBe(0);
+
     const capped = await userWithKey({ credit_limit: { credits: 5, period: "day" } });
     await capped.client.images.generate({ model: "kling/kling-v1", prompt: "one" });
     const over = await capped.client.images.generate({ model: "kling/kling-v1", prompt: "two" }).catch((e) => e);

@@ -19,12 +19,14 @@ import {
 } from "~/domain/catalog";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf } from "~/domain/credits/ledger.server";
+import { createDemoModels } from "~/domain/demo/models.server";
 import { cancelGeneration } from "~/domain/generations/cancel.server";
 import { parseFilter } from "~/domain/generations/filter";
 import { listRecent, setHidden } from "~/domain/generations/gallery.server";
 import { startGeneration } from "~/domain/generations/start-generation.server";
 import { wasCanceled } from "~/domain/generations/status";
 import { chargedCost, parseResultUrls } from "~/domain/generations/views.server";
+import { enhanceOffer, enhancePrompt } from "~/domain/studio/enhance.server";
 import { iso } from "~/lib/clock";
 import { errorBody } from "~/lib/envelope";
 import { isAppError } from "~/lib/errors";
@@ -97,6 +99,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     },
     balance,
     checkedIn: await checkedInToday(db, user.id, clock),
+    enhance: enhanceOffer(config),
     created: url.searchParams.get("created"),
     filter: { type: filter.aiType ?? "", status: filter.status ?? "" },
     page,
@@ -168,6 +171,18 @@ export async function action({ request }: Route.ActionArgs) {
     // From the page's script (useCancelGeneration) an answer, so the page stays where it was; without JavaScript, back with a notice.
     if (form.via === "fetch") return { intent: "cancel", canceled };
     return redirect("/studio?notice=generation-canceled");
+  }
+  if (form.intent === "enhance") {
+    try {
+      const r = await enhancePrompt(
+        { db: services.db, clock: services.clock, config: services.config, models: createDemoModels(services.config) },
+        { userId: user.id, prompt: String(form.prompt ?? ""), signal: request.signal },
+      );
+      return { intent: "enhance", prompt: r.prompt };
+    } catch (error) {
+      if (isAppError(error)) return { intent: "enhance", error: error.message };
+      throw error;
+    }
   }
   if (form.intent === "checkin") {
     const r = await checkIn(services.db, user.id, services.clock);

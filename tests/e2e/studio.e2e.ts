@@ -236,6 +236,39 @@ test("toasts: none for results on screen, one at a time for results finishing el
   }
 });
 
+test("Enhance prompt: the simulated text model rewrites a short prompt in the box, to edit before Generate", async ({
+  page,
+}) => {
+  await page.setViewportSize(DESKTOP_WIDE);
+  await signUp(page, { name: "Enhancer" });
+  const box = page.getByRole("textbox", { name: "Prompt" });
+  await box.fill("a red fox in fresh snow");
+  await page.getByRole("button", { name: "Enhance prompt" }).click();
+  await expect(box).toHaveValue(/^a red fox in fresh snow, .{40,}/);
+  // Free while simulated: the balance is as it was; the rewrite is a draft like any other (kept over a reload).
+  await expect(page.getByTestId("available")).toContainText("10");
+  const enhanced = await box.inputValue();
+  await page.reload();
+  await expect(box).toHaveValue(enhanced);
+  await fullyVisible(page, page.getByRole("button", { name: /^Generate/ }));
+  for (const [size, label] of [
+    [DESKTOP_WIDE, "desktop"],
+    [PHONE_TALL, "phone"],
+  ] as const) {
+    await page.setViewportSize(size);
+    await fullyVisible(page, page.getByRole("button", { name: /^Generate/ }));
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: `test-results/e2e/screens/studio-enhance-${label}-${scheme}.png` });
+    }
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  // Nothing to enhance: the reason, beside the button.
+  await box.fill("");
+  await page.getByRole("button", { name: "Enhance prompt" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "write a few words to enhance first" })).toBeVisible();
+});
+
 test("toasts on a phone: results finishing together make one toast ('3 results ready'), one line over the header", async ({
   page,
 }) => {

@@ -11,6 +11,7 @@ import { ModelOptions } from "~/components/model-options";
 import { Button, cn, coverInput, FieldError, inputClass, Notice, plural } from "~/components/ui";
 import type { AiType } from "~/domain/catalog";
 import { draftOf, readDraft, saveDraft } from "./draft";
+import { EnhanceButton } from "./enhance-button";
 import { ModelPicker } from "./model-picker";
 import { OutOfCredits } from "./out-of-credits";
 import type { ActionData, Data, Draft } from "./types";
@@ -221,6 +222,13 @@ export function Composer({
             </noscript>
           </div>
         </details>
+        {hydrated ? (
+          <EnhanceButton
+            promptRef={promptRef}
+            offer={data.enhance}
+            onEnhanced={() => formRef.current && saveDraft(draftOf(formRef.current))}
+          />
+        ) : null}
         <p className="mr-auto text-xs text-muted-foreground" data-testid="available">
           <strong className="font-semibold text-foreground">{data.balance.available}</strong> credits available ·
           charged only when delivered

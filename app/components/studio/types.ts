@@ -24,4 +24,6 @@ export type ActionData =
     }
   | { intent: "hide"; hidden: boolean; id: string }
   | { intent: "checkin"; added: boolean; text: string }
+  /** Enhance prompt: the rewrite to edit, or why there is none. */
+  | { intent: "enhance"; prompt?: string; error?: string }
   | CancelResult;

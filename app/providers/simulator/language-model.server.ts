@@ -17,6 +17,7 @@ import type {
   LanguageModelV4StreamResult,
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
+import { REWRITER_INSTRUCTIONS, simulatedEnhancement } from "~/domain/studio/enhance";
 import { sleep } from "../http.server";
 
 export const SIMULATE_FAIL = "[simulate:fail]";
@@ -69,6 +70,12 @@ export function wordChunks(text: string): string[] {
   return text.match(/\S+\s*/g) ?? [];
 }
 
+/** The system instructions of a call, if any. */
+function systemText(prompt: LanguageModelV4Prompt): string | undefined {
+  const m = prompt.find((x) => x.role === "system");
+  return m?.role === "system" ? m.content : undefined;
+}
+
 /** The text of the last user message (what the demo sends). */
 export function promptText(prompt: LanguageModelV4Prompt): string {
   for (let i = prompt.length - 1; i >= 0; i--) {
@@ -110,7 +117,11 @@ export class SimulatedLanguageModel implements LanguageModelV4 {
   async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
     const input = promptText(options.prompt);
     if (input.includes(SIMULATE_FAIL)) throw new SimulatedUpstreamError();
-    const text = simulatedReply(this.providerName, this.modelId, input);
+    // Asked to rewrite a prompt (the studio's Enhance): a rewrite, not a chat reply.
+    const text =
+      systemText(options.prompt) === REWRITER_INSTRUCTIONS
+        ? simulatedEnhancement(input)
+        : simulatedReply(this.providerName, this.modelId, input);
     return {
       content: [{ type: "text", text }],
       finishReason: { unified: "stop", raw: "stop" },

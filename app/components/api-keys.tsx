@@ -113,6 +113,28 @@ export function KeyRow({
   return (
     <Row
       data-key-id={k.key_id}
+      below={
+        k.status === "active" ? (
+          <details className="mt-2" open={Boolean(edit?.errors)}>
+            <summary className="cursor-pointer text-sm text-muted-foreground hover:text-foreground">
+              Change scopes or cap
+            </summary>
+            <Form method="post" action="/keys#list" className="mt-3 space-y-3" noValidate>
+              <input type="hidden" name="intent" value="update" />
+              <input type="hidden" name="key_id" value={k.key_id} />
+              <KeyLimitsFields
+                prefix={`key-${k.key_id}`}
+                scopes={k.scopes}
+                cap={k.credit_limit}
+                errors={edit?.errors ?? {}}
+              />
+              <Button type="submit" variant="secondary" size="sm" disabled={busy}>
+                Save {k.name}
+              </Button>
+            </Form>
+          </details>
+        ) : undefined
+      }
       title={
         <>
           <span className="font-medium">{k.name}</span>
@@ -148,26 +170,6 @@ export function KeyRow({
       </p>
       {edit?.saved ? (
         <p className="mt-1 text-xs text-success-soft-foreground">Saved: the key keeps its value.</p>
-      ) : null}
-      {k.status === "active" ? (
-        <details className="mt-2" open={Boolean(edit?.errors)}>
-          <summary className="cursor-pointer text-sm text-muted-foreground hover:text-foreground">
-            Change scopes or cap
-          </summary>
-          <Form method="post" action="/keys#list" className="mt-3 space-y-3" noValidate>
-            <input type="hidden" name="intent" value="update" />
-            <input type="hidden" name="key_id" value={k.key_id} />
-            <KeyLimitsFields
-              prefix={`key-${k.key_id}`}
-              scopes={k.scopes}
-              cap={k.credit_limit}
-              errors={edit?.errors ?? {}}
-            />
-            <Button type="submit" variant="secondary" size="sm" disabled={busy}>
-              Save {k.name}
-            </Button>
-          </Form>
-        </details>
       ) : null}
     </Row>
   );

@@ -206,6 +206,69 @@ function WebhookRow({ w, result, busy }: { w: WebhookItem; result?: WebhookResul
     <Row
       data-webhook-id={w.webhook_id}
       textClassName="basis-64"
+      below={
+        <>
+          {result?.tested ? (
+            <div className="mt-2">
+              <Notice kind="success">
+                Test event queued for {result.tested}. It shows in the delivery log below once it is sent.
+              </Notice>
+            </div>
+          ) : null}
+          {result?.resent ? (
+            <div className="mt-2">
+              <Notice kind="success">Delivery queued again with the same webhook-id.</Notice>
+            </div>
+          ) : null}
+          {result?.updated ? (
+            <div className="mt-2">
+              <Notice kind="success">Events saved for {result.updated}.</Notice>
+            </div>
+          ) : null}
+          {errors.form ? (
+            <div className="mt-2">
+              <Notice kind="error">{errors.form}</Notice>
+            </div>
+          ) : null}
+          <details className="mt-2" open={Boolean(result)}>
+            <summary className="cursor-pointer text-sm text-muted-foreground hover:text-foreground">
+              Events and delivery log ({w.deliveries.length})
+            </summary>
+            <Form method="post" action="/keys#webhooks" className="mt-3 flex flex-wrap items-end gap-3" noValidate>
+              <input type="hidden" name="webhook_id" value={w.webhook_id} />
+              <fieldset
+                className="text-sm"
+                aria-invalid={errors.events ? true : undefined}
+                aria-describedby={errors.events ? `${filterId}-error` : undefined}
+              >
+                <legend className={labelClass}>Events this endpoint receives</legend>
+                <div className="mt-1.5 flex flex-wrap gap-2">
+                  {WEBHOOK_EVENTS.map((e) => (
+                    <label
+                      key={e}
+                      className="inline-flex items-center gap-2 rounded-full border border-border px-3 py-1.5 has-[:checked]:border-primary has-[:checked]:bg-accent-soft"
+                    >
+                      <input
+                        type="checkbox"
+                        name="events"
+                        value={e}
+                        defaultChecked={w.events.includes(e)}
+                        className="size-4 accent-[var(--primary)]"
+                      />{" "}
+                      <code className="text-xs">{e}</code>
+                    </label>
+                  ))}
+                </div>
+                {errors.events ? <FieldError id={`${filterId}-error`}>{errors.events}</FieldError> : null}
+              </fieldset>
+              <Button type="submit" name="intent" value="webhook-events" variant="secondary" size="sm" disabled={busy}>
+                Save events
+              </Button>
+            </Form>
+            <DeliveryLog w={w} busy={busy} />
+          </details>
+        </>
+      }
       title={
         <>
           <span className="font-mono text-sm break-all">{w.url}</span>
@@ -224,7 +287,7 @@ function WebhookRow({ w, result, busy }: { w: WebhookItem; result?: WebhookResul
             variant="secondary"
             size="sm"
             disabled={busy}
-            aria-label={`Send a test event to ${w.url}`}
+            aria-label={`Send test event to ${w.url}`}
           >
             <Send aria-hidden="true" /> Send test event
           </Button>
@@ -265,65 +328,6 @@ function WebhookRow({ w, result, busy }: { w: WebhookItem; result?: WebhookResul
           ? `${w.last_delivery.status}${w.last_delivery.response_status ? ` (HTTP ${w.last_delivery.response_status})` : ""}`
           : "none yet"}
       </p>
-      {result?.tested ? (
-        <div className="mt-2">
-          <Notice kind="success">
-            Test event queued for {result.tested}. It shows in the delivery log below once it is sent.
-          </Notice>
-        </div>
-      ) : null}
-      {result?.resent ? (
-        <div className="mt-2">
-          <Notice kind="success">Delivery queued again with the same webhook-id.</Notice>
-        </div>
-      ) : null}
-      {result?.updated ? (
-        <div className="mt-2">
-          <Notice kind="success">Events saved for {result.updated}.</Notice>
-        </div>
-      ) : null}
-      {errors.form ? (
-        <div className="mt-2">
-          <Notice kind="error">{errors.form}</Notice>
-        </div>
-      ) : null}
-      <details className="mt-2" open={Boolean(result)}>
-        <summary className="cursor-pointer text-sm text-muted-foreground hover:text-foreground">
-          Events and delivery log ({w.deliveries.length})
-        </summary>
-        <Form method="post" action="/keys#webhooks" className="mt-3 flex flex-wrap items-end gap-3" noValidate>
-          <input type="hidden" name="webhook_id" value={w.webhook_id} />
-          <fieldset
-            className="text-sm"
-            aria-invalid={errors.events ? true : undefined}
-            aria-describedby={errors.events ? `${filterId}-error` : undefined}
-          >
-            <legend className={labelClass}>Events this endpoint receives</legend>
-            <div className="mt-1.5 flex flex-wrap gap-2">
-              {WEBHOOK_EVENTS.map((e) => (
-                <label
-                  key={e}
-                  className="inline-flex items-center gap-2 rounded-full border border-border px-3 py-1.5 has-[:checked]:border-primary has-[:checked]:bg-accent-soft"
-                >
-                  <input
-                    type="checkbox"
-                    name="events"
-                    value={e}
-                    defaultChecked={w.events.includes(e)}
-                    className="size-4 accent-[var(--primary)]"
-                  />{" "}
-                  <code className="text-xs">{e}</code>
-                </label>
-              ))}
-            </div>
-            {errors.events ? <FieldError id={`${filterId}-error`}>{errors.events}</FieldError> : null}
-          </fieldset>
-          <Button type="submit" name="intent" value="webhook-events" variant="secondary" size="sm" disabled={busy}>
-            Save events
-          </Button>
-        </Form>
-        <DeliveryLog w={w} busy={busy} />
-      </details>
     </Row>
   );
 }

@@ -3,7 +3,7 @@
  * JavaScript. Each is an `<svg role="img">` named by its `<title>` and described by its `<desc>`, with the same
  * numbers in a table below it for screen readers and for reading exact values.
  */
-import { AxisBottom, AxisLeft } from "@visx/axis";
+import { AxisBottom, AxisLeft, type TickRendererProps } from "@visx/axis";
 import { Group } from "@visx/group";
 import { scaleBand, scaleLinear } from "@visx/scale";
 import { BarGroup, BarStack, LinePath } from "@visx/shape";
@@ -112,6 +112,40 @@ function Svg({
 const shortDay = (d: string) => d.slice(5);
 const everyNth = (labels: string[]) => Math.max(1, Math.ceil(labels.length / 10));
 
+/**
+ * A tick label as a plain SVG `<text>` with attributes only: visx's default wraps each label in a nested `<svg>`
+ * with an inline `overflow` style, which the pages' CSP refuses (a reported violation on every chart).
+ */
+function TickLabel({
+  formattedValue,
+  x,
+  y,
+  dx,
+  dy,
+  fill,
+  fontSize,
+  fontFamily,
+  textAnchor,
+  verticalAnchor,
+}: TickRendererProps) {
+  const baseline = verticalAnchor === "middle" ? "middle" : verticalAnchor === "end" ? "auto" : "hanging";
+  return (
+    <text
+      x={x}
+      y={y}
+      dx={dx}
+      dy={dy}
+      fill={fill}
+      fontSize={fontSize}
+      fontFamily={fontFamily}
+      textAnchor={textAnchor}
+      dominantBaseline={baseline}
+    >
+      {formattedValue}
+    </text>
+  );
+}
+
 /** A count axis on the left and a category axis below that labels about ten of the categories. */
 function CategoryAxes({
   x,
@@ -135,6 +169,7 @@ function CategoryAxes({
         // Counts: no label at a fractional tick ("4.5 tasks").
         tickFormat={(v) => (Number.isInteger(Number(v)) ? String(v) : "")}
         tickLabelProps={LEFT_AXIS}
+        tickComponent={TickLabel}
       />
       <AxisBottom
         top={INNER_H}
@@ -144,6 +179,7 @@ function CategoryAxes({
         tickValues={categories.filter((_, i) => i % step === 0)}
         tickFormat={(c) => format(String(c))}
         tickLabelProps={AXIS}
+        tickComponent={TickLabel}
       />
     </>
   );

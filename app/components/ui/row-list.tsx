@@ -13,15 +13,16 @@ export function RowList({ label, children }: { label: string; children: ReactNod
 /**
  * One record: its title line (name and badges), detail lines under it, and its actions on the right;
  * the actions move under the text when the row is narrower than `textClassName`'s basis allows.
- * `data-*` attributes go on the `<li>`.
+ * `below` spans the whole row under both (forms and logs that open in place). `data-*` attributes go on the `<li>`.
  */
 export function Row({
   title,
   actions,
   textClassName,
   children,
+  below,
   ...data
-}: { title: ReactNode; actions?: ReactNode; textClassName?: string; children?: ReactNode } & Record<
+}: { title: ReactNode; actions?: ReactNode; textClassName?: string; children?: ReactNode; below?: ReactNode } & Record<
   `data-${string}`,
   string
 >) {
@@ -32,6 +33,7 @@ export function Row({
         {children}
       </div>
       {actions}
+      {below ? <div className="min-w-0 basis-full">{below}</div> : null}
     </li>
   );
 }

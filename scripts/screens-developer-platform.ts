@@ -1,0 +1,118 @@
+/**
+ * Screens of the developer platform's pages (docs/screens/README.md): /account's usage, /keys' scopes and caps and
+ * its webhooks with their delivery log, at 1440×900 and 390×844, light and dark, each after an axe-core audit and a
+ * check that nothing overflows sideways. Seeds a fresh test server through the API. Run after `bun run build`:
+ * `bun scripts/screens-developer-platform.ts`.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { chromium } from "@playwright/test";
+import { Client } from "../tests/support/client";
+import { startServer } from "../tests/support/server";
+import { startReceiver } from "../tests/support/webhook-receiver";
+
+const OUT = process.env.SHOTS_DIR ?? join(import.meta.dir, "../docs/screens");
+mkdirSync(OUT, { recursive: true });
+const server = await startServer({
+  env: { SIGNUP_CREDITS: "200", WEBHOOK_ALLOW_PRIVATE: "true", SIMULATOR_DELAY_MS: "100", WEBHOOK_TIMEOUT_MS: "1000" },
+});
+const rcv = startReceiver();
+rcv.fallback = { status: 200, delayMs: 35 };
+try {
+  const api = new Client(server.url);
+  const { cookie } = await api.signUp(`shots-${Date.now()}@example.test`);
+  const capped = (
+    await api.post(
+      "/api/keys/create",
+      { name: "build server", scopes: ["generate", "read"], credit_limit: { credits: 40, period: "day" } },
+      { cookie },
+    )
+  ).body.data;
+  await api.post("/api/keys/create", { name: "laptop" }, { cookie });
+  const hook = (await api.post("/api/webhooks/create", { url: rcv.url, description: "production" }, { cookie })).body
+    .data;
+  await api.post(
+    "/api/webhooks/create",
+    { url: "http://127.0.0.1:9/hooks/atelier", events: ["generation.failed"] },
+    { cookie },
+  );
+  const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell" };
+  for (const p of ["a fox", "a red fox", "a fox in snow [simulate:fail]", "a heron"])
+    await api.post("/api/generator/generate", { ...IMAGE, prompt: p }, { apiKey: capped.key });
+  await api.post(
+    "/api/generator/generate",
+    { ai_type: "image", provider: "kling", model: "kling-v1", prompt: "a lake" },
+    { cookie },
+  );
+  await api.post("/api/webhooks/test", { webhook_id: hook.webhook_id }, { cookie });
+  await Bun.sleep(4000);
+
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
+  });
+  const [name, value] = cookie.split(";")[0]!.split("=");
+  const url = new URL(server.url);
+  for (const scheme of ["light", "dark"] as const) {
+    for (const [label, size] of [
+      ["desktop", { width: 1440, height: 900 }],
+      ["phone", { width: 390, height: 844 }],
+    ] as const) {
+      const context = await browser.newContext({ viewport: size, colorScheme: scheme, baseURL: server.url });
+      await context.addCookies([{ name: name!, value: value!, domain: url.hostname, path: "/" }]);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("console", (m) => {
+        if (m.type() === "error") errors.push(m.text());
+      });
+      for (const [shot, path, open] of [
+        ["account-usage", "/account#usage", null],
+        ["keys-scopes", "/keys#list", "Change scopes or cap"],
+        ["keys-webhooks-log", "/keys#webhooks", "Events and delivery log"],
+      ] as const) {
+        await page.goto(path);
+        if (open) {
+          for (const s of await page.getByText(open).all()) await s.click();
+        }
+        const anchor = path.split("#")[1]!;
+        await page.evaluate(
+          (id) =>
+            (document.getElementById(id) ?? document.getElementById(`${id}-h`))?.scrollIntoView({ block: "start" }),
+          anchor,
+        );
+        await page.evaluate(() => window.scrollBy(0, -72));
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+        const bad = axe.violations
+          .filter((v) => v.impact === "serious" || v.impact === "critical")
+          .map(
+            (v) =>
+              `${v.id}: ${v.nodes
+                .slice(0, 2)
+                .map((n) => n.target.join(" "))
+                .join(", ")}`,
+          );
+        console.log(shot, label, scheme, "overflow", overflow, "axe", bad.length ? bad : "ok");
+        await page.screenshot({ path: join(OUT, `${shot}-${label}-${scheme}.png`), animations: "disabled" });
+      }
+      if (errors.length) console.log("console errors", errors.slice(0, 5));
+      await context.close();
+    }
+  }
+  await browser.close();
+} finally {
+  await rcv.stop();
+  await server.dispose();
+}

@@ -57,7 +57,8 @@ export function taskDelay(prompt: string, delayMs: number): number {
 
 /**
  * The shape the real model would deliver for these options (its catalog
- * defaults when absent): aspect ratio, caption, and a video's duration.
+ * defaults when absent): aspect ratio, caption, and a video's duration. With an input picture and no shape chosen,
+ * the picture's (image-to-video and edits follow their input; `match_input_image` says so).
  */
 export function simulatedShape(
   req: Pick<GenerationRequest, "aiType" | "provider" | "model" | "options">,
@@ -72,8 +73,8 @@ export function simulatedShape(
   const pick = (k: string): unknown => o[k] ?? (specs[k] && "default" in specs[k]! ? specs[k]!.default : undefined);
   // "1792x1024" (OpenAI size), "16:9" (aspect_ratio), "1280:720" (Runway ratio).
   const shape = String(pick("size") ?? pick("aspect_ratio") ?? pick("ratio") ?? "1:1");
-  const m = /^(\d+)[x:](\d+)$/.exec(shape);
-  // A shape that is not a ratio ("match_input_image") is the input picture's.
+  const chosen = o.size ?? o.aspect_ratio ?? o.ratio;
+  const m = picture && (chosen === undefined || chosen === "match_input_image") ? null : /^(\d+)[x:](\d+)$/.exec(shape);
   const ratio: [number, number] = m ? [Number(m[1]), Number(m[2])] : picture ? [picture.width, picture.height] : [1, 1];
   const seconds = req.aiType === "video" ? Number(pick("duration") ?? 5) : 0;
   // Sizes in pixels (OpenAI size, Runway ratio) read "1280 × 720"; aspect ratios stay "16:9".

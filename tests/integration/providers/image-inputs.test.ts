@@ -258,6 +258,19 @@ describe("Google: inline bytes", () => {
     expect(fetchedPaths()).toEqual([]);
   });
 
+  test("a picture larger than Google takes inline (15 MB) is refused before any request", async () => {
+    const big = { ...pictures.image("big"), bytes: async () => new Uint8Array(15 * 1024 * 1024 + 1) };
+    await expectProviderError(
+      sync.generate(
+        withInputs(request("google", "image", "gemini-2.5-flash-image", "x", { image: "file_big" }), { image: big }),
+        signal(),
+      ),
+      "bad_request",
+      { retryable: false, message: /larger than 15 MB/ },
+    );
+    expect(google.state.requests).toHaveLength(0);
+  });
+
   test("Veo: the first frame is instances[0].image as base64", async () => {
     await async.submit(
       withInputs(request("google", "video", "veo-3.0-fast-generate-001", "a kite", { image: "file_k" }), {

@@ -11,7 +11,7 @@ import { decode as decodePng } from "fast-png";
 import { encodeJpg, encodePng, MemoryImage } from "image-in-browser";
 import { decodeSource, movingBackdrop, type Source } from "~/providers/simulator/picture.server";
 import { hashPrompt, paletteFor } from "~/providers/simulator/render.server";
-import { renderAssets } from "~/providers/simulator/simulator.server";
+import { renderAssets, simulatedShape } from "~/providers/simulator/simulator.server";
 import type { GenerationRequest, InputImage } from "~/providers/types";
 
 const W = 96;
@@ -90,6 +90,14 @@ describe("image to image: the input, recoloured, under the prompt", () => {
     const none = await png(request("image", "openai", "gpt-image-1", {}));
     expect(Buffer.from(broken.bytes).equals(Buffer.from(none.bytes))).toBe(true);
   });
+});
+
+test("a result with a picture takes the picture's shape unless the task chose one", () => {
+  const shape = (options: Record<string, unknown>) =>
+    simulatedShape(request("video", "runway", "gen4_turbo", { image: "file_x", ...options }), { width: W, height: H })
+      .look;
+  expect(shape({})).toMatchObject({ ratio: [W, H], caption: `${W} × ${H} · 5 s` });
+  expect(shape({ ratio: "720:1280" })).toMatchObject({ ratio: [720, 1280], caption: "720 × 1280 · 5 s" });
 });
 
 describe("image to video: a clip over the input, ending on image_end", () => {

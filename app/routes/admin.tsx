@@ -209,10 +209,10 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
             {users.map((u) => (
               <li key={u.uuid} data-user={u.email} className="flex flex-wrap items-center gap-x-6 gap-y-2 py-3">
                 <div className="min-w-0 flex-1 basis-56">
-                  <p className="truncate font-medium">
-                    {u.email}{" "}
+                  <p className="flex min-w-0 items-center gap-2 font-medium">
+                    <span className="truncate">{u.email}</span>
                     {u.suspended ? (
-                      <Badge tone="danger" data-field="suspended">
+                      <Badge tone="danger" className="shrink-0" data-field="suspended">
                         suspended
                       </Badge>
                     ) : null}
@@ -247,7 +247,7 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
                     <input type="hidden" name="suspended" value={u.suspended ? "false" : "true"} />
                     <Button
                       type="submit"
-                      variant={u.suspended ? "secondary" : "danger"}
+                      variant="secondary"
                       size="sm"
                       disabled={busy}
                       aria-label={`${u.suspended ? "Restore" : "Suspend"} ${u.email}`}

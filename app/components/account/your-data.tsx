@@ -21,6 +21,7 @@ export function YourData({
     <Card
       title="Your data"
       id="your-data"
+      anchor
       description="Take a copy of everything this account holds, or delete the account."
     >
       <form method="post" action="/account/export" className="flex flex-wrap items-center gap-3">

@@ -39,7 +39,10 @@ describe("spec §8.1 prices", () => {
     for (const [t, p, m, cr] of PRICES) expect(offered).toContainEqual([t, p, m, cr]);
     const priced = new Set(PRICES.map(([t, p, m]) => `${t}|${p}|${m}`));
     const others = CATALOG.filter((o) => !priced.has(`${o.aiType}|${o.provider}|${o.model}`));
-    expect([...new Set(others.map((o) => o.provider))].sort()).toEqual(["fal", "google"]);
+    // Beyond the spec: the fal and Google providers, and the image-input models of the spec's own providers.
+    const added = others.filter((o) => o.provider !== "fal" && o.provider !== "google").map((o) => o.model);
+    expect([...new Set(others.map((o) => o.provider))].sort()).toEqual(["fal", "google", "replicate", "runway"]);
+    expect(added.sort()).toEqual(["black-forest-labs/flux-kontext-pro", "gen4_turbo"]);
   });
 
   test("POST /api/models on a fresh install lists each priced model at the spec's price", async () => {

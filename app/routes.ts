@@ -78,6 +78,8 @@ export default [
     index("routes/home.tsx"),
     route("sign-up", "routes/sign-up.tsx"),
     route("sign-in", "routes/sign-in.tsx"),
+    route("sign-in/two-factor", "routes/sign-in-two-factor.tsx"),
+    route("account/two-factor", "routes/account-two-factor.tsx"),
     route("sign-out", "routes/sign-out.tsx"),
     route("verify-email", "routes/verify-email.tsx"),
     route("forgot-password", "routes/forgot-password.tsx"),

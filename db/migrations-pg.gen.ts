@@ -232,5 +232,21 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795790583138,
     "hash": "92eb47c8734aee86f5f2718aec24fbc504b6391a3121121528e0ecc7636412fa"
+  },
+  {
+    "sql": [
+      "CREATE TABLE \"passkey\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"name\" text,\n\t\"public_key\" text NOT NULL,\n\t\"user_id\" text NOT NULL,\n\t\"credential_id\" text NOT NULL,\n\t\"counter\" bigint NOT NULL,\n\t\"device_type\" text NOT NULL,\n\t\"backed_up\" integer NOT NULL,\n\t\"transports\" text,\n\t\"created_at\" bigint,\n\t\"aaguid\" text\n);\n\n",
+      "\nCREATE TABLE \"two_factor\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"secret\" text NOT NULL,\n\t\"backup_codes\" text NOT NULL,\n\t\"user_id\" text NOT NULL,\n\t\"verified\" integer DEFAULT 1 NOT NULL,\n\t\"failed_verification_count\" bigint DEFAULT 0 NOT NULL,\n\t\"locked_until\" bigint\n);\n\n",
+      "\nALTER TABLE \"user\" ADD COLUMN \"two_factor_enabled\" integer DEFAULT 0 NOT NULL;\n",
+      "\nALTER TABLE \"passkey\" ADD CONSTRAINT \"passkey_user_id_user_id_fk\" FOREIGN KEY (\"user_id\") REFERENCES \"public\".\"user\"(\"id\") ON DELETE cascade ON UPDATE no action;\n",
+      "\nALTER TABLE \"two_factor\" ADD CONSTRAINT \"two_factor_user_id_user_id_fk\" FOREIGN KEY (\"user_id\") REFERENCES \"public\".\"user\"(\"id\") ON DELETE cascade ON UPDATE no action;\n",
+      "\nCREATE INDEX \"passkey_user_idx\" ON \"passkey\" USING btree (\"user_id\");\n",
+      "\nCREATE INDEX \"passkey_credential_idx\" ON \"passkey\" USING btree (\"credential_id\");\n",
+      "\nCREATE INDEX \"two_factor_user_idx\" ON \"two_factor\" USING btree (\"user_id\");\n",
+      "\nCREATE INDEX \"two_factor_secret_idx\" ON \"two_factor\" USING btree (\"secret\");\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795791796068,
+    "hash": "daa9132f4ddba5bc06cf6b6b5f1155004c0fcd9cdbf49431cfb8a086aaf37cee"
   }
 ];

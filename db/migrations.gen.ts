@@ -254,5 +254,19 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795790582146,
     "hash": "321c8fad17ef679868c3036e417772f27a905332a2ac94e247c3ed9c33a11704"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `passkey` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text,\n\t`public_key` text NOT NULL,\n\t`user_id` text NOT NULL,\n\t`credential_id` text NOT NULL,\n\t`counter` integer NOT NULL,\n\t`device_type` text NOT NULL,\n\t`backed_up` integer NOT NULL,\n\t`transports` text,\n\t`created_at` integer,\n\t`aaguid` text,\n\tFOREIGN KEY (`user_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE INDEX `passkey_user_idx` ON `passkey` (`user_id`);",
+      "\nCREATE INDEX `passkey_credential_idx` ON `passkey` (`credential_id`);",
+      "\nCREATE TABLE `two_factor` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`secret` text NOT NULL,\n\t`backup_codes` text NOT NULL,\n\t`user_id` text NOT NULL,\n\t`verified` integer DEFAULT true NOT NULL,\n\t`failed_verification_count` integer DEFAULT 0 NOT NULL,\n\t`locked_until` integer,\n\tFOREIGN KEY (`user_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE INDEX `two_factor_user_idx` ON `two_factor` (`user_id`);",
+      "\nCREATE INDEX `two_factor_secret_idx` ON `two_factor` (`secret`);",
+      "\nALTER TABLE `user` ADD `two_factor_enabled` integer DEFAULT false NOT NULL;"
+    ],
+    "bps": true,
+    "folderMillis": 1795791794624,
+    "hash": "f1501d1b40d30dbcd2151c52db9b80fcecf185799456e4a1f00e2f956ad37914"
   }
 ];

@@ -130,7 +130,10 @@ export interface Db extends Tx {
   /** The drizzle instance (better-auth's adapter, migrations). */
   readonly drizzle: Drizzle;
   /** The tables the drizzle instance was built with (db/schema.ts, or their PostgreSQL twins): better-auth's adapter. */
-  readonly tables: Record<"user" | "session" | "account" | "verification" | "rateLimit", object>;
+  readonly tables: Record<
+    "user" | "session" | "account" | "verification" | "rateLimit" | "twoFactor" | "passkey",
+    object
+  >;
   /** The bun:sqlite connection on SQLite (backup, fault tests); undefined on PostgreSQL. */
   readonly sqlite: Database | undefined;
   /** The WAL checkpointing thread of an SQLite file opened with `checkpointer` (db/checkpointer.ts). */

@@ -19,6 +19,14 @@ export function authErrorMessage(reply: { status?: number; code?: string; messag
       return "This link is invalid or has expired. Ask for a new one.";
     case "INVALID_ORIGIN":
       return "This page was opened from an address the server does not trust. Check PUBLIC_URL.";
+    case "INVALID_CODE":
+      return "That code is not right. Check that your authenticator app's clock is correct, and try again.";
+    case "INVALID_BACKUP_CODE":
+      return "That backup code is not valid (each one works once).";
+    case "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE":
+      return "Too many wrong codes. Sign in with your password again.";
+    case "INVALID_PASSWORD":
+      return "The password is not right.";
     case "TOO_MANY_ATTEMPTS":
       return reply.message ?? "Too many failed sign-ins for this account. Try again later.";
   }

@@ -37,13 +37,14 @@ import { grantSignupBonus } from "~/domain/credits/signup.server";
 import { clientIpOf } from "~/domain/demo/access.server";
 import { revokeAccessMadeBefore, type TakeBackReason } from "~/domain/users/take-back.server";
 import { findUserById, isAdminEmail } from "~/domain/users/users.server";
+import { authPluginsOf } from "./auth-plugins.server";
 import { readBodyCapped } from "./body.server";
 import type { Clock } from "./clock";
 import { type Config, requireAuthSecret } from "./config.server";
 import { currentClientIp, log } from "./log.server";
 import { createMailer, type Mail, type Mailer, sendInBackground } from "./mail.server";
 import { sessionsChanged } from "./session-lookup.server";
-import { oidcPluginsOf, socialProvidersOf } from "./sign-in-providers.server";
+import { socialProvidersOf } from "./sign-in-providers.server";
 
 const INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 export const newInviteCode = () =>
@@ -177,10 +178,12 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
         account: db.tables.account,
         verification: db.tables.verification,
         rateLimit: db.tables.rateLimit,
+        twoFactor: db.tables.twoFactor,
+        passkey: db.tables.passkey,
       },
     }),
     socialProviders: socialProvidersOf(config),
-    plugins: [...oidcPluginsOf(config)],
+    plugins: authPluginsOf(config),
     account: {
       // An existing account is joined by a provider only when the provider vouches for the address and the account's
       // own address is confirmed too (else whoever registered it first with a password would keep a way in).

@@ -42,6 +42,12 @@ export async function action({ request }: Route.ActionArgs) {
       const reply = await authPost(request, "/unlink-account", { accountId });
       return back(reply.ok ? "unlinked" : (reply.code?.toLowerCase() ?? "unlink_failed"));
     }
+    case "passkey-delete": {
+      const id = form.get("passkey");
+      if (typeof id !== "string" || !id) return back("account_not_found");
+      const reply = await authPost(request, "/passkey/delete-passkey", { id });
+      return back(reply.ok ? "passkey_removed" : "account_not_found");
+    }
     default:
       return back("unknown_action");
   }

@@ -12,7 +12,7 @@ import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf, getCredits, listDebits, listGrants } from "~/domain/credits/ledger.server";
 import { getActiveSubscription, toSubscriptionInfo } from "~/domain/subscriptions/subscriptions.server";
 import { dailyUsage } from "~/domain/usage/daily.server";
-import { listSignInMethods } from "~/domain/users/sign-in-methods.server";
+import { listPasskeys, listSignInMethods } from "~/domain/users/sign-in-methods.server";
 import { findUserById, setAffiliate, toUserInfo } from "~/domain/users/users.server";
 import { deleteFromAccountPage } from "~/lib/account-deletion.server";
 import { providerErrorMessage } from "~/lib/auth-errors";
@@ -46,6 +46,12 @@ export async function loader({ request }: Route.LoaderArgs) {
       linkable: signInProviders(config).filter((p) => !methods.some((m) => m.providerId === p.id)),
       outcome: params.get("signin")?.slice(0, 100) ?? null,
       providerError: providerError ? providerErrorMessage(providerError.slice(0, 100)) : null,
+      twoFactorEnabled: user.twoFactorEnabled,
+      passkeys: (await listPasskeys(db, user.id)).map((p) => ({
+        id: p.id,
+        name: p.name || "Passkey",
+        createdAt: p.createdAt?.toISOString() ?? null,
+      })),
     },
     profile: info,
     emailVerified: user.emailVerified,

@@ -1,4 +1,5 @@
 import { Form, redirect, useNavigation } from "react-router";
+import { PasskeySignInButton } from "~/components/account/passkey-button";
 import { ProviderButtons } from "~/components/auth/provider-buttons";
 import { AuthCard, Button, Field, Notice } from "~/components/ui";
 import { authErrorMessage, providerErrorMessage } from "~/lib/auth-errors";
@@ -29,6 +30,11 @@ export async function action({ request }: Route.ActionArgs) {
   if (!parsed.success) return { errors: fieldErrors(parsed.error), email: String(form.email ?? "") };
   const reply = await authPost(request, "/sign-in/email", { email: parsed.data.email, password: parsed.data.password });
   if (!reply.ok) return { errors: { form: authErrorMessage(reply) }, email: parsed.data.email };
+  // Two-factor on: no session yet, better-auth's pending sign-in cookie instead; the code is asked next.
+  if (reply.data?.twoFactorRedirect) {
+    const next = parsed.data.next ? `?next=${encodeURIComponent(parsed.data.next)}` : "";
+    return redirect(`/sign-in/two-factor${next}`, { headers: reply.headers });
+  }
   return redirect(safeNext(parsed.data.next), { headers: reply.headers });
 }
 
@@ -49,6 +55,7 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
       }
     >
       {loaderData.providerError && !errors.form ? <Notice kind="error">{loaderData.providerError}</Notice> : null}
+      <PasskeySignInButton next={loaderData.next} />
       <ProviderButtons providers={loaderData.providers} next={loaderData.next} />
       <Form method="post" className="space-y-4" noValidate>
         {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}

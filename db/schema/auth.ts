@@ -1,6 +1,6 @@
 /**
- * Accounts and sign-in. better-auth owns `user`, `session`, `account`, `verification` and `rate_limit`
- * (column names follow its defaults); `sign_in_attempts` is ours.
+ * Accounts and sign-in. better-auth owns `user`, `session`, `account`, `verification`, `rate_limit`, and through
+ * its plugins `two_factor` and `passkey` (column names follow its defaults); `sign_in_attempts` is ours.
  */
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { ms } from "./columns";
@@ -23,6 +23,8 @@ export const user = sqliteTable("user", {
   suspendedReason: text("suspended_reason"),
   /** Set when the person deleted the account: the row stays, anonymised, for the money records (docs/privacy.md). */
   deletedAt: ms("deleted_at"),
+  /** better-auth's two-factor plugin: an authenticator app's code is asked at every password sign-in. */
+  twoFactorEnabled: integer("two_factor_enabled", { mode: "boolean" }).notNull().default(false),
 });
 
 export const session = sqliteTable(
@@ -103,3 +105,41 @@ export const deletedEmails = sqliteTable("deleted_emails", {
   emailHash: text("email_hash").primaryKey(),
   deletedAt: integer("deleted_at").notNull(),
 });
+/** better-auth's two-factor plugin: the TOTP secret and the one-time backup codes (both encrypted by better-auth). */
+export const twoFactor = sqliteTable(
+  "two_factor",
+  {
+    id: text("id").primaryKey(),
+    secret: text("secret").notNull(),
+    backupCodes: text("backup_codes").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    /** False between "enable" and the first correct code. */
+    verified: integer("verified", { mode: "boolean" }).notNull().default(true),
+    failedVerificationCount: integer("failed_verification_count").notNull().default(0),
+    lockedUntil: ms("locked_until"),
+  },
+  (t) => [index("two_factor_user_idx").on(t.userId), index("two_factor_secret_idx").on(t.secret)],
+);
+
+/** better-auth's passkey plugin: one WebAuthn credential per row. */
+export const passkey = sqliteTable(
+  "passkey",
+  {
+    id: text("id").primaryKey(),
+    name: text("name"),
+    publicKey: text("public_key").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    credentialID: text("credential_id").notNull(),
+    counter: integer("counter").notNull(),
+    deviceType: text("device_type").notNull(),
+    backedUp: integer("backed_up", { mode: "boolean" }).notNull(),
+    transports: text("transports"),
+    createdAt: ms("created_at"),
+    aaguid: text("aaguid"),
+  },
+  (t) => [index("passkey_user_idx").on(t.userId), index("passkey_credential_idx").on(t.credentialID)],
+);

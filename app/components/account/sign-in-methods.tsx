@@ -1,4 +1,5 @@
-import { Badge, Button, Card, formatDate, Notice, Row, RowList } from "~/components/ui";
+import { Badge, Button, buttonVariants, Card, formatDate, Notice, Row, RowList } from "~/components/ui";
+import { AddPasskeyButton } from "./passkey-button";
 
 export interface SignInMethodView {
   id: string;
@@ -12,6 +13,8 @@ const OUTCOMES: Record<string, { kind: "success" | "error"; text: string }> = {
   unlinked: { kind: "success", text: "Unlinked. That way in no longer signs you in." },
   failed_to_unlink_last_account: { kind: "error", text: "This is your only way to sign in: link another first." },
   session_not_fresh: { kind: "error", text: "For your safety, sign in again before unlinking a sign-in method." },
+  passkey_added: { kind: "success", text: "Passkey added: you can sign in with it now." },
+  passkey_removed: { kind: "success", text: "Passkey removed." },
   account_not_found: { kind: "error", text: "That sign-in method is not linked to this account." },
   provider_not_configured: { kind: "error", text: "This sign-in provider is not configured on this server." },
 };
@@ -22,11 +25,15 @@ export function SignInMethods({
   linkable,
   outcome,
   providerError,
+  twoFactorEnabled,
+  passkeys,
 }: {
   methods: readonly SignInMethodView[];
   linkable: readonly { id: string; name: string }[];
   outcome: string | null;
   providerError: string | null;
+  twoFactorEnabled: boolean;
+  passkeys: readonly { id: string; name: string; createdAt: string | null }[];
 }) {
   const notice = outcome
     ? (OUTCOMES[outcome] ?? { kind: "error" as const, text: "That did not work. Try again." })
@@ -63,6 +70,51 @@ export function SignInMethods({
           </Row>
         ))}
       </RowList>
+      <div className="mt-4 flex flex-wrap items-center gap-3 border-t border-border pt-4">
+        <p className="min-w-0 flex-1 basis-48 text-sm">
+          <span className="font-medium">Two-factor authentication</span>{" "}
+          {twoFactorEnabled ? <Badge tone="success">On</Badge> : <Badge>Off</Badge>}
+          <span className="block text-muted-foreground">
+            A code from an authenticator app when you sign in with your password.
+          </span>
+        </p>
+        <a href="/account/two-factor" className={buttonVariants({ variant: "secondary", size: "sm" })}>
+          {twoFactorEnabled ? "Manage two-factor" : "Set up two-factor"}
+        </a>
+      </div>
+      <div className="mt-4 border-t border-border pt-4">
+        <p className="text-sm font-medium">Passkeys</p>
+        <p className="text-sm text-muted-foreground">
+          Sign in with your fingerprint, face or device PIN instead of a password.
+        </p>
+        {passkeys.length > 0 ? (
+          <RowList label="Passkeys">
+            {passkeys.map((p) => (
+              <Row
+                key={p.id}
+                data-passkey={p.id}
+                title={<span className="font-medium">{p.name}</span>}
+                actions={
+                  <form method="post" action="/account/sign-in">
+                    <input type="hidden" name="intent" value="passkey-delete" />
+                    <input type="hidden" name="passkey" value={p.id} />
+                    <Button type="submit" variant="secondary" size="sm" aria-label={`Remove passkey ${p.name}`}>
+                      Remove
+                    </Button>
+                  </form>
+                }
+              >
+                {p.createdAt ? (
+                  <p className="text-xs text-muted-foreground">Added {formatDate(p.createdAt, { time: false })}</p>
+                ) : null}
+              </Row>
+            ))}
+          </RowList>
+        ) : null}
+        <div className="mt-3">
+          <AddPasskeyButton />
+        </div>
+      </div>
       {linkable.length > 0 ? (
         <div className="mt-4 flex flex-wrap gap-2 border-t border-border pt-4">
           {linkable.map((p) => (

@@ -20,8 +20,10 @@ import {
   generations,
   idempotencyKeys,
   orders,
+  passkey,
   session,
   signInAttempts,
+  twoFactor,
   user,
   verification,
   webhookEndpoints,
@@ -139,6 +141,9 @@ export async function deleteAccount(deps: DeleteDeps, u: UserRow): Promise<Delet
     const keys = yield* many(tx.delete(apiKeys).where(eq(apiKeys.userId, u.id)).returning({ id: apiKeys.id }));
     yield* run(tx.delete(session).where(eq(session.userId, u.id)));
     yield* run(tx.delete(account).where(eq(account.userId, u.id)));
+    // Every way in goes with the account: a passkey left behind would still sign in to the anonymised row.
+    yield* run(tx.delete(passkey).where(eq(passkey.userId, u.id)));
+    yield* run(tx.delete(twoFactor).where(eq(twoFactor.userId, u.id)));
     yield* run(tx.delete(verification).where(eq(verification.identifier, u.email)));
     yield* run(tx.delete(signInAttempts).where(eq(signInAttempts.emailHash, emailKey(u.email))));
     yield* run(tx.delete(webhookEndpoints).where(eq(webhookEndpoints.userId, u.id)));
@@ -185,6 +190,7 @@ export async function deleteAccount(deps: DeleteDeps, u: UserRow): Promise<Delet
           inviteCode: `deleted-${u.id}`,
           isAffiliate: false,
           role: "user",
+          twoFactorEnabled: false,
           deletedAt: new Date(now),
           updatedAt: new Date(now),
         })

@@ -1,7 +1,7 @@
 /** The ways an account signs in: its password and the providers linked to it (better-auth's `account` rows). */
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "#db/client";
-import { account } from "#db/schema";
+import { account, passkey } from "#db/schema";
 
 export interface SignInMethod {
   /** better-auth's id of the link (what unlinking names). */
@@ -18,5 +18,22 @@ export async function listSignInMethods(db: Db, userId: string): Promise<SignInM
       .from(account)
       .where(eq(account.userId, userId))
       .orderBy(asc(account.createdAt)),
+  );
+}
+
+export interface PasskeyView {
+  id: string;
+  name: string | null;
+  createdAt: Date | null;
+}
+
+/** The account's passkeys (better-auth's passkey plugin rows), oldest first. */
+export async function listPasskeys(db: Db, userId: string): Promise<PasskeyView[]> {
+  return db.many(
+    db
+      .select({ id: passkey.id, name: passkey.name, createdAt: passkey.createdAt })
+      .from(passkey)
+      .where(eq(passkey.userId, userId))
+      .orderBy(asc(passkey.createdAt)),
   );
 }

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Db, openDatabase, openPostgres } from "#db/client";
-import { feedback, rateLimit, user, verification } from "#db/schema";
+import { account, deletedEmails, feedback, passkey, rateLimit, twoFactor, user, verification } from "#db/schema";
 import { adminCreateSubscription } from "~/domain/admin/admin.server";
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
 import { createApiKey, revokeApiKey } from "~/domain/api-keys/keys.server";
@@ -108,6 +108,47 @@ async function buildSource(db: Db, dataDir: string): Promise<{ key: string; keyO
   );
   await db.run(
     db.insert(rateLimit).values({ id: randomUUID(), key: "127.0.0.1/sign-in/email", count: 3, lastRequest: now }),
+  );
+  // A deleted account's address, kept as a keyed hash only (no second sign-up bonus).
+  await db.run(db.insert(deletedEmails).values({ emailHash: "hash-of-a-deleted-address", deletedAt: now }));
+  // Sign-in beyond the password: a provider link, an authenticator app (two-factor on) and a passkey.
+  await db.run(
+    db.insert(account).values({
+      id: randomUUID(),
+      accountId: "oidc-subject-1",
+      providerId: "oidc",
+      userId: ids[1]!,
+      idToken: "header.payload.signature",
+      createdAt: new Date(now),
+      updatedAt: new Date(now),
+    }),
+  );
+  await db.run(db.update(user).set({ twoFactorEnabled: true }).where(eq(user.id, ids[1]!)));
+  await db.run(
+    db.insert(twoFactor).values({
+      id: randomUUID(),
+      secret: "encrypted-secret",
+      backupCodes: "encrypted-backup-codes",
+      userId: ids[1]!,
+      verified: true,
+      failedVerificationCount: 1,
+      lockedUntil: new Date(now + 60_000),
+    }),
+  );
+  await db.run(
+    db.insert(passkey).values({
+      id: randomUUID(),
+      name: "laptop",
+      publicKey: "cHVibGljLWtleQ",
+      userId: ids[2]!,
+      credentialID: "Y3JlZGVudGlhbA",
+      counter: 7,
+      deviceType: "singleDevice",
+      backedUp: false,
+      transports: "internal",
+      createdAt: new Date(now),
+      aaguid: "00000000-0000-0000-0000-000000000000",
+    }),
   );
   await db.tx((t) => seedProducts(t, clock));
   await db.tx((t) => seedCatalog(t, clock));

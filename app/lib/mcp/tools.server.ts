@@ -8,10 +8,13 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { listModels } from "~/domain/catalog/models.server";
 import { getCredits } from "~/domain/credits/ledger.server";
+import { storeFile, toFileView } from "~/domain/files/files.server";
 import { historyAfterJson, historyPageJson, normalizePaging } from "~/domain/generations/history.server";
 import { startGeneration } from "~/domain/generations/start-generation.server";
 import { queryGeneration } from "~/domain/generations/views.server";
 import { answerAfterWait, MAX_WAIT_SECONDS, takeWaitSlot } from "~/domain/generations/wait.server";
+import { takeOrRefuse } from "~/domain/rate-limits/limiter.server";
+import { fileUploadBucket, fileUploadPolicy } from "~/domain/rate-limits/policy.server";
 import { requireScope } from "~/lib/api.server";
 import { GENERATE_MESSAGE } from "~/lib/endpoints.server";
 import { AppError, isAppError, isDatabaseBusy } from "~/lib/errors";
@@ -198,6 +201,31 @@ export function registerTools(server: McpServer, ctxOf: () => ToolContext): void
             ? await historyPageJson(services.db, caller.user.id, paging)
             : await historyAfterJson(services.db, caller.user.id, { cursor: input.cursor, pageSize: paging.pageSize });
         return JSON.parse(json) as unknown;
+      }),
+  );
+
+  server.registerTool(
+    "upload_image",
+    {
+      description:
+        "Upload a PNG, JPEG or WebP picture (base64) as an input file; its file_id goes into generate's options (image, image_end, mask) for models that take pictures. At most about 750 KB through MCP (the request body is limited to 1 MiB); larger files go through POST /api/files.",
+      inputSchema: { data: z.string().min(1).describe("the picture's bytes, base64") },
+    },
+    ({ data }) =>
+      asEndpoint(ctxOf, "/api/files", async ({ services, caller }) => {
+        const { db, clock, config } = services;
+        // As POST /api/files: the upload limit first, then the bytes judged by the files domain.
+        await takeOrRefuse(db, fileUploadBucket(caller.user.id), fileUploadPolicy(config), clock.now());
+        if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data))
+          throw new AppError("FILE_PARAMS", { reason: "data must be the picture's bytes in base64" });
+        const bytes = new Uint8Array(Buffer.from(data, "base64"));
+        if (bytes.byteLength > config.FILE_MAX_BYTES)
+          throw new AppError("FILE_TOO_LARGE", { max: config.FILE_MAX_BYTES });
+        const row = await storeFile(
+          { db, clock, config, store: getGenerationRuntime().files },
+          { userId: caller.user.id, bytes, source: "upload" },
+        );
+        return toFileView(row);
       }),
   );
 

@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { uniqueEmail } from "../../support/client";
 import { serverForFile } from "../../support/file-server";
+import { png } from "../../support/images";
 
 const KLING = { ai_type: "image", provider: "kling", model: "kling-v1" }; // 4 credits
 
@@ -37,7 +38,14 @@ describe("MCP server", () => {
     const { key } = await userWithKey();
     const client = await connect({ Authorization: `Bearer ${key}` });
     const tools = (await client.listTools()).tools.map((t) => t.name).sort();
-    expect(tools).toEqual(["generate", "get_credits", "get_generation", "list_generations", "list_models"]);
+    expect(tools).toEqual([
+      "generate",
+      "get_credits",
+      "get_generation",
+      "list_generations",
+      "list_models",
+      "upload_image",
+    ]);
 
     const models = json(await call(client, "list_models", { ai_type: "image" })).models;
     const kling = models.find((m: any) => m.provider === "kling" && m.model === "kling-v1");
@@ -107,6 +115,36 @@ describe("MCP server", () => {
     const over = await call(spender, "generate", { ...KLING, prompt: "two" });
     expect(text(over)).toBe("key credit limit reached: 4 of 5 this day");
     await spender.close();
+  });
+
+  test("upload_image stores a picture a generate then uses; the files scope and the bytes are checked", async () => {
+    const { key } = await userWithKey();
+    const client = await connect({ Authorization: `Bearer ${key}` });
+    const picture = Buffer.from(png(16, 16)).toString("base64");
+    const uploaded = json(await call(client, "upload_image", { data: picture }));
+    const fileId: string = uploaded.file_id;
+    expect(fileId).toStartWith("file_");
+    expect(uploaded).toMatchObject({ content_type: "image/png", width: 16, height: 16 });
+    const edited = await call(client, "generate", {
+      ai_type: "image",
+      provider: "openai",
+      model: "gpt-image-1",
+      prompt: "make it blue",
+      options: { image: fileId },
+      wait_seconds: 20,
+    });
+    expect(json(edited).status).toBe("completed");
+    const notAPicture = await call(client, "upload_image", { data: Buffer.from("hello").toString("base64") });
+    expect(notAPicture.isError).toBe(true);
+    expect(text(notAPicture)).toBe("invalid file: not a PNG, JPEG or WebP image");
+    await client.close();
+
+    const reader = await userWithKey({ scopes: ["read", "generate"] });
+    const noFiles = await connect({ Authorization: `Bearer ${reader.key}` });
+    expect(text(await call(noFiles, "upload_image", { data: picture }))).toBe(
+      "forbidden: this key lacks the files scope",
+    );
+    await noFiles.close();
   });
 
   test("concurrent calls of two users never see each other's account (servers are pooled across requests)", async () => {

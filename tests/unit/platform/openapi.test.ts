@@ -219,6 +219,7 @@ describe("GET /api/openapi.json document", () => {
     expect(op("/api/get-user-credits")).toBe("getCredits");
     expect(op("/api/health", "get")).toBe("getHealth");
     expect(op("/api/health")).toBe("checkHealth");
+    expect(op("/api/files")).toBe("uploadFile");
   });
 
   test("the two webhooks operations need no Atelier credential (security: [])", () => {

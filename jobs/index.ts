@@ -20,7 +20,7 @@ export interface BackgroundWork {
 export function startRunnerFromServices(): BackgroundWork {
   const { db, clock, config } = getServices();
   const { providers, storage, files } = getGenerationRuntime();
-  const runner = createRunner({ db, clock, config, providers, storage });
+  const runner = createRunner({ db, clock, config, providers, storage, files });
   const dispatcher = createWebhookDispatcher({ db, clock, config });
   runner.start();
   dispatcher.start();

@@ -18,6 +18,7 @@ import type { Config } from "~/lib/config.server";
 import { log, repeatedWarning } from "~/lib/log.server";
 import { taskOriginLinks, withSpan } from "~/lib/tracing.server";
 import type { ProviderRegistry } from "~/providers/registry.server";
+import type { FileStore } from "~/storage/files.server";
 import type { ResultStorage } from "~/storage/types";
 
 export interface RunnerDeps {
@@ -26,9 +27,12 @@ export interface RunnerDeps {
   config: Pick<
     Config,
     "SIMULATOR_DELAY_MS" | "OUTBOUND_ALLOW_PRIVATE" | "JOB_CONCURRENCY" | "JOB_TICK_MS" | "JOB_LEASE_MS"
-  >;
+  > &
+    Partial<Pick<Config, "authSecret">>;
   providers: ProviderRegistry;
   storage: ResultStorage;
+  /** Input files: a task's image inputs are handed to its provider (docs/catalog.md "Image inputs"). */
+  files?: FileStore;
   /** Defaults to `<host>:<pid>:<random>`. */
   owner?: string;
 }
@@ -88,6 +92,7 @@ export function createRunner(deps: RunnerDeps): Runner {
     config,
     providers: deps.providers,
     storage: deps.storage,
+    files: deps.files,
     owner,
     timings,
     wakeAt,

@@ -17,6 +17,7 @@ export function deletionDeps(services: Services): DeleteDeps {
     db,
     clock,
     storage: runtime.storage,
+    files: runtime.files,
     providers: runtime.providers,
     cancelSubscription: config.STRIPE_SECRET_KEY
       ? async (id) => {

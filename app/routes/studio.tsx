@@ -214,7 +214,7 @@ export async function action({ request }: Route.ActionArgs) {
     const options = chosen ? readOptions(chosen, form) : {};
     // The same flow as POST /api/generator/generate (docs/api.md §4.1).
     const { row } = await startGeneration(
-      { ...services, providers: getGenerationRuntime().providers },
+      { ...services, providers: getGenerationRuntime().providers, files: getGenerationRuntime().files },
       { userId: user.id, input: { ai_type, provider, model, prompt: parsed.data.prompt, options } },
     );
     // From the page's script: an answer, and the page stays (no history entry per Generate).

@@ -17,6 +17,7 @@ import {
   apiKeys,
   deletedEmails,
   feedback,
+  files,
   generations,
   idempotencyKeys,
   orders,
@@ -36,7 +37,9 @@ import { isAccountPassword } from "~/domain/users/account-password.server";
 import type { UserRow } from "~/domain/users/users.server";
 import type { Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
+import { log } from "~/lib/log.server";
 import type { ProviderRegistry } from "~/providers/registry.server";
+import type { FileStore } from "~/storage/files.server";
 import type { ResultStorage } from "~/storage/types";
 
 /** An account without a password proves it is its owner by a sign-in at most this long ago. */
@@ -58,6 +61,8 @@ export interface DeleteDeps {
   db: Db;
   clock: Clock;
   storage: Pick<ResultStorage, "deletePrefix">;
+  /** Input files (uploads, fetched image inputs): their rows go in the transaction, their bytes after it. */
+  files?: Pick<FileStore, "delete">;
   providers?: ProviderRegistry;
   /** Cancels a provider subscription at once (Stripe); absent when payments are not configured. */
   cancelSubscription?: (externalId: string) => Promise<void>;
@@ -150,6 +155,9 @@ export async function deleteAccount(deps: DeleteDeps, u: UserRow): Promise<Delet
     yield* run(tx.delete(webhookEvents).where(eq(webhookEvents.userId, u.id)));
     yield* run(tx.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, u.id)));
     yield* run(tx.delete(feedback).where(eq(feedback.userId, u.id)));
+    const inputFiles = yield* many(
+      tx.delete(files).where(eq(files.userId, u.id)).returning({ storageKey: files.storageKey }),
+    );
     const tasks = yield* many(
       tx
         .update(generations)
@@ -202,7 +210,11 @@ export async function deleteAccount(deps: DeleteDeps, u: UserRow): Promise<Delet
         .values({ emailHash: emailKey(u.email), deletedAt: now })
         .onConflictDoNothing({ target: deletedEmails.emailHash }),
     );
-    return { keys: keys.map((k) => k.id), tasks: tasks.map((t) => t.id) };
+    return {
+      keys: keys.map((k) => k.id),
+      tasks: tasks.map((t) => t.id),
+      inputFiles: inputFiles.map((f) => f.storageKey),
+    };
   });
   deps.sessionsChanged?.();
   for (const id of result.keys) forgetApiKey(db, id);
@@ -213,6 +225,8 @@ export async function deleteAccount(deps: DeleteDeps, u: UserRow): Promise<Delet
     await deps.storage.deletePrefix(`${genId}/`);
     removed++;
   }
+  for (const key of result.inputFiles)
+    await deps.files?.delete(key).catch((error) => log.warn("removing a deleted account's file failed", { error }));
   return {
     uuid: u.id,
     deleted_at: new Date(now).toISOString(),

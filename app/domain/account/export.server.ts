@@ -12,6 +12,7 @@ import {
   creditDebits,
   creditGrants,
   feedback,
+  files,
   generations,
   orderPayments,
   orders,
@@ -19,6 +20,7 @@ import {
 } from "#db/schema";
 import { parseScopes } from "~/domain/api-keys/scopes";
 import { getCredits } from "~/domain/credits/ledger.server";
+import { toFileView } from "~/domain/files/files.server";
 import { toUserInfo, type UserRow } from "~/domain/users/users.server";
 import { type Clock, iso } from "~/lib/clock";
 
@@ -147,6 +149,7 @@ export async function exportAccount(deps: { db: Db; clock: Clock }, u: UserRow) 
       .where(eq(orders.userId, id))
       .orderBy(asc(orders.createdAt)),
   );
+  const inputFiles = await db.many(db.select().from(files).where(eq(files.userId, id)).orderBy(asc(files.createdAt)));
   const payments = await db.many(
     db
       .select({
@@ -214,8 +217,8 @@ export async function exportAccount(deps: { db: Db; clock: Clock }, u: UserRow) 
       completed_at: iso(t.completedAt),
       removed_at: iso(t.hiddenAt),
     })),
-    // Uploaded input files: none are stored on their own yet (inputs are URLs in a task's options).
-    files: [] as unknown[],
+    // Uploaded input files (and images fetched for a task's inputs): what they are and where the owner opens them.
+    files: inputFiles.map((f) => ({ ...toFileView(f), source: f.source })),
     api_keys: keys.map((k) => ({
       id: k.id,
       name: k.name,

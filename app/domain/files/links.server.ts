@@ -48,3 +48,21 @@ export function verifyFileLink(
   const expected = signature(secret, fileId, at);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/**
+ * A task's `inputs` as clients see them (query, history, webhook payloads): option name → the owner's URL of the file.
+ * Null when the task has none (the field is then left out, as before inputs existed).
+ */
+export function inputsView(stored: string | null | undefined): Record<string, string> | null {
+  if (!stored) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(stored);
+  } catch {
+    return null;
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return null;
+  const out: Record<string, string> = {};
+  for (const [name, id] of Object.entries(parsed)) if (typeof id === "string") out[name] = fileUrl(id);
+  return Object.keys(out).length ? out : null;
+}

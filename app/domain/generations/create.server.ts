@@ -9,6 +9,7 @@ import { generations, idempotencyKeys, user } from "#db/schema";
 import { assertKeyCap } from "~/domain/api-keys/caps.server";
 import { assertActivePlan } from "~/domain/catalog/plan.server";
 import { assertCanReserve } from "~/domain/credits/ledger.server";
+import { pinInputs } from "~/domain/files/inputs.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { AppError } from "~/lib/errors";
@@ -28,6 +29,8 @@ export interface CreateArgs {
   idempotency?: { key: string; requestHash: string };
   /** The API key creating the task: recorded on it, and its spending cap checked (caps.server.ts). */
   apiKeyId?: string | null;
+  /** The task's image inputs (option name → file id), pinned in the creation transaction (files/inputs.server.ts). */
+  inputs?: Record<string, string> | null;
 }
 
 /**
@@ -85,6 +88,7 @@ const insertTask = (t: Tx) =>
       deadlineAt: v("deadlineAt"),
       createdAt: v("createdAt"),
       apiKeyId: v("apiKeyId"),
+      inputs: v("inputs"),
     })
     .returning();
 
@@ -115,6 +119,7 @@ function createOrReplayOnce(
     yield* assertUnpaidAllowance(tx, args.userId, now);
     yield* assertCanReserve(tx, args.userId, offering.credits, clock);
     if (args.apiKeyId) yield* assertKeyCap(tx, args.apiKeyId, offering.credits, now);
+    yield* pinInputs(tx, args.userId, args.inputs ?? null);
     const row = {
       id: Bun.randomUUIDv7(),
       userId: args.userId,
@@ -129,6 +134,7 @@ function createOrReplayOnce(
       deadlineAt: now + deadlineFor(offering.aiType, args.config),
       createdAt: new Date(now),
       apiKeyId: args.apiKeyId ?? null,
+      inputs: args.inputs ? JSON.stringify(args.inputs) : null,
     } satisfies typeof generations.$inferInsert;
     const created = (yield* one(prepared(tx, "generations.createWithKey", insertTask), row))!;
     if (idem)

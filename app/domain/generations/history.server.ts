@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { type Db, inJsonArray, type Tx } from "#db/client";
 import { engineOf, prepared } from "#db/prepared";
 import { generations } from "#db/schema";
+import { inputsView } from "~/domain/files/links.server";
 import { offsetOf } from "~/domain/paging";
 import { AppError } from "~/lib/errors";
 import { type TaskLinks, taskLinks } from "./links";
@@ -36,6 +37,7 @@ interface HistoryRow {
   created_at: number | string;
   started_at: number | string | null;
   completed_at: number | string | null;
+  inputs?: string | null | Record<string, string>;
 }
 /**
  * The API's history page, the hottest list: the page's ids as a range of the owner's ordinals (`user_seq`: 1 … the
@@ -62,6 +64,7 @@ export const historyEntriesQuery = (d: Tx) =>
       created_at: sql<number>`${generations.createdAt}`,
       started_at: sql<number | null>`${generations.startedAt}`,
       completed_at: sql<number | null>`${generations.completedAt}`,
+      inputs: generations.inputs,
     })
     .from(generations)
     .where(and(inJsonArray(d, generations.id, sql.placeholder("ids")), ownerIs(d)));
@@ -98,6 +101,10 @@ function entryJson(r: HistoryRow): string {
   r.created_at = isoOf(r.created_at)!;
   r.started_at = isoOf(r.started_at);
   r.completed_at = isoOf(r.completed_at);
+  // Input pictures (docs/api.md §4.14): shown only on tasks that have them, as the query does.
+  const inputs = inputsView(r.inputs as string | null);
+  if (inputs) r.inputs = inputs;
+  else delete r.inputs;
   (r as HistoryRow & { urls: TaskLinks }).urls = taskLinks(r.gen_id);
   return JSON.stringify(r);
 }

@@ -15,6 +15,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { generations } from "#db/schema";
 import type { AiType, ProviderName } from "~/domain/catalog";
+import { loadInputs } from "~/domain/files/inputs.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { isDatabaseBusy } from "~/lib/errors";
@@ -24,6 +25,7 @@ import { withSpan } from "~/lib/tracing.server";
 import { MAX_DOWNLOAD_BYTES, MAX_IMAGE_BYTES, sleep } from "~/providers/http.server";
 import type { ProviderRegistry } from "~/providers/registry.server";
 import { type GenerationRequest, ProviderError, type ResultAsset } from "~/providers/types";
+import type { FileStore } from "~/storage/files.server";
 import type { ResultStorage } from "~/storage/types";
 import type { ClaimedTask } from "./claim.server";
 import { StorageError, storeResults } from "./results.server";
@@ -101,9 +103,11 @@ export function pollDelayMs(
 export interface StepContext {
   db: Db;
   clock: Clock;
-  config: Pick<Config, "SIMULATOR_DELAY_MS" | "OUTBOUND_ALLOW_PRIVATE">;
+  config: Pick<Config, "SIMULATOR_DELAY_MS" | "OUTBOUND_ALLOW_PRIVATE"> & Partial<Pick<Config, "authSecret">>;
   providers: ProviderRegistry;
   storage: ResultStorage;
+  /** Input files (a task's image inputs become `req.inputs`); absent in tests and benchmarks without inputs. */
+  files?: FileStore;
   owner: string;
   /** Time spent per phase, for the benchmark. */
   timings?: { provider: number; store: number; db: number };
@@ -226,6 +230,11 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
   };
 
   try {
+    if (row.inputs && ctx.files)
+      req.inputs = await loadInputs(
+        { db, store: ctx.files, secret: ctx.config.authSecret ?? "", now: clock.now() },
+        row,
+      );
     if (plan.kind === "submit") {
       if (provider.lifecycle === "sync") {
         const assets = await timed("provider", () => provider.generate(req, callSignal));

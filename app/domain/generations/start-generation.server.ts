@@ -6,9 +6,11 @@
  * whatever that body holds.
  */
 import type { Db } from "#db/client";
+import { discardFetched, resolveInputs } from "~/domain/files/inputs.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import type { ProviderRegistry } from "~/providers/registry.server";
+import type { FileStore } from "~/storage/files.server";
 import { createOrReplay } from "./create.server";
 import { requestHash } from "./idempotency";
 import { findIdempotent } from "./idempotency.server";
@@ -20,6 +22,8 @@ export interface StartGenerationDeps {
   clock: Clock;
   config: Config;
   providers: Pick<ProviderRegistry, "mode">;
+  /** Where image inputs are kept (a file id is checked, a URL is fetched and stored: docs/catalog.md "Image inputs"). */
+  files: FileStore;
 }
 
 export interface StartGenerationArgs {
@@ -42,5 +46,23 @@ export async function startGeneration(
   if (prior) return { row: prior, replayed: true };
   const parsed = validateGenerateInput(input);
   const mode = providers.mode(parsed.offering.provider);
-  return createOrReplay(db, { userId, input: parsed, mode, config, idempotency, apiKeyId }, clock);
+  // Network work (fetching input URLs) before the creation transaction; a refused create keeps nothing it fetched.
+  const { inputs, fetched } = await resolveInputs(
+    { db, clock, config, store: deps.files },
+    userId,
+    parsed.offering,
+    parsed.options,
+  );
+  try {
+    const result = await createOrReplay(
+      db,
+      { userId, input: parsed, mode, config, idempotency, apiKeyId, inputs },
+      clock,
+    );
+    if (result.replayed) await discardFetched({ db, store: deps.files }, fetched);
+    return result;
+  } catch (error) {
+    await discardFetched({ db, store: deps.files }, fetched);
+    throw error;
+  }
 }

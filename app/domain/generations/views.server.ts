@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { prepared } from "#db/prepared";
 import { generations } from "#db/schema";
+import { inputsView } from "~/domain/files/links.server";
 import { iso } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 import { taskLinks } from "./links";
@@ -35,9 +36,10 @@ export function parseResultUrls(row: Pick<GenerationRow, "resultUrls">): string[
 
 /** What the query response shows of a row (times as Dates from drizzle, as ms from a plain statement). */
 type QueryRow = Pick<GenerationRow, "id" | "status" | "resultUrls" | "errorMessage"> &
-  Record<"createdAt" | "startedAt" | "completedAt", Date | number | null>;
+  Record<"createdAt" | "startedAt" | "completedAt", Date | number | null> &
+  Partial<Pick<GenerationRow, "inputs">>;
 const QUERY_ROW = `SELECT id, status, result_urls AS "resultUrls", error_message AS "errorMessage",
-  created_at AS "createdAt", started_at AS "startedAt", completed_at AS "completedAt" FROM generations WHERE id = ? AND user_id = ?`;
+  created_at AS "createdAt", started_at AS "startedAt", completed_at AS "completedAt", inputs FROM generations WHERE id = ? AND user_id = ?`;
 
 /** Spec 4.2 for the API: the caller's task as toQueryView shows it, from one plain statement of the shown columns. */
 export async function queryGeneration(db: Db, userId: string, genId: string) {
@@ -50,14 +52,17 @@ export async function queryGeneration(db: Db, userId: string, genId: string) {
 
 /**
  * Spec 4.2: the fields of the query response, by status; `started_at` once the task has started (additive,
- * docs/design.md §10); `urls` the task's links (additive, links.ts).
+ * docs/design.md §10); `urls` the task's links (additive, links.ts); `inputs` its input pictures, when it has any
+ * (additive: option name → a URL its owner can open, docs/api.md §4.14).
  */
 export function toQueryView(row: QueryRow) {
+  const inputs = inputsView(row.inputs);
   const base = {
     gen_id: row.id,
     status: row.status as GenerationStatus,
     created_at: iso(row.createdAt)!,
     ...(row.startedAt !== null && row.status !== "pending" ? { started_at: iso(row.startedAt)! } : {}),
+    ...(inputs ? { inputs } : {}),
   };
   const urls = taskLinks(row.id);
   if (row.status === "completed") {
@@ -92,6 +97,7 @@ export function toHistoryEntry(row: GenerationRow) {
     created_at: iso(row.createdAt)!,
     started_at: iso(row.startedAt),
     completed_at: iso(row.completedAt),
+    ...(row.inputs ? { inputs: inputsView(row.inputs) } : {}),
     urls: taskLinks(row.id),
   };
 }

@@ -21,14 +21,27 @@ export const TaskLinksSchema = z
 
 const links = () => TaskLinksSchema.optional();
 
+/** A task's input pictures (additive, docs/api.md §4.14): present only on tasks that have any. */
+export const InputsSchema = z
+  .partialRecord(z.enum(["image", "image_end", "mask"]), z.url())
+  .describe("option name → a URL the task's owner can open (session or X-API-Key); only on tasks with image inputs");
+const inputs = () => InputsSchema.optional();
+
 export const QueryResponseSchema = z
   .discriminatedUnion("status", [
-    z.strictObject({ gen_id: z.string(), status: z.literal("pending"), created_at: isoTime(), urls: links() }),
+    z.strictObject({
+      gen_id: z.string(),
+      status: z.literal("pending"),
+      created_at: isoTime(),
+      inputs: inputs(),
+      urls: links(),
+    }),
     z.strictObject({
       gen_id: z.string(),
       status: z.literal("processing"),
       created_at: isoTime(),
       started_at: startedAt(),
+      inputs: inputs(),
       urls: links(),
     }),
     z.strictObject({
@@ -38,6 +51,7 @@ export const QueryResponseSchema = z
       created_at: isoTime(),
       started_at: startedAt(),
       completed_at: isoTime(),
+      inputs: inputs(),
       urls: links(),
     }),
     z.strictObject({
@@ -47,6 +61,7 @@ export const QueryResponseSchema = z
       created_at: isoTime(),
       started_at: startedAt(),
       completed_at: isoTime(),
+      inputs: inputs(),
       urls: links(),
     }),
   ])
@@ -64,6 +79,7 @@ export const HistoryEntrySchema = z.strictObject({
   created_at: isoTime(),
   started_at: isoTime().nullable().describe("null until the job runner takes the task (additive, docs/design.md §10)"),
   completed_at: isoTime().nullable().describe("null until the task completes or fails"),
+  inputs: inputs(),
   urls: links(),
 });
 

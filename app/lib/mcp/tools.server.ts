@@ -151,6 +151,7 @@ export function registerTools(server: McpServer, ctxOf: () => ToolContext): void
               clock: services.clock,
               config: services.config,
               providers: getGenerationRuntime().providers,
+              files: getGenerationRuntime().files,
             },
             { userId: caller.user.id, input, apiKeyId: caller.apiKeyId },
           );

@@ -101,6 +101,7 @@ export async function handleImagesGenerations(request: Request): Promise<Respons
         clock: services.clock,
         config: services.config,
         providers: getGenerationRuntime().providers,
+        files: getGenerationRuntime().files,
       },
       {
         userId: caller.user.id,

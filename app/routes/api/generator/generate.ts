@@ -25,6 +25,7 @@ export const action = api({
           clock: services.clock,
           config: services.config,
           providers: getGenerationRuntime().providers,
+          files: getGenerationRuntime().files,
         },
         { userId: caller.user.id, input, idempotencyKey, apiKeyId: caller.apiKeyId },
       );

@@ -1,0 +1,146 @@
+/**
+ * Image inputs at create (docs/catalog.md "Image inputs", docs/api.md §4.17): a file id of the user becomes the task's
+ * input (query and history show `inputs`, the simulator renders it, the file stops expiring); another user's file, a
+ * URL the outbound guard refuses (loopback, the metadata address) or that is not fetchable refuses the
+ * create with nothing charged or stored; required inputs are enforced; models without inputs refuse one.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { uniqueEmail } from "../../support/client";
+import { serverForFile } from "../../support/fixtures";
+import { png } from "../../support/images";
+import { TEST_AUTH_SECRET } from "../../support/server";
+
+const it = serverForFile({
+  env: { SIGNUP_CREDITS: "20", SIMULATOR_DELAY_MS: "0", BETTER_AUTH_SECRET: TEST_AUTH_SECRET },
+});
+
+/** A stand-in for what an attacker points an input URL at: a service on loopback that would answer a picture. */
+const internal = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  fetch: () => new Response(png(4, 4), { headers: { "content-type": "image/png" } }),
+});
+afterAll(() => internal.stop(true));
+
+async function user() {
+  const { cookie } = await it.api.signUp(uniqueEmail("inputs"));
+  const apiKey = (await it.api.post("/api/keys/create", { name: "inputs" }, { cookie })).body.data.key as string;
+  return { apiKey };
+}
+
+async function upload(who: { apiKey: string }, bytes: Uint8Array) {
+  const form = new FormData();
+  form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), "a.png");
+  const res = await fetch(`${it.server.url}/api/files`, {
+    method: "POST",
+    headers: { "x-api-key": who.apiKey },
+    body: form,
+  });
+  return ((await res.json()) as { data: { file_id: string; url: string } }).data;
+}
+
+const animate = (who: { apiKey: string }, options: Record<string, unknown>, model = "kling-v1", provider = "kling") =>
+  it.api.post("/api/generator/generate", { ai_type: "video", provider, model, prompt: "the sea moves", options }, who);
+
+async function state(who: { apiKey: string }) {
+  const credits = (await it.api.post("/api/get-user-credits", {}, who)).body.data.left_credits;
+  const tasks = (await it.api.post("/api/generator/history", {}, who)).body.data.total;
+  const files = (await it.api.post("/api/files/list", {}, who)).body.data.total;
+  return { credits, tasks, files };
+}
+
+describe("image inputs at create", () => {
+  test("a file id: the task takes it; query and history show inputs.image; the file stops expiring", async () => {
+    const u = await user();
+    const f = await upload(u, png(64, 48));
+    const r = await animate(u, { image: f.file_id });
+    expect(r.body.code).toBe(0);
+    const genId = r.body.data.gen_id as string;
+    let q = await it.api.post("/api/generator/query", { gen_id: genId }, u);
+    expect(q.body.data.inputs).toEqual({ image: f.url });
+    for (let i = 0; i < 200 && q.body.data.status !== "completed" && q.body.data.status !== "failed"; i++) {
+      await Bun.sleep(50);
+      q = await it.api.post("/api/generator/query", { gen_id: genId }, u);
+    }
+    expect({ status: q.body.data.status, error: q.body.data.error_message }).toEqual({
+      status: "completed",
+      error: undefined,
+    });
+    expect(q.body.data.inputs).toEqual({ image: f.url });
+    const h = await it.api.post("/api/generator/history", {}, u);
+    expect(h.body.data.generations[0].inputs).toEqual({ image: f.url });
+    const listed = (await it.api.post("/api/files/list", {}, u)).body.data.files[0];
+    expect(listed).toMatchObject({ file_id: f.file_id, expires_at: null });
+    const opened = await fetch(q.body.data.inputs.image, { headers: { "x-api-key": u.apiKey } });
+    expect(opened.status).toBe(200);
+  });
+
+  test("another user's file id is not found: nothing created or charged", async () => {
+    const owner = await user();
+    const other = await user();
+    const f = await upload(owner, png(8, 8));
+    const before = await state(other);
+    const r = await animate(other, { image: f.file_id });
+    expect(r.body).toEqual({ code: 1, message: "invalid params: options.image: file not found", data: null });
+    expect(await state(other)).toEqual(before);
+  });
+
+  test("SSRF: loopback, localhost, the metadata address, IPv6 loopback, plain http — refused, nothing charged", async () => {
+    const u = await user();
+    const before = await state(u);
+    const port = internal.port;
+    const cases: [string, string][] = [
+      [`https://127.0.0.1:${port}/pic.png`, "the URL cannot be fetched: 127.0.0.1 is not a public internet address"],
+      [
+        `https://localhost:${port}/pic.png`,
+        "the URL cannot be fetched: localhost does not resolve to a public internet address",
+      ],
+      [
+        "https://169.254.169.254/latest/meta-data/",
+        "the URL cannot be fetched: 169.254.169.254 is not a public internet address",
+      ],
+      ["https://[::1]/x.png", "the URL cannot be fetched: ::1 is not a public internet address"],
+    ];
+    for (const [url, why] of cases) {
+      const r = await animate(u, { image: url });
+      expect({ url, body: r.body }).toEqual({
+        url,
+        body: { code: 1, message: `invalid params: options.image: ${why}`, data: null },
+      });
+    }
+    const plain = await animate(u, { image: `http://127.0.0.1:${port}/pic.png` });
+    expect(plain.body.message).toStartWith("invalid params: options.image must be an https URL");
+    expect(await state(u)).toEqual(before);
+  });
+
+  test("a URL that cannot be fetched refuses the create: nothing charged or stored", async () => {
+    const u = await user();
+    const before = await state(u);
+    const r = await animate(u, { image: "https://no-such-host.invalid/pic.png" });
+    expect(r.body.code).toBe(1);
+    expect(r.body.message).toStartWith("invalid params: options.image: the URL cannot be fetched");
+    expect(await state(u)).toEqual(before);
+  });
+
+  test("required inputs are enforced; models without inputs refuse options.image", async () => {
+    const u = await user();
+    const runway = await animate(u, {}, "gen4_turbo", "runway");
+    expect(runway.body.message).toBe("invalid params: options.image is required");
+    const f = await upload(u, png(8, 8));
+    const flux = await it.api.post(
+      "/api/generator/generate",
+      {
+        ai_type: "image",
+        provider: "replicate",
+        model: "black-forest-labs/flux-schnell",
+        prompt: "x",
+        options: { image: f.file_id },
+      },
+      u,
+    );
+    expect(flux.body.code).toBe(1);
+    expect(flux.body.message).toStartWith(
+      "invalid params: options.image is not accepted by black-forest-labs/flux-schnell",
+    );
+  });
+});

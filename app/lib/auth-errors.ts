@@ -27,6 +27,8 @@ export function authErrorMessage(reply: { status?: number; code?: string; messag
       return "Too many wrong codes. Sign in with your password again.";
     case "INVALID_PASSWORD":
       return "The password is not right.";
+    case "DISPOSABLE_EMAIL":
+      return "Sign-ups from disposable e-mail addresses are not accepted. Use an address you keep.";
     case "TOO_MANY_ATTEMPTS":
       return reply.message ?? "Too many failed sign-ins for this account. Try again later.";
   }
@@ -60,6 +62,8 @@ export function providerErrorMessage(code: string): string {
       return "No account could be made from this provider sign-in.";
     case "provider_not_configured":
       return "This sign-in provider is not configured on this server.";
+    case "DISPOSABLE_EMAIL":
+      return "Sign-ups from disposable e-mail addresses are not accepted. Use an address you keep.";
     case "cross_site":
       return "This sign-in was started from another site and was refused. Start again from this page.";
     case "admin_email_not_verified":

@@ -22,6 +22,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "#db/client";
 import * as schema from "#db/schema";
+import { isDisposableEmail } from "~/domain/auth/disposable-email.server";
 import {
   alreadyRegisteredMail,
   RESET_LINK_HOURS,
@@ -119,6 +120,9 @@ interface SelfCalls {
   getSession(args: { headers: Headers }): Promise<{ user: { id: string } } | null>;
   requestPasswordReset(args: { body: { email: string; redirectTo?: string }; headers: Headers }): Promise<unknown>;
 }
+
+export const DISPOSABLE_EMAIL_REFUSED =
+  "Sign-ups from disposable e-mail addresses are not accepted. Use an address you keep.";
 
 /** Refused before any session exists, whatever the route that would make one. */
 export const ADMIN_ADDRESS_UNVERIFIED =
@@ -352,6 +356,9 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
         create: {
           before: async (user, ctx) => {
             checkProfile(user);
+            // Password and provider sign-ups alike: free credits are not for throwaway mailboxes.
+            if (isDisposableEmail(user.email))
+              throw new APIError("BAD_REQUEST", { code: "DISPOSABLE_EMAIL", message: DISPOSABLE_EMAIL_REFUSED });
             // A provider sign-up carries the invite code in its OAuth state (app/routes/sign-in-provider.ts).
             const ref =
               (ctx?.body as Record<string, unknown> | undefined)?.ref ??

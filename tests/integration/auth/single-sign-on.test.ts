@@ -232,3 +232,21 @@ describe("linking to an existing account", () => {
     expect((await userInfo(other)).data!.uuid).toBe(userId);
   });
 });
+
+describe("disposable addresses", () => {
+  test("a password sign-up and a provider sign-up with a throwaway mailbox are refused, no account made", async () => {
+    const email = `someone-${Date.now().toString(36)}@mailinator.com`;
+    const form = new CookieBrowser(s.server.url);
+    const page = await form.submit("/sign-up", { name: "Throwaway", email, password: "correct-horse-battery" });
+    expect(new URL(page.url).pathname).toBe("/sign-up");
+    expect(page.text).toContain("disposable e-mail addresses are not accepted");
+    expect((await userInfo(form)).code).not.toBe(0);
+
+    idp.person = person(true, email);
+    const browser = new CookieBrowser(s.server.url);
+    const end = await browser.submit("/sign-in/provider", { provider: "oidc" });
+    expect(new URL(end.url).pathname).toBe("/sign-in");
+    expect(end.text).toContain("disposable e-mail addresses are not accepted");
+    expect((await userInfo(browser)).code).not.toBe(0);
+  });
+});

@@ -136,8 +136,9 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
   const server = listen(config, {
     port: config.PORT,
     hostname: config.HOST,
-    // Bodies are limited to 1 MiB per endpoint; this is the transport ceiling.
-    maxRequestBodySize: 8 * 1024 * 1024,
+    // Bodies are limited to 1 MiB per endpoint; this is the transport ceiling, raised for uploads (FILE_MAX_BYTES
+    // plus the multipart framing; app/lib/upload.server.ts counts the upload's own bytes).
+    maxRequestBodySize: Math.max(8 * 1024 * 1024, config.FILE_MAX_BYTES + 64 * 1024),
     idleTimeout: 120,
     async fetch(request, server) {
       const t0 = performance.now();

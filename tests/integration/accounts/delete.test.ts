@@ -16,6 +16,7 @@ import { type S3Fake, startS3Fake } from "../../fakes/s3";
 import { type BillingServer, startBillingServer } from "../../support/billing";
 import { Client, uniqueEmail } from "../../support/client";
 import { countIn, queryServerDb } from "../../support/db";
+import { png } from "../../support/images";
 import { expectLedgerBalanced } from "../faults/support";
 
 const SIGNUP = 30;
@@ -60,7 +61,13 @@ async function fullAccount(b: BillingServer, tag: string) {
     }
   }
   for (const url of urls) expect((await fetch(url)).status).toBe(200);
-  return { email, cookie, userId, key, urls };
+  // An uploaded input picture.
+  const form = new FormData();
+  form.append("file", new Blob([png(8, 6)], { type: "image/png" }), "in.png");
+  const up = await fetch(`${b.server.url}/api/files`, { method: "POST", headers: { "x-api-key": key }, body: form });
+  const file = ((await up.json()) as { data: { file_id: string; url: string } }).data;
+  expect((await fetch(file.url, { headers: { "x-api-key": key } })).status).toBe(200);
+  return { email, cookie, userId, key, urls, file };
 }
 
 const del = (b: BillingServer, body: unknown, auth: { cookie?: string; apiKey?: string }) =>
@@ -204,7 +211,9 @@ describe("deleting an account", () => {
     expect(
       await countIn(dir, "SELECT count(*) AS n FROM generations WHERE user_id = ? AND prompt <> ''", a.userId),
     ).toBe(0);
-    for (const table of ["feedback", "api_keys", "webhook_endpoints", "session", "account"])
+    // The uploaded picture: its row and its object in the bucket are gone.
+    expect(s3.log.some((l) => l.method === "DELETE" && l.path.includes("/files/"))).toBe(true);
+    for (const table of ["feedback", "api_keys", "webhook_endpoints", "session", "account", "files"])
       expect({
         table,
         n: await countIn(dir, `SELECT count(*) AS n FROM ${table} WHERE user_id = ?`, a.userId),

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { hashApiKey } from "~/domain/api-keys/authenticate.server";
 import { Client, uniqueEmail } from "../../support/client";
 import { queryServerDb } from "../../support/db";
+import { png } from "../../support/images";
 import { startServer, type TestServer } from "../../support/server";
 
 let server: TestServer;
@@ -37,6 +38,14 @@ async function account() {
       (await api.post("/api/generator/generate", { ...IMAGE, prompt }, { apiKey: key.body.data.key })).body.data.gen_id,
     );
   expect((await api.post("/api/add-feedback", { content: "lovely tool", rating: 5 }, { cookie })).body.code).toBe(0);
+  const form = new FormData();
+  form.append("file", new Blob([png(8, 6)], { type: "image/png" }), "in.png");
+  const up = await fetch(`${server.url}/api/files`, {
+    method: "POST",
+    headers: { "x-api-key": key.body.data.key },
+    body: form,
+  });
+  expect(up.status).toBe(200);
   return { email, cookie, userId, key: key.body.data, secret: hook.body.data.secret as string, prompts, gens };
 }
 
@@ -71,7 +80,9 @@ describe("POST /api/account/export", () => {
     ]);
     expect(data.feedback).toEqual([expect.objectContaining({ content: "lovely tool", rating: 5 })]);
     expect(data.orders).toEqual([]);
-    expect(data.files).toEqual([]);
+    expect(data.files).toEqual([
+      expect.objectContaining({ content_type: "image/png", width: 8, height: 6, source: "upload" }),
+    ]);
 
     const text = JSON.stringify(r.body);
     const [cred] = await queryServerDb<{ password: string }>(

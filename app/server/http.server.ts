@@ -241,6 +241,7 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("uncaughtException", onUncaught);
 
   const ready = {
     open: config.publicUrl,
@@ -278,4 +279,27 @@ function listen(config: { PORT: number; HOST: string }, options: ServeOptions) {
     if (code === "EADDRNOTAVAIL") throw new CliError(`HOST ${config.HOST} is not an address of this machine`);
     throw error;
   }
+}
+
+/** Socket errors a connection pool recovers from by reconnecting (a database restart, a peer gone). */
+const CONNECTION_ERRORS = new Set(["ECONNRESET", "EPIPE", "ECONNREFUSED", "ETIMEDOUT"]);
+
+/**
+ * An error no code caught. A socket's connection error surfacing outside any request (the database restarted under
+ * a pooled connection) is logged and served through: the pool reconnects and requests meanwhile answer 503 busy.
+ * Anything else is a bug whose state we cannot trust: logged, then the process exits for its supervisor to restart.
+ */
+export const recoverableConnectionError = (error: unknown) => {
+  const e = error as { code?: unknown; syscall?: unknown } | null;
+  return typeof e?.syscall === "string" && typeof e.code === "string" && CONNECTION_ERRORS.has(e.code);
+};
+
+function onUncaught(error: Error) {
+  if (recoverableConnectionError(error)) {
+    log.warn("connection error outside a request", { error });
+    return;
+  }
+  log.error("uncaught exception", { error });
+  flushAccessLog();
+  process.exit(1);
 }

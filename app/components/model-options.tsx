@@ -141,11 +141,14 @@ function OptionField({ name, spec, value }: { name: string; spec: OptionSpec; va
 export function ModelOptions({
   offering,
   values = {},
+  omit = [],
 }: {
   offering: Pick<Offering, "options" | "label"> & { value: string };
   values?: Record<string, string>;
+  /** Options the page asks for elsewhere (the studio's picture chips). */
+  omit?: readonly string[];
 }) {
-  const entries = Object.entries(offering.options);
+  const entries = Object.entries(offering.options).filter(([k]) => !omit.includes(k));
   if (entries.length === 0) return null;
   const primary = entries.filter(([k]) => PRIMARY.has(k));
   const more = entries.filter(([k]) => !PRIMARY.has(k));

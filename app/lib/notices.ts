@@ -20,6 +20,10 @@ export const NOTICES = {
   },
   "generation-canceled": { kind: "info", text: "Generation canceled: nothing was charged." },
   "checkout-canceled": { kind: "info", text: "Checkout canceled: nothing was charged." },
+  "picture-unavailable": {
+    kind: "error",
+    text: "That result cannot be a picture to start from (not a finished image, or no longer stored).",
+  },
 } as const satisfies Record<string, { kind: "info" | "success" | "error"; text: string }>;
 
 export type NoticeKey = keyof typeof NOTICES;

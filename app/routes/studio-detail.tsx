@@ -14,6 +14,8 @@ import { useRef } from "react";
 import { data, Form, Link } from "react-router";
 import { useCancelGeneration } from "~/components/cancel-generation";
 import { fileExtension, ResultMedia, resultSize, shapeClass, useLightbox } from "~/components/media";
+import { inputTarget, slotLabel } from "~/components/studio/inputs";
+import { UseResultForm } from "~/components/studio/result-actions";
 import {
   Badge,
   Button,
@@ -27,7 +29,7 @@ import {
   Notice,
   plural,
 } from "~/components/ui";
-import { describeOptions, findOffering, providerName } from "~/domain/catalog";
+import { describeOptions, findOffering, IMAGE_OPTION_NAMES, offeredModels, providerName } from "~/domain/catalog";
 import { galleryNeighbours, setHidden } from "~/domain/generations/gallery.server";
 import { isFinished, wasCanceled } from "~/domain/generations/status";
 import { chargedCost, getOwnGeneration, parseResultUrls } from "~/domain/generations/views.server";
@@ -35,6 +37,7 @@ import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";
 import { getServices } from "~/lib/services.server";
 import { requireUiUser } from "~/lib/session.server";
+import { previewsOf } from "~/lib/studio-pictures.server";
 import type { Route } from "./+types/studio-detail";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -62,17 +65,24 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   } catch {
     raw = {};
   }
-  const options = describeOptions(row.aiType, row.provider, row.model, raw).map((o): [string, string] => [
-    o.label,
-    o.value,
-  ]);
+  // Pictures show as pictures (beside the result), not as file ids among the options.
+  const options = describeOptions(row.aiType, row.provider, row.model, raw)
+    .filter((o) => !(IMAGE_OPTION_NAMES as readonly string[]).includes(o.key))
+    .map((o): [string, string] => [o.label, o.value]);
+  // Edit and Animate switch to a model that takes a picture (the task's own where it does).
+  const offered = offeredModels().map((o) => ({
+    ...o,
+    value: `${o.aiType}|${o.provider}|${o.model}`,
+    affordable: true,
+  }));
+  const offering = `${row.aiType}|${row.provider}|${row.model}`;
   return {
     gen: {
       id: row.id,
       aiType: row.aiType,
       provider: row.provider,
       model: row.model,
-      offering: `${row.aiType}|${row.provider}|${row.model}`,
+      offering,
       label: findOffering(row.aiType, row.provider, row.model)?.label ?? row.model,
       prompt: row.prompt,
       status: row.status,
@@ -83,6 +93,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       canceled: wasCanceled(row),
       urls: parseResultUrls(row),
       options,
+      inputs: Object.entries(previewsOf(raw)),
       shape: shapeClass(row.aiType, raw),
       size: resultSize(row.aiType, raw),
       hidden: row.hiddenAt !== null,
@@ -91,6 +102,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       completedAt: iso(row.completedAt),
     },
     neighbours: row.hiddenAt ? { newer: null, older: null } : await galleryNeighbours(db, row),
+    edit: inputTarget(offered, "edit", offering)?.value ?? null,
+    animate: inputTarget(offered, "animate")?.value ?? null,
   };
 }
 
@@ -104,7 +117,8 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function GenerationDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { gen, neighbours } = loaderData;
+  const { gen, neighbours, edit, animate } = loaderData;
+  const picture = gen.aiType === "image" && gen.status === "completed" && gen.urls.length > 0;
   const _running = !isFinished(gen.status);
   const result = useRef<HTMLElement>(null);
   // After a cancel the button is gone: the keyboard goes to the result, which now says how it ended.
@@ -269,6 +283,10 @@ export default function GenerationDetail({ loaderData, actionData }: Route.Compo
                   <Download aria-hidden="true" /> Download{gen.urls.length > 1 ? ` ${i + 1}` : ""} ({fileExtension(u)})
                 </a>
               ))}
+              {picture && edit ? <UseResultForm task={gen} kind="edit" to={edit} variant="secondary" navigate /> : null}
+              {picture && animate ? (
+                <UseResultForm task={gen} kind="animate" to={animate} variant="secondary" navigate />
+              ) : null}
               {gen.urls[0] ? <CopyButton text={gen.urls[0]} label="Copy link" /> : null}
               {gen.hidden ? null : (
                 <Form method="post">
@@ -279,6 +297,27 @@ export default function GenerationDetail({ loaderData, actionData }: Route.Compo
               )}
             </div>
           </Card>
+          {gen.inputs.length ? (
+            <Card title="Started from" id="inputs">
+              <ul className="flex flex-wrap gap-3" aria-label="Pictures this started from">
+                {gen.inputs.map(([name, url]) => (
+                  <li key={name} data-input={name}>
+                    <a href={url} className="group block" target="_blank" rel="noreferrer">
+                      <img
+                        src={url}
+                        alt={`${inputLabel(name, gen.aiType)} this started from`}
+                        width={112}
+                        height={112}
+                        loading="lazy"
+                        className="size-28 rounded-xl border border-border bg-muted object-contain transition group-hover:opacity-90"
+                      />
+                      <span className="mt-1 block text-xs text-muted-foreground">{inputLabel(name, gen.aiType)}</span>
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </Card>
+          ) : null}
           <Card title="Details" id="facts">
             <Facts items={facts} layout="columns" />
             <div className="mt-4 border-t border-border pt-3">
@@ -297,3 +336,6 @@ export default function GenerationDetail({ loaderData, actionData }: Route.Compo
     </div>
   );
 }
+
+const inputLabel = (name: string, aiType: string) =>
+  name === "mask" ? "Mask" : slotLabel(name === "image_end" ? "image_end" : "image", aiType);

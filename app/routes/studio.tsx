@@ -1,12 +1,13 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { data, Form, redirect, useFetcher } from "react-router";
 import { resultSize, shapeClass, tileFlexClass } from "~/components/media";
 import { optionFormValues, readOptions } from "~/components/model-options";
 import { Composer, type DraftRequest } from "~/components/studio/composer";
 import { Gallery } from "~/components/studio/gallery";
-import { CREATE_FETCHER } from "~/components/studio/result-actions";
-import type { ActionData } from "~/components/studio/types";
+import { CREATE_FETCHER, USE_RESULT_FETCHER } from "~/components/studio/result-actions";
+import type { ActionData, Draft } from "~/components/studio/types";
 import { useShowCreated } from "~/components/studio/use-show-created";
+import { useToast } from "~/components/ui";
 import { UI_MESSAGES } from "~/domain/account/messages";
 import {
   allOfferings,
@@ -34,6 +35,7 @@ import { fieldErrors, StudioSchema } from "~/lib/forms";
 import { getGenerationRuntime } from "~/lib/generation-runtime.server";
 import { getServices } from "~/lib/services.server";
 import { requireUiUser } from "~/lib/session.server";
+import { formPictures, pictureAction, pictureOptions, previewsOf } from "~/lib/studio-pictures.server";
 import type { Route } from "./+types/studio";
 
 export const meta: Route.MetaFunction = () => [{ title: "Studio — Atelier" }];
@@ -87,13 +89,15 @@ export async function loader({ request }: Route.LoaderArgs) {
   const type = wanted?.aiType ?? (isAiType(make) ? make : "image");
   const initial =
     wanted ?? offerings.find((o) => o.aiType === type && o.affordable) ?? offerings.find((o) => o.aiType === type)!;
+  const initialOptions = optionFormValues(initial, (name) => q.get(name));
   return {
     offerings,
     initial: {
       offering: initial.value,
       make: initial.aiType,
       prompt: (q.get("prompt") ?? "").slice(0, 4000),
-      options: optionFormValues(initial, (name) => q.get(name)),
+      options: initialOptions,
+      previews: previewsOf(initialOptions),
       /** The address brought a draft (a Reuse link, or the no-JavaScript model switch): it wins over a kept one. */
       fromUrl: Boolean(q.get("prompt") || q.get("model") || q.get("offering")),
     },
@@ -107,6 +111,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     total,
     tasks: rows.map((r) => {
       const options = parseOptions(r.options);
+      const formOptions = Object.fromEntries(Object.entries(options).map(([k, v]) => [k, String(v)]));
       const offering = findOffering(r.aiType, r.provider, r.model);
       return {
         id: r.id,
@@ -126,7 +131,9 @@ export async function loader({ request }: Route.LoaderArgs) {
         tile: tileFlexClass(r.aiType, options),
         size: resultSize(r.aiType, options),
         // Every option as the form writes it, so Reuse and Run again send the same request.
-        options: Object.fromEntries(Object.entries(options).map(([k, v]) => [k, String(v)])),
+        options: formOptions,
+        /** A thumbnail of each picture the task started from. */
+        inputs: previewsOf(formOptions),
         seedable: Boolean(offering && "seed" in offering.options),
         createdAt: iso(r.createdAt)!,
       };
@@ -184,6 +191,7 @@ export async function action({ request }: Route.ActionArgs) {
       throw error;
     }
   }
+  if (form.intent === "upload" || form.intent === "use-result") return pictureAction(user.id, form);
   if (form.intent === "checkin") {
     const r = await checkIn(services.db, user.id, services.clock);
     return {
@@ -194,11 +202,14 @@ export async function action({ request }: Route.ActionArgs) {
   }
   const [aiType = "", prov = "", mod = ""] = String(form.offering ?? "").split("|");
   const picked = findOffering(aiType, prov, mod);
-  const values = {
+  const values: Draft = {
     offering: String(form.offering ?? ""),
     prompt: String(form.prompt ?? ""),
     options: picked ? optionFormValues(picked, (name) => form[name]) : {},
   };
+  // Pictures: posted with the form (without JavaScript), or stored beforehand (`opt_image` holds the file id).
+  const refused = await formPictures(user.id, picked, form, values);
+  if (refused) return { intent: "create", errors: refused, values };
   const parsed = StudioSchema.safeParse(form);
   if (!parsed.success) return { intent: "create", errors: fieldErrors(parsed.error), values };
   const [ai_type, provider, model] = parsed.data.offering.split("|");
@@ -211,7 +222,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
   try {
     const chosen = findOffering(ai_type!, provider!, model!);
-    const options = chosen ? readOptions(chosen, form) : {};
+    const options = { ...(chosen ? readOptions(chosen, form) : {}), ...pictureOptions(values.options) };
     // The same flow as POST /api/generator/generate (docs/api.md §4.1).
     const { row } = await startGeneration(
       { ...services, providers: getGenerationRuntime().providers, files: getGenerationRuntime().files },
@@ -236,6 +247,17 @@ export default function Studio({ loaderData, actionData }: Route.ComponentProps)
   const data = loaderData;
   const fetcher = useFetcher<ActionData>({ key: CREATE_FETCHER });
   const [apply, setApply] = useState<DraftRequest | null>(null);
+  const reuse = (draft: Draft) => setApply((r) => ({ draft, nonce: (r?.nonce ?? 0) + 1 }));
+  // Edit / Animate from a result: its answer is a draft with the result as the picture.
+  const useResult = useFetcher<ActionData>({ key: USE_RESULT_FETCHER });
+  const toast = useToast();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per answer
+  useEffect(() => {
+    const a = useResult.data;
+    if (useResult.state !== "idle" || a?.intent !== "use-result") return;
+    if (a.draft) reuse(a.draft);
+    else if (a.error) toast({ title: "That result cannot be used as a picture", description: a.error });
+  }, [useResult.data, useResult.state]);
   const created = (fetcher.data?.intent === "create" ? fetcher.data.created : undefined) ?? data.created;
   useShowCreated(created ?? null, data.tasks);
   return (
@@ -245,11 +267,7 @@ export default function Studio({ loaderData, actionData }: Route.ComponentProps)
       <Form method="post" id="studio-checkin" hidden>
         <input type="hidden" name="intent" value="checkin" />
       </Form>
-      <Gallery
-        data={data}
-        highlight={created ?? null}
-        onReuse={(draft) => setApply((r) => ({ draft, nonce: (r?.nonce ?? 0) + 1 }))}
-      />
+      <Gallery data={data} highlight={created ?? null} onReuse={reuse} />
     </div>
   );
 }

@@ -12,6 +12,8 @@ import { Button, cn, coverInput, FieldError, inputClass, Notice, plural } from "
 import type { AiType } from "~/domain/catalog";
 import { draftOf, readDraft, saveDraft } from "./draft";
 import { EnhanceButton } from "./enhance-button";
+import { InputChip, pictureIn, useInputUpload } from "./input-picker";
+import { type InputValue, inputTarget, needsImage, PICKER_SLOTS, type PickerSlot, slotsOf, takesImage } from "./inputs";
 import { ModelPicker } from "./model-picker";
 import { OutOfCredits } from "./out-of-credits";
 import type { ActionData, Data, Draft } from "./types";
@@ -53,6 +55,12 @@ export function Composer({
   const promptRef = useRef<HTMLTextAreaElement>(null);
   const optionsRef = useRef<HTMLDetailsElement>(null);
   const [hydrated, setHydrated] = useState(false);
+  // The pictures attached (a file id or an https URL each, with a thumbnail), kept apart from the typed options.
+  const [inputs, setInputs] = useState<Partial<Record<PickerSlot, InputValue>>>(() =>
+    inputsOf(create?.values ?? { options: data.initial.options, previews: data.initial.previews }),
+  );
+  const [inputError, setInputError] = useState<string | undefined>();
+  const [dragging, setDragging] = useState(false);
 
   const put = (d: Draft) => {
     const o = data.offerings.find((x) => x.value === d.offering);
@@ -60,6 +68,8 @@ export function Composer({
     setOffering(o.value);
     setMake(o.aiType);
     setOptions((s) => ({ offering: o.value, values: d.options, version: s.version + 1 }));
+    setInputs(inputsOf(d));
+    setInputError(undefined);
     if (promptRef.current) promptRef.current.value = d.prompt;
   };
 
@@ -82,6 +92,34 @@ export function Composer({
 
   const selected = data.offerings.find((o) => o.value === offering);
   const optionValues = options.offering === offering ? options.values : {};
+  const attached = Object.keys(inputs).length > 0;
+  // A picture attached to a model that takes none: the first one of this kind that does.
+  const attach = (slot: PickerSlot, v: InputValue | null, error?: string) => {
+    setInputError(error);
+    if (!v) return;
+    setInputs((s) => ({ ...s, [slot]: v }));
+    if (!takesImage(selected)) {
+      const to = inputTarget(data.offerings, make === "video" ? "animate" : "edit");
+      if (to) setOffering(to.value);
+    }
+  };
+  const uploads = {
+    image: useInputUpload("image", (v, e) => attach("image", v, e)),
+    image_end: useInputUpload("image_end", (v, e) => attach("image_end", v, e)),
+  };
+  // The first picture always has a chip; a second (the last frame) once the first is in, where the model takes one.
+  const shownSlots = PICKER_SLOTS.filter(
+    (s) => s === "image" || inputs[s] || (slotsOf(selected).includes(s) && inputs.image),
+  );
+  const dropped = (file: File | null) => {
+    if (!file) return false;
+    const slot = shownSlots.find((s) => !inputs[s]) ?? "image";
+    uploads[slot].upload(file);
+    return true;
+  };
+  const uploading = uploads.image.pending || uploads.image_end.pending;
+  const needs = needsImage(selected) && !inputs.image && !uploads.image.pending;
+  const refuses = attached && !takesImage(selected);
   const choose = (type: AiType) => {
     setMake(type);
     if (!offering.startsWith(`${type}|`)) {
@@ -90,11 +128,12 @@ export function Composer({
       if (first) setOffering(first.value);
     }
   };
-  const remember = (e: FormEvent<HTMLFormElement>) => saveDraft(draftOf(e.currentTarget));
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a model picked is part of the draft
+  const previews = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, v.preview]));
+  const remember = (e: FormEvent<HTMLFormElement>) => saveDraft({ ...draftOf(e.currentTarget), previews });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a model picked, or a picture, is part of the draft
   useEffect(() => {
-    if (hydrated && formRef.current) saveDraft(draftOf(formRef.current));
-  }, [offering, hydrated]);
+    if (hydrated && formRef.current) saveDraft({ ...draftOf(formRef.current), previews });
+  }, [offering, hydrated, inputs]);
 
   // The options panel lies over the results: a click elsewhere, Escape or Generate folds it away.
   useEffect(() => {
@@ -117,13 +156,33 @@ export function Composer({
       ref={formRef}
       method="post"
       action="/studio"
-      className="group/composer relative rounded-2xl border border-border bg-surface p-3 shadow-sm sm:p-4"
+      encType="multipart/form-data"
+      className={cn(
+        "group/composer relative rounded-2xl border border-border bg-surface p-3 shadow-sm sm:p-4",
+        dragging && "border-primary ring-2 ring-primary/40",
+      )}
       noValidate
       aria-labelledby="create-h"
       onChange={remember}
       onInput={remember}
       onSubmit={() => {
         if (optionsRef.current) optionsRef.current.open = false;
+      }}
+      // A picture dropped on the composer or pasted into it is attached like one picked.
+      onDragOver={(e) => {
+        if (!Array.from(e.dataTransfer.types).includes("Files")) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={(e) => {
+        setDragging(false);
+        if (dropped(pictureIn(e.dataTransfer))) e.preventDefault();
+      }}
+      onPaste={(e) => {
+        if (dropped(pictureIn(e.clipboardData))) e.preventDefault();
       }}
     >
       <h2 id="create-h" className="sr-only">
@@ -160,6 +219,27 @@ export function Composer({
       {errors.prompt ? <FieldError id="f-prompt-error">{errors.prompt}</FieldError> : null}
 
       <div className="mt-2 flex items-center gap-2">
+        <fieldset className="flex shrink-0 gap-1.5" aria-describedby={inputError ? "f-input-error" : undefined}>
+          <legend className="sr-only">Pictures to start from</legend>
+          {shownSlots.map((slot) => (
+            <InputChip
+              key={slot}
+              slot={slot}
+              aiType={make}
+              value={inputs[slot]}
+              pending={uploads[slot].pending}
+              local={uploads[slot].local}
+              invalid={Boolean(errors[`input_${slot}`]) || (slot === "image" && needs && Boolean(errors.form))}
+              onPick={(f) => uploads[slot].upload(f)}
+              onRemove={() =>
+                setInputs((s) => {
+                  const { [slot]: _, ...rest } = s;
+                  return rest;
+                })
+              }
+            />
+          ))}
+        </fieldset>
         <fieldset className="shrink-0">
           <legend className="sr-only">What to create</legend>
           <div className="inline-flex rounded-xl bg-muted p-1">
@@ -184,9 +264,26 @@ export function Composer({
             ))}
           </div>
         </fieldset>
-        <ModelPicker offerings={data.offerings} offering={offering} onSelect={setOffering} error={errors.offering} />
+        <ModelPicker
+          offerings={data.offerings}
+          offering={offering}
+          onSelect={setOffering}
+          error={errors.offering}
+          attached={attached}
+        />
       </div>
       {errors.offering ? <FieldError id="f-offering-error">{errors.offering}</FieldError> : null}
+      {inputError || errors.input_image || errors.input_image_end ? (
+        <FieldError id="f-input-error">{inputError ?? errors.input_image ?? errors.input_image_end}</FieldError>
+      ) : refuses && selected ? (
+        <p className="mt-1.5 text-sm text-danger-soft-foreground" data-testid="input-hint">
+          {selected.label} does not take a picture: choose a model marked with a picture, or remove it.
+        </p>
+      ) : needs && selected ? (
+        <p className="mt-1.5 text-sm text-muted-foreground" data-testid="input-hint">
+          {selected.label} starts from a picture: add one.
+        </p>
+      ) : null}
 
       <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-2">
         {/* Options fold under one toggle; open, they lie over the results below (static position, full width). */}
@@ -204,6 +301,7 @@ export function Composer({
                 key={`${selected.value} ${options.version} ${JSON.stringify(optionValues)}`}
                 offering={selected}
                 values={optionValues}
+                omit={PICKER_SLOTS}
               />
             ) : null}
             <noscript>
@@ -226,14 +324,20 @@ export function Composer({
           <EnhanceButton
             promptRef={promptRef}
             offer={data.enhance}
-            onEnhanced={() => formRef.current && saveDraft(draftOf(formRef.current))}
+            onEnhanced={() => formRef.current && saveDraft({ ...draftOf(formRef.current), previews })}
           />
         ) : null}
         <p className="mr-auto text-xs text-muted-foreground" data-testid="available">
           <strong className="font-semibold text-foreground">{data.balance.available}</strong> credits available ·
           charged only when delivered
         </p>
-        <Button type="submit" size="lg" disabled={busy} className="max-sm:flex-1" aria-busy={busy || undefined}>
+        <Button
+          type="submit"
+          size="lg"
+          disabled={busy || uploading}
+          className="max-sm:flex-1"
+          aria-busy={busy || undefined}
+        >
           <Wand2 aria-hidden="true" />
           {busy ? "Generating…" : "Generate"}
           {selected ? (
@@ -264,4 +368,15 @@ export function Composer({
       ) : null}
     </fetcher.Form>
   );
+}
+
+/** The pictures a draft carries (`image`, `image_end` options), with the thumbnails it kept. */
+function inputsOf(d: Pick<Draft, "options" | "previews">): Partial<Record<PickerSlot, InputValue>> {
+  const out: Partial<Record<PickerSlot, InputValue>> = {};
+  for (const slot of PICKER_SLOTS) {
+    const ref = d.options[slot];
+    if (!ref) continue;
+    out[slot] = { ref, preview: d.previews?.[slot] ?? (ref.startsWith("https://") ? ref : "") };
+  }
+  return out;
 }

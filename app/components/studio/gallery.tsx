@@ -9,7 +9,7 @@ import { Link } from "react-router";
 import { type MediaItem, useLightbox } from "~/components/media";
 import { EmptyState, Pagination } from "~/components/ui";
 import { Filters, filterHref } from "./filters";
-import { ResultActions } from "./result-actions";
+import { OfferingsContext, ResultActions } from "./result-actions";
 import { ResultTile } from "./result-tile";
 import type { Data, Draft } from "./types";
 
@@ -43,63 +43,66 @@ export function Gallery({
           onReuse(d);
         }}
         onHide={close}
+        onClose={close}
       />
     ) : null;
   });
 
   return (
-    <section aria-labelledby="history-h" id="gallery" className="scroll-mt-20">
-      <div className="mb-3 flex flex-wrap items-center justify-between gap-x-3 gap-y-2">
-        <h2 id="history-h" className="text-base font-semibold tracking-tight" tabIndex={-1}>
-          Your gallery <span className="text-sm font-normal text-muted-foreground">({total})</span>
-        </h2>
-        <Filters filter={filter} />
-      </div>
-      {/* Always there, so screen readers announce the line when it appears (a live region added with its text is often not read). */}
-      <div role="status" className="sr-only">
-        {running ? <p data-testid="running">Working on it — results appear here by themselves.</p> : null}
-      </div>
-      {running ? (
-        <noscript>
-          <p className="mb-3 text-sm text-muted-foreground">
-            Working on it.{" "}
-            <Link to={filterHref(filter, page)} className="link" reloadDocument>
-              Refresh
-            </Link>
-          </p>
-        </noscript>
-      ) : null}
-      {tasks.length === 0 ? (
-        <EmptyState title={filtered ? "No generations match these filters" : "Nothing yet"} icon={<Sparkles />}>
-          {filtered ? (
-            <Link to="/studio" className="link">
-              Show all generations
-            </Link>
-          ) : (
-            "Your results will appear here. Describe something above and press Generate."
-          )}
-        </EmptyState>
-      ) : (
-        <ul
-          className="flex flex-wrap gap-2 [--row:8rem] after:grow-[1000] after:content-[''] sm:gap-3 sm:[--row:12rem] xl:[--row:15rem]"
-          aria-label="Gallery"
-        >
-          {tasks.map((t) => {
-            const i = viewable.findIndex((v) => v.id === t.id);
-            return (
-              <ResultTile
-                key={t.id}
-                t={t}
-                highlight={t.id === highlight}
-                onOpen={i >= 0 ? () => lightbox.open(i) : undefined}
-                onReuse={onReuse}
-              />
-            );
-          })}
-        </ul>
-      )}
-      <Pagination label="Gallery pages" page={page} pages={pages} href={(p) => filterHref(filter, p)} />
-      {lightbox.element}
-    </section>
+    <OfferingsContext.Provider value={data.offerings}>
+      <section aria-labelledby="history-h" id="gallery" className="scroll-mt-20">
+        <div className="mb-3 flex flex-wrap items-center justify-between gap-x-3 gap-y-2">
+          <h2 id="history-h" className="text-base font-semibold tracking-tight" tabIndex={-1}>
+            Your gallery <span className="text-sm font-normal text-muted-foreground">({total})</span>
+          </h2>
+          <Filters filter={filter} />
+        </div>
+        {/* Always there, so screen readers announce the line when it appears (a live region added with its text is often not read). */}
+        <div role="status" className="sr-only">
+          {running ? <p data-testid="running">Working on it — results appear here by themselves.</p> : null}
+        </div>
+        {running ? (
+          <noscript>
+            <p className="mb-3 text-sm text-muted-foreground">
+              Working on it.{" "}
+              <Link to={filterHref(filter, page)} className="link" reloadDocument>
+                Refresh
+              </Link>
+            </p>
+          </noscript>
+        ) : null}
+        {tasks.length === 0 ? (
+          <EmptyState title={filtered ? "No generations match these filters" : "Nothing yet"} icon={<Sparkles />}>
+            {filtered ? (
+              <Link to="/studio" className="link">
+                Show all generations
+              </Link>
+            ) : (
+              "Your results will appear here. Describe something above and press Generate."
+            )}
+          </EmptyState>
+        ) : (
+          <ul
+            className="flex flex-wrap gap-2 [--row:8rem] after:grow-[1000] after:content-[''] sm:gap-3 sm:[--row:12rem] xl:[--row:15rem]"
+            aria-label="Gallery"
+          >
+            {tasks.map((t) => {
+              const i = viewable.findIndex((v) => v.id === t.id);
+              return (
+                <ResultTile
+                  key={t.id}
+                  t={t}
+                  highlight={t.id === highlight}
+                  onOpen={i >= 0 ? () => lightbox.open(i) : undefined}
+                  onReuse={onReuse}
+                />
+              );
+            })}
+          </ul>
+        )}
+        <Pagination label="Gallery pages" page={page} pages={pages} href={(p) => filterHref(filter, p)} />
+        {lightbox.element}
+      </section>
+    </OfferingsContext.Provider>
   );
 }

@@ -1,22 +1,81 @@
 /**
  * What can be done with a result, the same on its tile and in the lightbox: Reuse (the prompt, model and every
  * option back in the composer), Run again (the same request), Variations (the same with a new seed where the model
- * has one), Download, Open, Copy link, Delete. Run again and Variations post through the composer's fetcher, so a
- * shortfall or an error shows in the composer.
+ * has one), Edit and Animate (an image result becomes the picture a model starts from), Download, Open, Copy link,
+ * Delete. Run again and Variations post through the composer's fetcher, so a shortfall or an error shows in the
+ * composer.
  */
-import { Copy, Download, ExternalLink, Repeat, RotateCcw, Shuffle } from "lucide-react";
-import { useFetcher } from "react-router";
+import { Clapperboard, Copy, Download, ExternalLink, PenLine, Repeat, RotateCcw, Shuffle } from "lucide-react";
+import { createContext, useContext, useEffect, useState } from "react";
+import { Form, useFetcher } from "react-router";
 import { Button, buttonVariants, cn } from "~/components/ui";
 import { draftHref } from "./draft";
 import { HideButton } from "./hide-button";
-import type { ActionData, Draft, Task } from "./types";
+import { inputTarget } from "./inputs";
+import type { ActionData, Draft, Offering, Task } from "./types";
 
 export const CREATE_FETCHER = "studio-create";
+/** Edit and Animate answer through one fetcher the studio page watches: the draft lands in the composer. */
+export const USE_RESULT_FETCHER = "studio-use-result";
 
-export const draftOfTask = (t: Pick<Task, "offering" | "prompt" | "options">): Draft => ({
+/** The models on offer, for the model an Edit or an Animate switches to. */
+export const OfferingsContext = createContext<readonly Offering[]>([]);
+
+/**
+ * Edit / Animate: the action stores the result as the user's picture and answers a draft with it (with
+ * JavaScript), or sends the studio there with the draft in its address (without).
+ */
+export function UseResultForm({
+  task,
+  kind,
+  to,
+  className,
+  variant = "ghost",
+  onSent,
+  navigate = false,
+}: {
+  task: Pick<Task, "id" | "prompt">;
+  kind: "edit" | "animate";
+  to: string;
+  className?: string;
+  variant?: "ghost" | "secondary";
+  /** The form is sent (a menu or the lightbox closes: the composer is where it lands). */
+  onSent?: () => void;
+  /** From another page (the result's own): go to the studio with the draft rather than answer in place. */
+  navigate?: boolean;
+}) {
+  const fetcher = useFetcher<ActionData>({ key: USE_RESULT_FETCHER });
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const label = kind === "edit" ? "Edit" : "Animate";
+  const FormTag = navigate ? Form : fetcher.Form;
+  return (
+    <FormTag method="post" action="/studio" onSubmit={() => onSent?.()}>
+      <input type="hidden" name="intent" value="use-result" />
+      {hydrated && !navigate ? <input type="hidden" name="via" value="fetch" /> : null}
+      <input type="hidden" name="gen_id" value={task.id} />
+      <input type="hidden" name="kind" value={kind} />
+      <input type="hidden" name="to" value={to} />
+      <Button
+        type="submit"
+        variant={variant}
+        size="sm"
+        className={className}
+        aria-label={`${label}: ${task.prompt}`}
+        title={kind === "edit" ? "Change this picture with a prompt" : "Make a video that starts from this picture"}
+        disabled={!navigate && fetcher.state !== "idle"}
+      >
+        {kind === "edit" ? <PenLine aria-hidden="true" /> : <Clapperboard aria-hidden="true" />} {label}
+      </Button>
+    </FormTag>
+  );
+}
+
+export const draftOfTask = (t: Pick<Task, "offering" | "prompt" | "options" | "inputs">): Draft => ({
   offering: t.offering,
   prompt: t.prompt,
   options: t.options,
+  previews: t.inputs,
 });
 
 function RunForm({ task, variation }: { task: Task; variation: boolean }) {
@@ -56,15 +115,23 @@ export function ResultActions({
   task,
   onReuse,
   onHide,
+  onClose,
   className,
 }: {
   task: Task;
   onReuse: (d: Draft) => void;
   onHide?: () => void;
+  /** Edit or Animate was chosen: whatever holds these actions (a menu, the lightbox) closes. */
+  onClose?: () => void;
   className?: string;
 }) {
   const url = task.urls[0];
   const item = "w-full justify-start";
+  const offerings = useContext(OfferingsContext);
+  // Only a finished picture can be a model's input.
+  const picture = task.aiType === "image" && task.status === "completed" && Boolean(url);
+  const edit = picture ? inputTarget(offerings, "edit", task.offering) : undefined;
+  const animate = picture ? inputTarget(offerings, "animate") : undefined;
   return (
     <div className={cn("flex flex-col", className)}>
       <a
@@ -81,6 +148,10 @@ export function ResultActions({
       </a>
       <RunForm task={task} variation={false} />
       <RunForm task={task} variation />
+      {edit ? <UseResultForm task={task} kind="edit" to={edit.value} className={item} onSent={onClose} /> : null}
+      {animate ? (
+        <UseResultForm task={task} kind="animate" to={animate.value} className={item} onSent={onClose} />
+      ) : null}
       {url ? (
         <a
           href={url}

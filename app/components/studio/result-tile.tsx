@@ -54,6 +54,9 @@ function ActionsMenu({ task, onReuse, onHide }: { task: Task; onReuse: (d: Draft
             onReuse(d);
           }}
           onHide={onHide}
+          onClose={() => {
+            if (ref.current) ref.current.open = false;
+          }}
         />
       </div>
     </details>

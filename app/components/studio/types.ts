@@ -1,5 +1,6 @@
 import type { CancelResult } from "~/components/cancel-generation";
 import type { Route } from "../../routes/+types/studio";
+import type { UploadAnswer } from "./input-picker";
 
 export type Data = Route.ComponentProps["loaderData"];
 export type Offering = Data["offerings"][number];
@@ -11,6 +12,8 @@ export interface Draft {
   prompt: string;
   /** `opt_<key>` form values by key, as typed. */
   options: Record<string, string>;
+  /** A thumbnail URL for each picture among the options (`image`, `image_end`), where one is known. */
+  previews?: Record<string, string>;
 }
 
 export type ActionData =
@@ -23,6 +26,8 @@ export type ActionData =
       created?: string;
     }
   | { intent: "hide"; hidden: boolean; id: string }
+  | UploadAnswer
+  | { intent: "use-result"; draft?: Draft; error?: string }
   | { intent: "checkin"; added: boolean; text: string }
   /** Enhance prompt: the rewrite to edit, or why there is none. */
   | { intent: "enhance"; prompt?: string; error?: string }

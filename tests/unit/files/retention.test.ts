@@ -35,6 +35,7 @@ test("unused files are swept after FILE_RETENTION_DAYS; pinned ones stay", async
     expect(await sweepExpiredFiles(db, store, now)).toBe(1);
     const left = await db.many(db.select({ id: files.id }).from(files));
     expect(left.map((f) => f.id)).toEqual([used.id]);
+    expect(left.map((f) => f.id)).not.toContain(unused.id);
     expect(readdirSync(join(dir, "files"))).toEqual([used.storageKey.slice("files/".length)]);
     // A pin of a file that is gone refuses (the create then fails with "file not found").
     await db.run(db.delete(files).where(eq(files.id, used.id)));

@@ -152,6 +152,8 @@ describe("real responses match the documented schemas", () => {
       );
       await check("/api/webhooks/list", undefined, auth);
       await check("/api/webhooks/rotate-secret", { webhook_id: wh.webhook_id }, auth);
+      await check("/api/webhooks/update", { webhook_id: wh.webhook_id, description: "ref, renamed" }, auth);
+      await check("/api/webhooks/test", { webhook_id: wh.webhook_id }, auth);
       const g = await check("/api/generator/generate", ENDPOINTS["/api/generator/generate"].example, auth);
       await waitFor(g.gen_id, auth, "completed");
       let deliveries: any[] = [];

@@ -198,7 +198,7 @@ export async function historyPageJson(
  */
 export const HISTORY_PAGE_PG = `SELECT s.tasks AS n, g.* FROM user_generation_stats s LEFT JOIN LATERAL (
   SELECT id AS gen_id, ai_type, provider, model, prompt, result_urls, status,
-    CASE WHEN status = 'failed' THEN 0 ELSE credits_cost END AS credits_cost, created_at, started_at, completed_at,
+    CASE WHEN status = 'failed' THEN 0 ELSE credits_cost END AS credits_cost, created_at, started_at, completed_at, inputs,
     user_seq AS seq
   FROM generations WHERE user_id = s.user_id AND user_seq <= s.tasks - ? AND user_seq >= s.tasks - ? - ? + 1
   ) g ON true WHERE s.user_id = ?`;

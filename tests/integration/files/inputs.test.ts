@@ -75,6 +75,28 @@ describe("image inputs at create", () => {
     expect(opened.status).toBe(200);
   });
 
+  test("the simulated edit is drawn on the input: a 2:1 picture gives a 2:1 result, the prompt alone a square", async () => {
+    const u = await user();
+    const f = await upload(u, png(300, 150));
+    const edit = async (options: Record<string, unknown>) => {
+      const body = { ai_type: "image", provider: "openai", model: "gpt-image-1", prompt: "make it night", options };
+      const r = await it.api.post("/api/generator/generate", body, u);
+      expect(r.body.code).toBe(0);
+      let q = await it.api.post("/api/generator/query", { gen_id: r.body.data.gen_id }, u);
+      for (let i = 0; i < 200 && q.body.data.status !== "completed" && q.body.data.status !== "failed"; i++) {
+        await Bun.sleep(50);
+        q = await it.api.post("/api/generator/query", { gen_id: r.body.data.gen_id }, u);
+      }
+      expect(q.body.data.status).toBe("completed");
+      const res = await fetch(q.body.data.result_urls[0]);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      const view = new DataView(bytes.buffer);
+      return view.getUint32(16) / view.getUint32(20); // the PNG's IHDR width / height
+    };
+    expect(await edit({ image: f.file_id })).toBeCloseTo(2, 1);
+    expect(await edit({})).toBeCloseTo(1, 1);
+  });
+
   test("another user's file id is not found: nothing created or charged", async () => {
     const owner = await user();
     const other = await user();

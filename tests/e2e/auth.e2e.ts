@@ -36,10 +36,10 @@ test("a person signs up through the form and sees their profile", async ({ page 
   await expect(page).toHaveURL(/\/sign-in\?next=%2Faccount$/);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("wrong-password");
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.getByRole("alert")).toContainText("Email or password is incorrect");
   await page.getByLabel("Password").fill("correct-horse-battery");
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page).toHaveURL(/\/account$/);
 });
 

@@ -28,7 +28,7 @@ async function adminSession(page: Page) {
     await page.goto("/sign-in");
     await page.getByLabel("Email").fill(ADMIN);
     await page.getByLabel("Password").fill("correct-horse-battery");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page).toHaveURL(/\/studio$/);
   }
 }

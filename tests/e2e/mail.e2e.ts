@@ -78,7 +78,7 @@ test("sign up, confirm the address from the e-mail, sign in", async ({ page }) =
   await page.goto(`${BASE}/sign-in`);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("correct-horse-battery");
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.getByRole("alert")).toContainText("Confirm your e-mail address first");
 
   const mail = await smtp.take(email, "Confirm your e-mail address");
@@ -88,7 +88,7 @@ test("sign up, confirm the address from the e-mail, sign in", async ({ page }) =
   await page.locator("main").getByRole("link", { name: "Sign in" }).click();
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("correct-horse-battery");
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   // Signing in lands in the studio; the account page shows the confirmed address.
   await expect(page).toHaveURL(/\/studio$/);
   await page.goto(`${BASE}/account`);
@@ -124,10 +124,10 @@ test("forgot password → link from the e-mail → new password → sign in, all
 
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("correct-horse-battery");
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.getByRole("alert")).toContainText("Email or password is incorrect");
   await page.getByLabel("Password").fill("a-brand-new-secret");
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page).toHaveURL(/\/studio$/);
   await context.close();
 });

@@ -313,6 +313,8 @@ test("the Running filter lists queued tasks too; a running task can be canceled 
   const item = page.getByRole("listitem", { name: `Generation: ${prompt}` });
   // Straight to its page while it runs.
   await page.goto(`/studio/${await item.getAttribute("data-gen-id")}`);
+  // Once hydrated the cancel form answers in place (via=fetch); a click before that is the no-JavaScript post.
+  await page.locator('form input[name="via"][value="fetch"]').first().waitFor({ state: "attached" });
   await page.getByRole("button", { name: `Cancel: ${prompt}` }).click();
   await expect(page.getByTestId("status")).toHaveText("canceled");
   await expect(page).toHaveURL(/\/studio\/[0-9a-f-]{36}$/);

@@ -10,7 +10,7 @@ import { PICKER_SLOTS, type PickerSlot, slotsOf, takesImage } from "~/components
 import type { Draft } from "~/components/studio/types";
 import { findOffering, IMAGE_OPTION_NAMES, type Offering } from "~/domain/catalog";
 import { storeFile } from "~/domain/files/files.server";
-import { fileUrl } from "~/domain/files/links.server";
+import { fileUrl, inputsView } from "~/domain/files/links.server";
 import { resultAsInput } from "~/domain/generations/result-as-input.server";
 import { takeOrRefuse } from "~/domain/rate-limits/limiter.server";
 import { fileUploadBucket, fileUploadPolicy } from "~/domain/rate-limits/policy.server";
@@ -37,7 +37,13 @@ async function storeUpload(userId: string, upload: File) {
   return storeFile(deps, { userId, bytes: new Uint8Array(await upload.arrayBuffer()), source: "upload" });
 }
 
-/** A link to each picture among a task's or a draft's options: its file's (owner only), or the https URL itself. */
+/**
+ * A link to each picture of a task: what its stored `inputs` record (the files the creation pinned, whatever the
+ * options named: a fetched https URL became a file too), never the options, which a client wrote.
+ */
+export const taskPreviews = (row: { inputs?: string | null }): Record<string, string> => inputsView(row.inputs) ?? {};
+
+/** A link to each picture among a draft's options (not yet a task): its file's (owner only), or the https URL itself. */
 export function previewsOf(options: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const s of IMAGE_OPTION_NAMES) {

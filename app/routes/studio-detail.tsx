@@ -37,7 +37,7 @@ import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";
 import { getServices } from "~/lib/services.server";
 import { requireUiUser } from "~/lib/session.server";
-import { previewsOf } from "~/lib/studio-pictures.server";
+import { taskPreviews } from "~/lib/studio-pictures.server";
 import type { Route } from "./+types/studio-detail";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -93,7 +93,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       canceled: wasCanceled(row),
       urls: parseResultUrls(row),
       options,
-      inputs: Object.entries(previewsOf(raw)),
+      inputs: Object.entries(taskPreviews(row)),
       shape: shapeClass(row.aiType, raw),
       size: resultSize(row.aiType, raw),
       hidden: row.hiddenAt !== null,

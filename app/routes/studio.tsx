@@ -35,7 +35,7 @@ import { fieldErrors, StudioSchema } from "~/lib/forms";
 import { getGenerationRuntime } from "~/lib/generation-runtime.server";
 import { getServices } from "~/lib/services.server";
 import { requireUiUser } from "~/lib/session.server";
-import { formPictures, pictureAction, pictureOptions, previewsOf } from "~/lib/studio-pictures.server";
+import { formPictures, pictureAction, pictureOptions, previewsOf, taskPreviews } from "~/lib/studio-pictures.server";
 import type { Route } from "./+types/studio";
 
 export const meta: Route.MetaFunction = () => [{ title: "Studio — Atelier" }];
@@ -133,7 +133,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         // Every option as the form writes it, so Reuse and Run again send the same request.
         options: formOptions,
         /** A thumbnail of each picture the task started from. */
-        inputs: previewsOf(formOptions),
+        inputs: taskPreviews(r),
         seedable: Boolean(offering && "seed" in offering.options),
         createdAt: iso(r.createdAt)!,
       };

@@ -108,3 +108,28 @@ test("Edit: a finished picture of the user's becomes their file; another user's 
   expect(await stolen.text()).toContain("generation not found");
   expect((await it.api.post("/api/files/list", {}, { cookie: other.cookie })).body.data.total).toBe(0);
 });
+
+test("a result's 'started from' picture is the file its task pinned (inputs), not whatever its options say", async () => {
+  const { cookie } = await it.api.signUp(uniqueEmail("studio-previews"));
+  const r = await post(cookie, {
+    intent: "create",
+    make: "image",
+    offering: "image|openai|gpt-image-1",
+    prompt: "Make it dusk",
+    input_image: png(),
+  });
+  const genId = new URL(r.headers.get("location")!, it.server.url).searchParams.get("created")!;
+  const fileId = String((await optionsOf(genId)).image);
+  // The options are the request as written; the page must not send a browser to an address found there.
+  await queryServerDb(
+    it.server.dataDir,
+    "UPDATE generations SET options = ? WHERE id = ?",
+    JSON.stringify({ image: "https://tracker.example/pixel.png" }),
+    genId,
+  );
+  for (const path of ["/studio", `/studio/${genId}`]) {
+    const html = await (await fetch(`${it.server.url}${path}`, { headers: { cookie } })).text();
+    expect(html).toContain(`/files/${fileId}`);
+    expect(html).not.toContain('src="https://tracker.example');
+  }
+});

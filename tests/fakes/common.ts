@@ -3,6 +3,7 @@
  * next N create calls with a 429"), hanging responses that end when the fake
  * stops, and real result files (a PNG and an MP4) served from the fake's URL.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Server } from "bun";
@@ -34,6 +35,8 @@ export interface FetchedInput {
   url: string;
   contentType: string;
   bytes: number;
+  /** SHA-256 of what it received (hex): the very bytes Atelier stored, or not. */
+  sha256: string;
 }
 
 export class FakeState<F extends string = Fault> {
@@ -148,6 +151,8 @@ let seq = 0;
 export const fakeId = (prefix = "") =>
   `${prefix}${Date.now().toString(36)}${(seq++).toString(36).padStart(4, "0")}${Math.random().toString(36).slice(2, 8)}`;
 
+export const sha256hex = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
 /** The picture type of `bytes` by its signature (PNG, JPEG, WebP), as providers check an input; null otherwise. */
 export function pictureType(bytes: Uint8Array): string | null {
   const head = Buffer.from(bytes.subarray(0, 12));
@@ -173,6 +178,6 @@ export async function fetchInput(state: FakeState<string>, field: string, value:
   const bytes = new Uint8Array(await res.arrayBuffer());
   const contentType = pictureType(bytes);
   if (!contentType) return `${field} is not a supported image`;
-  state.fetched.push({ field, url: value, contentType, bytes: bytes.byteLength });
+  state.fetched.push({ field, url: value, contentType, bytes: bytes.byteLength, sha256: sha256hex(bytes) });
   return null;
 }

@@ -14,7 +14,17 @@
  * Errors are `{error: {code, message, status}}` (400 INVALID_ARGUMENT, 403 PERMISSION_DENIED, 429 RESOURCE_EXHAUSTED,
  * 500 INTERNAL); a model of the wrong kind for the method answers 404 NOT_FOUND as Google does.
  */
-import { FakeState, json, malformed, pictureType, type RunningFake, SAMPLE_MP4, SAMPLE_PNG, startFake } from "./common";
+import {
+  FakeState,
+  json,
+  malformed,
+  pictureType,
+  type RunningFake,
+  SAMPLE_MP4,
+  SAMPLE_PNG,
+  sha256hex,
+  startFake,
+} from "./common";
 
 export type GoogleOutcome = "succeeded" | "blocked";
 
@@ -39,7 +49,7 @@ function inlinePicture(state: FakeState<string>, field: string, data: unknown, m
   const bytes = new Uint8Array(Buffer.from(data, "base64"));
   const type = pictureType(bytes);
   if (!type || type !== mimeType) return `${field}: Unable to process input image (${String(mimeType)})`;
-  state.fetched.push({ field, url: "", contentType: type, bytes: bytes.byteLength });
+  state.fetched.push({ field, url: "", contentType: type, bytes: bytes.byteLength, sha256: sha256hex(bytes) });
   return null;
 }
 

@@ -5,7 +5,17 @@
  * errors as `{error: {message, type, param, code}}`, including the 429 for an
  * exhausted quota and the 400 of the safety system.
  */
-import { FakeState, type Fault, json, malformed, pictureType, type RunningFake, SAMPLE_PNG, startFake } from "./common";
+import {
+  FakeState,
+  type Fault,
+  json,
+  malformed,
+  pictureType,
+  type RunningFake,
+  SAMPLE_PNG,
+  sha256hex,
+  startFake,
+} from "./common";
 
 const MODELS = new Set(["dall-e-2", "dall-e-3", "gpt-image-1", "gpt-image-1-mini"]);
 const SIZES: Record<string, Set<string>> = {
@@ -77,7 +87,7 @@ async function editProblem(
         message: `Invalid image file or mode for '${field}'. Supported formats are ${field === "mask" ? "'png'" : "'png', 'jpeg' and 'webp'"}.`,
         param: field,
       };
-    state.fetched.push({ field, url: "", contentType: type, bytes: bytes.byteLength });
+    state.fetched.push({ field, url: "", contentType: type, bytes: bytes.byteLength, sha256: sha256hex(bytes) });
   }
   return null;
 }

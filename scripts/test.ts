@@ -11,6 +11,7 @@
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { junitCounts, junitFailures, playwrightFailures } from "./test-reports";
 
 const root = join(import.meta.dir, "..");
 const args = process.argv.slice(2);
@@ -25,6 +26,8 @@ interface Step {
   skipped: number;
   ok: boolean;
   seconds: number;
+  /** What failed, one line each ("file › test: first line of the error"), printed after the summary. */
+  failures?: string[];
 }
 const steps: Step[] = [];
 
@@ -39,18 +42,6 @@ async function step(name: string, fn: () => Promise<Omit<Step, "name" | "seconds
   const r = await fn();
   steps.push({ name, ...r, seconds: Math.round((performance.now() - t0) / 100) / 10 });
   return r.ok;
-}
-
-function junitCounts(file: string) {
-  if (!existsSync(file)) return { passed: 0, failed: 0, skipped: 0 };
-  const xml = readFileSync(file, "utf8");
-  const m = /<testsuites[^>]*\btests="(\d+)"[^>]*\bfailures="(\d+)"(?:[^>]*\bskipped="(\d+)")?/.exec(xml);
-  const errors = Number(/<testsuites[^>]*\berrors="(\d+)"/.exec(xml)?.[1] ?? 0);
-  if (!m) return { passed: 0, failed: 0, skipped: 0 };
-  const tests = Number(m[1]);
-  const failures = Number(m[2]) + errors;
-  const skipped = Number(m[3] ?? 0);
-  return { passed: tests - failures - skipped, failed: failures, skipped };
 }
 
 /** Installs a Debian package with apt when its binary is missing (never a downloaded binary). */
@@ -111,7 +102,7 @@ if (built && only !== "e2e" && only !== "integration-pg") {
     const c = junitCounts(out);
     // A crash before any report is a failure too.
     if (code !== 0 && c.failed === 0) c.failed = 1;
-    return { ok: code === 0, ...c };
+    return { ok: code === 0, ...c, failures: junitFailures(out) };
   });
 }
 
@@ -134,7 +125,7 @@ if (built && (!only || only === "integration-pg")) {
       );
       const c = junitCounts(out);
       if (code !== 0 && c.failed === 0) c.failed = 1;
-      return { ok: code === 0, ...c };
+      return { ok: code === 0, ...c, failures: junitFailures(out) };
     } finally {
       await pg.stop();
     }
@@ -150,14 +141,17 @@ if (built && !skipE2e && (!only || only === "e2e")) {
     let passed = 0;
     let failed = code === 0 ? 0 : 1;
     let skipped = 0;
+    let failures: string[] = [];
     const report = join(root, "test-results/e2e.json");
     if (existsSync(report)) {
-      const stats = JSON.parse(readFileSync(report, "utf8")).stats ?? {};
+      const json = JSON.parse(readFileSync(report, "utf8"));
+      const stats = json.stats ?? {};
       passed = (stats.expected ?? 0) + (stats.flaky ?? 0);
       failed = Math.max(stats.unexpected ?? 0, code === 0 ? 0 : 1);
       skipped = stats.skipped ?? 0;
+      failures = playwrightFailures(json.suites);
     }
-    return { ok: code === 0, passed, failed, skipped };
+    return { ok: code === 0, passed, failed, skipped, failures };
   });
 }
 
@@ -184,6 +178,8 @@ for (const s of steps) {
     `${s.ok ? "✓" : "✗"} ${s.name.padEnd(44)} ${String(s.passed).padStart(4)} passed, ${s.failed} failed${s.skipped ? `, ${s.skipped} skipped` : ""}  (${s.seconds}s)`,
   );
 }
+const failures = steps.flatMap((s) => (s.failures ?? []).map((f) => `  ${s.name}: ${f}`));
+if (failures.length) console.log(`\nFailed:\n${failures.slice(0, 40).join("\n")}`);
 const passed = steps.reduce((a, s) => a + s.passed, 0);
 const failed = steps.reduce((a, s) => a + s.failed, 0);
 const skipped = steps.reduce((a, s) => a + s.skipped, 0);

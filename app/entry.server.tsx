@@ -2,6 +2,7 @@ import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from "react-router";
+import { captchaCspOf } from "./lib/captcha.server";
 import { getConfig, requireAuthSecret } from "./lib/config.server";
 import { log } from "./lib/log.server";
 import { newNonce, setDocumentHeaders } from "./lib/security-headers.server";
@@ -34,7 +35,7 @@ export default async function handleRequest(
   _loadContext: RouterContextProvider,
 ) {
   const nonce = newNonce();
-  setDocumentHeaders(responseHeaders, nonce);
+  setDocumentHeaders(responseHeaders, nonce, captchaCspOf(getConfig()));
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }

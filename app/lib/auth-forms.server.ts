@@ -28,8 +28,14 @@ const FORWARDED = [
   "x-forwarded-host",
 ];
 
-export function authPost(request: Request, path: string, body: Record<string, unknown>): Promise<AuthReply> {
-  return authCall(request, "POST", path, body);
+/** `extra` adds headers of the server's own (the sign-up form's captcha token, captcha.server.ts). */
+export function authPost(
+  request: Request,
+  path: string,
+  body: Record<string, unknown>,
+  extra?: Record<string, string>,
+): Promise<AuthReply> {
+  return authCall(request, "POST", path, body, extra);
 }
 
 /** A GET of better-auth's (the verification link), with the visitor's cookie: who opens the link matters. */
@@ -42,6 +48,7 @@ async function authCall(
   method: "GET" | "POST",
   path: string,
   body?: Record<string, unknown>,
+  extra: Record<string, string> = {},
 ): Promise<AuthReply> {
   const { auth, config } = getServices();
   const headers = new Headers({ "content-type": "application/json" });
@@ -49,6 +56,7 @@ async function authCall(
     const v = request.headers.get(name);
     if (v !== null) headers.set(name, v);
   }
+  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
   if (method === "GET") headers.delete("content-type");
   const inner = new Request(`${config.publicUrl}/api/auth${path}`, {
     method,

@@ -97,6 +97,14 @@ const EnvSchema = z.object({
   OIDC_CLIENT_SECRET: opt,
   /** The provider's name on the sign-in button ("Continue with <OIDC_NAME>"); unset: "Single sign-on". */
   OIDC_NAME: z.string().trim().min(1).max(60).optional(),
+  /** A captcha on e-mail sign-up (docs/self-hosting.md "Captcha"): `turnstile` (Cloudflare) or `hcaptcha`, with both keys. */
+  CAPTCHA_PROVIDER: z.enum(["turnstile", "hcaptcha"]).optional(),
+  CAPTCHA_SITE_KEY: opt,
+  CAPTCHA_SECRET_KEY: opt,
+  /** The provider's siteverify endpoint instead of its public one (a local fake in tests). */
+  CAPTCHA_VERIFY_URL: url.optional(),
+  /** How long sign-up waits for the verify endpoint before refusing (fails closed). */
+  CAPTCHA_TIMEOUT_MS: int(100, 9_000).default(5_000),
   /** Behind a reverse proxy: take the client address from the last X-Forwarded-For entry. */
   TRUST_PROXY: bool.default(false),
 
@@ -233,6 +241,16 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   if (Boolean(e.OIDC_ISSUER) !== Boolean(e.OIDC_CLIENT_ID)) {
     throw new ConfigError("invalid configuration: OIDC_CLIENT_ID: OIDC_ISSUER and OIDC_CLIENT_ID must be set together");
+  }
+  if (e.CAPTCHA_PROVIDER) {
+    for (const key of ["CAPTCHA_SITE_KEY", "CAPTCHA_SECRET_KEY"] as const)
+      if (!e[key]) throw new ConfigError(`invalid configuration: ${key}: required when CAPTCHA_PROVIDER is set`);
+  } else {
+    for (const key of ["CAPTCHA_SITE_KEY", "CAPTCHA_SECRET_KEY", "CAPTCHA_VERIFY_URL"] as const)
+      if (e[key])
+        throw new ConfigError(
+          `invalid configuration: CAPTCHA_PROVIDER: required when ${key} is set (turnstile or hcaptcha)`,
+        );
   }
   if (e.S3_PUBLIC_URL && !e.S3_BUCKET) {
     throw new ConfigError("invalid configuration: S3_BUCKET: required when S3_PUBLIC_URL is set");

@@ -15,26 +15,37 @@ const COMMON: Record<string, string> = {
 
 export const newNonce = () => randomBytes(16).toString("base64");
 
-/** The CSP of an HTML page: our own scripts (by nonce), styles and media; avatars and stored results may be on other https hosts. */
-export function documentCsp(nonce: string): string {
-  return [
-    "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
-    "style-src 'self'",
-    "img-src 'self' data: blob: https:",
-    "media-src 'self' blob: https:",
-    "connect-src 'self'",
-    "font-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join("; ");
+/**
+ * The CSP of an HTML page: our own scripts (by nonce), styles and media; avatars and stored results may be on other
+ * https hosts. `extra` adds sources per directive: a configured captcha's widget (captcha.server.ts), nothing else.
+ */
+export function documentCsp(nonce: string, extra: Partial<Record<string, readonly string[]>> = {}): string {
+  const directives: [string, string][] = [
+    ["default-src", "'self'"],
+    ["script-src", `'self' 'nonce-${nonce}'`],
+    ["style-src", "'self'"],
+    ["img-src", "'self' data: blob: https:"],
+    ["media-src", "'self' blob: https:"],
+    ["connect-src", "'self'"],
+    ["font-src", "'self'"],
+    ["frame-src", "'self'"],
+    ["object-src", "'none'"],
+    ["base-uri", "'none'"],
+    ["form-action", "'self'"],
+    ["frame-ancestors", "'none'"],
+  ];
+  return directives
+    .map(([name, value]) => (extra[name]?.length ? `${name} ${value} ${extra[name].join(" ")}` : `${name} ${value}`))
+    .join("; ");
 }
 
-export function setDocumentHeaders(headers: Headers, nonce: string): void {
+export function setDocumentHeaders(
+  headers: Headers,
+  nonce: string,
+  extra: Partial<Record<string, readonly string[]>> = {},
+): void {
   for (const [k, v] of Object.entries(COMMON)) headers.set(k, v);
-  headers.set("Content-Security-Policy", documentCsp(nonce));
+  headers.set("Content-Security-Policy", documentCsp(nonce, extra));
 }
 
 const OTHER_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";

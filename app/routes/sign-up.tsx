@@ -1,9 +1,11 @@
 import { Form, redirect, useNavigation } from "react-router";
+import { CaptchaWidget } from "~/components/auth/captcha-widget";
 import { ProviderButtons } from "~/components/auth/provider-buttons";
 import { AuthCard, Button, Field, Notice } from "~/components/ui";
 import { inviterOf } from "~/domain/billing/orders.server";
 import { authErrorMessage } from "~/lib/auth-errors";
 import { authPost } from "~/lib/auth-forms.server";
+import { CAPTCHA_HEADER, captchaTokenOf, captchaWidgetOf } from "~/lib/captcha.server";
 import { fieldErrors, SignUpSchema } from "~/lib/forms";
 import { getServices } from "~/lib/services.server";
 import { getUiUser } from "~/lib/session.server";
@@ -16,7 +18,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (await getUiUser(request)) throw redirect("/studio");
   const ref = new URL(request.url).searchParams.get("ref") ?? "";
   const { db, config } = getServices();
-  return { ref, inviter: await inviterOf(db, ref), providers: signInProviders(config) };
+  return {
+    ref,
+    inviter: await inviterOf(db, ref),
+    providers: signInProviders(config),
+    captcha: captchaWidgetOf(config),
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -27,13 +34,15 @@ export async function action({ request }: Route.ActionArgs) {
       errors: fieldErrors(parsed.error),
       values: { name: String(form.name ?? ""), email: String(form.email ?? "") },
     };
-  // `ref` travels with the body; the user-create hook resolves it to invited_by.
-  const reply = await authPost(request, "/sign-up/email", {
-    name: parsed.data.name,
-    email: parsed.data.email,
-    password: parsed.data.password,
-    ref: parsed.data.ref,
-  });
+  // `ref` travels with the body; the user-create hook resolves it to invited_by. The captcha widget's token goes
+  // where better-auth's captcha plugin reads it (no token: the plugin refuses, when a captcha is configured).
+  const token = captchaTokenOf(form);
+  const reply = await authPost(
+    request,
+    "/sign-up/email",
+    { name: parsed.data.name, email: parsed.data.email, password: parsed.data.password, ref: parsed.data.ref },
+    token ? { [CAPTCHA_HEADER]: token } : {},
+  );
   if (!reply.ok)
     return { errors: { form: authErrorMessage(reply) }, values: { name: parsed.data.name, email: parsed.data.email } };
   // Without a mail transport sign-up signs in; with one, the account waits for its verified address
@@ -116,6 +125,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
           hint="At least 8 characters."
           error={errors.password}
         />
+        {loaderData.captcha ? <CaptchaWidget captcha={loaderData.captcha} attempt={actionData} /> : null}
         <Button type="submit" className="w-full" disabled={busy}>
           {busy ? "Creating account…" : "Sign up"}
         </Button>

@@ -52,6 +52,7 @@ export default [
   // ---- machine clients with an API key: MCP (docs/mcp.md) and the OpenAI-compatible images API (docs/openai-compat.md)
   route("mcp", "routes/mcp.ts"),
   route("v1/images/generations", "routes/v1/images-generations.ts"),
+  route("v1/images/edits", "routes/v1/images-edits.ts"),
   route("v1/*", "routes/v1/not-found.ts"),
 
   // ---- "Continue with <provider>": a form post that starts the provider's sign-in (no JavaScript needed)

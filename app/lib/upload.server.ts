@@ -1,30 +1,46 @@
 /**
- * Reading one uploaded file from a multipart body (POST /api/files): the body is counted while it streams in and
- * refused once it passes the file limit plus room for the multipart framing, so a huge upload is never held whole.
- * The client's file name and declared type are ignored: the bytes alone are judged (app/domain/files/image.server.ts).
+ * Reading uploaded files from a multipart body (POST /api/files, POST /v1/images/edits): the body is counted while it
+ * streams in and refused once it passes the files' limit plus room for the multipart framing, so a huge upload is
+ * never held whole. The client's file name and declared type are ignored: the bytes alone are judged
+ * (app/domain/files/image.server.ts).
  */
 import { readBodyCapped } from "./body.server";
 import { AppError } from "./errors";
 
-/** Room for the boundary lines and part headers around the file. */
+/** Room for the boundary lines and part headers around the files and fields. */
 const FRAMING_BYTES = 16 * 1024;
 
-export async function readUploadedFile(request: Request, maxBytes: number): Promise<Uint8Array> {
+const ONE_FILE = "send multipart/form-data with one field named file";
+
+/**
+ * The multipart form of a body of at most `maxFileBytes` per file × `files` plus framing. FILE_PARAMS (with
+ * `reason`) when it is not multipart or malformed, FILE_TOO_LARGE when it is larger.
+ */
+export async function readMultipartForm(
+  request: Request,
+  opts: { maxFileBytes: number; files: number; reason: string },
+): Promise<FormData> {
   const type = request.headers.get("content-type") ?? "";
-  if (!/^multipart\/form-data\s*;/i.test(type))
-    throw new AppError("FILE_PARAMS", { reason: "send multipart/form-data with one field named file" });
-  const body = await readBodyCapped(request, maxBytes + FRAMING_BYTES);
-  if (body === null) throw new AppError("FILE_TOO_LARGE", { max: maxBytes });
-  let form: FormData;
+  if (!/^multipart\/form-data\s*;/i.test(type)) throw new AppError("FILE_PARAMS", { reason: opts.reason });
+  const body = await readBodyCapped(request, opts.maxFileBytes * opts.files + FRAMING_BYTES);
+  if (body === null) throw new AppError("FILE_TOO_LARGE", { max: opts.maxFileBytes });
   try {
-    form = await new Response(body as Uint8Array<ArrayBuffer>, { headers: { "content-type": type } }).formData();
+    return await new Response(body as Uint8Array<ArrayBuffer>, { headers: { "content-type": type } }).formData();
   } catch {
     throw new AppError("FILE_PARAMS", { reason: "malformed multipart body" });
   }
-  const parts = form.getAll("file");
-  const file = parts[0];
-  if (parts.length !== 1 || typeof file === "string" || !file)
-    throw new AppError("FILE_PARAMS", { reason: "send multipart/form-data with one field named file" });
+}
+
+/** A form part's bytes when it is a file of at most `maxBytes` (FILE_TOO_LARGE otherwise). */
+export async function fileBytes(file: File, maxBytes: number): Promise<Uint8Array> {
   if (file.size > maxBytes) throw new AppError("FILE_TOO_LARGE", { max: maxBytes });
   return new Uint8Array(await file.arrayBuffer());
+}
+
+export async function readUploadedFile(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const form = await readMultipartForm(request, { maxFileBytes: maxBytes, files: 1, reason: ONE_FILE });
+  const parts = form.getAll("file");
+  const file = parts[0];
+  if (parts.length !== 1 || typeof file === "string" || !file) throw new AppError("FILE_PARAMS", { reason: ONE_FILE });
+  return fileBytes(file, maxBytes);
 }

@@ -136,9 +136,10 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
   const server = listen(config, {
     port: config.PORT,
     hostname: config.HOST,
-    // Bodies are limited to 1 MiB per endpoint; this is the transport ceiling, raised for uploads (FILE_MAX_BYTES
-    // plus the multipart framing; app/lib/upload.server.ts counts the upload's own bytes).
-    maxRequestBodySize: Math.max(8 * 1024 * 1024, config.FILE_MAX_BYTES + 64 * 1024),
+    // Bodies are limited to 1 MiB per endpoint; this is the transport ceiling, raised for uploads (two files of
+    // FILE_MAX_BYTES, an image edit's picture and mask, plus the multipart framing; app/lib/upload.server.ts counts
+    // each route's own bytes).
+    maxRequestBodySize: Math.max(8 * 1024 * 1024, 2 * config.FILE_MAX_BYTES + 64 * 1024),
     idleTimeout: 120,
     async fetch(request, server) {
       const t0 = performance.now();

@@ -26,6 +26,14 @@ export interface GenerateImagesArgs {
 export type TaskView = Awaited<ReturnType<typeof queryGeneration>>;
 
 export async function generateImages(deps: GenerateImagesDeps, args: GenerateImagesArgs): Promise<TaskView[]> {
+  return awaitImageTasks(deps, args, await createImageTasks(deps, args));
+}
+
+/** The request's tasks, all or none: a refusal of the k-th cancels those already created. Returns their ids. */
+export async function createImageTasks(
+  deps: GenerateImagesDeps,
+  args: Pick<GenerateImagesArgs, "userId" | "apiKeyId" | "request">,
+): Promise<string[]> {
   const ids: string[] = [];
   try {
     for (let i = 0; i < args.request.n; i++) {
@@ -40,6 +48,15 @@ export async function generateImages(deps: GenerateImagesDeps, args: GenerateIma
     for (const id of ids) await cancelGeneration(deps, args.userId, id).catch(() => undefined);
     throw error;
   }
+  return ids;
+}
+
+/** Waits for the tasks together (at most `timeoutMs` in all), then their query views. */
+export async function awaitImageTasks(
+  deps: Pick<GenerateImagesDeps, "db">,
+  args: Pick<GenerateImagesArgs, "userId" | "timeoutMs" | "signal">,
+  ids: string[],
+): Promise<TaskView[]> {
   const endAt = Date.now() + args.timeoutMs;
   for (const id of ids) {
     await waitForFinish(deps.db, id, { timeoutMs: Math.max(0, endAt - Date.now()), signal: args.signal });

@@ -2,8 +2,10 @@
  * OpenAI's images request read as Atelier generate requests (docs/openai-compat.md): `model` is an OpenAI model id
  * (`dall-e-3`, `gpt-image-1`: the openai provider's models) or `<provider>/<model>` for any image model of the
  * catalog; `size` becomes the model's `size` when it has one, else the closest of its `aspect_ratio` values;
- * `quality` and `style` pass to models that take them (OpenAI's names translated between its two models). Pure:
- * refusals are OpenAiRefusal, which the route answers in OpenAI's error shape.
+ * `quality` and `style` pass to models that take them (OpenAI's names translated between its two models). Edits
+ * take the models whose catalog entry has an `image` option; OpenAI's edit models (`dall-e-2`, `gpt-image-1`) are
+ * the openai provider's `gpt-image-1`, the one that edits. Pure: refusals are OpenAiRefusal, which the route answers
+ * in OpenAI's error shape.
  */
 import { findOffering, type Offering, type OptionSpec } from "~/domain/catalog";
 
@@ -106,12 +108,46 @@ function optionalString(body: Record<string, unknown>, param: string): string | 
   return v;
 }
 
+/** OpenAI's edit models: both are served by the catalog's model that edits (docs/openai-compat.md "Edits"). */
+export const EDIT_MODEL_ALIASES: Readonly<Record<string, string>> = {
+  "dall-e-2": "openai/gpt-image-1",
+  "gpt-image-1": "openai/gpt-image-1",
+};
+export const DEFAULT_EDIT_MODEL = "gpt-image-1";
+
+/** A model for `/v1/images/edits`: an image model of the catalog with an `image` option (400 otherwise). */
+export function resolveEditModel(model: string, withMask: boolean): Offering {
+  const offering = resolveImageModel(EDIT_MODEL_ALIASES[model] ?? model);
+  if (offering.options.image?.type !== "image")
+    throw invalid(
+      "model",
+      `The model \`${model}\` does not take an input image. Use ${DEFAULT_EDIT_MODEL} or a model whose options include image (POST /api/models).`,
+    );
+  if (withMask && offering.options.mask?.type !== "image")
+    throw invalid("mask", `The model \`${model}\` does not take a mask.`);
+  return offering;
+}
+
 /** The request's fields checked in OpenAI's terms; fields it does not use (`user`, `background`…) are ignored. */
 export function parseImagesRequest(body: unknown): ImagesRequest {
   if (!isObject(body)) throw new OpenAiRefusal(400, "The request body must be a JSON object.", null, null);
+  return parseFields(body, resolveImageModel(optionalString(body, "model") ?? "dall-e-3"));
+}
+
+/**
+ * The text fields of an edits form (multipart: every value a string, `n` too). The picture and the mask are the
+ * route's to read; `withMask` says whether a mask came, which the model must take.
+ */
+export function parseEditsRequest(fields: Record<string, string>, withMask: boolean): ImagesRequest {
+  const { n, ...rest } = fields;
+  const body: Record<string, unknown> = { ...rest };
+  if (n !== undefined) body.n = /^\d{1,3}$/.test(n) ? Number(n) : n;
+  return parseFields(body, resolveEditModel(optionalString(body, "model") ?? DEFAULT_EDIT_MODEL, withMask));
+}
+
+function parseFields(body: Record<string, unknown>, offering: Offering): ImagesRequest {
   const prompt = optionalString(body, "prompt");
   if (!prompt?.trim()) throw new OpenAiRefusal(400, "Missing required parameter: 'prompt'.", "prompt", null);
-  const offering = resolveImageModel(optionalString(body, "model") ?? "dall-e-3");
   const n = body.n ?? 1;
   if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > MAX_IMAGES)
     throw invalid("n", `Invalid value for 'n': expected an integer from 1 to ${MAX_IMAGES}.`);

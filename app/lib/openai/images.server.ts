@@ -5,13 +5,19 @@
  */
 
 import { MAX_WAIT_SECONDS, takeWaitSlot } from "~/domain/generations/wait.server";
-import { generateImages, type TaskView } from "~/domain/openai-compat/generate-images.server";
+import {
+  type GenerateImagesArgs,
+  type GenerateImagesDeps,
+  generateImages,
+  type TaskView,
+} from "~/domain/openai-compat/generate-images.server";
 import { OpenAiRefusal, parseImagesRequest } from "~/domain/openai-compat/images";
 import { readJsonBody, requireScope } from "~/lib/api.server";
 import { getGenerationRuntime } from "~/lib/generation-runtime.server";
+import type { Caller } from "~/lib/identity.server";
 import { requireKeyCaller, takeRateUnits } from "~/lib/key-gate.server";
 import { BASELINE_HEADERS } from "~/lib/security-headers.server";
-import { getServices } from "~/lib/services.server";
+import { getServices, type Services } from "~/lib/services.server";
 import { fromRefusal, NO_RETRY_HEADERS, type OpenAiError, openAiErrorResponse, openAiFailure } from "./respond.server";
 
 export const IMAGES_ROUTE = "/v1/images/generations";
@@ -68,7 +74,23 @@ async function answer(views: TaskView[], format: "url" | "b64_json"): Promise<Re
   );
 }
 
-export async function handleImagesGenerations(request: Request): Promise<Response> {
+/** What a request asks for, read after its key and scope: how many images, in which form, and how to make them. */
+export interface ImagesJob {
+  n: number;
+  responseFormat: "url" | "b64_json";
+  run: (deps: GenerateImagesDeps, base: Omit<GenerateImagesArgs, "request">) => Promise<TaskView[]>;
+}
+
+/**
+ * The flow both images endpoints share: the key, POST only, the route's scopes, the request read (`read`), one rate
+ * unit per image, a wait slot, the tasks made and awaited, OpenAI's answer.
+ */
+export async function serveImages(
+  request: Request,
+  route: string,
+  scopeRoutes: readonly string[],
+  read: (services: Services, caller: Caller) => Promise<ImagesJob>,
+): Promise<Response> {
   const services = getServices();
   let release: (() => void) | null = null;
   try {
@@ -82,9 +104,9 @@ export async function handleImagesGenerations(request: Request): Promise<Respons
         headers: { Allow: "POST" },
       });
     }
-    requireScope(caller, "/api/generator/generate");
-    const parsed = parseImagesRequest(await readJsonBody(request));
-    const rateHeaders = await takeRateUnits(services, caller, IMAGES_ROUTE, parsed.n);
+    for (const scopeRoute of scopeRoutes) requireScope(caller, scopeRoute);
+    const job = await read(services, caller);
+    const rateHeaders = await takeRateUnits(services, caller, route, job.n);
     release = takeWaitSlot(caller.user.id);
     if (!release) {
       return openAiErrorResponse({
@@ -95,23 +117,18 @@ export async function handleImagesGenerations(request: Request): Promise<Respons
         headers: { ...rateHeaders, "Retry-After": "5" },
       });
     }
-    const views = await generateImages(
+    const runtime = getGenerationRuntime();
+    const views = await job.run(
       {
         db: services.db,
         clock: services.clock,
         config: services.config,
-        providers: getGenerationRuntime().providers,
-        files: getGenerationRuntime().files,
+        providers: runtime.providers,
+        files: runtime.files,
       },
-      {
-        userId: caller.user.id,
-        apiKeyId: caller.apiKeyId,
-        request: parsed,
-        timeoutMs: MAX_WAIT_SECONDS * 1000,
-        signal: request.signal,
-      },
+      { userId: caller.user.id, apiKeyId: caller.apiKeyId, timeoutMs: MAX_WAIT_SECONDS * 1000, signal: request.signal },
     );
-    const response = await answer(views, parsed.responseFormat);
+    const response = await answer(views, job.responseFormat);
     for (const [name, value] of Object.entries(rateHeaders)) response.headers.set(name, value);
     return response;
   } catch (error) {
@@ -120,3 +137,13 @@ export async function handleImagesGenerations(request: Request): Promise<Respons
     release?.();
   }
 }
+
+export const handleImagesGenerations = (request: Request) =>
+  serveImages(request, IMAGES_ROUTE, ["/api/generator/generate"], async () => {
+    const parsed = parseImagesRequest(await readJsonBody(request));
+    return {
+      n: parsed.n,
+      responseFormat: parsed.responseFormat,
+      run: (deps, base) => generateImages(deps, { ...base, request: parsed }),
+    };
+  });

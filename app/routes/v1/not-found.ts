@@ -6,7 +6,7 @@ const notFound = ({ request }: { request: Request }) =>
     status: 404,
     type: "invalid_request_error",
     code: "unknown_url",
-    message: `Unrecognized request URL (${request.method}: ${new URL(request.url).pathname}). Atelier answers POST /v1/images/generations.`,
+    message: `Unrecognized request URL (${request.method}: ${new URL(request.url).pathname}). Atelier answers POST /v1/images/generations and POST /v1/images/edits.`,
   });
 export const action = notFound;
 export const loader = notFound;

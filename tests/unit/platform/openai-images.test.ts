@@ -1,10 +1,10 @@
 /** OpenAI's images request read as Atelier generate requests (app/domain/openai-compat/images.ts). */
 import { describe, expect, test } from "bun:test";
-import { OpenAiRefusal, parseImagesRequest } from "~/domain/openai-compat/images";
+import { OpenAiRefusal, parseEditsRequest, parseImagesRequest } from "~/domain/openai-compat/images";
 
-const refusal = (body: unknown) => {
+const refusal = (body: unknown, parse: (body: unknown) => unknown = parseImagesRequest) => {
   try {
-    parseImagesRequest(body);
+    parse(body);
   } catch (e) {
     if (e instanceof OpenAiRefusal) return { status: e.status, param: e.param, code: e.code };
     throw e;
@@ -64,5 +64,42 @@ describe("parseImagesRequest", () => {
     expect(refusal({ prompt: "  " })).toMatchObject({ param: "prompt" });
     expect(refusal({ prompt: "x", response_format: "png" })).toMatchObject({ param: "response_format" });
     expect(refusal([])).toMatchObject({ status: 400, param: null });
+  });
+});
+
+describe("parseEditsRequest", () => {
+  const edit = (fields: Record<string, string>, mask = false) => parseEditsRequest(fields, mask);
+  const editRefusal = (fields: Record<string, string>, mask = false) => refusal(fields, () => edit(fields, mask));
+
+  test("dall-e-2 and gpt-image-1 (the default) are gpt-image-1; a catalog model edits when it takes an image", () => {
+    for (const model of [undefined, "dall-e-2", "gpt-image-1"]) {
+      const fields = { prompt: "x", ...(model ? { model } : {}) };
+      expect(edit(fields, true).input).toMatchObject({ provider: "openai", model: "gpt-image-1" });
+    }
+    expect(edit({ prompt: "x", model: "replicate/black-forest-labs/flux-kontext-pro" }).input.provider).toBe(
+      "replicate",
+    );
+    expect(edit({ prompt: "x", n: "3", response_format: "b64_json" })).toMatchObject({
+      n: 3,
+      responseFormat: "b64_json",
+    });
+  });
+
+  test("a model without an image option is 400 on model, without a mask option 400 on mask; form fields checked", () => {
+    expect(editRefusal({ prompt: "x", model: "dall-e-3" })).toEqual({
+      status: 400,
+      param: "model",
+      code: "invalid_value",
+    });
+    expect(editRefusal({ prompt: "x", model: "replicate/black-forest-labs/flux-schnell" })).toMatchObject({
+      param: "model",
+    });
+    expect(editRefusal({ prompt: "x", model: "replicate/black-forest-labs/flux-kontext-pro" }, true)).toMatchObject({
+      param: "mask",
+    });
+    expect(editRefusal({ prompt: "x", model: "dall-e-9" })).toMatchObject({ status: 404, param: "model" });
+    for (const n of ["0", "5", "1.5", "two"]) expect(editRefusal({ prompt: "x", n })).toMatchObject({ param: "n" });
+    expect(editRefusal({ prompt: "x", size: "256x256" })).toMatchObject({ param: "size" });
+    expect(editRefusal({})).toMatchObject({ param: "prompt" });
   });
 });

@@ -1,0 +1,58 @@
+/**
+ * `POST /v1/images/edits` as Atelier tasks (docs/openai-compat.md "Edits"): the picture (and the mask) stored as the
+ * user's files exactly as `POST /api/files` stores an upload (the upload rate limit, the bytes judged, the storage
+ * quota: files.server.ts), then the tasks created and awaited like `/v1/images/generations` with `options.image`
+ * (and `options.mask`) set to the stored file ids. A request refused before its tasks exist removes the files again;
+ * once a task exists it holds them (pinned, docs/api.md "Files").
+ */
+import { deleteFile, type FileDeps, storeFile } from "~/domain/files/files.server";
+import { takeOrRefuse } from "~/domain/rate-limits/limiter.server";
+import { fileUploadBucket, fileUploadPolicy } from "~/domain/rate-limits/policy.server";
+import type { Config } from "~/lib/config.server";
+import { log } from "~/lib/log.server";
+import {
+  awaitImageTasks,
+  createImageTasks,
+  type GenerateImagesArgs,
+  type GenerateImagesDeps,
+  type TaskView,
+} from "./generate-images.server";
+
+export interface EditImagesArgs extends GenerateImagesArgs {
+  image: Uint8Array;
+  mask: Uint8Array | null;
+}
+
+/** One unit of the user's upload limit (the bucket `POST /api/files` takes from), refused with RATE_LIMITED. */
+export async function takeUploadUnit(
+  deps: Pick<GenerateImagesDeps, "db" | "clock"> & { config: Pick<Config, "FILE_UPLOAD_LIMIT"> },
+  userId: string,
+): Promise<void> {
+  await takeOrRefuse(deps.db, fileUploadBucket(userId), fileUploadPolicy(deps.config), deps.clock.now());
+}
+
+export async function editImages(deps: GenerateImagesDeps, args: EditImagesArgs): Promise<TaskView[]> {
+  const fileDeps: FileDeps = { db: deps.db, clock: deps.clock, config: deps.config, store: deps.files };
+  const stored: string[] = [];
+  let ids: string[];
+  try {
+    const image = await storeFile(fileDeps, { userId: args.userId, bytes: args.image, source: "upload" });
+    stored.push(image.id);
+    const options: Record<string, unknown> = { ...args.request.input.options, image: image.id };
+    if (args.mask) {
+      await takeUploadUnit(deps, args.userId);
+      const mask = await storeFile(fileDeps, { userId: args.userId, bytes: args.mask, source: "upload" });
+      stored.push(mask.id);
+      options.mask = mask.id;
+    }
+    const input = { ...args.request.input, options };
+    ids = await createImageTasks(deps, { ...args, request: { ...args.request, input } });
+  } catch (error) {
+    for (const id of stored)
+      await deleteFile(fileDeps, args.userId, id).catch((e) =>
+        log.warn("removing a refused edit's file failed", { error: e }),
+      );
+    throw error;
+  }
+  return awaitImageTasks(deps, args, ids);
+}

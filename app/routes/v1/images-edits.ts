@@ -1,0 +1,5 @@
+import { handleImagesEdits } from "~/lib/openai/edits.server";
+
+// OpenAI-compatible image edits (docs/openai-compat.md "Edits").
+export const action = ({ request }: { request: Request }) => handleImagesEdits(request);
+export const loader = ({ request }: { request: Request }) => handleImagesEdits(request);

@@ -3,7 +3,10 @@
  * npm, storing objects on disk) behind a small proxy that verifies AWS
  * Signature V4 the way S3 does — s3rver itself skips SigV4 checks. Signed
  * requests with a wrong secret get S3's 403 SignatureDoesNotMatch; unsigned
- * requests may only read objects (a public-read bucket).
+ * requests may only read objects (a public-read bucket). Presigned URLs
+ * (query-string SigV4: X-Amz-Signature, X-Amz-Expires) are verified too, and
+ * refused once expired, so a test can tell a valid presigned link from a
+ * plain object URL.
  */
 import { createHash, createHmac } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -17,8 +20,8 @@ export interface S3Fake {
   accessKeyId: string;
   secretAccessKey: string;
   region: string;
-  /** Every request that reached the proxy, with whether its signature verified. */
-  log: { method: string; path: string; signed: boolean; verified: boolean }[];
+  /** Every request that reached the proxy, with whether its signature verified (`presigned`: in the query string). */
+  log: { method: string; path: string; signed: boolean; verified: boolean; presigned?: boolean }[];
   /** Env vars that point Bun's S3 client (and createS3Storage) at this fake. */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -96,6 +99,64 @@ export function verifySigV4(
   return { ok: true };
 }
 
+/**
+ * Recomputes a presigned URL's signature (query-string auth: every X-Amz-* parameter but the signature is signed,
+ * the payload is UNSIGNED-PAYLOAD) and checks it has not expired.
+ */
+export function verifyPresigned(
+  req: { method: string; url: URL; headers: Headers },
+  creds: { accessKeyId: string; secretAccessKey: string },
+  now = Date.now(),
+): { ok: true } | { ok: false; code: string; message: string } {
+  const q = req.url.searchParams;
+  const denied = (message: string) => ({ ok: false as const, code: "AccessDenied", message });
+  if (q.get("X-Amz-Algorithm") !== "AWS4-HMAC-SHA256") return denied("Unsupported algorithm.");
+  const [keyId, date, region, service] = (q.get("X-Amz-Credential") ?? "").split("/");
+  if (keyId !== creds.accessKeyId)
+    return {
+      ok: false,
+      code: "InvalidAccessKeyId",
+      message: "The AWS Access Key Id you provided does not exist in our records.",
+    };
+  const amzDate = q.get("X-Amz-Date") ?? "";
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(amzDate);
+  const expires = Number(q.get("X-Amz-Expires"));
+  if (!m || !amzDate.startsWith(date ?? "-") || !Number.isInteger(expires)) return denied("Malformed query auth.");
+  const signedAt = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+  if (now > signedAt + expires * 1000) return denied("Request has expired");
+  const query = [...q.entries()]
+    .filter(([k]) => k !== "X-Amz-Signature")
+    .map(([k, v]) => [enc(k), enc(v)] as const)
+    .sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0))
+    .map(([k, v]) => `${k}=${v}`)
+    .join("&");
+  const signedHeaders = q.get("X-Amz-SignedHeaders") ?? "host";
+  const canonicalHeaders = signedHeaders
+    .split(";")
+    .map((n) => `${n}:${(req.headers.get(n) ?? "").trim().replace(/\s+/g, " ")}\n`)
+    .join("");
+  const canonicalRequest = [
+    req.method,
+    req.url.pathname,
+    query,
+    canonicalHeaders,
+    signedHeaders,
+    "UNSIGNED-PAYLOAD",
+  ].join("\n");
+  const scope = `${date}/${region}/${service}/aws4_request`;
+  const stringToSign = ["AWS4-HMAC-SHA256", amzDate, scope, sha256hex(canonicalRequest)].join("\n");
+  const kSigning = hmac(hmac(hmac(hmac(`AWS4${creds.secretAccessKey}`, date!), region!), service!), "aws4_request");
+  const expected = createHmac("sha256", kSigning).update(stringToSign).digest("hex");
+  if (expected !== q.get("X-Amz-Signature"))
+    return {
+      ok: false,
+      code: "SignatureDoesNotMatch",
+      message:
+        "The request signature we calculated does not match the signature you provided. Check your key and signing method.",
+    };
+  return { ok: true };
+}
+
 export async function startS3Fake(
   opts: { port?: number; bucket?: string; accessKeyId?: string; secretAccessKey?: string; region?: string } = {},
 ): Promise<S3Fake> {
@@ -122,6 +183,16 @@ export async function startS3Fake(
       const body = new Uint8Array(await req.arrayBuffer());
       const signed = req.headers.has("authorization");
       let verified = false;
+      if (url.searchParams.has("X-Amz-Signature")) {
+        const v = verifyPresigned({ method: req.method, url, headers: req.headers }, { accessKeyId, secretAccessKey });
+        log.push({ method: req.method, path: url.pathname, signed: true, verified: v.ok, presigned: true });
+        if (!v.ok) return s3Error(403, v.code, v.message);
+        const query = new URLSearchParams([...url.searchParams].filter(([k]) => !k.startsWith("X-Amz-")));
+        const res = await fetch(`http://127.0.0.1:${backendPort}${url.pathname}${query.size ? `?${query}` : ""}`, {
+          method: req.method,
+        });
+        return new Response(res.body, { status: res.status, headers: res.headers });
+      }
       if (signed) {
         const v = verifySigV4(
           { method: req.method, url, headers: req.headers, body },

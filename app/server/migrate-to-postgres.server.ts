@@ -96,10 +96,15 @@ const INTERNAL_TABLE = /^(sqlite_|__drizzle)/;
 /**
  * Tables the target's own triggers fill while the others are copied: not copied (a copy would count every task twice),
  * then checked against the source's rows (user_generation_stats.tasks = the user's rows in generations).
- * user_credit_stats is filled so from the grants; generations.user_seq, a copied column, is set again by the target's
- * trigger as each task arrives.
+ * user_credit_stats is filled so from the grants, user_task_counts and gallery_entries from the tasks; generations.user_seq,
+ * a copied column, is set again by the target's trigger as each task arrives.
  */
-const DERIVED = new Set<SQLiteTable>([schema.userGenerationStats, schema.userCreditStats]);
+const DERIVED = new Set<SQLiteTable>([
+  schema.userGenerationStats,
+  schema.userCreditStats,
+  schema.userTaskCounts,
+  schema.galleryEntries,
+]);
 const TASKS_BY_USER = `SELECT user_id, count(*) AS n FROM generations GROUP BY user_id ORDER BY user_id`;
 
 /** The URL without its password, for messages. */

@@ -65,7 +65,7 @@ export const generations = sqliteTable(
       .on(t.userId, t.createdAt, t.id)
       .where(sql`status IN ('pending', 'processing')`),
     index("generations_user_finished_idx").on(t.userId, t.completedAt).where(sql`status IN ('completed', 'failed')`),
-    // The gallery's total is the task count less the removed ones, which this index holds alone.
+    // The removed tasks alone (a small set; the gallery's totals are user_task_counts).
     index("generations_user_hidden_idx").on(t.userId).where(sql`hidden_at IS NOT NULL`),
   ],
 );
@@ -94,6 +94,52 @@ export const userGenerationStats = sqliteTable("user_generation_stats", {
   /** The number of the user's unfinished tasks (the studio's "still running?" and the header's live list). */
   unfinished: integer("unfinished").notNull().default(0),
 });
+
+/**
+ * Per-user task counts by type and status, one row per (user, ai_type, status) that ever had a task: `tasks` = the
+ * user's rows of that type in that status, `hidden` = those of them removed from the studio gallery. Kept by database
+ * triggers on every insert, delete and change of owner, type, status or removal (docs/data-layer.md), so the gallery's
+ * total under any filter is a sum of at most eight rows instead of a count of the user's history.
+ */
+export const userTaskCounts = sqliteTable(
+  "user_task_counts",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    aiType: text("ai_type").notNull(),
+    status: text("status").notNull(),
+    tasks: integer("tasks").notNull().default(0),
+    hidden: integer("hidden").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.aiType, t.status] })],
+);
+
+/**
+ * The studio gallery's orders: each task the owner has not removed has one entry per gallery list it belongs to
+ * (`grp`: '' every such task, its type, and once finished its status and "type status"), with `seq` its place in that
+ * list, oldest first, 1 … the list's length with no gap in (created_at, gen_id) order. Kept by database triggers
+ * (docs/data-layer.md), so a gallery page under any filter is a range of `seq`, whatever the page.
+ */
+export const galleryEntries = sqliteTable(
+  "gallery_entries",
+  {
+    genId: text("gen_id").notNull(),
+    grp: text("grp").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull(),
+    seq: integer("seq").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.genId, t.grp] }),
+    // A new entry's place: its predecessor in the list, and the newer ones it moves up (usually none).
+    index("gallery_entries_place_idx").on(t.userId, t.grp, t.createdAt, t.genId),
+    // A page: a range of places.
+    index("gallery_entries_seq_idx").on(t.userId, t.grp, t.seq),
+  ],
+);
 
 /** Idempotency-Key of generate: one row per (user, key); the primary key decides concurrent duplicates. */
 export const idempotencyKeys = sqliteTable(

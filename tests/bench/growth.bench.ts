@@ -9,7 +9,8 @@
  * Users, sessions and keys are made over HTTP; the history through bulk SQL both engines accept (one statement per
  * table, rows derived from the user's own rows) that keeps every invariant; after loading, the integrity is checked
  * (SQLite integrity_check and foreign_key_check, every grant's use equal to its allocations, every debit's charge,
- * the task counter, and where this checkout has them the grant counter and the dense history ordinals). A failed
+ * the task counter, and where this checkout has them the grant counter, the dense history ordinals, the per-(type,
+ * status) counters and the gallery lists' places). A failed
  * check stops the run.
  *
  * Then, alternated in each round (wrk c16, a thread and its connections on the other core), for the new and the heavy
@@ -158,6 +159,25 @@ async function integrity(db: Db, engine: string): Promise<string[]> {
     if (granted.length > 0) problems.push(`${granted.length} users whose grant counter is wrong`);
   } catch {
     // A checkout without the ordinals and the grant counter (a --root run of an older one).
+  }
+  try {
+    const counts = await q(`SELECT g.user_id FROM generations g GROUP BY g.user_id, g.ai_type, g.status
+      HAVING count(*) <> coalesce((SELECT max(c.tasks) FROM user_task_counts c
+          WHERE c.user_id = g.user_id AND c.ai_type = g.ai_type AND c.status = g.status), -1)
+        OR count(g.hidden_at) <> (SELECT max(c.hidden) FROM user_task_counts c
+          WHERE c.user_id = g.user_id AND c.ai_type = g.ai_type AND c.status = g.status)`);
+    if (counts.length > 0) problems.push(`${counts.length} (user, type, status) counters that are wrong`);
+    const lists = await q(`SELECT user_id, grp FROM gallery_entries GROUP BY user_id, grp
+      HAVING count(DISTINCT seq) <> count(*) OR max(seq) <> count(*) OR min(seq) <> 1`);
+    if (lists.length > 0) problems.push(`${lists.length} gallery lists whose places are not 1 … n`);
+    const kept = await q(`SELECT g.user_id FROM generations g WHERE g.hidden_at IS NULL GROUP BY g.user_id
+      HAVING count(*) <> (SELECT count(*) FROM gallery_entries e WHERE e.user_id = g.user_id AND e.grp = '')
+        OR count(*) <> (SELECT count(*) FROM gallery_entries e WHERE e.user_id = g.user_id AND e.grp IN ('image', 'video'))
+        OR count(CASE WHEN g.status IN ('completed', 'failed') THEN 1 END) <> (SELECT count(*) FROM gallery_entries e
+          WHERE e.user_id = g.user_id AND e.grp IN ('completed', 'failed'))`);
+    if (kept.length > 0) problems.push(`${kept.length} users whose gallery lists miss or repeat tasks`);
+  } catch {
+    // A checkout without the gallery's counters and lists (a --root run of an older one).
   }
   return problems;
 }

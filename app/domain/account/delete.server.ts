@@ -158,6 +158,14 @@ export async function deleteAccount(deps: DeleteDeps, u: UserRow): Promise<Delet
     const inputFiles = yield* many(
       tx.delete(files).where(eq(files.userId, u.id)).returning({ storageKey: files.storageKey }),
     );
+    // Marked deleted before its tasks leave the gallery: the gallery's triggers then drop its lists at once instead of
+    // renumbering what is left after each task (docs/data-layer.md).
+    yield* run(
+      tx
+        .update(user)
+        .set({ deletedAt: new Date(now) })
+        .where(eq(user.id, u.id)),
+    );
     const tasks = yield* many(
       tx
         .update(generations)

@@ -44,6 +44,7 @@ const GROWING = [
   "verification",
   "checkouts",
   "webhook_events",
+  "gallery_entries",
 ];
 const CONFIG = { IMAGE_DEADLINE_MS: 600_000, VIDEO_DEADLINE_MS: 1_200_000 };
 const flux = findOffering("image", "replicate", "black-forest-labs/flux-schnell")!;
@@ -54,6 +55,11 @@ const TRIGGER_STATEMENTS = [
   "UPDATE generations SET user_seq = user_seq + 1 WHERE user_id = 'u' AND created_at >= 1 AND (created_at > 1 OR id > 'x')",
   "SELECT g.user_seq FROM generations g WHERE g.user_id = 'u' AND g.created_at <= 1 AND (g.created_at < 1 OR g.id < 'x') ORDER BY g.created_at DESC, g.id DESC LIMIT 1",
   "UPDATE generations SET user_seq = user_seq - 1 WHERE user_id = 'u' AND user_seq > 5",
+  // gallery_entries_place / _close, generations_gallery_*: a task's places in the gallery's lists.
+  "UPDATE gallery_entries SET seq = seq + 1 WHERE user_id = 'u' AND grp = 'g' AND created_at >= 1 AND (created_at > 1 OR gen_id > 'x')",
+  "SELECT e.seq FROM gallery_entries e WHERE e.user_id = 'u' AND e.grp = 'g' AND e.created_at <= 1 AND (e.created_at < 1 OR e.gen_id < 'x') ORDER BY e.created_at DESC, e.gen_id DESC LIMIT 1",
+  "UPDATE gallery_entries SET seq = seq - 1 WHERE user_id = 'u' AND grp = 'g' AND seq > 5",
+  "DELETE FROM gallery_entries WHERE gen_id = 'x' AND grp NOT IN ('', 'image')",
 ];
 
 /** Runs the hot paths of a user with some history; every statement they send is recorded by the caller. */
@@ -101,7 +107,12 @@ async function exercise(db: Db) {
   await listRecent(db, u, { page: 2, pageSize: 2 });
   await setHidden(db, u, last.id, true, clock);
   await listRecent(db, u, { page: 1, pageSize: 2 }, { galleryOnly: true });
-  await galleryNeighbours(db, last);
+  for (const f of [{ aiType: "image" }, { status: "completed" }, { aiType: "image", status: "failed" }] as const)
+    await listRecent(db, u, { page: 2, pageSize: 1 }, { ...f, galleryOnly: true });
+  await listRecent(db, u, { page: 1, pageSize: 2 }, { status: "running", galleryOnly: true });
+  await listRecent(db, u, { page: 1, pageSize: 2 }, { aiType: "video", status: "pending", galleryOnly: true });
+  await galleryNeighbours(db, claimed[0]!.row);
+  await setHidden(db, u, last.id, false, clock);
   await isPremium(db, u, clock);
   await getActiveSubscription(db, u, clock);
   await sweepRetention(db, clock, { webhookRetentionDays: 30 });

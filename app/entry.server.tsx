@@ -2,10 +2,9 @@ import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from "react-router";
-import { captchaCspOf } from "./lib/captcha.server";
 import { getConfig, requireAuthSecret } from "./lib/config.server";
 import { log } from "./lib/log.server";
-import { newNonce, setDocumentHeaders } from "./lib/security-headers.server";
+import { documentCspExtras, newNonce, setDocumentHeaders } from "./lib/security-headers.server";
 import { initServices } from "./lib/services.server";
 
 // The CLI (serve, migrate, admin, backup, version) lives in the server bundle,
@@ -35,7 +34,7 @@ export default async function handleRequest(
   _loadContext: RouterContextProvider,
 ) {
   const nonce = newNonce();
-  setDocumentHeaders(responseHeaders, nonce, captchaCspOf(getConfig()));
+  setDocumentHeaders(responseHeaders, nonce, documentCspExtras(getConfig()));
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }

@@ -6,6 +6,9 @@
  * nothing to run.
  */
 import { randomBytes } from "node:crypto";
+import { captchaCspOf } from "./captcha.server";
+import type { Config } from "./config.server";
+import { providerFormOrigins } from "./sign-in-providers.server";
 
 const COMMON: Record<string, string> = {
   "X-Frame-Options": "DENY",
@@ -37,6 +40,20 @@ export function documentCsp(nonce: string, extra: Partial<Record<string, readonl
   return directives
     .map(([name, value]) => (extra[name]?.length ? `${name} ${value} ${extra[name].join(" ")}` : `${name} ${value}`))
     .join("; ");
+}
+
+type CspExtras = Partial<Record<string, readonly string[]>>;
+
+/**
+ * What the configuration adds to the pages' CSP: a captcha widget's hosts, and the sign-in providers' origins in
+ * `form-action` (their "Continue with …" form posts are redirected there). Nothing when neither is configured.
+ */
+export function documentCspExtras(config: Config): CspExtras {
+  const extras: Record<string, string[]> = {};
+  for (const [name, sources] of Object.entries(captchaCspOf(config))) extras[name] = [...(sources ?? [])];
+  const origins = providerFormOrigins(config);
+  if (origins.length) extras["form-action"] = origins;
+  return extras;
 }
 
 export function setDocumentHeaders(

@@ -39,6 +39,46 @@ export function signInProviders(config: ProviderSettings): SignInProvider[] {
   return out;
 }
 
+/** Where Google and GitHub ask the person to sign in (their authorization endpoints' origins). */
+const AUTHORIZATION_ORIGINS = { google: "https://accounts.google.com", github: "https://github.com" } as const;
+
+/**
+ * The origins a "Continue with …" form post is redirected to. Browsers hold a form's redirects to the page's CSP
+ * `form-action` too, so the pages name them (security-headers.server.ts); an OpenID Connect provider is expected to
+ * ask at its issuer's origin (toProvider covers one that does not).
+ */
+export function providerFormOrigins(config: ProviderSettings): string[] {
+  return signInProviders(config).map((p) =>
+    p.id === "oidc" ? new URL(config.OIDC_ISSUER!).origin : AUTHORIZATION_ORIGINS[p.id],
+  );
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The answer to a provider form post: a redirect to the provider's authorization URL when the pages' `form-action`
+ * names its origin; otherwise a small page that moves on by itself (a refresh is a new navigation, not the form's
+ * redirect), with a link for a browser that does not follow refreshes.
+ */
+export function toProvider(config: ProviderSettings, url: string, headers: Headers): Response {
+  const origin = new URL(url).origin;
+  if (providerFormOrigins(config).includes(origin)) {
+    headers.set("location", url);
+    return new Response(null, { status: 302, headers });
+  }
+  const href = escapeHtml(url);
+  headers.set("content-type", "text/html; charset=utf-8");
+  headers.set(
+    "content-security-policy",
+    "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  );
+  headers.set("referrer-policy", "no-referrer");
+  return new Response(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="0;url=${href}"><title>Signing in…</title></head><body><p>Taking you to your sign-in provider… <a href="${href}">Continue</a></p></body></html>`,
+    { status: 200, headers },
+  );
+}
+
 /** The name a provider id (or "credential", the password) shows under on the account page. */
 export function signInMethodName(config: ProviderSettings, providerId: string): string {
   if (providerId === "credential") return "Password";

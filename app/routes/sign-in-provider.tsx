@@ -4,7 +4,7 @@ import { requireSameOrigin } from "~/lib/csrf.server";
 import { isAppError } from "~/lib/errors";
 import { getServices } from "~/lib/services.server";
 import { safeNext } from "~/lib/session.server";
-import { signInProviders } from "~/lib/sign-in-providers.server";
+import { signInProviders, toProvider } from "~/lib/sign-in-providers.server";
 import type { Route } from "./+types/sign-in-provider";
 
 /**
@@ -35,7 +35,7 @@ export async function action({ request }: Route.ActionArgs) {
   });
   const url = reply.data?.url;
   if (!reply.ok || typeof url !== "string") return back(reply.code?.toLowerCase() ?? "provider_unavailable");
-  return redirect(url, { headers: reply.headers });
+  return toProvider(config, url, reply.headers);
 }
 
 export const loader = () => redirect("/sign-in");

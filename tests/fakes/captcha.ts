@@ -3,8 +3,11 @@
  * `{success, "error-codes"}`). The token decides: `pass…` succeeds when the secret is the expected one, `hang` never
  * answers (until the fake stops), `broken` is a 500, anything else is refused as a wrong answer.
  *
- *   const verify = startCaptchaFake("secret");   // CAPTCHA_VERIFY_URL: verify.url
+ *   const verify = await startCaptchaFake("secret");   // CAPTCHA_VERIFY_URL: verify.url
  */
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
 export interface CaptchaVerifyCall {
   contentType: string;
   fields: Record<string, string>;
@@ -16,38 +19,46 @@ export interface CaptchaFake {
   stop(): Promise<void>;
 }
 
-export function startCaptchaFake(secret: string): CaptchaFake {
+export async function startCaptchaFake(secret: string): Promise<CaptchaFake> {
   const calls: CaptchaVerifyCall[] = [];
-  const hanging = new Set<() => void>();
-  const server = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    async fetch(req) {
-      const contentType = req.headers.get("content-type") ?? "";
-      const text = await req.text();
-      const fields: Record<string, string> = contentType.includes("json")
-        ? (JSON.parse(text) as Record<string, string>)
-        : Object.fromEntries(new URLSearchParams(text));
-      calls.push({ contentType, fields });
-      const token = fields.response ?? "";
-      if (token === "hang")
-        return new Promise<Response>((resolve) => hanging.add(() => resolve(new Response("stopped", { status: 503 }))));
-      if (token === "broken") return new Response("upstream error", { status: 500 });
-      if (token.startsWith("pass") && fields.secret === secret)
-        return Response.json({ success: true, hostname: "127.0.0.1", "error-codes": [] });
-      return Response.json({
-        success: false,
-        "error-codes": [fields.secret === secret ? "invalid-input-response" : "invalid-input-secret"],
-      });
-    },
+  const hanging = new Set<ServerResponse>();
+  // node:http, not Bun.serve: the Playwright runner (Node) starts it too.
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString("utf8");
+    const contentType = req.headers["content-type"] ?? "";
+    const fields: Record<string, string> = contentType.includes("json")
+      ? (JSON.parse(text) as Record<string, string>)
+      : Object.fromEntries(new URLSearchParams(text));
+    calls.push({ contentType, fields });
+    const token = fields.response ?? "";
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(body));
+    };
+    if (token === "hang") {
+      hanging.add(res);
+      return;
+    }
+    if (token === "broken") return json(500, { error: "upstream error" });
+    if (token.startsWith("pass") && fields.secret === secret)
+      return json(200, { success: true, hostname: "127.0.0.1", "error-codes": [] });
+    json(200, {
+      success: false,
+      "error-codes": [fields.secret === secret ? "invalid-input-response" : "invalid-input-secret"],
+    });
   });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${server.port}/siteverify`,
+    url: `http://127.0.0.1:${port}/siteverify`,
     calls,
     async stop() {
-      for (const release of hanging) release();
+      for (const res of hanging) res.destroy();
       hanging.clear();
-      await server.stop(true);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }

@@ -4,7 +4,7 @@
  * pass makes the account, and a refusal, a broken endpoint or one that never answers refuses the sign-up with a clear
  * message and writes nothing (no account, no credits).
  */
-import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { type CaptchaFake, startCaptchaFake } from "../../fakes/captcha";
 import { uniqueEmail } from "../../support/client";
 import { CookieBrowser } from "../../support/cookie-browser";
@@ -16,14 +16,18 @@ setDefaultTimeout(60_000);
 const SECRET = "0x-captcha-secret";
 const SITE_KEY = "0x-captcha-site-key";
 const TIMEOUT_MS = 1500;
-const turnstile: CaptchaFake = startCaptchaFake(SECRET);
-const hcaptcha: CaptchaFake = startCaptchaFake(SECRET);
+let turnstile: CaptchaFake;
+let hcaptcha: CaptchaFake;
+beforeAll(async () => {
+  turnstile = await startCaptchaFake(SECRET);
+  hcaptcha = await startCaptchaFake(SECRET);
+});
 afterAll(async () => {
-  await turnstile.stop();
-  await hcaptcha.stop();
+  await turnstile?.stop();
+  await hcaptcha?.stop();
 });
 
-const s = serverForFile({
+const s = serverForFile(() => ({
   env: {
     JOBS: "off",
     AUTH_RATE_LIMIT: "off",
@@ -34,7 +38,7 @@ const s = serverForFile({
     CAPTCHA_VERIFY_URL: turnstile.url,
     CAPTCHA_TIMEOUT_MS: String(TIMEOUT_MS),
   },
-});
+}));
 
 const accounts = (email: string) =>
   countIn(s.server.dataDir, `SELECT count(*) AS n FROM "user" WHERE email = ?`, email);
@@ -150,7 +154,7 @@ describe("captcha on the sign-up page", () => {
 });
 
 describe("hCaptcha", () => {
-  const h = serverForFile({
+  const h = serverForFile(() => ({
     env: {
       JOBS: "off",
       AUTH_RATE_LIMIT: "off",
@@ -159,7 +163,7 @@ describe("hCaptcha", () => {
       CAPTCHA_SECRET_KEY: SECRET,
       CAPTCHA_VERIFY_URL: hcaptcha.url,
     },
-  });
+  }));
 
   test("the form's h-captcha-response goes to siteverify urlencoded with the site key; a refusal makes nothing", async () => {
     const html = await (await fetch(`${h.server.url}/sign-up`)).text();

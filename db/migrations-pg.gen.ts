@@ -274,5 +274,13 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795799807887,
     "hash": "60268d39ad3b2afb3a678459ccb63aa8b88589af62d2cc4f482e4739a2cbfe73"
+  },
+  {
+    "sql": [
+      "ALTER TABLE \"generations\" ADD COLUMN \"compare_id\" text;\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795800917091,
+    "hash": "5a93a5feadc755820b5074643560ef1093d239c40d97928e84f8332aa008bd0a"
   }
 ];

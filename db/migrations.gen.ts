@@ -289,5 +289,13 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795799807237,
     "hash": "3c363457b27b4f0aec8991173b51fa4ef8e4333e6c9354bf60cf22f6d195ca98"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `generations` ADD `compare_id` text;"
+    ],
+    "bps": true,
+    "folderMillis": 1795800915940,
+    "hash": "38d861b69e07230ab8676aa99955dc63bb6a74cbd232bc18a06167165b621450"
   }
 ];

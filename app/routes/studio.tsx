@@ -27,6 +27,7 @@ import { listRecent, setHidden } from "~/domain/generations/gallery.server";
 import { startGeneration } from "~/domain/generations/start-generation.server";
 import { wasCanceled } from "~/domain/generations/status";
 import { chargedCost, parseResultUrls } from "~/domain/generations/views.server";
+import { startComparison } from "~/domain/studio/compare.server";
 import { enhanceOffer, enhancePrompt } from "~/domain/studio/enhance.server";
 import { iso } from "~/lib/clock";
 import { errorBody } from "~/lib/envelope";
@@ -135,6 +136,8 @@ export async function loader({ request }: Route.LoaderArgs) {
         /** A thumbnail of each picture the task started from. */
         inputs: taskPreviews(r),
         seedable: Boolean(offering && "seed" in offering.options),
+        /** Tasks of one Compare share it: the gallery shows them side by side in one row. */
+        compareId: r.compareId,
         createdAt: iso(r.createdAt)!,
       };
     }),
@@ -144,7 +147,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const { user } = await requireUiUser(request);
   const services = getServices();
-  const form = Object.fromEntries(await request.formData());
+  const formData = await request.formData();
+  const form = Object.fromEntries(formData);
   if (form.intent === "hide" || form.intent === "unhide") {
     try {
       const row = await setHidden(
@@ -200,6 +204,8 @@ export async function action({ request }: Route.ActionArgs) {
       text: r.added ? UI_MESSAGES.CHECKIN_ADDED : UI_MESSAGES.CHECKIN_ALREADY,
     };
   }
+  // The compare button comes after the form's hidden intent, so its value is the last (the one kept).
+  if (form.intent === "compare") return compare(user.id, form, formData.getAll("compare").map(String));
   const [aiType = "", prov = "", mod = ""] = String(form.offering ?? "").split("|");
   const picked = findOffering(aiType, prov, mod);
   const values: Draft = {
@@ -239,6 +245,35 @@ export async function action({ request }: Route.ActionArgs) {
       return { intent: "create", errors: {}, values, shortfall: p };
     }
     if (isAppError(error)) return { intent: "create", errors: { form: error.message }, values };
+    throw error;
+  }
+}
+
+/** Compare: the prompt on each checked model, created together or not at all (app/domain/studio/compare.server.ts). */
+async function compare(userId: string, form: Record<string, FormDataEntryValue>, models: string[]) {
+  const services = getServices();
+  const values: Draft = { offering: String(form.offering ?? ""), prompt: String(form.prompt ?? ""), options: {} };
+  const answer = (extra: Partial<Extract<ActionData, { intent: "create" }>>) => ({
+    intent: "create" as const,
+    errors: {},
+    values,
+    compare: models,
+    ...extra,
+  });
+  const parsed = StudioSchema.pick({ prompt: true }).safeParse(form);
+  if (!parsed.success) return answer({ errors: fieldErrors(parsed.error) });
+  try {
+    const { rows } = await startComparison(
+      { ...services, providers: getGenerationRuntime().providers },
+      { userId, prompt: parsed.data.prompt, models },
+    );
+    if (form.via === "fetch") return answer({ created: rows[0]!.id });
+    const q = new URLSearchParams({ created: rows[0]!.id, model: values.offering, prompt: parsed.data.prompt });
+    return redirect(`/studio?${q}`);
+  } catch (error) {
+    if (isAppError(error) && error.code === "INSUFFICIENT_CREDITS")
+      return answer({ shortfall: error.params as { need: number; have: number } });
+    if (isAppError(error)) return answer({ errors: { compare: error.message } });
     throw error;
   }
 }

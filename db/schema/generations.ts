@@ -48,6 +48,8 @@ export const generations = sqliteTable(
     apiKeyId: text("api_key_id"),
     /** The task's input pictures, JSON `{option name: file id}` (image, image_end, mask); null when it has none. */
     inputs: text("inputs"),
+    /** Tasks made together by the studio's Compare (one prompt, several models) share this id; null otherwise. */
+    compareId: text("compare_id"),
   },
   (t) => [
     index("generations_user_created_idx").on(t.userId, t.createdAt, t.id),

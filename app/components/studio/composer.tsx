@@ -10,6 +10,7 @@ import type { FetcherWithComponents } from "react-router";
 import { ModelOptions } from "~/components/model-options";
 import { Button, cn, coverInput, FieldError, inputClass, Notice, plural } from "~/components/ui";
 import type { AiType } from "~/domain/catalog";
+import { ComparePanel } from "./compare-panel";
 import { draftOf, readDraft, saveDraft } from "./draft";
 import { EnhanceButton } from "./enhance-button";
 import { InputChip, pictureIn, useInputUpload } from "./input-picker";
@@ -54,6 +55,7 @@ export function Composer({
   const formRef = useRef<HTMLFormElement>(null);
   const promptRef = useRef<HTMLTextAreaElement>(null);
   const optionsRef = useRef<HTMLDetailsElement>(null);
+  const compareRef = useRef<HTMLDetailsElement>(null);
   const [hydrated, setHydrated] = useState(false);
   // The pictures attached (a file id or an https URL each, with a thumbnail), kept apart from the typed options.
   const [inputs, setInputs] = useState<Partial<Record<PickerSlot, InputValue>>>(() =>
@@ -135,12 +137,13 @@ export function Composer({
     if (hydrated && formRef.current) saveDraft({ ...draftOf(formRef.current), previews });
   }, [offering, hydrated, inputs]);
 
-  // The options panel lies over the results: a click elsewhere, Escape or Generate folds it away.
+  // The options and compare panels lie over the results: a click elsewhere, Escape or Generate folds them away.
   useEffect(() => {
     const close = (e: Event) => {
-      const panel = optionsRef.current;
-      if (!panel?.open) return;
-      if (e instanceof KeyboardEvent ? e.key === "Escape" : !panel.contains(e.target as Node)) panel.open = false;
+      for (const panel of [optionsRef.current, compareRef.current]) {
+        if (!panel?.open) continue;
+        if (e instanceof KeyboardEvent ? e.key === "Escape" : !panel.contains(e.target as Node)) panel.open = false;
+      }
     };
     document.addEventListener("pointerdown", close);
     document.addEventListener("keydown", close);
@@ -167,6 +170,7 @@ export function Composer({
       onInput={remember}
       onSubmit={() => {
         if (optionsRef.current) optionsRef.current.open = false;
+        if (compareRef.current) compareRef.current.open = false;
       }}
       // A picture dropped on the composer or pasted into it is attached like one picked.
       onDragOver={(e) => {
@@ -320,6 +324,15 @@ export function Composer({
             </noscript>
           </div>
         </details>
+        <ComparePanel
+          offerings={data.offerings}
+          make={make}
+          initial={create?.compare ?? []}
+          error={errors.compare}
+          busy={busy}
+          hydrated={hydrated}
+          panelRef={compareRef}
+        />
         {hydrated ? (
           <EnhanceButton
             promptRef={promptRef}

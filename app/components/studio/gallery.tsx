@@ -7,11 +7,41 @@ import { Sparkles } from "lucide-react";
 import { useMemo } from "react";
 import { Link } from "react-router";
 import { type MediaItem, useLightbox } from "~/components/media";
-import { EmptyState, Pagination } from "~/components/ui";
+import { cn, EmptyState, Pagination } from "~/components/ui";
 import { Filters, filterHref } from "./filters";
 import { OfferingsContext, ResultActions } from "./result-actions";
 import { ResultTile } from "./result-tile";
-import type { Data, Draft } from "./types";
+import type { Data, Draft, Task } from "./types";
+
+/** N columns, each about as wide as a square tile of the gallery's row height (a wide screen keeps them tile-sized). */
+const COMPARE_COLUMNS: Record<number, string> = {
+  2: "grid-cols-2 max-w-[calc(var(--row)*3.2)]",
+  3: "grid-cols-3 max-w-[calc(var(--row)*4.8)]",
+  4: "grid-cols-4 max-w-[calc(var(--row)*6.4)]",
+};
+
+/**
+ * The page's tasks as the grid shows them: one by one, except the tasks of one comparison, which stay together
+ * (oldest first: the order the models were chosen) wherever the newest-first list put them.
+ */
+function groupCompared(tasks: readonly Task[]): Task[][] {
+  const out: Task[][] = [];
+  const groups = new Map<string, Task[]>();
+  for (const t of tasks) {
+    if (!t.compareId) {
+      out.push([t]);
+      continue;
+    }
+    const group = groups.get(t.compareId);
+    if (group) group.unshift(t);
+    else {
+      const fresh = [t];
+      groups.set(t.compareId, fresh);
+      out.push(fresh);
+    }
+  }
+  return out;
+}
 
 export function Gallery({
   data,
@@ -86,16 +116,34 @@ export function Gallery({
             className="flex flex-wrap gap-2 [--row:8rem] after:grow-[1000] after:content-[''] sm:gap-3 sm:[--row:12rem] xl:[--row:15rem]"
             aria-label="Gallery"
           >
-            {tasks.map((t) => {
-              const i = viewable.findIndex((v) => v.id === t.id);
+            {groupCompared(tasks).map((group) => {
+              const tile = (t: Task, caption?: string) => {
+                const i = viewable.findIndex((v) => v.id === t.id);
+                return (
+                  <ResultTile
+                    key={t.id}
+                    t={t}
+                    caption={caption}
+                    highlight={t.id === highlight}
+                    onOpen={i >= 0 ? () => lightbox.open(i) : undefined}
+                    onReuse={onReuse}
+                  />
+                );
+              };
+              if (group.length === 1) return tile(group[0]!);
+              // A comparison: its results side by side in one row, each named by its model, in the order chosen.
               return (
-                <ResultTile
-                  key={t.id}
-                  t={t}
-                  highlight={t.id === highlight}
-                  onOpen={i >= 0 ? () => lightbox.open(i) : undefined}
-                  onReuse={onReuse}
-                />
+                <li key={group[0]!.compareId} className="basis-full" data-compare={group[0]!.compareId}>
+                  <p className="mb-1.5 truncate text-xs text-muted-foreground">
+                    <span className="font-medium text-foreground">Compared</span> · {group[0]!.prompt}
+                  </p>
+                  <ul
+                    className={cn("grid items-start gap-2 sm:gap-3", COMPARE_COLUMNS[group.length])}
+                    aria-label={`Compared: ${group[0]!.prompt}`}
+                  >
+                    {group.map((t) => tile(t, t.label))}
+                  </ul>
+                </li>
               );
             })}
           </ul>

@@ -65,11 +65,14 @@ function ActionsMenu({ task, onReuse, onHide }: { task: Task; onReuse: (d: Draft
 
 export function ResultTile({
   t,
+  caption,
   highlight,
   onOpen,
   onReuse,
 }: {
   t: Task;
+  /** A line under the tile (a comparison names each result's model). */
+  caption?: string;
   highlight: boolean;
   onOpen?: () => void;
   onReuse: (d: Draft) => void;
@@ -106,7 +109,7 @@ export function ResultTile({
       tabIndex={-1}
       className={cn(
         "group relative max-w-full min-w-0 rounded-xl focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
-        done ? t.tile : "grow-[100] basis-[var(--row)]",
+        caption ? "min-w-0" : done ? t.tile : "grow-[100] basis-[var(--row)]",
         highlight && "ring-2 ring-primary ring-offset-2 ring-offset-background",
       )}
       data-gen-id={t.id}
@@ -205,6 +208,11 @@ export function ResultTile({
           </p>
         </div>
       </div>
+      {caption ? (
+        <p className="mt-1 truncate text-xs font-medium" data-testid="compare-model">
+          {caption} <span className="font-normal text-muted-foreground">· {plural(t.cost, "credit")}</span>
+        </p>
+      ) : null}
       {running && !url ? null : (
         <div className="[@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-focus-within:opacity-100 [@media(hover:hover)]:group-hover:opacity-100 [@media(hover:hover)]:has-[details[open]]:opacity-100">
           <ActionsMenu task={t} onReuse={onReuse} onHide={onHide} />

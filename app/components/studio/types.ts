@@ -22,6 +22,8 @@ export type ActionData =
       errors: Record<string, string | undefined>;
       values: Draft;
       shortfall?: { need: number; have: number };
+      /** Compare: the models checked (kept when the comparison is refused). */
+      compare?: string[];
       /** From the page's script: the task made (the page stays, no navigation). */
       created?: string;
     }

@@ -3,7 +3,7 @@
  * with an optional Idempotency-Key replaying the task it made.
  */
 import { eq, sql } from "drizzle-orm";
-import { type Db, isUniqueViolation, lockRow, one, run, type Tx } from "#db/client";
+import { type Db, isUniqueViolation, lockRow, one, run, type Steps, type Tx } from "#db/client";
 import { prepared } from "#db/prepared";
 import { generations, idempotencyKeys, user } from "#db/schema";
 import { assertKeyCap } from "~/domain/api-keys/caps.server";
@@ -89,8 +89,46 @@ const insertTask = (t: Tx) =>
       createdAt: v("createdAt"),
       apiKeyId: v("apiKeyId"),
       inputs: v("inputs"),
+      compareId: v("compareId"),
     })
     .returning();
+
+/**
+ * The insert that is the reservation, inside the caller's write transaction (which holds the user's row lock and
+ * made the checks): pins the task's input files and writes the pending row.
+ */
+export function* insertPendingTask(
+  tx: Tx,
+  args: Pick<CreateArgs, "userId" | "input" | "mode" | "config" | "apiKeyId" | "inputs"> & { compareId?: string },
+  now: number,
+): Steps<GenerationRow> {
+  const { offering, prompt, options } = args.input;
+  yield* pinInputs(tx, args.userId, args.inputs ?? null);
+  const row = {
+    id: Bun.randomUUIDv7(),
+    userId: args.userId,
+    aiType: offering.aiType,
+    provider: offering.provider,
+    model: offering.model,
+    prompt,
+    options: JSON.stringify(options),
+    status: "pending",
+    creditsCost: offering.credits,
+    mode: args.mode,
+    deadlineAt: now + deadlineFor(offering.aiType, args.config),
+    createdAt: new Date(now),
+    apiKeyId: args.apiKeyId ?? null,
+    inputs: args.inputs ? JSON.stringify(args.inputs) : null,
+    compareId: args.compareId ?? null,
+  } satisfies typeof generations.$inferInsert;
+  return (yield* one(prepared(tx, "generations.createWithKey", insertTask), row))!;
+}
+
+/** Whether the user's account is suspended, read under their row lock (a suspension sweeps what is unfinished after). */
+export function* assertNotSuspended(tx: Tx, userId: string): Steps<void> {
+  const owner = yield* one(prepared(tx, "users.suspendedAt", suspendedAt), { id: userId });
+  if (owner?.at) throw new AppError("ACCOUNT_SUSPENDED");
+}
 
 const suspendedAt = (d: Tx) =>
   d
@@ -103,13 +141,12 @@ function createOrReplayOnce(
   args: CreateArgs,
   clock: Clock,
 ): Promise<{ row: GenerationRow; replayed: boolean }> {
-  const { offering, prompt, options } = args.input;
+  const { offering } = args.input;
   const idem = args.idempotency;
   return db.tx(function* (tx) {
     yield* lockRow("user", args.userId);
     // A suspension commits its mark, then cancels what is unfinished: a task must not slip in after that sweep.
-    const owner = yield* one(prepared(tx, "users.suspendedAt", suspendedAt), { id: args.userId });
-    if (owner?.at) throw new AppError("ACCOUNT_SUSPENDED");
+    yield* assertNotSuspended(tx, args.userId);
     const now = clock.now();
     if (idem) {
       const prior = yield* findIdempotent(tx, args.userId, idem.key, idem.requestHash, now);
@@ -119,24 +156,7 @@ function createOrReplayOnce(
     yield* assertUnpaidAllowance(tx, args.userId, now);
     yield* assertCanReserve(tx, args.userId, offering.credits, clock);
     if (args.apiKeyId) yield* assertKeyCap(tx, args.apiKeyId, offering.credits, now);
-    yield* pinInputs(tx, args.userId, args.inputs ?? null);
-    const row = {
-      id: Bun.randomUUIDv7(),
-      userId: args.userId,
-      aiType: offering.aiType,
-      provider: offering.provider,
-      model: offering.model,
-      prompt,
-      options: JSON.stringify(options),
-      status: "pending",
-      creditsCost: offering.credits,
-      mode: args.mode,
-      deadlineAt: now + deadlineFor(offering.aiType, args.config),
-      createdAt: new Date(now),
-      apiKeyId: args.apiKeyId ?? null,
-      inputs: args.inputs ? JSON.stringify(args.inputs) : null,
-    } satisfies typeof generations.$inferInsert;
-    const created = (yield* one(prepared(tx, "generations.createWithKey", insertTask), row))!;
+    const created = yield* insertPendingTask(tx, args, now);
     if (idem)
       yield* run(
         tx.insert(idempotencyKeys).values({

@@ -80,8 +80,9 @@ const FORMS: Record<string, FormRoute> = {
   "routes/feedback.tsx": { path: "/feedback", intents: [""], fields: ["content", "rating"] },
   "routes/studio.tsx": {
     path: "/studio",
-    intents: ["create", "hide", "unhide", "cancel", "checkin", "enhance", "upload", "use-result"],
+    intents: ["create", "compare", "hide", "unhide", "cancel", "checkin", "enhance", "upload", "use-result"],
     fields: [
+      "compare",
       "gen_id",
       "offering",
       "prompt",

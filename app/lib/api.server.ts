@@ -6,7 +6,7 @@
  *   export const loader = methodNotAllowed;
  */
 import { ZodError, type z } from "zod";
-import { ROUTE_SCOPES } from "~/domain/api-keys/scopes";
+import { scopesOf } from "~/domain/api-keys/scopes";
 import { readBodyCapped } from "./body.server";
 import { requireOwnOrigin, requireSameSiteJson } from "./csrf.server";
 import { envelopeResponse, errorEnvelopeResponse, okBody, okBodyText } from "./envelope";
@@ -190,12 +190,11 @@ async function guard(
   return caller;
 }
 
-/** A scoped key must hold the scope the route needs (scopes.ts): HTTP 403, before anything is done. */
+/** A scoped key must hold every scope the route needs (scopes.ts): HTTP 403, before anything is done. */
 export function requireScope(caller: Pick<Caller, "scopes">, route: string): void {
-  const needed = ROUTE_SCOPES[route];
-  if (needed && caller.scopes && !caller.scopes.includes(needed)) {
-    throw new AppError("KEY_SCOPE_MISSING", { scope: needed });
-  }
+  if (!caller.scopes) return;
+  for (const needed of scopesOf(route))
+    if (!caller.scopes.includes(needed)) throw new AppError("KEY_SCOPE_MISSING", { scope: needed });
 }
 
 export function api<A extends AuthMode, S extends z.ZodType | undefined = undefined, T = unknown>(

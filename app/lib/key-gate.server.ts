@@ -1,8 +1,9 @@
 /**
  * The gate of the endpoints only API keys reach (MCP at /mcp, the OpenAI-compatible /v1 endpoints): the presented
  * key resolved to its owner (401 without one or with a bad one), then the owner's rate limit, one unit per call the
- * request carries — the same bucket, tiers and headers as the JSON API (rate-limit.server.ts). Scopes are checked per
- * operation (`requireScope`), since one request may do different things.
+ * request carries — the same bucket, tiers and headers as the JSON API (rate-limit.server.ts). Scopes come from the
+ * same table as every key route's (ROUTE_SCOPES): `/v1/…` by the route, MCP per tool call (`/mcp#<tool>`), since one
+ * MCP request may call several tools.
  */
 import { AppError } from "./errors";
 import { type Caller, keyCaller, presentedKey } from "./identity.server";

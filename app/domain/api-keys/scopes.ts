@@ -18,11 +18,15 @@ export const SCOPE_DESCRIPTIONS: Record<KeyScope, string> = {
     "checkout, the daily check-in, affiliate status; an admin key's credit and subscription grants and suspensions",
 };
 
+/** An MCP tool's entry in ROUTE_SCOPES: each tool is an operation of its own under `/mcp`. */
+export const mcpToolRoute = (tool: string) => `/mcp#${tool}`;
+
 /**
- * The scope each key-reachable route needs, by its endpoint-table path. Routes that are public or session-only (key
- * management, sign-in) need none: a key never reaches them.
+ * The scope each key-reachable route needs, by its endpoint-table path (or its scopes, all needed, for an operation
+ * that does two things); each MCP tool by `/mcp#<tool>` (mcpToolRoute). Routes that are public or session-only (key
+ * management, sign-in) need none: a key never reaches them. `/mcp` itself needs none: listing the tools does nothing.
  */
-export const ROUTE_SCOPES: Readonly<Record<string, KeyScope>> = {
+export const ROUTE_SCOPES: Readonly<Record<string, KeyScope | readonly KeyScope[]>> = {
   "/api/generator/generate": "generate",
   "/api/generator/cancel": "generate",
   "/api/demo/gen-text": "generate",
@@ -57,7 +61,23 @@ export const ROUTE_SCOPES: Readonly<Record<string, KeyScope>> = {
   "/api/admin/grant-credits": "billing",
   "/api/admin/create-subscription": "billing",
   "/api/admin/suspend-user": "billing",
+  // The OpenAI-compatible endpoints (docs/openai-compat.md): an edit stores the picture as a file, then generates.
+  "/v1/images/generations": "generate",
+  "/v1/images/edits": ["generate", "files"],
+  // The MCP tools (docs/mcp.md): each as the endpoint it speaks for.
+  "/mcp#list_models": "read",
+  "/mcp#generate": "generate",
+  "/mcp#get_generation": "read",
+  "/mcp#list_generations": "read",
+  "/mcp#upload_image": "files",
+  "/mcp#get_credits": "read",
 };
+
+/** The scopes a route needs, all of them (none for a route outside the table). */
+export function scopesOf(route: string): readonly KeyScope[] {
+  const needed = ROUTE_SCOPES[route];
+  return needed === undefined ? [] : typeof needed === "string" ? [needed] : needed;
+}
 
 /** Stored as a JSON array; null (every scope) for keys made before scopes existed or with the default. */
 export function parseScopes(stored: string | null): readonly KeyScope[] {

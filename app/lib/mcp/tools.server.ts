@@ -1,11 +1,12 @@
 /**
  * The MCP tools (docs/mcp.md): each one is an API endpoint spoken as a tool, through the same domain functions, with
- * the endpoint's scope (scopes.ts) and the caller's key (its spending cap). Rate limits are taken per call by the gate
+ * the endpoint's scope (scopes.ts, `/mcp#<tool>`) and the caller's key (its spending cap). Rate limits are taken per call by the gate
  * in front (key-gate.server.ts). A refusal is a tool error whose text is the envelope's message.
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { mcpToolRoute, scopesOf } from "~/domain/api-keys/scopes";
 import { listModels } from "~/domain/catalog/models.server";
 import { getCredits } from "~/domain/credits/ledger.server";
 import { storeFile, toFileView } from "~/domain/files/files.server";
@@ -83,14 +84,19 @@ export function toolError(error: unknown): CallToolResult {
   return { isError: true, content: [{ type: "text", text: message }] };
 }
 
-/** Runs a tool body as the endpoint `route` would: the key's scope first, errors as tool errors. */
+/**
+ * Runs a tool body as its endpoint would: the key's scopes first (ROUTE_SCOPES' `/mcp#<tool>`; a tool missing from
+ * the table is refused rather than open to every key), errors as tool errors.
+ */
 async function asEndpoint(
   ctxOf: () => ToolContext,
-  route: string,
+  tool: string,
   body: (ctx: ToolContext) => Promise<unknown>,
 ): Promise<CallToolResult> {
   try {
     const ctx = ctxOf();
+    const route = mcpToolRoute(tool);
+    if (scopesOf(route).length === 0) throw new AppError("FORBIDDEN");
     requireScope(ctx.caller, route);
     const storage = getGenerationRuntime().storage;
     return await toolResult(await body(ctx), storage.read && ((url) => storage.read!(url)));
@@ -115,7 +121,7 @@ export function registerTools(server: McpServer, ctxOf: () => ToolContext): void
       annotations: { readOnlyHint: true },
     },
     ({ ai_type }) =>
-      asEndpoint(ctxOf, "/api/models", async ({ services }) => {
+      asEndpoint(ctxOf, "list_models", async ({ services }) => {
         const models = await listModels({ ...services, providers: getGenerationRuntime().providers });
         return { models: ai_type ? models.filter((m) => m.ai_type === ai_type) : models };
       }),
@@ -141,7 +147,7 @@ export function registerTools(server: McpServer, ctxOf: () => ToolContext): void
       },
     },
     ({ wait_seconds, ...input }) =>
-      asEndpoint(ctxOf, "/api/generator/generate", async ({ services, caller, signal }) => {
+      asEndpoint(ctxOf, "generate", async ({ services, caller, signal }) => {
         // The slot is taken before anything is created, as for `Prefer: wait` (wait.server.ts).
         const release = wait_seconds ? takeWaitSlot(caller.user.id) : null;
         try {
@@ -177,7 +183,7 @@ export function registerTools(server: McpServer, ctxOf: () => ToolContext): void
       annotations: { readOnlyHint: true },
     },
     ({ gen_id }) =>
-      asEndpoint(ctxOf, "/api/generator/query", ({ services, caller }) =>
+      asEndpoint(ctxOf, "get_generation", ({ services, caller }) =>
         queryGeneration(services.db, caller.user.id, gen_id),
       ),
   );
@@ -195,7 +201,7 @@ export function registerTools(server: McpServer, ctxOf: () => ToolContext): void
       annotations: { readOnlyHint: true },
     },
     (input) =>
-      asEndpoint(ctxOf, "/api/generator/history", async ({ services, caller }) => {
+      asEndpoint(ctxOf, "list_generations", async ({ services, caller }) => {
         const paging = normalizePaging(input);
         const json =
           input.cursor === undefined
@@ -213,7 +219,7 @@ export function registerTools(server: McpServer, ctxOf: () => ToolContext): void
       inputSchema: { data: z.string().min(1).describe("the picture's bytes, base64") },
     },
     ({ data }) =>
-      asEndpoint(ctxOf, "/api/files", async ({ services, caller }) => {
+      asEndpoint(ctxOf, "upload_image", async ({ services, caller }) => {
         const { db, clock, config } = services;
         // As POST /api/files: the upload limit first, then the bytes judged by the files domain.
         await takeOrRefuse(db, fileUploadBucket(caller.user.id), fileUploadPolicy(config), clock.now());
@@ -238,7 +244,7 @@ export function registerTools(server: McpServer, ctxOf: () => ToolContext): void
       annotations: { readOnlyHint: true },
     },
     () =>
-      asEndpoint(ctxOf, "/api/get-user-credits", ({ services, caller }) =>
+      asEndpoint(ctxOf, "get_credits", ({ services, caller }) =>
         services.db.exec(getCredits(services.db, caller.user.id, services.clock)),
       ),
   );

@@ -1,6 +1,6 @@
 /**
  * `POST /v1/images/edits` (docs/openai-compat.md "Edits"): OpenAI's multipart form (`image`, optional `mask`,
- * `prompt`, `model`, `n`, `size`, `response_format`) with an Atelier key. The key needs `generate` and `files`. The
+ * `prompt`, `model`, `n`, `size`, `response_format`) with an Atelier key. The key needs `generate` and `files` (ROUTE_SCOPES). The
  * upload limit is taken before the body is read (as `POST /api/files` does), the fields are checked before anything
  * is stored, then the pictures become the user's files and the tasks start from them (edit-images.server.ts).
  */
@@ -24,7 +24,7 @@ function onePicture(form: FormData, name: string): File | null {
 }
 
 export const handleImagesEdits = (request: Request) =>
-  serveImages(request, EDITS_ROUTE, ["/api/generator/generate", "/api/files"], async (services, caller) => {
+  serveImages(request, EDITS_ROUTE, async (services, caller) => {
     const { config } = services;
     await takeUploadUnit(services, caller.user.id);
     const form = await readMultipartForm(request, { maxFileBytes: config.FILE_MAX_BYTES, files: 2, reason: FORM });

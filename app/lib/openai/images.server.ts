@@ -88,7 +88,6 @@ export interface ImagesJob {
 export async function serveImages(
   request: Request,
   route: string,
-  scopeRoutes: readonly string[],
   read: (services: Services, caller: Caller) => Promise<ImagesJob>,
 ): Promise<Response> {
   const services = getServices();
@@ -104,7 +103,7 @@ export async function serveImages(
         headers: { Allow: "POST" },
       });
     }
-    for (const scopeRoute of scopeRoutes) requireScope(caller, scopeRoute);
+    requireScope(caller, route);
     const job = await read(services, caller);
     const rateHeaders = await takeRateUnits(services, caller, route, job.n);
     release = takeWaitSlot(caller.user.id);
@@ -139,7 +138,7 @@ export async function serveImages(
 }
 
 export const handleImagesGenerations = (request: Request) =>
-  serveImages(request, IMAGES_ROUTE, ["/api/generator/generate"], async () => {
+  serveImages(request, IMAGES_ROUTE, async () => {
     const parsed = parseImagesRequest(await readJsonBody(request));
     return {
       n: parsed.n,

@@ -39,26 +39,37 @@ export function junitFailures(file: string): string[] {
 export interface PlaywrightSuite {
   title: string;
   file?: string;
-  specs?: { title: string; tests: { results: { status: string; error?: { message?: string } }[] }[] }[];
+  specs?: {
+    title: string;
+    tests: { status?: string; results: { status: string; error?: { message?: string } }[] }[];
+  }[];
   suites?: PlaywrightSuite[];
 }
 
-/** The failing tests of Playwright's JSON report, with the first line of each error. */
-export function playwrightFailures(suites: PlaywrightSuite[] = [], file = ""): string[] {
-  const out: string[] = [];
+/**
+ * Playwright's JSON report: the tests that failed every attempt ("unexpected") and those that failed and then passed
+ * on the retry ("flaky"), each with its file and the first line of its first error.
+ */
+export function playwrightOutcomes(suites: PlaywrightSuite[] = [], file = ""): { failed: string[]; flaky: string[] } {
+  const failed: string[] = [];
+  const flaky: string[] = [];
   for (const suite of suites) {
     const where = suite.file ?? file;
     for (const spec of suite.specs ?? []) {
       for (const t of spec.tests) {
-        const failed = t.results.find(
+        const bad = t.results.find(
           (r) => r.status === "failed" || r.status === "timedOut" || r.status === "interrupted",
         );
-        if (failed) out.push(`${where} › ${spec.title}: ${oneLine(failed.error?.message ?? failed.status)}`);
+        if (!bad) continue;
+        const line = `${where} › ${spec.title}: ${oneLine(bad.error?.message ?? bad.status)}`;
+        (t.status === "flaky" ? flaky : failed).push(line);
       }
     }
-    out.push(...playwrightFailures(suite.suites, where));
+    const inner = playwrightOutcomes(suite.suites, where);
+    failed.push(...inner.failed);
+    flaky.push(...inner.flaky);
   }
-  return out;
+  return { failed, flaky };
 }
 
 /** Passed, failed and skipped from the report's <testsuites> totals (errors count as failures). */

@@ -11,7 +11,7 @@
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { junitCounts, junitFailures, playwrightFailures } from "./test-reports";
+import { junitCounts, junitFailures, playwrightOutcomes } from "./test-reports";
 
 const root = join(import.meta.dir, "..");
 const args = process.argv.slice(2);
@@ -28,6 +28,8 @@ interface Step {
   seconds: number;
   /** What failed, one line each ("file › test: first line of the error"), printed after the summary. */
   failures?: string[];
+  /** What failed once and passed on its retry: printed too, to be fixed rather than lived with. */
+  flaky?: string[];
 }
 const steps: Step[] = [];
 
@@ -142,6 +144,7 @@ if (built && !skipE2e && (!only || only === "e2e")) {
     let failed = code === 0 ? 0 : 1;
     let skipped = 0;
     let failures: string[] = [];
+    let flaky: string[] = [];
     const report = join(root, "test-results/e2e.json");
     if (existsSync(report)) {
       const json = JSON.parse(readFileSync(report, "utf8"));
@@ -149,9 +152,9 @@ if (built && !skipE2e && (!only || only === "e2e")) {
       passed = (stats.expected ?? 0) + (stats.flaky ?? 0);
       failed = Math.max(stats.unexpected ?? 0, code === 0 ? 0 : 1);
       skipped = stats.skipped ?? 0;
-      failures = playwrightFailures(json.suites);
+      ({ failed: failures, flaky } = playwrightOutcomes(json.suites));
     }
-    return { ok: code === 0, passed, failed, skipped, failures };
+    return { ok: code === 0, passed, failed, skipped, failures, flaky };
   });
 }
 
@@ -180,6 +183,8 @@ for (const s of steps) {
 }
 const failures = steps.flatMap((s) => (s.failures ?? []).map((f) => `  ${s.name}: ${f}`));
 if (failures.length) console.log(`\nFailed:\n${failures.slice(0, 40).join("\n")}`);
+const flaky = steps.flatMap((s) => (s.flaky ?? []).map((f) => `  ${s.name}: ${f}`));
+if (flaky.length) console.log(`\nFlaky (failed once, passed on the retry — fix these):\n${flaky.join("\n")}`);
 const passed = steps.reduce((a, s) => a + s.passed, 0);
 const failed = steps.reduce((a, s) => a + s.failed, 0);
 const skipped = steps.reduce((a, s) => a + s.skipped, 0);

@@ -6,7 +6,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { junitCounts, junitFailures, playwrightFailures } from "../../../scripts/test-reports";
+import { junitCounts, junitFailures, playwrightOutcomes } from "../../../scripts/test-reports";
 
 const dir = mkdtempSync(join(tmpdir(), "atelier-reports-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,37 +38,46 @@ test("a missing report names nothing", () => {
   expect(junitCounts(join(dir, "absent.xml"))).toEqual({ passed: 0, failed: 0, skipped: 0 });
 });
 
-test("Playwright's failed and timed-out tests are named with their file and the first line of the error", () => {
-  const failures = playwrightFailures([
+test("Playwright's report: a test that failed every attempt is failed, one that passed on its retry is flaky", () => {
+  const outcomes = playwrightOutcomes([
     {
       title: "keys.e2e.ts",
       file: "keys.e2e.ts",
       specs: [
-        { title: "creates a key", tests: [{ results: [{ status: "passed" }] }] },
+        { title: "creates a key", tests: [{ status: "expected", results: [{ status: "passed" }] }] },
         {
           title: "webhooks beside the keys",
           tests: [
             {
+              status: "unexpected",
               results: [
                 {
                   status: "failed",
                   error: { message: "\u001b[31mError:\u001b[39m expect(locator)\n  toBeVisible() failed" },
                 },
+                { status: "failed", error: { message: "second attempt" } },
               ],
             },
           ],
+        },
+        {
+          title: "rotates",
+          tests: [{ status: "flaky", results: [{ status: "timedOut" }, { status: "passed" }] }],
         },
       ],
       suites: [
         {
           title: "nested",
-          specs: [{ title: "slow one", tests: [{ results: [{ status: "timedOut" }] }] }],
+          specs: [{ title: "slow one", tests: [{ status: "unexpected", results: [{ status: "timedOut" }] }] }],
         },
       ],
     },
   ]);
-  expect(failures).toEqual([
-    "keys.e2e.ts › webhooks beside the keys: Error: expect(locator) toBeVisible() failed",
-    "keys.e2e.ts › slow one: timedOut",
-  ]);
+  expect(outcomes).toEqual({
+    failed: [
+      "keys.e2e.ts › webhooks beside the keys: Error: expect(locator) toBeVisible() failed",
+      "keys.e2e.ts › slow one: timedOut",
+    ],
+    flaky: ["keys.e2e.ts › rotates: timedOut"],
+  });
 });

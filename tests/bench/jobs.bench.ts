@@ -9,7 +9,12 @@
  * loop (the floor of the work per task). The machine is shared: compare the
  * ratio, not the absolute figures.
  *
- *   bun run bench:jobs [--tasks 2000] [--concurrency 8] [--runners 1] [--min 300] [--engine postgres]
+ *   bun run bench:jobs [--tasks 2000] [--concurrency 8] [--runners 1] [--min 300] [--engine postgres] [--history N]
+ *
+ * `--history N`: every task belongs to one user whose ledger already holds N finished tasks, each with its debit and
+ * allocation, and N / 167 used-up grants (bulk SQL both engines accept, as `bun run bench:growth` loads them). Run it
+ * with `--history 0` (the same single user, new) and a large N in a row: the claim and the debit must not grow with
+ * the ledger (docs/data-layer.md, "Flat cost as history grows").
  *
  * `--engine postgres`: the same on a throwaway PostgreSQL cluster (tests/support/postgres.ts); each runner gets
  * its own connection pool, as separate nodes would, and claims with FOR UPDATE SKIP LOCKED.
@@ -42,6 +47,7 @@ const CONCURRENCY = arg("concurrency", 8);
 const RUNNERS = arg("runners", 1);
 const MIN = arg("min", 0);
 const ENGINE = process.argv.includes("postgres") ? "postgres" : "sqlite";
+const HISTORY = arg("history", -1);
 
 const dir = mkdtempSync(join(tmpdir(), "atelier-bench-"));
 const config = parseConfig({
@@ -81,6 +87,54 @@ await db.tx(function* (tx) {
     yield* grantCredits(tx, { userId: id, amount: 1_000_000, source: "admin" }, clock);
   }
 });
+/** N finished tasks with their debits and allocations, and the used-up grants that paid them, for one user. */
+async function loadHistory(userId: string, tasks: number) {
+  const PER_GRANT = 167;
+  const grants = Math.ceil(tasks / PER_GRANT);
+  const base = Date.now() - 86_400_000 - tasks * 1000;
+  const series = (from: number, to: number) =>
+    `WITH RECURSIVE n(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM n WHERE i < ${to})`;
+  await db
+    .raw(
+      `INSERT INTO credit_grants (id, user_id, amount, remaining, source, note, created_at)
+       ${series(0, grants - 1)} SELECT 'g-old-' || i, ?, ${PER_GRANT * 3}, 0, 'order', 'bench', ${base} + i FROM n`,
+    )
+    .run(userId);
+  for (let from = 0; from < tasks; from += 10_000) {
+    const to = Math.min(tasks, from + 10_000) - 1;
+    await db
+      .raw(
+        `INSERT INTO generations (id, user_id, ai_type, provider, model, prompt, status, result_urls, credits_cost, deadline_at, created_at, started_at, completed_at)
+         ${series(from, to)} SELECT 'h-' || i, ?, 'image', 'replicate', 'black-forest-labs/flux-schnell', 'old ' || i,
+           'completed', '["http://localhost/media/h-' || i || '/0.png"]', 3, ${base} + i * 1000 + 600000,
+           ${base} + i * 1000, ${base} + i * 1000 + 500, ${base} + i * 1000 + 2000 FROM n`,
+      )
+      .run(userId);
+    if (pg) await db.raw("ANALYZE generations").run(); // the triggers' plans, made once per session (growth.bench.ts)
+  }
+  await db
+    .raw(
+      `INSERT INTO credit_debits (id, user_id, gen_id, amount, charged, created_at)
+       SELECT 'd-' || id, user_id, id, 3, 3, completed_at FROM generations WHERE user_id = ? AND id LIKE 'h-%'`,
+    )
+    .run(userId);
+  await db
+    .raw(
+      `INSERT INTO credit_allocations (debit_id, grant_id, amount)
+       SELECT 'd-' || id, 'g-old-' || (((created_at - ${base}) / 1000) / ${PER_GRANT}), 3
+       FROM generations WHERE user_id = ? AND id LIKE 'h-%'`,
+    )
+    .run(userId);
+  if (pg) await db.raw("ANALYZE").run();
+}
+const owners = HISTORY >= 0 ? [userIds[0]!] : userIds;
+if (HISTORY > 0) {
+  const l0 = performance.now();
+  await loadHistory(owners[0]!, HISTORY);
+  console.log(
+    `history: ${HISTORY} finished tasks loaded for the tasks' owner in ${(performance.now() - l0).toFixed(0)} ms`,
+  );
+}
 const prompts = Array.from(
   { length: TASKS },
   (_, i) => `benchmark task ${i}: a watercolour harbour at dusk, boats and gulls`,
@@ -90,7 +144,7 @@ let t0 = performance.now();
 for (let i = 0; i < TASKS; i++) {
   const o = offerings[i % offerings.length]!;
   const input = validateGenerateInput({ ai_type: o.aiType, provider: o.provider, model: o.model, prompt: prompts[i] });
-  await createGeneration(db, { userId: userIds[i % USERS]!, input, mode: "simulated", config }, clock);
+  await createGeneration(db, { userId: owners[i % owners.length]!, input, mode: "simulated", config }, clock);
 }
 const createMs = performance.now() - t0;
 
@@ -111,9 +165,7 @@ for (let i = 0; i < RUNNERS; i++)
 const runners = runnerDbs.map((rdb, i) =>
   createRunner({ db: rdb, clock, config, providers, storage, owner: `bench-${i}` }),
 );
-const unfinishedQuery = db.raw<{ n: number }>(
-  "SELECT count(*) AS n FROM generations WHERE status IN ('pending','processing')",
-);
+const unfinishedQuery = db.raw<{ n: number }>("SELECT sum(unfinished) AS n FROM user_generation_stats");
 const unfinished = async () => Number((await unfinishedQuery.one())?.n ?? 0);
 
 t0 = performance.now();
@@ -128,8 +180,8 @@ await Promise.all(runners.map((r) => r.stop(1000)));
 const counts = (await db
   .raw(`SELECT
   sum(CASE WHEN status = 'completed' THEN 1 ELSE 0 END) AS completed, sum(CASE WHEN status = 'failed' THEN 1 ELSE 0 END) AS failed,
-  (SELECT count(*) FROM credit_debits) AS debits, sum(attempts) AS submits, sum(poll_count) AS polls
-  FROM generations`)
+  (SELECT count(*) FROM credit_debits WHERE gen_id NOT LIKE 'h-%') AS debits, sum(attempts) AS submits, sum(poll_count) AS polls
+  FROM generations WHERE id NOT LIKE 'h-%'`)
   .one())!;
 const done = Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, Number(v)])) as {
   completed: number;
@@ -159,7 +211,7 @@ console.log(
   `Atelier job runner benchmark — shared 2-core machine (load average ${loadavg()[0]!.toFixed(1)}): read the ratio`,
 );
 console.log(
-  `engine ${ENGINE}; tasks ${TASKS} (image: replicate/openai/kling, simulated, 0 ms delay), runners ${RUNNERS} × concurrency ${CONCURRENCY}`,
+  `engine ${ENGINE}; tasks ${TASKS} (image: replicate/openai/kling, simulated, 0 ms delay), runners ${RUNNERS} × concurrency ${CONCURRENCY}${HISTORY >= 0 ? `; one owner with ${HISTORY} finished tasks before` : ""}`,
 );
 console.log(
   `results: ${done.completed} completed, ${done.failed} failed, ${done.debits} debits, ${done.submits} submits, ${done.polls} extra polls`,

@@ -67,6 +67,8 @@ const candidates: [name: string, build: (t: Tx) => ReturnType<typeof candidate>]
     (t) =>
       candidate(t)
         .where(and(statusIs("processing"), isNull(generations.nextPollAt), lte(generations.leaseUntil, now$)))
+        // In the index's order: once ANALYZE has seen a history of finished tasks, SQLite otherwise scans the table.
+        .orderBy(asc(generations.nextPollAt))
         .limit(limit$),
   ],
   [

@@ -4,6 +4,7 @@
  * trailing bytes, a lying header.
  */
 import { deflateSync } from "node:zlib";
+import { ExifData, encodeJpg, IfdAsciiValue, IfdRationalValue, MemoryImage, Rational } from "image-in-browser";
 
 const be32 = (n: number) => new Uint8Array([(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]);
 const le32 = (n: number) => new Uint8Array([n & 255, (n >>> 8) & 255, (n >>> 16) & 255, (n >>> 24) & 255]);
@@ -74,4 +75,31 @@ export function webp(w: number, h: number): Uint8Array<ArrayBuffer> {
   const vp8l = concat(new Uint8Array([0x2f]), le32(bits), new Uint8Array([0, 0, 0]));
   const chunk = concat(text("VP8L"), le32(vp8l.byteLength), vp8l);
   return concat(text("RIFF"), le32(4 + chunk.byteLength), text("WEBP"), chunk);
+}
+
+/** The camera and place a `phonePhoto` carries: none of it may survive an upload. */
+export const PHONE_MAKE = "PhoneCo";
+export const PHONE_MODEL = "Pocket 9 Pro";
+
+/**
+ * A JPEG as a phone writes it, encoded for real (image-in-browser): the sensor's pixels stored `w` × `h` — the left
+ * half red, the right half blue — with an Exif segment holding `orientation` (6: show it turned 90° clockwise, what a
+ * phone held upright records), the camera's make and model, and a GPS directory (51° 30′ N, 0° 7′ W).
+ */
+export function phonePhoto(w: number, h: number, orientation = 6): Uint8Array<ArrayBuffer> {
+  const img = new MemoryImage({ width: w, height: h });
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) img.setPixelRgb(x, y, x < w / 2 ? 255 : 0, 0, x < w / 2 ? 0 : 255);
+  const exif = new ExifData();
+  exif.imageIfd.orientation = orientation;
+  exif.imageIfd.make = PHONE_MAKE;
+  exif.imageIfd.model = PHONE_MODEL;
+  const dms = (d: number, m: number) =>
+    new IfdRationalValue([new Rational(d, 1), new Rational(m, 1), new Rational(0, 1)]);
+  exif.gpsIfd.set("GPSLatitudeRef", new IfdAsciiValue("N"));
+  exif.gpsIfd.set("GPSLatitude", dms(51, 30));
+  exif.gpsIfd.set("GPSLongitudeRef", new IfdAsciiValue("W"));
+  exif.gpsIfd.set("GPSLongitude", dms(0, 7));
+  img.exifData = exif;
+  return new Uint8Array(encodeJpg({ image: img, quality: 90 }));
 }

@@ -5,7 +5,9 @@
  * then the container is walked to its end marker, so a truncated or malformed file is refused too. Nothing is
  * decoded. What is stored is the walk's output: metadata that can locate or identify someone (JPEG APP1 Exif/XMP,
  * APP13 IPTC, comments; PNG eXIf and text chunks; WebP EXIF/XMP chunks) and every byte after the end marker are
- * left out, which also drops what a polyglot appends after the picture.
+ * left out, which also drops what a polyglot appends after the picture. A JPEG's Exif Orientation alone is kept, in
+ * a minimal Exif segment of its own, and the width and height reported are the picture as shown
+ * (docs/decisions/128-jpeg-orientation-kept.md).
  */
 import { imageSize } from "image-size";
 
@@ -22,8 +24,11 @@ export const DEFAULT_IMAGE_LIMITS: ImageLimits = { maxPixels: 40_000_000, maxSid
 
 export interface InspectedImage {
   contentType: ImageType;
+  /** As shown: a JPEG whose Exif orientation turns it a quarter turn has its stored sides swapped. */
   width: number;
   height: number;
+  /** The JPEG's Exif orientation kept in the stored bytes (2–8), or 1 (none, or upright). */
+  orientation: number;
   /** The bytes to store: the picture without its metadata and trailing bytes. */
   bytes: Uint8Array;
 }
@@ -68,8 +73,19 @@ export function inspectImage(bytes: Uint8Array, limits: ImageLimits = DEFAULT_IM
     throw new ImageRefused(
       `image is ${width}×${height}: at most ${Math.round(limits.maxPixels / 1_000_000)} megapixels`,
     );
-  const cleaned = type === "image/png" ? walkPng(bytes) : type === "image/jpeg" ? walkJpeg(bytes) : walkWebp(bytes);
-  return { contentType: type, width, height, bytes: cleaned };
+  if (type === "image/jpeg") {
+    const { bytes: cleaned, orientation } = walkJpeg(bytes);
+    const turned = QUARTER_TURNS.has(orientation);
+    return {
+      contentType: type,
+      width: turned ? height : width,
+      height: turned ? width : height,
+      orientation,
+      bytes: cleaned,
+    };
+  }
+  const cleaned = type === "image/png" ? walkPng(bytes) : walkWebp(bytes);
+  return { contentType: type, width, height, orientation: 1, bytes: cleaned };
 }
 
 function ascii(b: Uint8Array, at: number, n: number): string {
@@ -127,13 +143,62 @@ function walkPng(b: Uint8Array): Uint8Array {
 
 /** JPEG segments left out: APP1 (Exif, XMP: GPS position, camera), APP13 (IPTC), comments. */
 const JPEG_DROP = new Set([0xe1, 0xed, 0xfe]);
+const APP1 = 0xe1;
+
+/** Exif orientations shown a quarter turn from the stored pixels (5–8: transposed, 90°, transverse, 270°). */
+const QUARTER_TURNS = new Set([5, 6, 7, 8]);
+
+/**
+ * The Orientation tag (0x0112, one SHORT) of an Exif APP1 segment's first image directory; 1 when the segment is
+ * not Exif, has no such tag, or anything about it is out of bounds or not as the Exif standard writes it.
+ * `seg` is the segment's data, after its marker and length.
+ */
+export function exifOrientation(seg: Uint8Array): number {
+  if (seg.length < 14 || ascii(seg, 0, 6) !== "Exif\0\0") return 1;
+  const t = seg.subarray(6);
+  const little = t[0] === 0x49 && t[1] === 0x49;
+  if (!little && !(t[0] === 0x4d && t[1] === 0x4d)) return 1;
+  const u16 = (at: number) =>
+    at + 2 > t.length ? -1 : little ? t[at]! | (t[at + 1]! << 8) : (t[at]! << 8) | t[at + 1]!;
+  const u32 = (at: number) => (at + 4 > t.length ? -1 : little ? le32(t, at) : be32(t, at));
+  if (u16(2) !== 42) return 1;
+  const ifd = u32(4);
+  const count = ifd < 8 ? -1 : u16(ifd);
+  for (let i = 0; i < count; i++) {
+    const entry = ifd + 2 + i * 12;
+    if (entry + 12 > t.length) return 1;
+    if (u16(entry) !== 0x0112) continue;
+    const value = u16(entry + 8);
+    return u16(entry + 2) === 3 && u32(entry + 4) === 1 && value >= 1 && value <= 8 ? value : 1;
+  }
+  return 1;
+}
+
+/**
+ * An Exif APP1 segment with nothing but the Orientation tag: a big-endian TIFF header, one image directory of one
+ * entry, no next directory. What a viewer needs to show a phone photo upright, and nothing that locates anyone.
+ */
+export function orientationSegment(orientation: number): Uint8Array {
+  const data = [
+    ...[0x45, 0x78, 0x69, 0x66, 0, 0], // "Exif\0\0"
+    ...[0x4d, 0x4d, 0, 42, 0, 0, 0, 8], // "MM", 42, first directory at 8
+    ...[0, 1], // one entry
+    ...[0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0], // Orientation, SHORT, 1 value
+    ...[0, 0, 0, 0], // no next directory
+  ];
+  return new Uint8Array([0xff, APP1, 0, data.length + 2, ...data]);
+}
 /** Start-of-frame markers (C4 DHT, C8 JPG and CC DAC are not frames). */
 const isSof = (m: number) => m >= 0xc0 && m <= 0xcf && m !== 0xc4 && m !== 0xc8 && m !== 0xcc;
 
-/** JPEG: SOI, segments with their lengths, entropy-coded scans, up to EOI; a frame header before the first scan. */
-function walkJpeg(b: Uint8Array): Uint8Array {
+/**
+ * JPEG: SOI, segments with their lengths, entropy-coded scans, up to EOI; a frame header before the first scan.
+ * The first Exif segment's orientation, when it is not upright, is put back where that segment was, alone.
+ */
+function walkJpeg(b: Uint8Array): { bytes: Uint8Array; orientation: number } {
   const parts: Uint8Array[] = [b.subarray(0, 2)];
   let at = 2;
+  let orientation = 0;
   let sawFrame = false;
   let sawScan = false;
   for (;;) {
@@ -161,6 +226,10 @@ function walkJpeg(b: Uint8Array): Uint8Array {
     if (length < 2 || end > b.length) throw new ImageRefused(TRUNCATED);
     if (isSof(marker)) sawFrame = true;
     if (!JPEG_DROP.has(marker)) parts.push(b.subarray(at, end));
+    else if (marker === APP1 && orientation === 0 && ascii(b, at + 4, 6) === "Exif\0\0") {
+      orientation = exifOrientation(b.subarray(at + 4, end));
+      if (orientation !== 1) parts.push(orientationSegment(orientation));
+    }
     at = end;
     if (marker === 0xda) {
       if (!sawFrame) throw new ImageRefused("malformed JPEG: a scan before the frame header");
@@ -181,7 +250,7 @@ function walkJpeg(b: Uint8Array): Uint8Array {
       at = i;
     }
   }
-  return concat(parts);
+  return { bytes: concat(parts), orientation: orientation || 1 };
 }
 
 /** WebP chunks left out (and their VP8X flags cleared): EXIF and XMP metadata. */

@@ -30,7 +30,7 @@ export const FILE_ENDPOINTS = {
     tag: "Files",
     summary: "Upload an input picture",
     description:
-      "`multipart/form-data` with one field `file`: a PNG, JPEG or WebP judged by its bytes (never by its name or declared type), at most FILE_MAX_BYTES (20 MB), 40 megapixels and 8,192 pixels a side (read from the header before anything is decoded). Truncated or malformed files are refused; JPEG Exif/XMP (GPS position, camera), PNG and WebP metadata are removed before storing. Each user's files may take FILE_QUOTA_MB (500 MB); uploads are limited to FILE_UPLOAD_LIMIT a minute. A file no task uses is removed after FILE_RETENTION_DAYS (7); once a task uses it, it lives as long as the task. Every refusal is code 1 with HTTP 4xx and stores nothing. A session request must carry the page's Origin.",
+      "`multipart/form-data` with one field `file`: a PNG, JPEG or WebP judged by its bytes (never by its name or declared type), at most FILE_MAX_BYTES (20 MB), 40 megapixels and 8,192 pixels a side (read from the header before anything is decoded). Truncated or malformed files are refused; JPEG Exif/XMP (GPS position, camera), PNG and WebP metadata are removed before storing; a JPEG's Exif orientation alone is kept, and width/height are the picture as shown. Each user's files may take FILE_QUOTA_MB (500 MB); uploads are limited to FILE_UPLOAD_LIMIT a minute. A file no task uses is removed after FILE_RETENTION_DAYS (7); once a task uses it, it lives as long as the task. Every refusal is code 1 with HTTP 4xx and stores nothing. A session request must carry the page's Origin.",
     auth: "user",
     source: "docs/api.md Files",
     multipart: true,

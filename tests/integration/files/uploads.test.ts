@@ -6,10 +6,21 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { decodeJpg, decodeJpgExif } from "image-in-browser";
 import { signedFileUrl } from "~/domain/files/links.server";
 import { uniqueEmail } from "../../support/client";
 import { serverForFile } from "../../support/fixtures";
-import { concat, EXIF_MARK, jpeg, png, pngChunk, webp } from "../../support/images";
+import {
+  concat,
+  EXIF_MARK,
+  jpeg,
+  PHONE_MAKE,
+  PHONE_MODEL,
+  phonePhoto,
+  png,
+  pngChunk,
+  webp,
+} from "../../support/images";
 import { TEST_AUTH_SECRET } from "../../support/server";
 
 const MAX = 300_000;
@@ -107,6 +118,25 @@ describe("uploads", () => {
     const stored = Buffer.from(await (await open(up.body.data.url, u.key)).arrayBuffer());
     expect(stored.includes(EXIF_MARK)).toBe(false);
     expect(stored.includes(Buffer.from(jpeg(64, 48, { exif: true })).subarray(0, 2))).toBe(true);
+  });
+
+  test("a phone photo (Exif Orientation 6, GPS) keeps its orientation and loses the GPS and camera; sides as shown", async () => {
+    const u = await user();
+    const photo = phonePhoto(40, 20); // stored sideways: 40 × 20 sensor pixels, shown 20 wide and 40 high
+    expect(decodeJpgExif({ data: photo })?.gpsIfd.gpsLatitudeRef).toBe("N");
+    const up = await upload(u.key, photo, { type: "image/jpeg" });
+    expect(up.body.data).toMatchObject({ content_type: "image/jpeg", width: 20, height: 40 });
+    const stored = new Uint8Array(await (await open(up.body.data.url, u.key)).arrayBuffer());
+    const exif = decodeJpgExif({ data: stored });
+    expect(exif?.imageIfd.orientation).toBe(6);
+    expect(exif?.gpsIfd.size ?? 0).toBe(0);
+    expect(exif?.imageIfd.make).toBeUndefined();
+    for (const text of [PHONE_MAKE, PHONE_MODEL]) expect(Buffer.from(stored).includes(text)).toBe(false);
+    // Shown upright, as the phone meant it: the sensor's left half (red) on top, its right half (blue) below.
+    const shown = decodeJpg({ data: stored })!;
+    expect([shown.width, shown.height]).toEqual([20, 40]);
+    expect(shown.getPixel(10, 5).r).toBeGreaterThan(200);
+    expect(shown.getPixel(10, 35).b).toBeGreaterThan(200);
   });
 
   test("a PNG that is also HTML comes back as image/png, nosniff, sandboxed, without the HTML", async () => {

@@ -282,5 +282,13 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795800917091,
     "hash": "5a93a5feadc755820b5074643560ef1093d239c40d97928e84f8332aa008bd0a"
+  },
+  {
+    "sql": [
+      "CREATE TABLE \"signup_bonus_accounts\" (\n\t\"account_hash\" text PRIMARY KEY NOT NULL,\n\t\"claimed_at\" bigint NOT NULL\n);\n\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795801422200,
+    "hash": "94f41ce3650b899719e81246930baca6f41821800e884d4f4189074bb6554215"
   }
 ];

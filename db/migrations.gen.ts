@@ -297,5 +297,13 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795800915940,
     "hash": "38d861b69e07230ab8676aa99955dc63bb6a74cbd232bc18a06167165b621450"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `signup_bonus_accounts` (\n\t`account_hash` text PRIMARY KEY NOT NULL,\n\t`claimed_at` integer NOT NULL\n);\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795801421293,
+    "hash": "34d7988d4a74418230dbae613e14d8d50c9a948e84589fcc0b949cc3f28c16e7"
   }
 ];

@@ -351,6 +351,18 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
         update: { after: async () => sessionsChanged() },
         delete: { before: async () => sessionsChanged(), after: async () => sessionsChanged() },
       },
+      account: {
+        create: {
+          // A provider account, new with its user or linked later: the bonus (unless this provider account or the
+          // address had one), or the mark that it came to an account that has it.
+          after: async (created) => {
+            if (created.providerId === "credential") return;
+            const owner = await findUserById(db, created.userId);
+            if (owner && (!verifyByMail || owner.emailVerified))
+              await grantSignupBonus(db, owner.id, config.SIGNUP_CREDITS, clock);
+          },
+        },
+      },
       user: {
         delete: { before: async () => sessionsChanged(), after: async () => sessionsChanged() },
         create: {
@@ -375,8 +387,9 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
             };
           },
           after: async (user) => {
-            // With mail the bonus waits for the verified address (afterEmailVerification), unless the account comes
-            // from a provider that vouched for the address.
+            // A provider sign-up's bonus waits for its account row (account create hook): it is granted once per
+            // provider account too. With mail the bonus waits for the verified address (afterEmailVerification).
+            if (await getOAuthState().catch(() => null)) return;
             if (!verifyByMail || user.emailVerified) await grantSignupBonus(db, user.id, config.SIGNUP_CREDITS, clock);
           },
         },

@@ -85,3 +85,14 @@ export const userCreditStats = sqliteTable("user_credit_stats", {
     .references(() => user.id, { onDelete: "cascade" }),
   granted: integer("granted").notNull().default(0),
 });
+
+/**
+ * Provider accounts (Google, GitHub, OpenID Connect) that came with a sign-up bonus, as hashes of
+ * `<provider id>:<account id>` (app/domain/credits/signup.server.ts): the same provider account brings no second bonus,
+ * whatever e-mail it comes back with, after its Atelier account was deleted or it was unlinked. No reference to the
+ * user: the mark outlives the account, and names no person.
+ */
+export const signupBonusAccounts = sqliteTable("signup_bonus_accounts", {
+  accountHash: text("account_hash").primaryKey(),
+  claimedAt: integer("claimed_at").notNull(),
+});

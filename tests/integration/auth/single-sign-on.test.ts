@@ -250,3 +250,34 @@ describe("disposable addresses", () => {
     expect((await userInfo(browser)).code).not.toBe(0);
   });
 });
+
+describe("the sign-up bonus once per provider account", () => {
+  test("a provider account back with another e-mail after its account was deleted makes an account without a bonus", async () => {
+    const first = person();
+    idp.person = first;
+    const browser = new CookieBrowser(s.server.url);
+    await browser.submit("/sign-in/provider", { provider: "oidc" });
+    expect(await credits(browser)).toBe(7);
+    const deleted = await fetch(`${s.server.url}/api/account/delete`, {
+      method: "POST",
+      headers: { cookie: browser.cookieHeader(), origin: s.server.url, "content-type": "application/json" },
+      body: JSON.stringify({ confirm: first.email }),
+    });
+    expect(((await deleted.json()) as { code: number }).code).toBe(0);
+
+    // The same person at the provider (same subject), now with an address this site never saw.
+    idp.person = { ...first, email: uniqueEmail("sso-new-address") };
+    const again = new CookieBrowser(s.server.url);
+    const end = await again.submit("/sign-in/provider", { provider: "oidc" });
+    expect(new URL(end.url).pathname).toBe("/studio");
+    const me = await userInfo(again);
+    expect(me.data!.email).toBe(idp.person.email);
+    expect(await credits(again)).toBe(0);
+
+    // Another subject with a new address still gets it.
+    idp.person = person();
+    const other = new CookieBrowser(s.server.url);
+    await other.submit("/sign-in/provider", { provider: "oidc" });
+    expect(await credits(other)).toBe(7);
+  });
+});

@@ -17,7 +17,17 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Db, openDatabase, openPostgres } from "#db/client";
-import { account, deletedEmails, feedback, passkey, rateLimit, twoFactor, user, verification } from "#db/schema";
+import {
+  account,
+  deletedEmails,
+  feedback,
+  passkey,
+  rateLimit,
+  signupBonusAccounts,
+  twoFactor,
+  user,
+  verification,
+} from "#db/schema";
 import { adminCreateSubscription } from "~/domain/admin/admin.server";
 import { authenticateApiKey } from "~/domain/api-keys/authenticate.server";
 import { createApiKey, revokeApiKey } from "~/domain/api-keys/keys.server";
@@ -111,6 +121,8 @@ async function buildSource(db: Db, dataDir: string): Promise<{ key: string; keyO
   );
   // A deleted account's address, kept as a keyed hash only (no second sign-up bonus).
   await db.run(db.insert(deletedEmails).values({ emailHash: "hash-of-a-deleted-address", deletedAt: now }));
+  // A provider account that came with a sign-up bonus, kept as a hash (no second bonus for it).
+  await db.run(db.insert(signupBonusAccounts).values({ accountHash: "hash-of-oidc-subject", claimedAt: now }));
   // Sign-in beyond the password: a provider link, an authenticator app (two-factor on) and a passkey.
   await db.run(
     db.insert(account).values({

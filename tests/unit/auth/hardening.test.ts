@@ -88,4 +88,42 @@ describe("sign-up bonus", () => {
       ),
     ).toThrow(/UNIQUE/);
   });
+
+  test("once per provider account: one that came to a bonus holder brings none to another account", async () => {
+    const db = openDatabase(":memory:");
+    const clock = manualClock();
+    const link = (userId: string, accountId: string) =>
+      db.sqlite!.run(
+        `INSERT INTO account (id, account_id, provider_id, user_id, created_at, updated_at) VALUES (?, ?, 'oidc', ?, 0, 0)`,
+        [crypto.randomUUID(), accountId, userId],
+      );
+    const unlinkAll = (userId: string) => db.sqlite!.run(`DELETE FROM account WHERE user_id = ?`, [userId]);
+
+    // Signed up through the provider: the bonus, and the provider account is remembered with it.
+    const a = await insertUser(db);
+    link(a.id, "subject-a");
+    expect(await grantSignupBonus(db, a.id, 10, clock)).toBe(true);
+    unlinkAll(a.id);
+    const b = await insertUser(db);
+    link(b.id, "subject-a");
+    expect(await grantSignupBonus(db, b.id, 10, clock)).toBe(false);
+
+    // Linked to an account that had its bonus already (asked again at the link): remembered too.
+    const c = await insertUser(db);
+    expect(await grantSignupBonus(db, c.id, 10, clock)).toBe(true);
+    link(c.id, "subject-c");
+    expect(await grantSignupBonus(db, c.id, 10, clock)).toBe(false);
+    unlinkAll(c.id);
+    const d = await insertUser(db);
+    link(d.id, "subject-c");
+    expect(await grantSignupBonus(db, d.id, 10, clock)).toBe(false);
+
+    // The same subject at another provider is another account.
+    const e = await insertUser(db);
+    db.sqlite!.run(
+      `INSERT INTO account (id, account_id, provider_id, user_id, created_at, updated_at) VALUES (?, 'subject-a', 'github', ?, 0, 0)`,
+      [crypto.randomUUID(), e.id],
+    );
+    expect(await grantSignupBonus(db, e.id, 10, clock)).toBe(true);
+  });
 });

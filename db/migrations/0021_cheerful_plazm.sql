@@ -1,0 +1,4 @@
+CREATE TABLE `signup_bonus_accounts` (
+	`account_hash` text PRIMARY KEY NOT NULL,
+	`claimed_at` integer NOT NULL
+);

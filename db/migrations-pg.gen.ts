@@ -290,5 +290,13 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795801422200,
     "hash": "94f41ce3650b899719e81246930baca6f41821800e884d4f4189074bb6554215"
+  },
+  {
+    "sql": [
+      "ALTER TABLE \"generations\" ADD COLUMN \"placeholder\" text;\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795802363752,
+    "hash": "3895255fd4fab34fc8803c89845a8610d8d5b6ae54e4598aff5fdd84c510ea7a"
   }
 ];

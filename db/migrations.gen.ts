@@ -305,5 +305,13 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795801421293,
     "hash": "34d7988d4a74418230dbae613e14d8d50c9a948e84589fcc0b949cc3f28c16e7"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `generations` ADD `placeholder` text;"
+    ],
+    "bps": true,
+    "folderMillis": 1795802362574,
+    "hash": "15fd5953fd0e1d9552f85aea1872f5c7c7385b9c96183a19f12e22b5d5cf913f"
   }
 ];

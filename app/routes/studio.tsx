@@ -138,6 +138,8 @@ export async function loader({ request }: Route.LoaderArgs) {
         seedable: Boolean(offering && "seed" in offering.options),
         /** Tasks of one Compare share it: the gallery shows them side by side in one row. */
         compareId: r.compareId,
+        /** A ThumbHash of the picture (base64), drawn blurred under it until it loads. */
+        placeholder: r.placeholder,
         createdAt: iso(r.createdAt)!,
       };
     }),

@@ -50,6 +50,8 @@ export const generations = sqliteTable(
     inputs: text("inputs"),
     /** Tasks made together by the studio's Compare (one prompt, several models) share this id; null otherwise. */
     compareId: text("compare_id"),
+    /** A ThumbHash (base64) of the first result picture, drawn blurred until the picture loads; null for videos. */
+    placeholder: text("placeholder"),
   },
   (t) => [
     index("generations_user_created_idx").on(t.userId, t.createdAt, t.id),

@@ -61,5 +61,14 @@ test("compare two models: the total shown first, a shortfall creates nothing, th
   }
   await expect(page.getByRole("heading", { name: /Your gallery/ })).toContainText("(2)");
   await expect(page.getByTestId("available")).toContainText("2");
+  // Each picture got a blurred placeholder (kept just after it completed): under the picture, with its size.
+  await expect(async () => {
+    await page.reload();
+    await expect(row.locator("img[data-placeholder]")).toHaveCount(2, { timeout: 10_000 });
+  }).toPass({ timeout: 45_000 });
+  for (const el of await row.locator("img[data-placeholder]").all()) {
+    expect(await el.getAttribute("src")).toMatch(/^data:image\/png;base64,/);
+    expect(await el.getAttribute("width")).toMatch(/^\d+$/);
+  }
   await auditAndShoot(page, "studio-compare");
 });

@@ -11,6 +11,7 @@ import { isVideoFile, ResultMedia } from "~/components/media";
 import { Badge, cn, plural } from "~/components/ui";
 import { isFinished } from "~/domain/generations/status";
 import { hideKey } from "./hide-button";
+import { usePlaceholder } from "./placeholder";
 import { ResultActions } from "./result-actions";
 import type { Draft, Task } from "./types";
 
@@ -103,6 +104,7 @@ export function ResultTile({
     (next ?? document.getElementById("history-h"))?.focus();
   };
   const done = t.status === "completed" && url;
+  const placeholder = usePlaceholder(t.placeholder);
   return (
     <li
       ref={item}
@@ -131,6 +133,18 @@ export function ResultTile({
       aria-label={`Generation: ${t.prompt}`}
     >
       <div className="relative overflow-hidden rounded-xl bg-muted">
+        {done && placeholder && !isVideoFile(url) ? (
+          // Under the picture, blurred, until the picture has loaded over it (it is opaque once loaded).
+          <img
+            src={placeholder}
+            alt=""
+            aria-hidden="true"
+            width={t.size.width}
+            height={t.size.height}
+            className="absolute inset-0 size-full scale-110 object-cover blur-md"
+            data-placeholder
+          />
+        ) : null}
         {done ? (
           isVideoFile(url) ? (
             <ResultMedia url={url} aiType={t.aiType} prompt={t.prompt} size={t.size} />
@@ -142,10 +156,16 @@ export function ResultTile({
                 e.preventDefault();
                 onOpen();
               }}
-              className="block focus-visible:outline-offset-[-4px]"
+              className="relative block focus-visible:outline-offset-[-4px]"
               aria-label={`View larger: ${t.prompt}`}
             >
-              <ResultMedia url={url} aiType={t.aiType} prompt={t.prompt} size={t.size} />
+              <ResultMedia
+                url={url}
+                aiType={t.aiType}
+                prompt={t.prompt}
+                size={t.size}
+                className={t.placeholder ? "bg-transparent" : undefined}
+              />
             </a>
           )
         ) : (

@@ -28,6 +28,7 @@ import { type GenerationRequest, ProviderError, type ResultAsset } from "~/provi
 import type { FileStore } from "~/storage/files.server";
 import type { ResultStorage } from "~/storage/types";
 import type { ClaimedTask } from "./claim.server";
+import { storePlaceholder } from "./placeholder-store.server";
 import { StorageError, storeResults } from "./results.server";
 import { completeGeneration, failGeneration, markSubmitted, schedulePoll } from "./transitions.server";
 import { countUnpaidTask } from "./unpaid.server";
@@ -191,14 +192,26 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
     }
   };
   const finish = async (assets: ResultAsset[]) => {
+    let first: { bytes: Uint8Array; type: string } | undefined;
     const urls = await timed("store", () =>
-      storeResults(ctx.storage, row.id, assets, signal, {
-        allowPrivate: ctx.config.OUTBOUND_ALLOW_PRIVATE,
-        maxBytes: row.aiType === "image" ? MAX_IMAGE_BYTES : MAX_DOWNLOAD_BYTES,
-      }),
+      storeResults(
+        ctx.storage,
+        row.id,
+        assets,
+        signal,
+        {
+          allowPrivate: ctx.config.OUTBOUND_ALLOW_PRIVATE,
+          maxBytes: row.aiType === "image" ? MAX_IMAGE_BYTES : MAX_DOWNLOAD_BYTES,
+        },
+        (i, bytes, type) => {
+          if (i === 0 && type.startsWith("image/")) first = { bytes, type };
+        },
+      ),
     );
     if (await write(() => completeGeneration(db, { id: row.id, owner, resultUrls: urls }, clock))) {
       log.debug("generation completed", { gen_id: row.id, owner });
+      // After the completion (the result is visible already): the decode costs CPU, never time to visible.
+      if (first) await storePlaceholder(db, row.id, first.bytes, first.type);
     } else {
       log.warn("generation lost its lease before completing", { gen_id: row.id });
       // Canceled (or failed) meanwhile: it was never charged, so its files go. A task another process completed keeps them.

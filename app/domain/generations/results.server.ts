@@ -37,6 +37,8 @@ export async function storeResults(
   assets: ResultAsset[],
   signal: AbortSignal,
   download: { allowPrivate?: boolean; maxBytes?: number } = {},
+  /** Each file once it is stored (the first picture's placeholder is taken from these bytes). */
+  onStored?: (index: number, bytes: Uint8Array, contentType: string) => void,
 ): Promise<string[]> {
   if (assets.length === 0)
     throw new ProviderError("bad_response", "the provider returned no results", { retryable: false });
@@ -60,6 +62,7 @@ export async function storeResults(
     } catch (error) {
       throw new StorageError(key, error);
     }
+    onStored?.(i, bytes, type);
   }
   return urls;
 }

@@ -300,6 +300,10 @@ async function buildSource(db: Db, dataDir: string): Promise<{ key: string; keyO
   })();
   // Some tasks made together by the studio's Compare (their shared id copies with them).
   db.sqlite!.run("UPDATE generations SET compare_id = 'cmp_fixture_' || (rowid / 3) WHERE rowid % 7 < 3");
+  // Finished pictures keep a ThumbHash placeholder.
+  db.sqlite!.run(
+    "UPDATE generations SET placeholder = '2ZkGJwqAiIjgeYiGp4iXuFd2BAuuTw8E' WHERE status = 'completed' AND rowid % 5 = 0",
+  );
   return { key, keyOwner: ids[0]!, busyUser };
 }
 

@@ -75,9 +75,16 @@ test("two to four models: each its own task at its own price, one comparison id,
     [rows[1]!.id, 3],
     [rows[0]!.id, 5],
   ]);
+  // Each picture's placeholder (a ThumbHash) is kept once it is stored, and the page carries it.
+  const kept = await until("both placeholders", async () => {
+    const p = await queryServerDb(it.server.dataDir, "SELECT placeholder FROM generations WHERE user_id = ?", userId);
+    return p.every((r) => r.placeholder) ? p.map((r) => String(r.placeholder)) : undefined;
+  });
   // The studio shows them in one row, each named by its model.
   const html = await (await fetch(`${it.server.url}/studio`, { headers: { cookie } })).text();
   expect(html).toContain(`data-compare="${rows[0]!.compare_id}"`);
+  // (its longest run without "/", which a script may escape)
+  for (const hash of kept) expect(html).toContain(hash.split("/").sort((a, b) => b.length - a.length)[0]!);
 });
 
 test("without JavaScript: a redirect back to the studio with the first task", async () => {

@@ -18,6 +18,7 @@ import {
   okErrorHeaders,
   REQUEST_ID_HEADER,
 } from "./openapi-errors.server";
+import { MACHINE_SCHEMAS, MACHINE_SECURITY_SCHEME, MACHINE_TAGS, machinePaths } from "./openapi-machine.server";
 import { generateBodySchema, operationIdFor, refineSchema, TIMESTAMP_SCHEMAS } from "./openapi-shapes.server";
 import { APP_VERSION } from "./version";
 
@@ -246,66 +247,22 @@ const WEBHOOK_HEADERS = [
   },
 ];
 
-/** OpenAPI 3.1 `webhooks`: the events Atelier POSTs to endpoints created with /api/webhooks/create. */
-export function webhooksSection(): Json {
-  const variant = (status: "completed" | "failed") =>
-    QueryResponseSchema.options.find((o) => (o.shape.status as z.ZodLiteral<string>).value === status)!;
-  const out: Json = {};
-  for (const [type, status] of [
-    ["generation.completed", "completed"],
-    ["generation.failed", "failed"],
-  ] as const) {
-    out[type] = {
-      post: {
-        operationId: type === "generation.completed" ? "onGenerationCompleted" : "onGenerationFailed",
-        tags: ["Webhooks"],
-        // Atelier calls the subscriber: no Atelier credential is involved (the signature headers authenticate it).
-        security: [],
-        summary: `${type}: a task ${status === "completed" ? "completed (results stored, credits debited)" : "failed, was canceled or timed out (nothing charged)"}`,
-        description:
-          "Sent once per event to each active endpoint subscribed to it, signed per the Standard Webhooks specification. Answer any 2xx within 10 s to acknowledge; anything else (or a redirect, or no answer) is retried with backoff for about 27 hours (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), always with the same webhook-id. An endpoint without a successful delivery for 3 days is disabled (the reason shows in /api/webhooks/list).",
-        parameters: WEBHOOK_HEADERS.map((h) => ({
-          name: h.name,
-          in: "header",
-          required: true,
-          description: h.description,
-          schema: { type: "string" },
-          example: h.example,
-        })),
-        requestBody: {
-          required: true,
-          content: {
-            "application/json": {
-              schema: {
-                type: "object",
-                required: ["type", "timestamp", "data"],
-                properties: {
-                  type: { const: type },
-                  timestamp: {
-                    $ref: "#/components/schemas/Timestamp",
-                    description: "when the event happened (the task's final transition)",
-                  },
-                  data: {
-                    ...jsonSchema(variant(status), "output"),
-                    description: "exactly the data of /api/generator/query for this task at that moment",
-                  },
-                },
-              },
-            },
-          },
-        },
-        responses: { "200": { description: "Any 2xx acknowledges the event." } },
-      },
-    };
-  }
-  out[WEBHOOK_TEST_EVENT] = {
+/** One event Atelier POSTs to a subscriber: signed (WEBHOOK_HEADERS), needing no Atelier credential. */
+function webhookPost(event: {
+  operationId: string;
+  type: string;
+  summary: string;
+  description: string;
+  payload: Json;
+}) {
+  return {
     post: {
-      operationId: "onWebhookTest",
+      operationId: event.operationId,
       tags: ["Webhooks"],
-      summary: `${WEBHOOK_TEST_EVENT}: sent on request by /api/webhooks/test (or the page's Send test event)`,
-      description:
-        "Signed and delivered like every event, to the one endpoint it was sent to, whatever its events. Use it to check that your endpoint is reachable and verifies signatures.",
+      // Atelier calls the subscriber: no Atelier credential is involved (the signature headers authenticate it).
       security: [],
+      summary: event.summary,
+      description: event.description,
       parameters: WEBHOOK_HEADERS.map((h) => ({
         name: h.name,
         in: "header",
@@ -321,15 +278,7 @@ export function webhooksSection(): Json {
             schema: {
               type: "object",
               required: ["type", "timestamp", "data"],
-              properties: {
-                type: { const: WEBHOOK_TEST_EVENT },
-                timestamp: { $ref: "#/components/schemas/Timestamp", description: "when the test was asked for" },
-                data: {
-                  type: "object",
-                  required: ["webhook_id", "message"],
-                  properties: { webhook_id: { type: "string" }, message: { type: "string" } },
-                },
-              },
+              properties: { type: { const: event.type }, ...event.payload },
             },
           },
         },
@@ -337,6 +286,50 @@ export function webhooksSection(): Json {
       responses: { "200": { description: "Any 2xx acknowledges the event." } },
     },
   };
+}
+
+/** OpenAPI 3.1 `webhooks`: the events Atelier POSTs to endpoints created with /api/webhooks/create. */
+export function webhooksSection(): Json {
+  const variant = (status: "completed" | "failed") =>
+    QueryResponseSchema.options.find((o) => (o.shape.status as z.ZodLiteral<string>).value === status)!;
+  const out: Json = {};
+  for (const [type, status] of [
+    ["generation.completed", "completed"],
+    ["generation.failed", "failed"],
+  ] as const) {
+    out[type] = webhookPost({
+      operationId: type === "generation.completed" ? "onGenerationCompleted" : "onGenerationFailed",
+      type,
+      summary: `${type}: a task ${status === "completed" ? "completed (results stored, credits debited)" : "failed, was canceled or timed out (nothing charged)"}`,
+      description:
+        "Sent once per event to each active endpoint subscribed to it, signed per the Standard Webhooks specification. Answer any 2xx within 10 s to acknowledge; anything else (or a redirect, or no answer) is retried with backoff for about 27 hours (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), always with the same webhook-id. An endpoint without a successful delivery for 3 days is disabled (the reason shows in /api/webhooks/list).",
+      payload: {
+        timestamp: {
+          $ref: "#/components/schemas/Timestamp",
+          description: "when the event happened (the task's final transition)",
+        },
+        data: {
+          ...jsonSchema(variant(status), "output"),
+          description: "exactly the data of /api/generator/query for this task at that moment",
+        },
+      },
+    });
+  }
+  out[WEBHOOK_TEST_EVENT] = webhookPost({
+    operationId: "onWebhookTest",
+    type: WEBHOOK_TEST_EVENT,
+    summary: `${WEBHOOK_TEST_EVENT}: sent on request by /api/webhooks/test (or the page's Send test event)`,
+    description:
+      "Signed and delivered like every event, to the one endpoint it was sent to, whatever its events. Use it to check that your endpoint is reachable and verifies signatures.",
+    payload: {
+      timestamp: { $ref: "#/components/schemas/Timestamp", description: "when the test was asked for" },
+      data: {
+        type: "object",
+        required: ["webhook_id", "message"],
+        properties: { webhook_id: { type: "string" }, message: { type: "string" } },
+      },
+    },
+  });
   return out;
 }
 
@@ -348,23 +341,25 @@ export function buildOpenApi(serverUrl: string) {
       item[m.toLowerCase()] = operation(path, def, m.toLowerCase());
     paths[path] = item;
   }
+  Object.assign(paths, machinePaths());
   return {
     openapi: "3.1.0",
     info: {
       title: "Atelier API",
       version: APP_VERSION,
       description:
-        "AI images and videos paid for with credits. Every JSON endpoint is POST with a JSON body and answers the envelope `{code, message, data}`: code 0 on success, 1 on error (HTTP 200 unless stated); every error also names its stable key in the `Atelier-Error-Code` response header (components.schemas.ErrorCode). Generation is asynchronous: create a task, then poll /api/generator/query about every 3 s, stopping after 60 attempts (5 minutes). A readable version is at /docs.",
+        "AI images and videos paid for with credits. Every JSON endpoint under /api is POST with a JSON body and answers the envelope `{code, message, data}`: code 0 on success, 1 on error (HTTP 200 unless stated); every error also names its stable key in the `Atelier-Error-Code` response header (components.schemas.ErrorCode). The machine-client endpoints (/v1/images/* for OpenAI's SDKs, /mcp for agents) take only keys and answer in their own protocols (OpenAI's shapes, JSON-RPC), not the envelope. Generation is asynchronous: create a task, then poll /api/generator/query about every 3 s, stopping after 60 attempts (5 minutes). A readable version is at /docs.",
     },
     servers: [{ url: serverUrl }],
-    tags: [...new Set(Object.values(ENDPOINTS).map((d) => d.tag))].map((name) => ({ name })),
+    tags: [...new Set([...Object.values(ENDPOINTS).map((d) => d.tag), ...MACHINE_TAGS])].map((name) => ({ name })),
     paths,
     webhooks: webhooksSection(),
     components: {
-      securitySchemes: SECURITY_SCHEMES,
+      securitySchemes: { ...SECURITY_SCHEMES, bearer: MACHINE_SECURITY_SCHEME },
       headers: HEADER_COMPONENTS,
       schemas: {
         ...TIMESTAMP_SCHEMAS,
+        ...MACHINE_SCHEMAS,
         ErrorCode: errorCodeSchema(),
         Envelope: {
           type: "object",

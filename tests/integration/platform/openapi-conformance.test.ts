@@ -317,6 +317,65 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
       }
     }
 
+    // The key-only endpoints in their own protocols: OpenAI's images API (the edit's multipart recorded by hand) and
+    // MCP's JSON-RPC.
+    const machineKey = (await call("POST", "/api/keys/create", { headers: u, body: { name: "oas-machine" } })).json.data
+      .key as string;
+    const bearer = { authorization: `Bearer ${machineKey}` };
+    const images = "/v1/images/generations";
+    await call("POST", images, { headers: bearer, body: { model: "dall-e-3", prompt: "a fox", size: "1024x1024" } });
+    await call("POST", images, {
+      headers: bearer,
+      body: { model: "kling/kling-v1", prompt: "x", response_format: "b64_json" },
+    });
+    await call("POST", images, { headers: bearer, body: { model: "dall-e-9", prompt: "x" } }); // 404
+    await call("POST", images, { headers: bearer, body: { prompt: "x", n: 9 } }); // 400
+    await call("POST", images, { body: { prompt: "x" } }); // 401
+    for (const [bytes, model] of [
+      [png(6, 4), "gpt-image-1"],
+      [new TextEncoder().encode("not an image"), "gpt-image-1"],
+      [png(6, 4), "dall-e-3"],
+    ] as const) {
+      const form = new FormData();
+      form.append("image", new Blob([bytes]), "a.png");
+      form.append("prompt", "at night");
+      form.append("model", model);
+      const res = await fetch(`${server.url}/v1/images/edits`, { method: "POST", headers: bearer, body: form });
+      recorded.push({
+        method: "post",
+        path: "/v1/images/edits",
+        status: res.status,
+        contentType: res.headers.get("content-type") ?? "",
+        resBody: await res.text(),
+      });
+    }
+    const rpc = { ...bearer, accept: "application/json, text/event-stream" };
+    const rpcCall = (id: number, name: string) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name, arguments: {} },
+    });
+    await call("POST", "/mcp", {
+      headers: rpc,
+      body: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "oas", version: "1" } },
+      },
+    });
+    await call("POST", "/mcp", { headers: rpc, body: { jsonrpc: "2.0", method: "notifications/initialized" } }); // 202
+    await call("POST", "/mcp", { headers: rpc, body: { jsonrpc: "2.0", id: 2, method: "tools/list" } });
+    await call("POST", "/mcp", { headers: rpc, body: [rpcCall(3, "get_credits"), rpcCall(4, "no_such_tool")] });
+    await call("POST", "/mcp", { headers: rpc, raw: "not json" }); // 400
+    await call("POST", "/mcp", { headers: { accept: rpc.accept }, body: rpcCall(5, "get_credits") }); // 401
+    await call("POST", "/mcp", { headers: bearer, body: rpcCall(6, "get_credits") }); // 406
+    const statuses = (path: string) => recorded.filter((x) => x.path === path).map((x) => x.status);
+    expect(statuses(images)).toEqual([200, 200, 404, 400, 401]);
+    expect(statuses("/v1/images/edits")).toEqual([200, 400, 400]);
+    expect(statuses("/mcp")).toEqual([200, 202, 200, 200, 400, 401, 406]);
+
     // Admin: exactly one of email / user_uuid.
     const a = { cookie: adminCookie };
     await call("POST", "/api/admin/list-users", { headers: a });

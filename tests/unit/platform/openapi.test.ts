@@ -5,6 +5,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { ENDPOINTS } from "~/lib/endpoints.server";
 import { ERRORS, type ErrorCode, errorPatterns } from "~/lib/errors";
 import { buildOpenApi } from "~/lib/openapi.server";
+import { machinePaths } from "~/lib/openapi-machine.server";
 import routes from "../../../app/routes";
 
 const doc = JSON.parse(JSON.stringify(buildOpenApi("http://localhost:3000")));
@@ -42,7 +43,9 @@ describe("GET /api/openapi.json document", () => {
   test("validates as OpenAPI 3.1 (swagger-parser)", async () => {
     expect(doc.openapi).toBe("3.1.0");
     const validated = await SwaggerParser.validate(structuredClone(doc));
-    expect(Object.keys(validated.paths ?? {}).length).toBe(Object.keys(ENDPOINTS).length);
+    expect(Object.keys(validated.paths ?? {}).length).toBe(
+      Object.keys(ENDPOINTS).length + Object.keys(machinePaths()).length,
+    );
   });
 
   test("a broken document is rejected by the same validator (the check can fail)", async () => {
@@ -88,6 +91,45 @@ describe("GET /api/openapi.json document", () => {
       else if (def.method === "POST" && !("envelope" in def && def.envelope === false))
         expect(op.requestBody).toMatchObject({ required: false });
     }
+  });
+
+  test("/v1/images/* and /mcp: key-only, in their own protocols (OpenAI's shapes, JSON-RPC), never the envelope", () => {
+    const apiRoutes = routePaths(routes as never).filter((p) => p === "mcp" || (p.startsWith("v1/") && p !== "v1/*"));
+    expect(apiRoutes.sort()).toEqual(["mcp", "v1/images/edits", "v1/images/generations"]);
+    for (const p of apiRoutes) expect(doc.paths).toHaveProperty([`/${p}`]);
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
+    const gen = doc.paths["/v1/images/generations"].post;
+    const edit = doc.paths["/v1/images/edits"].post;
+    const mcp = doc.paths["/mcp"].post;
+    for (const op of [gen, edit, mcp]) expect(op.security).toEqual([{ bearer: [] }, { apiKey: [] }]);
+    expect([gen.operationId, edit.operationId, mcp.operationId]).toEqual(["createImage", "editImage", "callMcp"]);
+    expect(gen.requestBody.content["application/json"].schema.required).toEqual(["prompt"]);
+    expect(gen.requestBody.content["application/json"].schema.properties.model.anyOf[0].enum).toEqual(
+      expect.arrayContaining(["dall-e-3", "gpt-image-1", "kling/kling-v1"]),
+    );
+    const form = edit.requestBody.content["multipart/form-data"].schema;
+    expect(form.required).toEqual(["image", "prompt"]);
+    expect(form.properties.image).toMatchObject({ type: "string", format: "binary" });
+    expect(form.properties.model.anyOf[0].enum).toEqual(
+      expect.arrayContaining(["dall-e-2", "gpt-image-1", "replicate/black-forest-labs/flux-kontext-pro"]),
+    );
+    expect(form.properties.model.anyOf[0].enum).not.toContain("dall-e-3");
+    for (const op of [gen, edit]) {
+      expect(op.responses["200"].content["application/json"].schema).toEqual({
+        $ref: "#/components/schemas/OpenAIImagesResponse",
+      });
+      for (const status of ["400", "401", "403", "404", "429", "500", "504"])
+        expect(op.responses[status].content["application/json"].schema).toEqual({
+          $ref: "#/components/schemas/OpenAIError",
+        });
+    }
+    expect(gen.responses["401"].content["application/json"].example.error.code).toBe("invalid_api_key");
+    expect(doc.components.schemas.OpenAIError.properties.error.required).toEqual(["message", "type", "param", "code"]);
+    expect(mcp.responses["401"].content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/JsonRpcResponse",
+    });
+    expect(mcp.responses["401"].headers).toHaveProperty("WWW-Authenticate");
+    expect(mcp.requestBody.content["application/json"].example.method).toBe("tools/call");
   });
 
   test("security schemes: X-API-Key header and the session cookie; key management is session-only", () => {
@@ -265,7 +307,8 @@ describe("GET /api/openapi.json document", () => {
     expect(keys.headers).toHaveProperty("Retry-After");
     for (const [path, item] of Object.entries(doc.paths) as [string, Record<string, { responses: any }>][]) {
       const def = ENDPOINTS[path as keyof typeof ENDPOINTS];
-      if (!(def.errors as readonly string[]).includes("BUSY")) continue;
+      // The key-only endpoints are outside the table: each answers 503 when the database is busy.
+      if (def && !(def.errors as readonly string[]).includes("BUSY")) continue;
       for (const op of Object.values(item)) {
         expect(op.responses["503"]?.description).toContain("`service busy, please try again`");
         expect(op.responses["503"].headers).toHaveProperty("Retry-After");

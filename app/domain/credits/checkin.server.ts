@@ -4,8 +4,9 @@
  * decides which call is first, so concurrent calls — in one process or many —
  * add exactly one credit.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { type Db, run } from "#db/client";
+import { prepared } from "#db/prepared";
 import { checkins } from "#db/schema";
 import { type Clock, DAY_MS, utcDay } from "~/lib/clock";
 import { type Credits, getCredits, grantCredits } from "./ledger.server";
@@ -47,11 +48,15 @@ export function checkIn(db: Db, userId: string, clock: Clock): Promise<CheckInRe
 /** Whether the user has already checked in on the current UTC day. */
 export async function checkedInToday(db: Db, userId: string, clock: Clock): Promise<boolean> {
   const day = utcDay(clock.now());
+  // Prepared once: the studio asks on every visit, and building a drizzle query costs more than running it.
   const row = await db.one(
-    db
-      .select({ day: checkins.day })
-      .from(checkins)
-      .where(and(eq(checkins.userId, userId), eq(checkins.day, day))),
+    prepared(db, "checkins.today", (d) =>
+      d
+        .select({ day: checkins.day })
+        .from(checkins)
+        .where(and(eq(checkins.userId, sql.placeholder("userId")), eq(checkins.day, sql.placeholder("day")))),
+    ),
+    { userId, day },
   );
   return row !== undefined;
 }

@@ -7,11 +7,15 @@ import { wasCanceled } from "./status";
 
 /** How many unfinished tasks the user has: the counter the triggers keep (user_generation_stats.unfinished). */
 async function unfinishedCount(db: Db, userId: string): Promise<number> {
+  // Prepared once (every signed-in page asks): building a drizzle query costs more than running it (docs/data-layer.md).
   const row = await db.one(
-    db
-      .select({ n: userGenerationStats.unfinished })
-      .from(userGenerationStats)
-      .where(eq(userGenerationStats.userId, userId)),
+    prepared(db, "live.unfinishedCount", (d) =>
+      d
+        .select({ n: userGenerationStats.unfinished })
+        .from(userGenerationStats)
+        .where(eq(userGenerationStats.userId, sql.placeholder("userId"))),
+    ),
+    { userId },
   );
   return Number(row?.n ?? 0);
 }

@@ -29,6 +29,7 @@ import { wasCanceled } from "~/domain/generations/status";
 import { chargedCost, parseResultUrls } from "~/domain/generations/views.server";
 import { startComparison } from "~/domain/studio/compare.server";
 import { enhanceOffer, enhancePrompt } from "~/domain/studio/enhance.server";
+import { variationSeed } from "~/domain/studio/variation";
 import { iso } from "~/lib/clock";
 import { errorBody } from "~/lib/envelope";
 import { isAppError } from "~/lib/errors";
@@ -210,6 +211,11 @@ export async function action({ request }: Route.ActionArgs) {
   if (form.intent === "compare") return compare(user.id, form, formData.getAll("compare").map(String));
   const [aiType = "", prov = "", mod = ""] = String(form.offering ?? "").split("|");
   const picked = findOffering(aiType, prov, mod);
+  // Variation: the same request with a new seed, drawn here, where the model has one.
+  if (form.variation && picked) {
+    const seed = variationSeed(picked);
+    if (seed !== undefined) form.opt_seed = String(seed);
+  }
   const values: Draft = {
     offering: String(form.offering ?? ""),
     prompt: String(form.prompt ?? ""),

@@ -81,11 +81,9 @@ export const draftOfTask = (t: Pick<Task, "offering" | "prompt" | "options" | "i
 function RunForm({ task, variation }: { task: Task; variation: boolean }) {
   const fetcher = useFetcher<ActionData>({ key: CREATE_FETCHER });
   const options = { ...task.options };
-  // A new seed where the model takes one; where it does not, each run is already a new draw.
-  if (variation) {
-    delete options.seed;
-    if (task.seedable) options.seed = String(Math.floor(Math.random() * 4_294_967_295));
-  }
+  // The server draws the new seed (where the model takes one; elsewhere each run is already a new draw), so every
+  // click is a new one and the page's markup does not carry a random value.
+  if (variation) delete options.seed;
   const label = variation ? "Variation" : "Run again";
   return (
     <fetcher.Form method="post" action="/studio">
@@ -94,6 +92,7 @@ function RunForm({ task, variation }: { task: Task; variation: boolean }) {
       <input type="hidden" name="make" value={task.aiType} />
       <input type="hidden" name="offering" value={task.offering} />
       <input type="hidden" name="prompt" value={task.prompt} />
+      {variation ? <input type="hidden" name="variation" value="1" /> : null}
       {Object.entries(options).map(([k, v]) => (
         <input key={k} type="hidden" name={`opt_${k}`} value={v} />
       ))}

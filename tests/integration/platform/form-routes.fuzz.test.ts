@@ -83,6 +83,7 @@ const FORMS: Record<string, FormRoute> = {
     intents: ["create", "compare", "hide", "unhide", "cancel", "checkin", "enhance", "upload", "use-result"],
     fields: [
       "compare",
+      "variation",
       "gen_id",
       "offering",
       "prompt",

@@ -85,3 +85,27 @@ test("a multipart page form (the composer with a picture) with a NUL in a text f
   expect(r.status).toBe(400);
   expect((await history(cookie)).total ?? 0).toBe(0);
 });
+
+test("Variation: the same request with a new seed drawn by the server", async () => {
+  const { cookie } = await it.api.signUp(uniqueEmail("studio-variation"));
+  const flux = {
+    via: "fetch",
+    variation: "1",
+    offering: "image|replicate|black-forest-labs/flux-schnell",
+    prompt: "A fox, again",
+    opt_aspect_ratio: "16:9",
+  };
+  for (let i = 0; i < 2; i++) expect((await create(cookie, flux)).status).toBe(200);
+  const tasks = (await history(cookie)).generations as { gen_id: string; model: string }[];
+  const options = await Promise.all(
+    tasks.map(async (t) => {
+      const rows = await queryServerDb(it.server.dataDir, "SELECT options FROM generations WHERE id = ?", t.gen_id);
+      return JSON.parse(String(rows[0]!.options)) as Record<string, unknown>;
+    }),
+  );
+  const [second, first] = options;
+  expect(first).toMatchObject({ aspect_ratio: "16:9" });
+  expect(second).toMatchObject({ aspect_ratio: "16:9" });
+  expect(typeof first!.seed).toBe("number");
+  expect(first!.seed).not.toBe(second!.seed);
+});

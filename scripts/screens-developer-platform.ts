@@ -6,11 +6,10 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import AxeBuilder from "@axe-core/playwright";
-import { chromium } from "@playwright/test";
 import { Client } from "../tests/support/client";
 import { startServer } from "../tests/support/server";
 import { startReceiver } from "../tests/support/webhook-receiver";
+import { checkScreen, launchChromium, SCREEN_SIZES } from "./screens-support";
 
 const OUT = process.env.SHOTS_DIR ?? join(import.meta.dir, "../docs/screens");
 mkdirSync(OUT, { recursive: true });
@@ -48,26 +47,11 @@ try {
   await api.post("/api/webhooks/test", { webhook_id: hook.webhook_id }, { cookie });
   await Bun.sleep(4000);
 
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--disable-quic",
-    ],
-  });
+  const browser = await launchChromium();
   const [name, value] = cookie.split(";")[0]!.split("=");
   const url = new URL(server.url);
   for (const scheme of ["light", "dark"] as const) {
-    for (const [label, size] of [
-      ["desktop", { width: 1440, height: 900 }],
-      ["phone", { width: 390, height: 844 }],
-    ] as const) {
+    for (const [label, size] of SCREEN_SIZES) {
       const context = await browser.newContext({ viewport: size, colorScheme: scheme, baseURL: server.url });
       await context.addCookies([{ name: name!, value: value!, domain: url.hostname, path: "/" }]);
       const page = await context.newPage();
@@ -91,20 +75,7 @@ try {
           anchor,
         );
         await page.evaluate(() => window.scrollBy(0, -72));
-        const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-        );
-        const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-        const bad = axe.violations
-          .filter((v) => v.impact === "serious" || v.impact === "critical")
-          .map(
-            (v) =>
-              `${v.id}: ${v.nodes
-                .slice(0, 2)
-                .map((n) => n.target.join(" "))
-                .join(", ")}`,
-          );
-        console.log(shot, label, scheme, "overflow", overflow, "axe", bad.length ? bad : "ok");
+        await checkScreen(page, shot, label, scheme);
         await page.screenshot({ path: join(OUT, `${shot}-${label}-${scheme}.png`), animations: "disabled" });
       }
       if (errors.length) console.log("console errors", errors.slice(0, 5));

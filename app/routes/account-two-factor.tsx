@@ -171,8 +171,9 @@ export default function AccountTwoFactor({ loaderData, actionData }: Route.Compo
             />
             <div className="min-w-0 flex-1 text-sm">
               <p className="font-medium">Key</p>
-              <code className="break-all" data-testid="totp-secret">
-                {result.secret}
+              {/* In groups of four, as authenticator apps show and accept it. */}
+              <code className="break-words" data-testid="totp-secret">
+                {result.secret.match(/.{1,4}/g)?.join(" ")}
               </code>
             </div>
           </div>
@@ -214,7 +215,9 @@ export default function AccountTwoFactor({ loaderData, actionData }: Route.Compo
               <PasswordForm intent="disable" label="Turn off" variant="danger" />
             </div>
           </div>
-        ) : result?.kind === "setup" ? null : (
+        ) : result?.kind === "setup" ? (
+          <p className="text-sm text-muted-foreground">Off until you enter a code from the app above.</p>
+        ) : (
           <PasswordForm intent="enable" label="Set up" />
         )}
       </Card>

@@ -6,59 +6,26 @@
  * sign in with the new password.
  */
 
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { type SmtpFake, startSmtp } from "../fakes/smtp";
-import { auditAndShoot, unique } from "./support";
+import { auditAndShoot, startSecondServer, unique } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
-const ROOT = join(import.meta.dirname, "../..");
 const PORT = Number(process.env.E2E_PORT) + 1;
 const BASE = `http://localhost:${PORT}`;
 let smtp: SmtpFake;
-let server: ChildProcess;
-let dataDir: string;
+let server: { stop(): void } | undefined;
 
 test.beforeAll(async () => {
   test.setTimeout(60_000);
   smtp = await startSmtp();
-  dataDir = mkdtempSync(join(tmpdir(), "atelier-e2e-mail-"));
-  server = spawn("bun", [join(ROOT, "app/cli.ts"), "serve"], {
-    cwd: dataDir,
-    stdio: "ignore",
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "/tmp",
-      NODE_ENV: "production",
-      BETTER_AUTH_SECRET: "e2e-mail-secret-e2e-mail-secret-e2e-mail",
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: BASE,
-      DATA_DIR: dataDir,
-      SMTP_URL: smtp.url,
-      AUTH_RATE_LIMIT: "off",
-      LOG_LEVEL: "warn",
-    },
-  });
-  for (let i = 0; ; i++) {
-    const ok = await fetch(`${BASE}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (i > 400) throw new Error("the mail e2e server did not start");
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  server = await startSecondServer({ port: PORT, tag: "mail", env: { SMTP_URL: smtp.url } });
 });
 
 test.afterAll(async () => {
-  server?.kill("SIGTERM");
+  server?.stop();
   await smtp?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 const email = unique("mail");

@@ -6,43 +6,28 @@
  * script is served by a stand-in here: the browser has no network).
  */
 
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { type CaptchaFake, startCaptchaFake } from "../fakes/captcha";
+import { type CaptchaFake, startCaptchaFake, TURNSTILE_STAND_IN } from "../fakes/captcha";
 import { startOidcProvider, type TestOidcProvider } from "../support/oidc-provider";
-import { auditAndShoot, unique } from "./support";
+import { auditAndShoot, startSecondServer, unique } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
-const ROOT = join(import.meta.dirname, "../..");
 const PORT = Number(process.env.E2E_PORT) + 2;
 const BASE = `http://localhost:${PORT}`;
 const CAPTCHA_SECRET = "e2e-captcha-secret";
 let idp: TestOidcProvider;
 let verify: CaptchaFake;
-let server: ChildProcess;
-let dataDir: string;
+let server: { stop(): void } | undefined;
 
 test.beforeAll(async () => {
   test.setTimeout(60_000);
   idp = await startOidcProvider();
   verify = await startCaptchaFake(CAPTCHA_SECRET);
-  dataDir = mkdtempSync(join(tmpdir(), "atelier-e2e-sso-"));
-  server = spawn("bun", [join(ROOT, "app/cli.ts"), "serve"], {
-    cwd: dataDir,
-    stdio: "ignore",
+  server = await startSecondServer({
+    port: PORT,
+    tag: "sso",
     env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "/tmp",
-      NODE_ENV: "production",
-      BETTER_AUTH_SECRET: "e2e-sso-secret-e2e-sso-secret-e2e-sso-secret",
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: BASE,
-      DATA_DIR: dataDir,
       OIDC_ISSUER: idp.issuer,
       OIDC_CLIENT_ID: "atelier-e2e",
       OIDC_CLIENT_SECRET: "atelier-e2e-secret",
@@ -51,27 +36,14 @@ test.beforeAll(async () => {
       CAPTCHA_SITE_KEY: "e2e-site-key",
       CAPTCHA_SECRET_KEY: CAPTCHA_SECRET,
       CAPTCHA_VERIFY_URL: verify.url,
-      AUTH_RATE_LIMIT: "off",
-      LOG_LEVEL: "warn",
     },
   });
-  await expect
-    .poll(
-      () =>
-        fetch(`${BASE}/api/health`).then(
-          (r) => r.ok,
-          () => false,
-        ),
-      { timeout: 30_000 },
-    )
-    .toBe(true);
 });
 
 test.afterAll(async () => {
-  server?.kill("SIGTERM");
+  server?.stop();
   await idp?.stop();
   await verify?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** The signed-in person's e-mail, as the API sees the page's session. */
@@ -102,23 +74,6 @@ test("a refusal at the provider ends on the sign-in page with a clear message, s
   ).toBeVisible();
   expect(await signedInEmail(page)).toBeNull();
 });
-
-/** Cloudflare's script stood in for: it renders a box and fills the form's `cf-turnstile-response`, as Turnstile does. */
-const TURNSTILE_STAND_IN = `window.turnstile = {
-  render(container, options) {
-    const box = document.createElement("div");
-    box.setAttribute("role", "status");
-    box.style.cssText = "width:300px;max-width:100%;height:65px;box-sizing:border-box;border:1px solid #8885;border-radius:4px;display:flex;align-items:center;padding:0 16px;font:14px system-ui";
-    box.textContent = "\\u2713 Success!";
-    const field = document.createElement("input");
-    field.type = "hidden";
-    field.name = "cf-turnstile-response";
-    field.value = "pass-" + options.sitekey;
-    container.append(box, field);
-    return "widget-1";
-  },
-  remove() {},
-};`;
 
 test("sign-up with the captcha: the widget's token goes with the form and the account is made", async ({ page }) => {
   await page.route("https://challenges.cloudflare.com/**", (route) =>

@@ -1,7 +1,8 @@
 /** Shared e2e helpers: accounts, an accessibility audit and screenshots at two widths. */
 
-import { execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
@@ -104,4 +105,49 @@ export async function auditAndShoot(page: Page, name: string, opts: { full?: boo
   }
   await page.emulateMedia({ colorScheme: "light" });
   if (before) await page.setViewportSize(before);
+}
+
+/**
+ * A second production server beside the one the config starts, for journeys that need other settings (a mail
+ * transport, sign-in providers): its own port and data directory, ready when `/api/health` answers. `stop()` ends it
+ * and removes the directory.
+ */
+export async function startSecondServer(opts: { port: number; tag: string; env: Record<string, string> }) {
+  const root = join(import.meta.dirname, "../..");
+  const base = `http://localhost:${opts.port}`;
+  const dataDir = mkdtempSync(join(tmpdir(), `atelier-e2e-${opts.tag}-`));
+  const server = spawn("bun", [join(root, "app/cli.ts"), "serve"], {
+    cwd: dataDir,
+    stdio: "ignore",
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/tmp",
+      NODE_ENV: "production",
+      BETTER_AUTH_SECRET: `e2e-${opts.tag}-secret-`.repeat(4),
+      PORT: String(opts.port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: base,
+      DATA_DIR: dataDir,
+      AUTH_RATE_LIMIT: "off",
+      LOG_LEVEL: "warn",
+      ...opts.env,
+    },
+  });
+  await expect
+    .poll(
+      () =>
+        fetch(`${base}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  return {
+    base,
+    stop() {
+      server.kill("SIGTERM");
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { KeyRound } from "lucide-react";
+import { LogIn } from "lucide-react";
 import { Button } from "~/components/ui";
 
 export interface ProviderChoice {
@@ -28,7 +28,7 @@ export function ProviderButtons({
           {next ? <input type="hidden" name="next" value={next} /> : null}
           {inviteCode ? <input type="hidden" name="ref" value={inviteCode} /> : null}
           <Button type="submit" variant="secondary" className="w-full">
-            <KeyRound aria-hidden="true" />
+            <LogIn aria-hidden="true" />
             {`Continue with ${provider.name}`}
           </Button>
         </form>

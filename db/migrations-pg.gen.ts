@@ -298,5 +298,14 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795802363752,
     "hash": "3895255fd4fab34fc8803c89845a8610d8d5b6ae54e4598aff5fdd84c510ea7a"
+  },
+  {
+    "sql": [
+      "ALTER TABLE \"files\" ADD COLUMN \"sha256\" text;\n",
+      "\nCREATE UNIQUE INDEX \"files_user_sha256_idx\" ON \"files\" USING btree (\"user_id\",\"sha256\");\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795803217764,
+    "hash": "d8149153ea9cb2e6533c01161257a0e3ed09d5cbda6faf166d8b0d66725814c5"
   }
 ];

@@ -313,5 +313,14 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795802362574,
     "hash": "15fd5953fd0e1d9552f85aea1872f5c7c7385b9c96183a19f12e22b5d5cf913f"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `files` ADD `sha256` text;",
+      "\nCREATE UNIQUE INDEX `files_user_sha256_idx` ON `files` (`user_id`,`sha256`);"
+    ],
+    "bps": true,
+    "folderMillis": 1795803217158,
+    "hash": "bd908e67d9e42c0d16675b90c22207ab4fc887e2e68d537d79991664d8f44b3e"
   }
 ];

@@ -3,9 +3,9 @@
  * file store (app/storage/files.server.ts) with one row each in `files`. Another user's file id is "file not found"
  * everywhere. A file no task uses expires after FILE_RETENTION_DAYS; once a task uses it, it lives as long as the task.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
-import { type Db, lockRow, one, run } from "#db/client";
+import { type Db, lockRow, one, run, type Steps } from "#db/client";
 import { files } from "#db/schema";
 import { SWEEP_BATCH } from "~/domain/maintenance/retention.server";
 import { type Clock, DAY_MS, iso } from "~/lib/clock";
@@ -49,15 +49,25 @@ const usedBytes = (db: Pick<Db, "select">, userId: string) =>
     .from(files)
     .where(eq(files.userId, userId));
 
+/** A stored file, and whether it was already the user's (the same picture stored before: nothing new was kept). */
+export type StoredFile = FileRow & { reused: boolean };
+
 /**
  * Judges the bytes, stores the cleaned picture and records it. Every refusal (not an image, too large, malformed,
  * over the quota) throws before anything is kept: the quota is checked again under the user's row lock with the
  * insert, and the stored object is removed when that check refuses.
+ *
+ * The same picture again (the same cleaned bytes: an upload repeated, a result used twice for Edit or Animate, a URL
+ * fetched again) is the user's existing file, not a copy: no second object, the quota counts it once, and an unused
+ * one's expiry moves to a full FILE_RETENTION_DAYS from now. The lookup runs under the user's row lock (so two
+ * uploads of one picture at once make one row) and the unique (user_id, sha256) index refuses a second row anyway;
+ * the expiry moves by a guarded update, so the retention sweep cannot remove the file it hands back
+ * (docs/decisions/130-same-picture-one-file.md).
  */
 export async function storeFile(
   deps: FileDeps,
   args: { userId: string; bytes: Uint8Array; source: "upload" | "url" },
-): Promise<FileRow> {
+): Promise<StoredFile> {
   const { db, clock, store, config } = deps;
   if (args.bytes.byteLength > config.FILE_MAX_BYTES)
     throw new AppError("FILE_TOO_LARGE", { max: config.FILE_MAX_BYTES });
@@ -70,9 +80,9 @@ export async function storeFile(
   }
   const quota = quotaBytes(config);
   const size = image.bytes.byteLength;
-  const used = Number((await db.one(usedBytes(db, args.userId)))?.n ?? 0);
-  if (used + size > quota) throw new AppError("FILE_QUOTA", { quotaMb: config.FILE_QUOTA_MB });
+  const sha256 = createHash("sha256").update(image.bytes).digest("hex");
   const now = clock.now();
+  const expiresAt = now + config.FILE_RETENTION_DAYS * DAY_MS;
   const row: FileRow = {
     id: `file_${randomBytes(16).toString("base64url")}`,
     userId: args.userId,
@@ -82,23 +92,57 @@ export async function storeFile(
     height: image.height,
     bytes: size,
     source: args.source,
+    sha256,
     createdAt: new Date(now),
-    expiresAt: now + config.FILE_RETENTION_DAYS * DAY_MS,
+    expiresAt,
   };
-  await store.put(row.storageKey, image.bytes, row.contentType);
+  // First without the bytes in the store: a picture the user already has needs no upload. Only when it is new are
+  // the bytes put, then the row inserted by a second pass (which may still find a twin stored meanwhile).
+  let stored = false;
   try {
-    await db.tx(function* (tx) {
-      yield* lockRow("user", args.userId);
-      const inUse = Number((yield* one(usedBytes(tx, args.userId)))?.n ?? 0);
-      if (inUse + size > quota) throw new AppError("FILE_QUOTA", { quotaMb: config.FILE_QUOTA_MB });
-      yield* run(tx.insert(files).values(row));
-    });
+    for (;;) {
+      const outcome = await db.tx(function* (tx): Steps<StoredFile | null> {
+        yield* lockRow("user", args.userId);
+        const twin = yield* one(
+          tx
+            .select()
+            .from(files)
+            .where(and(eq(files.userId, args.userId), eq(files.sha256, sha256))),
+        );
+        if (twin) {
+          if (twin.expiresAt === null || twin.expiresAt >= expiresAt) return { ...twin, reused: true };
+          const moved = yield* run(
+            tx
+              .update(files)
+              .set({ expiresAt })
+              .where(and(eq(files.id, twin.id), isNotNull(files.expiresAt))),
+          );
+          if (moved === 1) return { ...twin, expiresAt, reused: true };
+          // Pinned by a task meanwhile (it now lives as long as the task), or gone: look once more.
+          const again = yield* one(tx.select().from(files).where(eq(files.id, twin.id)));
+          if (again) return { ...again, reused: true };
+        }
+        const inUse = Number((yield* one(usedBytes(tx, args.userId)))?.n ?? 0);
+        if (inUse + size > quota) throw new AppError("FILE_QUOTA", { quotaMb: config.FILE_QUOTA_MB });
+        if (!stored) return null;
+        yield* run(tx.insert(files).values(row));
+        return { ...row, reused: false };
+      });
+      if (outcome) {
+        if (outcome.reused && stored) await discardObject(store, row.storageKey);
+        return outcome;
+      }
+      await store.put(row.storageKey, image.bytes, row.contentType);
+      stored = true;
+    }
   } catch (error) {
-    await store.delete(row.storageKey).catch((e) => log.warn("removing a refused file failed", { error: e }));
+    if (stored) await discardObject(store, row.storageKey);
     throw error;
   }
-  return row;
 }
+
+const discardObject = (store: FileStore, key: string) =>
+  store.delete(key).catch((e) => log.warn("removing an unneeded file object failed", { error: e }));
 
 /** A file of this user, or "file not found" (also for another user's id). */
 export async function getOwnFile(db: Db, userId: string, fileId: string): Promise<FileRow> {

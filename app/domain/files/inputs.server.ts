@@ -17,7 +17,7 @@ import { log } from "~/lib/log.server";
 import { BodyTooLarge, OutboundRefused, readCapped, safeFetch } from "~/lib/outbound.server";
 import { type GenerationRequest, type ImageInputName, ProviderError } from "~/providers/types";
 import type { FileStore } from "~/storage/files.server";
-import { type FileDeps, type FileRow, getOwnFile, storeFile } from "./files.server";
+import { type FileDeps, type FileRow, getOwnFile, type StoredFile, storeFile } from "./files.server";
 import { SIGNED_LINK_SECONDS, signedFileUrl } from "./links.server";
 
 export const FILE_ID = /^file_[A-Za-z0-9_-]{1,64}$/;
@@ -31,7 +31,7 @@ export interface InputDeps extends FileDeps {
 export interface ResolvedInputs {
   /** Option name → file id, what the task records (null when the task has no image input). */
   inputs: Record<string, string> | null;
-  /** Files stored from URLs for this request: removed again when the create is refused. */
+  /** Files newly stored from URLs for this request: removed again when the create is refused. */
   fetched: FileRow[];
 }
 
@@ -58,7 +58,8 @@ export async function resolveInputs(
         }
       } else {
         const row = await fetchInput(deps, userId, name, value);
-        fetched.push(row);
+        // A picture the user already had is theirs to keep whatever becomes of this create.
+        if (!row.reused) fetched.push(row);
         inputs[name] = row.id;
       }
     }
@@ -70,7 +71,7 @@ export async function resolveInputs(
 }
 
 /** Fetches an input URL and stores it as the user's file, or refuses with a reason the client can act on. */
-async function fetchInput(deps: InputDeps, userId: string, name: string, url: string): Promise<FileRow> {
+async function fetchInput(deps: InputDeps, userId: string, name: string, url: string): Promise<StoredFile> {
   const { config } = deps;
   await takeOrRefuse(deps.db, fileUploadBucket(userId), fileUploadPolicy(config), deps.clock.now());
   let bytes: Uint8Array;

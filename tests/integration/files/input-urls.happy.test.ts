@@ -3,8 +3,8 @@
  * loopback with a certificate made here serves a PNG; the server under test trusts that certificate
  * (NODE_EXTRA_CA_CERTS) and may reach loopback only because OUTBOUND_ALLOW_PRIVATE is on (the fakes' setting;
  * tests/integration/files/inputs.test.ts pins the production refusal). The task is created, the picture becomes a file
- * of the user and Replicate's fake downloads the very bytes stored. A server whose certificate nobody trusts is still
- * refused: verification stays on.
+ * of the user and Replicate's fake downloads the very bytes stored; a picture the user already has is that file. A
+ * server whose certificate nobody trusts is still refused: verification stays on.
  */
 import { describe, expect, test } from "bun:test";
 import { sha256hex } from "../../fakes/common";
@@ -109,6 +109,34 @@ describe("an https input URL", () => {
     const got = replicate.state.fetched[0]!;
     expect(got).toMatchObject({ field: "input_image", contentType: "image/png", sha256: sha256hex(PICTURE) });
     expect(got.url).toStartWith(`${it.server.url}/files/${file.file_id}?expires=`);
+  });
+
+  test("a URL serving a picture the user already has is that file; a refused create leaves it be", async () => {
+    const u = await user();
+    const form = new FormData();
+    form.append("file", new Blob([PICTURE]), "mine.png");
+    const mine = (await (
+      await fetch(`${it.server.url}/api/files`, { method: "POST", headers: { "x-api-key": u.apiKey }, body: form })
+    ).json()) as { data: { file_id: string; url: string } };
+    // Refused after the URL was resolved (the mask is nobody's file): the file it resolved to was already theirs.
+    const refused = await it.api.post(
+      "/api/generator/generate",
+      {
+        ai_type: "image",
+        provider: "openai",
+        model: "gpt-image-1",
+        prompt: "make it night",
+        options: { image: `${host.origin}/again.png`, mask: "file_nobodysfile0000000" },
+      },
+      u,
+    );
+    expect(refused.body.message).toBe("invalid params: options.mask: file not found");
+    expect((await fetch(mine.data.url, { headers: { "x-api-key": u.apiKey } })).status).toBe(200);
+    const r = await edit(u, `${host.origin}/again.png`);
+    expect(r.body.code).toBe(0);
+    const q = await it.api.post("/api/generator/query", { gen_id: r.body.data.gen_id }, u);
+    expect(q.body.data.inputs).toEqual({ image: mine.data.url });
+    expect((await it.api.post("/api/files/list", {}, u)).body.data.total).toBe(1);
   });
 
   test("a certificate the server does not trust refuses the create: nothing charged or stored", async () => {

@@ -245,11 +245,12 @@ describe("refusals: code 1, HTTP 4xx, nothing stored", () => {
 
   test("quota: FILE_QUOTA_MB counts stored bytes; the upload past it is refused", async () => {
     const u = await user();
-    const big = png(300, 300, { fill: (i) => (i * 7919) % 251, level: 0 });
-    expect(big.byteLength).toBeLessThan(MAX);
+    // Different pictures: the same one again would be the same file, counted once.
+    const big = (n: number) => png(300, 300, { fill: (i) => ((i + n) * 7919) % 251, level: 0 });
+    expect(big(0).byteLength).toBeLessThan(MAX);
     let refused: Awaited<ReturnType<typeof upload>> | undefined;
     for (let i = 0; i < 5 && !refused; i++) {
-      const r = await upload(u.key, big);
+      const r = await upload(u.key, big(i));
       if (r.body.code === 1) refused = r;
     }
     expect(refused).toEqual({

@@ -51,7 +51,8 @@ test("an upload from the composer answers the stored file; a picture posted with
     make: "image",
     offering: "image|openai|gpt-image-1",
     prompt: "Make it night",
-    input_image: png(),
+    // Another picture: the same one again would be the file just stored (docs/api.md §4.17).
+    input_image: png(renderImagePng("another test picture")),
   });
   expect(r.status).toBe(302);
   const genId = new URL(r.headers.get("location")!, it.server.url).searchParams.get("created")!;

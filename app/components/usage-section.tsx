@@ -61,6 +61,7 @@ export function UsageSection({ usage }: { usage: UsageView }) {
             series={["credits"]}
             value={(day) => byDay.get(day)?.credits ?? 0}
             formatCategory={shortDay}
+            fitPhone
           />
           <DataTable
             label="Usage by day"

@@ -19,6 +19,39 @@ const HEIGHT = 260;
 const MARGIN = { top: 12, right: 12, bottom: 36, left: 56 };
 const INNER_W = WIDTH - MARGIN.left - MARGIN.right;
 const INNER_H = HEIGHT - MARGIN.top - MARGIN.bottom;
+
+/** A chart's drawing box: the wide one (scrolls inside its frame below 480 px) or a phone's. */
+interface Layout {
+  width: number;
+  height: number;
+  margin: typeof MARGIN;
+  innerW: number;
+  innerH: number;
+  /** At most this many category labels. */
+  labels: number;
+  /** The narrowest the SVG is drawn (px); 0: it shrinks with the page. */
+  minWidth: number;
+}
+const WIDE: Layout = {
+  width: WIDTH,
+  height: HEIGHT,
+  margin: MARGIN,
+  innerW: INNER_W,
+  innerH: INNER_H,
+  labels: 10,
+  minWidth: 480,
+};
+const PHONE_MARGIN = { top: 12, right: 8, bottom: 32, left: 36 };
+// Drawn about as wide as a phone's card, so its 11-unit text stays about 10 px.
+const PHONE: Layout = {
+  width: 340,
+  height: 220,
+  margin: PHONE_MARGIN,
+  innerW: 340 - PHONE_MARGIN.left - PHONE_MARGIN.right,
+  innerH: 220 - PHONE_MARGIN.top - PHONE_MARGIN.bottom,
+  labels: 5,
+  minWidth: 0,
+};
 const AXIS = { fill: "currentColor", fontSize: 11, fontFamily: "inherit" } as const;
 const LEFT_AXIS = { ...AXIS, textAnchor: "end", verticalAnchor: "middle" } as const;
 
@@ -87,19 +120,23 @@ function Svg({
   ids,
   title,
   description,
+  layout = WIDE,
+  className,
   children,
 }: {
   ids: { title: string; desc: string };
   title: string;
   description: string;
+  layout?: Layout;
+  className?: string;
   children: ReactNode;
 }) {
   return (
     <svg
       role="img"
       aria-labelledby={`${ids.title} ${ids.desc}`}
-      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-      className="h-auto w-full min-w-[480px]"
+      viewBox={`0 0 ${layout.width} ${layout.height}`}
+      className={`h-auto w-full ${layout.minWidth ? "min-w-[480px]" : ""} ${className ?? ""}`}
     >
       <title id={ids.title}>{title}</title>
       <desc id={ids.desc}>{description}</desc>
@@ -110,7 +147,7 @@ function Svg({
 
 /** Day labels read "11-27"; a 90-day axis shows about one in ten. */
 const shortDay = (d: string) => d.slice(5);
-const everyNth = (labels: string[]) => Math.max(1, Math.ceil(labels.length / 10));
+const everyNth = (labels: string[], most = 10) => Math.max(1, Math.ceil(labels.length / most));
 
 /**
  * A tick label as a plain SVG `<text>` with attributes only: visx's default wraps each label in a nested `<svg>`
@@ -152,13 +189,15 @@ function CategoryAxes({
   y,
   categories,
   format,
+  layout = WIDE,
 }: {
   x: ReturnType<typeof scaleBand<string>>;
   y: ReturnType<typeof scaleLinear<number>>;
   categories: string[];
   format: (c: string) => string;
+  layout?: Layout;
 }) {
-  const step = everyNth(categories);
+  const step = everyNth(categories, layout.labels);
   return (
     <>
       <AxisLeft
@@ -172,7 +211,7 @@ function CategoryAxes({
         tickComponent={TickLabel}
       />
       <AxisBottom
-        top={INNER_H}
+        top={layout.innerH}
         scale={x}
         stroke="currentColor"
         tickStroke="currentColor"
@@ -192,14 +231,28 @@ export function StackedBars(props: {
   series: string[];
   value: (category: string, series: string) => number;
   formatCategory?: (c: string) => string;
+  /** Below the `sm` breakpoint draw a phone-sized chart that fits the page instead of scrolling sideways. */
+  fitPhone?: boolean;
 }) {
   const { categories, series, value } = props;
   const rows = categories.map((c) => ({ c, ...Object.fromEntries(series.map((s) => [s, value(c, s)])) }));
   const max = Math.max(1, ...categories.map((c) => series.reduce((sum, s) => sum + value(c, s), 0)));
-  const x = scaleBand({ domain: categories, range: [0, INNER_W], padding: 0.2 });
-  const y = scaleLinear({ domain: [0, max], range: [INNER_H, 0], nice: true });
   const color = (s: string) => colorAt(series.indexOf(s));
   const fmt = props.formatCategory ?? ((c: string) => c);
+  const chart = (ids: { title: string; desc: string }, layout: Layout, className?: string) => {
+    const x = scaleBand({ domain: categories, range: [0, layout.innerW], padding: 0.2 });
+    const y = scaleLinear({ domain: [0, max], range: [layout.innerH, 0], nice: true });
+    return (
+      <Svg ids={ids} title={props.title} description={props.description} layout={layout} className={className}>
+        <Group left={layout.margin.left} top={layout.margin.top}>
+          {series.length > 0 ? (
+            <BarStack data={rows} keys={series} x={(r) => r.c} xScale={x} yScale={y} color={(s) => color(String(s))} />
+          ) : null}
+          <CategoryAxes x={x} y={y} categories={categories} format={fmt} layout={layout} />
+        </Group>
+      </Svg>
+    );
+  };
   return (
     <ChartFrame
       title={props.title}
@@ -210,23 +263,17 @@ export function StackedBars(props: {
         rows: categories.map((c) => [fmt(c), ...series.map((s) => value(c, s))]),
       }}
     >
-      {(ids) => (
-        <Svg ids={ids} title={props.title} description={props.description}>
-          <Group left={MARGIN.left} top={MARGIN.top}>
-            {series.length > 0 ? (
-              <BarStack
-                data={rows}
-                keys={series}
-                x={(r) => r.c}
-                xScale={x}
-                yScale={y}
-                color={(s) => color(String(s))}
-              />
-            ) : null}
-            <CategoryAxes x={x} y={y} categories={categories} format={fmt} />
-          </Group>
-        </Svg>
-      )}
+      {(ids) =>
+        props.fitPhone ? (
+          <>
+            {chart(ids, WIDE, "hidden sm:block")}
+            {/* display:none hides the other from assistive technology too; its own ids keep them unique. */}
+            {chart({ title: `${ids.title}-phone`, desc: `${ids.desc}-phone` }, PHONE, "sm:hidden")}
+          </>
+        ) : (
+          chart(ids, WIDE)
+        )
+      }
     </ChartFrame>
   );
 }

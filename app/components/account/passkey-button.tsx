@@ -1,7 +1,7 @@
 import { startAuthentication, startRegistration } from "@simplewebauthn/browser";
 import { KeyRound } from "lucide-react";
 import { useEffect, useState } from "react";
-import { Button, Notice } from "~/components/ui";
+import { Button, Notice, useBusyAction } from "~/components/ui";
 
 /** better-auth's passkey endpoints, from the page (same origin: its origin check passes). */
 async function authJson(path: string, init?: RequestInit): Promise<Record<string, unknown>> {
@@ -27,65 +27,50 @@ const failure = (error: unknown) =>
     ? "The passkey request was cancelled or timed out."
     : `The passkey did not work: ${error instanceof Error ? error.message : String(error)}`;
 
-/** "Add a passkey" on the account page: registers one with this browser or device, then reloads the list. */
-export function AddPasskeyButton() {
+/** A passkey button and what went wrong with its last try. */
+function PasskeyButton({ label, action, wide }: { label: string; action: () => Promise<void>; wide?: boolean }) {
   const ready = useWebAuthn();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useBusyAction(action, failure);
   if (!ready) return null;
-  const add = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const optionsJSON = await authJson("/passkey/generate-register-options");
-      const response = await startRegistration({ optionsJSON: optionsJSON as never });
-      await authJson("/passkey/verify-registration", {
-        method: "POST",
-        body: JSON.stringify({ response, name: navigator.platform || "Passkey" }),
-      });
-      window.location.assign("/account?signin=passkey_added#sign-in-methods");
-    } catch (e) {
-      setError(failure(e));
-      setBusy(false);
-    }
-  };
   return (
     <div className="space-y-2">
       {error ? <Notice kind="error">{error}</Notice> : null}
-      <Button type="button" variant="secondary" size="sm" onClick={add} disabled={busy}>
+      <Button
+        type="button"
+        variant="secondary"
+        size={wide ? undefined : "sm"}
+        className={wide ? "w-full" : undefined}
+        onClick={run}
+        disabled={busy}
+      >
         <KeyRound aria-hidden="true" />
-        Add a passkey
+        {label}
       </Button>
     </div>
   );
 }
 
+/** "Add a passkey" on the account page: registers one with this browser or device, then reloads the list. */
+export function AddPasskeyButton() {
+  const add = async () => {
+    const optionsJSON = await authJson("/passkey/generate-register-options");
+    const response = await startRegistration({ optionsJSON: optionsJSON as never });
+    await authJson("/passkey/verify-registration", {
+      method: "POST",
+      body: JSON.stringify({ response, name: navigator.platform || "Passkey" }),
+    });
+    window.location.assign("/account?signin=passkey_added#sign-in-methods");
+  };
+  return <PasskeyButton label="Add a passkey" action={add} />;
+}
+
 /** "Sign in with a passkey" on the sign-in page. */
 export function PasskeySignInButton({ next }: { next: string }) {
-  const ready = useWebAuthn();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  if (!ready) return null;
   const signIn = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const optionsJSON = await authJson("/passkey/generate-authenticate-options");
-      const response = await startAuthentication({ optionsJSON: optionsJSON as never });
-      await authJson("/passkey/verify-authentication", { method: "POST", body: JSON.stringify({ response }) });
-      window.location.assign(next.startsWith("/") && !next.startsWith("//") ? next : "/studio");
-    } catch (e) {
-      setError(failure(e));
-      setBusy(false);
-    }
+    const optionsJSON = await authJson("/passkey/generate-authenticate-options");
+    const response = await startAuthentication({ optionsJSON: optionsJSON as never });
+    await authJson("/passkey/verify-authentication", { method: "POST", body: JSON.stringify({ response }) });
+    window.location.assign(next.startsWith("/") && !next.startsWith("//") ? next : "/studio");
   };
-  return (
-    <div className="space-y-2">
-      {error ? <Notice kind="error">{error}</Notice> : null}
-      <Button type="button" variant="secondary" className="w-full" onClick={signIn} disabled={busy}>
-        <KeyRound aria-hidden="true" />
-        Sign in with a passkey
-      </Button>
-    </div>
-  );
+  return <PasskeyButton label="Sign in with a passkey" action={signIn} wide />;
 }

@@ -14,3 +14,4 @@ export { Row, RowList } from "./row-list";
 export { Stat } from "./stat";
 export { type Column, DataTable, table } from "./table";
 export { Toaster, type ToastInput, useToast } from "./toast";
+export { useBusyAction } from "./use-busy-action";

@@ -3,7 +3,8 @@
  * column lists so that no secret can ever be part of it — no password hash, session or OAuth token, API key hash or
  * prefix, webhook signing secret.
  */
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, getTableColumns } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "#db/client";
 import {
   account,
@@ -36,230 +37,216 @@ const parseJson = (text: string | null, fallback: unknown) => {
   }
 };
 
+type Row = Record<string, unknown>;
+
+/**
+ * One section of the archive: the owner's rows of a table, only the columns named (under the archive's field names),
+ * in `order`; `times` are written as ISO dates, `shape` makes anything else of a row.
+ */
+interface Section {
+  table: SQLiteTable;
+  owner: SQLiteColumn;
+  fields: Record<string, SQLiteColumn>;
+  order: SQLiteColumn[];
+  times?: string[];
+  shape?: (row: Row) => unknown;
+}
+
+const SECTIONS = {
+  sign_in_methods: {
+    table: account,
+    owner: account.userId,
+    // The credential method's account id is the user's own id; a provider's is its id of the person.
+    fields: { provider: account.providerId, account_id: account.accountId, created_at: account.createdAt },
+    order: [account.createdAt],
+    times: ["created_at"],
+  },
+  grants: {
+    table: creditGrants,
+    owner: creditGrants.userId,
+    fields: {
+      id: creditGrants.id,
+      amount: creditGrants.amount,
+      remaining: creditGrants.remaining,
+      source: creditGrants.source,
+      note: creditGrants.note,
+      expires_at: creditGrants.expiresAt,
+      created_at: creditGrants.createdAt,
+    },
+    order: [creditGrants.createdAt, creditGrants.id],
+    times: ["expires_at", "created_at"],
+  },
+  debits: {
+    table: creditDebits,
+    owner: creditDebits.userId,
+    fields: {
+      gen_id: creditDebits.genId,
+      amount: creditDebits.amount,
+      charged: creditDebits.charged,
+      created_at: creditDebits.createdAt,
+    },
+    order: [creditDebits.createdAt],
+    times: ["created_at"],
+  },
+  checkins: {
+    table: checkins,
+    owner: checkins.userId,
+    fields: { day: checkins.day },
+    order: [checkins.day],
+    shape: (row) => row.day,
+  },
+  generations: {
+    table: generations,
+    owner: generations.userId,
+    fields: {
+      gen_id: generations.id,
+      ai_type: generations.aiType,
+      provider: generations.provider,
+      model: generations.model,
+      prompt: generations.prompt,
+      options: generations.options,
+      status: generations.status,
+      result_urls: generations.resultUrls,
+      error: generations.errorMessage,
+      credits_cost: generations.creditsCost,
+      mode: generations.mode,
+      created_at: generations.createdAt,
+      completed_at: generations.completedAt,
+      removed_at: generations.hiddenAt,
+    },
+    order: [generations.createdAt, generations.id],
+    times: ["created_at", "completed_at", "removed_at"],
+    shape: (row) => ({
+      ...row,
+      options: parseJson(row.options as string | null, {}),
+      result_urls: parseJson(row.result_urls as string | null, []),
+    }),
+  },
+  // Uploaded input files (and images fetched for a task's inputs): what they are and where the owner opens them.
+  files: {
+    table: files,
+    owner: files.userId,
+    fields: getTableColumns(files),
+    order: [files.createdAt],
+    shape: (row) => ({ ...toFileView(row as typeof files.$inferSelect), source: row.source }),
+  },
+  api_keys: {
+    table: apiKeys,
+    owner: apiKeys.userId,
+    fields: {
+      id: apiKeys.id,
+      name: apiKeys.name,
+      status: apiKeys.status,
+      scopes: apiKeys.scopes,
+      credit_limit: apiKeys.creditLimit,
+      credit_period: apiKeys.creditPeriod,
+      created_at: apiKeys.createdAt,
+      last_used_at: apiKeys.lastUsedAt,
+      revoked_at: apiKeys.revokedAt,
+    },
+    order: [apiKeys.createdAt],
+    times: ["created_at", "last_used_at", "revoked_at"],
+    shape: ({ credit_period, ...row }) => ({
+      ...row,
+      scopes: parseScopes(row.scopes as string | null),
+      credit_limit: row.credit_limit === null ? null : { credits: row.credit_limit, period: credit_period },
+    }),
+  },
+  webhooks: {
+    table: webhookEndpoints,
+    owner: webhookEndpoints.userId,
+    fields: {
+      id: webhookEndpoints.id,
+      url: webhookEndpoints.url,
+      description: webhookEndpoints.description,
+      events: webhookEndpoints.events,
+      status: webhookEndpoints.status,
+      disabled_reason: webhookEndpoints.disabledReason,
+      created_at: webhookEndpoints.createdAt,
+    },
+    order: [webhookEndpoints.createdAt],
+    times: ["created_at"],
+    shape: (row) => ({ ...row, events: parseJson(row.events as string | null, []) }),
+  },
+  orders: {
+    table: orders,
+    owner: orders.userId,
+    fields: {
+      order_no: orders.orderNo,
+      kind: orders.kind,
+      product_id: orders.productId,
+      product_name: orders.productName,
+      interval: orders.interval,
+      amount: orders.amount,
+      currency: orders.currency,
+      status: orders.status,
+      provider: orders.provider,
+      period_end: orders.periodEnd,
+      created_at: orders.createdAt,
+    },
+    order: [orders.createdAt],
+    times: ["period_end", "created_at"],
+  },
+  payments: {
+    table: orderPayments,
+    owner: orderPayments.userId,
+    fields: {
+      order_no: orderPayments.orderNo,
+      amount: orderPayments.amount,
+      currency: orderPayments.currency,
+      credits: orderPayments.credits,
+      refunded_amount: orderPayments.refundedAmount,
+      created_at: orderPayments.createdAt,
+    },
+    order: [orderPayments.createdAt],
+    times: ["created_at"],
+  },
+  feedback: {
+    table: feedback,
+    owner: feedback.userId,
+    fields: { content: feedback.content, rating: feedback.rating, created_at: feedback.createdAt },
+    order: [feedback.createdAt],
+    times: ["created_at"],
+  },
+} satisfies Record<string, Section>;
+
+async function readSection(db: Db, userId: string, section: Section): Promise<unknown[]> {
+  const rows = (await db.many(
+    db
+      .select(section.fields)
+      .from(section.table)
+      .where(eq(section.owner, userId))
+      .orderBy(...section.order.map((column) => asc(column))),
+  )) as Row[];
+  return rows.map((row) => {
+    const dated = { ...row };
+    for (const name of section.times ?? []) dated[name] = iso(row[name] as number | Date | null);
+    return section.shape ? section.shape(dated) : dated;
+  });
+}
+
 export async function exportAccount(deps: { db: Db; clock: Clock }, u: UserRow) {
   const { db, clock } = deps;
-  const id = u.id;
-  const methods = await db.many(
-    db
-      .select({ provider: account.providerId, accountId: account.accountId, createdAt: account.createdAt })
-      .from(account)
-      .where(eq(account.userId, id))
-      .orderBy(asc(account.createdAt)),
-  );
-  const grants = await db.many(
-    db
-      .select({
-        id: creditGrants.id,
-        amount: creditGrants.amount,
-        remaining: creditGrants.remaining,
-        source: creditGrants.source,
-        note: creditGrants.note,
-        expiresAt: creditGrants.expiresAt,
-        createdAt: creditGrants.createdAt,
-      })
-      .from(creditGrants)
-      .where(eq(creditGrants.userId, id))
-      .orderBy(asc(creditGrants.createdAt), asc(creditGrants.id)),
-  );
-  const debits = await db.many(
-    db
-      .select({
-        genId: creditDebits.genId,
-        amount: creditDebits.amount,
-        charged: creditDebits.charged,
-        createdAt: creditDebits.createdAt,
-      })
-      .from(creditDebits)
-      .where(eq(creditDebits.userId, id))
-      .orderBy(asc(creditDebits.createdAt)),
-  );
-  const days = await db.many(
-    db.select({ day: checkins.day }).from(checkins).where(eq(checkins.userId, id)).orderBy(asc(checkins.day)),
-  );
-  const tasks = await db.many(
-    db
-      .select({
-        id: generations.id,
-        aiType: generations.aiType,
-        provider: generations.provider,
-        model: generations.model,
-        prompt: generations.prompt,
-        options: generations.options,
-        status: generations.status,
-        resultUrls: generations.resultUrls,
-        errorMessage: generations.errorMessage,
-        creditsCost: generations.creditsCost,
-        mode: generations.mode,
-        createdAt: generations.createdAt,
-        completedAt: generations.completedAt,
-        hiddenAt: generations.hiddenAt,
-      })
-      .from(generations)
-      .where(eq(generations.userId, id))
-      .orderBy(asc(generations.createdAt), asc(generations.id)),
-  );
-  const keys = await db.many(
-    db
-      .select({
-        id: apiKeys.id,
-        name: apiKeys.name,
-        status: apiKeys.status,
-        scopes: apiKeys.scopes,
-        creditLimit: apiKeys.creditLimit,
-        creditPeriod: apiKeys.creditPeriod,
-        createdAt: apiKeys.createdAt,
-        lastUsedAt: apiKeys.lastUsedAt,
-        revokedAt: apiKeys.revokedAt,
-      })
-      .from(apiKeys)
-      .where(eq(apiKeys.userId, id))
-      .orderBy(asc(apiKeys.createdAt)),
-  );
-  const hooks = await db.many(
-    db
-      .select({
-        id: webhookEndpoints.id,
-        url: webhookEndpoints.url,
-        description: webhookEndpoints.description,
-        events: webhookEndpoints.events,
-        status: webhookEndpoints.status,
-        disabledReason: webhookEndpoints.disabledReason,
-        createdAt: webhookEndpoints.createdAt,
-      })
-      .from(webhookEndpoints)
-      .where(eq(webhookEndpoints.userId, id))
-      .orderBy(asc(webhookEndpoints.createdAt)),
-  );
-  const bought = await db.many(
-    db
-      .select({
-        orderNo: orders.orderNo,
-        kind: orders.kind,
-        productId: orders.productId,
-        productName: orders.productName,
-        interval: orders.interval,
-        amount: orders.amount,
-        currency: orders.currency,
-        status: orders.status,
-        provider: orders.provider,
-        periodEnd: orders.periodEnd,
-        createdAt: orders.createdAt,
-      })
-      .from(orders)
-      .where(eq(orders.userId, id))
-      .orderBy(asc(orders.createdAt)),
-  );
-  const inputFiles = await db.many(db.select().from(files).where(eq(files.userId, id)).orderBy(asc(files.createdAt)));
-  const payments = await db.many(
-    db
-      .select({
-        orderNo: orderPayments.orderNo,
-        amount: orderPayments.amount,
-        currency: orderPayments.currency,
-        credits: orderPayments.credits,
-        refundedAmount: orderPayments.refundedAmount,
-        createdAt: orderPayments.createdAt,
-      })
-      .from(orderPayments)
-      .where(eq(orderPayments.userId, id))
-      .orderBy(asc(orderPayments.createdAt)),
-  );
-  const notes = await db.many(
-    db
-      .select({ content: feedback.content, rating: feedback.rating, createdAt: feedback.createdAt })
-      .from(feedback)
-      .where(eq(feedback.userId, id))
-      .orderBy(asc(feedback.createdAt)),
-  );
+  const read = (section: Section) => readSection(db, u.id, section);
   return {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     exported_at: iso(clock.now())!,
     profile: { ...toUserInfo(u), email_verified: u.emailVerified },
-    sign_in_methods: methods.map((m) => ({
-      provider: m.provider,
-      // The credential method's account id is the user's own id; a provider's is its id of the person.
-      account_id: m.accountId,
-      created_at: iso(m.createdAt),
-    })),
+    sign_in_methods: await read(SECTIONS.sign_in_methods),
     credits: {
-      ...(await db.exec(getCredits(db, id, clock))),
-      grants: grants.map((g) => ({
-        id: g.id,
-        amount: g.amount,
-        remaining: g.remaining,
-        source: g.source,
-        note: g.note,
-        expires_at: iso(g.expiresAt),
-        created_at: iso(g.createdAt),
-      })),
-      debits: debits.map((d) => ({
-        gen_id: d.genId,
-        amount: d.amount,
-        charged: d.charged,
-        created_at: iso(d.createdAt),
-      })),
-      checkins: days.map((d) => d.day),
+      ...(await db.exec(getCredits(db, u.id, clock))),
+      grants: await read(SECTIONS.grants),
+      debits: await read(SECTIONS.debits),
+      checkins: await read(SECTIONS.checkins),
     },
-    generations: tasks.map((t) => ({
-      gen_id: t.id,
-      ai_type: t.aiType,
-      provider: t.provider,
-      model: t.model,
-      prompt: t.prompt,
-      options: parseJson(t.options, {}),
-      status: t.status,
-      result_urls: parseJson(t.resultUrls, []),
-      error: t.errorMessage,
-      credits_cost: t.creditsCost,
-      mode: t.mode,
-      created_at: iso(t.createdAt),
-      completed_at: iso(t.completedAt),
-      removed_at: iso(t.hiddenAt),
-    })),
-    // Uploaded input files (and images fetched for a task's inputs): what they are and where the owner opens them.
-    files: inputFiles.map((f) => ({ ...toFileView(f), source: f.source })),
-    api_keys: keys.map((k) => ({
-      id: k.id,
-      name: k.name,
-      status: k.status,
-      scopes: parseScopes(k.scopes),
-      credit_limit: k.creditLimit === null ? null : { credits: k.creditLimit, period: k.creditPeriod },
-      created_at: iso(k.createdAt),
-      last_used_at: iso(k.lastUsedAt),
-      revoked_at: iso(k.revokedAt),
-    })),
-    webhooks: hooks.map((h) => ({
-      id: h.id,
-      url: h.url,
-      description: h.description,
-      events: parseJson(h.events, []),
-      status: h.status,
-      disabled_reason: h.disabledReason,
-      created_at: iso(h.createdAt),
-    })),
-    orders: bought.map((o) => ({
-      order_no: o.orderNo,
-      kind: o.kind,
-      product_id: o.productId,
-      product_name: o.productName,
-      interval: o.interval,
-      amount: o.amount,
-      currency: o.currency,
-      status: o.status,
-      provider: o.provider,
-      period_end: iso(o.periodEnd),
-      created_at: iso(o.createdAt),
-    })),
-    payments: payments.map((p) => ({
-      order_no: p.orderNo,
-      amount: p.amount,
-      currency: p.currency,
-      credits: p.credits,
-      refunded_amount: p.refundedAmount,
-      created_at: iso(p.createdAt),
-    })),
-    feedback: notes.map((f) => ({ content: f.content, rating: f.rating, created_at: iso(f.createdAt) })),
+    generations: await read(SECTIONS.generations),
+    files: await read(SECTIONS.files),
+    api_keys: await read(SECTIONS.api_keys),
+    webhooks: await read(SECTIONS.webhooks),
+    orders: await read(SECTIONS.orders),
+    payments: await read(SECTIONS.payments),
+    feedback: await read(SECTIONS.feedback),
   };
 }
 

@@ -355,6 +355,29 @@ test("the gallery: newest first in reading order, filters land on the results, D
   await expect(page.getByRole("heading", { name: /Your gallery/ })).toContainText("(2)");
 });
 
+test("a failed result is a compact note beside the pictures, and can be deleted", async ({ page }) => {
+  await page.setViewportSize(DESKTOP_WIDE);
+  await signUp(page, { name: "Failed Tile User" });
+  await page.locator('form input[name="via"][value="fetch"]').first().waitFor({ state: "attached" });
+  const picture = await generate(page, "A lamp that works");
+  await expect(picture).toHaveAttribute("data-status", "completed");
+  const failed = await generate(page, "A broken lamp [simulate:fail]");
+  await expect(failed).toHaveAttribute("data-status", "failed");
+  await expect(failed).toContainText("No credits were charged.");
+  // Not a full-size grey square: well under the picture's height.
+  const [f, p] = [await failed.boundingBox(), await picture.getByRole("img").boundingBox()];
+  expect(f!.height).toBeLessThan(p!.height * 0.75);
+  // On a phone the menu of a tile in the first column opens on the screen, not off its left edge.
+  await page.setViewportSize(PHONE_TALL);
+  const menu = await actions(failed);
+  const m = await menu.boundingBox();
+  expect(m!.x).toBeGreaterThanOrEqual(0);
+  expect(m!.x + m!.width).toBeLessThanOrEqual(PHONE_TALL.width);
+  await menu.getByRole("button", { name: "Delete: A broken lamp [simulate:fail]" }).click();
+  await expect(failed).toBeHidden();
+  await expect(page.getByRole("heading", { name: /Your gallery/ })).toContainText("(1)");
+});
+
 test("without JavaScript: field errors, the type toggle, a failed task costs nothing, gallery pages", async ({
   browser,
 }) => {

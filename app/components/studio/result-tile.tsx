@@ -37,7 +37,15 @@ function ActionsMenu({ task, onReuse, onHide }: { task: Task; onReuse: (d: Draft
     <details
       ref={ref}
       className="group/menu absolute top-1.5 right-1.5 z-10"
-      onToggle={(e) => setOpen(e.currentTarget.open)}
+      onToggle={(e) => {
+        const menu = e.currentTarget;
+        setOpen(menu.open);
+        // A tile near the left edge (a phone's first column): the menu opens rightwards instead of off the screen.
+        const panel = menu.querySelector<HTMLElement>("[data-menu-panel]");
+        if (!menu.open || !panel) return;
+        delete panel.dataset.flip;
+        if (panel.getBoundingClientRect().left < 8) panel.dataset.flip = "right";
+      }}
       data-menu
     >
       <summary
@@ -47,7 +55,10 @@ function ActionsMenu({ task, onReuse, onHide }: { task: Task; onReuse: (d: Draft
       >
         <MoreHorizontal aria-hidden="true" className="size-4" />
       </summary>
-      <div className="absolute top-full right-0 mt-1 w-44 rounded-xl border border-border bg-surface-raised p-1 text-foreground shadow-lg">
+      <div
+        className="absolute top-full right-0 mt-1 w-44 rounded-xl border border-border bg-surface-raised p-1 text-foreground shadow-lg data-[flip=right]:right-auto data-[flip=right]:left-0"
+        data-menu-panel
+      >
         <ResultActions
           task={task}
           onReuse={(d) => {
@@ -112,6 +123,8 @@ export function ResultTile({
       className={cn(
         "group relative max-w-full min-w-0 rounded-xl focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
         caption ? "min-w-0" : done ? t.tile : "grow-[100] basis-[var(--row)]",
+        // Not stretched to the pictures' row height: a failed or canceled task is a short note.
+        !done && !running && "self-start",
         highlight && "ring-2 ring-primary ring-offset-2 ring-offset-background",
       )}
       data-gen-id={t.id}
@@ -172,8 +185,8 @@ export function ResultTile({
           <div
             className={cn(
               "relative flex w-full flex-col items-center justify-center gap-2 p-3 text-center",
-              t.shape,
-              running && "shimmer",
+              // A running task holds the box of the result to come; a failed or canceled one is a compact note.
+              running ? ["shimmer", t.shape] : "min-h-28",
             )}
           >
             {running ? (

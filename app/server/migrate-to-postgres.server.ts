@@ -105,6 +105,14 @@ const DERIVED = new Set<SQLiteTable>([
   schema.userTaskCounts,
   schema.galleryEntries,
 ]);
+/**
+ * Rows that mean something in a derived table, for the row counts compared after the copy: a counter row left at zero
+ * by a task that moved on (pending → completed) reads as "no row" (db/schema/generations.ts), and the target's triggers,
+ * which see each task arrive already finished, never make one.
+ */
+const MEANINGFUL_ROWS: Record<string, string> = { user_task_counts: "tasks <> 0 OR hidden <> 0" };
+const countRows = (table: string) =>
+  `SELECT count(*) AS n FROM ${qi(table)}${MEANINGFUL_ROWS[table] ? ` WHERE ${MEANINGFUL_ROWS[table]}` : ""}`;
 const TASKS_BY_USER = `SELECT user_id, count(*) AS n FROM generations GROUP BY user_id ORDER BY user_id`;
 
 /** The URL without its password, for messages. */
@@ -236,9 +244,7 @@ export async function migrateToPostgres(opts: MoveOptions): Promise<MoveResult> 
         `migrate-to-postgres: the source has tables this version of Atelier does not know (${unknown.join(", ")}); run the Atelier version that wrote it`,
       );
     }
-    const sourceCounts = new Map(
-      sourceTables.map((n) => [n, (source.query(`SELECT count(*) AS n FROM ${qi(n)}`).get() as { n: number }).n]),
-    );
+    const sourceCounts = new Map(sourceTables.map((n) => [n, (source.query(countRows(n)).get() as { n: number }).n]));
     const at = Date.now();
     const clock: Clock = { now: () => at };
     const userIds = (source.query("SELECT id FROM user ORDER BY id").all() as { id: string }[]).map((r) => r.id);
@@ -350,7 +356,7 @@ export async function migrateToPostgres(opts: MoveOptions): Promise<MoveResult> 
       const v0 = performance.now();
       const problems: string[] = [];
       const counted = yield* pg(
-        sql.raw(sourceTables.map((n) => `SELECT '${n}' AS t, count(*) AS n FROM ${qi(n)}`).join(" UNION ALL ")),
+        sql.raw(sourceTables.map((n) => `SELECT '${n}' AS t, n FROM (${countRows(n)}) AS c`).join(" UNION ALL ")),
       );
       const targetCounts = new Map(counted.map((r) => [String(r.t), Number(r.n)]));
       for (const n of sourceTables) {

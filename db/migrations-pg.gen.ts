@@ -307,5 +307,16 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795803217764,
     "hash": "d8149153ea9cb2e6533c01161257a0e3ed09d5cbda6faf166d8b0d66725814c5"
+  },
+  {
+    "sql": [
+      "-- The placement triggers' statements planned with each call's own values: a plan made once for any owner and place\n-- (PostgreSQL's generic plan of a PL/pgSQL statement) scanned the whole table to move a few newer rows.\nALTER FUNCTION \"gallery_entries_place\"() SET plan_cache_mode = force_custom_plan;\n",
+      "\nALTER FUNCTION \"generations_seq_place\"() SET plan_cache_mode = force_custom_plan;\n",
+      "\n-- Closing a gap: the renumbering alone is planned with the call's values (EXECUTE … USING), so a deleted account's\n-- cascade, which skips it, still costs one cached check per row.\nCREATE OR REPLACE FUNCTION \"gallery_entries_close\"() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n\t-- An entry deleted with its owner (the cascade) or from a deleted account closes no gap: the whole gallery goes.\n\tIF EXISTS (SELECT 1 FROM \"user\" WHERE \"id\" = OLD.\"user_id\" AND \"deleted_at\" IS NULL) THEN\n\t\tEXECUTE 'UPDATE \"gallery_entries\" SET \"seq\" = \"seq\" - 1 WHERE \"user_id\" = $1 AND \"grp\" = $2 AND \"seq\" > $3'\n\t\t\tUSING OLD.\"user_id\", OLD.\"grp\", OLD.\"seq\";\n\tEND IF;\n\tRETURN NULL;\nEND\n$$;\n",
+      "\nCREATE OR REPLACE FUNCTION \"generations_seq_close\"() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n\t-- A task deleted with its owner (the account's cascade) closes no gap: the whole history goes.\n\tIF EXISTS (SELECT 1 FROM \"user\" WHERE \"id\" = OLD.\"user_id\") THEN\n\t\tEXECUTE 'UPDATE \"generations\" SET \"user_seq\" = \"user_seq\" - 1 WHERE \"user_id\" = $1 AND \"user_seq\" > $2'\n\t\t\tUSING OLD.\"user_id\", OLD.\"user_seq\";\n\tEND IF;\n\tRETURN NULL;\nEND\n$$;\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795804915401,
+    "hash": "1bb6384c29e35c167df33f3b7eb018c704e5f08abd01f73d0e02c03c7e4ab2aa"
   }
 ];

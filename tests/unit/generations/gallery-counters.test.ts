@@ -243,6 +243,30 @@ for (const engine of engines) {
       expect(page.rows.map((r) => r.id)).toEqual([21, 19, 17, 15].map((i) => `c-${u}-${i}`));
     });
 
+    test.skipIf(engine.name !== "PostgreSQL")(
+      "the triggers' renumbering is planned with each call's values (a generic plan scanned the whole table)",
+      async () => {
+        const rows = await db
+          .raw<{ proname: string; proconfig: string[] | null; prosrc: string }>(
+            `SELECT proname, proconfig, prosrc FROM pg_proc WHERE proname IN
+              ('gallery_entries_place', 'gallery_entries_close', 'generations_seq_place', 'generations_seq_close')`,
+          )
+          .many();
+        const how = Object.fromEntries(
+          rows.map((r) => [
+            r.proname,
+            r.proconfig?.join(",") ?? (/\bEXECUTE\b[^;]*\bUSING\b/.test(r.prosrc) ? "EXECUTE" : ""),
+          ]),
+        );
+        expect(how).toEqual({
+          gallery_entries_place: "plan_cache_mode=force_custom_plan",
+          generations_seq_place: "plan_cache_mode=force_custom_plan",
+          gallery_entries_close: "EXECUTE",
+          generations_seq_close: "EXECUTE",
+        });
+      },
+    );
+
     test("the migration backfills the counters and lists of tasks that existed before it", async () => {
       const { db: old, finish } = await engine.openBefore();
       try {

@@ -79,9 +79,10 @@ describe("two processes hammering one user never get more than the bound through
     const all = outs.flatMap((o) => o.admitted).sort((x, y) => x - y);
     expect(worstExcess(all, 0)).toBeLessThanOrEqual(0);
     // And not much stricter than it needs to be: over the whole run, near the bound. Not exact: on a loaded machine
-    // both hammering processes can be descheduled at once while the bucket is full, and that capacity is lost.
+    // both hammering processes can be descheduled at once while the bucket is full, and that capacity is lost (83% of
+    // the bound was seen at load average 15 on PostgreSQL). A limiter that counts a request twice gets half through.
     const span = all.at(-1)! - all[0]!;
-    expect(all.length).toBeGreaterThanOrEqual(Math.floor(0.9 * Math.floor(((WINDOW_MS + span) * 1000) / T_US)));
+    expect(all.length).toBeGreaterThanOrEqual(Math.floor(0.75 * Math.floor(((WINDOW_MS + span) * 1000) / T_US)));
   }, 30_000);
 
   test("leases (lifetime L), both in bursts and pauses: limit + (b − a + L) · limit / W, with fewer statements than requests", async () => {

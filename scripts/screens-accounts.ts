@@ -12,7 +12,7 @@ import { startCaptchaFake, TURNSTILE_STAND_IN } from "../tests/fakes/captcha";
 import { sessionCookie } from "../tests/support/client";
 import { startOidcProvider } from "../tests/support/oidc-provider";
 import { startServer } from "../tests/support/server";
-import { checkScreen, launchChromium, SCREEN_SIZES } from "./screens-support";
+import { checkScreen, forEachScreen, launchChromium } from "./screens-support";
 
 const OUT = process.env.SHOTS_DIR ?? join(import.meta.dir, "../docs/screens");
 mkdirSync(OUT, { recursive: true });
@@ -52,17 +52,10 @@ try {
   const [name, value] = sessionCookie(res).split("=");
 
   const browser = await launchChromium();
-  for (const scheme of ["light", "dark"] as const) {
-    for (const [label, size] of SCREEN_SIZES) {
-      const context = await browser.newContext({ viewport: size, colorScheme: scheme, baseURL: server.url });
-      await context.route("https://challenges.cloudflare.com/**", (route) =>
-        route.fulfill({ contentType: "text/javascript", body: TURNSTILE_STAND_IN }),
-      );
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on("console", (m) => {
-        if (m.type() === "error") errors.push(m.text());
-      });
+  await forEachScreen(
+    browser,
+    server.url,
+    async (page, label, scheme) => {
       await page.goto("/sign-in");
       await shoot(page, "sign-in-all-providers", label, scheme);
       await page.goto("/sign-up");
@@ -70,7 +63,7 @@ try {
       await shoot(page, "sign-up-all-providers-captcha", label, scheme);
 
       const url = new URL(server.url);
-      await context.addCookies([{ name: name!, value: value!, domain: url.hostname, path: "/" }]);
+      await page.context().addCookies([{ name: name!, value: value!, domain: url.hostname, path: "/" }]);
       await page.goto("/account#sign-in-methods");
       // "Add a passkey" is drawn once the page runs its script (WebAuthn needs it).
       await page.getByRole("button", { name: "Add a passkey" }).waitFor();
@@ -82,10 +75,12 @@ try {
       await page.getByRole("button", { name: "Set up" }).click();
       await page.getByText("Scan this code").waitFor();
       await shoot(page, "account-two-factor-setup", label, scheme);
-      if (errors.length) console.log("console errors", errors.slice(0, 5));
-      await context.close();
-    }
-  }
+    },
+    (context) =>
+      context.route("https://challenges.cloudflare.com/**", (route) =>
+        route.fulfill({ contentType: "text/javascript", body: TURNSTILE_STAND_IN }),
+      ),
+  );
   await browser.close();
 } finally {
   await server.dispose();

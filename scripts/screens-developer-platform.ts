@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Client } from "../tests/support/client";
 import { startServer } from "../tests/support/server";
 import { startReceiver } from "../tests/support/webhook-receiver";
-import { checkScreen, launchChromium, SCREEN_SIZES } from "./screens-support";
+import { checkScreen, forEachScreen, launchChromium } from "./screens-support";
 
 const OUT = process.env.SHOTS_DIR ?? join(import.meta.dir, "../docs/screens");
 mkdirSync(OUT, { recursive: true });
@@ -50,15 +50,10 @@ try {
   const browser = await launchChromium();
   const [name, value] = cookie.split(";")[0]!.split("=");
   const url = new URL(server.url);
-  for (const scheme of ["light", "dark"] as const) {
-    for (const [label, size] of SCREEN_SIZES) {
-      const context = await browser.newContext({ viewport: size, colorScheme: scheme, baseURL: server.url });
-      await context.addCookies([{ name: name!, value: value!, domain: url.hostname, path: "/" }]);
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on("console", (m) => {
-        if (m.type() === "error") errors.push(m.text());
-      });
+  await forEachScreen(
+    browser,
+    server.url,
+    async (page, label, scheme) => {
       for (const [shot, path, open] of [
         ["account-usage", "/account#usage", null],
         ["keys-scopes", "/keys#list", "Change scopes or cap"],
@@ -78,10 +73,9 @@ try {
         await checkScreen(page, shot, label, scheme);
         await page.screenshot({ path: join(OUT, `${shot}-${label}-${scheme}.png`), animations: "disabled" });
       }
-      if (errors.length) console.log("console errors", errors.slice(0, 5));
-      await context.close();
-    }
-  }
+    },
+    (context) => context.addCookies([{ name: name!, value: value!, domain: url.hostname, path: "/" }]),
+  );
   await browser.close();
 } finally {
   await rcv.stop();

@@ -1,6 +1,6 @@
 /** What the screens scripts share: Debian's chromium, and the checks made before each screenshot. */
 import AxeBuilder from "@axe-core/playwright";
-import { chromium, type Page } from "@playwright/test";
+import { type Browser, type BrowserContext, chromium, type Page } from "@playwright/test";
 import { CHROMIUM_ARGS } from "../tests/e2e/playwright.config";
 
 export const SCREEN_SIZES = [
@@ -31,4 +31,30 @@ export async function checkScreen(page: Page, shot: string, label: string, schem
           .join(", ")}`,
     );
   console.log(shot, label, scheme, "overflow", overflow, "axe", bad.length ? bad : "ok");
+}
+
+/**
+ * `visit` on a fresh page for each colour scheme × screen size: a context on `baseURL` (`prepare` may add cookies or
+ * routes first); the page's console errors are logged and the context closed after each.
+ */
+export async function forEachScreen(
+  browser: Browser,
+  baseURL: string,
+  visit: (page: Page, label: string, scheme: "light" | "dark") => Promise<void>,
+  prepare?: (context: BrowserContext) => Promise<unknown>,
+): Promise<void> {
+  for (const scheme of ["light", "dark"] as const) {
+    for (const [label, size] of SCREEN_SIZES) {
+      const context = await browser.newContext({ viewport: size, colorScheme: scheme, baseURL });
+      await prepare?.(context);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("console", (m) => {
+        if (m.type() === "error") errors.push(m.text());
+      });
+      await visit(page, label, scheme);
+      if (errors.length) console.log("console errors", errors.slice(0, 5));
+      await context.close();
+    }
+  }
 }

@@ -4,6 +4,7 @@
  * one, rotate and delete. Plain forms: it works without JavaScript.
  */
 import { RefreshCw, Send, Trash2, Webhook } from "lucide-react";
+import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { WEBHOOK_EVENTS } from "~/domain/webhooks/events";
 import {
@@ -150,23 +151,7 @@ export function WebhooksSection({
           </div>
           <fieldset className="text-sm">
             <legend className={labelClass}>Events</legend>
-            <div className="mt-1.5 flex flex-wrap gap-2">
-              {WEBHOOK_EVENTS.map((e) => (
-                <label
-                  key={e}
-                  className="inline-flex items-center gap-2 rounded-full border border-border px-3 py-1.5 has-[:checked]:border-primary has-[:checked]:bg-accent-soft"
-                >
-                  <input
-                    type="checkbox"
-                    name="events"
-                    value={e}
-                    defaultChecked
-                    className="size-4 accent-[var(--primary)]"
-                  />{" "}
-                  <code className="text-xs">{e}</code>
-                </label>
-              ))}
-            </div>
+            <EventChoices checked={() => true} />
           </fieldset>
           <Button type="submit" disabled={busy}>
             Add webhook
@@ -195,6 +180,39 @@ export function WebhooksSection({
   );
 }
 
+/** The event checkboxes of the create form and of each endpoint's filter, checked as `checked` says. */
+function EventChoices({ checked }: { checked: (event: string) => boolean }) {
+  return (
+    <div className="mt-1.5 flex flex-wrap gap-2">
+      {WEBHOOK_EVENTS.map((e) => (
+        <label
+          key={e}
+          className="inline-flex items-center gap-2 rounded-full border border-border px-3 py-1.5 has-[:checked]:border-primary has-[:checked]:bg-accent-soft"
+        >
+          <input
+            type="checkbox"
+            name="events"
+            value={e}
+            defaultChecked={checked(e)}
+            className="size-4 accent-[var(--primary)]"
+          />{" "}
+          <code className="text-xs">{e}</code>
+        </label>
+      ))}
+    </div>
+  );
+}
+
+/** A notice under an endpoint's row, shown when `show` is set. */
+function RowNotice({ kind, show, children }: { kind: "success" | "error"; show: unknown; children: ReactNode }) {
+  if (!show) return null;
+  return (
+    <div className="mt-2">
+      <Notice kind={kind}>{children}</Notice>
+    </div>
+  );
+}
+
 const STATUS_TONE = { delivered: "success", failed: "danger", pending: "warning" } as const;
 const when = (at: string | null) => (at ? `${at.slice(0, 16).replace("T", " ")} UTC` : "—");
 
@@ -208,28 +226,18 @@ function WebhookRow({ w, result, busy }: { w: WebhookItem; result?: WebhookResul
       textClassName="basis-64"
       below={
         <>
-          {result?.tested ? (
-            <div className="mt-2">
-              <Notice kind="success">
-                Test event queued for {result.tested}. It shows in the delivery log below once it is sent.
-              </Notice>
-            </div>
-          ) : null}
-          {result?.resent ? (
-            <div className="mt-2">
-              <Notice kind="success">Delivery queued again with the same webhook-id.</Notice>
-            </div>
-          ) : null}
-          {result?.updated ? (
-            <div className="mt-2">
-              <Notice kind="success">Events saved for {result.updated}.</Notice>
-            </div>
-          ) : null}
-          {errors.form ? (
-            <div className="mt-2">
-              <Notice kind="error">{errors.form}</Notice>
-            </div>
-          ) : null}
+          <RowNotice kind="success" show={result?.tested}>
+            Test event queued for {result?.tested}. It shows in the delivery log below once it is sent.
+          </RowNotice>
+          <RowNotice kind="success" show={result?.resent}>
+            Delivery queued again with the same webhook-id.
+          </RowNotice>
+          <RowNotice kind="success" show={result?.updated}>
+            Events saved for {result?.updated}.
+          </RowNotice>
+          <RowNotice kind="error" show={errors.form}>
+            {errors.form}
+          </RowNotice>
           <details className="mt-2" open={Boolean(result)}>
             <summary className="cursor-pointer text-sm text-muted-foreground hover:text-foreground">
               Events and delivery log ({w.deliveries.length})
@@ -242,23 +250,7 @@ function WebhookRow({ w, result, busy }: { w: WebhookItem; result?: WebhookResul
                 aria-describedby={errors.events ? `${filterId}-error` : undefined}
               >
                 <legend className={labelClass}>Events this endpoint receives</legend>
-                <div className="mt-1.5 flex flex-wrap gap-2">
-                  {WEBHOOK_EVENTS.map((e) => (
-                    <label
-                      key={e}
-                      className="inline-flex items-center gap-2 rounded-full border border-border px-3 py-1.5 has-[:checked]:border-primary has-[:checked]:bg-accent-soft"
-                    >
-                      <input
-                        type="checkbox"
-                        name="events"
-                        value={e}
-                        defaultChecked={w.events.includes(e)}
-                        className="size-4 accent-[var(--primary)]"
-                      />{" "}
-                      <code className="text-xs">{e}</code>
-                    </label>
-                  ))}
-                </div>
+                <EventChoices checked={(e) => w.events.includes(e)} />
                 {errors.events ? <FieldError id={`${filterId}-error`}>{errors.events}</FieldError> : null}
               </fieldset>
               <Button type="submit" name="intent" value="webhook-events" variant="secondary" size="sm" disabled={busy}>

@@ -174,3 +174,13 @@ export async function signUpAdmin(
   const cookie = await new Client(server.url).signIn(email, password);
   return { cookie, userId };
 }
+
+/** A form post from one of our pages to `url` (same origin, urlencoded, redirects not followed), as a browser sends it. */
+export function postPageForm(url: string, cookie: string, fields: [string, string][]) {
+  return fetch(url, {
+    method: "POST",
+    redirect: "manual",
+    headers: { cookie, origin: new URL(url).origin, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+  });
+}

@@ -66,3 +66,12 @@ export const AUTH_ERRORS = [
 ] as const satisfies readonly ErrorCode[];
 /** The errors any endpoint can answer. */
 export const COMMON = ["METHOD_NOT_ALLOWED", "BUSY", "INTERNAL"] as const satisfies readonly ErrorCode[];
+
+/** The refusals of a session-only endpoint (key management): no session, a key instead, the rate limit. */
+export const SESSION_ONLY = [
+  "UNAUTHENTICATED",
+  "FORBIDDEN",
+  "RATE_LIMITED",
+  "API_KEY_NOT_FOUND",
+  "API_KEY_REVOKED",
+] as const satisfies readonly ErrorCode[];

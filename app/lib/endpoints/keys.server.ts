@@ -3,7 +3,7 @@ import { z } from "zod";
 import { REVOKED_KEYS_LISTED_DAYS } from "~/domain/api-keys/keys.server";
 import { KEY_SCOPES } from "~/domain/api-keys/scopes";
 import { ApiKeyRevokeSchema } from "../forms";
-import { COMMON, type EndpointDef, isoTime } from "./def.server";
+import { COMMON, type EndpointDef, isoTime, SESSION_ONLY } from "./def.server";
 import { ApiKeyCreateBody, KeyCreditLimitSchema } from "./platform.server";
 
 export const ApiKeyInfoSchema = z.strictObject({
@@ -40,16 +40,7 @@ export const KEY_ENDPOINTS = {
         .nullable()
         .describe("the spending cap; null when uncapped"),
     }),
-    errors: [
-      "UNAUTHENTICATED",
-      "FORBIDDEN",
-      "RATE_LIMITED",
-      "API_KEY_NOT_FOUND",
-      "API_KEY_REVOKED",
-      "API_KEY_LIMIT",
-      "INVALID_PARAMS",
-      ...COMMON,
-    ],
+    errors: [...SESSION_ONLY, "API_KEY_LIMIT", "INVALID_PARAMS", ...COMMON],
     example: { name: "build server", scopes: ["generate", "read"], credit_limit: { credits: 50, period: "day" } },
   },
   "/api/keys/list": {
@@ -60,7 +51,7 @@ export const KEY_ENDPOINTS = {
     auth: "session",
     source: "docs/design.md §5",
     response: z.strictObject({ keys: z.array(ApiKeyInfoSchema) }),
-    errors: ["UNAUTHENTICATED", "FORBIDDEN", "RATE_LIMITED", "API_KEY_NOT_FOUND", "API_KEY_REVOKED", ...COMMON],
+    errors: [...SESSION_ONLY, ...COMMON],
   },
   "/api/keys/revoke": {
     method: "POST",
@@ -71,16 +62,7 @@ export const KEY_ENDPOINTS = {
     source: "spec 3.2, docs/design.md §5",
     body: ApiKeyRevokeSchema,
     response: z.strictObject({ key_id: z.string(), status: z.literal("revoked") }),
-    errors: [
-      "UNAUTHENTICATED",
-      "FORBIDDEN",
-      "RATE_LIMITED",
-      "API_KEY_NOT_FOUND",
-      "API_KEY_REVOKED",
-      "KEY_ID_NOT_FOUND",
-      "INVALID_PARAMS",
-      ...COMMON,
-    ],
+    errors: [...SESSION_ONLY, "KEY_ID_NOT_FOUND", "INVALID_PARAMS", ...COMMON],
     example: { key_id: "…" },
   },
 } as const satisfies Record<string, EndpointDef>;

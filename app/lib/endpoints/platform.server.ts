@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { CREDIT_PERIODS, KEY_SCOPES, SCOPE_DESCRIPTIONS } from "~/domain/api-keys/scopes";
 import { ApiKeyCreateSchema } from "../forms";
-import { AUTH_ERRORS, COMMON, type EndpointDef, isoTime } from "./def.server";
+import { AUTH_ERRORS, COMMON, type EndpointDef, isoTime, SESSION_ONLY } from "./def.server";
 
 const scopeList = KEY_SCOPES.map((s) => `\`${s}\` (${SCOPE_DESCRIPTIONS[s]})`).join("; ");
 
@@ -97,16 +97,7 @@ export const PLATFORM_ENDPOINTS = {
       scopes: z.array(z.enum(KEY_SCOPES)),
       credit_limit: KeyCreditLimitSchema,
     }),
-    errors: [
-      "UNAUTHENTICATED",
-      "FORBIDDEN",
-      "RATE_LIMITED",
-      "API_KEY_NOT_FOUND",
-      "API_KEY_REVOKED",
-      "KEY_ID_NOT_FOUND",
-      "INVALID_PARAMS",
-      ...COMMON,
-    ],
+    errors: [...SESSION_ONLY, "KEY_ID_NOT_FOUND", "INVALID_PARAMS", ...COMMON],
     example: { key_id: "…", scopes: ["generate", "read"], credit_limit: { credits: 100, period: "day" } },
   },
   "/api/usage": {

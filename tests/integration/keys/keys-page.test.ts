@@ -5,20 +5,13 @@
  */
 import { describe, expect, test } from "bun:test";
 import { uniqueEmail } from "../../support/client";
-import { serverForFile } from "../../support/file-server";
+import { postPageForm, serverForFile } from "../../support/fixtures";
 
 const KLING = { ai_type: "image", provider: "kling", model: "kling-v1" }; // 4 credits
 
 const it = serverForFile({ env: { SIGNUP_CREDITS: "100" } });
 
-function postForm(cookie: string, fields: [string, string][]) {
-  return fetch(`${it.server.url}/keys`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { cookie, origin: it.server.url, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(fields).toString(),
-  });
-}
+const postForm = (cookie: string, fields: [string, string][]) => postPageForm(`${it.server.url}/keys`, cookie, fields);
 
 const keysOf = async (cookie: string) => (await it.api.post("/api/keys/list", {}, { cookie })).body.data.keys;
 

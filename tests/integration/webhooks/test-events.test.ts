@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { uniqueEmail } from "../../support/client";
-import { serverForFile } from "../../support/fixtures";
+import { postPageForm, serverForFile } from "../../support/fixtures";
 import { until } from "../../support/until";
 import { type Receiver, startReceiver } from "../../support/webhook-receiver";
 
@@ -30,15 +30,7 @@ async function hookFor(cookie: string, url: string, events?: string[]) {
   return created.body.data as { webhook_id: string; secret: string };
 }
 
-/** A form post from the page itself (same origin), as the browser sends it. */
-function postForm(cookie: string, fields: [string, string][]) {
-  return fetch(`${it.server.url}/keys`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { cookie, origin: it.server.url, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(fields).toString(),
-  });
-}
+const postForm = (cookie: string, fields: [string, string][]) => postPageForm(`${it.server.url}/keys`, cookie, fields);
 
 describe("POST /api/webhooks/test", () => {
   test("sends a signed webhook.test event to that endpoint only, whatever its filter; it shows in the log", async () => {

@@ -2,8 +2,9 @@
  * `POST /v1/images/edits` as Atelier tasks (docs/openai-compat.md "Edits"): the picture (and the mask) stored as the
  * user's files exactly as `POST /api/files` stores an upload (the upload rate limit, the bytes judged, the storage
  * quota: files.server.ts), then the tasks created and awaited like `/v1/images/generations` with `options.image`
- * (and `options.mask`) set to the stored file ids. A request refused before its tasks exist removes the files again;
- * once a task exists it holds them (pinned, docs/api.md "Files").
+ * (and `options.mask`) set to the stored file ids. A request refused before its tasks exist removes the files it
+ * stored; a picture the user already had (the same bytes: storeFile answers that file) is left alone. Once a task
+ * exists it holds them (pinned, docs/api.md "Files").
  */
 import { deleteFile, type FileDeps, storeFile } from "~/domain/files/files.server";
 import { takeOrRefuse } from "~/domain/rate-limits/limiter.server";
@@ -37,12 +38,12 @@ export async function editImages(deps: GenerateImagesDeps, args: EditImagesArgs)
   let ids: string[];
   try {
     const image = await storeFile(fileDeps, { userId: args.userId, bytes: args.image, source: "upload" });
-    stored.push(image.id);
+    if (!image.reused) stored.push(image.id);
     const options: Record<string, unknown> = { ...args.request.input.options, image: image.id };
     if (args.mask) {
       await takeUploadUnit(deps, args.userId);
       const mask = await storeFile(fileDeps, { userId: args.userId, bytes: args.mask, source: "upload" });
-      stored.push(mask.id);
+      if (!mask.reused && mask.id !== image.id) stored.push(mask.id);
       options.mask = mask.id;
     }
     const input = { ...args.request.input, options };

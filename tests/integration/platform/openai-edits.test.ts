@@ -174,9 +174,13 @@ describe("POST /v1/images/edits", () => {
     await client.images.edit({ image: await picture(8, 8), prompt: "a", n: 4 });
     await client.images.edit({ image: await picture(8, 8), prompt: "b", n: 3 });
     const files = (await stateOf(cookie)).files;
-    const broke = await client.images.edit({ image: await picture(8, 8), prompt: "c", n: 2 }).catch((e) => e);
+    const broke = await client.images.edit({ image: await picture(9, 9), prompt: "c", n: 2 }).catch((e) => e);
     expect(broke).toBeInstanceOf(OpenAI.RateLimitError);
     expect(broke.error).toMatchObject({ type: "insufficient_quota", code: "insufficient_quota" });
+    expect((await stateOf(cookie)).files).toBe(files);
+    // The same picture as an earlier edit is that edit's file: a refusal leaves it (its tasks still link to it).
+    const again = await client.images.edit({ image: await picture(8, 8), prompt: "d", n: 2 }).catch((e) => e);
+    expect(again).toBeInstanceOf(OpenAI.RateLimitError);
     expect((await stateOf(cookie)).files).toBe(files);
   });
 });

@@ -136,6 +136,37 @@ const suspendedAt = (d: Tx) =>
     .from(user)
     .where(eq(user.id, sql.placeholder("id")));
 
+/**
+ * `count` tasks of one request, all or none (the images of one `/v1/images/generations` call): the checks take the
+ * whole cost at once — the balance, the key's cap — in the one transaction that inserts every task, so a shortfall
+ * leaves nothing behind and no task can start (or finish, and be charged) while its siblings are still refused.
+ */
+export async function createGenerationBatch(
+  db: Db,
+  args: Omit<CreateArgs, "idempotency"> & { count: number },
+  clock: Clock,
+): Promise<GenerationRow[]> {
+  const { offering } = args.input;
+  if (!Number.isInteger(args.count) || args.count < 1)
+    throw new Error(`createGenerationBatch: invalid count ${args.count}`);
+  const rows = await db.tx(function* (tx) {
+    yield* lockRow("user", args.userId);
+    yield* assertNotSuspended(tx, args.userId);
+    const now = clock.now();
+    if (offering.requiresPlan) yield* assertActivePlan(tx, args.userId, offering.model, now);
+    yield* assertUnpaidAllowance(tx, args.userId, now);
+    const total = offering.credits * args.count;
+    yield* assertCanReserve(tx, args.userId, total, clock);
+    if (args.apiKeyId) yield* assertKeyCap(tx, args.apiKeyId, total, now);
+    const made: GenerationRow[] = [];
+    for (let i = 0; i < args.count; i++) made.push(yield* insertPendingTask(tx, args, now));
+    return made;
+  });
+  for (const row of rows) rememberTaskOrigin(row.id);
+  tasksQueued();
+  return rows;
+}
+
 function createOrReplayOnce(
   db: Db,
   args: CreateArgs,

@@ -11,7 +11,7 @@ import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import type { ProviderRegistry } from "~/providers/registry.server";
 import type { FileStore } from "~/storage/files.server";
-import { createOrReplay } from "./create.server";
+import { createGenerationBatch, createOrReplay } from "./create.server";
 import { requestHash } from "./idempotency";
 import { findIdempotent } from "./idempotency.server";
 import { validateGenerateInput } from "./validate.server";
@@ -61,6 +61,31 @@ export async function startGeneration(
     );
     if (result.replayed) await discardFetched({ db, store: deps.files }, fetched);
     return result;
+  } catch (error) {
+    await discardFetched({ db, store: deps.files }, fetched);
+    throw error;
+  }
+}
+
+/**
+ * `count` tasks of one request (the images of one `/v1/images/generations` call), created together or not at all
+ * (createGenerationBatch): validated once, its input URLs fetched once, no Idempotency-Key.
+ */
+export async function startGenerations(
+  deps: StartGenerationDeps,
+  { userId, input, apiKeyId, count }: Omit<StartGenerationArgs, "idempotencyKey"> & { count: number },
+): Promise<GenerationRow[]> {
+  const { db, clock, config, providers } = deps;
+  const parsed = validateGenerateInput(input);
+  const mode = providers.mode(parsed.offering.provider);
+  const { inputs, fetched } = await resolveInputs(
+    { db, clock, config, store: deps.files },
+    userId,
+    parsed.offering,
+    parsed.options,
+  );
+  try {
+    return await createGenerationBatch(db, { userId, input: parsed, mode, config, apiKeyId, inputs, count }, clock);
   } catch (error) {
     await discardFetched({ db, store: deps.files }, fetched);
     throw error;

@@ -1,11 +1,10 @@
 /**
  * `POST /v1/images/generations` as Atelier tasks (docs/openai-compat.md): one task per image through
  * startGeneration (credits, the key's cap, history, webhooks as for any generate), then a wait for all of them as
- * `Prefer: wait` waits (wait.server.ts). A refusal of the k-th task cancels the ones already created (pending: free),
- * so a request makes all its images or none.
+ * `Prefer: wait` waits (wait.server.ts). The request's tasks are created in one transaction checked against their
+ * whole cost, so a request makes all its images or none — and none of them starts before all exist.
  */
-import { cancelGeneration } from "~/domain/generations/cancel.server";
-import { type StartGenerationDeps, startGeneration } from "~/domain/generations/start-generation.server";
+import { type StartGenerationDeps, startGenerations } from "~/domain/generations/start-generation.server";
 import { queryGeneration } from "~/domain/generations/views.server";
 import { waitForFinish } from "~/domain/generations/wait.server";
 import type { ProviderRegistry } from "~/providers/registry.server";
@@ -29,26 +28,18 @@ export async function generateImages(deps: GenerateImagesDeps, args: GenerateIma
   return awaitImageTasks(deps, args, await createImageTasks(deps, args));
 }
 
-/** The request's tasks, all or none: a refusal of the k-th cancels those already created. Returns their ids. */
+/** The request's tasks, all or none (one transaction for the whole cost). Returns their ids. */
 export async function createImageTasks(
   deps: GenerateImagesDeps,
   args: Pick<GenerateImagesArgs, "userId" | "apiKeyId" | "request">,
 ): Promise<string[]> {
-  const ids: string[] = [];
-  try {
-    for (let i = 0; i < args.request.n; i++) {
-      const { row } = await startGeneration(deps, {
-        userId: args.userId,
-        input: args.request.input,
-        apiKeyId: args.apiKeyId,
-      });
-      ids.push(row.id);
-    }
-  } catch (error) {
-    for (const id of ids) await cancelGeneration(deps, args.userId, id).catch(() => undefined);
-    throw error;
-  }
-  return ids;
+  const rows = await startGenerations(deps, {
+    userId: args.userId,
+    input: args.request.input,
+    apiKeyId: args.apiKeyId,
+    count: args.request.n,
+  });
+  return rows.map((row) => row.id);
 }
 
 /** Waits for the tasks together (at most `timeoutMs` in all), then their query views. */

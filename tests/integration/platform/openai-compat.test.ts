@@ -98,17 +98,18 @@ describe("OpenAI-compatible images", () => {
 
   test("credits, caps and scopes hold as over HTTP, and a refused image of n creates none", async () => {
     const { client, cookie } = await userWithKey();
-    // 40 credits at 5 an image: after five images three more would fit; a request for four creates none (the three
-    // created before the refusal are canceled, free).
+    // 40 credits at 5 an image: after five images three more would fit; a request for four creates none — not three
+    // created and then withdrawn, which a runner could already have started, finished and charged.
     await client.images.generate({ model: "dall-e-3", prompt: "a", n: 4 });
     await client.images.generate({ model: "dall-e-3", prompt: "b", n: 1 });
     const broke = await client.images.generate({ model: "dall-e-3", prompt: "c", n: 4 }).catch((e) => e);
     expect(broke).toBeInstanceOf(OpenAI.RateLimitError);
     expect(broke.error).toMatchObject({ type: "insufficient_quota", code: "insufficient_quota" });
-    expect(broke.message).toContain("insufficient credits: need 5, have 0");
+    expect(broke.message).toContain("insufficient credits: need 20, have 15");
     const history = (await it.api.post("/api/generator/history", { page_size: 100 }, { cookie })).body.data;
-    expect(history.total).toBe(8);
-    expect(history.generations.filter((g: any) => g.status === "failed")).toHaveLength(3);
+    expect(history.total).toBe(5);
+    expect(history.generations.filter((g: any) => g.prompt === "c")).toHaveLength(0);
+    expect((await it.api.post("/api/get-user-credits", {}, { cookie })).body.data.left_credits).toBe(15);
 
     const reader = await userWithKey({ scopes: ["read"] });
     const refused = await reader.client.images.generate({ model: "dall-e-3", prompt: "x" }).catch((e) => e);

@@ -146,18 +146,13 @@ export async function createGenerationBatch(
   args: Omit<CreateArgs, "idempotency"> & { count: number },
   clock: Clock,
 ): Promise<GenerationRow[]> {
-  const { offering } = args.input;
   if (!Number.isInteger(args.count) || args.count < 1)
     throw new Error(`createGenerationBatch: invalid count ${args.count}`);
   const rows = await db.tx(function* (tx) {
     yield* lockRow("user", args.userId);
     yield* assertNotSuspended(tx, args.userId);
     const now = clock.now();
-    if (offering.requiresPlan) yield* assertActivePlan(tx, args.userId, offering.model, now);
-    yield* assertUnpaidAllowance(tx, args.userId, now);
-    const total = offering.credits * args.count;
-    yield* assertCanReserve(tx, args.userId, total, clock);
-    if (args.apiKeyId) yield* assertKeyCap(tx, args.apiKeyId, total, now);
+    yield* assertCanCreate(tx, args, args.count, now, clock);
     const made: GenerationRow[] = [];
     for (let i = 0; i < args.count; i++) made.push(yield* insertPendingTask(tx, args, now));
     return made;
@@ -167,12 +162,30 @@ export async function createGenerationBatch(
   return rows;
 }
 
+/**
+ * The checks of a create, under the user's row lock, for `count` tasks of one offering: the plan the model needs,
+ * the unpaid-task allowance, and the whole cost against the balance and the key's cap.
+ */
+function* assertCanCreate(
+  tx: Tx,
+  args: Pick<CreateArgs, "userId" | "input" | "apiKeyId">,
+  count: number,
+  now: number,
+  clock: Clock,
+): Steps<void> {
+  const { offering } = args.input;
+  if (offering.requiresPlan) yield* assertActivePlan(tx, args.userId, offering.model, now);
+  yield* assertUnpaidAllowance(tx, args.userId, now);
+  const total = offering.credits * count;
+  yield* assertCanReserve(tx, args.userId, total, clock);
+  if (args.apiKeyId) yield* assertKeyCap(tx, args.apiKeyId, total, now);
+}
+
 function createOrReplayOnce(
   db: Db,
   args: CreateArgs,
   clock: Clock,
 ): Promise<{ row: GenerationRow; replayed: boolean }> {
-  const { offering } = args.input;
   const idem = args.idempotency;
   return db.tx(function* (tx) {
     yield* lockRow("user", args.userId);
@@ -183,10 +196,7 @@ function createOrReplayOnce(
       const prior = yield* findIdempotent(tx, args.userId, idem.key, idem.requestHash, now);
       if (prior) return { row: prior, replayed: true };
     }
-    if (offering.requiresPlan) yield* assertActivePlan(tx, args.userId, offering.model, now);
-    yield* assertUnpaidAllowance(tx, args.userId, now);
-    yield* assertCanReserve(tx, args.userId, offering.credits, clock);
-    if (args.apiKeyId) yield* assertKeyCap(tx, args.apiKeyId, offering.credits, now);
+    yield* assertCanCreate(tx, args, 1, now, clock);
     const created = yield* insertPendingTask(tx, args, now);
     if (idem)
       yield* run(

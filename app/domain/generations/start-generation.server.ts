@@ -39,30 +39,22 @@ export async function startGeneration(
   deps: StartGenerationDeps,
   { userId, input, idempotencyKey, apiKeyId }: StartGenerationArgs,
 ): Promise<{ row: GenerationRow; replayed: boolean }> {
-  const { db, clock, config, providers } = deps;
+  const { db, clock, config } = deps;
   const idempotency = idempotencyKey ? { key: idempotencyKey, requestHash: requestHash(input) } : undefined;
   const prior =
     idempotency && (await db.exec(findIdempotent(db, userId, idempotency.key, idempotency.requestHash, clock.now())));
   if (prior) return { row: prior, replayed: true };
-  const parsed = validateGenerateInput(input);
-  const mode = providers.mode(parsed.offering.provider);
-  // Network work (fetching input URLs) before the creation transaction; a refused create keeps nothing it fetched.
-  const { inputs, fetched } = await resolveInputs(
-    { db, clock, config, store: deps.files },
-    userId,
-    parsed.offering,
-    parsed.options,
-  );
+  const { parsed, mode, inputs, discard } = await prepareCreate(deps, userId, input);
   try {
     const result = await createOrReplay(
       db,
       { userId, input: parsed, mode, config, idempotency, apiKeyId, inputs },
       clock,
     );
-    if (result.replayed) await discardFetched({ db, store: deps.files }, fetched);
+    if (result.replayed) await discard();
     return result;
   } catch (error) {
-    await discardFetched({ db, store: deps.files }, fetched);
+    await discard();
     throw error;
   }
 }
@@ -75,19 +67,29 @@ export async function startGenerations(
   deps: StartGenerationDeps,
   { userId, input, apiKeyId, count }: Omit<StartGenerationArgs, "idempotencyKey"> & { count: number },
 ): Promise<GenerationRow[]> {
+  const { db, clock, config } = deps;
+  const { parsed, mode, inputs, discard } = await prepareCreate(deps, userId, input);
+  try {
+    return await createGenerationBatch(db, { userId, input: parsed, mode, config, apiKeyId, inputs, count }, clock);
+  } catch (error) {
+    await discard();
+    throw error;
+  }
+}
+
+/**
+ * What every create does before its transaction: validate the request, and the network work (fetching input URLs,
+ * storing them as the user's files). `discard` removes what this fetched, for a create that is refused or replayed.
+ */
+async function prepareCreate(deps: StartGenerationDeps, userId: string, input: Record<string, unknown>) {
   const { db, clock, config, providers } = deps;
   const parsed = validateGenerateInput(input);
-  const mode = providers.mode(parsed.offering.provider);
   const { inputs, fetched } = await resolveInputs(
     { db, clock, config, store: deps.files },
     userId,
     parsed.offering,
     parsed.options,
   );
-  try {
-    return await createGenerationBatch(db, { userId, input: parsed, mode, config, apiKeyId, inputs, count }, clock);
-  } catch (error) {
-    await discardFetched({ db, store: deps.files }, fetched);
-    throw error;
-  }
+  const discard = () => discardFetched({ db, store: deps.files }, fetched);
+  return { parsed, mode: providers.mode(parsed.offering.provider), inputs, discard };
 }

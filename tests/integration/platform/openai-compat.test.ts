@@ -14,7 +14,7 @@ async function userWithKey(body: Record<string, unknown> = {}) {
   const { cookie } = await it.api.signUp(uniqueEmail("oai"));
   const key = (await it.api.post("/api/keys/create", { name: "oai", ...body }, { cookie })).body.data;
   const client = new OpenAI({ apiKey: key.key, baseURL: `${it.server.url}/v1`, maxRetries: 0 });
-  return { cookie, client };
+  return { cookie, client, keyId: key.key_id as string };
 }
 
 describe("OpenAI-compatible images", () => {
@@ -62,6 +62,14 @@ describe("OpenAI-compatible images", () => {
     expect(unauthorized).toBeInstanceOf(OpenAI.AuthenticationError);
     expect(unauthorized.status).toBe(401);
     expect(unauthorized.error).toMatchObject({ type: "invalid_request_error", code: "invalid_api_key" });
+
+    // A revoked key is refused the same way, and nothing is created for its owner.
+    const revoked = await userWithKey();
+    await it.api.post("/api/keys/revoke", { key_id: revoked.keyId }, { cookie: revoked.cookie });
+    const refused = await revoked.client.images.generate({ model: "dall-e-3", prompt: "x" }).catch((e) => e);
+    expect(refused).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect(refused.message).toContain("API key revoked");
+    expect((await it.api.post("/api/generator/history", {}, { cookie: revoked.cookie })).body.data.total).toBe(0);
 
     const { client, cookie } = await userWithKey();
     const unknown = await client.images.generate({ model: "dall-e-9", prompt: "x" }).catch((e) => e);

@@ -1,13 +1,14 @@
 /**
  * A real nginx (Debian's apt package; `bun run test` installs it) terminating TLS in front of test servers, run
  * unprivileged (`nginx -p <dir> -c <dir>/nginx.conf`, `daemon off;`) with a self-signed certificate for localhost
- * made here. The blocks come from docs/self-hosting.md, so the documented setup is the tested one.
+ * (tests/support/tls.ts). The blocks come from docs/self-hosting.md, so the documented setup is the tested one.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { freePort, ROOT } from "./server";
+import { selfSignedCertificate } from "./tls";
 
 const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
 
@@ -41,31 +42,8 @@ export async function startNginx(
 ): Promise<Nginx> {
   if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: apt-get install nginx (bun run test installs it)`);
   const dir = mkdtempSync(join(tmpdir(), "atelier-nginx-"));
-  const cert = join(dir, "cert.pem");
-  const key = join(dir, "key.pem");
-  const made = Bun.spawnSync(
-    [
-      "openssl",
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-subj",
-      "/CN=localhost",
-      "-addext",
-      "subjectAltName=DNS:localhost",
-      "-days",
-      "1",
-      "-keyout",
-      key,
-      "-out",
-      cert,
-    ],
-    { stderr: "pipe" },
-  );
-  if (made.exitCode !== 0) throw new Error(`openssl failed: ${made.stderr.toString()}`);
-  const ca = readFileSync(cert, "utf8");
+  const tls = selfSignedCertificate();
+  const { certPath: cert, keyPath: key, cert: ca } = tls;
   const port = opts.port ?? (await freePort());
   const site = `https://localhost:${port}`;
   const temps = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"];
@@ -85,6 +63,7 @@ export async function startNginx(
     nginx.kill();
     await nginx.exited;
     rmSync(dir, { recursive: true, force: true });
+    tls.remove();
   };
   const deadline = Date.now() + 30_000;
   for (;;) {

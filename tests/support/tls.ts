@@ -12,6 +12,8 @@ export interface SelfSigned {
   key: string;
   /** The certificate's PEM file: what NODE_EXTRA_CA_CERTS points at. */
   certPath: string;
+  /** The private key's PEM file (what a server's config names). */
+  keyPath: string;
   remove(): void;
 }
 
@@ -45,6 +47,7 @@ export function selfSignedCertificate(name = "localhost"): SelfSigned {
     cert: readFileSync(certPath, "utf8"),
     key: readFileSync(keyPath, "utf8"),
     certPath,
+    keyPath,
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

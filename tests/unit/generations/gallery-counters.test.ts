@@ -7,21 +7,14 @@
  * from them are the pages a plain filtered query with OFFSET gives, and the migration backfills both.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type Db, openDatabase, openPostgres } from "#db/client";
-import { migrations } from "#db/migrations.gen";
-import { pgMigrations } from "#db/migrations-pg.gen";
+import type { Db } from "#db/client";
 import type { AiType } from "~/domain/catalog";
 import type { GenerationFilter, StatusFilter } from "~/domain/generations/filter";
 import { galleryNeighbours, listRecent } from "~/domain/generations/gallery.server";
-import { type Postgres, skipWithoutPostgres, startPostgres } from "../../support/postgres";
 import { addUserRow } from "../../support/services";
+import { bothEngines } from "../../support/trigger-engines";
 
 const COUNTS_MIGRATION = /CREATE TABLE [`"]user_task_counts[`"]/;
-const before = (list: { sql: string[] }[]) => list.findIndex((m) => m.sql.some((s) => COUNTS_MIGRATION.test(s)));
-function migrateSome(db: Db, list: unknown[]) {
-  const d = db.drizzle as any;
-  return d.dialect.migrate(list, d.session, { migrationsFolder: "(embedded)" });
-}
 
 const INSERT = `INSERT INTO generations (id, user_id, ai_type, provider, model, prompt, status, credits_cost, deadline_at, created_at, hidden_at)
   VALUES (?, ?, ?, 'replicate', 'm', 'p', ?, 3, 0, ?, ?)`;
@@ -115,43 +108,7 @@ async function expectPagesRight(db: Db, userId: string) {
   }
 }
 
-interface Engine {
-  name: string;
-  skip: boolean;
-  open(): Promise<Db>;
-  openBefore(): Promise<{ db: Db; finish(): Promise<void> }>;
-}
-let pg: Postgres | undefined;
-let n = 0;
-const engines: Engine[] = [
-  {
-    name: "SQLite",
-    skip: false,
-    open: async () => openDatabase(":memory:"),
-    openBefore: async () => {
-      const db = openDatabase(":memory:", { migrate: false });
-      await migrateSome(db, migrations.slice(0, before(migrations)));
-      return { db, finish: () => migrateSome(db, migrations) };
-    },
-  },
-  {
-    name: "PostgreSQL",
-    skip: skipWithoutPostgres(),
-    open: async () => openPostgres(await pg!.createDatabase(`gallery_${++n}`), { poolMax: 4 }),
-    openBefore: async () => {
-      const db = await openPostgres(await pg!.createDatabase(`gallery_${++n}`), { migrate: false, poolMax: 2 });
-      await migrateSome(db, pgMigrations.slice(0, before(pgMigrations)));
-      return { db, finish: () => migrateSome(db, pgMigrations) };
-    },
-  },
-];
-
-beforeAll(async () => {
-  if (!skipWithoutPostgres()) pg = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await pg?.stop();
-});
+const { engines } = bothEngines("gallery");
 
 for (const engine of engines) {
   describe.skipIf(engine.skip)(`gallery counters and lists on ${engine.name}`, () => {
@@ -268,7 +225,7 @@ for (const engine of engines) {
     );
 
     test("the migration backfills the counters and lists of tasks that existed before it", async () => {
-      const { db: old, finish } = await engine.openBefore();
+      const { db: old, finish } = await engine.openBefore(COUNTS_MIGRATION);
       try {
         const u = await addUserRow(old, 0);
         for (const [i, at] of [5, 1, 3, 3, 2].entries())

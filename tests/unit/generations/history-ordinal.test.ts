@@ -6,23 +6,16 @@
  * through inserts, deletes and moves of grants; the migration backfills both for rows that existed before it.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type Db, openDatabase, openPostgres } from "#db/client";
-import { migrations } from "#db/migrations.gen";
-import { pgMigrations } from "#db/migrations-pg.gen";
+import type { Db } from "#db/client";
 import { getCredits, grantCredits } from "~/domain/credits/ledger.server";
 import { listRecent } from "~/domain/generations/gallery.server";
 import { historyAfterJson, historyPageJson } from "~/domain/generations/history.server";
 import { manualClock } from "~/lib/clock";
-import { type Postgres, skipWithoutPostgres, startPostgres } from "../../support/postgres";
 import { addUserRow } from "../../support/services";
+import { bothEngines } from "../../support/trigger-engines";
 
 const clock = manualClock();
 const SEQ_MIGRATION = /ADD (COLUMN )?[`"]user_seq[`"]/;
-const before = (list: { sql: string[] }[]) => list.findIndex((m) => m.sql.some((s) => SEQ_MIGRATION.test(s)));
-function migrateSome(db: Db, list: unknown[]) {
-  const d = db.drizzle as any;
-  return d.dialect.migrate(list, d.session, { migrationsFolder: "(embedded)" });
-}
 
 const INSERT =
   "INSERT INTO generations (id, user_id, ai_type, provider, model, prompt, status, credits_cost, deadline_at, created_at) VALUES (?, ?, 'image', 'replicate', 'm', 'p', 'completed', 3, 0, ?)";
@@ -46,43 +39,7 @@ async function wrongGrantCounters(db: Db): Promise<unknown[]> {
     .many();
 }
 
-interface Engine {
-  name: string;
-  skip: boolean;
-  open(): Promise<Db>;
-  openBefore(): Promise<{ db: Db; finish(): Promise<void> }>;
-}
-let pg: Postgres | undefined;
-let n = 0;
-const engines: Engine[] = [
-  {
-    name: "SQLite",
-    skip: false,
-    open: async () => openDatabase(":memory:"),
-    openBefore: async () => {
-      const db = openDatabase(":memory:", { migrate: false });
-      await migrateSome(db, migrations.slice(0, before(migrations)));
-      return { db, finish: () => migrateSome(db, migrations) };
-    },
-  },
-  {
-    name: "PostgreSQL",
-    skip: skipWithoutPostgres(),
-    open: async () => openPostgres(await pg!.createDatabase(`ordinal_${++n}`), { poolMax: 4 }),
-    openBefore: async () => {
-      const db = await openPostgres(await pg!.createDatabase(`ordinal_${++n}`), { migrate: false, poolMax: 2 });
-      await migrateSome(db, pgMigrations.slice(0, before(pgMigrations)));
-      return { db, finish: () => migrateSome(db, pgMigrations) };
-    },
-  },
-];
-
-beforeAll(async () => {
-  if (!skipWithoutPostgres()) pg = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await pg?.stop();
-});
+const { engines } = bothEngines("ordinal");
 
 for (const engine of engines) {
   describe.skipIf(engine.skip)(`history ordinals and the grant counter on ${engine.name}`, () => {
@@ -194,7 +151,7 @@ for (const engine of engines) {
     });
 
     test("the migration backfills the ordinals and the grant counter of rows that existed before it", async () => {
-      const { db: old, finish } = await engine.openBefore();
+      const { db: old, finish } = await engine.openBefore(SEQ_MIGRATION);
       try {
         const [a, b] = [await addUserRow(old, 0), await addUserRow(old, 0)];
         for (const [i, at] of [30, 10, 20, 10].entries()) await insertTask(old, `o${i}`, a, at);

@@ -12,8 +12,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { type Db, openDatabase, openPostgres } from "#db/client";
-import { migrations } from "#db/migrations.gen";
-import { pgMigrations } from "#db/migrations-pg.gen";
 import { prepared } from "#db/prepared";
 import { generations, user } from "#db/schema";
 import { findOffering } from "~/domain/catalog";
@@ -26,8 +24,9 @@ import { hasUnfinished } from "~/domain/generations/live.server";
 import { completeGeneration, failGeneration } from "~/domain/generations/transitions.server";
 import { manualClock } from "~/lib/clock";
 import { migrateToPostgres } from "~/server/migrate-to-postgres.server";
-import { type Postgres, skipWithoutPostgres, startPostgres } from "../../support/postgres";
+import { skipWithoutPostgres } from "../../support/postgres";
 import { addUserRow } from "../../support/services";
+import { bothEngines } from "../../support/trigger-engines";
 
 const CONFIG = { IMAGE_DEADLINE_MS: 600_000, VIDEO_DEADLINE_MS: 1_200_000 };
 const flux = findOffering("image", "replicate", "black-forest-labs/flux-schnell")!; // 3 credits
@@ -120,66 +119,7 @@ async function insertOld(db: Db, rows: ReturnType<typeof plainRow>[]) {
 const COUNTER_MIGRATION = /CREATE TABLE [`"]user_generation_stats[`"]/;
 /** The migration that adds the held credits and unfinished tasks (and drops the (user_id, status) index). */
 const HELD_MIGRATION = /ADD (COLUMN )?[`"]held[`"]/;
-const counterMigration = (list: { sql: string[] }[], which = COUNTER_MIGRATION) => {
-  const i = list.findIndex((m) => m.sql.some((s) => which.test(s)));
-  if (i < 1) throw new Error(`no migration matches ${which}`);
-  return i;
-};
-function migrateSome(db: Db, list: unknown[]) {
-  const d = db.drizzle as any;
-  return d.dialect.migrate(list, d.session, { migrationsFolder: "(embedded)" });
-}
-
-interface Engine {
-  name: string;
-  skip: boolean;
-  open(): Promise<Db>;
-  /** An empty database with the migrations before the counter's (or `which`) applied; `finish` applies the rest. */
-  openBefore(which?: RegExp): Promise<{ db: Db; finish(): Promise<void> }>;
-  /** Two handles (two processes' connections) on one new database. */
-  openPair(): Promise<[Db, Db]>;
-}
-
-let pg: Postgres | undefined;
-let dbs = 0;
-const engines: Engine[] = [
-  {
-    name: "SQLite",
-    skip: false,
-    open: async () => openDatabase(":memory:"),
-    openBefore: async (which) => {
-      const db = openDatabase(":memory:", { migrate: false });
-      await migrateSome(db, migrations.slice(0, counterMigration(migrations, which)));
-      return { db, finish: async () => migrateSome(db, migrations) };
-    },
-    openPair: async () => {
-      const file = join(mkdtempSync(join(tmpdir(), "atelier-counter-pair-")), "atelier.db");
-      return [openDatabase(file), openDatabase(file)];
-    },
-  },
-  {
-    name: "PostgreSQL",
-    skip: skipWithoutPostgres(),
-    open: async () => openPostgres(await pg!.createDatabase(`counter_${++dbs}`), { poolMax: 10 }),
-    openBefore: async (which) => {
-      const db = await openPostgres(await pg!.createDatabase(`counter_${++dbs}`), { migrate: false, poolMax: 2 });
-      await migrateSome(db, pgMigrations.slice(0, counterMigration(pgMigrations, which)));
-      return { db, finish: async () => migrateSome(db, pgMigrations) };
-    },
-    openPair: async () => {
-      const url = await pg!.createDatabase(`counter_${++dbs}`);
-      const a = await openPostgres(url, { poolMax: 2 });
-      return [a, await openPostgres(url, { migrate: false, poolMax: 2 })];
-    },
-  },
-];
-
-beforeAll(async () => {
-  if (!skipWithoutPostgres()) pg = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await pg?.stop();
-});
+const { engines, postgres } = bothEngines("counter", { poolMax: 10 });
 
 for (const engine of engines) {
   describe.skipIf(engine.skip)(`the task counter on ${engine.name}`, () => {
@@ -409,7 +349,7 @@ for (const engine of engines) {
     });
 
     test("the migration backfills the tasks that existed before it (and the triggers count from there)", async () => {
-      const { db: old, finish } = await engine.openBefore();
+      const { db: old, finish } = await engine.openBefore(COUNTER_MIGRATION);
       try {
         const [a, b, none] = [await newUser(old, 0), await newUser(old, 0), await newUser(old, 0)];
         await insertOld(old, [
@@ -443,7 +383,7 @@ describe.skipIf(skipWithoutPostgres())("migrate-to-postgres and the task counter
     for (const [i, u] of users.entries()) for (let k = 0; k < 3 + i * 11; k++) await create(src, u);
     const want = await counters(src);
     await src.close();
-    const url = await pg!.createDatabase("counter_move");
+    const url = await postgres().createDatabase("counter_move");
     const r = await migrateToPostgres({ from: file, to: url, batchRows: 7 });
     expect(r.tables.find((t) => t.table === "user_generation_stats")?.rows).toBe(3);
     const target = await openPostgres(url, { migrate: false });
@@ -456,7 +396,7 @@ describe.skipIf(skipWithoutPostgres())("migrate-to-postgres and the task counter
       await target.close();
     }
     // Tasks left out of the copy: the counter check names each user whose tasks differ.
-    const url2 = await pg!.createDatabase("counter_move_missing");
+    const url2 = await postgres().createDatabase("counter_move_missing");
     const { copyOrder } = await import("~/server/migrate-to-postgres.server");
     const err = await migrateToPostgres({
       from: file,

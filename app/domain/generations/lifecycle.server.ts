@@ -67,6 +67,23 @@ export type StepPlan =
   | { kind: "submit" }
   | { kind: "poll"; upstreamTaskId: string };
 
+/**
+ * Time until the poll after a failed one: the schedule's next step, but for a live provider never the quick first
+ * steps (one that errs is not asked again within a second) and never before a 429's Retry-After (the caller caps
+ * it at the deadline).
+ */
+export function pollRetryDelayMs(
+  pollCount: number,
+  mode: "live" | "simulated",
+  simulatorDelayMs: number,
+  retryAfterMs?: number,
+): number {
+  const next = pollDelayMs(pollCount, mode, simulatorDelayMs);
+  if (mode !== "live") return next;
+  const after = retryAfterMs !== undefined && Number.isFinite(retryAfterMs) ? retryAfterMs : 0;
+  return Math.max(POLL_RETRY_MIN_MS, after, next);
+}
+
 /** What to do with a claimed task: a pure decision. */
 export function planStep(task: ClaimedTask, now: number): StepPlan {
   const { row, reclaimed } = task;
@@ -82,10 +99,21 @@ export function planStep(task: ClaimedTask, now: number): StepPlan {
 export const MAX_POLL_DELAY_MS = 5000;
 
 /**
+ * A live provider's polls without an estimate: the first ones come soon, so a quick job is seen within a quarter
+ * second of finishing, then the steps grow by half to 5 s, so a long job costs few calls (docs/studio.md "Time to
+ * visible"). Six polls cover the first 10 s, 28 a 2-minute job (1 s × 1.5ⁿ made 4 and 26).
+ */
+export const LIVE_POLL_STEPS_MS = [250, 500, 1000] as const;
+
+/** The shortest wait before polling again after a failed poll (a 429's Retry-After waits longer). */
+export const POLL_RETRY_MIN_MS = 1000;
+
+/**
  * Time until the next poll. Where the provider says how long the job still needs (`readyInMs`: the simulator
  * knows exactly), then — so a finished job is seen when it finishes, not up to a backoff step later (docs/studio.md
- * "Time to visible") — at most 5 s. Otherwise 1 s growing to 5 s for live providers; for the simulator a quarter
- * of its delay growing to 5×, so short simulated tasks finish promptly (0 with a 0 ms delay).
+ * "Time to visible") — at most 5 s. Otherwise LIVE_POLL_STEPS_MS then growing by half to 5 s for live providers;
+ * for the simulator a quarter of its delay growing to 5×, so short simulated tasks finish promptly (0 with a 0 ms
+ * delay).
  */
 export function pollDelayMs(
   pollCount: number,
@@ -96,7 +124,11 @@ export function pollDelayMs(
   if (readyInMs !== undefined && Number.isFinite(readyInMs))
     // A job still running that says "ready now" is polled again after a breath, never in a tight loop.
     return Math.min(MAX_POLL_DELAY_MS, Math.max(pollCount > 0 ? 50 : 0, Math.round(readyInMs)));
-  if (mode === "live") return Math.min(5000, Math.round(1000 * 1.5 ** pollCount));
+  if (mode === "live") {
+    const last = LIVE_POLL_STEPS_MS.length - 1;
+    if (pollCount < last) return LIVE_POLL_STEPS_MS[pollCount]!;
+    return Math.min(MAX_POLL_DELAY_MS, Math.round(LIVE_POLL_STEPS_MS[last] * 1.5 ** (pollCount - last)));
+  }
   const base = Math.min(1000, Math.round(simulatorDelayMs / 4));
   return Math.min(5000, base * Math.min(5, 2 ** pollCount));
 }
@@ -326,17 +358,23 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
       log.error("generation step crashed", { gen_id: row.id, provider: row.provider, step: plan.kind, error });
     }
     const retryable = error instanceof ProviderError && error.retryable;
+    const retryAfterMs = (error as { retryAfterMs?: number }).retryAfterMs;
+    const retryAt = (count: number) =>
+      Math.min(
+        row.deadlineAt,
+        clock.now() + pollRetryDelayMs(count, provider.mode, ctx.config.SIMULATOR_DELAY_MS, retryAfterMs),
+      );
     const byRequest = error instanceof ProviderError && (error.kind === "bad_request" || error.kind === "failed");
     if (plan.kind === "poll") {
       // Polling again is always safe: the upstream job exists once.
       if (retryable)
         await write(() =>
-          schedulePoll(db, { id: row.id, owner, nextPollAt: nextPoll(row.pollCount + 1), countPoll: true }),
+          schedulePoll(db, { id: row.id, owner, nextPollAt: retryAt(row.pollCount + 1), countPoll: true }),
         );
       else await fail(userMessage(error), byRequest);
     } else if (retryable && row.attempts < MAX_SUBMIT_ATTEMPTS) {
       // The adapter says this call can be repeated without a duplicate upstream job.
-      await write(() => schedulePoll(db, { id: row.id, owner, nextPollAt: nextPoll(row.attempts), countPoll: false }));
+      await write(() => schedulePoll(db, { id: row.id, owner, nextPollAt: retryAt(row.attempts), countPoll: false }));
     } else {
       await fail(userMessage(error), byRequest);
     }

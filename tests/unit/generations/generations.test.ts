@@ -373,9 +373,9 @@ describe("planStep and backoff", () => {
     });
   });
 
-  test("poll delays: live 1 s growing to 5 s; simulated scaled to the delay", async () => {
-    expect([0, 1, 2, 3, 4, 5, 10].map((n) => pollDelayMs(n, "live", 1500))).toEqual([
-      1000, 1500, 2250, 3375, 5000, 5000, 5000,
+  test("poll delays: live 250 ms, 500 ms, 1 s, then growing by half to 5 s; simulated scaled to the delay", async () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 10].map((n) => pollDelayMs(n, "live", 1500))).toEqual([
+      250, 500, 1000, 1500, 2250, 3375, 5000, 5000,
     ]);
     expect(pollDelayMs(0, "simulated", 0)).toBe(0);
     expect(pollDelayMs(0, "simulated", 1500)).toBe(375);
@@ -431,13 +431,13 @@ describe("runStep with providers that misbehave", () => {
       status: "processing",
       upstreamTaskId: "up-123",
       leaseOwner: null,
-      nextPollAt: clock.now() + 1000,
+      nextPollAt: clock.now() + 250,
     });
     expect(await step()).toBe(0); // not due yet
-    clock.advance(1000);
+    clock.advance(250);
     await step(); // running
     expect(row(db, g.id)).toMatchObject({ status: "processing", pollCount: 1 });
-    clock.advance(1500);
+    clock.advance(500);
     await step(); // succeeded
     const r = row(db, g.id);
     expect(r.status).toBe("completed");

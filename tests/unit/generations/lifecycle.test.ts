@@ -18,7 +18,13 @@ import { cancelTransition } from "~/domain/generations/cancel.server";
 import { onGenerationChange, onOutbox } from "~/domain/generations/changes.server";
 import { claimDue, due } from "~/domain/generations/claim.server";
 import { createGeneration } from "~/domain/generations/create.server";
-import { planStep, runStep, type StepContext, toRequest } from "~/domain/generations/lifecycle.server";
+import {
+  POLL_RETRY_MIN_MS,
+  planStep,
+  runStep,
+  type StepContext,
+  toRequest,
+} from "~/domain/generations/lifecycle.server";
 import { StorageError, storeResults } from "~/domain/generations/results.server";
 import {
   completeGeneration,
@@ -516,11 +522,11 @@ describe("runStep", () => {
     expect(await row(g)).toMatchObject({
       status: "processing",
       upstreamTaskId: "up-1",
-      nextPollAt: clock.now() + 1000,
+      nextPollAt: clock.now() + 250,
     });
   });
 
-  test("poll states: pending and running wait 1.5 s then 2.25 s (live backoff), failed fails with the provider's message", async () => {
+  test("poll states: pending and running wait 500 ms then 1 s (live backoff), failed fails with the provider's message", async () => {
     const { db, clock, create, row } = await setup();
     const g = await create();
     const states = [
@@ -537,19 +543,19 @@ describe("runStep", () => {
     };
     const c = ctx(db, clock, p);
     await step(c); // submit
-    clock.advance(1000);
+    clock.advance(250);
     await step(c); // pending
-    expect(await row(g)).toMatchObject({ status: "processing", pollCount: 1, nextPollAt: clock.now() + 1500 });
-    clock.advance(1500);
+    expect(await row(g)).toMatchObject({ status: "processing", pollCount: 1, nextPollAt: clock.now() + 500 });
+    clock.advance(500);
     await step(c); // running
-    expect(await row(g)).toMatchObject({ status: "processing", pollCount: 2, nextPollAt: clock.now() + 2250 });
-    clock.advance(2250);
+    expect(await row(g)).toMatchObject({ status: "processing", pollCount: 2, nextPollAt: clock.now() + 1000 });
+    clock.advance(1000);
     await step(c); // failed
     expect(await row(g)).toMatchObject({ status: "failed", errorMessage: "NSFW content detected" });
     expect(await db.many(db.select().from(creditDebits))).toEqual([]);
   });
 
-  test("a retryable poll error polls again after the backoff, counting the poll", async () => {
+  test("a retryable poll error polls again after the backoff (1 s at least, not the quick first steps), counting the poll", async () => {
     const { db, clock, create, row } = await setup();
     const g = await create();
     const p: AsyncProvider = {
@@ -561,9 +567,27 @@ describe("runStep", () => {
     };
     const c = ctx(db, clock, p);
     await step(c);
-    clock.advance(1000);
+    clock.advance(250);
     await step(c);
-    expect(await row(g)).toMatchObject({ status: "processing", pollCount: 1, nextPollAt: clock.now() + 1500 });
+    expect(await row(g)).toMatchObject({ status: "processing", pollCount: 1, nextPollAt: clock.now() + 1000 });
+  });
+
+  test("a rate-limited poll waits out the provider's Retry-After before polling again", async () => {
+    const { db, clock, create, row } = await setup();
+    const g = await create();
+    const limited = Object.assign(new ProviderError("rate_limit", "slow down"), { retryAfterMs: 8000 });
+    const p: AsyncProvider = {
+      name: "replicate",
+      mode: "live",
+      lifecycle: "async",
+      submit: async () => ({ upstreamTaskId: "up" }),
+      poll: async () => Promise.reject(limited),
+    };
+    const c = ctx(db, clock, p);
+    await step(c);
+    clock.advance(250);
+    await step(c);
+    expect(await row(g)).toMatchObject({ status: "processing", pollCount: 1, nextPollAt: clock.now() + 8000 });
   });
 
   test("a retryable submit error retries without counting a poll", async () => {
@@ -580,7 +604,7 @@ describe("runStep", () => {
       status: "processing",
       pollCount: 0,
       attempts: 1,
-      nextPollAt: clock.now() + 1500,
+      nextPollAt: clock.now() + POLL_RETRY_MIN_MS,
     });
   });
 
@@ -682,7 +706,7 @@ describe("runStep when the database cannot answer (docs/reliability.md: a write 
         status: "processing",
         upstreamTaskId: "up-1",
         leaseOwner: null,
-        nextPollAt: clock.now() + 1000,
+        nextPollAt: clock.now() + 250,
       });
       expect(canceled).toEqual([]);
     });

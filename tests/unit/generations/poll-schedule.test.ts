@@ -15,7 +15,14 @@ import { findOffering } from "~/domain/catalog";
 import { grantCredits } from "~/domain/credits/ledger.server";
 import { claimDue } from "~/domain/generations/claim.server";
 import { createGeneration } from "~/domain/generations/create.server";
-import { MAX_POLL_DELAY_MS, pollDelayMs, runStep } from "~/domain/generations/lifecycle.server";
+import {
+  LIVE_POLL_STEPS_MS,
+  MAX_POLL_DELAY_MS,
+  POLL_RETRY_MIN_MS,
+  pollDelayMs,
+  pollRetryDelayMs,
+  runStep,
+} from "~/domain/generations/lifecycle.server";
 import { manualClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
 import { createRegistry } from "~/providers/registry.server";
@@ -51,8 +58,35 @@ describe("poll schedule", () => {
     expect(pollDelayMs(3, "live", 0, 0)).toBe(50);
     expect(pollDelayMs(3, "live", 0, -5)).toBe(50);
     // Without an estimate, the backoff schedule.
-    expect(pollDelayMs(0, "live", 1500)).toBe(1000);
+    expect(pollDelayMs(0, "live", 1500)).toBe(250);
     expect(pollDelayMs(0, "simulated", 1500, Number.NaN)).toBe(375);
+  });
+
+  test("a live provider without an estimate: quick first polls, then growing to 5 s, few calls for a long job", () => {
+    const delays = Array.from({ length: 40 }, (_, n) => pollDelayMs(n, "live", 0));
+    expect(delays.slice(0, LIVE_POLL_STEPS_MS.length)).toEqual([...LIVE_POLL_STEPS_MS]);
+    expect(delays.slice(0, 7)).toEqual([250, 500, 1000, 1500, 2250, 3375, 5000]);
+    // Never shorter than the step before, never longer than the ceiling.
+    for (let n = 1; n < delays.length; n++) expect(delays[n]!).toBeGreaterThanOrEqual(delays[n - 1]!);
+    expect(Math.max(...delays)).toBe(MAX_POLL_DELAY_MS);
+    // Bounded: the first 10 s cost 6 calls (4 with 1 s × 1.5ⁿ), a 2-minute job 28 (26).
+    const callsWithin = (ms: number) => {
+      let at = 0;
+      let n = 0;
+      while ((at += pollDelayMs(n, "live", 0)) <= ms) n++;
+      return n;
+    };
+    expect(callsWithin(10_000)).toBe(6);
+    expect(callsWithin(120_000)).toBe(28);
+  });
+
+  test("after a failed poll a live provider waits at least 1 s, and at least a 429's Retry-After", () => {
+    expect(pollRetryDelayMs(1, "live", 0)).toBe(POLL_RETRY_MIN_MS);
+    expect(pollRetryDelayMs(4, "live", 0)).toBe(2250);
+    expect(pollRetryDelayMs(1, "live", 0, 7000)).toBe(7000);
+    expect(pollRetryDelayMs(1, "live", 0, Number.NaN)).toBe(POLL_RETRY_MIN_MS);
+    // The simulator keeps its own schedule.
+    expect(pollRetryDelayMs(1, "simulated", 1500)).toBe(pollDelayMs(1, "simulated", 1500));
   });
 
   test("runStep schedules the first poll at the submit's estimate and asks the runner to wake then", async () => {

@@ -13,6 +13,7 @@ import { type Db, openDatabase, openPostgres } from "#db/client";
 import { seedProducts } from "~/domain/billing/products.server";
 import { refreshCatalog, seedCatalog, watchCatalog } from "~/domain/catalog/store.server";
 import { setLinkBase } from "~/domain/generations/links";
+import { stopPlaceholderPool } from "~/domain/generations/placeholder-pool.server";
 import { type Auth, createAuth } from "./auth.server";
 import { type Clock, systemClock } from "./clock";
 import { type Config, describeDatabase, getConfig } from "./config.server";
@@ -121,6 +122,7 @@ export async function closeServices(): Promise<void> {
   delete g[KEY];
   g[UNWATCH]?.();
   delete g[UNWATCH];
+  stopPlaceholderPool();
   await s?.db.close();
   // What the tracer still buffers leaves before the process exits.
   await shutdownTracing();

@@ -35,6 +35,8 @@ export interface OpenAIFake extends RunningFake<OpenAIFault> {
   apiKey: string;
   /** Milliseconds a successful answer takes (a slow image; tests cancel meanwhile). */
   delayMs: number;
+  /** The PNG every image answer carries (default: a small sample picture). */
+  picture?: Uint8Array;
 }
 
 const error = (
@@ -95,7 +97,7 @@ async function editProblem(
 export function startOpenAIFake(opts: { port?: number; apiKey?: string } = {}): OpenAIFake {
   const state = new FakeState<OpenAIFault>();
   const fake = {} as OpenAIFake;
-  const b64 = Buffer.from(SAMPLE_PNG).toString("base64");
+  const sample = Buffer.from(SAMPLE_PNG).toString("base64");
 
   const running = startFake(
     opts.port ?? 0,
@@ -209,6 +211,7 @@ export function startOpenAIFake(opts: { port?: number; apiKey?: string } = {}): 
           data: [{ url: "https://oaidalleapiprodscus.example/img.png", revised_prompt: b.prompt }],
         });
       }
+      const b64 = fake.picture ? Buffer.from(fake.picture).toString("base64") : sample;
       const data =
         b.model === "dall-e-3"
           ? [{ b64_json: b64, revised_prompt: `A detailed rendering: ${b.prompt}` }]

@@ -178,6 +178,25 @@ try {
     );
   });
 
+  await check("the completed picture gets its blurred placeholder from the embedded worker thread", async () => {
+    // No inline fallback exists: a placeholder here was computed by the worker entry point bundled into the executable.
+    for (let i = 0; ; i++) {
+      const db = new Database(join(dir, "data/atelier.db"), { readonly: true });
+      const row = db
+        .query("SELECT placeholder FROM generations WHERE status = 'completed' AND ai_type = 'image'")
+        .get() as {
+        placeholder: string | null;
+      } | null;
+      db.close();
+      if (row?.placeholder) {
+        assert(/^[A-Za-z0-9+/]{20,44}={0,2}$/.test(row.placeholder), `placeholder ${row.placeholder}`);
+        break;
+      }
+      assert(i < 100, "after 10 s the completed picture still has no placeholder");
+      await Bun.sleep(100);
+    }
+  });
+
   await check("admin CLI of the same executable grants credits", async () => {
     const a = Bun.spawnSync([exe, "admin", "grant-credits", "--email", "smoke@example.test", "--credits", "5"], {
       cwd: dir,

@@ -3,13 +3,17 @@ import { eq } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { generations } from "#db/schema";
 import { log } from "~/lib/log.server";
-import { placeholderOf } from "./placeholder.server";
+import { placeholderPool } from "./placeholder-pool.server";
 
+const onError = (message: string) => log.warn("computing a placeholder failed", { message });
+
+/** Computed on the placeholder worker (placeholder-pool.server.ts), so the server's thread keeps serving meanwhile. */
 export async function storePlaceholder(db: Db, genId: string, bytes: Uint8Array, contentType: string): Promise<void> {
   try {
-    const placeholder = placeholderOf(bytes, contentType);
-    if (!placeholder) return;
-    await db.run(db.update(generations).set({ placeholder }).where(eq(generations.id, genId)));
+    const result = await placeholderPool(onError).compute(bytes, contentType);
+    if (!result?.placeholder) return;
+    log.debug("placeholder computed", { gen_id: genId, thread_id: result.threadId, ms: Math.round(result.ms) });
+    await db.run(db.update(generations).set({ placeholder: result.placeholder }).where(eq(generations.id, genId)));
   } catch (error) {
     log.warn("keeping a result's placeholder failed", { gen_id: genId, error });
   }

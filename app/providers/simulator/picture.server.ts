@@ -3,12 +3,11 @@
  * recoloured toward the prompt's hue, under the prompt and the badge; an image-to-video result moves over it (a
  * slow zoom and pan) and, given `image_end`, dissolves into that picture by the last frame.
  *
- * Pictures are decoded by image-in-browser (pure TypeScript: PNG, JPEG, WebP; no native add-on or wasm, so it
- * runs inside the `bun build --compile` executable), kept as a small RGB copy, and drawn in 252 colours — a
+ * Pictures are decoded and kept as a small RGB copy (app/lib/picture-sample.server.ts), and drawn in 252 colours — a
  * 6 × 7 × 6 colour cube with ordered dithering — beside the renderer's four text colours, because the PNG and
  * H.264 writers draw indexed frames.
  */
-import { decodeJpg, decodePng, decodeWebP, type MemoryImage } from "image-in-browser";
+import { samplePicture } from "~/lib/picture-sample.server";
 import { type Backdrop, GRADIENT, type Palette } from "./render.server";
 
 /**
@@ -41,48 +40,17 @@ export interface View {
   mix: number;
 }
 
-function decode(bytes: Uint8Array, contentType: string): MemoryImage | undefined {
-  switch (contentType) {
-    case "image/png":
-      return decodePng({ data: bytes });
-    case "image/jpeg":
-      return decodeJpg({ data: bytes });
-    case "image/webp":
-      return decodeWebP({ data: bytes });
-    default:
-      return undefined;
-  }
-}
-
 /**
  * The picture as a Source at most SOURCE_MAX_SIDE a side, transparency laid over mid grey; null when it is not a
  * PNG, JPEG or WebP this can read, or is larger than DECODE_MAX_PIXELS.
  */
 export function decodeSource(bytes: Uint8Array, contentType: string): Source | null {
-  let image: MemoryImage | undefined;
-  try {
-    image = decode(bytes, contentType);
-  } catch {
-    return null;
-  }
-  if (!image || image.width < 1 || image.height < 1 || image.width * image.height > DECODE_MAX_PIXELS) return null;
-  const k = Math.min(1, SOURCE_MAX_SIDE / Math.max(image.width, image.height));
-  const width = Math.max(1, Math.round(image.width * k));
-  const height = Math.max(1, Math.round(image.height * k));
-  const rgb = new Uint8Array(width * height * 3);
-  let pixel: ReturnType<MemoryImage["getPixel"]> | undefined;
-  let o = 0;
-  for (let y = 0; y < height; y++) {
-    const sy = Math.min(image.height - 1, Math.floor((y + 0.5) / k));
-    for (let x = 0; x < width; x++) {
-      pixel = image.getPixel(Math.min(image.width - 1, Math.floor((x + 0.5) / k)), sy, pixel);
-      const a = image.numChannels === 2 || image.numChannels === 4 ? pixel.aNormalized : 1;
-      rgb[o++] = Math.round((pixel.rNormalized * a + 0.5 * (1 - a)) * 255);
-      rgb[o++] = Math.round((pixel.gNormalized * a + 0.5 * (1 - a)) * 255);
-      rgb[o++] = Math.round((pixel.bNormalized * a + 0.5 * (1 - a)) * 255);
-    }
-  }
-  return { width, height, rgb };
+  const copy = samplePicture(bytes, contentType, {
+    maxSide: SOURCE_MAX_SIDE,
+    maxPixels: DECODE_MAX_PIXELS,
+    matte: 0.5,
+  });
+  return copy && { width: copy.width, height: copy.height, rgb: copy.data };
 }
 
 /** The palette slot of cube colour `c`: the cube fills every slot but the text colours (GRADIENT to GRADIENT + 3). */

@@ -1,0 +1,42 @@
+/**
+ * The shared picture sampler (app/lib/picture-sample.server.ts) that the simulator's input pictures and the
+ * results' placeholders both read through: its size, its RGBA and its RGB-over-grey copies, and its refusals.
+ */
+import { expect, test } from "bun:test";
+import { encodePng, MemoryImage } from "image-in-browser";
+import { samplePicture } from "~/lib/picture-sample.server";
+
+/** A `w` × `h` RGBA picture: the left half opaque red, the right half half-transparent blue. */
+function picture(w: number, h: number): Uint8Array {
+  const image = new MemoryImage({ width: w, height: h, numChannels: 4 });
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      if (x < w / 2) image.setPixelRgba(x, y, 255, 0, 0, 255);
+      else image.setPixelRgba(x, y, 0, 0, 255, 128);
+    }
+  return encodePng({ image });
+}
+
+test("RGBA: sampled down to the longest side, keeping the shape and the transparency", () => {
+  const copy = samplePicture(picture(200, 100), "image/png", { maxSide: 32, maxPixels: 1e6 })!;
+  expect([copy.width, copy.height, copy.data.length]).toEqual([32, 16, 32 * 16 * 4]);
+  expect([...copy.data.slice(0, 4)]).toEqual([255, 0, 0, 255]);
+  expect([...copy.data.slice(31 * 4, 32 * 4)]).toEqual([0, 0, 255, 128]);
+});
+
+test("RGB over a matte: transparency laid over the grey; small pictures keep their size", () => {
+  const copy = samplePicture(picture(8, 2), "image/png", { maxSide: 768, maxPixels: 1e6, matte: 0.5 })!;
+  expect([copy.width, copy.height, copy.data.length]).toEqual([8, 2, 8 * 2 * 3]);
+  expect([...copy.data.slice(0, 3)]).toEqual([255, 0, 0]);
+  const a = 128 / 255;
+  const over = (v: number) => Math.round((v * a + 0.5 * (1 - a)) * 255);
+  expect([...copy.data.slice(7 * 3, 8 * 3)]).toEqual([over(0), over(0), over(1)]);
+});
+
+test("too many pixels, an unknown type or unreadable bytes give null", () => {
+  expect(samplePicture(picture(100, 100), "image/png", { maxSide: 32, maxPixels: 9_999 })).toBeNull();
+  expect(samplePicture(picture(10, 10), "image/gif", { maxSide: 32, maxPixels: 1e6 })).toBeNull();
+  expect(
+    samplePicture(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1]), "image/png", { maxSide: 32, maxPixels: 1e6 }),
+  ).toBeNull();
+});

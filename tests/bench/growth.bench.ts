@@ -3,9 +3,14 @@
  * `bun run bench:growth`: does a request cost the same whatever the user's history (docs/data-layer.md)?
  *
  * Per engine, two servers (the production build, NODE_ENV=production, jobs off) on two databases:
- * - small: a new user (sign-up only) and a heavy user with a short history (6 used-up grants: 1,002 finished tasks);
+ * - small: a new user and a heavy user with a short history (6 used-up grants: 1,002 finished tasks);
  * - large: a new user and a heavy user with --heavy-tasks finished tasks (default 100,200: 600 used-up grants of 167
  *   tasks each), each task with its debit and its allocation, and as many paid pack orders as grants.
+ * The new user has one full history page of finished tasks (20, one used-up grant) on both databases: each request
+ * then returns what the heavy user's returns (a page of 20 entries, a gallery with pictures), so heavy/new measures
+ * the growth of the history alone. A sign-up-only user's deep pages would be past the end of its history (empty
+ * pages): against those, heavy/new measures the shaping of 20 entries, not growth (it is as low on the small
+ * database as on the large one).
  * Users, sessions and keys are made over HTTP; the history through bulk SQL both engines accept (one statement per
  * table, rows derived from the user's own rows) that keeps every invariant; after loading, the integrity is checked
  * (SQLite integrity_check and foreign_key_check, every grant's use equal to its allocations, every debit's charge,
@@ -15,16 +20,18 @@
  *
  * Then, alternated in each round (wrk c16, a thread and its connections on the other core), for the new and the heavy
  * user of each database: get-user-credits (key), generator/history at random deep pages (key: pages 2,500–4,900 of
- * 20 on the large heavy user, the same share of the history on the others), generator/generate (key; the tasks it
+ * 20 on the large heavy user, the same share of the history on the others — page 1, its only page, for the new
+ * user: every request returns 20 entries), generator/generate (key; the tasks it
  * leaves pending are failed after each point), GET /studio (session). Printed: req/s (best of the rounds), p99,
  * large/small per user, and heavy/new on the large database (the contract: ≥ 0.7), with the load average.
  *
  *   bun run bench:growth [--smoke] [--engine sqlite|postgres|both] [--heavy-tasks N] [--seconds S] [--rounds R]
- *                        [--root <a built checkout>]
+ *                        [--paths credits,history,generate,studio] [--root <a built checkout>]
  *
  * --smoke: SQLite only, 2,004 heavy tasks, 1 s per point, one round: it runs and prints (CI); exits non-zero when a
- * request failed or a check did not hold. --root: serve another built checkout (a before/after run: its own
- * migrations make its schema; the loading SQL only uses columns every version has).
+ * request failed or a check did not hold. --paths: measure only these paths (default: all four). --root: serve
+ * another built checkout (a before/after run: its own migrations make its schema; the loading SQL only uses columns
+ * every version has).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -42,6 +49,8 @@ const SMOKE = argv.includes("--smoke");
 const ENGINE = opt("engine") ?? (SMOKE ? "sqlite" : "both");
 const ENGINES = ENGINE === "both" ? ["sqlite", "postgres"] : [ENGINE];
 const GRANTS = 600;
+/** The new user's history: one full page of the history's default page size (20 tasks, one used-up grant). */
+const FRESH_TASKS = 20;
 const PER_GRANT = Math.ceil(Number(opt("heavy-tasks") ?? (SMOKE ? 2000 : 100_000)) / GRANTS);
 const SECONDS = Number(opt("seconds") ?? (SMOKE ? 1 : 3));
 const ROUNDS = Number(opt("rounds") ?? (SMOKE ? 1 : 2));
@@ -62,7 +71,7 @@ interface BenchUser {
   id: string;
   cookie: string;
   key: string;
-  /** Finished tasks loaded (0: a new user). */
+  /** Finished tasks loaded. */
   tasks: number;
 }
 interface Side {
@@ -76,23 +85,23 @@ interface Side {
 const series = (n: number) => `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${n - 1})`;
 
 /**
- * A history for `userId`: `grants` used-up grants of PER_GRANT tasks each, the tasks (finished, one second apart,
+ * A history for `userId`: `grants` used-up grants of `perGrant` tasks each, the tasks (finished, one second apart,
  * oldest first), one debit per task and its allocation from the task's grant, and one paid pack order per grant.
  */
-async function loadHistory(db: Db, userId: string, grants: number): Promise<number> {
-  const tasks = grants * PER_GRANT;
+async function loadHistory(db: Db, userId: string, grants: number, perGrant: number): Promise<number> {
+  const tasks = grants * perGrant;
   const base = Date.now() - 86_400_000 - tasks * 1000;
   const tag = userId.slice(0, 8);
   await db
     .raw(
       `INSERT INTO credit_grants (id, user_id, amount, remaining, source, note, created_at)
-       ${series(grants)} SELECT 'g-${tag}-' || i, ?, ${PER_GRANT * COST}, 0, 'order', 'bench', ${base} + i FROM n`,
+       ${series(grants)} SELECT 'g-${tag}-' || i, ?, ${perGrant * COST}, 0, 'order', 'bench', ${base} + i FROM n`,
     )
     .run(userId);
   await db
     .raw(
       `INSERT INTO orders (order_no, user_id, product_id, product_name, interval, amount, status, sub_id, kind, credits, created_at)
-       ${series(grants)} SELECT 'o-${tag}-' || i, ?, 'pack', 'Pack', 'one-time', 500, 'paid', 's-${tag}-' || i, 'pack', ${PER_GRANT * COST}, ${base} + i FROM n`,
+       ${series(grants)} SELECT 'o-${tag}-' || i, ?, 'pack', 'Pack', 'one-time', 500, 'paid', 's-${tag}-' || i, 'pack', ${perGrant * COST}, ${base} + i FROM n`,
     )
     .run(userId);
   // In chunks, each followed by ANALYZE on PostgreSQL: the ordinal trigger's plans are made once per session, and a
@@ -121,7 +130,7 @@ async function loadHistory(db: Db, userId: string, grants: number): Promise<numb
   await db
     .raw(
       `INSERT INTO credit_allocations (debit_id, grant_id, amount)
-       SELECT 'd-' || id, 'g-${tag}-' || (((created_at - ${base}) / 1000) / ${PER_GRANT}), ${COST}
+       SELECT 'd-' || id, 'g-${tag}-' || (((created_at - ${base}) / 1000) / ${perGrant}), ${COST}
        FROM generations WHERE user_id = ? AND id LIKE 'h-%'`,
     )
     .run(userId);
@@ -198,11 +207,12 @@ async function prepareSide(name: Side["name"], engine: string, grants: number): 
   const [fresh, heavy] = [await user(), await user()];
   const db = await openServerDb(dataDir);
   const t0 = performance.now();
-  heavy.tasks = await loadHistory(db, heavy.id, grants);
+  fresh.tasks = await loadHistory(db, fresh.id, 1, FRESH_TASKS);
+  heavy.tasks = await loadHistory(db, heavy.id, grants, PER_GRANT);
   const loadMs = performance.now() - t0;
   const problems = await integrity(db, engine);
   console.log(
-    `${engine} ${name}: heavy user ${heavy.tasks.toLocaleString("en")} tasks, ${grants} used-up grants, loaded in ${(loadMs / 1000).toFixed(1)} s; integrity ${problems.length === 0 ? "ok" : problems.join("; ")}`,
+    `${engine} ${name}: new user ${fresh.tasks} tasks, heavy user ${heavy.tasks.toLocaleString("en")} tasks, ${grants} used-up grants, loaded in ${(loadMs / 1000).toFixed(1)} s; integrity ${problems.length === 0 ? "ok" : problems.join("; ")}`,
   );
   if (problems.length > 0) throw new Error(`integrity after loading: ${problems.join("; ")}`);
   if (engine === "sqlite") await db.raw("PRAGMA wal_checkpoint(TRUNCATE)").many();
@@ -240,6 +250,8 @@ writeFileSync(join(work, "growth.lua"), LUA);
 let files = 0;
 
 interface Path {
+  /** Its name for --paths. */
+  key: string;
   name: string;
   method: "GET" | "POST";
   path: string;
@@ -247,7 +259,10 @@ interface Path {
   /** Lines of the rotation for this user: header value and body. */
   requests(u: BenchUser): { value: string; body: string }[];
 }
-/** Deep history pages: 2,500–4,900 of 20 on 100,000 tasks, the same share (50 %–98 %) of any other history. */
+/**
+ * Deep history pages: 2,500–4,900 of 20 on 100,000 tasks, the same share (50 %–98 %) of any other history; on a
+ * history of one page (the new user's) that is page 1, so every request returns a full page.
+ */
 const deepPages = (u: BenchUser) => {
   const pages = Math.max(1, Math.floor(u.tasks / 20));
   return Array.from({ length: 200 }, () => ({
@@ -263,6 +278,7 @@ const GENERATE = JSON.stringify({
 });
 const paths: Path[] = [
   {
+    key: "credits",
     name: "get-user-credits (key)",
     method: "POST",
     path: "/api/get-user-credits",
@@ -270,6 +286,7 @@ const paths: Path[] = [
     requests: (u) => [{ value: u.key, body: "" }],
   },
   {
+    key: "history",
     name: "history, deep random pages (key)",
     method: "POST",
     path: "/api/generator/history",
@@ -277,6 +294,7 @@ const paths: Path[] = [
     requests: deepPages,
   },
   {
+    key: "generate",
     name: "generate (key)",
     method: "POST",
     path: "/api/generator/generate",
@@ -284,6 +302,7 @@ const paths: Path[] = [
     requests: (u) => [{ value: u.key, body: GENERATE }],
   },
   {
+    key: "studio",
     name: "GET /studio (session)",
     method: "GET",
     path: "/studio",
@@ -291,6 +310,15 @@ const paths: Path[] = [
     requests: (u) => [{ value: u.cookie, body: "" }],
   },
 ];
+
+const chosen = opt("paths")?.split(",") ?? paths.map((p) => p.key);
+const unknown = chosen.filter((k) => !paths.some((p) => p.key === k));
+if (unknown.length > 0) {
+  console.error(`--paths: unknown ${unknown.join(", ")} (known: ${paths.map((p) => p.key).join(", ")})`);
+  rmSync(work, { recursive: true, force: true });
+  process.exit(2);
+}
+const measured = paths.filter((p) => chosen.includes(p.key));
 
 async function wrk(side: Side, path: Path, u: BenchUser): Promise<WrkResult> {
   const file = join(work, `requests-${files++}.txt`);
@@ -362,7 +390,7 @@ async function answersOnce(side: Side) {
       body,
     });
     const json = (await res.json()) as { code: number; data: { generations: unknown[]; total: number } };
-    const want = u.tasks === 0 ? 0 : 20;
+    const want = Math.min(20, u.tasks);
     if (json.code !== 0 || json.data.generations.length !== want || json.data.total !== u.tasks)
       throw new Error(`${side.name}: history answered ${JSON.stringify(json).slice(0, 300)}`);
   }
@@ -381,7 +409,7 @@ try {
       const loads: string[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         loads.push(load());
-        for (const path of paths)
+        for (const path of measured)
           for (const side of [small, large])
             for (const who of ["fresh", "heavy"] as const) {
               const r = await wrk(side, path, side.users[who]);
@@ -396,7 +424,7 @@ try {
       console.log(
         "| path | user | small req/s (p99) | large req/s (p99) | large/small | heavy/new on large |\n|---|---|---|---|---|---|",
       );
-      for (const path of paths)
+      for (const path of measured)
         for (const who of ["fresh", "heavy"] as const) {
           const s = best.get(`${path.name}/small/${who}`)!;
           const l = best.get(`${path.name}/large/${who}`)!;

@@ -15,14 +15,19 @@ import { clawBackReferral } from "./referrals.server";
  */
 export const waitingFor = (ref: string) => `waiting: no payment for ${ref}`;
 
+/** The payment a refund or dispute names: by its charge's reference, else by its payment intent. */
+function* paymentOf(tx: Tx, f: { paymentRef?: string | null; paymentIntent?: string | null }) {
+  if (f.paymentRef) {
+    const byRef = yield* one(tx.select().from(orderPayments).where(eq(orderPayments.ref, f.paymentRef)));
+    if (byRef) return byRef;
+  }
+  return f.paymentIntent
+    ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.paymentIntent, f.paymentIntent)))
+    : undefined;
+}
+
 export function* applyRefund(tx: Tx, f: RefundFact, clock: Clock): Steps<string> {
-  const payment =
-    (f.paymentRef
-      ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.ref, f.paymentRef)))
-      : undefined) ??
-    (f.paymentIntent
-      ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.paymentIntent, f.paymentIntent)))
-      : undefined);
+  const payment = yield* paymentOf(tx, f);
   if (!payment)
     return f.paymentRef || f.paymentIntent
       ? waitingFor(f.paymentRef || f.paymentIntent!)
@@ -60,13 +65,7 @@ export function* applyRefund(tx: Tx, f: RefundFact, clock: Clock): Steps<string>
 
 /** A dispute is a refund of the disputed amount on top of the payment's earlier refunds. */
 export function* applyDispute(tx: Tx, f: DisputeFact, clock: Clock): Steps<string> {
-  const payment =
-    (f.paymentRef
-      ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.ref, f.paymentRef)))
-      : undefined) ??
-    (f.paymentIntent
-      ? yield* one(tx.select().from(orderPayments).where(eq(orderPayments.paymentIntent, f.paymentIntent)))
-      : undefined);
+  const payment = yield* paymentOf(tx, f);
   if (!payment)
     return f.paymentRef || f.paymentIntent
       ? waitingFor(f.paymentRef || f.paymentIntent!)

@@ -16,6 +16,7 @@ import { useCancelGeneration } from "~/components/cancel-generation";
 import { fileExtension, ResultMedia, resultSize, shapeClass, useLightbox } from "~/components/media";
 import { inputTarget, slotLabel } from "~/components/studio/inputs";
 import { UseResultForm } from "~/components/studio/result-actions";
+import { TileIconSprite } from "~/components/studio/tile-icons";
 import {
   Badge,
   Button,
@@ -159,6 +160,7 @@ export default function GenerationDetail({ loaderData, actionData }: Route.Compo
   const nav = buttonVariants({ variant: "secondary", size: "sm" });
   return (
     <div className="space-y-6">
+      <TileIconSprite />
       <nav aria-label="Gallery" className="flex flex-wrap items-center justify-between gap-2">
         <Link to="/studio" className={buttonVariants({ variant: "ghost", size: "sm" })}>
           <ArrowLeft aria-hidden="true" /> Studio

@@ -11,6 +11,7 @@ import { cn, EmptyState, Pagination } from "~/components/ui";
 import { Filters, filterHref } from "./filters";
 import { OfferingsContext, ResultActions } from "./result-actions";
 import { ResultTile } from "./result-tile";
+import { TileIconSprite } from "./tile-icons";
 import type { Data, Draft, Task } from "./types";
 
 /** N columns, each about as wide as a square tile of the gallery's row height (a wide screen keeps them tile-sized). */
@@ -81,6 +82,7 @@ export function Gallery({
   return (
     <OfferingsContext.Provider value={data.offerings}>
       <section aria-labelledby="history-h" id="gallery" className="scroll-mt-20">
+        <TileIconSprite />
         <div className="mb-3 flex flex-wrap items-center justify-between gap-x-3 gap-y-2">
           <h2 id="history-h" className="text-base font-semibold tracking-tight" tabIndex={-1}>
             Your gallery <span className="text-sm font-normal text-muted-foreground">({total})</span>

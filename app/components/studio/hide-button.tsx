@@ -1,6 +1,6 @@
-import { Trash2 } from "lucide-react";
 import { useFetcher, useSubmit } from "react-router";
 import { Button, useToast } from "~/components/ui";
+import { TileIcon } from "./tile-icons";
 import type { ActionData, Task } from "./types";
 
 export const hideKey = (id: string) => `hide-${id}`;
@@ -54,7 +54,7 @@ export function HideButton({
         className={className}
         aria-label={`Delete: ${task.prompt}`}
       >
-        <Trash2 aria-hidden="true" /> Delete
+        <TileIcon name="delete" /> Delete
       </Button>
     </fetcher.Form>
   );

@@ -5,13 +5,13 @@
  * Delete. Run again and Variations post through the composer's fetcher, so a shortfall or an error shows in the
  * composer.
  */
-import { Clapperboard, Copy, Download, ExternalLink, PenLine, Repeat, RotateCcw, Shuffle } from "lucide-react";
 import { createContext, useContext, useEffect, useState } from "react";
 import { Form, useFetcher } from "react-router";
 import { Button, buttonVariants, cn } from "~/components/ui";
 import { draftHref } from "./draft";
 import { HideButton } from "./hide-button";
 import { inputTarget } from "./inputs";
+import { TileIcon } from "./tile-icons";
 import type { ActionData, Draft, Offering, Task } from "./types";
 
 export const CREATE_FETCHER = "studio-create";
@@ -65,7 +65,7 @@ export function UseResultForm({
         title={kind === "edit" ? "Change this picture with a prompt" : "Make a video that starts from this picture"}
         disabled={!navigate && fetcher.state !== "idle"}
       >
-        {kind === "edit" ? <PenLine aria-hidden="true" /> : <Clapperboard aria-hidden="true" />} {label}
+        <TileIcon name={kind} /> {label}
       </Button>
     </FormTag>
   );
@@ -78,13 +78,30 @@ export const draftOfTask = (t: Pick<Task, "offering" | "prompt" | "options" | "i
   previews: t.inputs,
 });
 
-function RunForm({ task, variation }: { task: Task; variation: boolean }) {
+/**
+ * Run again and Variation: one form, two buttons. Variation's button adds `variation=1`, and the server then draws
+ * a new seed over the posted one (where the model takes one; elsewhere each run is already a new draw), so every
+ * click is a new one and the page's markup does not carry a random value.
+ */
+function RunForm({ task }: { task: Task }) {
   const fetcher = useFetcher<ActionData>({ key: CREATE_FETCHER });
-  const options = { ...task.options };
-  // The server draws the new seed (where the model takes one; elsewhere each run is already a new draw), so every
-  // click is a new one and the page's markup does not carry a random value.
-  if (variation) delete options.seed;
-  const label = variation ? "Variation" : "Run again";
+  const busy = fetcher.state !== "idle";
+  const button = (variation: boolean) => {
+    const label = variation ? "Variation" : "Run again";
+    return (
+      <Button
+        type="submit"
+        variant="ghost"
+        size="sm"
+        className="w-full justify-start"
+        aria-label={`${label}: ${task.prompt}`}
+        disabled={busy}
+        {...(variation ? { name: "variation", value: "1" } : {})}
+      >
+        <TileIcon name={variation ? "variation" : "again"} /> {label}
+      </Button>
+    );
+  };
   return (
     <fetcher.Form method="post" action="/studio">
       <input type="hidden" name="intent" value="create" />
@@ -92,20 +109,11 @@ function RunForm({ task, variation }: { task: Task; variation: boolean }) {
       <input type="hidden" name="make" value={task.aiType} />
       <input type="hidden" name="offering" value={task.offering} />
       <input type="hidden" name="prompt" value={task.prompt} />
-      {variation ? <input type="hidden" name="variation" value="1" /> : null}
-      {Object.entries(options).map(([k, v]) => (
+      {Object.entries(task.options).map(([k, v]) => (
         <input key={k} type="hidden" name={`opt_${k}`} value={v} />
       ))}
-      <Button
-        type="submit"
-        variant="ghost"
-        size="sm"
-        className="w-full justify-start"
-        aria-label={`${label}: ${task.prompt}`}
-        disabled={fetcher.state !== "idle"}
-      >
-        {variation ? <Shuffle aria-hidden="true" /> : <Repeat aria-hidden="true" />} {label}
-      </Button>
+      {button(false)}
+      {button(true)}
     </fetcher.Form>
   );
 }
@@ -143,10 +151,9 @@ export function ResultActions({
         className={buttonVariants({ variant: "ghost", size: "sm", className: item })}
         aria-label={`Reuse: ${task.prompt}`}
       >
-        <RotateCcw aria-hidden="true" /> Reuse
+        <TileIcon name="reuse" /> Reuse
       </a>
-      <RunForm task={task} variation={false} />
-      <RunForm task={task} variation />
+      <RunForm task={task} />
       {edit ? <UseResultForm task={task} kind="edit" to={edit.value} className={item} onSent={onClose} /> : null}
       {animate ? (
         <UseResultForm task={task} kind="animate" to={animate.value} className={item} onSent={onClose} />
@@ -158,7 +165,7 @@ export function ResultActions({
           className={buttonVariants({ variant: "ghost", size: "sm", className: item })}
           aria-label={`Download: ${task.prompt}`}
         >
-          <Download aria-hidden="true" /> Download
+          <TileIcon name="download" /> Download
         </a>
       ) : null}
       <a
@@ -166,7 +173,7 @@ export function ResultActions({
         className={buttonVariants({ variant: "ghost", size: "sm", className: item })}
         aria-label={`Open: ${task.prompt}`}
       >
-        <ExternalLink aria-hidden="true" /> Open
+        <TileIcon name="open" /> Open
       </a>
       {url ? (
         <Button
@@ -176,7 +183,7 @@ export function ResultActions({
           aria-label={`Copy link: ${task.prompt}`}
           onClick={() => void navigator.clipboard?.writeText(new URL(url, window.location.href).href).catch(() => {})}
         >
-          <Copy aria-hidden="true" /> Copy link
+          <TileIcon name="copy" /> Copy link
         </Button>
       ) : null}
       {task.status === "completed" || task.status === "failed" ? (

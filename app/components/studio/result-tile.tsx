@@ -3,7 +3,7 @@
  * on hover, its status only while it is not done. Actions sit behind one button on the tile (shown on hover and
  * focus with a mouse, always on a touch screen; a long-press opens them too).
  */
-import { Ban, Clapperboard, MoreHorizontal, Sparkles, TriangleAlert } from "lucide-react";
+import { Ban, Sparkles, TriangleAlert } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { useCancelGeneration } from "~/components/cancel-generation";
@@ -13,6 +13,7 @@ import { isFinished } from "~/domain/generations/status";
 import { hideKey } from "./hide-button";
 import { usePlaceholder } from "./placeholder";
 import { ResultActions } from "./result-actions";
+import { TileIcon } from "./tile-icons";
 import type { Draft, Task } from "./types";
 
 function ActionsMenu({ task, onReuse, onHide }: { task: Task; onReuse: (d: Draft) => void; onHide: () => void }) {
@@ -53,7 +54,7 @@ function ActionsMenu({ task, onReuse, onHide }: { task: Task; onReuse: (d: Draft
         aria-label={`Actions: ${task.prompt}`}
         title="Actions"
       >
-        <MoreHorizontal aria-hidden="true" className="size-4" />
+        <TileIcon name="more" className="size-4" />
       </summary>
       <div
         className="absolute top-full right-0 mt-1 w-44 rounded-xl border border-border bg-surface-raised p-1 text-foreground shadow-lg data-[flip=right]:right-auto data-[flip=right]:left-0"
@@ -219,7 +220,7 @@ export function ResultTile({
         )}
         {t.aiType === "video" && done ? (
           <Badge tone="neutral" className="pointer-events-none absolute top-2 left-2 bg-black/60 text-white">
-            <Clapperboard aria-hidden="true" /> Video
+            <TileIcon name="animate" /> Video
           </Badge>
         ) : null}
         {/* The prompt and its facts: on hover or focus over a finished result, under an unfinished one's state. */}

@@ -17,14 +17,15 @@ export class Client {
 
   async post<T = any>(path: string, body?: unknown, auth: Auth = {}, init: RequestInit = {}): Promise<Reply<T>> {
     const headers = new Headers(init.headers);
-    if (body !== undefined && !headers.has("content-type")) headers.set("content-type", "application/json");
+    const form = body instanceof FormData;
+    if (body !== undefined && !form && !headers.has("content-type")) headers.set("content-type", "application/json");
     if (auth.cookie) headers.set("cookie", auth.cookie);
     if (auth.apiKey !== undefined) headers.set("x-api-key", auth.apiKey);
     const res = await fetch(this.baseUrl + path, {
       method: "POST",
       ...init,
       headers,
-      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+      body: body === undefined ? undefined : form || typeof body === "string" ? body : JSON.stringify(body),
     });
     const text = await res.text();
     let parsed: any;
@@ -34,6 +35,13 @@ export class Client {
       throw new Error(`${path}: not JSON (HTTP ${res.status}): ${text.slice(0, 200)}`);
     }
     return { status: res.status, headers: res.headers, body: parsed };
+  }
+
+  /** `POST /api/files` with one picture (multipart field `file`), as an API client sends it. */
+  async upload(bytes: Uint8Array, auth: Auth, opts: { name?: string; type?: string } = {}): Promise<Reply> {
+    const form = new FormData();
+    form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>], { type: opts.type }), opts.name ?? "a.png");
+    return this.post("/api/files", form, auth);
   }
 
   /** Signs up through better-auth's HTTP API and returns the session cookie. */

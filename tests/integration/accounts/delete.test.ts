@@ -14,7 +14,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { type S3Fake, startS3Fake } from "../../fakes/s3";
 import { type BillingServer, startBillingServer } from "../../support/billing";
-import { Client, uniqueEmail } from "../../support/client";
+import { Client } from "../../support/client";
 import { countIn, queryServerDb } from "../../support/db";
 import { png } from "../../support/images";
 import { expectLedgerBalanced } from "../faults/support";
@@ -62,10 +62,8 @@ async function fullAccount(b: BillingServer, tag: string) {
   }
   for (const url of urls) expect((await fetch(url)).status).toBe(200);
   // An uploaded input picture.
-  const form = new FormData();
-  form.append("file", new Blob([png(8, 6)], { type: "image/png" }), "in.png");
-  const up = await fetch(`${b.server.url}/api/files`, { method: "POST", headers: { "x-api-key": key }, body: form });
-  const file = ((await up.json()) as { data: { file_id: string; url: string } }).data;
+  const up = await b.api.upload(png(8, 6), { apiKey: key }, { name: "in.png", type: "image/png" });
+  const file = up.body.data as { file_id: string; url: string };
   expect((await fetch(file.url, { headers: { "x-api-key": key } })).status).toBe(200);
   return { email, cookie, userId, key, urls, file };
 }

@@ -38,13 +38,7 @@ async function account() {
       (await api.post("/api/generator/generate", { ...IMAGE, prompt }, { apiKey: key.body.data.key })).body.data.gen_id,
     );
   expect((await api.post("/api/add-feedback", { content: "lovely tool", rating: 5 }, { cookie })).body.code).toBe(0);
-  const form = new FormData();
-  form.append("file", new Blob([png(8, 6)], { type: "image/png" }), "in.png");
-  const up = await fetch(`${server.url}/api/files`, {
-    method: "POST",
-    headers: { "x-api-key": key.body.data.key },
-    body: form,
-  });
+  const up = await api.upload(png(8, 6), { apiKey: key.body.data.key }, { name: "in.png", type: "image/png" });
   expect(up.status).toBe(200);
   return { email, cookie, userId, key: key.body.data, secret: hook.body.data.secret as string, prompts, gens };
 }

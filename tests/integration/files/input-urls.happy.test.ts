@@ -113,11 +113,9 @@ describe("an https input URL", () => {
 
   test("a URL serving a picture the user already has is that file; a refused create leaves it be", async () => {
     const u = await user();
-    const form = new FormData();
-    form.append("file", new Blob([PICTURE]), "mine.png");
-    const mine = (await (
-      await fetch(`${it.server.url}/api/files`, { method: "POST", headers: { "x-api-key": u.apiKey }, body: form })
-    ).json()) as { data: { file_id: string; url: string } };
+    const mine = (await it.api.upload(PICTURE, u, { name: "mine.png" })).body as {
+      data: { file_id: string; url: string };
+    };
     // Refused after the URL was resolved (the mask is nobody's file): the file it resolved to was already theirs.
     const refused = await it.api.post(
       "/api/generator/generate",

@@ -29,14 +29,7 @@ async function user() {
 }
 
 async function upload(who: { apiKey: string }, bytes: Uint8Array) {
-  const form = new FormData();
-  form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), "a.png");
-  const res = await fetch(`${it.server.url}/api/files`, {
-    method: "POST",
-    headers: { "x-api-key": who.apiKey },
-    body: form,
-  });
-  return ((await res.json()) as { data: { file_id: string; url: string } }).data;
+  return (await it.api.upload(bytes, who)).body.data as { file_id: string; url: string };
 }
 
 const animate = (who: { apiKey: string }, options: Record<string, unknown>, model = "kling-v1", provider = "kling") =>

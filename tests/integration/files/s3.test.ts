@@ -50,16 +50,9 @@ async function user() {
 }
 
 async function upload(who: { apiKey: string }, bytes: Uint8Array) {
-  const form = new FormData();
-  form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), "a.png");
-  const res = await fetch(`${it.server.url}/api/files`, {
-    method: "POST",
-    headers: { "x-api-key": who.apiKey },
-    body: form,
-  });
-  const body = (await res.json()) as { code: number; data: { file_id: string; url: string } };
-  expect(body.code).toBe(0);
-  return body.data;
+  const r = await it.api.upload(bytes, who);
+  expect(r.body.code).toBe(0);
+  return r.body.data as { file_id: string; url: string };
 }
 
 /** The bucket's object keys under `files/` that the proxy saw written (signed, verified PUTs). */

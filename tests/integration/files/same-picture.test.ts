@@ -22,16 +22,7 @@ async function user() {
   return { cookie, apiKey };
 }
 
-async function upload(who: { apiKey: string }, bytes: Uint8Array) {
-  const form = new FormData();
-  form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), "a.png");
-  const res = await fetch(`${it.server.url}/api/files`, {
-    method: "POST",
-    headers: { "x-api-key": who.apiKey },
-    body: form,
-  });
-  return { status: res.status, body: (await res.json()) as { code: number; message: string; data: any } };
-}
+const upload = (who: { apiKey: string }, bytes: Uint8Array) => it.api.upload(bytes, who);
 
 const objects = () => {
   try {

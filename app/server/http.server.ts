@@ -17,6 +17,7 @@ import { beginShutdown } from "~/lib/shutdown.server";
 import { annotate, tracingOn, withSpan } from "~/lib/tracing.server";
 import { APP_VERSION } from "~/lib/version";
 import { CliError } from "./cli-error";
+import { compressResponse } from "./compression.server";
 import { routeLabeler } from "./route-labels.server";
 import { type StaticFile, staticFilesFrom, staticResponse } from "./static-files.server";
 
@@ -196,6 +197,7 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
                 )
             : dispatch,
         );
+        response = await compressResponse(request, response);
       }
       response.headers.set("X-Request-Id", requestId);
       setBaselineHeaders(response.headers, https);

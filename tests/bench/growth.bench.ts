@@ -23,7 +23,10 @@
  * 20 on the large heavy user, the same share of the history on the others — page 1, its only page, for the new
  * user: every request returns 20 entries), generator/generate (key; the tasks it
  * leaves pending are failed after each point), GET /studio (session). Printed: req/s (best of the rounds), p99,
- * large/small per user, and heavy/new on the large database (the contract: ≥ 0.7), with the load average.
+ * large/small per user, and heavy/new on the large database (the contract: ≥ 0.7), with the load average; and the
+ * same ratios from the server process's CPU per request (the lowest of the rounds, as throughput: baseline CPU over
+ * measured CPU), which a busy machine disturbs far less than req/s (on PostgreSQL the database's own CPU is not in
+ * it).
  *
  *   bun run bench:growth [--smoke] [--engine sqlite|postgres|both] [--heavy-tasks N] [--seconds S] [--rounds R]
  *                        [--paths credits,history,generate,studio] [--root <a built checkout>]
@@ -41,7 +44,7 @@ import { Client, uniqueEmail } from "../support/client";
 import { openServerDb } from "../support/db";
 import { type Postgres, startPostgres } from "../support/postgres";
 import { startServer, type TestServer } from "../support/server";
-import { load, parseWrk, WRK, type WrkResult } from "./harness";
+import { cpuMs, load, parseWrk, WRK, type WrkResult } from "./harness";
 
 const argv = process.argv.slice(2);
 const opt = (name: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
@@ -329,6 +332,7 @@ async function wrk(side: Side, path: Path, u: BenchUser): Promise<WrkResult> {
       .map((r) => `${r.value}\t${r.body}`)
       .join("\n")}\n`,
   );
+  const cpu0 = cpuMs(side.server.proc.pid);
   const proc = Bun.spawn(
     [
       WRK,
@@ -357,6 +361,7 @@ async function wrk(side: Side, path: Path, u: BenchUser): Promise<WrkResult> {
   );
   const out = await new Response(proc.stdout).text();
   await proc.exited;
+  const cpu1 = cpuMs(side.server.proc.pid);
   const r = parseWrk(out);
   // No answer within the point (a page slower than the point on a busy machine): 0 req/s, except in the smoke.
   if (r.requests === 0 && !SMOKE) return { ...r, rps: 0, p99: NaN, rssMaxMiB: undefined, cpuUsPerReq: undefined };
@@ -377,7 +382,8 @@ async function wrk(side: Side, path: Path, u: BenchUser): Promise<WrkResult> {
       )
       .run(Date.now());
   }
-  return { ...r, rssMaxMiB: undefined, cpuUsPerReq: undefined };
+  const cpuUsPerReq = cpu0 !== undefined && cpu1 !== undefined ? ((cpu1 - cpu0) * 1000) / r.requests : undefined;
+  return { ...r, rssMaxMiB: undefined, cpuUsPerReq };
 }
 
 /** Checks that each rotation answers as expected once (history: a full page) before anything is measured. */
@@ -396,8 +402,8 @@ async function answersOnce(side: Side) {
   }
 }
 
-const fmt = (n: number) => Math.round(n).toLocaleString("en");
-const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : "-");
+const fmt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en") : "-");
+const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? (a / b).toFixed(2) : "-");
 let failed = false;
 try {
   for (const engine of ENGINES) {
@@ -406,6 +412,8 @@ try {
     try {
       for (const side of [small, large]) await answersOnce(side);
       const best = new Map<string, WrkResult>();
+      /** The server's CPU per request, the lowest of the rounds: steadier than req/s on a shared machine. */
+      const leastCpu = new Map<string, number>();
       const loads: string[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         loads.push(load());
@@ -415,6 +423,7 @@ try {
               const r = await wrk(side, path, side.users[who]);
               const k = `${path.name}/${side.name}/${who}`;
               if (!best.has(k) || best.get(k)!.rps < r.rps) best.set(k, r);
+              leastCpu.set(k, Math.min(leastCpu.get(k) ?? Infinity, r.cpuUsPerReq ?? Infinity));
             }
       }
       loads.push(load());
@@ -422,15 +431,19 @@ try {
         `\n${engine}: wrk c16, ${SECONDS} s per point, best of ${ROUNDS} round(s); load average ${loads.join(" → ")}`,
       );
       console.log(
-        "| path | user | small req/s (p99) | large req/s (p99) | large/small | heavy/new on large |\n|---|---|---|---|---|---|",
+        "| path | user | small req/s (p99) | large req/s (p99) | large/small | heavy/new on large | server CPU µs/req small → large | large/small by CPU | heavy/new by CPU |\n|---|---|---|---|---|---|---|---|---|",
       );
+      const cpu = (path: Path, side: string, who: string) => leastCpu.get(`${path.name}/${side}/${who}`) ?? Infinity;
       for (const path of measured)
         for (const who of ["fresh", "heavy"] as const) {
           const s = best.get(`${path.name}/small/${who}`)!;
           const l = best.get(`${path.name}/large/${who}`)!;
           const vsNew = who === "heavy" ? ratio(l.rps, best.get(`${path.name}/large/fresh`)!.rps) : "";
+          // As throughput: the CPU a request of the baseline costs over the CPU one of the measured costs.
+          const [cs, cl] = [cpu(path, "small", who), cpu(path, "large", who)];
+          const cpuVsNew = who === "heavy" ? ratio(cpu(path, "large", "fresh"), cl) : "";
           console.log(
-            `| ${path.name} | ${who === "fresh" ? "new" : "heavy"} | ${fmt(s.rps)} (${s.p99.toFixed(1)} ms) | ${fmt(l.rps)} (${l.p99.toFixed(1)} ms) | ${ratio(l.rps, s.rps)} | ${vsNew} |`,
+            `| ${path.name} | ${who === "fresh" ? "new" : "heavy"} | ${fmt(s.rps)} (${s.p99.toFixed(1)} ms) | ${fmt(l.rps)} (${l.p99.toFixed(1)} ms) | ${ratio(l.rps, s.rps)} | ${vsNew} | ${fmt(cs)} → ${fmt(cl)} | ${ratio(cs, cl)} | ${cpuVsNew} |`,
           );
         }
     } finally {

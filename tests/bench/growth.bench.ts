@@ -264,7 +264,9 @@ interface Path {
 }
 /**
  * Deep history pages: 2,500–4,900 of 20 on 100,000 tasks, the same share (50 %–98 %) of any other history; on a
- * history of one page (the new user's) that is page 1, so every request returns a full page.
+ * history of one page (the new user's) that is page 1, so every request returns a full page. Drawn anew for each
+ * point: on a long history most are pages the server has not built yet (SQLite keeps built pages in the process),
+ * on a short one all of them are after the first point (docs/performance.md, "Deep history pages as history grows").
  */
 const deepPages = (u: BenchUser) => {
   const pages = Math.max(1, Math.floor(u.tasks / 20));

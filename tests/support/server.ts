@@ -37,6 +37,11 @@ export interface StartOptions {
   port?: number;
   /** Extra CLI args after `serve`. */
   args?: string[];
+  /**
+   * How long the server may take to answer /api/health (default 45 s). Generous on purpose: CI runs three test files
+   * at once on two cores, and a start (plus, on PostgreSQL, a new database and its migrations) has been seen to take
+   * over 15 s at load 18. A server that fails to start exits, and that is reported at once.
+   */
   timeoutMs?: number;
   /** Another built checkout to run (the before/after benchmark); default this one. */
   root?: string;
@@ -156,7 +161,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   void drain(proc.stdout as ReadableStream<Uint8Array>);
   void drain(proc.stderr as ReadableStream<Uint8Array>);
 
-  const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+  const deadline = Date.now() + (opts.timeoutMs ?? 45_000);
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}:\n${output}`);
     try {

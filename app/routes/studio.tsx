@@ -9,15 +9,8 @@ import type { ActionData, Draft } from "~/components/studio/types";
 import { useShowCreated } from "~/components/studio/use-show-created";
 import { useToast } from "~/components/ui";
 import { UI_MESSAGES } from "~/domain/account/messages";
-import {
-  allOfferings,
-  findOffering,
-  isAiType,
-  offeredModels,
-  sampleImage,
-  speedHint,
-  typicalSecondsHere,
-} from "~/domain/catalog";
+import { allOfferings, findOffering, isAiType } from "~/domain/catalog";
+import { studioOfferings } from "~/domain/catalog/studio-offerings";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf } from "~/domain/credits/ledger.server";
 import { createDemoModels } from "~/domain/demo/models.server";
@@ -68,18 +61,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     { ...filter, galleryOnly: true },
   );
   const balance = await db.exec(balanceOf(db, user.id, clock));
-  // The catalog as the admin keeps it: enabled models at today's prices, admin-added ones included.
-  const offerings = offeredModels().map((o) => {
-    const mode = providers.mode(o.provider);
-    return {
-      ...o,
-      value: offeringValue(o),
-      mode,
-      affordable: o.credits <= balance.available,
-      speed: speedHint(typicalSecondsHere(o, mode, config.SIMULATOR_DELAY_MS)),
-      sampleImage: sampleImage(o),
-    };
-  });
+  const offerings = studioOfferings(allOfferings(), (o) => providers.mode(o.provider), config.SIMULATOR_DELAY_MS).map(
+    (o) => ({ ...o, affordable: o.credits <= balance.available }),
+  );
   // "Reuse prompt" links carry the prompt and model (`model`). Without JavaScript, "Show options" submits
   // the composer here by GET (`make`, `offering`, `prompt`, `opt_*`): the form comes back with that model's
   // options and what was typed. Otherwise the first affordable image model.

@@ -340,8 +340,9 @@ async function wrk(side: Side, path: Path, u: BenchUser): Promise<WrkResult> {
       WRK,
       "-t1",
       "-c16",
-      // A page render is slow enough that on a busy machine a 1 s point can end before 16 renders answer: at least 3 s.
-      `-d${path.method === "GET" ? Math.max(3, SECONDS) : SECONDS}s`,
+      // A page render is slow enough that on a busy machine a short point can end before 16 renders answer (seen
+      // with 3 s at a load average of 12, which the smoke then counts as a failure): at least 5 s.
+      `-d${path.method === "GET" ? Math.max(5, SECONDS) : SECONDS}s`,
       "--timeout",
       "10s",
       "--latency",

@@ -24,10 +24,7 @@ beforeAll(async () => {
   if (!onPostgres) return;
   databaseUrl = await createTestDatabase("suspend");
   const env = { ADMIN_EMAILS: ADMIN_EMAIL, JOBS: "off", SIGNUP_CREDITS: "30" };
-  [a, b] = await Promise.all([
-    startServer({ databaseUrl, env, timeoutMs: 30_000 }),
-    startServer({ databaseUrl, env, timeoutMs: 30_000 }),
-  ]);
+  [a, b] = await Promise.all([startServer({ databaseUrl, env }), startServer({ databaseUrl, env })]);
 });
 afterAll(async () => {
   await a?.dispose();

@@ -50,10 +50,7 @@ beforeAll(async () => {
     WEBHOOK_ALLOW_PRIVATE: "true",
     LOG_LEVEL: "info",
   };
-  [a, b] = await Promise.all([
-    startServer({ databaseUrl, env, timeoutMs: 30_000 }),
-    startServer({ databaseUrl, env, timeoutMs: 30_000 }),
-  ]);
+  [a, b] = await Promise.all([startServer({ databaseUrl, env }), startServer({ databaseUrl, env })]);
   // The worker: the same settings (BETTER_AUTH_SECRET is not needed by it), the job runner and webhook dispatcher on.
   const { BETTER_AUTH_SECRET: _, ...workerEnv } = a.env;
   worker = Bun.spawn([...atelierCommand(), "worker"], {

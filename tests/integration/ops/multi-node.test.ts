@@ -48,10 +48,7 @@ beforeAll(async () => {
     LOG_LEVEL: "debug",
   };
   // Started together: both run the migrations at once (an advisory lock makes them migrate once).
-  [a, b] = await Promise.all([
-    startServer({ databaseUrl, env, timeoutMs: 30_000 }),
-    startServer({ databaseUrl, env, timeoutMs: 30_000 }),
-  ]);
+  [a, b] = await Promise.all([startServer({ databaseUrl, env }), startServer({ databaseUrl, env })]);
   nodes = [new Client(a.url), new Client(b.url)];
 });
 

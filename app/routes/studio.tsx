@@ -23,7 +23,6 @@ import { chargedCost, parseResultUrls } from "~/domain/generations/views.server"
 import { startComparison } from "~/domain/studio/compare.server";
 import { enhanceOffer, enhancePrompt } from "~/domain/studio/enhance.server";
 import { variationSeed } from "~/domain/studio/variation";
-import { iso } from "~/lib/clock";
 import { errorBody } from "~/lib/envelope";
 import { isAppError } from "~/lib/errors";
 import { fieldErrors, StudioSchema } from "~/lib/forms";
@@ -98,12 +97,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     tasks: rows.map((r) => {
       const options = parseOptions(r.options);
       const formOptions = Object.fromEntries(Object.entries(options).map(([k, v]) => [k, String(v)]));
-      const offering = findOffering(r.aiType, r.provider, r.model);
       return {
         id: r.id,
         aiType: r.aiType,
-        provider: r.provider,
-        model: r.model,
         label: allOfferings().find((o) => offeringValue(o) === offeringValue(r))?.label ?? r.model,
         offering: offeringValue(r),
         prompt: r.prompt,
@@ -120,12 +116,10 @@ export async function loader({ request }: Route.LoaderArgs) {
         options: formOptions,
         /** A thumbnail of each picture the task started from. */
         inputs: taskPreviews(r),
-        seedable: Boolean(offering && "seed" in offering.options),
         /** Tasks of one Compare share it: the gallery shows them side by side in one row. */
         compareId: r.compareId,
         /** A ThumbHash of the picture (base64), drawn blurred under it until it loads. */
         placeholder: r.placeholder,
-        createdAt: iso(r.createdAt)!,
       };
     }),
   };

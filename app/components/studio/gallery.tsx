@@ -82,7 +82,7 @@ export function Gallery({
   return (
     <OfferingsContext.Provider value={data.offerings}>
       <section aria-labelledby="history-h" id="gallery" className="scroll-mt-20">
-        <TileIconSprite />
+        {tasks.length > 0 ? <TileIconSprite /> : null}
         <div className="mb-3 flex flex-wrap items-center justify-between gap-x-3 gap-y-2">
           <h2 id="history-h" className="text-base font-semibold tracking-tight" tabIndex={-1}>
             Your gallery <span className="text-sm font-normal text-muted-foreground">({total})</span>

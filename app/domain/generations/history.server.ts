@@ -1,5 +1,7 @@
 /** The API's history (spec §4.3): paging, the task counter, and the page cache of finished entries. */
+
 import { and, eq, sql } from "drizzle-orm";
+import { LRUCache } from "lru-cache";
 import { type Db, inJsonArray, type Tx } from "#db/client";
 import { engineOf, prepared } from "#db/prepared";
 import { generations } from "#db/schema";
@@ -113,9 +115,10 @@ function entryJson(r: HistoryRow): string {
  * The entries of finished tasks this process has listed, as JSON text, by gen_id, per database. Nothing
  * changes what a completed or failed task shows (only `hidden_at`, which the history does not show), so an
  * entry remembered once is right for as long as the task exists; an unfinished task is read every time.
- * Bounded: past MAX_REMEMBERED entries the map starts over.
+ * Bounded: past MAX_REMEMBERED entries the least recently used go (never all at once: a cleared cache would send
+ * every following request to the database together).
  */
-const finished = new WeakMap<Db, Map<string, string>>();
+const finished = new WeakMap<Db, LRUCache<string, string>>();
 const MAX_REMEMBERED = 50_000;
 const isFinal = (status: string) => status === "completed" || status === "failed";
 
@@ -123,15 +126,16 @@ const isFinal = (status: string) => status === "completed" || status === "failed
  * Whole pages whose entries are all finished, as the JSON text returned, by database, paging and user, with the
  * user's tasks_version they were built at. The version goes up with every insert, delete or move of the user's
  * tasks (triggers), so the same version means the same list of tasks; finished entries never change (above). A page
- * is served from here only while the version read for the request is the one it was built at. Bounded by size.
+ * is served from here only while the version read for the request is the one it was built at. Bounded by size, the
+ * least recently used going first.
  */
-const pages = new WeakMap<Db, { size: number; byKey: Map<string, { version: number; json: string }> }>();
+const pages = new WeakMap<Db, LRUCache<string, { version: number; json: string }>>();
 const MAX_PAGE_CHARS = 16 * 1024 * 1024;
 
 /** The entries of these ids as JSON text, in their order: a finished task's from memory, the others from their rows. */
 async function entriesOf(db: Db, userId: string, ids: { id: string }[]) {
   let memo = finished.get(db);
-  if (!memo) finished.set(db, (memo = new Map()));
+  if (!memo) finished.set(db, (memo = new LRUCache({ max: MAX_REMEMBERED })));
   const known = ids.map(({ id }) => memo.get(id));
   const missing = ids.filter((_, i) => known[i] === undefined).map(({ id }) => id);
   const read = new Map<string, string>();
@@ -140,10 +144,8 @@ async function entriesOf(db: Db, userId: string, ids: { id: string }[]) {
     for (const row of (await db.many(historyEntries(db), { userId, ids: JSON.stringify(missing) })) as HistoryRow[]) {
       const json = entryJson(row);
       read.set(row.gen_id, json);
-      if (isFinal(row.status)) {
-        if (memo.size >= MAX_REMEMBERED) memo.clear();
-        memo.set(row.gen_id, json);
-      } else allFinal = false;
+      if (isFinal(row.status)) memo.set(row.gen_id, json);
+      else allFinal = false;
     }
   }
   const entries: string[] = [];
@@ -170,10 +172,11 @@ export async function historyPageJson(
   if (engineOf(db) === "postgres") return historyPageJsonPg(db, userId, paging);
   const stats = await taskStats(db, userId);
   let cache = pages.get(db);
-  if (!cache) pages.set(db, (cache = { size: 0, byKey: new Map() }));
+  if (!cache)
+    pages.set(db, (cache = new LRUCache({ maxSize: MAX_PAGE_CHARS, sizeCalculation: (page) => page.json.length })));
   const key = `${paging.page}/${paging.pageSize}/${userId}`;
   const version = stats === undefined ? undefined : Number(stats.v);
-  const hit = cache.byKey.get(key);
+  const hit = cache.get(key);
   if (hit !== undefined && hit.version === version) return hit.json;
 
   const offset = offsetOf(paging.page, paging.pageSize);
@@ -184,9 +187,7 @@ export async function historyPageJson(
   const total = counted ? Number(stats?.n ?? 0) : offset + ids.length;
   const json = `{"generations":[${entries.join(",")}],"total":${total},"page":${paging.page},"page_size":${paging.pageSize}}`;
   if (version !== undefined && allFinal && entries.length === ids.length) {
-    if (cache.size + json.length > MAX_PAGE_CHARS) pages.set(db, (cache = { size: 0, byKey: new Map() }));
-    cache.size += json.length - (cache.byKey.get(key)?.json.length ?? 0);
-    cache.byKey.set(key, { version, json });
+    cache.set(key, { version, json });
   }
   return json;
 }

@@ -151,6 +151,9 @@ describe("poll schedule", () => {
       expect(readyAt - created).toBeLessThan(300 + 150);
       // Seen finished when it was ready (the file rendered and stored, the debit written), not a tick later.
       expect(r.completedAt!.getTime() - readyAt).toBeLessThan(200);
+      // Two steps, the submit and the one poll; the second ends after the placeholder is kept, a moment after the
+      // completion is visible.
+      await runner.idle();
       expect(runner.stats().steps).toBe(2);
     } finally {
       await runner.stop(1000);

@@ -16,6 +16,14 @@ import { ResultActions } from "./result-actions";
 import { TileIcon } from "./tile-icons";
 import type { Draft, Task } from "./types";
 
+/** A tile near the left edge (a phone's first column): its menu opens rightwards instead of off the screen. */
+function placeMenu(menu: HTMLDetailsElement) {
+  const panel = menu.querySelector<HTMLElement>("[data-menu-panel]");
+  if (!menu.open || !panel) return;
+  delete panel.dataset.flip;
+  if (panel.getBoundingClientRect().left < 8) panel.dataset.flip = "right";
+}
+
 function ActionsMenu({ task, onReuse, onHide }: { task: Task; onReuse: (d: Draft) => void; onHide: () => void }) {
   const ref = useRef<HTMLDetailsElement>(null);
   const [open, setOpen] = useState(false);
@@ -27,11 +35,15 @@ function ActionsMenu({ task, onReuse, onHide }: { task: Task; onReuse: (d: Draft
         if (ref.current) ref.current.open = false;
       }
     };
+    // A menu left open while the window narrows (a phone turned, a window resized) is placed again.
+    const place = () => ref.current && placeMenu(ref.current);
     document.addEventListener("pointerdown", close);
     document.addEventListener("keydown", close);
+    window.addEventListener("resize", place);
     return () => {
       document.removeEventListener("pointerdown", close);
       document.removeEventListener("keydown", close);
+      window.removeEventListener("resize", place);
     };
   }, [open]);
   return (
@@ -39,13 +51,8 @@ function ActionsMenu({ task, onReuse, onHide }: { task: Task; onReuse: (d: Draft
       ref={ref}
       className="group/menu absolute top-1.5 right-1.5 z-10"
       onToggle={(e) => {
-        const menu = e.currentTarget;
-        setOpen(menu.open);
-        // A tile near the left edge (a phone's first column): the menu opens rightwards instead of off the screen.
-        const panel = menu.querySelector<HTMLElement>("[data-menu-panel]");
-        if (!menu.open || !panel) return;
-        delete panel.dataset.flip;
-        if (panel.getBoundingClientRect().left < 8) panel.dataset.flip = "right";
+        setOpen(e.currentTarget.open);
+        placeMenu(e.currentTarget);
       }}
       data-menu
     >

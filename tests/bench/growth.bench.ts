@@ -29,7 +29,7 @@
  * it).
  *
  *   bun run bench:growth [--smoke] [--engine sqlite|postgres|both] [--heavy-tasks N] [--seconds S] [--rounds R]
- *                        [--paths credits,history,generate,studio] [--root <a built checkout>]
+ *                        [--paths credits,history,generate,studio] [--connections C] [--root <a built checkout>]
  *
  * --smoke: SQLite only, 2,004 heavy tasks, 1 s per point, one round: it runs and prints (CI); exits non-zero when a
  * request failed or a check did not hold. --paths: measure only these paths (default: all four). --root: serve
@@ -57,6 +57,8 @@ const FRESH_TASKS = 20;
 const PER_GRANT = Math.ceil(Number(opt("heavy-tasks") ?? (SMOKE ? 2000 : 100_000)) / GRANTS);
 const SECONDS = Number(opt("seconds") ?? (SMOKE ? 1 : 3));
 const ROUNDS = Number(opt("rounds") ?? (SMOKE ? 1 : 2));
+/** wrk's connections: 16 (the issue's load); `--connections 1` gives one client's latency, requests one at a time. */
+const CONNECTIONS = Number(opt("connections") ?? 16);
 const ROOT = opt("root");
 const COST = 3;
 
@@ -339,7 +341,7 @@ async function wrk(side: Side, path: Path, u: BenchUser): Promise<WrkResult> {
     [
       WRK,
       "-t1",
-      "-c16",
+      `-c${CONNECTIONS}`,
       // A page render is slow enough that on a busy machine a short point can end before 16 renders answer (seen
       // with 3 s at a load average of 12, which the smoke then counts as a failure): at least 5 s.
       `-d${path.method === "GET" ? Math.max(5, SECONDS) : SECONDS}s`,
@@ -431,7 +433,7 @@ try {
       }
       loads.push(load());
       console.log(
-        `\n${engine}: wrk c16, ${SECONDS} s per point, best of ${ROUNDS} round(s); load average ${loads.join(" → ")}`,
+        `\n${engine}: wrk c${CONNECTIONS}, ${SECONDS} s per point, best of ${ROUNDS} round(s); load average ${loads.join(" → ")}`,
       );
       console.log(
         "| path | user | small req/s (p99) | large req/s (p99) | large/small | heavy/new on large | server CPU µs/req small → large | large/small by CPU | heavy/new by CPU |\n|---|---|---|---|---|---|---|---|---|",

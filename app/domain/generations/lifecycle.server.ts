@@ -242,8 +242,10 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
     );
     if (await write(() => completeGeneration(db, { id: row.id, owner, resultUrls: urls }, clock))) {
       log.debug("generation completed", { gen_id: row.id, owner });
-      // After the completion (the result is visible already): the decode costs CPU, never time to visible.
-      if (first) await storePlaceholder(db, row.id, first.bytes, first.type);
+      // After the completion (the result is visible already), and not waited for: the worker's decode (several ms
+      // of CPU for even a small picture) would hold this runner slot and cut the runner's throughput to a third. In
+      // a burst beyond the worker's queue a picture goes without its blur (placeholder-pool.server.ts).
+      if (first) void storePlaceholder(db, row.id, first.bytes, first.type);
     } else {
       log.warn("generation lost its lease before completing", { gen_id: row.id });
       // Canceled (or failed) meanwhile: it was never charged, so its files go. A task another process completed keeps them.

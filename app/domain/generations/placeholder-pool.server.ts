@@ -12,6 +12,8 @@ import type { PlaceholderAnswer, PlaceholderJob } from "../../placeholder-worker
 
 /** Pictures waiting behind the one being read; more than that (a burst of completions) go without. */
 export const PLACEHOLDER_QUEUE = 64;
+/** The bytes those pictures may hold in memory while they wait (a 4 MP PNG is several MB). */
+export const PLACEHOLDER_QUEUE_BYTES = 64 * 1024 * 1024;
 /** About 15 × what a 4.2 MP picture takes on an idle core: past it the worker is stuck, and replaced. */
 export const PLACEHOLDER_TIMEOUT_MS = 20_000;
 
@@ -34,6 +36,7 @@ export interface PlaceholderPoolOptions {
   workerPath?: string;
   timeoutMs?: number;
   maxQueue?: number;
+  maxQueueBytes?: number;
   onError?: (message: string) => void;
 }
 
@@ -61,6 +64,8 @@ interface Job extends PlaceholderJob {
 export function createPlaceholderPool(opts: PlaceholderPoolOptions = {}): PlaceholderPool {
   const timeoutMs = opts.timeoutMs ?? PLACEHOLDER_TIMEOUT_MS;
   const maxQueue = opts.maxQueue ?? PLACEHOLDER_QUEUE;
+  const maxQueueBytes = opts.maxQueueBytes ?? PLACEHOLDER_QUEUE_BYTES;
+  let queuedBytes = 0;
   const queue: Job[] = [];
   let worker: Worker | undefined;
   let current: Job | undefined;
@@ -110,6 +115,7 @@ export function createPlaceholderPool(opts: PlaceholderPoolOptions = {}): Placeh
     if (current || stopped) return;
     const job = queue.shift();
     if (!job) return;
+    queuedBytes -= job.bytes.byteLength;
     current = job;
     worker ??= start();
     if (!worker) return finish(null);
@@ -121,9 +127,11 @@ export function createPlaceholderPool(opts: PlaceholderPoolOptions = {}): Placeh
 
   return {
     compute(bytes, contentType) {
-      if (stopped || queue.length >= maxQueue) return Promise.resolve(null);
+      if (stopped || queue.length >= maxQueue || queuedBytes + bytes.byteLength > maxQueueBytes)
+        return Promise.resolve(null);
       return new Promise((resolve) => {
         queue.push({ id: nextId++, bytes, contentType, resolve });
+        queuedBytes += bytes.byteLength;
         next();
       });
     },
@@ -133,6 +141,7 @@ export function createPlaceholderPool(opts: PlaceholderPoolOptions = {}): Placeh
       worker = undefined;
       w?.terminate();
       for (const job of queue.splice(0)) job.resolve(null);
+      queuedBytes = 0;
       finish(null);
     },
   };

@@ -67,6 +67,18 @@ test("the queue is bounded and stopping answers what waits", async () => {
   expect(await p.compute(new Uint8Array(1), "z")).toBeNull();
 });
 
+test("the waiting pictures' bytes are bounded too: one that would pass the bound is refused at once", async () => {
+  const p = pool({ workerPath: STUB, maxQueueBytes: 10, timeoutMs: 60_000 });
+  const running = p.compute(new Uint8Array(8), "hang"); // being read: no longer waiting, no longer counted
+  const waiting = p.compute(new Uint8Array(6), "x");
+  expect(await p.compute(new Uint8Array(5), "y")).toBeNull(); // 6 + 5 > 10
+  const fits = p.compute(new Uint8Array(4), "z"); // 6 + 4 = 10
+  p.stop();
+  expect(await running).toBeNull();
+  expect(await waiting).toBeNull();
+  expect(await fits).toBeNull();
+});
+
 test("a missing worker script costs the placeholder, never an error", async () => {
   const errors: string[] = [];
   const p = pool({ workerPath: join(import.meta.dir, "no-such-worker.ts"), onError: (m) => errors.push(m) });

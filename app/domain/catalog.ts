@@ -262,8 +262,15 @@ let active: readonly Offering[] = CATALOG;
  */
 export const allOfferings = (): readonly Offering[] => active;
 
+/** Whether a model is on sale: every model but those the admin disabled. */
+export const isOnSale = (o: Pick<Offering, "enabled">): boolean => o.enabled !== false;
+
 /** The models on sale: the live catalog without disabled models. */
-export const offeredModels = (): Offering[] => active.filter((o) => o.enabled !== false);
+export const offeredModels = (): Offering[] => active.filter(isOnSale);
+
+/** A model as the studio's forms and pages name it: `ai_type|provider|model`. */
+export const offeringKey = (o: { aiType: string; provider: string; model: string }): string =>
+  `${o.aiType}|${o.provider}|${o.model}`;
 
 /** Replaces this process's view of the catalog (the store calls it after reading the database). */
 export function setActiveCatalog(offerings: readonly Offering[]): void {

@@ -4,7 +4,7 @@
  * Schema, examples from each endpoint's example body.
  */
 import { z } from "zod";
-import { type OptionSpec, offeredModels } from "~/domain/catalog";
+import { type OptionSpec, offeredModels, offeringKey } from "~/domain/catalog";
 import { ENDPOINTS, type EndpointDef } from "./endpoints.server";
 import { ERRORS, type ErrorCode, errorPatterns } from "./errors";
 import { AUTH_TEXT } from "./openapi.server";
@@ -154,7 +154,7 @@ function optionValues(spec: OptionSpec): string {
 /** The models on offer (the catalog as the admin keeps it) with each option's values and default. */
 export function modelOptionDocs(): ModelOptionDoc[] {
   return offeredModels().map((o) => ({
-    key: `${o.aiType}|${o.provider}|${o.model}`,
+    key: offeringKey(o),
     label: o.label,
     ai_type: o.aiType,
     provider: o.provider,

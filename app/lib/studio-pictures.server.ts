@@ -8,7 +8,7 @@ import { redirect } from "react-router";
 import { draftHref } from "~/components/studio/draft";
 import { PICKER_SLOTS, type PickerSlot, slotsOf, takesImage } from "~/components/studio/inputs";
 import type { Draft } from "~/components/studio/types";
-import { findOffering, IMAGE_OPTION_NAMES, type Offering } from "~/domain/catalog";
+import { findOffering, IMAGE_OPTION_NAMES, type Offering, offeringKey } from "~/domain/catalog";
 import { storeFile } from "~/domain/files/files.server";
 import { fileUrl, inputsView } from "~/domain/files/links.server";
 import { resultAsInput } from "~/domain/generations/result-as-input.server";
@@ -90,7 +90,7 @@ export async function pictureAction(userId: string, form: Form) {
     throw error;
   }
   const draft: Draft = {
-    offering: `${to.aiType}|${to.provider}|${to.model}`,
+    offering: offeringKey(to),
     // An edit describes the change; an animation starts from what the picture shows.
     prompt: form.kind === "edit" ? "" : used.prompt,
     options: { image: used.file.id },

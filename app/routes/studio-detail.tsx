@@ -30,7 +30,14 @@ import {
   Notice,
   plural,
 } from "~/components/ui";
-import { describeOptions, findOffering, IMAGE_OPTION_NAMES, offeredModels, providerName } from "~/domain/catalog";
+import {
+  describeOptions,
+  findOffering,
+  IMAGE_OPTION_NAMES,
+  offeredModels,
+  offeringKey,
+  providerName,
+} from "~/domain/catalog";
 import { galleryNeighbours, setHidden } from "~/domain/generations/gallery.server";
 import { isFinished, wasCanceled } from "~/domain/generations/status";
 import { chargedCost, getOwnGeneration, parseResultUrls } from "~/domain/generations/views.server";
@@ -73,10 +80,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // Edit and Animate switch to a model that takes a picture (the task's own where it does).
   const offered = offeredModels().map((o) => ({
     ...o,
-    value: `${o.aiType}|${o.provider}|${o.model}`,
+    value: offeringKey(o),
     affordable: true,
   }));
-  const offering = `${row.aiType}|${row.provider}|${row.model}`;
+  const offering = offeringKey(row);
   return {
     gen: {
       id: row.id,

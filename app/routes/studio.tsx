@@ -9,7 +9,7 @@ import type { ActionData, Draft } from "~/components/studio/types";
 import { useShowCreated } from "~/components/studio/use-show-created";
 import { useToast } from "~/components/ui";
 import { UI_MESSAGES } from "~/domain/account/messages";
-import { allOfferings, findOffering, isAiType } from "~/domain/catalog";
+import { allOfferings, findOffering, isAiType, offeringKey } from "~/domain/catalog";
 import { studioOfferings } from "~/domain/catalog/studio-offerings";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf } from "~/domain/credits/ledger.server";
@@ -43,8 +43,6 @@ const parseOptions = (json: string): Record<string, unknown> => {
     return {};
   }
 };
-const offeringValue = (o: { aiType: string; provider: string; model: string }) =>
-  `${o.aiType}|${o.provider}|${o.model}`;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireUiUser(request);
@@ -100,8 +98,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       return {
         id: r.id,
         aiType: r.aiType,
-        label: allOfferings().find((o) => offeringValue(o) === offeringValue(r))?.label ?? r.model,
-        offering: offeringValue(r),
+        label: findOffering(r.aiType, r.provider, r.model)?.label ?? r.model,
+        offering: offeringKey(r),
         prompt: r.prompt,
         status: r.status,
         mode: r.mode,

@@ -2,7 +2,7 @@
  * The models on sale as the studio's page carries them to the browser (docs/studio.md): computed once per catalog
  * rather than on every page view.
  */
-import { type Offering, sampleImage, speedHint, typicalSecondsHere } from "~/domain/catalog";
+import { isOnSale, type Offering, offeringKey, sampleImage, speedHint, typicalSecondsHere } from "~/domain/catalog";
 
 /** A model on offer as the studio shows it: what its chip and its options need, nothing the browser has no use for. */
 function studioOffering(o: Offering, mode: "live" | "simulated", simulatorDelayMs: number) {
@@ -13,7 +13,7 @@ function studioOffering(o: Offering, mode: "live" | "simulated", simulatorDelayM
     credits: o.credits,
     label: o.label,
     options: o.options,
-    value: `${o.aiType}|${o.provider}|${o.model}`,
+    value: offeringKey(o),
     mode,
     speed: speedHint(typicalSecondsHere(o, mode, simulatorDelayMs)),
     sampleImage: sampleImage(o),
@@ -32,7 +32,7 @@ export function studioOfferings(
   modeOf: (o: Offering) => "live" | "simulated",
   simulatorDelayMs: number,
 ) {
-  const offered = catalog.filter((o) => o.enabled !== false);
+  const offered = catalog.filter(isOnSale);
   const modes = offered.map(modeOf);
   const key = `${simulatorDelayMs}|${modes.join(",")}`;
   if (offeringsCache?.catalog !== catalog || offeringsCache.key !== key)

@@ -2,15 +2,11 @@
  * Compare (docs/studio.md "Compare"): one prompt on several models at once. The rules a selection must meet,
  * shared by the page (the total it shows before Generate) and the server (which decides).
  */
-import { findOffering, type Offering } from "~/domain/catalog";
+import { findOffering, type Offering, offeringKey } from "~/domain/catalog";
 import { AppError } from "~/lib/errors";
 
 export const COMPARE_MIN = 2;
 export const COMPARE_MAX = 4;
-
-/** A model as the studio's form names it: `ai_type|provider|model`. */
-export const compareValue = (o: Pick<Offering, "aiType" | "provider" | "model">) =>
-  `${o.aiType}|${o.provider}|${o.model}`;
 
 /** What a model needs before it can be compared from a prompt alone (a picture it cannot start without). */
 export const comparable = (o: Pick<Offering, "options">) => !o.options.image?.required;
@@ -35,8 +31,8 @@ export function planComparison(values: readonly string[], find = findOffering): 
     const [aiType = "", provider = "", model = ""] = value.split("|");
     const offering = find(aiType, provider, model);
     if (!offering) throw refuse(`unknown model to compare: ${value.slice(0, 120)}`);
-    if (seen.has(compareValue(offering))) throw refuse(`${offering.label} is chosen twice: compare each model once`);
-    seen.add(compareValue(offering));
+    if (seen.has(offeringKey(offering))) throw refuse(`${offering.label} is chosen twice: compare each model once`);
+    seen.add(offeringKey(offering));
     if (!comparable(offering))
       throw refuse(`${offering.label} starts from a picture and cannot be compared on a prompt`);
     out.push(offering);

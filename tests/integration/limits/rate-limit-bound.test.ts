@@ -104,10 +104,18 @@ describe("two processes hammering one user never get more than the bound through
   }, 30_000);
 
   test("a broken limiter whose leases never expire goes over that bound (the test can fail)", async () => {
-    const outs = await hammer("leases-unbounded", ["phase-hammer", "phase-burst"]);
-    const all = outs.flatMap((o) => o.admitted).sort((x, y) => x - y);
-    const worst = worstExcess(all, LEASE_MS);
-    console.log(`leases that never expire: ${worst} over the bound`);
+    // The excess needs the burster's second burst to land while the hammer has the bucket full. On a machine running
+    // other test files at once both processes can be descheduled through that moment (seen once: 2 under the bound),
+    // so up to three runs are tried; a limiter that keeps the bound never goes over in any of them.
+    let worst = -Infinity;
+    for (let run = 1; run <= 3 && worst <= 0; run++) {
+      const outs = await hammer("leases-unbounded", ["phase-hammer", "phase-burst"]);
+      worst = worstExcess(
+        outs.flatMap((o) => o.admitted).sort((x, y) => x - y),
+        LEASE_MS,
+      );
+      console.log(`leases that never expire, run ${run}: ${worst} over the bound`);
+    }
     expect(worst).toBeGreaterThan(0);
-  }, 30_000);
+  }, 60_000);
 });

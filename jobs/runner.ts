@@ -13,6 +13,7 @@ import { onTasksQueued } from "~/domain/generations/changes.server";
 import { claimDue } from "~/domain/generations/claim.server";
 import { runStep, type StepContext } from "~/domain/generations/lifecycle.server";
 import { releaseLeases, renewLeases } from "~/domain/generations/transitions.server";
+import { resultPipeline } from "~/domain/results/steps.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { log, repeatedWarning } from "~/lib/log.server";
@@ -96,6 +97,7 @@ export function createRunner(deps: RunnerDeps): Runner {
     owner,
     timings,
     wakeAt,
+    pipeline: resultPipeline({ db }),
   };
   const claimWarning = repeatedWarning("job claim failed");
   let interval: ReturnType<typeof setInterval> | undefined;

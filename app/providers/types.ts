@@ -46,10 +46,20 @@ export interface InputImage {
 export const declaredOptions = (req: GenerationRequest) =>
   acceptedOptions(req.aiType, req.provider, req.model, req.options);
 
+/**
+ * A provider's own safety verdict on one result, where its API gives one (fal's `has_nsfw_concepts`, a safety
+ * checker's flag): the result pipeline's safety step reads it (app/domain/results/).
+ */
+export interface ProviderVerdict {
+  flagged: boolean;
+  /** The provider's own word for what it found, when it says (`nsfw`, `violence`…). */
+  category?: string;
+}
+
 /** A result: bytes we already have, or a URL Atelier must download (upstream URLs expire). */
 export type ResultAsset =
-  | { kind: "bytes"; bytes: Uint8Array; contentType: string }
-  | { kind: "url"; url: string; contentType?: string };
+  | { kind: "bytes"; bytes: Uint8Array; contentType: string; verdict?: ProviderVerdict }
+  | { kind: "url"; url: string; contentType?: string; verdict?: ProviderVerdict };
 
 /**
  * `readyInMs`: the provider's estimate of how long the job still needs, where it knows (the simulator does): the

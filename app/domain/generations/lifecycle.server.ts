@@ -16,6 +16,14 @@ import type { Db } from "#db/client";
 import { generations } from "#db/schema";
 import type { AiType, ProviderName } from "~/domain/catalog";
 import { loadInputs } from "~/domain/files/inputs.server";
+import {
+  type ResultFile,
+  type ResultPipeline,
+  type ResultTask,
+  runDerivatives,
+  runResultSteps,
+} from "~/domain/results/pipeline.server";
+import { resultPipeline } from "~/domain/results/steps.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { isDatabaseBusy } from "~/lib/errors";
@@ -28,8 +36,7 @@ import { type GenerationRequest, ProviderError, type ResultAsset } from "~/provi
 import type { FileStore } from "~/storage/files.server";
 import type { ResultStorage } from "~/storage/types";
 import type { ClaimedTask } from "./claim.server";
-import { storePlaceholder } from "./placeholder-store.server";
-import { StorageError, storeResults } from "./results.server";
+import { fetchResults, StorageError, storeFiles } from "./results.server";
 import { completeGeneration, failGeneration, markSubmitted, schedulePoll } from "./transitions.server";
 import { countUnpaidTask } from "./unpaid.server";
 import type { GenerationRow } from "./views.server";
@@ -146,6 +153,24 @@ export interface StepContext {
   timings?: { provider: number; store: number; db: number };
   /** A poll of a task was scheduled for `at` (clock ms): the runner claims it then rather than at a later tick. */
   wakeAt?: (at: number) => void;
+  /** The result pipeline's steps (app/domain/results/steps.server.ts); built from `db` when absent. */
+  pipeline?: ResultPipeline;
+}
+
+function resultTask(row: GenerationRow, req: GenerationRequest, mode: "live" | "simulated"): ResultTask {
+  return {
+    id: row.id,
+    userId: row.userId,
+    aiType: req.aiType,
+    provider: req.provider,
+    model: req.model,
+    upstreamModel: req.upstreamModel,
+    prompt: req.prompt,
+    options: req.options,
+    mode,
+    inputs: req.inputs,
+    createdAt: Number(row.createdAt instanceof Date ? row.createdAt.getTime() : row.createdAt),
+  };
 }
 
 export function toRequest(row: GenerationRow, providers: ProviderRegistry): GenerationRequest {
@@ -223,29 +248,40 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
       if (byRequest) await write(() => countUnpaidTask(db, row.userId, clock), true);
     }
   };
-  const finish = async (assets: ResultAsset[]) => {
-    let first: { bytes: Uint8Array; type: string } | undefined;
-    const urls = await timed("store", () =>
-      storeResults(
-        ctx.storage,
-        row.id,
-        assets,
-        signal,
-        {
-          allowPrivate: ctx.config.OUTBOUND_ALLOW_PRIVATE,
-          maxBytes: row.aiType === "image" ? MAX_IMAGE_BYTES : MAX_DOWNLOAD_BYTES,
-        },
-        (i, bytes, type) => {
-          if (i === 0 && type.startsWith("image/")) first = { bytes, type };
-        },
-      ),
+  const finish = async (assets: ResultAsset[], req: GenerationRequest, mode: "live" | "simulated") => {
+    const pipeline = ctx.pipeline ?? resultPipeline({ db });
+    const task = resultTask(row, req, mode);
+    const fetched = await timed("store", () =>
+      fetchResults(row.id, assets, signal, {
+        allowPrivate: ctx.config.OUTBOUND_ALLOW_PRIVATE,
+        maxBytes: row.aiType === "image" ? MAX_IMAGE_BYTES : MAX_DOWNLOAD_BYTES,
+      }),
     );
+    const files: ResultFile[] = fetched.map((f) => ({
+      index: f.index,
+      bytes: f.bytes,
+      contentType: f.contentType,
+      providerVerdict: f.verdict,
+      notes: {},
+    }));
+    const checked = await runResultSteps(pipeline.steps, task, files, signal);
+    if (checked.kind === "refuse") {
+      // Nothing of a refused result is stored: its bytes never reach /media, and the task is not charged.
+      await fail(checked.message, checked.byRequest);
+      return;
+    }
+    const stored = await timed("store", () => storeFiles(ctx.storage, row.id, checked.files));
+    const urls = stored.map((s) => s.url);
     if (await write(() => completeGeneration(db, { id: row.id, owner, resultUrls: urls }, clock))) {
       log.debug("generation completed", { gen_id: row.id, owner });
-      // After the completion (the result is visible already), and not waited for: the worker's decode (several ms
-      // of CPU for even a small picture) would hold this runner slot and cut the runner's throughput to a third. In
-      // a burst beyond the worker's queue a picture goes without its blur (placeholder-pool.server.ts).
-      if (first) void storePlaceholder(db, row.id, first.bytes, first.type);
+      // After the completion (the result is visible already), and not waited for: a derivative's decode (several ms
+      // of CPU for even a small picture) would hold this runner slot and cut the runner's throughput to a third
+      // (docs/decisions/131-placeholders-on-a-worker-thread.md).
+      void runDerivatives(
+        pipeline.derivatives,
+        task,
+        checked.files.map((f, i) => ({ ...f, key: stored[i]!.key, url: stored[i]!.url })),
+      );
     } else {
       log.warn("generation lost its lease before completing", { gen_id: row.id });
       // Canceled (or failed) meanwhile: it was never charged, so its files go. A task another process completed keeps them.
@@ -285,7 +321,7 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
     if (plan.kind === "submit") {
       if (provider.lifecycle === "sync") {
         const assets = await timed("provider", () => provider.generate(req, callSignal));
-        await finish(assets);
+        await finish(assets, req, provider.mode);
       } else {
         const { upstreamTaskId, readyInMs } = await timed("provider", () => provider.submit(req, callSignal));
         const nextPollAt = nextPoll(0, readyInMs);
@@ -318,7 +354,7 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
     } else if (result.state === "failed") {
       await fail(result.message, true);
     } else {
-      await finish(result.assets);
+      await finish(result.assets, req, provider.mode);
     }
   } catch (error) {
     if (signal.aborted) return; // shutting down: the lease is released (or expires) and another process resumes

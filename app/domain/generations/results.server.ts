@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { log } from "~/lib/log.server";
 import { downloadAsset, MAX_ASSETS_PER_TASK } from "~/providers/http.server";
-import { ProviderError, type ResultAsset } from "~/providers/types";
+import { ProviderError, type ProviderVerdict, type ResultAsset } from "~/providers/types";
 import type { ResultStorage } from "~/storage/types";
 
 const EXT: Record<string, string> = {
@@ -26,20 +26,23 @@ export class StorageError extends Error {
   }
 }
 
+/** One downloaded result, before the pipeline's steps (app/domain/results/). */
+export interface FetchedResult {
+  index: number;
+  bytes: Uint8Array;
+  contentType: string;
+  verdict?: ProviderVerdict;
+}
+
 /**
- * Downloads (URL assets) and stores the results, at most MAX_ASSETS_PER_TASK
- * (the rest are dropped with a warning), as `<gen_id>/<n>-<random>.<ext>`;
- * returns their public URLs in order.
+ * Downloads (URL assets) the results, at most MAX_ASSETS_PER_TASK (the rest are dropped with a warning), in order.
  */
-export async function storeResults(
-  storage: ResultStorage,
+export async function fetchResults(
   genId: string,
   assets: ResultAsset[],
   signal: AbortSignal,
   download: { allowPrivate?: boolean; maxBytes?: number } = {},
-  /** Each file once it is stored (the first picture's placeholder is taken from these bytes). */
-  onStored?: (index: number, bytes: Uint8Array, contentType: string) => void,
-): Promise<string[]> {
+): Promise<FetchedResult[]> {
   if (assets.length === 0)
     throw new ProviderError("bad_response", "the provider returned no results", { retryable: false });
   if (assets.length > MAX_ASSETS_PER_TASK) {
@@ -49,20 +52,46 @@ export async function storeResults(
       kept: MAX_ASSETS_PER_TASK,
     });
   }
-  const urls: string[] = [];
+  const fetched: FetchedResult[] = [];
+  for (const [index, asset] of assets.slice(0, MAX_ASSETS_PER_TASK).entries()) {
+    const { bytes, contentType } = await downloadAsset(asset, signal, download);
+    fetched.push({ index, bytes, contentType, verdict: asset.verdict });
+  }
+  return fetched;
+}
+
+/**
+ * Stores the files as `<gen_id>/<n>-<random>.<ext>`; returns their keys and public URLs in order.
+ */
+export async function storeFiles(
+  storage: ResultStorage,
+  genId: string,
+  files: readonly { bytes: Uint8Array; contentType: string }[],
+): Promise<{ key: string; url: string }[]> {
   // Unguessable names: a file written for a task that then does not complete (canceled meanwhile) is never
   // reachable, since its URL is only handed out in the result_urls of a completed, charged task.
   const nonce = randomBytes(12).toString("base64url");
-  for (const [i, asset] of assets.slice(0, MAX_ASSETS_PER_TASK).entries()) {
-    const { bytes, contentType: type } = await downloadAsset(asset, signal, download);
-    const ext = EXT[type] ?? "bin";
+  const stored: { key: string; url: string }[] = [];
+  for (const [i, file] of files.entries()) {
+    const ext = EXT[file.contentType] ?? "bin";
     const key = `${genId}/${i}-${nonce}.${ext}`;
     try {
-      urls.push(await storage.put(key, bytes, type));
+      stored.push({ key, url: await storage.put(key, file.bytes, file.contentType) });
     } catch (error) {
       throw new StorageError(key, error);
     }
-    onStored?.(i, bytes, type);
   }
-  return urls;
+  return stored;
+}
+
+/** Downloads and stores the results without the pipeline's steps; returns their public URLs in order. */
+export async function storeResults(
+  storage: ResultStorage,
+  genId: string,
+  assets: ResultAsset[],
+  signal: AbortSignal,
+  download: { allowPrivate?: boolean; maxBytes?: number } = {},
+): Promise<string[]> {
+  const fetched = await fetchResults(genId, assets, signal, download);
+  return (await storeFiles(storage, genId, fetched)).map((s) => s.url);
 }

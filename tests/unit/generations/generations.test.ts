@@ -38,6 +38,8 @@ import { type AsyncProvider, type Provider, ProviderError, type SyncProvider } f
 import { isSafeKey, LocalStorage, resolveKey } from "~/storage/local.server";
 import { createUserSync } from "../../support/fixtures";
 
+const SAMPLE_PNG = new Uint8Array(readFileSync(join(import.meta.dir, "../../fakes/assets/sample.png")));
+
 /** A task's links as the views show them (no PUBLIC_URL set in unit tests: relative). */
 const linksOf = (id: string) => ({
   get: `/api/generator/query?gen_id=${id}`,
@@ -416,7 +418,7 @@ describe("runStep with providers that misbehave", () => {
           ? { state: "running" }
           : {
               state: "succeeded",
-              assets: [{ kind: "bytes", bytes: new Uint8Array([1, 2, 3]), contentType: "image/png" }],
+              assets: [{ kind: "bytes", bytes: SAMPLE_PNG, contentType: "image/png" }],
             },
     };
     const ctx = stepCtx(db, clock, p, dir);
@@ -445,7 +447,7 @@ describe("runStep with providers that misbehave", () => {
     expect(urls).toHaveLength(1);
     // `<gen_id>/0-<random>.png`: a stored file is reachable only through the URL a completed task hands out.
     expect(urls[0]).toMatch(new RegExp(`^http://pub/media/${g.id}/0-[A-Za-z0-9_-]{16}\\.png$`));
-    expect([...readFileSync(join(dir, urls[0]!.slice("http://pub/media/".length)))]).toEqual([1, 2, 3]);
+    expect(new Uint8Array(readFileSync(join(dir, urls[0]!.slice("http://pub/media/".length))))).toEqual(SAMPLE_PNG);
     expect(debits(db).length).toBe(1);
   });
 

@@ -6,7 +6,7 @@
  * the literals of docs/decisions/020-no-double-submit-after-crash.md and docs/reliability.md.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { and, eq, sql } from "drizzle-orm";
@@ -49,7 +49,9 @@ import { createUser } from "../../support/fixtures";
 const CONFIG = { IMAGE_DEADLINE_MS: 600_000, VIDEO_DEADLINE_MS: 1_200_000 };
 const flux = findOffering("image", "replicate", "black-forest-labs/flux-schnell")!;
 const never = new AbortController().signal;
-const png = (n = 3): ResultAsset => ({ kind: "bytes", bytes: new Uint8Array(n).fill(7), contentType: "image/png" });
+/** A real PNG: the result pipeline's first step judges a result by its bytes (app/domain/results/check-bytes.server.ts). */
+const SAMPLE_PNG = new Uint8Array(readFileSync(join(import.meta.dir, "../../fakes/assets/sample.png")));
+const png = (): ResultAsset => ({ kind: "bytes", bytes: SAMPLE_PNG, contentType: "image/png" });
 
 async function setup(file?: string) {
   const db = openDatabase(file ?? ":memory:");

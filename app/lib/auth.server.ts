@@ -44,6 +44,7 @@ import type { Clock } from "./clock";
 import { type Config, requireAuthSecret } from "./config.server";
 import { currentClientIp, log } from "./log.server";
 import { createMailer, type Mail, type Mailer, sendInBackground } from "./mail.server";
+import { publicOriginAliases } from "./origins";
 import { sessionsChanged } from "./session-lookup.server";
 import { socialProvidersOf } from "./sign-in-providers.server";
 
@@ -172,7 +173,7 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
     baseURL: config.publicUrl,
     basePath: "/api/auth",
     secret: config.authSecret,
-    trustedOrigins: [config.publicUrl, ...config.TRUSTED_ORIGINS],
+    trustedOrigins: [...publicOriginAliases(config.publicUrl), ...config.TRUSTED_ORIGINS],
     // The same tables on either engine: on PostgreSQL their twins from db/schema.pg.ts (db.tables).
     database: drizzleAdapter(db.drizzle, {
       provider: db.engine === "postgres" ? "pg" : "sqlite",

@@ -8,6 +8,7 @@
  */
 import type { Config } from "./config.server";
 import { AppError } from "./errors";
+import { publicOriginAliases } from "./origins";
 
 const origins = new WeakMap<Config, Set<string>>();
 
@@ -20,11 +21,15 @@ function originOf(value: string): string | null {
   }
 }
 
-/** PUBLIC_URL's origin and TRUSTED_ORIGINS, normalized. */
+/** PUBLIC_URL's origin (with its loopback aliases when it is loopback) and TRUSTED_ORIGINS, normalized. */
 export function allowedOrigins(config: Pick<Config, "publicUrl" | "TRUSTED_ORIGINS">): Set<string> {
   let set = origins.get(config as Config);
   if (!set) {
-    set = new Set([config.publicUrl, ...config.TRUSTED_ORIGINS].map(originOf).filter((o): o is string => o !== null));
+    set = new Set(
+      [...publicOriginAliases(config.publicUrl), ...config.TRUSTED_ORIGINS]
+        .map(originOf)
+        .filter((o): o is string => o !== null),
+    );
     origins.set(config as Config, set);
   }
   return set;

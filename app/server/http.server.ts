@@ -11,6 +11,7 @@ import { AppError } from "~/lib/errors";
 import { flushAccessLog, log, requestContext } from "~/lib/log.server";
 import { checkMailerInBackground, createMailer } from "~/lib/mail.server";
 import { getMetrics } from "~/lib/metrics.server";
+import { publicOriginAliases } from "~/lib/origins";
 import { setBaselineHeaders } from "~/lib/security-headers.server";
 import { closeServices, initServices } from "~/lib/services.server";
 import { beginShutdown } from "~/lib/shutdown.server";
@@ -96,8 +97,14 @@ async function dispatchDirect(route: DirectRoute, request: Request): Promise<Res
  * so the app always sees the public origin (docs/decisions/047-origin-from-public-url.md). The check itself
  * stays on: a foreign Origin still differs.
  */
-export function atPublicOrigin(request: Request, url: URL, publicOrigin: string): Request {
-  return url.origin === publicOrigin ? request : new Request(publicOrigin + url.pathname + url.search, request);
+export function atPublicOrigin(
+  request: Request,
+  url: URL,
+  publicOrigin: string,
+  aliases: readonly string[] = [publicOrigin],
+): Request {
+  // A loopback PUBLIC_URL opened under another loopback name keeps the name the browser used, so its Origin matches.
+  return aliases.includes(url.origin) ? request : new Request(publicOrigin + url.pathname + url.search, request);
 }
 
 export type Shutdown = (reason: string) => Promise<void>;
@@ -129,6 +136,7 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
   const files = opts.staticFiles ?? staticFilesFrom(opts.clientDir);
   const quiet = config.LOG_LEVEL === "warn" || config.LOG_LEVEL === "error" || config.LOG_LEVEL === "silent";
   const publicOrigin = new URL(config.publicUrl).origin;
+  const publicAliases = publicOriginAliases(config.publicUrl);
   const metrics = getMetrics();
   const tracing = tracingOn();
   const routeOf = routeLabeler(build);
@@ -162,7 +170,7 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
         });
       } else {
         const route = direct.get(url.pathname);
-        const publicRequest = atPublicOrigin(request, url, publicOrigin);
+        const publicRequest = atPublicOrigin(request, url, publicOrigin, publicAliases);
         // The peer address only when something asks (demo limits, auth throttling): most requests never do.
         const context = {
           requestId,

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type ReplicateFake, startReplicateFake } from "../../fakes/replicate";
 import { Client, uniqueEmail } from "../../support/client";
+import { png } from "../../support/images";
 import { startServer, type TestServer } from "../../support/server";
 
 let fake: ReplicateFake;
@@ -41,7 +42,8 @@ beforeAll(() => {
           { headers: { "content-type": "image/png" } },
         );
       }
-      return new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1]), {
+      // A real (tiny) picture: the result pipeline's byte check refuses anything that is not one.
+      return new Response(png(4, 4), {
         headers: { "content-type": "image/png" },
       });
     },

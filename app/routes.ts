@@ -24,6 +24,7 @@ export default [
   route("api/admin/models/list", "routes/api/admin/models/list.ts"),
   route("api/admin/models/upsert", "routes/api/admin/models/upsert.ts"),
   route("api/generator/generate", "routes/api/generator/generate.ts"),
+  route("api/generator/quote", "routes/api/generator/quote.ts"),
   route("api/generator/query", "routes/api/generator/query.ts"),
   route("api/generator/history", "routes/api/generator/history.ts"),
   route("api/generator/cancel", "routes/api/generator/cancel.ts"),

@@ -318,5 +318,13 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795804915401,
     "hash": "1bb6384c29e35c167df33f3b7eb018c704e5f08abd01f73d0e02c03c7e4ab2aa"
+  },
+  {
+    "sql": [
+      "ALTER TABLE \"catalog_models\" ADD COLUMN \"pricing\" text;\n"
+    ],
+    "bps": true,
+    "folderMillis": 1796206237925,
+    "hash": "29649fa0c1610567ff76c33f59377b0df1d5aa6a9ca62bfcfad57c3ce8d488dd"
   }
 ];

@@ -322,5 +322,13 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795803217158,
     "hash": "bd908e67d9e42c0d16675b90c22207ab4fc887e2e68d537d79991664d8f44b3e"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `catalog_models` ADD `pricing` text;"
+    ],
+    "bps": true,
+    "folderMillis": 1796206237750,
+    "hash": "7af02bfe9c2be25ec0a09ae875c7cb79925e41268d52a4f50e3f62b7115fbe09"
   }
 ];

@@ -213,7 +213,7 @@ export async function adminUpsertModel(db: Db, input: ModelUpsertInput, clock: C
     }
     if (!existing) {
       if (base === undefined)
-        throw new AppError("INVALID_PARAMS", { reason: "credits (or pricing) is required for a new model" });
+        throw new AppError("INVALID_PARAMS", { reason: "credits is required for a new model" });
       const offering: Offering = {
         aiType: input.ai_type,
         provider: input.provider,

@@ -212,8 +212,7 @@ export async function adminUpsertModel(db: Db, input: ModelUpsertInput, clock: C
       if (problem) throw new AppError("INVALID_PARAMS", { reason: problem });
     }
     if (!existing) {
-      if (base === undefined)
-        throw new AppError("INVALID_PARAMS", { reason: "credits is required for a new model" });
+      if (base === undefined) throw new AppError("INVALID_PARAMS", { reason: "credits is required for a new model" });
       const offering: Offering = {
         aiType: input.ai_type,
         provider: input.provider,

@@ -429,6 +429,10 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
     // The catalog: public, and under a key.
     await call("POST", "/api/models");
     await call("POST", "/api/models", { headers: { "x-api-key": "atl_not_a_key" } });
+    await call("POST", "/api/generator/quote", {
+      body: { ai_type: "video", provider: "kling", model: "kling-v1", options: { duration: 10 } },
+    });
+    await call("POST", "/api/generator/quote", { body: { ai_type: "image", provider: "openai", model: "nope" } });
 
     // Service.
     await call("GET", "/api/health");

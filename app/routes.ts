@@ -19,6 +19,8 @@ export default [
   route("api/admin/create-subscription", "routes/api/admin/create-subscription.ts"),
   route("api/admin/list-users", "routes/api/admin/list-users.ts"),
   route("api/admin/suspend-user", "routes/api/admin/suspend-user.ts"),
+  route("api/admin/codes/create", "routes/api/admin/codes/create.ts"),
+  route("api/redeem", "routes/api/redeem.ts"),
   route("api/account/export", "routes/api/account/export.ts"),
   route("api/account/delete", "routes/api/account/delete.ts"),
   route("api/admin/models/list", "routes/api/admin/models/list.ts"),

@@ -1,3 +1,4 @@
+import type { PriceRule } from "./catalog/pricing";
 import { FAL_MODELS, GOOGLE_MODELS, IMAGE_INPUT_MODELS } from "./catalog/seed-providers";
 
 /**
@@ -64,7 +65,10 @@ export interface Offering {
   aiType: AiType;
   provider: ProviderName;
   model: string;
+  /** The price of one task at the default options (the whole price when `pricing` is absent). */
   credits: number;
+  /** The price rule (docs/catalog.md "Price rules") when the price follows the options; absent: `{base: credits}`. */
+  pricing?: PriceRule | null;
   label: string;
   /** How the upstream API behaves: one call returns results, or submit + poll. */
   lifecycle: "sync" | "async";

@@ -12,6 +12,7 @@ import { ACCOUNT_ENDPOINTS } from "./endpoints/account.server";
 import { ADMIN_ENDPOINTS } from "./endpoints/admin.server";
 import { BILLING_ENDPOINTS } from "./endpoints/billing.server";
 import { CATALOG_ENDPOINTS } from "./endpoints/catalog.server";
+import { CODE_ENDPOINTS } from "./endpoints/codes.server";
 import type { EndpointDef } from "./endpoints/def.server";
 import { DEMO_ENDPOINTS } from "./endpoints/demo.server";
 import { FILE_ENDPOINTS } from "./endpoints/files.server";
@@ -34,6 +35,7 @@ export const ENDPOINTS = {
   ...DEMO_ENDPOINTS,
   ...ACCOUNT_ENDPOINTS,
   ...BILLING_ENDPOINTS,
+  ...CODE_ENDPOINTS,
   ...KEY_ENDPOINTS,
   ...PLATFORM_ENDPOINTS,
   ...ADMIN_ENDPOINTS,

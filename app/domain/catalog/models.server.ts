@@ -3,6 +3,7 @@ import { inputsOf, type Offering, offeredModels, typicalSecondsHere } from "~/do
 import type { Config } from "~/lib/config.server";
 import type { ProviderRegistry } from "~/providers/registry.server";
 import { type ModelInfo, optionsJsonSchema } from "./json-schema";
+import { ruleOf } from "./pricing";
 
 export function toModelInfo(o: Offering, mode: "live" | "simulated", simulatorDelayMs: number): ModelInfo {
   return {
@@ -11,6 +12,7 @@ export function toModelInfo(o: Offering, mode: "live" | "simulated", simulatorDe
     model: o.model,
     label: o.label,
     credits: o.credits,
+    pricing: ruleOf(o),
     mode,
     inputs: inputsOf(o),
     options: optionsJsonSchema(o),

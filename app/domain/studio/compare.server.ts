@@ -10,7 +10,7 @@ import { assertCanReserve } from "~/domain/credits/ledger.server";
 import { tasksQueued } from "~/domain/generations/changes.server";
 import { assertNotSuspended, insertPendingTask } from "~/domain/generations/create.server";
 import { assertUnpaidAllowance } from "~/domain/generations/unpaid.server";
-import { validateGenerateInput } from "~/domain/generations/validate.server";
+import { taskPrice, validateGenerateInput } from "~/domain/generations/validate.server";
 import type { GenerationRow } from "~/domain/generations/views.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
@@ -48,7 +48,7 @@ export async function startComparison(
       options: {},
     }),
   );
-  const total = compareTotal(offerings);
+  const total = compareTotal(inputs.map((input) => ({ credits: taskPrice(input) })));
   const compareId = `cmp_${Bun.randomUUIDv7()}`;
   const { db, clock, config } = deps;
   const rows = await db.tx(function* (tx) {

@@ -5,14 +5,33 @@
 import { z } from "zod";
 import { AI_TYPES, PROVIDERS } from "~/domain/catalog";
 import { ModelUpsertSchema } from "~/domain/catalog/admin.server";
+import { QuoteSchema } from "~/domain/catalog/quote";
 import { AUTH_ERRORS, COMMON, type EndpointDef } from "./def.server";
+
+export const PricingSchema = z
+  .strictObject({
+    base: z.int().describe("credits before the options"),
+    add: z
+      .record(z.string(), z.record(z.string(), z.int()))
+      .optional()
+      .describe('credits added per value of an option: {"quality": {"high": 6}}'),
+    per_unit: z
+      .record(z.string(), z.int())
+      .optional()
+      .describe('credits per unit of a numeric option: {"duration": 2} is 2 per second'),
+    multiply_by: z.string().optional().describe("an integer option multiplying the whole (num_images)"),
+  })
+  .describe(
+    'the price rule: (base + add + per_unit × value) × multiply_by, rounded up; options left out count at their defaults (docs/catalog.md "Price rules")',
+  );
 
 export const ModelInfoSchema = z.strictObject({
   ai_type: z.enum(AI_TYPES),
   provider: z.enum(PROVIDERS),
   model: z.string().describe("the id to send as `model` to /api/generator/generate"),
   label: z.string().describe("the name people read"),
-  credits: z.int().describe("the price of one task, charged when it completes"),
+  credits: z.int().describe("the price of one task at the default options, charged when it completes"),
+  pricing: PricingSchema,
   mode: z.enum(["live", "simulated"]).describe("live: the provider's key is set; simulated: rendered locally"),
   inputs: z
     .array(z.enum(["text", "image"]))
@@ -36,7 +55,8 @@ export const AdminModelSchema = z.strictObject({
   provider: z.enum(PROVIDERS),
   model: z.string(),
   label: z.string(),
-  credits: z.int(),
+  credits: z.int().describe("the price at the default options"),
+  pricing: PricingSchema,
   enabled: z.boolean().describe("false: new tasks are refused; running ones finish"),
   requires_plan: z.boolean(),
   upstream_model: z.string().nullable().describe("the id sent upstream when it differs from model"),
@@ -83,5 +103,30 @@ export const CATALOG_ENDPOINTS = {
     successMessage: "model saved",
     errors: [...AUTH_ERRORS, "FORBIDDEN", "INVALID_PARAMS", ...COMMON],
     example: { ai_type: "image", provider: "fal", model: "fal-ai/flux/dev", credits: 4, enabled: true },
+  },
+  "/api/generator/quote": {
+    method: "POST",
+    tag: "Generation",
+    summary: "Price a task before running it",
+    description:
+      "Public (no sign-in needed; a key or a session may be sent). The credits a task of this model with these options would cost now, by the model's price rule; the same checks as generate (model, options) apply, nothing is written. The price charged is always the server's: a task keeps the price quoted when it was created.",
+    auth: "optional",
+    source: "docs/catalog.md",
+    body: z.record(z.string(), z.unknown()),
+    docBody: QuoteSchema,
+    response: z.strictObject({ credits: z.int().describe("the price of one such task") }),
+    errors: [
+      "API_KEY_NOT_FOUND",
+      "API_KEY_REVOKED",
+      "RATE_LIMITED",
+      "INVALID_PARAMS",
+      "INVALID_OPTIONS",
+      "INVALID_AI_TYPE",
+      "UNSUPPORTED_PROVIDER",
+      "UNSUPPORTED_MODEL",
+      "MODEL_DISABLED",
+      ...COMMON,
+    ],
+    example: { ai_type: "video", provider: "kling", model: "kling-v1", options: { duration: 10 } },
   },
 } as const satisfies Record<string, EndpointDef>;

@@ -3,7 +3,7 @@
  * (Atelier judges containers and headers, it never decodes), with the extras an attacker would add — metadata,
  * trailing bytes, a lying header.
  */
-import { deflateSync } from "node:zlib";
+import { createDeflate, deflateSync } from "node:zlib";
 import { ExifData, encodeJpg, IfdAsciiValue, IfdRationalValue, MemoryImage, Rational } from "image-in-browser";
 
 const be32 = (n: number) => new Uint8Array([(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]);
@@ -44,6 +44,59 @@ export function png(
     pngChunk("IHDR", ihdr),
     ...(o.chunks ?? []),
     pngChunk("IDAT", deflateSync(raw, { level: o.level ?? 6 })),
+    pngChunk("IEND", new Uint8Array(0)),
+  );
+}
+
+const PNG_SIGNATURE = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const ihdr = (w: number, h: number, depth: number, colour: number, interlace: number) =>
+  pngChunk("IHDR", concat(be32(w), be32(h), new Uint8Array([depth, colour, 0, 0, interlace])));
+
+/**
+ * A PNG of any colour type, bit depth and interlacing whose IDAT inflates to exactly `inflated` bytes (zeros: filter
+ * "none", black or the first palette entry). Give the size its header declares for a valid picture, one more or one
+ * less for the boundaries.
+ */
+export function pngSized(
+  w: number,
+  h: number,
+  inflated: number,
+  o: { depth?: number; colour?: number; interlace?: number; chunks?: Uint8Array[] } = {},
+): Uint8Array<ArrayBuffer> {
+  const colour = o.colour ?? 2;
+  return concat(
+    PNG_SIGNATURE,
+    ihdr(w, h, o.depth ?? 8, colour, o.interlace ?? 0),
+    ...(colour === 3 ? [pngChunk("PLTE", new Uint8Array([0, 0, 0, 255, 255, 255]))] : []),
+    ...(o.chunks ?? []),
+    pngChunk("IDAT", deflateSync(new Uint8Array(inflated), { level: 9 })),
+    pngChunk("IEND", new Uint8Array(0)),
+  );
+}
+
+/**
+ * A decompression bomb: a `w` × `h` RGB PNG (a few KB of pixels) whose IDAT inflates to `inflated` bytes of zeros —
+ * about a thousandth of that on disk. Deflated in 1 MiB steps, so the test process never holds the inflated size.
+ */
+export async function pngBomb(w: number, h: number, inflated: number): Promise<Uint8Array<ArrayBuffer>> {
+  const deflate = createDeflate({ level: 9 });
+  const out: Uint8Array[] = [];
+  deflate.on("data", (c: Buffer) => out.push(new Uint8Array(c)));
+  const ended = new Promise((resolve, reject) => {
+    deflate.on("end", resolve);
+    deflate.on("error", reject);
+  });
+  const step = new Uint8Array(1024 * 1024);
+  for (let left = inflated; left > 0; left -= step.byteLength) {
+    const part = left >= step.byteLength ? step : step.subarray(0, left);
+    if (!deflate.write(part)) await new Promise((r) => deflate.once("drain", r));
+  }
+  deflate.end();
+  await ended;
+  return concat(
+    PNG_SIGNATURE,
+    ihdr(w, h, 8, 2, 0),
+    pngChunk("IDAT", concat(...out)),
     pngChunk("IEND", new Uint8Array(0)),
   );
 }

@@ -10,6 +10,7 @@
  * (docs/decisions/128-jpeg-orientation-kept.md).
  */
 import { imageSize } from "image-size";
+import { checkPngData, PngDataRefused } from "~/lib/png-data.server";
 
 export type ImageType = "image/png" | "image/jpeg" | "image/webp";
 
@@ -86,6 +87,29 @@ export function inspectImage(bytes: Uint8Array, limits: ImageLimits = DEFAULT_IM
   }
   const cleaned = type === "image/png" ? walkPng(bytes) : walkWebp(bytes);
   return { contentType: type, width, height, orientation: 1, bytes: cleaned };
+}
+
+/** How long a PNG's data may take to inflate at upload (a 40 MP one takes about 0.3 s on a busy core). */
+export const PNG_DATA_TIMEOUT_MS = 5_000;
+
+/**
+ * inspectImage, then a PNG's pixel data inflated against its header's size (app/lib/png-data.server.ts) off the
+ * main thread: a decompression bomb is refused here, before it is stored.
+ */
+export async function judgeImage(
+  bytes: Uint8Array,
+  limits: ImageLimits = DEFAULT_IMAGE_LIMITS,
+): Promise<InspectedImage> {
+  const image = inspectImage(bytes, limits);
+  if (image.contentType === "image/png") {
+    try {
+      await checkPngData(image.bytes, { timeoutMs: PNG_DATA_TIMEOUT_MS });
+    } catch (error) {
+      if (error instanceof PngDataRefused) throw new ImageRefused(error.reason);
+      throw error;
+    }
+  }
+  return image;
 }
 
 function ascii(b: Uint8Array, at: number, n: number): string {

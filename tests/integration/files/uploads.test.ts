@@ -18,7 +18,9 @@ import {
   PHONE_MODEL,
   phonePhoto,
   png,
+  pngBomb,
   pngChunk,
+  pngSized,
   webp,
 } from "../../support/images";
 import { TEST_AUTH_SECRET } from "../../support/server";
@@ -205,6 +207,42 @@ describe("refusals: code 1, HTTP 4xx, nothing stored", () => {
     );
     expect(storedFiles()).toBe(before);
     expect((await it.api.post("/api/files/list", {}, u.key)).body.data.total).toBe(0);
+  });
+
+  test("a PNG bomb (64×64, data inflating to 256 MiB) is refused at once; its declared size at, under and over", async () => {
+    const u = await user();
+    const before = storedFiles();
+    const bomb = await pngBomb(64, 64, 256 * 1024 * 1024);
+    expect(bomb.byteLength).toBeLessThan(MAX);
+    const t0 = performance.now();
+    const r = await upload(u.key, bomb);
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect({ status: r.status, body: r.body }).toEqual({
+      status: 400,
+      body: {
+        code: 1,
+        message: "invalid file: PNG image data inflates to more than its 64×64 header declares (a decompression bomb)",
+        data: null,
+      },
+    });
+    const declared = 64 * (1 + 64 * 3);
+    const over = await upload(u.key, pngSized(64, 64, declared + 1));
+    expect([over.status, over.body.code, over.body.message]).toEqual([
+      400,
+      1,
+      "invalid file: PNG image data inflates to more than its 64×64 header declares (a decompression bomb)",
+    ]);
+    const under = await upload(u.key, pngSized(64, 64, declared - 1));
+    expect([under.status, under.body.code, under.body.message]).toEqual([
+      400,
+      1,
+      "invalid file: malformed PNG: image data is shorter than its 64×64 header declares",
+    ]);
+    expect(storedFiles()).toBe(before);
+    const at = await upload(u.key, pngSized(64, 64, declared));
+    expect(at.body).toMatchObject({ code: 0, data: { width: 64, height: 64 } });
+    const health = await fetch(`${it.server.url}/api/health`);
+    expect(health.status).toBe(200);
   });
 
   test("a body streamed past FILE_MAX_BYTES without a length is cut off: 413", async () => {

@@ -14,14 +14,20 @@ import {
   concat,
   EXIF_MARK,
   jpeg,
+  jpegSegment,
+  jpegSegments,
   PHONE_MAKE,
   PHONE_MODEL,
   phonePhoto,
   png,
   pngBomb,
   pngChunk,
+  pngChunkTypes,
   pngSized,
   webp,
+  webpChunk,
+  webpChunkTypes,
+  webpExtended,
 } from "../../support/images";
 import { TEST_AUTH_SECRET } from "../../support/server";
 
@@ -139,6 +145,50 @@ describe("uploads", () => {
     expect([shown.width, shown.height]).toEqual([20, 40]);
     expect(shown.getPixel(10, 5).r).toBeGreaterThan(200);
     expect(shown.getPixel(10, 35).b).toBeGreaterThan(200);
+  });
+
+  test("JPEG, PNG and WebP come back with no metadata segment or chunk but orientation and ICC", async () => {
+    const u = await user();
+    const secret = "creator@example.com GPS 51.5007N -0.1246E";
+    const fetchBack = async (bytes: Uint8Array) => {
+      const up = await upload(u.key, bytes);
+      expect(up.body.code).toBe(0);
+      const back = new Uint8Array(await (await open(up.body.data.url, u.key)).arrayBuffer());
+      expect(Buffer.from(back).includes(secret)).toBe(false);
+      return back;
+    };
+    const photo = phonePhoto(16, 8);
+    const withMetadata = concat(
+      photo.subarray(0, 2),
+      jpegSegment(0xe1, `http://ns.adobe.com/xap/1.0/\0${secret}`),
+      jpegSegment(0xe2, "ICC_PROFILE\0\x01\x01profile"),
+      jpegSegment(0xe3, `Exif\0\0${secret}`),
+      jpegSegment(0xeb, `JP\0\0\0\0\0\0jumbc2pa${secret}`),
+      jpegSegment(0xec, `Ducky${secret}`),
+      jpegSegment(0xed, `Photoshop 3.0\0${secret}`),
+      jpegSegment(0xfe, secret),
+      photo.subarray(2),
+    );
+    const jpegBack = await fetchBack(withMetadata);
+    expect(jpegSegments(jpegBack).filter((s) => /^E|^FE/.test(s))).toEqual(["E2 ICC_PROFILE", "E1 Exif"]);
+    expect(decodeJpgExif({ data: jpegBack })?.imageIfd.orientation).toBe(6);
+
+    const pngBack = await fetchBack(
+      png(8, 8, {
+        chunks: ["iCCP", "tEXt", "zTXt", "iTXt", "eXIf", "exIf", "zxIf", "caBX", "tIME"].map((t) =>
+          pngChunk(t, new TextEncoder().encode(t === "iCCP" ? "profile\0\0x" : secret)),
+        ),
+      }),
+    );
+    expect(pngChunkTypes(pngBack)).toEqual(["IHDR", "iCCP", "IDAT", "IEND"]);
+
+    const webpBack = await fetchBack(
+      webpExtended(8, 8, {
+        flags: 0x20 | 0x08 | 0x04,
+        chunks: [webpChunk("ICCP", "profile"), webpChunk("EXIF", secret), webpChunk("XMP ", secret)],
+      }),
+    );
+    expect(webpChunkTypes(webpBack)).toEqual({ types: ["VP8X", "ICCP", "VP8L"], flags: 0x20 });
   });
 
   test("a PNG that is also HTML comes back as image/png, nosniff, sandboxed, without the HTML", async () => {

@@ -32,6 +32,7 @@ import {
 } from "~/domain/auth/emails";
 import { mayMailAccount } from "~/domain/auth/mail-throttle.server";
 import { profileProblem } from "~/domain/auth/profile";
+import { providerIdentityProblem } from "~/domain/auth/provider-identity";
 import { unsafeRedirectIn } from "~/domain/auth/redirects";
 import { beginSignIn, clearSignIn } from "~/domain/auth/sign-in-throttle.server";
 import { grantSignupBonus } from "~/domain/credits/signup.server";
@@ -243,6 +244,9 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
       },
     },
     user: {
+      // Creating a user, linking a provider to one, or signing in through a provider: refused unless the provider
+      // vouches for the address (app/domain/auth/provider-identity.ts), before anything is written.
+      validateUserInfo: ({ user, source }) => providerIdentityProblem(user, source),
       additionalFields: {
         inviteCode: { type: "string", input: false, required: false },
         invitedBy: { type: "string", input: false, required: false },

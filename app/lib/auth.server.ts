@@ -158,7 +158,8 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
   const takeBack = async (userId: string, reason: TakeBackReason) => {
     const revoked = await revokeAccessMadeBefore({ db, clock }, { userId, before: clock.now(), reason });
     sessionsChanged();
-    if (revoked.sessions + revoked.keys + revoked.webhooks > 0) log.info("account taken back", { reason, ...revoked });
+    const { twoFactor, ...counts } = revoked;
+    if (twoFactor || Object.values(counts).some((n) => n > 0)) log.info("account taken back", { reason, ...revoked });
   };
   // Requests better-auth makes for itself (the background half of a reset request) carry this, never a client.
   const internalMark = crypto.randomUUID();
@@ -213,7 +214,7 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
       resetPasswordTokenExpiresIn: RESET_LINK_HOURS * 3600,
       revokeSessionsOnPasswordReset: true,
       // The reset link proved the mailbox: the account's sign-in failures no longer count, and whoever held the
-      // account before loses its sessions, API keys and webhooks.
+      // account before loses every way in but the new password (take-back.server.ts).
       onPasswordReset: async ({ user }) => {
         await clearSignIn(db, user.email);
         await takeBack(user.id, "password reset");

@@ -130,9 +130,6 @@ export const DISPOSABLE_EMAIL_REFUSED =
 export const ADMIN_ADDRESS_UNVERIFIED =
   "This address is an administrator address: it signs in only once it is confirmed by e-mail, or after the operator runs `atelier admin promote` on the server";
 
-const AUTH_COOKIES = ["session_token", "session_data", "dont_remember", "account_data"] as const;
-const hostCookies = () =>
-  Object.fromEntries(AUTH_COOKIES.map((c) => [c, { name: `__Host-atelier.${c}`, attributes: { secure: true } }]));
 
 /** The public user of a sign-up reply: the same fields for a new account and for better-auth's stand-in of a taken one. */
 function publicSignUpUser(u: Record<string, unknown>) {
@@ -257,12 +254,13 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
     advanced: {
       // UUIDs. On PostgreSQL better-auth's "uuid" leaves the id to a database default our text ids do not have: generate them here too.
       database: { generateId: db.engine === "postgres" ? () => crypto.randomUUID() : "uuid" },
-      // Behind HTTPS the cookies are `__Host-` (Secure, Path=/, no Domain): a sibling subdomain cannot plant or
-      // shadow one, as it can a `__Secure-` cookie. better-auth's own prefix would be `__Secure-`, so it is off and
-      // the names carry the prefix.
+      // Behind HTTPS every cookie better-auth or a plugin sets (session, two-factor, trusted device, passkey
+      // challenge, OAuth state, and any added later) is `__Host-` (Secure, Path=/, no Domain): a sibling subdomain
+      // cannot plant or shadow one, as it can a `__Secure-` cookie. better-auth's own prefix would be `__Secure-`,
+      // so it is off and the prefix is part of every name (docs/decisions/139-provider-answers-and-cookies.md).
       useSecureCookies: false,
-      cookiePrefix: "atelier",
-      cookies: secure ? hostCookies() : undefined,
+      cookiePrefix: secure ? "__Host-atelier" : "atelier",
+      defaultCookieAttributes: secure ? { secure: true, path: "/" } : undefined,
       // better-auth skips its origin (CSRF) check when NODE_ENV=test; Atelier checks in every mode.
       disableOriginCheck: false,
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },

@@ -146,7 +146,6 @@ export const DISPOSABLE_EMAIL_REFUSED =
 export const ADMIN_ADDRESS_UNVERIFIED =
   "This address is an administrator address: it signs in only once it is confirmed by e-mail, or after the operator runs `atelier admin promote` on the server";
 
-
 /** The public user of a sign-up reply: the same fields for a new account and for better-auth's stand-in of a taken one. */
 function publicSignUpUser(u: Record<string, unknown>) {
   return {

@@ -6,12 +6,12 @@
  */
 import { eq } from "drizzle-orm";
 import { files } from "#db/schema";
+import { findUserById } from "~/domain/users/users.server";
 import { errorResponse } from "~/lib/api.server";
 import { AppError } from "~/lib/errors";
 import { resolveCaller } from "~/lib/identity.server";
 import type { Services } from "~/lib/services.server";
 import type { FileStore } from "~/storage/files.server";
-import { findUserById } from "~/domain/users/users.server";
 import { verifyFileLink } from "./links.server";
 
 const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/webp"]);

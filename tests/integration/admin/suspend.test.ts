@@ -5,12 +5,12 @@
  * forbidden; an admin cannot suspend themselves. Both engines (the ATELIER_TEST_PG run too).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { signedFileUrl } from "~/domain/files/links.server";
 import { Client, uniqueEmail } from "../../support/client";
 import { countIn, insertApiKey, openServerDb, queryServerDb } from "../../support/db";
 import { signUpAdmin } from "../../support/fixtures";
 import { png } from "../../support/images";
 import { startServer, TEST_AUTH_SECRET, type TestServer } from "../../support/server";
-import { signedFileUrl } from "~/domain/files/links.server";
 import { expectLedgerBalanced } from "../faults/support";
 
 let server: TestServer;

@@ -5,9 +5,10 @@
  * - with an https PUBLIC_URL every response carries Strict-Transport-Security, and the cookies are `__Host-`
  *   (Secure, Path=/, no Domain: a sibling subdomain cannot plant one); with http neither.
  */
-import { TOTP, URI } from "otpauth";
+
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
+import { type TOTP, URI } from "otpauth";
 import { Client, uniqueEmail } from "../../support/client";
 import { startServer, type TestServer } from "../../support/server";
 

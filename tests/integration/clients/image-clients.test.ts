@@ -1,6 +1,7 @@
 /**
  * The client libraries people point at `/v1/images/*` (docs/openai-compat.md "Clients"), driven against a started
- * server: the AI SDK (`ai` with `@ai-sdk/openai` and `@ai-sdk/openai-compatible`) and the official `openai` SDK.
+ * server: the AI SDK (`ai` 7 with `@ai-sdk/openai` 4 and `@ai-sdk/openai-compatible` 3; `ai` 6 with their 3 and 2,
+ * installed as aliases) and the official `openai` SDK.
  * Every call checks the tasks it created against the images it returned: a retry, a split `n` or a repeated request
  * never charges more tasks than the caller got (docs/decisions/158-retry-joins-request.md).
  */
@@ -8,8 +9,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { generateImage } from "ai";
+import { createOpenAICompatible as createOpenAICompatibleV2 } from "ai-sdk-openai-compatible-v2";
+import { createOpenAI as createOpenAIV3 } from "ai-sdk-openai-v3";
+import { generateImage as generateImageV6 } from "ai-v6";
 import OpenAI from "openai";
 import { Client, uniqueEmail } from "../../support/client";
+import { png } from "../../support/images";
 import { freePort, startServer, type TestServer } from "../../support/server";
 
 const servers: TestServer[] = [];
@@ -223,6 +228,34 @@ describe("the openai SDK and the AI SDK's habits", () => {
     expect(await user.state()).toMatchObject({ tasks: 1, credits: 1 });
   });
 
+  test("edits: @ai-sdk/openai and @ai-sdk/openai-compatible get b64_json by default; a retried edit joins", async () => {
+    const user = await userWithKey(at);
+    const picture = png(200, 100);
+    const openai = createOpenAI({ baseURL: at.base, apiKey: user.key });
+    const edited = await generateImage({
+      model: openai.image("gpt-image-1"),
+      prompt: { text: "at night", images: [picture] },
+    });
+    expect(isPng(edited.image.uint8Array)).toBe(true);
+    expect((await user.state()).tasks).toBe(1);
+    const compatible = createOpenAICompatible({ baseURL: at.base, apiKey: user.key, name: "atelier" });
+    const again = await generateImage({
+      model: compatible.imageModel("gpt-image-1"),
+      prompt: { text: "in the snow", images: [picture] },
+    });
+    expect(isPng(again.image.uint8Array)).toBe(true);
+    expect((await user.state()).tasks).toBe(2);
+    // The same edit again (same picture bytes, same prompt) joins the first: no third task.
+    const joined = await generateImage({
+      model: openai.image("gpt-image-1"),
+      prompt: { text: "at night", images: [picture] },
+    });
+    expect(joined.image.base64).toBe(edited.image.base64);
+    const state = await user.state();
+    expect(state.tasks).toBe(2);
+    expect(state.credits).toBe(200 - 2 * 8);
+  });
+
   test("@ai-sdk/openai n: 3 — split into parallel identical calls they join (one task); maxImagesPerCall makes three", async () => {
     const user = await userWithKey(at);
     const openai = createOpenAI({ baseURL: at.base, apiKey: user.key });
@@ -239,5 +272,33 @@ describe("the openai SDK and the AI SDK's habits", () => {
     const state = await user.state();
     expect(state.tasks).toBe(4);
     expect(state.credits).toBe(200 - 4 * 4);
+  });
+});
+
+describe("AI SDK 6 (@ai-sdk/openai 3, @ai-sdk/openai-compatible 2)", () => {
+  let at: At;
+  beforeAll(async () => {
+    at = await serverAt("localhost", "127.0.0.1", { SIGNUP_CREDITS: "30" });
+  });
+
+  test("generate with both providers, an edit, and a refusal: tasks equal the images returned", async () => {
+    const user = await userWithKey(at);
+    const openai = createOpenAIV3({ baseURL: at.base, apiKey: user.key });
+    const made = await generateImageV6({ model: openai.image("gpt-image-1"), prompt: "a lighthouse" });
+    expect(isPng(made.image.uint8Array)).toBe(true);
+    const compatible = createOpenAICompatibleV2({ baseURL: at.base, apiKey: user.key, name: "atelier" });
+    const dalle = await generateImageV6({ model: compatible.imageModel("dall-e-3"), prompt: "a harbour" });
+    expect(isPng(dalle.image.uint8Array)).toBe(true);
+    const edited = await generateImageV6({
+      model: openai.image("gpt-image-1"),
+      prompt: { text: "at night", images: [png(64, 64)] },
+    });
+    expect(isPng(edited.image.uint8Array)).toBe(true);
+    expect(await user.state()).toMatchObject({ tasks: 3, credits: 30 - 8 - 5 - 8 });
+    // 9 credits left: gpt-image-1 (8) fits once; the second is refused and its retries create nothing.
+    await generateImageV6({ model: openai.image("gpt-image-1"), prompt: "last one" });
+    const refused = await generateImageV6({ model: openai.image("gpt-image-1"), prompt: "too many" }).catch((e) => e);
+    expect(refused).toBeInstanceOf(Error);
+    expect(await user.state()).toMatchObject({ tasks: 4, credits: 1 });
   });
 });

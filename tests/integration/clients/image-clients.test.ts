@@ -152,6 +152,32 @@ describe("the openai SDK and the AI SDK's habits", () => {
     expect((await user.state()).tasks).toBe(3);
   });
 
+  test("identical requests at the same instant make one task; a failed request is not joined and costs nothing", async () => {
+    const user = await userWithKey(at);
+    const body = { model: "kling/kling-v1", prompt: "three at once" };
+    const answers = await Promise.all([1, 2, 3].map(() => post(at, user.key, body)));
+    const urls = await Promise.all(answers.map(async (r) => (await r.json()).data[0].url));
+    expect(new Set(urls).size).toBe(1);
+    expect(answers.filter((r) => r.headers.get("idempotent-replayed") === "true")).toHaveLength(2);
+    expect(await user.state()).toMatchObject({ tasks: 1, credits: 200 - 4 });
+
+    const failing = { model: "kling/kling-v1", prompt: "[simulate:fail] a storm" };
+    const failed = await post(at, user.key, failing);
+    expect(failed.status).toBe(500);
+    expect(failed.headers.get("x-should-retry")).toBe("false");
+    expect((await failed.json()).error.code).toBe("generation_failed");
+    const retried = await post(at, user.key, failing);
+    expect(retried.status).toBe(500);
+    expect(retried.headers.get("idempotent-replayed")).toBeNull();
+    expect(await user.state()).toMatchObject({ tasks: 3, credits: 200 - 4 });
+    // Streamed, the failure is an error event after the stream opened.
+    const streamed = await post(at, user.key, { ...failing, stream: true });
+    expect(streamed.status).toBe(200);
+    const text = await streamed.text();
+    expect(text).toContain("event: error\n");
+    expect(text).not.toContain("completed");
+  });
+
   test("an Idempotency-Key sent twice creates its tasks once; the same key with another body is refused", async () => {
     const user = await userWithKey(at);
     const key = crypto.randomUUID();

@@ -12,7 +12,7 @@ import { generateImage } from "ai";
 import { createOpenAICompatible as createOpenAICompatibleV2 } from "ai-sdk-openai-compatible-v2";
 import { createOpenAI as createOpenAIV3 } from "ai-sdk-openai-v3";
 import { generateImage as generateImageV6 } from "ai-v6";
-import OpenAI from "openai";
+import OpenAI, { toFile } from "openai";
 import { Client, uniqueEmail } from "../../support/client";
 import { png } from "../../support/images";
 import { freePort, startServer, type TestServer } from "../../support/server";
@@ -280,6 +280,19 @@ describe("the openai SDK and the AI SDK's habits", () => {
     const state = await user.state();
     expect(state.tasks).toBe(2);
     expect(state.credits).toBe(200 - 2 * 8);
+    // Streamed through the openai SDK: image_edit.completed.
+    const client = new OpenAI({ apiKey: user.key, baseURL: at.base, maxRetries: 0 });
+    const stream = await client.images.edit({
+      model: "gpt-image-1",
+      prompt: "streamed edit",
+      image: await toFile(picture, "p.png", { type: "image/png" }),
+      stream: true,
+    });
+    const events: Array<{ type: string; b64_json: string }> = [];
+    for await (const event of stream) events.push(event);
+    expect(events.map((e) => e.type)).toEqual(["image_edit.completed"]);
+    expect(isPng(Buffer.from(events[0]!.b64_json, "base64"))).toBe(true);
+    expect((await user.state()).tasks).toBe(3);
   });
 
   test("@ai-sdk/openai n: 3 — split into parallel identical calls they join (one task); maxImagesPerCall makes three", async () => {

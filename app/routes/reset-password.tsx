@@ -1,8 +1,8 @@
 import { Form, redirect, useNavigation } from "react-router";
 import { AuthCard, Button, Field, Notice } from "~/components/ui";
+import { authPost } from "~/http/auth-forms.server";
+import { fieldErrors, ResetPasswordSchema } from "~/http/forms";
 import { authErrorMessage } from "~/lib/auth-errors";
-import { authPost } from "~/lib/auth-forms.server";
-import { fieldErrors, ResetPasswordSchema } from "~/lib/forms";
 import type { Route } from "./+types/reset-password";
 
 export const meta: Route.MetaFunction = () => [{ title: "Choose a new password — Atelier" }];

@@ -4,11 +4,12 @@
  * `Prefer: wait` waits (wait.server.ts). The request's tasks are created in one transaction checked against their
  * whole cost, so a request makes all its images or none — and none of them starts before all exist.
  */
+
+import type { ProviderRegistry } from "~/domain/generations/registry.server";
 import { createOrJoinBatch, type JoinSpec, joinSpec } from "~/domain/generations/request-join.server";
 import { prepareCreate, type StartGenerationDeps } from "~/domain/generations/start-generation.server";
 import { queryGeneration } from "~/domain/generations/views.server";
 import { waitForFinish } from "~/domain/generations/wait.server";
-import type { ProviderRegistry } from "~/providers/registry.server";
 import type { ImagesRequest } from "./images";
 
 export interface GenerateImagesDeps extends StartGenerationDeps {

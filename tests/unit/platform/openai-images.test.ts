@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { answerFields } from "~/domain/openai-compat/answer-fields";
 import { OpenAiRefusal, parseEditsRequest, parseImagesRequest } from "~/domain/openai-compat/images";
-import { atClientOrigin, clientOrigin } from "~/lib/openai/client-origin.server";
+import { atClientOrigin, clientOrigin } from "~/http/openai/client-origin.server";
 
 const refusal = (body: unknown, parse: (body: unknown) => unknown = parseImagesRequest) => {
   try {

@@ -341,5 +341,14 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1796206710778,
     "hash": "b70466326831767b622cb7af66dd6c96eb19803da2244df91ee691afcb630e15"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `request_joins` (\n\t`user_id` text NOT NULL,\n\t`scope` text NOT NULL,\n\t`key` text NOT NULL,\n\t`request_hash` text NOT NULL,\n\t`gen_ids` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`answered_at` integer,\n\tPRIMARY KEY(`user_id`, `scope`, `key`),\n\tFOREIGN KEY (`user_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE INDEX `request_joins_created_idx` ON `request_joins` (`created_at`);"
+    ],
+    "bps": true,
+    "folderMillis": 1796222065336,
+    "hash": "84dea886e6e8f84a84d76ff43b2dbf3b7bd9431f141972ede73b54c3553c513d"
   }
 ];

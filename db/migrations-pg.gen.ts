@@ -354,5 +354,15 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1796221720146,
     "hash": "9d8b7b9974082940a0dd4c95276744363d0e2f2433e1742a160181b4cfe8d51f"
+  },
+  {
+    "sql": [
+      "CREATE TABLE \"request_joins\" (\n\t\"user_id\" text NOT NULL,\n\t\"scope\" text NOT NULL,\n\t\"key\" text NOT NULL,\n\t\"request_hash\" text NOT NULL,\n\t\"gen_ids\" text NOT NULL,\n\t\"created_at\" bigint NOT NULL,\n\t\"answered_at\" bigint,\n\tCONSTRAINT \"request_joins_user_id_scope_key_pk\" PRIMARY KEY(\"user_id\",\"scope\",\"key\")\n);\n\n",
+      "\nALTER TABLE \"request_joins\" ADD CONSTRAINT \"request_joins_user_id_user_id_fk\" FOREIGN KEY (\"user_id\") REFERENCES \"public\".\"user\"(\"id\") ON DELETE cascade ON UPDATE no action;\n",
+      "\nCREATE INDEX \"request_joins_created_idx\" ON \"request_joins\" USING btree (\"created_at\");\n"
+    ],
+    "bps": true,
+    "folderMillis": 1796223277153,
+    "hash": "ab9e49aadf43cc7938c36320689c6a26908692f5c1cb2fa797655db70a361acd"
   }
 ];

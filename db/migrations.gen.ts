@@ -354,5 +354,14 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1796221719311,
     "hash": "8fab899ebef0392699d02926eca4c1d8e1d98d83165a78fcc6fff107e9494150"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `request_joins` (\n\t`user_id` text NOT NULL,\n\t`scope` text NOT NULL,\n\t`key` text NOT NULL,\n\t`request_hash` text NOT NULL,\n\t`gen_ids` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`answered_at` integer,\n\tPRIMARY KEY(`user_id`, `scope`, `key`),\n\tFOREIGN KEY (`user_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE INDEX `request_joins_created_idx` ON `request_joins` (`created_at`);"
+    ],
+    "bps": true,
+    "folderMillis": 1796223276465,
+    "hash": "84dea886e6e8f84a84d76ff43b2dbf3b7bd9431f141972ede73b54c3553c513d"
   }
 ];

@@ -197,6 +197,29 @@ try {
     }
   });
 
+  await check("the completed picture gets WebP renditions made by the sharp embedded in the executable", async () => {
+    for (let i = 0; ; i++) {
+      const db = new Database(join(dir, "data/atelier.db"), { readonly: true });
+      const row = db
+        .query("SELECT result_urls, renditions FROM generations WHERE status = 'completed' AND ai_type = 'image'")
+        .get() as { result_urls: string; renditions: string | null } | null;
+      db.close();
+      if (row?.renditions) {
+        const [info] = JSON.parse(row.renditions) as { width: number; widths: number[] }[];
+        assert(info && info.widths.length > 0, `renditions ${row.renditions}`);
+        const original = (JSON.parse(row.result_urls) as string[])[0]!;
+        const rendition = original.replace(/\.[a-z]+$/, `.w${info.widths[0]}.webp`);
+        const r = await fetch(rendition);
+        const bytes = new Uint8Array(await r.arrayBuffer());
+        assert(r.ok && r.headers.get("content-type") === "image/webp", `${rendition}: HTTP ${r.status}`);
+        assert(new TextDecoder().decode(bytes.slice(8, 12)) === "WEBP", "the rendition is not a WebP file");
+        break;
+      }
+      assert(i < 100, "after 10 s the completed picture still has no renditions");
+      await Bun.sleep(100);
+    }
+  });
+
   await check("admin CLI of the same executable grants credits", async () => {
     const a = Bun.spawnSync([exe, "admin", "grant-credits", "--email", "smoke@example.test", "--credits", "5"], {
       cwd: dir,

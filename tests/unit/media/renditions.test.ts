@@ -209,7 +209,12 @@ describe("the renditions derivative", () => {
     );
     const row = await db.one(db.select().from(generations).where(eq(generations.id, genId)));
     expect(parseRenditions(row!.renditions)).toEqual([null, { width: 600, height: 400, widths: [256, 512, 600] }]);
-    expect(readdirSync(join(dir, genId)).sort()).toEqual(["1-n.png", "1-n.w256.webp", "1-n.w512.webp", "1-n.w600.webp"]);
+    expect(readdirSync(join(dir, genId)).sort()).toEqual([
+      "1-n.png",
+      "1-n.w256.webp",
+      "1-n.w512.webp",
+      "1-n.w600.webp",
+    ]);
     // Removed with the original: the task's prefix holds them all.
     await storage.deletePrefix(`${genId}/`);
     expect(existsSync(join(dir, genId))).toBe(false);

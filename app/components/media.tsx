@@ -181,11 +181,11 @@ const TILE_FLEX: Record<string, string> = {
 
 /**
  * The `sizes` of a gallery tile: the row's height (8, 12, 15 rem by breakpoint, gallery.tsx) times the picture's
- * aspect, with room for the row's stretch (a tile grows up to about half again to fill its row).
+ * aspect, with room for the row's stretch (a tile grows a little to fill its row).
  */
 export function tileSizes(size: { width: number; height: number }): string {
   const aspect = size.width / Math.max(1, size.height);
-  const rem = (row: number) => `${Math.ceil(row * aspect * 1.5)}rem`;
+  const rem = (row: number) => `${Math.ceil(row * aspect * 1.15)}rem`;
   return `(min-width: 1280px) ${rem(15)}, (min-width: 640px) ${rem(12)}, ${rem(8)}`;
 }
 

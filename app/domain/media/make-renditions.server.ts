@@ -10,7 +10,7 @@ import { renditionWidths } from "./renditions";
 /** 64 MP: over an 8K square (the largest result a provider sends today is 4K), under what a worker should hold. */
 export const MAX_RENDITION_PIXELS = 64 * 1024 * 1024;
 /** WebP quality of the renditions: visually the same picture at a gallery's size, a few tens of KB each. */
-export const RENDITION_QUALITY = 72;
+export const RENDITION_QUALITY = 64;
 
 export interface Rendition {
   width: number;

@@ -5,8 +5,11 @@
  * `<img>`'s `srcset` from what is recorded. The original stays what `result_urls` and downloads give.
  */
 
-/** The widths made, in pixels; a picture narrower than the widest gets one at its own width instead. */
-export const RENDITION_WIDTHS = [256, 512, 1024] as const;
+/**
+ * The widths made, in pixels; a picture narrower than the widest gets one at its own width instead. 384 is a gallery
+ * tile at 1×, and a phone's tile at 2× (a 512 one of a detailed picture is twice the bytes; docs/media.md).
+ */
+export const RENDITION_WIDTHS = [256, 384, 512, 1024] as const;
 
 /** What is recorded about one result file: its own size and the widths of its renditions (none: not made yet). */
 export interface RenditionInfo {

@@ -37,12 +37,14 @@ afterAll(() => {
 
 describe("renditionWidths", () => {
   test("never wider than the picture, one at its own width under the widest, none for an empty picture", () => {
-    expect(renditionWidths(2048)).toEqual([256, 512, 1024]);
-    expect(renditionWidths(1025)).toEqual([256, 512, 1024]);
-    expect(renditionWidths(1024)).toEqual([256, 512, 1024]);
-    expect(renditionWidths(1023)).toEqual([256, 512, 1023]);
-    expect(renditionWidths(512)).toEqual([256, 512]);
+    expect(renditionWidths(2048)).toEqual([256, 384, 512, 1024]);
+    expect(renditionWidths(1025)).toEqual([256, 384, 512, 1024]);
+    expect(renditionWidths(1024)).toEqual([256, 384, 512, 1024]);
+    expect(renditionWidths(1023)).toEqual([256, 384, 512, 1023]);
+    expect(renditionWidths(512)).toEqual([256, 384, 512]);
+    expect(renditionWidths(385)).toEqual([256, 384, 385]);
     expect(renditionWidths(384)).toEqual([256, 384]);
+    expect(renditionWidths(383)).toEqual([256, 383]);
     expect(renditionWidths(256)).toEqual([256]);
     expect(renditionWidths(255)).toEqual([255]);
     expect(renditionWidths(0)).toEqual([]);
@@ -97,7 +99,7 @@ describe("parseRenditions and pictureSources", () => {
 });
 
 describe("makeRenditions (sharp)", () => {
-  test("a 1024×768 noisy PNG of ~2.4 MB: WebP at 256, 512 and 1024, each far smaller, aspect kept", async () => {
+  test("a 1024×768 noisy PNG of ~2.4 MB: WebP at 256, 384, 512 and 1024, each far smaller, aspect kept", async () => {
     const { sharp } = await loadSharp();
     const bytes = noisy(1024, 768);
     expect(bytes.byteLength).toBeGreaterThan(2_300_000);
@@ -105,6 +107,7 @@ describe("makeRenditions (sharp)", () => {
     expect([r.width, r.height]).toEqual([1024, 768]);
     expect(r.files.map((f) => [f.width, f.height])).toEqual([
       [256, 192],
+      [384, 288],
       [512, 384],
       [1024, 768],
     ]);
@@ -113,7 +116,7 @@ describe("makeRenditions (sharp)", () => {
       const meta = await sharp!(f.bytes).metadata();
       expect([meta.format, meta.width]).toEqual(["webp", f.width]);
     }
-    expect(r.files[1]!.bytes.byteLength).toBeLessThan(bytes.byteLength / 10);
+    expect(r.files[1]!.bytes.byteLength).toBeLessThan(80 * 1024);
   });
   test("a picture narrower than 256 gets one rendition at its own width (never enlarged)", async () => {
     const { sharp } = await loadSharp();
@@ -208,10 +211,11 @@ describe("the renditions derivative", () => {
       signal,
     );
     const row = await db.one(db.select().from(generations).where(eq(generations.id, genId)));
-    expect(parseRenditions(row!.renditions)).toEqual([null, { width: 600, height: 400, widths: [256, 512, 600] }]);
+    expect(parseRenditions(row!.renditions)).toEqual([null, { width: 600, height: 400, widths: [256, 384, 512, 600] }]);
     expect(readdirSync(join(dir, genId)).sort()).toEqual([
       "1-n.png",
       "1-n.w256.webp",
+      "1-n.w384.webp",
       "1-n.w512.webp",
       "1-n.w600.webp",
     ]);

@@ -9,7 +9,9 @@ import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startOpenAIFake } from "../fakes/openai";
 import { Client } from "../support/client";
+import { noisyPng } from "../support/images";
 import { freePort } from "../support/server";
 
 const root = join(import.meta.dir, "../..");
@@ -22,8 +24,12 @@ Bun.spawnSync(["chmod", "+x", join(dir, "atelier")]);
 const exe = join(dir, "atelier");
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
+const openai = startOpenAIFake();
+openai.picture = noisyPng(1024, 1024);
 const env = {
   PATH: process.env.PATH!,
+  OPENAI_API_KEY: openai.apiKey,
+  OPENAI_BASE_URL: openai.baseUrl,
   PORT: String(port),
   HOST: "127.0.0.1",
   PUBLIC_URL: url,
@@ -197,29 +203,6 @@ try {
     }
   });
 
-  await check("the completed picture gets WebP renditions made by the sharp embedded in the executable", async () => {
-    for (let i = 0; ; i++) {
-      const db = new Database(join(dir, "data/atelier.db"), { readonly: true });
-      const row = db
-        .query("SELECT result_urls, renditions FROM generations WHERE status = 'completed' AND ai_type = 'image'")
-        .get() as { result_urls: string; renditions: string | null } | null;
-      db.close();
-      if (row?.renditions) {
-        const [info] = JSON.parse(row.renditions) as { width: number; widths: number[] }[];
-        assert(info && info.widths.length > 0, `renditions ${row.renditions}`);
-        const original = (JSON.parse(row.result_urls) as string[])[0]!;
-        const rendition = original.replace(/\.[a-z]+$/, `.w${info.widths[0]}.webp`);
-        const r = await fetch(rendition);
-        const bytes = new Uint8Array(await r.arrayBuffer());
-        assert(r.ok && r.headers.get("content-type") === "image/webp", `${rendition}: HTTP ${r.status}`);
-        assert(new TextDecoder().decode(bytes.slice(8, 12)) === "WEBP", "the rendition is not a WebP file");
-        break;
-      }
-      assert(i < 100, "after 10 s the completed picture still has no renditions");
-      await Bun.sleep(100);
-    }
-  });
-
   await check("admin CLI of the same executable grants credits", async () => {
     const a = Bun.spawnSync([exe, "admin", "grant-credits", "--email", "smoke@example.test", "--credits", "5"], {
       cwd: dir,
@@ -287,6 +270,39 @@ try {
     assert(res.headers.get("content-type") === "video/mp4", `content-type ${res.headers.get("content-type")}`);
     assert(new TextDecoder().decode(bytes.subarray(4, 8)) === "ftyp", "result is not an MP4");
   });
+  await check("a real-size picture gets WebP renditions made by the sharp embedded in the executable", async () => {
+    // From the OpenAI fake: a 1024² noisy PNG of ~3 MB (the simulator's pictures are too small to need renditions).
+    const g = await api.post(
+      "/api/generator/generate",
+      { ai_type: "image", provider: "openai", model: "dall-e-3", prompt: "a real-size harbour" },
+      { cookie },
+    );
+    assert(g.body.code === 0, JSON.stringify(g.body));
+    const id = g.body.data.gen_id as string;
+    for (let i = 0; ; i++) {
+      const db = new Database(join(dir, "data/atelier.db"), { readonly: true });
+      const row = db.query("SELECT status, result_urls, renditions FROM generations WHERE id = ?").get(id) as {
+        status: string;
+        result_urls: string | null;
+        renditions: string | null;
+      } | null;
+      db.close();
+      assert(row?.status !== "failed", "the real-size task failed");
+      if (row?.renditions) {
+        const [info] = JSON.parse(row.renditions) as { width: number; widths: number[] }[];
+        assert(info?.width === 1024 && info.widths.join() === "256,384,512,1024", `renditions ${row.renditions}`);
+        const original = (JSON.parse(row.result_urls!) as string[])[0]!;
+        const rendition = original.replace(/\.[a-z]+$/, ".w384.webp");
+        const r = await fetch(rendition);
+        const bytes = new Uint8Array(await r.arrayBuffer());
+        assert(r.ok && r.headers.get("content-type") === "image/webp", `${rendition}: HTTP ${r.status}`);
+        assert(new TextDecoder().decode(bytes.slice(8, 12)) === "WEBP", "the rendition is not a WebP file");
+        break;
+      }
+      assert(i < 300, "after 30 s the real-size picture still has no renditions");
+      await Bun.sleep(100);
+    }
+  });
 } finally {
   proc.kill("SIGTERM");
   const code = await proc.exited;
@@ -299,6 +315,7 @@ try {
   }
   if (failures) console.log(await new Response(proc.stderr).text());
   rmSync(dir, { recursive: true, force: true });
+  await openai.stop();
 }
 console.log(`binary smoke: ${passes} passed, ${failures} failed`);
 process.exit(failures ? 1 : 0);

@@ -14,6 +14,11 @@ import type { ResultStorage } from "~/storage/types";
 import type { DerivativeStep } from "./pipeline.server";
 
 const RENDERED_TYPES = new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
+/**
+ * A picture this small is its own rendition: a gallery tile's WebP weighs about as much (15–45 KB), and making them
+ * would only cost CPU (the simulator's pictures are about 6 KB: `bench:jobs` keeps its throughput).
+ */
+export const RENDITION_MIN_BYTES = 32 * 1024;
 
 const onError = (message: string) => log.warn("making renditions failed", { message });
 
@@ -23,7 +28,7 @@ export function renditionsStep(deps: { db: Db; storage: ResultStorage }): Deriva
     // The worker has its own bound per picture (RENDITION_TIMEOUT_MS); this one covers the queue and the stores.
     timeoutMs: 120_000,
     async run(file, task) {
-      if (!RENDERED_TYPES.has(file.contentType)) return;
+      if (!RENDERED_TYPES.has(file.contentType) || file.bytes.byteLength <= RENDITION_MIN_BYTES) return;
       const made = await renditionPool(onError).make(file.bytes);
       if (!made) return;
       for (const r of made.files) await deps.storage.put(renditionPath(file.key, r.width), r.bytes, "image/webp");

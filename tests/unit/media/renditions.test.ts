@@ -21,7 +21,7 @@ import {
   thumbnailUrl,
 } from "~/domain/media/renditions";
 import type { ResultTask } from "~/domain/results/pipeline.server";
-import { renditionsStep } from "~/domain/results/renditions-step.server";
+import { RENDITION_MIN_BYTES, renditionsStep } from "~/domain/results/renditions-step.server";
 import { loadSharp } from "~/lib/sharp.server";
 import { localStorageFor } from "~/storage/local.server";
 import { createUser } from "../../support/fixtures";
@@ -174,7 +174,7 @@ describe("the rendition pool", () => {
 });
 
 describe("the renditions derivative", () => {
-  test("stores each rendition beside the original, records it by index, and skips videos", async () => {
+  test("stores each rendition beside the original, records it by index, and skips videos and small pictures", async () => {
     const db = openDatabase(":memory:");
     const dir = mkdtempSync(join(tmpdir(), "renditions-"));
     dirs.push(dir);
@@ -207,6 +207,13 @@ describe("the renditions derivative", () => {
     );
     await step.run(
       { index: 0, bytes: new Uint8Array(10), contentType: "video/mp4", notes: {}, key: `${genId}/0-n.mp4`, url: "" },
+      task,
+      signal,
+    );
+    const small = noisyPng(100, 100);
+    expect(small.byteLength).toBeLessThanOrEqual(RENDITION_MIN_BYTES);
+    await step.run(
+      { index: 2, bytes: small, contentType: "image/png", notes: {}, key: `${genId}/2-n.png`, url: "" },
       task,
       signal,
     );

@@ -2,11 +2,12 @@
  * Loads sharp (libvips) once, for the result renditions (docs/media.md, docs/decisions/150-renditions-with-sharp.md).
  * From node_modules it loads as it is. Inside the compiled executable, `bun build --compile` embeds sharp's `.node`
  * addon (required by a literal path in sharp's CommonJS build), but that addon finds libvips-cpp.so through an rpath
- * relative to node_modules, which the executable has none of: `bun run compile` embeds the library as a file, and it
- * is written once to the temporary folder and opened before the addon, so the addon's dependency is already loaded.
+ * relative to node_modules, which the executable has none of: `bun run compile` embeds the library as a file; it is
+ * written to a new private folder (never a guessable path in a shared /tmp, which another user could fill first),
+ * opened before the addon, so the addon finds its dependency loaded, and removed at once (the mapping stays).
  * Null when sharp cannot load (an unsupported platform): results then keep their originals only.
  */
-import { existsSync, renameSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type SharpModule from "sharp";
@@ -20,14 +21,15 @@ type Embedded = Blob & { name: string };
 async function openEmbeddedLibvips(): Promise<void> {
   const embedded = (Bun.embeddedFiles as Embedded[]).find((f) => f.name.includes("libvips-cpp"));
   if (!embedded) return;
-  const path = join(tmpdir(), `atelier-${embedded.size}-${embedded.name}`);
-  if (!existsSync(path)) {
-    const partial = `${path}.${process.pid}.partial`;
-    writeFileSync(partial, new Uint8Array(await embedded.arrayBuffer()), { mode: 0o755 });
-    renameSync(partial, path);
+  const dir = mkdtempSync(join(tmpdir(), "atelier-libvips-"));
+  try {
+    const path = join(dir, embedded.name);
+    writeFileSync(path, new Uint8Array(await embedded.arrayBuffer()), { mode: 0o700 });
+    const { dlopen, FFIType } = await import("bun:ffi");
+    dlopen(path, { vips_version: { args: [FFIType.i32], returns: FFIType.i32 } });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  const { dlopen, FFIType } = await import("bun:ffi");
-  dlopen(path, { vips_version: { args: [FFIType.i32], returns: FFIType.i32 } });
 }
 
 /** sharp, or null with the reason it could not load (logged once by the caller). */

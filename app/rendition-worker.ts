@@ -7,19 +7,11 @@
  * embeds it with sharp's addon and libvips (docs/decisions/150-renditions-with-sharp.md).
  */
 import { threadId } from "node:worker_threads";
-import { makeRenditions, type Renditions } from "./domain/media/make-renditions.server";
+import { makeRenditions } from "./domain/media/make-renditions.server";
+import type { RenditionAnswer, RenditionJob } from "./domain/media/rendition-pool.server";
 import { loadSharp } from "./lib/sharp.server";
 
 declare const self: Worker;
-
-export interface RenditionJob {
-  id: number;
-  bytes: Uint8Array;
-}
-
-export type RenditionAnswer =
-  | { id: number; ok: true; renditions: Renditions; threadId: number; ms: number }
-  | { id: number; ok: false; error: string; threadId: number; ms: number };
 
 self.onmessage = async ({ data }: MessageEvent<RenditionJob>) => {
   const t0 = performance.now();

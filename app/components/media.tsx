@@ -2,20 +2,9 @@
 import { lazy, type ReactNode, Suspense, useState } from "react";
 import { cn } from "~/components/ui";
 import { pictureSources, type RenditionInfo } from "~/domain/media/renditions";
+import { isVideoFile, type MediaItem } from "./media-item";
 
-export const isVideoFile = (url: string) => /\.(mp4|webm|mov|m4v)(\?|#|$)/i.test(url);
-export const fileExtension = (url: string) =>
-  url
-    .slice(url.lastIndexOf(".") + 1)
-    .split(/[?#]/)[0]!
-    .toLowerCase();
-
-export interface MediaItem {
-  id: string;
-  url: string;
-  aiType: string;
-  prompt: string;
-}
+export { fileExtension, isVideoFile, type MediaItem } from "./media-item";
 
 /**
  * The result itself: `<video>` for video files, `<img>` otherwise (at its natural aspect ratio). A picture with

@@ -200,7 +200,7 @@ const OPTION_MESSAGE_PATTERNS = [
   "options.<key> must be <what the model accepts>",
 ];
 
-/** The reasons any JSON endpoint may give for its body itself (app/lib/api.server.ts readJsonBody). */
+/** The reasons any JSON endpoint may give for its body itself (app/http/api.server.ts readJsonBody). */
 export const BODY_INVALID_REASONS = [
   "body too large (max 1 MiB)",
   "body is not valid UTF-8",

@@ -4,11 +4,11 @@ import { Button, buttonVariants, Card, DataTable, Field, Notice, PageHeader, Sel
 import { AI_TYPES, PROVIDERS, providerName } from "~/domain/catalog";
 import { adminListModels, adminUpsertModel, ModelUpsertSchema } from "~/domain/catalog/admin.server";
 import { type ImportedInputs, importFal, importReplicate } from "~/domain/catalog/import.server";
+import { fieldErrors } from "~/http/forms";
+import { getGenerationRuntime } from "~/http/generation-runtime.server";
+import { getServices } from "~/http/services.server";
+import { requireUiUser } from "~/http/session.server";
 import { isAppError } from "~/lib/errors";
-import { fieldErrors } from "~/lib/forms";
-import { getGenerationRuntime } from "~/lib/generation-runtime.server";
-import { getServices } from "~/lib/services.server";
-import { requireUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/admin-models";
 
 export const meta: Route.MetaFunction = () => [{ title: "Models — Admin — Atelier" }];

@@ -10,6 +10,7 @@ import { catalogModels } from "#db/schema";
 import {
   AI_TYPES,
   allOfferings,
+  findOffering,
   IMAGE_OPTION_NAMES,
   type Offering,
   type OptionSpec,
@@ -174,7 +175,8 @@ export async function adminListModels(db: Db): Promise<AdminModel[]> {
 
 function lifecycleFor(provider: ProviderName, aiType: "image" | "video", model: string): "sync" | "async" {
   if (provider === "openai") return "sync";
-  if (provider === "google") return aiType === "video" ? "async" : googleLifecycle(model);
+  if (provider === "google")
+    return aiType === "video" ? "async" : googleLifecycle(model, findOffering("video", "google", model) !== undefined);
   return "async";
 }
 

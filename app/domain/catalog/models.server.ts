@@ -1,7 +1,7 @@
 /** `POST /api/models` (docs/catalog.md): the models on sale, each with its price, mode, inputs and options. */
 import { inputsOf, type Offering, offeredModels, typicalSecondsHere } from "~/domain/catalog";
+import type { ProviderRegistry } from "~/domain/generations/registry.server";
 import type { Config } from "~/lib/config.server";
-import type { ProviderRegistry } from "~/providers/registry.server";
 import { type ModelInfo, optionsJsonSchema } from "./json-schema";
 import { ruleOf } from "./pricing";
 

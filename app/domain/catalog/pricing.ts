@@ -6,17 +6,9 @@
  *
  * rounded up to a whole credit and never above MAX_TASK_CREDITS. An option left out counts at its default.
  */
-import type { OptionSpec } from "~/domain/catalog";
+import type { OptionSpec, PriceRule } from "~/providers/offering";
 
-export interface PriceRule {
-  base: number;
-  /** Credits added for an option's value: `{quality: {high: 6, medium: 2}}`. A value not listed adds nothing. */
-  add?: Record<string, Record<string, number>>;
-  /** Credits per unit of a numeric option: `{duration: 2}` is 2 credits per second. */
-  per_unit?: Record<string, number>;
-  /** An integer option that multiplies the whole: `"num_images"`. */
-  multiply_by?: string;
-}
+export type { PriceRule };
 
 /** The most one task can cost: a rule that can quote more is refused when saved, and a quote never exceeds it. */
 export const MAX_TASK_CREDITS = 1_000_000;

@@ -7,8 +7,17 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { RenditionAnswer, RenditionJob } from "../../rendition-worker";
 import type { Renditions } from "./make-renditions.server";
+
+/** A picture posted to the rendition worker (app/rendition-worker.ts) and its answer. */
+export interface RenditionJob {
+  id: number;
+  bytes: Uint8Array;
+}
+
+export type RenditionAnswer =
+  | { id: number; ok: true; renditions: Renditions; threadId: number; ms: number }
+  | { id: number; ok: false; error: string; threadId: number; ms: number };
 
 export const RENDITION_QUEUE = 64;
 export const RENDITION_QUEUE_BYTES = 128 * 1024 * 1024;

@@ -9,13 +9,13 @@ import { assertActivePlan } from "~/domain/catalog/plan.server";
 import { assertCanReserve } from "~/domain/credits/ledger.server";
 import { tasksQueued } from "~/domain/generations/changes.server";
 import { assertNotSuspended, insertPendingTask } from "~/domain/generations/create.server";
+import type { ProviderRegistry } from "~/domain/generations/registry.server";
 import { assertUnpaidAllowance } from "~/domain/generations/unpaid.server";
 import { taskPrice, validateGenerateInput } from "~/domain/generations/validate.server";
 import type { GenerationRow } from "~/domain/generations/views.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { rememberTaskOrigin } from "~/lib/tracing.server";
-import type { ProviderRegistry } from "~/providers/registry.server";
 import { compareTotal, planComparison } from "./compare";
 
 export interface CompareDeps {

@@ -1,8 +1,8 @@
 import { adminInvalid } from "~/domain/admin/admin.server";
 import { redeemCode } from "~/domain/billing/codes.server";
 import { clientIpOf } from "~/domain/demo/access.server";
-import { api, methodNotAllowed } from "~/lib/api.server";
-import { endpoint } from "~/lib/endpoints.server";
+import { api, methodNotAllowed } from "~/http/api.server";
+import { endpoint } from "~/http/endpoints.server";
 import { currentClientIp } from "~/lib/log.server";
 
 const E = endpoint("/api/redeem");

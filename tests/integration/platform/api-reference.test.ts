@@ -5,7 +5,7 @@
  * OpenAPI document and the /docs page are served publicly.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ENDPOINTS, type EndpointPath } from "~/lib/endpoints.server";
+import { ENDPOINTS, type EndpointPath } from "~/http/endpoints.server";
 import { type Auth, Client, uniqueEmail } from "../../support/client";
 import { signUpAdmin } from "../../support/fixtures";
 import { png } from "../../support/images";

@@ -338,5 +338,13 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1796206710960,
     "hash": "13ab07db248ba8319eacc4416ba034b6156192b6e9e95b5fa815bd5e718b5bce"
+  },
+  {
+    "sql": [
+      "ALTER TABLE \"generations\" ADD COLUMN \"renditions\" text;\n"
+    ],
+    "bps": true,
+    "folderMillis": 1796219733055,
+    "hash": "d80154e9573fb109f19f2c608a5e765906018fcff473032e5487b6b613d8cd78"
   }
 ];

@@ -341,5 +341,13 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1796206710778,
     "hash": "b70466326831767b622cb7af66dd6c96eb19803da2244df91ee691afcb630e15"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `generations` ADD `renditions` text;"
+    ],
+    "bps": true,
+    "folderMillis": 1796219732714,
+    "hash": "f037ecedf8a789024f0f928d768978af16b72be8d19cd52a78d8b4ca931b984a"
   }
 ];

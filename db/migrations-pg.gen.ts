@@ -364,5 +364,13 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1796223277153,
     "hash": "ab9e49aadf43cc7938c36320689c6a26908692f5c1cb2fa797655db70a361acd"
+  },
+  {
+    "sql": [
+      "ALTER TABLE \"generations\" ADD COLUMN \"renditions\" text;\n"
+    ],
+    "bps": true,
+    "folderMillis": 1796223574346,
+    "hash": "d80154e9573fb109f19f2c608a5e765906018fcff473032e5487b6b613d8cd78"
   }
 ];

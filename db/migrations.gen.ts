@@ -363,5 +363,13 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1796223276465,
     "hash": "84dea886e6e8f84a84d76ff43b2dbf3b7bd9431f141972ede73b54c3553c513d"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `generations` ADD `renditions` text;"
+    ],
+    "bps": true,
+    "folderMillis": 1796223573910,
+    "hash": "f037ecedf8a789024f0f928d768978af16b72be8d19cd52a78d8b4ca931b984a"
   }
 ];

@@ -52,6 +52,11 @@ export const generations = sqliteTable(
     compareId: text("compare_id"),
     /** A ThumbHash (base64) of the first result picture, drawn blurred until the picture loads; null for videos. */
     placeholder: text("placeholder"),
+    /**
+     * JSON array, one entry per result URL: `{width, height, widths}` once its WebP renditions are stored beside it
+     * (app/domain/media/renditions.ts), null where it has none (a video); null until the derivative has run.
+     */
+    renditions: text("renditions"),
   },
   (t) => [
     index("generations_user_created_idx").on(t.userId, t.createdAt, t.id),

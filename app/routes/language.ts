@@ -1,0 +1,33 @@
+import { redirect } from "react-router";
+import { errorResponse } from "~/lib/api.server";
+import { requireSameOrigin } from "~/lib/csrf.server";
+import { isAppError } from "~/lib/errors";
+import { serializeLanguageCookie } from "~/lib/i18n.server";
+import { isLanguage, LANGUAGE_COOKIE } from "~/lib/languages";
+import { getServices } from "~/lib/services.server";
+import { safeNext } from "~/lib/session.server";
+import type { Route } from "./+types/language";
+
+/**
+ * The language menu's form post (works without JavaScript): remembers the choice in the `lng` cookie and goes back
+ * to the page it came from, without a `?lng=` that would outvote the cookie.
+ */
+export async function action({ request }: Route.ActionArgs) {
+  const { config } = getServices();
+  try {
+    requireSameOrigin(request, config);
+  } catch (error) {
+    if (isAppError(error)) return errorResponse(error, request);
+    throw error;
+  }
+  const form = await request.formData();
+  const lng = form.get(LANGUAGE_COOKIE);
+  const back = new URL(safeNext(String(form.get("redirectTo") ?? ""), "/"), config.publicUrl);
+  back.searchParams.delete(LANGUAGE_COOKIE);
+  if (!isLanguage(lng)) return redirect(back.pathname + back.search);
+  return redirect(back.pathname + back.search + back.hash, {
+    headers: { "Set-Cookie": serializeLanguageCookie(lng, config.publicUrl.startsWith("https:")) },
+  });
+}
+
+export const loader = () => redirect("/");

@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation } from "react-router";
 import { PasskeySignInButton } from "~/components/account/passkey-button";
 import { ProviderButtons } from "~/components/auth/provider-buttons";
@@ -5,19 +6,21 @@ import { AuthCard, Button, Field, Notice } from "~/components/ui";
 import { authErrorMessage, providerErrorMessage } from "~/lib/auth-errors";
 import { authPost } from "~/lib/auth-forms.server";
 import { fieldErrors, SignInSchema } from "~/lib/forms";
+import { getInstance } from "~/lib/i18n.server";
 import { getServices } from "~/lib/services.server";
 import { getUiUser, safeNext } from "~/lib/session.server";
 import { signInProviders } from "~/lib/sign-in-providers.server";
 import type { Route } from "./+types/sign-in";
 
-export const meta: Route.MetaFunction = () => [{ title: "Sign in — Atelier" }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.title }];
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const next = params.get("next");
   if (await getUiUser(request)) throw redirect(safeNext(next));
   const error = params.get("error");
   return {
+    title: getInstance(context).t("auth:signIn.title"),
     next: next ?? "",
     providers: signInProviders(getServices().config),
     providerError: error ? providerErrorMessage(error.slice(0, 100)) : null,
@@ -41,15 +44,16 @@ export async function action({ request }: Route.ActionArgs) {
 export default function SignIn({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   const errors = actionData?.errors ?? {};
+  const { t } = useTranslation("auth");
   return (
     <AuthCard
-      title="Sign in"
-      description="Welcome back — your studio and gallery are waiting."
+      title={t("signIn.heading")}
+      description={t("signIn.description")}
       footer={
         <>
-          No account yet?{" "}
+          {t("signIn.noAccount")}{" "}
           <a className="link" href="/sign-up">
-            Sign up
+            {t("signIn.signUp")}
           </a>
         </>
       }
@@ -61,7 +65,7 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
         {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
         <input type="hidden" name="next" value={loaderData.next} />
         <Field
-          label="Email"
+          label={t("email")}
           name="email"
           type="email"
           autoComplete="email"
@@ -70,7 +74,7 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
           error={errors.email}
         />
         <Field
-          label="Password"
+          label={t("password")}
           name="password"
           type="password"
           autoComplete="current-password"
@@ -79,11 +83,11 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
         />
         <p className="text-sm">
           <a className="link" href="/forgot-password">
-            Forgot your password?
+            {t("signIn.forgot")}
           </a>
         </p>
         <Button type="submit" className="w-full" disabled={busy}>
-          {busy ? "Signing in…" : "Sign in"}
+          {busy ? t("signIn.busy") : t("signIn.submit")}
         </Button>
       </Form>
     </AuthCard>

@@ -1,3 +1,6 @@
+import auth from "./auth";
 import common from "./common";
+import home from "./home";
+import pricing from "./pricing";
 
-export default { common };
+export default { common, home, pricing, auth };

@@ -2,5 +2,6 @@ import auth from "./auth";
 import common from "./common";
 import home from "./home";
 import pricing from "./pricing";
+import studio from "./studio";
 
-export default { common, home, pricing, auth };
+export default { common, home, pricing, auth, studio };

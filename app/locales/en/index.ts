@@ -2,8 +2,9 @@ import auth from "./auth";
 import common from "./common";
 import home from "./home";
 import pricing from "./pricing";
+import studio from "./studio";
 
 /** English: the reference every other language follows, key for key. */
-const en = { common, home, pricing, auth };
+const en = { common, home, pricing, auth, studio };
 export default en;
 export type Resources = typeof en;

@@ -128,3 +128,36 @@ test("the JSON API is never translated", async () => {
   const query = await it.api.post("/api/get-user-info?lng=de", {}, {}, { headers: { cookie: "lng=de" } });
   expect(query.body.message).toBe("no auth, please sign-in");
 });
+
+test("the signed-in studio with lng=fr: the Generate button and the gallery heading in French", async () => {
+  const { cookie } = await it.api.signUp(uniqueEmail("lng-studio"));
+  const html = await page("/studio", { cookie: `${cookie}; lng=fr` });
+  expect(langOf(html)).toBe("fr");
+  // The submit button: its icon, then the label (HTML printed on failure would be ~100 KB: compare booleans).
+  const labels = [...html.matchAll(/<button type="submit"[^>]*>(?:<svg[^>]*>[\s\S]*?<\/svg>)?([^<]+)/g)].map(
+    (m) => m[1],
+  );
+  expect(labels).toContain("Générer");
+  expect(labels).not.toContain("Generate");
+  expect(/<h2 id="history-h"[^>]*>([^<]+)/.exec(html)?.[1]?.trim()).toBe("Votre galerie");
+  expect(html.includes("Your gallery")).toBe(false);
+  // The same account in English without the cookie: the choice is the visitor's, not stored in the session.
+  const en = await page("/studio", { cookie });
+  expect(/<h2 id="history-h"[^>]*>([^<]+)/.exec(en)?.[1]?.trim()).toBe("Your gallery");
+});
+
+test("a studio form answer speaks the page's language (the check-in notice)", async () => {
+  const { cookie } = await it.api.signUp(uniqueEmail("lng-checkin"));
+  const r = await fetch(`${it.server.url}/studio`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      origin: it.server.url,
+      cookie: `${cookie}; lng=de`,
+    },
+    body: new URLSearchParams({ intent: "checkin" }),
+  });
+  expect(r.status).toBe(200);
+  const html = await r.text();
+  expect(/Eingecheckt: 1 Credit gutgeschrieben|Du hast heute schon eingecheckt/.test(html)).toBe(true);
+});

@@ -29,7 +29,9 @@ const other = process.argv[2];
 for (const path of ["/", "/pricing", "/sign-in"]) {
   const now = await pageWeight(ROOT, path);
   const before = other ? await pageWeight(other, path) : null;
-  console.log(`${path}\tJS preloaded ${kb(now)}${before === null ? "" : ` (before: ${kb(before)}, +${kb(now - before)})`}`);
+  console.log(
+    `${path}\tJS preloaded ${kb(now)}${before === null ? "" : ` (before: ${kb(before)}, +${kb(now - before)})`}`,
+  );
 }
 const assets = readdirSync(join(ROOT, "build/client/assets"));
 for (const lng of LANGUAGE_CODES) {

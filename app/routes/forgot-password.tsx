@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { AuthCard, EmailLinkForm, type EmailLinkResult } from "~/components/ui";
-import { authErrorMessage } from "~/lib/auth-errors";
 import { authPost } from "~/lib/auth-forms.server";
+import { localizedAuthError, localizeFieldErrors } from "~/lib/form-messages";
 import { EmailSchema, fieldErrors } from "~/lib/forms";
 import { getInstance } from "~/lib/i18n.server";
 import type { Route } from "./+types/forgot-password";
@@ -13,15 +13,17 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 /** The same answer whether or not the address has an account (better-auth's too). */
-export async function action({ request }: Route.ActionArgs): Promise<EmailLinkResult> {
+export async function action({ request, context }: Route.ActionArgs): Promise<EmailLinkResult> {
+  const { t } = getInstance(context);
   const form = Object.fromEntries(await request.formData());
   const parsed = EmailSchema.safeParse(form);
-  if (!parsed.success) return { errors: fieldErrors(parsed.error), email: String(form.email ?? ""), sent: false };
+  if (!parsed.success)
+    return { errors: localizeFieldErrors(fieldErrors(parsed.error), t), email: String(form.email ?? ""), sent: false };
   const reply = await authPost(request, "/request-password-reset", {
     email: parsed.data.email,
     redirectTo: "/reset-password",
   });
-  if (!reply.ok) return { errors: { form: authErrorMessage(reply) }, email: parsed.data.email, sent: false };
+  if (!reply.ok) return { errors: { form: localizedAuthError(reply, t) }, email: parsed.data.email, sent: false };
   return { errors: {}, email: parsed.data.email, sent: true };
 }
 

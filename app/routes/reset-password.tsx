@@ -1,8 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation } from "react-router";
 import { AuthCard, Button, Field, Notice } from "~/components/ui";
-import { authErrorMessage } from "~/lib/auth-errors";
 import { authPost } from "~/lib/auth-forms.server";
+import { localizedAuthError, localizeFieldErrors } from "~/lib/form-messages";
 import { fieldErrors, ResetPasswordSchema } from "~/lib/forms";
 import { getInstance } from "~/lib/i18n.server";
 import type { Route } from "./+types/reset-password";
@@ -17,15 +17,16 @@ export function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
+  const { t } = getInstance(context);
   const form = Object.fromEntries(await request.formData());
   const parsed = ResetPasswordSchema.safeParse(form);
-  if (!parsed.success) return { errors: fieldErrors(parsed.error) };
+  if (!parsed.success) return { errors: localizeFieldErrors(fieldErrors(parsed.error), t) };
   const reply = await authPost(request, "/reset-password", {
     token: parsed.data.token,
     newPassword: parsed.data.password,
   });
-  if (!reply.ok) return { errors: { form: authErrorMessage(reply) } };
+  if (!reply.ok) return { errors: { form: localizedAuthError(reply, t) } };
   return redirect("/sign-in?notice=password-reset");
 }
 

@@ -3,8 +3,9 @@ import { Form, redirect, useNavigation } from "react-router";
 import { PasskeySignInButton } from "~/components/account/passkey-button";
 import { ProviderButtons } from "~/components/auth/provider-buttons";
 import { AuthCard, Button, Field, Notice } from "~/components/ui";
-import { authErrorMessage, providerErrorMessage } from "~/lib/auth-errors";
+import { providerErrorMessage } from "~/lib/auth-errors";
 import { authPost } from "~/lib/auth-forms.server";
+import { localizedAuthError, localizeFieldErrors } from "~/lib/form-messages";
 import { fieldErrors, SignInSchema } from "~/lib/forms";
 import { getInstance } from "~/lib/i18n.server";
 import { getServices } from "~/lib/services.server";
@@ -27,12 +28,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
+  const { t } = getInstance(context);
   const form = Object.fromEntries(await request.formData());
   const parsed = SignInSchema.safeParse(form);
-  if (!parsed.success) return { errors: fieldErrors(parsed.error), email: String(form.email ?? "") };
+  if (!parsed.success)
+    return { errors: localizeFieldErrors(fieldErrors(parsed.error), t), email: String(form.email ?? "") };
   const reply = await authPost(request, "/sign-in/email", { email: parsed.data.email, password: parsed.data.password });
-  if (!reply.ok) return { errors: { form: authErrorMessage(reply) }, email: parsed.data.email };
+  if (!reply.ok) return { errors: { form: localizedAuthError(reply, t) }, email: parsed.data.email };
   // Two-factor on: no session yet, better-auth's pending sign-in cookie instead; the code is asked next.
   if (reply.data?.twoFactorRedirect) {
     const next = parsed.data.next ? `?next=${encodeURIComponent(parsed.data.next)}` : "";

@@ -4,9 +4,9 @@ import { CaptchaWidget } from "~/components/auth/captcha-widget";
 import { ProviderButtons } from "~/components/auth/provider-buttons";
 import { AuthCard, Button, Field, Notice } from "~/components/ui";
 import { inviterOf } from "~/domain/billing/orders.server";
-import { authErrorMessage } from "~/lib/auth-errors";
 import { authPost } from "~/lib/auth-forms.server";
 import { CAPTCHA_HEADER, captchaTokenOf, captchaWidgetOf } from "~/lib/captcha.server";
+import { localizedAuthError, localizeFieldErrors } from "~/lib/form-messages";
 import { fieldErrors, SignUpSchema } from "~/lib/forms";
 import { getInstance } from "~/lib/i18n.server";
 import { getServices } from "~/lib/services.server";
@@ -29,12 +29,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
+  const { t } = getInstance(context);
   const form = Object.fromEntries(await request.formData());
   const parsed = SignUpSchema.safeParse(form);
   if (!parsed.success)
     return {
-      errors: fieldErrors(parsed.error),
+      errors: localizeFieldErrors(fieldErrors(parsed.error), t),
       values: { name: String(form.name ?? ""), email: String(form.email ?? "") },
     };
   // `ref` travels with the body; the user-create hook resolves it to invited_by. The captcha widget's token goes
@@ -47,7 +48,10 @@ export async function action({ request }: Route.ActionArgs) {
     token ? { [CAPTCHA_HEADER]: token } : {},
   );
   if (!reply.ok)
-    return { errors: { form: authErrorMessage(reply) }, values: { name: parsed.data.name, email: parsed.data.email } };
+    return {
+      errors: { form: localizedAuthError(reply, t) },
+      values: { name: parsed.data.name, email: parsed.data.email },
+    };
   // Without a mail transport sign-up signs in; with one, the account waits for its verified address
   // (and a taken address gets the very same answer: its owner is mailed instead).
   if (reply.headers.has("set-cookie")) return redirect("/studio", { headers: reply.headers });

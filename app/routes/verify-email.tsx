@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { AuthCard, buttonVariants, EmailLinkForm, type EmailLinkResult, Notice } from "~/components/ui";
 import { authErrorMessage } from "~/lib/auth-errors";
 import { authGet, authPost } from "~/lib/auth-forms.server";
+import { localizedAuthError, localizeFieldErrors } from "~/lib/form-messages";
 import { EmailSchema, fieldErrors } from "~/lib/forms";
 import { getInstance } from "~/lib/i18n.server";
 import { getUiUser } from "~/lib/session.server";
@@ -23,13 +24,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** Another link: the same answer whether or not the address has an account waiting. */
-export async function action({ request }: Route.ActionArgs): Promise<EmailLinkResult> {
+export async function action({ request, context }: Route.ActionArgs): Promise<EmailLinkResult> {
+  const { t } = getInstance(context);
   const form = Object.fromEntries(await request.formData());
   const parsed = EmailSchema.safeParse(form);
-  if (!parsed.success) return { errors: fieldErrors(parsed.error), email: String(form.email ?? ""), sent: false };
+  if (!parsed.success)
+    return { errors: localizeFieldErrors(fieldErrors(parsed.error), t), email: String(form.email ?? ""), sent: false };
   const reply = await authPost(request, "/send-verification-email", { email: parsed.data.email });
   if (!reply.ok && reply.status === 429)
-    return { errors: { form: authErrorMessage(reply) }, email: parsed.data.email, sent: false };
+    return { errors: { form: localizedAuthError(reply, t) }, email: parsed.data.email, sent: false };
   return { errors: {}, email: parsed.data.email, sent: true };
 }
 

@@ -1,10 +1,11 @@
 import auth from "./auth";
 import common from "./common";
+import forms from "./forms";
 import home from "./home";
 import pricing from "./pricing";
 import studio from "./studio";
 
 /** English: the reference every other language follows, key for key. */
-const en = { common, home, pricing, auth, studio };
+const en = { common, home, pricing, auth, studio, forms };
 export default en;
 export type Resources = typeof en;

@@ -1,7 +1,8 @@
 import auth from "./auth";
 import common from "./common";
+import forms from "./forms";
 import home from "./home";
 import pricing from "./pricing";
 import studio from "./studio";
 
-export default { common, home, pricing, auth, studio };
+export default { common, home, pricing, auth, studio, forms };

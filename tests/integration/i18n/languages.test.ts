@@ -161,3 +161,26 @@ test("a studio form answer speaks the page's language (the check-in notice)", as
   const html = await r.text();
   expect(/Eingecheckt: 1 Credit gutgeschrieben|Du hast heute schon eingecheckt/.test(html)).toBe(true);
 });
+
+const postForm = (path: string, body: Record<string, string>, cookie: string) =>
+  fetch(`${it.server.url}${path}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: it.server.url, cookie },
+    body: new URLSearchParams(body),
+  }).then(async (r) => ({ status: r.status, html: await r.text() }));
+
+test("form answers in the page's language: field errors and a wrong password", async () => {
+  const bad = await postForm("/sign-up", { name: "", email: "not-an-address", password: "short" }, "lng=de");
+  expect(bad.status).toBe(200);
+  for (const text of ["Gib deinen Namen ein", "Gib eine gültige E-Mail-Adresse ein", "Mindestens 8 Zeichen"])
+    expect(bad.html.includes(text)).toBe(true);
+  expect(bad.html.includes("Enter a valid email address")).toBe(false);
+  const email = uniqueEmail("lng-wrong");
+  await it.api.signUp(email);
+  const wrong = await postForm("/sign-in", { email, password: "not-the-password" }, "lng=ja");
+  expect(wrong.html.includes("メールアドレスまたはパスワードが正しくありません。")).toBe(true);
+  // English without a choice: the messages the forms always had.
+  const en = await postForm("/sign-in", { email, password: "not-the-password" }, "");
+  expect(en.html.includes("Email or password is incorrect.")).toBe(true);
+});

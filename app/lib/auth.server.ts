@@ -42,6 +42,7 @@ import { authPluginsOf } from "./auth-plugins.server";
 import { readBodyCapped } from "./body.server";
 import type { Clock } from "./clock";
 import { type Config, requireAuthSecret } from "./config.server";
+import { languageOfHeaders } from "./i18n.server";
 import { currentClientIp, log } from "./log.server";
 import { createMailer, type Mail, type Mailer, sendInBackground } from "./mail.server";
 import { publicOriginAliases } from "./origins";
@@ -247,6 +248,7 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
         inviteCode: { type: "string", input: false, required: false },
         invitedBy: { type: "string", input: false, required: false },
         isAffiliate: { type: "boolean", input: false, required: false, defaultValue: false },
+        language: { type: "string", input: false, required: false },
       },
     },
     advanced: {
@@ -384,6 +386,7 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
                 inviteCode: newInviteCode(),
                 invitedBy: await referrerOf(db, ref),
                 isAffiliate: false,
+                language: languageOfHeaders(ctx?.headers ?? ctx?.request?.headers),
               },
             };
           },

@@ -84,3 +84,44 @@ export async function instanceFor(context: Readonly<RouterContextProvider> | und
   }
   return englishInstance();
 }
+
+/** The best of our languages for an Accept-Language header: exact tags first, then the base language, by q-order. */
+export function fromAcceptLanguage(header: string | null | undefined): Language | null {
+  if (!header) return null;
+  const wanted = header
+    .split(",")
+    .map((part, order) => {
+      const [tag = "", ...params] = part.trim().split(";");
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+      return { tag: tag.trim().toLowerCase(), q: q ? Number(q.slice(2)) : 1, order };
+    })
+    .filter((w) => w.tag && w.tag !== "*" && w.q > 0)
+    .sort((a, b) => b.q - a.q || a.order - b.order);
+  for (const { tag } of wanted) {
+    const exact = LANGUAGE_CODES.find((code) => code.toLowerCase() === tag);
+    if (exact) return exact;
+    const base = tag.split("-")[0];
+    const near = LANGUAGE_CODES.find((code) => code.toLowerCase().split("-")[0] === base);
+    if (near) return near;
+  }
+  return null;
+}
+
+/** A request's language outside the page layout (sign-up's hook: the account's language): cookie, then header. */
+export function languageOfHeaders(headers: Headers | undefined): Language | null {
+  if (!headers) return null;
+  return readLanguageCookie(headers.get("cookie")) ?? fromAcceptLanguage(headers.get("accept-language"));
+}
+
+const fixed = new Map<Language, i18n>();
+/** A translator for one language (e-mails, which go out with no request of the recipient's). */
+export function translatorFor(lng: string | null | undefined): i18n["t"] {
+  const language = isLanguage(lng) ? lng : DEFAULT_LANGUAGE;
+  let instance = fixed.get(language);
+  if (!instance) {
+    instance = i18next.createInstance({ ...I18N_OPTIONS, lng: language, initAsync: false });
+    void instance.init();
+    fixed.set(language, instance);
+  }
+  return instance.t;
+}

@@ -1,11 +1,12 @@
 import { redirect } from "react-router";
+import { setUserLanguage } from "~/domain/users/language.server";
 import { errorResponse } from "~/lib/api.server";
 import { requireSameOrigin } from "~/lib/csrf.server";
 import { isAppError } from "~/lib/errors";
 import { serializeLanguageCookie } from "~/lib/i18n.server";
 import { isLanguage, LANGUAGE_COOKIE } from "~/lib/languages";
 import { getServices } from "~/lib/services.server";
-import { safeNext } from "~/lib/session.server";
+import { getUiUser, safeNext } from "~/lib/session.server";
 import type { Route } from "./+types/language";
 
 /**
@@ -25,6 +26,9 @@ export async function action({ request }: Route.ActionArgs) {
   const back = new URL(safeNext(String(form.get("redirectTo") ?? ""), "/"), config.publicUrl);
   back.searchParams.delete(LANGUAGE_COOKIE);
   if (!isLanguage(lng)) return redirect(back.pathname + back.search);
+  // Signed in: the account's language too, so its e-mails follow the choice.
+  const ui = await getUiUser(request);
+  if (ui) await setUserLanguage(getServices().db, ui.user.id, lng);
   return redirect(back.pathname + back.search + back.hash, {
     headers: { "Set-Cookie": serializeLanguageCookie(lng, config.publicUrl.startsWith("https:")) },
   });

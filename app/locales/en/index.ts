@@ -1,11 +1,12 @@
 import auth from "./auth";
 import common from "./common";
+import emails from "./emails";
 import forms from "./forms";
 import home from "./home";
 import pricing from "./pricing";
 import studio from "./studio";
 
 /** English: the reference every other language follows, key for key. */
-const en = { common, home, pricing, auth, studio, forms };
+const en = { common, home, pricing, auth, studio, forms, emails };
 export default en;
 export type Resources = typeof en;

@@ -184,3 +184,12 @@ test("form answers in the page's language: field errors and a wrong password", a
   const en = await postForm("/sign-in", { email, password: "not-the-password" }, "");
   expect(en.html.includes("Email or password is incorrect.")).toBe(true);
 });
+
+test("the feedback page and its answer in the page's language", async () => {
+  const { cookie } = await it.api.signUp(uniqueEmail("lng-feedback"));
+  const html = await page("/feedback", { cookie: `${cookie}; lng=es` });
+  expect(h1Of(html)).toBe("Comentarios");
+  expect(html.includes("¿Qué te parece Atelier hasta ahora?")).toBe(true);
+  const sent = await postForm("/feedback", { content: "Muy bien", rating: "5" }, `${cookie}; lng=es`);
+  expect(sent.html.includes("¡Gracias! Hemos recibido tus comentarios.")).toBe(true);
+});

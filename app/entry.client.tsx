@@ -4,7 +4,7 @@ import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
 import { DEFAULT_LANGUAGE, isLanguage } from "~/lib/languages";
-import { loadMessages } from "~/locales/client";
+import { loadMessages } from "~/lib/locales/client";
 
 // The server rendered the page in <html lang>; load that language's messages (one chunk) before hydrating, so the
 // first client render matches the server's and nothing flashes in another language.

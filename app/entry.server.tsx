@@ -3,11 +3,11 @@ import { renderToReadableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from "react-router";
+import { documentCspExtras, newNonce, setDocumentHeaders } from "./http/security-headers.server";
+import { initServices } from "./http/services.server";
 import { getConfig, requireAuthSecret } from "./lib/config.server";
 import { instanceFor } from "./lib/i18n.server";
 import { log } from "./lib/log.server";
-import { documentCspExtras, newNonce, setDocumentHeaders } from "./lib/security-headers.server";
-import { initServices } from "./lib/services.server";
 
 // The CLI (serve, migrate, admin, backup, version) lives in the server bundle,
 // so the HTTP server, the job runner and the routes share one copy of every module.

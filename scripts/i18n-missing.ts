@@ -5,8 +5,8 @@
  * Exits 1 when anything is listed.
  */
 import { isLanguage, LANGUAGE_CODES } from "~/lib/languages";
-import { compareMessages } from "~/locales/parity";
-import { RESOURCES } from "~/locales/resources.server";
+import { compareMessages } from "~/lib/locales/parity";
+import { RESOURCES } from "~/lib/locales/resources.server";
 
 const asked = process.argv.slice(2);
 const unknown = asked.filter((a) => !isLanguage(a));

@@ -86,6 +86,25 @@ export const MODULES: Record<string, { mutate: string[]; tests: string[]; env?: 
       "tests/unit/generations/lifecycle.test.ts",
     ],
   },
+  // Uploads judged by their bytes: sniffing, size limits, the container walks and the metadata allow-list.
+  "upload-judging": {
+    mutate: ["app/domain/files/image.server.ts"],
+    tests: [
+      "tests/unit/files/inspect.test.ts",
+      "tests/unit/files/metadata.test.ts",
+      "tests/unit/files/orientation.test.ts",
+    ],
+  },
+  // A PNG's data against its header's size, and the sampler that decodes only what passes it.
+  "png-bounds": {
+    mutate: ["app/lib/png-data.server.ts", "app/lib/picture-sample.server.ts"],
+    tests: ["tests/unit/lib/png-data.test.ts", "tests/unit/lib/picture-sample.test.ts"],
+  },
+  // Request bodies: the server's bound (declared and chunked) and the capped stream reader.
+  "body-bounds": {
+    mutate: ["app/server/request-body.server.ts", "app/lib/body.server.ts"],
+    tests: ["tests/unit/platform/request-body.test.ts"],
+  },
 };
 
 const wanted = process.argv.slice(2).filter((a) => a !== "--");

@@ -13,13 +13,30 @@ export async function readBodyCapped(request: Request, max: number): Promise<Uin
   return readStreamCapped(body, max);
 }
 
-/** A body stream's bytes, read chunk by chunk; null (and the stream cancelled) once it passes `max` bytes. */
+/**
+ * Bun's own ceiling on a request body (Bun.serve `maxRequestBodySize`, app/server/http.server.ts). A chunked body is
+ * received ahead of the reader, so a fast sender can pass that ceiling before the route's own cap is counted: the
+ * read then fails with this error (and Bun has answered 413 on the connection). It is the same "too large".
+ */
+const TRANSPORT_CEILING = /maxRequestBodySize/;
+
+/**
+ * A body stream's bytes, read chunk by chunk; null (and the stream cancelled) once it passes `max` bytes, or once
+ * the server's transport ceiling refuses it. Other read errors (the client went away) are thrown.
+ */
 export async function readStreamCapped(body: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array | null> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    let step: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      step = await reader.read();
+    } catch (error) {
+      if (error instanceof Error && TRANSPORT_CEILING.test(error.message)) return null;
+      throw error;
+    }
+    const { done, value } = step;
     if (done) break;
     size += value.byteLength;
     if (size > max) {

@@ -1,4 +1,4 @@
-import type { Resources } from "~/locales/en";
+import type { Resources } from "~/lib/locales/en";
 
 // t("…") keys are checked against English's messages at type-check time.
 declare module "i18next" {

@@ -6,7 +6,7 @@
 import i18next, { type InitOptions, type i18n } from "i18next";
 import type { Cookie, RouterContextProvider } from "react-router";
 import { createI18nextMiddleware } from "remix-i18next";
-import { RESOURCES } from "~/locales/resources.server";
+import { RESOURCES } from "~/lib/locales/resources.server";
 import {
   DEFAULT_LANGUAGE,
   isLanguage,

@@ -1,6 +1,6 @@
 /**
- * The languages the web app speaks (docs/languages.md). Adding one: a folder of message files in app/locales/<code>/,
- * one line here and one in app/locales/client.ts and app/locales/resources.server.ts.
+ * The languages the web app speaks (docs/languages.md). Adding one: a folder of message files in app/lib/locales/<code>/,
+ * one line here and one in app/lib/locales/client.ts and app/lib/locales/resources.server.ts.
  * The JSON API never follows these: its messages are the spec's, in English.
  */
 export const LANGUAGES = [

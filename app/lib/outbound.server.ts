@@ -13,7 +13,9 @@
  *   replaced by the IP; `Host` and TLS SNI / certificate name stay the real
  *   name), so a second DNS answer cannot swap in another address (rebinding).
  * - Redirects are followed by hand, each hop checked again, at most
- *   `maxRedirects` (0: a 3xx is returned as is — webhooks).
+ *   `maxRedirects` (0: a 3xx is returned as is — webhooks). With `httpsOnly`
+ *   (input URLs) every hop must be https: a redirect to http:// is refused
+ *   before it is followed, so nothing travels in plain text.
  * - IPv6 outside 2000::/3 — where all global unicast space lies — is refused
  *   (IPv4-compatible `::a.b.c.d` and the like).
  * - An address this server holds itself (any network interface's, public ones
@@ -41,6 +43,8 @@ export interface OutboundOptions {
   signal?: AbortSignal;
   /** Redirects followed, each hop checked. 0: the 3xx answer is returned unfollowed. Default 3. */
   maxRedirects?: number;
+  /** Every hop must be https (the first URL and every redirect); a plain-http one is refused unfetched. */
+  httpsOnly?: boolean;
   /** OUTBOUND_ALLOW_PRIVATE: admit loopback/private/CGNAT targets (tests, fakes on 127.0.0.1). */
   allowPrivate?: boolean;
   /** DNS (tests pass a fake). */
@@ -225,6 +229,11 @@ export async function safeFetch(input: string, opts: OutboundOptions = {}): Prom
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(opts.headers ?? {})) headers[k.toLowerCase()] = v;
   for (let hop = 0; ; hop++) {
+    if (opts.httpsOnly && url.protocol !== "https:")
+      throw new OutboundRefused(
+        hop === 0 ? "only https:// URLs are allowed" : `a redirect to ${url.protocol}// is not allowed (https only)`,
+        url.href,
+      );
     const ip = await checkedAddress(url, opts);
     const target = new URL(url.href);
     target.hostname = ip.includes(":") ? `[${ip}]` : ip;

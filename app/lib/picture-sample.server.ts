@@ -6,6 +6,7 @@
  * (app/domain/generations/placeholder.server.ts).
  */
 import { decodeJpg, decodePng, decodeWebP, type MemoryImage } from "image-in-browser";
+import { checkPngDataSync } from "./png-data.server";
 
 /** A sampled picture: `channels` bytes a pixel, row by row. */
 export interface Sampled {
@@ -25,10 +26,17 @@ export interface SampleOptions {
   matte?: number;
 }
 
-function decode(bytes: Uint8Array, contentType: string): MemoryImage | undefined {
+/**
+ * A PNG is decoded only when its header's pixels are within `maxPixels`, it is not animated, and its data inflates
+ * to no more than the header declares (app/lib/png-data.server.ts): the decoder itself inflates without a bound.
+ */
+function decode(bytes: Uint8Array, contentType: string, maxPixels: number): MemoryImage | undefined {
   switch (contentType) {
-    case "image/png":
+    case "image/png": {
+      const { header, animated } = checkPngDataSync(bytes);
+      if (animated || header.width * header.height > maxPixels) return undefined;
       return decodePng({ data: bytes });
+    }
     case "image/jpeg":
       return decodeJpg({ data: bytes });
     case "image/webp":
@@ -42,7 +50,7 @@ function decode(bytes: Uint8Array, contentType: string): MemoryImage | undefined
 export function samplePicture(bytes: Uint8Array, contentType: string, opts: SampleOptions): Sampled | null {
   let image: MemoryImage | undefined;
   try {
-    image = decode(bytes, contentType);
+    image = decode(bytes, contentType, opts.maxPixels);
   } catch {
     return null;
   }

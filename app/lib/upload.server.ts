@@ -8,7 +8,7 @@ import { readBodyCapped } from "./body.server";
 import { AppError } from "./errors";
 
 /** Room for the boundary lines and part headers around the files and fields. */
-const FRAMING_BYTES = 16 * 1024;
+export const FRAMING_BYTES = 16 * 1024;
 
 const ONE_FILE = "send multipart/form-data with one field named file";
 
@@ -36,6 +36,9 @@ export async function fileBytes(file: File, maxBytes: number): Promise<Uint8Arra
   if (file.size > maxBytes) throw new AppError("FILE_TOO_LARGE", { max: maxBytes });
   return new Uint8Array(await file.arrayBuffer());
 }
+
+/** The largest body POST /api/files reads: one file and its framing. */
+export const uploadBodyBytes = (maxBytes: number) => maxBytes + FRAMING_BYTES;
 
 export async function readUploadedFile(request: Request, maxBytes: number): Promise<Uint8Array> {
   const form = await readMultipartForm(request, { maxFileBytes: maxBytes, files: 1, reason: ONE_FILE });

@@ -1,8 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { AuthCard, EmailLinkForm, type EmailLinkResult } from "~/components/ui";
-import { authPost } from "~/lib/auth-forms.server";
-import { localizedAuthError, localizeFieldErrors } from "~/lib/form-messages";
-import { EmailSchema, fieldErrors } from "~/lib/forms";
+import { authPost } from "~/http/auth-forms.server";
+import { localizedAuthError, localizeFieldErrors } from "~/http/form-messages";
+import { EmailSchema, fieldErrors } from "~/http/forms";
+import { authErrorMessage } from "~/lib/auth-errors";
 import { getInstance } from "~/lib/i18n.server";
 import type { Route } from "./+types/forgot-password";
 

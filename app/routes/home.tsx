@@ -2,8 +2,8 @@ import { Clapperboard, Coins, KeyRound, Sparkles } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Link, redirect } from "react-router";
 import { buttonVariants } from "~/components/ui";
+import { getUiUser } from "~/http/session.server";
 import { getInstance } from "~/lib/i18n.server";
-import { getUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [

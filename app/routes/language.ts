@@ -1,12 +1,12 @@
 import { redirect } from "react-router";
 import { setUserLanguage } from "~/domain/users/language.server";
-import { errorResponse } from "~/lib/api.server";
-import { requireSameOrigin } from "~/lib/csrf.server";
+import { errorResponse } from "~/http/api.server";
+import { requireSameOrigin } from "~/http/csrf.server";
+import { getServices } from "~/http/services.server";
+import { getUiUser, safeNext } from "~/http/session.server";
 import { isAppError } from "~/lib/errors";
 import { serializeLanguageCookie } from "~/lib/i18n.server";
 import { isLanguage, LANGUAGE_COOKIE } from "~/lib/languages";
-import { getServices } from "~/lib/services.server";
-import { getUiUser, safeNext } from "~/lib/session.server";
 import type { Route } from "./+types/language";
 
 /**

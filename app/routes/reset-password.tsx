@@ -1,9 +1,10 @@
 import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation } from "react-router";
 import { AuthCard, Button, Field, Notice } from "~/components/ui";
-import { authPost } from "~/lib/auth-forms.server";
-import { localizedAuthError, localizeFieldErrors } from "~/lib/form-messages";
-import { fieldErrors, ResetPasswordSchema } from "~/lib/forms";
+import { authPost } from "~/http/auth-forms.server";
+import { localizedAuthError, localizeFieldErrors } from "~/http/form-messages";
+import { fieldErrors, ResetPasswordSchema } from "~/http/forms";
+import { authErrorMessage } from "~/lib/auth-errors";
 import { getInstance } from "~/lib/i18n.server";
 import type { Route } from "./+types/reset-password";
 

@@ -1,11 +1,11 @@
 import { useTranslation } from "react-i18next";
 import { AuthCard, buttonVariants, EmailLinkForm, type EmailLinkResult, Notice } from "~/components/ui";
+import { authGet, authPost } from "~/http/auth-forms.server";
+import { localizedAuthError, localizeFieldErrors } from "~/http/form-messages";
+import { EmailSchema, fieldErrors } from "~/http/forms";
+import { getUiUser } from "~/http/session.server";
 import { authErrorMessage } from "~/lib/auth-errors";
-import { authGet, authPost } from "~/lib/auth-forms.server";
-import { localizedAuthError, localizeFieldErrors } from "~/lib/form-messages";
-import { EmailSchema, fieldErrors } from "~/lib/forms";
 import { getInstance } from "~/lib/i18n.server";
-import { getUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/verify-email";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.title }];
@@ -17,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const signedIn = Boolean(await getUiUser(request));
   if (!token) return { title, state: "ask" as const, signedIn, error: null };
   // Through the HTTP handler with the visitor's cookie: a link opened by someone not signed in to the account
-  // takes the account back (app/lib/auth.server.ts).
+  // takes the account back (app/http/auth.server.ts).
   const reply = await authGet(request, `/verify-email?token=${encodeURIComponent(token)}`);
   if (reply.ok) return { title, state: "verified" as const, signedIn, error: null };
   return { title, state: "failed" as const, signedIn, error: authErrorMessage(reply) };

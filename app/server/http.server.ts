@@ -5,20 +5,22 @@
  */
 
 import { createRequestHandler, type ServerBuild } from "react-router";
-import { errorResponse } from "~/lib/api.server";
+import { errorResponse } from "~/http/api.server";
+import { setBaselineHeaders } from "~/http/security-headers.server";
+import { closeServices, initServices } from "~/http/services.server";
 import { describeDatabase, getConfig, requireAuthSecret } from "~/lib/config.server";
 import { AppError } from "~/lib/errors";
 import { flushAccessLog, log, requestContext } from "~/lib/log.server";
 import { checkMailerInBackground, createMailer } from "~/lib/mail.server";
 import { getMetrics } from "~/lib/metrics.server";
 import { publicOriginAliases } from "~/lib/origins";
-import { setBaselineHeaders } from "~/lib/security-headers.server";
-import { closeServices, initServices } from "~/lib/services.server";
 import { beginShutdown } from "~/lib/shutdown.server";
 import { annotate, tracingOn, withSpan } from "~/lib/tracing.server";
+import { uploadBodyBytes } from "~/lib/upload.server";
 import { APP_VERSION } from "~/lib/version";
 import { CliError } from "./cli-error";
 import { compressResponse } from "./compression.server";
+import { bodyBound, boundRequestBody, transportLimit } from "./request-body.server";
 import { routeLabeler } from "./route-labels.server";
 import { type StaticFile, staticFilesFrom, staticResponse } from "./static-files.server";
 
@@ -141,14 +143,15 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
   const tracing = tracingOn();
   const routeOf = routeLabeler(build);
   const https = publicOrigin.startsWith("https:");
+  const maxBody = bodyBound(config.FILE_MAX_BYTES);
 
   const server = listen(config, {
     port: config.PORT,
     hostname: config.HOST,
-    // Bodies are limited to 1 MiB per endpoint; this is the transport ceiling, raised for uploads (two files of
-    // FILE_MAX_BYTES, an image edit's picture and mask, plus the multipart framing; app/lib/upload.server.ts counts
-    // each route's own bytes).
-    maxRequestBodySize: Math.max(8 * 1024 * 1024, 2 * config.FILE_MAX_BYTES + 64 * 1024),
+    // Bodies are limited to 1 MiB per endpoint; the server's bound is raised for uploads (two files of FILE_MAX_BYTES,
+    // an image edit's picture and mask, plus the multipart framing; app/lib/upload.server.ts counts each route's own
+    // bytes) and answered by request-body.server.ts; Bun's ceiling is only its backstop.
+    maxRequestBodySize: transportLimit(config.FILE_MAX_BYTES),
     idleTimeout: 120,
     async fetch(request, server) {
       const t0 = performance.now();
@@ -156,13 +159,18 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
       const requestId = incoming && SAFE_ID.test(incoming) ? incoming : crypto.randomUUID();
       const url = URL.parse(request.url);
       let response: Response;
+      // A chunked upload is answered as soon as it passes its route's own bound (one file for POST /api/files).
+      const bound = url?.pathname === "/api/files" ? uploadBodyBytes(config.FILE_MAX_BYTES) : maxBody;
+      const bounded = url ? await boundRequestBody(request, bound, config.FILE_MAX_BYTES) : request;
       if (!url) {
         // No usable Host (an HTTP/1.0 request with `Host:` empty): nothing to route, and nothing to alert about.
         response = errorResponse(new AppError("INVALID_PARAMS", { reason: "bad request URL or Host header" }));
         response = new Response(response.body, { status: 400, headers: response.headers });
+      } else if (bounded instanceof AppError) {
+        response = errorResponse(bounded);
       } else if ((request.method === "GET" || request.method === "HEAD") && files.has(url.pathname)) {
         response = staticResponse(request, files.get(url.pathname)!);
-      } else if (!url.pathname.startsWith("/api/") && (await formHasNul(request))) {
+      } else if (!url.pathname.startsWith("/api/") && (await formHasNul(bounded))) {
         // Refused before any action reads it: PostgreSQL cannot hold a NUL in text (the JSON API refuses it too).
         response = new Response("Bad Request: a form field contains a NUL character\n", {
           status: 400,
@@ -170,7 +178,7 @@ export async function serve(build: ServerBuild, opts: { clientDir: string; stati
         });
       } else {
         const route = direct.get(url.pathname);
-        const publicRequest = atPublicOrigin(request, url, publicOrigin, publicAliases);
+        const publicRequest = atPublicOrigin(bounded, url, publicOrigin, publicAliases);
         // The peer address only when something asks (demo limits, auth throttling): most requests never do.
         const context = {
           requestId,

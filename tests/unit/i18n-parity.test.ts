@@ -1,8 +1,8 @@
 /** Every language has every key English has, no key English lacks, its own plural forms and the same placeholders. */
 import { describe, expect, test } from "bun:test";
 import { LANGUAGE_CODES } from "~/lib/languages";
-import { compareMessages } from "~/locales/parity";
-import { RESOURCES } from "~/locales/resources.server";
+import { compareMessages } from "~/lib/locales/parity";
+import { RESOURCES } from "~/lib/locales/resources.server";
 
 const en = RESOURCES.en;
 

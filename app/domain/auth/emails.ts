@@ -1,6 +1,6 @@
 /**
  * The account e-mails Atelier sends (plain text; the links are the point), in the recipient's language: the account's
- * (chosen at sign-up, changed with the language menu), else English. Texts: app/locales/<lng>/emails.ts.
+ * (chosen at sign-up, changed with the language menu), else English. Texts: app/lib/locales/<lng>/emails.ts.
  */
 import { translatorFor } from "~/lib/i18n.server";
 import type { Mail } from "~/lib/mail.server";
@@ -43,6 +43,7 @@ ${t("emails:reset.body")}
 ${link}
 
 ${t("emails:reset.expiry", { hours: RESET_LINK_HOURS })}
+${t("emails:reset.alsoRemoves")}
 
 ${t("emails:reset.notYou")}
 `,

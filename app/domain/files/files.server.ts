@@ -13,7 +13,7 @@ import type { Config } from "~/lib/config.server";
 import { AppError } from "~/lib/errors";
 import { log } from "~/lib/log.server";
 import type { FileStore } from "~/storage/files.server";
-import { extensionOf, ImageRefused, type ImageType, inspectImage } from "./image.server";
+import { extensionOf, ImageRefused, type ImageType, type InspectedImage, judgeImage } from "./image.server";
 import { fileUrl } from "./links.server";
 
 export type FileRow = typeof files.$inferSelect;
@@ -71,9 +71,9 @@ export async function storeFile(
   const { db, clock, store, config } = deps;
   if (args.bytes.byteLength > config.FILE_MAX_BYTES)
     throw new AppError("FILE_TOO_LARGE", { max: config.FILE_MAX_BYTES });
-  let image: ReturnType<typeof inspectImage>;
+  let image: InspectedImage;
   try {
-    image = inspectImage(args.bytes);
+    image = await judgeImage(args.bytes);
   } catch (error) {
     if (error instanceof ImageRefused) throw new AppError("FILE_REFUSED", { reason: error.reason });
     throw error;

@@ -3,13 +3,16 @@
  * WebP, whatever the name or declared type says. The dimensions are read from the header first (image-size), so a
  * decompression bomb (a 100,000 × 100,000 header over a few bytes) is refused before anything else is looked at;
  * then the container is walked to its end marker, so a truncated or malformed file is refused too. Nothing is
- * decoded. What is stored is the walk's output: metadata that can locate or identify someone (JPEG APP1 Exif/XMP,
- * APP13 IPTC, comments; PNG eXIf and text chunks; WebP EXIF/XMP chunks) and every byte after the end marker are
- * left out, which also drops what a polyglot appends after the picture. A JPEG's Exif Orientation alone is kept, in
- * a minimal Exif segment of its own, and the width and height reported are the picture as shown
+ * decoded. What is stored is the walk's output, by an allow-list (docs/decisions/141-metadata-allow-list.md): the
+ * segments and chunks that draw the picture (pixels, palette, transparency, tables) and its colour space (an ICC
+ * profile, PNG's sRGB/gAMA/cHRM/cICP, JPEG's Adobe transform) are kept; every other one (Exif, XMP, IPTC, C2PA/JUMBF,
+ * comments, text, dates, thumbnails, maker segments, whatever a later standard adds) and every byte after the end
+ * marker are left out, which also drops what a polyglot appends after the picture. A JPEG's Exif Orientation alone
+ * is kept, in a minimal Exif segment of its own, and the width and height reported are the picture as shown
  * (docs/decisions/128-jpeg-orientation-kept.md).
  */
 import { imageSize } from "image-size";
+import { checkPngData, PngDataRefused } from "~/lib/png-data.server";
 
 export type ImageType = "image/png" | "image/jpeg" | "image/webp";
 
@@ -88,6 +91,29 @@ export function inspectImage(bytes: Uint8Array, limits: ImageLimits = DEFAULT_IM
   return { contentType: type, width, height, orientation: 1, bytes: cleaned };
 }
 
+/** How long a PNG's data may take to inflate at upload (a 40 MP one takes about 0.3 s on a busy core). */
+export const PNG_DATA_TIMEOUT_MS = 5_000;
+
+/**
+ * inspectImage, then a PNG's pixel data inflated against its header's size (app/lib/png-data.server.ts) off the
+ * main thread: a decompression bomb is refused here, before it is stored.
+ */
+export async function judgeImage(
+  bytes: Uint8Array,
+  limits: ImageLimits = DEFAULT_IMAGE_LIMITS,
+): Promise<InspectedImage> {
+  const image = inspectImage(bytes, limits);
+  if (image.contentType === "image/png") {
+    try {
+      await checkPngData(image.bytes, { timeoutMs: PNG_DATA_TIMEOUT_MS });
+    } catch (error) {
+      if (error instanceof PngDataRefused) throw new ImageRefused(error.reason);
+      throw error;
+    }
+  }
+  return image;
+}
+
 function ascii(b: Uint8Array, at: number, n: number): string {
   let s = "";
   for (let i = 0; i < n; i++) s += String.fromCharCode(b[at + i] ?? 0);
@@ -113,8 +139,22 @@ function concat(parts: Uint8Array[]): Uint8Array {
 
 const TRUNCATED = "truncated or malformed image";
 
-/** PNG chunks that carry text or Exif: never needed to show the picture. */
-const PNG_DROP = new Set(["eXIf", "tEXt", "zTXt", "iTXt"]);
+/**
+ * The PNG chunks kept: the critical ones, transparency, and the colour space. Animation (acTL, fcTL, fdAT) goes too:
+ * the picture kept is the still one every viewer shows without it.
+ */
+export const PNG_KEEP: ReadonlySet<string> = new Set([
+  "IHDR",
+  "PLTE",
+  "tRNS",
+  "IDAT",
+  "IEND",
+  "iCCP",
+  "sRGB",
+  "gAMA",
+  "cHRM",
+  "cICP",
+]);
 
 /** PNG: signature, chunks (length, type, data, CRC-32 checked) up to IEND; IHDR first, at least one IDAT. */
 function walkPng(b: Uint8Array): Uint8Array {
@@ -133,7 +173,7 @@ function walkPng(b: Uint8Array): Uint8Array {
     if (Bun.hash.crc32(b.subarray(at + 4, end - 4)) >>> 0 !== be32(b, end - 4))
       throw new ImageRefused("malformed PNG: a chunk's checksum does not match");
     if (type === "IDAT") sawData = true;
-    if (!PNG_DROP.has(type)) parts.push(b.subarray(at, end));
+    if (PNG_KEEP.has(type)) parts.push(b.subarray(at, end));
     at = end;
     if (type === "IEND") break;
   }
@@ -141,9 +181,29 @@ function walkPng(b: Uint8Array): Uint8Array {
   return concat(parts);
 }
 
-/** JPEG segments left out: APP1 (Exif, XMP: GPS position, camera), APP13 (IPTC), comments. */
-const JPEG_DROP = new Set([0xe1, 0xed, 0xfe]);
 const APP1 = 0xe1;
+/** JPEG tables and headers that draw the picture: DHT, DAC, DQT, DNL, DRI (frames and scans are kept as well). */
+const JPEG_TABLES = new Set([0xc4, 0xcc, 0xdb, 0xdc, 0xdd]);
+const ICC_PROFILE = "ICC_PROFILE\0";
+/** Adobe's APP14: "Adobe", version, two flag words and the colour transform a CMYK or YCCK picture is drawn with. */
+const ADOBE = "Adobe";
+const ADOBE_BYTES = 12;
+
+/**
+ * What is kept of a JPEG segment (its marker at `start`, its data from `start + 4` to `end`): the whole segment for
+ * frames, scans and tables and an ICC profile's APP2; Adobe's APP14 cut to its 12 bytes (nothing can ride after
+ * them); null for every other segment — JFIF's APP0 too (its density and thumbnail are not needed to draw the
+ * picture).
+ */
+export function keptJpegSegment(marker: number, b: Uint8Array, start: number, end: number): Uint8Array | null {
+  if (isSof(marker) || marker === 0xda || JPEG_TABLES.has(marker)) return b.subarray(start, end);
+  const data = start + 4;
+  if (marker === 0xe2 && data + ICC_PROFILE.length <= end && ascii(b, data, ICC_PROFILE.length) === ICC_PROFILE)
+    return b.subarray(start, end);
+  if (marker === 0xee && data + ADOBE_BYTES <= end && ascii(b, data, ADOBE.length) === ADOBE)
+    return concat([new Uint8Array([0xff, 0xee, 0, ADOBE_BYTES + 2]), b.subarray(data, data + ADOBE_BYTES)]);
+  return null;
+}
 
 /** Exif orientations shown a quarter turn from the stored pixels (5–8: transposed, 90°, transverse, 270°). */
 const QUARTER_TURNS = new Set([5, 6, 7, 8]);
@@ -225,7 +285,8 @@ function walkJpeg(b: Uint8Array): { bytes: Uint8Array; orientation: number } {
     const end = at + 2 + length;
     if (length < 2 || end > b.length) throw new ImageRefused(TRUNCATED);
     if (isSof(marker)) sawFrame = true;
-    if (!JPEG_DROP.has(marker)) parts.push(b.subarray(at, end));
+    const kept = keptJpegSegment(marker, b, at, end);
+    if (kept) parts.push(kept);
     else if (marker === APP1 && orientation === 0 && ascii(b, at + 4, 6) === "Exif\0\0") {
       orientation = exifOrientation(b.subarray(at + 4, end));
       if (orientation !== 1) parts.push(orientationSegment(orientation));
@@ -253,8 +314,11 @@ function walkJpeg(b: Uint8Array): { bytes: Uint8Array; orientation: number } {
   return { bytes: concat(parts), orientation: orientation || 1 };
 }
 
-/** WebP chunks left out (and their VP8X flags cleared): EXIF and XMP metadata. */
-const WEBP_DROP: Record<string, number> = { EXIF: 0x08, "XMP ": 0x04 };
+/** WebP chunks kept: the header, image data, alpha, animation and the ICC profile. */
+export const WEBP_KEEP: ReadonlySet<string> = new Set(["VP8X", "VP8 ", "VP8L", "ALPH", "ANIM", "ANMF", "ICCP"]);
+/** VP8X flags kept: ICC profile (while its chunk is), alpha, animation; EXIF, XMP and the reserved bits are cleared. */
+const VP8X_ICC = 0x20;
+const VP8X_KEPT = VP8X_ICC | 0x10 | 0x02;
 
 /** WebP: the RIFF container's size is the file's, every chunk fits in it, and it holds image data. */
 function walkWebp(b: Uint8Array): Uint8Array {
@@ -263,7 +327,7 @@ function walkWebp(b: Uint8Array): Uint8Array {
   const parts: Uint8Array[] = [];
   let at = 12;
   let sawData = false;
-  let dropFlags = 0;
+  let sawIcc = false;
   let vp8x: Uint8Array | null = null;
   while (at < riffEnd) {
     if (at + 8 > riffEnd) throw new ImageRefused(TRUNCATED);
@@ -272,17 +336,16 @@ function walkWebp(b: Uint8Array): Uint8Array {
     const end = at + 8 + size + (size & 1);
     if (end > riffEnd) throw new ImageRefused(TRUNCATED);
     if (type === "VP8 " || type === "VP8L" || type === "ANMF") sawData = true;
-    const flag = WEBP_DROP[type];
-    if (flag !== undefined) dropFlags |= flag;
-    else {
+    if (WEBP_KEEP.has(type)) {
       const chunk = b.slice(at, end);
       if (type === "VP8X") vp8x = chunk;
+      if (type === "ICCP") sawIcc = true;
       parts.push(chunk);
     }
     at = end;
   }
   if (!sawData) throw new ImageRefused("malformed WebP: no image data");
-  if (vp8x && vp8x.length > 8) vp8x[8] = vp8x[8]! & ~dropFlags;
+  if (vp8x && vp8x.length > 8) vp8x[8] = vp8x[8]! & (sawIcc ? VP8X_KEPT : VP8X_KEPT & ~VP8X_ICC);
   const body = concat(parts);
   const header = new Uint8Array(12);
   header.set(b.subarray(0, 12));

@@ -78,6 +78,7 @@ async function fetchInput(deps: InputDeps, userId: string, name: string, url: st
   try {
     const res = await safeFetch(url, {
       allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
+      httpsOnly: true,
       signal: AbortSignal.timeout(INPUT_FETCH_MS),
       headers: { accept: "image/png, image/jpeg, image/webp" },
     });

@@ -27,7 +27,12 @@ function pictureHost(tls: { cert: string; key: string }) {
     hostname: "127.0.0.1",
     tls: { cert: tls.cert, key: tls.key },
     fetch(req) {
-      hits.push(new URL(req.url).pathname);
+      const url = new URL(req.url);
+      hits.push(url.pathname);
+      // /to/<scheme>/<port>/<path>: a redirect to that scheme on loopback.
+      const to = /^\/to\/(https?)\/(\d+)(\/.*)$/.exec(url.pathname);
+      if (to)
+        return new Response(null, { status: 302, headers: { location: `${to[1]}://127.0.0.1:${to[2]}${to[3]}` } });
       return new Response(PICTURE, { headers: { "content-type": "image/png" } });
     },
   });
@@ -36,6 +41,16 @@ function pictureHost(tls: { cert: string; key: string }) {
 
 const host = pictureHost(trusted);
 const stranger = pictureHost(untrusted);
+/** The same picture over plain HTTP: where a downgrading redirect would lead. */
+const plainHits: string[] = [];
+const plain = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  fetch(req) {
+    plainHits.push(new URL(req.url).pathname);
+    return new Response(PICTURE, { headers: { "content-type": "image/png" } });
+  },
+});
 const replicate = startReplicateFake();
 replicate.steps = { starting: 0, processing: 0 };
 
@@ -50,7 +65,7 @@ const it = serverForFile(
     },
   },
   async () => {
-    await Promise.all([host.stop(), stranger.stop(), replicate.stop()]);
+    await Promise.all([host.stop(), stranger.stop(), replicate.stop(), plain.stop(true)]);
     trusted.remove();
     untrusted.remove();
   },
@@ -135,6 +150,25 @@ describe("an https input URL", () => {
     const q = await it.api.post("/api/generator/query", { gen_id: r.body.data.gen_id }, u);
     expect(q.body.data.inputs).toEqual({ image: mine.data.url });
     expect((await it.api.post("/api/files/list", {}, u)).body.data.total).toBe(1);
+  });
+
+  test("an https URL stays https through redirects: one to http:// is refused unfollowed, one to https:// followed", async () => {
+    const u = await user();
+    const credits = (await it.api.post("/api/get-user-credits", {}, u)).body.data.left_credits;
+    const r = await edit(u, `${host.origin}/to/http/${plain.port}/street.png`);
+    expect(r.body).toEqual({
+      code: 1,
+      message:
+        "invalid params: options.image: the URL cannot be fetched: a redirect to http:// is not allowed (https only)",
+      data: null,
+    });
+    expect(plainHits).toEqual([]);
+    expect((await it.api.post("/api/get-user-credits", {}, u)).body.data.left_credits).toBe(credits);
+    expect((await it.api.post("/api/files/list", {}, u)).body.data.total).toBe(0);
+    const port = new URL(host.origin).port;
+    const followed = await edit(u, `${host.origin}/to/https/${port}/snow.png`);
+    expect(followed.body.code).toBe(0);
+    expect(host.hits.slice(-2)).toEqual([`/to/https/${port}/snow.png`, "/snow.png"]);
   });
 
   test("a certificate the server does not trust refuses the create: nothing charged or stored", async () => {

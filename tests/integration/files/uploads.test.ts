@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { decodeJpg, decodeJpgExif } from "image-in-browser";
 import { signedFileUrl } from "~/domain/files/links.server";
@@ -14,12 +15,20 @@ import {
   concat,
   EXIF_MARK,
   jpeg,
+  jpegSegment,
+  jpegSegments,
   PHONE_MAKE,
   PHONE_MODEL,
   phonePhoto,
   png,
+  pngBomb,
   pngChunk,
+  pngChunkTypes,
+  pngSized,
   webp,
+  webpChunk,
+  webpChunkTypes,
+  webpExtended,
 } from "../../support/images";
 import { TEST_AUTH_SECRET } from "../../support/server";
 
@@ -31,6 +40,8 @@ const it = serverForFile({
     FILE_QUOTA_MB: "1",
     FILE_UPLOAD_LIMIT: "12",
     BETTER_AUTH_SECRET: TEST_AUTH_SECRET,
+    // The access log, for the chunked uploads' lines.
+    LOG_LEVEL: "info",
   },
 });
 
@@ -139,6 +150,50 @@ describe("uploads", () => {
     expect(shown.getPixel(10, 35).b).toBeGreaterThan(200);
   });
 
+  test("JPEG, PNG and WebP come back with no metadata segment or chunk but orientation and ICC", async () => {
+    const u = await user();
+    const secret = "creator@example.com GPS 51.5007N -0.1246E";
+    const fetchBack = async (bytes: Uint8Array) => {
+      const up = await upload(u.key, bytes);
+      expect(up.body.code).toBe(0);
+      const back = new Uint8Array(await (await open(up.body.data.url, u.key)).arrayBuffer());
+      expect(Buffer.from(back).includes(secret)).toBe(false);
+      return back;
+    };
+    const photo = phonePhoto(16, 8);
+    const withMetadata = concat(
+      photo.subarray(0, 2),
+      jpegSegment(0xe1, `http://ns.adobe.com/xap/1.0/\0${secret}`),
+      jpegSegment(0xe2, "ICC_PROFILE\0\x01\x01profile"),
+      jpegSegment(0xe3, `Exif\0\0${secret}`),
+      jpegSegment(0xeb, `JP\0\0\0\0\0\0jumbc2pa${secret}`),
+      jpegSegment(0xec, `Ducky${secret}`),
+      jpegSegment(0xed, `Photoshop 3.0\0${secret}`),
+      jpegSegment(0xfe, secret),
+      photo.subarray(2),
+    );
+    const jpegBack = await fetchBack(withMetadata);
+    expect(jpegSegments(jpegBack).filter((s) => /^E|^FE/.test(s))).toEqual(["E2 ICC_PROFILE", "E1 Exif"]);
+    expect(decodeJpgExif({ data: jpegBack })?.imageIfd.orientation).toBe(6);
+
+    const pngBack = await fetchBack(
+      png(8, 8, {
+        chunks: ["iCCP", "tEXt", "zTXt", "iTXt", "eXIf", "exIf", "zxIf", "caBX", "tIME"].map((t) =>
+          pngChunk(t, new TextEncoder().encode(t === "iCCP" ? "profile\0\0x" : secret)),
+        ),
+      }),
+    );
+    expect(pngChunkTypes(pngBack)).toEqual(["IHDR", "iCCP", "IDAT", "IEND"]);
+
+    const webpBack = await fetchBack(
+      webpExtended(8, 8, {
+        flags: 0x20 | 0x08 | 0x04,
+        chunks: [webpChunk("ICCP", "profile"), webpChunk("EXIF", secret), webpChunk("XMP ", secret)],
+      }),
+    );
+    expect(webpChunkTypes(webpBack)).toEqual({ types: ["VP8X", "ICCP", "VP8L"], flags: 0x20 });
+  });
+
   test("a PNG that is also HTML comes back as image/png, nosniff, sandboxed, without the HTML", async () => {
     const u = await user();
     const html = new TextEncoder().encode("<html><script>alert(document.cookie)</script></html>");
@@ -207,6 +262,42 @@ describe("refusals: code 1, HTTP 4xx, nothing stored", () => {
     expect((await it.api.post("/api/files/list", {}, u.key)).body.data.total).toBe(0);
   });
 
+  test("a PNG bomb (64×64, data inflating to 256 MiB) is refused at once; its declared size at, under and over", async () => {
+    const u = await user();
+    const before = storedFiles();
+    const bomb = await pngBomb(64, 64, 256 * 1024 * 1024);
+    expect(bomb.byteLength).toBeLessThan(MAX);
+    const t0 = performance.now();
+    const r = await upload(u.key, bomb);
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect({ status: r.status, body: r.body }).toEqual({
+      status: 400,
+      body: {
+        code: 1,
+        message: "invalid file: PNG image data inflates to more than its 64×64 header declares (a decompression bomb)",
+        data: null,
+      },
+    });
+    const declared = 64 * (1 + 64 * 3);
+    const over = await upload(u.key, pngSized(64, 64, declared + 1));
+    expect([over.status, over.body.code, over.body.message]).toEqual([
+      400,
+      1,
+      "invalid file: PNG image data inflates to more than its 64×64 header declares (a decompression bomb)",
+    ]);
+    const under = await upload(u.key, pngSized(64, 64, declared - 1));
+    expect([under.status, under.body.code, under.body.message]).toEqual([
+      400,
+      1,
+      "invalid file: malformed PNG: image data is shorter than its 64×64 header declares",
+    ]);
+    expect(storedFiles()).toBe(before);
+    const at = await upload(u.key, pngSized(64, 64, declared));
+    expect(at.body).toMatchObject({ code: 0, data: { width: 64, height: 64 } });
+    const health = await fetch(`${it.server.url}/api/health`);
+    expect(health.status).toBe(200);
+  });
+
   test("a body streamed past FILE_MAX_BYTES without a length is cut off: 413", async () => {
     const u = await user();
     const boundary = "b0undary";
@@ -232,6 +323,96 @@ describe("refusals: code 1, HTTP 4xx, nothing stored", () => {
     expect(res.status).toBe(413);
     // The answer came long before the client could send it all: the server stopped reading at the cap.
     expect(sent).toBeLessThan(100 * MAX);
+  });
+
+  test("a chunked upload sent as fast as the socket takes it is answered 413 within 5 s and logged, on both upload routes", async () => {
+    const u = await user();
+    const { hostname, port, host } = new URL(it.server.url);
+    for (const path of ["/api/files", "/v1/images/edits"]) {
+      const socket = connect(Number(port), hostname);
+      let answer = "";
+      const answered = new Promise<string>((resolve) => {
+        socket.on("data", (d) => {
+          answer += d.toString("latin1");
+          if (/^HTTP\/1\.1 [2-5]\d\d /m.test(answer.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, ""))) resolve(answer);
+        });
+        socket.on("close", () => resolve(answer || "closed without an answer"));
+        socket.on("error", () => resolve(answer || "reset without an answer"));
+      });
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nx-api-key: ${u.apiKey}\r\n` +
+          "content-type: multipart/form-data; boundary=b0\r\ntransfer-encoding: chunked\r\n\r\n",
+      );
+      const chunk = Buffer.concat([Buffer.from("10000\r\n"), Buffer.alloc(0x10000, 0x61), Buffer.from("\r\n")]);
+      let stop = false;
+      void answered.then(() => (stop = true));
+      const t0 = performance.now();
+      void (async () => {
+        // Up to 40 times Bun's own body ceiling (8 MiB here): far more than any limit.
+        for (let sent = 0; !stop && sent < 320 * 1024 * 1024; sent += 0x10000)
+          if (!socket.write(chunk)) await new Promise((r) => socket.once("drain", r));
+      })().catch(() => {});
+      const reply = await Promise.race([answered, Bun.sleep(5_000).then(() => "no answer in 5 s")]);
+      const ms = performance.now() - t0;
+      stop = true;
+      socket.destroy();
+      expect({ path, status: reply.match(/HTTP\/1\.1 (?!100)(\d{3})/)?.[1] ?? reply }).toEqual({ path, status: "413" });
+      expect(ms).toBeLessThan(5_000);
+      // The request is in the access log as the 413 it was, not as a crash.
+      const logged = async () =>
+        it.server
+          .logs()
+          .split("\n")
+          .some((l) => l.includes('"msg":"request"') && l.includes(`"path":"${path}"`) && l.includes('"status":413'));
+      for (let i = 0; i < 40 && !(await logged()); i++) await Bun.sleep(100);
+      expect({ path, logged: await logged() }).toEqual({ path, logged: true });
+    }
+    expect(it.server.logs()).not.toContain("maxRequestBodySize");
+  });
+
+  test("chunked bodies under the bound are read as they were sent: an upload at FILE_MAX_BYTES, a JSON call", async () => {
+    const u = await user();
+    const streamed = (bytes: Uint8Array) =>
+      new ReadableStream<Uint8Array>({
+        start(c) {
+          for (let at = 0; at < bytes.byteLength; at += 1000) c.enqueue(bytes.slice(at, at + 1000));
+          c.close();
+        },
+      });
+    // A picture of exactly FILE_MAX_BYTES: level-0 deflate of noise, padded to the byte with a private chunk.
+    const picture = png(300, 300, { fill: (i) => (i * 7919) % 251, level: 0 });
+    const pad = MAX - picture.byteLength - 12;
+    expect(pad).toBeGreaterThan(0);
+    const exact = concat(picture.subarray(0, 33), pngChunk("prVt", new Uint8Array(pad)), picture.subarray(33));
+    expect(exact.byteLength).toBe(MAX);
+    const boundary = "chunked-b0undary";
+    const send = async (file: Uint8Array) => {
+      const body = concat(
+        new TextEncoder().encode(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n` +
+            "Content-Type: image/png\r\n\r\n",
+        ),
+        file,
+        new TextEncoder().encode(`\r\n--${boundary}--\r\n`),
+      );
+      const res = await fetch(`${it.server.url}/api/files`, {
+        method: "POST",
+        headers: { "x-api-key": u.apiKey!, "content-type": `multipart/form-data; boundary=${boundary}` },
+        body: streamed(body),
+      });
+      return { status: res.status, message: ((await res.json()) as { message: string }).message };
+    };
+    expect(await send(concat(exact, new Uint8Array(1)))).toEqual({
+      status: 413,
+      message: `invalid file: larger than ${MAX} bytes`,
+    });
+    expect(await send(exact)).toEqual({ status: 200, message: "file stored" });
+    const list = await fetch(`${it.server.url}/api/files/list`, {
+      method: "POST",
+      headers: { "x-api-key": u.apiKey!, "content-type": "application/json" },
+      body: streamed(new TextEncoder().encode(JSON.stringify({ page: 1 }))),
+    });
+    expect(((await list.json()) as { data: { total: number } }).data.total).toBe(1);
   });
 
   test("a file name with path traversal is ignored: the stored key is Atelier's own", async () => {

@@ -40,3 +40,18 @@ test("too many pixels, an unknown type or unreadable bytes give null", () => {
     samplePicture(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1]), "image/png", { maxSide: 32, maxPixels: 1e6 }),
   ).toBeNull();
 });
+
+test("a PNG bomb (64×64 whose data inflates to 256 MiB) is not decoded: null at once, memory flat", async () => {
+  const { pngBomb, pngSized } = await import("../../support/images");
+  const bomb = await pngBomb(64, 64, 256 * 1024 * 1024);
+  Bun.gc(true);
+  const rss = process.memoryUsage.rss();
+  const t0 = performance.now();
+  for (const matte of [undefined, 0.5])
+    expect(samplePicture(bomb, "image/png", { maxSide: 32, maxPixels: 1e6, matte })).toBeNull();
+  expect(performance.now() - t0).toBeLessThan(500);
+  expect(process.memoryUsage.rss() - rss).toBeLessThan(32 * 1024 * 1024);
+  // The same header with exactly its data decodes; one byte more does not.
+  expect(samplePicture(pngSized(64, 64, 64 * 193), "image/png", { maxSide: 32, maxPixels: 1e6 })).not.toBeNull();
+  expect(samplePicture(pngSized(64, 64, 64 * 193 + 1), "image/png", { maxSide: 32, maxPixels: 1e6 })).toBeNull();
+});

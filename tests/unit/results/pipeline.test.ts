@@ -14,6 +14,7 @@ import { getCredits, grantCredits } from "~/domain/credits/ledger.server";
 import { claimDue } from "~/domain/generations/claim.server";
 import { createGeneration } from "~/domain/generations/create.server";
 import { runStep, type StepContext } from "~/domain/generations/lifecycle.server";
+import type { ProviderRegistry } from "~/domain/generations/registry.server";
 import { checkBytes, RESULT_MAX_PIXELS, RESULT_MAX_SIDE, UNREADABLE_RESULT } from "~/domain/results/check-bytes.server";
 import {
   CHECK_FAILED,
@@ -24,10 +25,10 @@ import {
   runResultSteps,
 } from "~/domain/results/pipeline.server";
 import { manualClock } from "~/lib/clock";
-import type { ProviderRegistry } from "~/providers/registry.server";
 import type { ResultAsset, SyncProvider } from "~/providers/types";
 import type { ResultStorage } from "~/storage/types";
 import { createUser } from "../../support/fixtures";
+import { pngBomb, pngSized } from "../../support/images";
 
 const SAMPLE_PNG = new Uint8Array(readFileSync(join(import.meta.dir, "../../fakes/assets/sample.png")));
 const SAMPLE_MP4 = new Uint8Array(readFileSync(join(import.meta.dir, "../../fakes/assets/sample.mp4")));
@@ -197,16 +198,9 @@ const file = (bytes: Uint8Array, contentType = "image/png"): ResultFile => ({
   notes: {},
 });
 
-/** A PNG of only its signature and IHDR: what the header says, nothing to decode. */
-function pngHeader(width: number, height: number): Uint8Array {
-  const b = new Uint8Array(33);
-  b.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-  const v = new DataView(b.buffer);
-  v.setUint32(16, width);
-  v.setUint32(20, height);
-  b.set([8, 2, 0, 0, 0], 24);
-  return b;
-}
+/** A 1-bit grey PNG of `width` × `height` with exactly the data its header declares (zeros: black). */
+const pngHeader = (width: number, height: number) =>
+  pngSized(width, height, height * (1 + Math.ceil(width / 8)), { depth: 1, colour: 0 });
 
 describe("check-bytes", () => {
   test("the judged type replaces the declared one; the picture's sides are noted", async () => {
@@ -246,6 +240,20 @@ describe("check-bytes", () => {
     expect(await verdict(10_000, 8_000)).toBe("keep");
     expect(await verdict(10_000, 8_001)).toBe("refuse");
     expect(await verdict(0, 10)).toBe("refuse");
+  });
+
+  test("a PNG whose data inflates past its header (a bomb) is refused without being inflated; at the size kept", async () => {
+    const bomb = await pngBomb(64, 64, 256 * 1024 * 1024);
+    const t0 = performance.now();
+    expect(await checkBytes.run(file(bomb), task("image"), never)).toMatchObject({
+      kind: "refuse",
+      message: UNREADABLE_RESULT,
+      reason: "PNG image data inflates to more than its 64×64 header declares (a decompression bomb)",
+    });
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect((await checkBytes.run(file(pngSized(64, 64, 64 * 193)), task("image"), never)).kind).toBe("keep");
+    expect((await checkBytes.run(file(pngSized(64, 64, 64 * 193 + 1)), task("image"), never)).kind).toBe("refuse");
+    expect((await checkBytes.run(file(pngSized(64, 64, 64 * 193 - 1)), task("image"), never)).kind).toBe("refuse");
   });
 });
 

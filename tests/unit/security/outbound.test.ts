@@ -147,6 +147,18 @@ describe("safeFetch", () => {
     await expect(safeFetch(`${up.origin}/loop`, { allowPrivate: true })).rejects.toThrow(/more than 3 redirects/);
   });
 
+  test("httpsOnly: an http:// URL is refused before anything is sent to it", async () => {
+    up.hits.length = 0;
+    await expect(safeFetch(`${up.origin}/ok.png`, { allowPrivate: true, httpsOnly: true })).rejects.toThrow(
+      "only https:// URLs are allowed",
+    );
+    expect(up.hits).toEqual([]);
+    // Without it the same URL is fetched (the redirect case runs against a trusted https host in
+    // tests/integration/files/input-urls.happy.test.ts).
+    expect((await safeFetch(`${up.origin}/ok.png`, { allowPrivate: true })).status).toBe(200);
+    expect(up.hits).toHaveLength(1);
+  });
+
   test("maxRedirects 0 (webhooks) returns the 3xx without following it", async () => {
     up.hits.length = 0;
     const res = await safeFetch(`${up.origin}/to-ok`, {

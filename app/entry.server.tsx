@@ -1,10 +1,12 @@
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from "react-router";
 import { documentCspExtras, newNonce, setDocumentHeaders } from "./http/security-headers.server";
 import { initServices } from "./http/services.server";
 import { getConfig, requireAuthSecret } from "./lib/config.server";
+import { instanceFor } from "./lib/i18n.server";
 import { log } from "./lib/log.server";
 
 // The CLI (serve, migrate, admin, backup, version) lives in the server bundle,
@@ -31,7 +33,7 @@ export default async function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  _loadContext: RouterContextProvider,
+  loadContext: RouterContextProvider,
 ) {
   const nonce = newNonce();
   setDocumentHeaders(responseHeaders, nonce, documentCspExtras(getConfig()));
@@ -40,7 +42,14 @@ export default async function handleRequest(
   }
   let shellRendered = false;
   const userAgent = request.headers.get("user-agent");
-  const body = await renderToReadableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
+  const i18n = await instanceFor(loadContext);
+  responseHeaders.set("Content-Language", i18n.language);
+  const page = (
+    <I18nextProvider i18n={i18n}>
+      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+    </I18nextProvider>
+  );
+  const body = await renderToReadableStream(page, {
     nonce,
     signal: AbortSignal.timeout(streamTimeout + 1000),
     onError(error: unknown) {

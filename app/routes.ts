@@ -72,6 +72,9 @@ export default [
   // ---- the admin dashboard's tables as CSV (admins only)
   route("admin/dashboard.csv", "routes/admin-dashboard-csv.ts"),
 
+  // ---- the language menu's form post (sets the `lng` cookie; docs/languages.md)
+  route("language", "routes/language.ts"),
+
   // ---- the account page's data download (docs/privacy.md)
   route("account/export", "routes/account-export.ts"),
 

@@ -372,5 +372,13 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1796223574346,
     "hash": "d80154e9573fb109f19f2c608a5e765906018fcff473032e5487b6b613d8cd78"
+  },
+  {
+    "sql": [
+      "ALTER TABLE \"user\" ADD COLUMN \"language\" text;\n"
+    ],
+    "bps": true,
+    "folderMillis": 1796224088136,
+    "hash": "efffd3a21bffd3451098b34ba3d782e379e9f5848db2f6d22d1ad940853788cb"
   }
 ];

@@ -371,5 +371,13 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1796223573910,
     "hash": "f037ecedf8a789024f0f928d768978af16b72be8d19cd52a78d8b4ca931b984a"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `user` ADD `language` text;"
+    ],
+    "bps": true,
+    "folderMillis": 1796224087709,
+    "hash": "4480a9bfab73d475abe35dfda9e621c38921b3e04a3ac7d14c3e1fd1164e2ea4"
   }
 ];

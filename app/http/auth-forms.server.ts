@@ -20,6 +20,7 @@ export interface AuthReply {
 
 const FORWARDED = [
   "cookie",
+  "accept-language",
   "origin",
   "referer",
   "user-agent",

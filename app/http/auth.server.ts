@@ -42,6 +42,7 @@ import { findUserById, isAdminEmail } from "~/domain/users/users.server";
 import { readBodyCapped } from "~/lib/body.server";
 import type { Clock } from "~/lib/clock";
 import { type Config, requireAuthSecret } from "~/lib/config.server";
+import { languageOfHeaders } from "~/lib/i18n.server";
 import { currentClientIp, log } from "~/lib/log.server";
 import { createMailer, type Mail, type Mailer, sendInBackground } from "~/lib/mail.server";
 import { publicOriginAliases } from "~/lib/origins";
@@ -264,6 +265,7 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
         inviteCode: { type: "string", input: false, required: false },
         invitedBy: { type: "string", input: false, required: false },
         isAffiliate: { type: "boolean", input: false, required: false, defaultValue: false },
+        language: { type: "string", input: false, required: false },
       },
     },
     advanced: {
@@ -402,6 +404,7 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
                 inviteCode: newInviteCode(),
                 invitedBy: await referrerOf(db, ref),
                 isAffiliate: false,
+                language: languageOfHeaders(ctx?.headers ?? ctx?.request?.headers),
               },
             };
           },

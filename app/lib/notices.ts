@@ -31,7 +31,8 @@ export const NOTICES = {
 
 export type NoticeKey = keyof typeof NOTICES;
 
-export function noticeFrom(url: string | URL): (typeof NOTICES)[NoticeKey] | null {
+/** The notice a URL names, with its key: pages show the key's text in the visitor's language (common.notices). */
+export function noticeFrom(url: string | URL): ((typeof NOTICES)[NoticeKey] & { key: NoticeKey }) | null {
   const key = new URL(url).searchParams.get("notice");
-  return key && Object.hasOwn(NOTICES, key) ? NOTICES[key as NoticeKey] : null;
+  return key && Object.hasOwn(NOTICES, key) ? { key: key as NoticeKey, ...NOTICES[key as NoticeKey] } : null;
 }

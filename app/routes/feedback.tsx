@@ -1,22 +1,23 @@
 import { Send, Star } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { Form, useNavigation } from "react-router";
 import { Button, coverInput, FieldError, labelClass, Notice, PageHeader, TextArea } from "~/components/ui";
-import { UI_MESSAGES } from "~/domain/account/messages";
 import { addFeedback } from "~/domain/feedback/feedback.server";
 import { FEEDBACK_MAX_CHARS, FeedbackFormSchema, fieldErrors } from "~/http/forms";
 import { getServices } from "~/http/services.server";
 import { requireUiUser } from "~/http/session.server";
 import { isAppError } from "~/lib/errors";
+import { getInstance } from "~/lib/i18n.server";
 import type { Route } from "./+types/feedback";
 
-export const meta: Route.MetaFunction = () => [{ title: "Feedback — Atelier" }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.title }];
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUiUser(request);
-  return null;
+  return { title: getInstance(context).t("feedback:title") };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const { user } = await requireUiUser(request);
   const form = Object.fromEntries(await request.formData());
   const parsed = FeedbackFormSchema.safeParse(form);
@@ -34,7 +35,7 @@ export async function action({ request }: Route.ActionArgs) {
     if (isAppError(error) && error.code === "RATE_LIMITED")
       return {
         ok: false,
-        errors: { form: UI_MESSAGES.FEEDBACK_LIMITED },
+        errors: { form: getInstance(context).t("feedback:limited") },
         values: { content: parsed.data.content, rating: String(parsed.data.rating) },
       };
     throw error;
@@ -48,16 +49,14 @@ export default function Feedback({ actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   const errors = actionData?.errors ?? {};
   const values = actionData?.values ?? { content: "", rating: "" };
+  const { t } = useTranslation("feedback");
   return (
     <div className="mx-auto max-w-2xl">
-      <PageHeader
-        title="Feedback"
-        description="What works, what doesn’t, what you wish Atelier did. We read every message."
-      />
+      <PageHeader title={t("heading")} description={t("description")} />
       <div className="rounded-card border border-border bg-surface p-5 sm:p-6">
         {actionData?.ok ? (
           <Notice kind="success" className="mb-4">
-            {UI_MESSAGES.FEEDBACK_SENT}
+            {t("sent")}
           </Notice>
         ) : null}
         {errors.form ? (
@@ -67,17 +66,17 @@ export default function Feedback({ actionData }: Route.ComponentProps) {
         ) : null}
         <Form method="post" className="space-y-5" noValidate key={actionData?.ok ? "sent" : "form"}>
           <TextArea
-            label="Your feedback"
+            label={t("label")}
             name="content"
             rows={6}
             required
             maxLength={FEEDBACK_MAX_CHARS}
             defaultValue={values.content}
             error={errors.content}
-            hint={`Up to ${FEEDBACK_MAX_CHARS} characters.`}
+            hint={t("hint", { max: FEEDBACK_MAX_CHARS })}
           />
           <fieldset aria-describedby={errors.rating ? "f-rating-error" : undefined}>
-            <legend className={labelClass}>How do you like Atelier so far?</legend>
+            <legend className={labelClass}>{t("rating")}</legend>
             <div className="mt-2 flex flex-wrap gap-2">
               {RATINGS.map((r) => (
                 <label
@@ -93,7 +92,7 @@ export default function Feedback({ actionData }: Route.ComponentProps) {
                     className={coverInput}
                   />
                   <Star aria-hidden="true" className="size-4" />
-                  {r} {r === 1 ? "star" : "stars"}
+                  {t("stars", { count: r })}
                 </label>
               ))}
             </div>
@@ -101,7 +100,7 @@ export default function Feedback({ actionData }: Route.ComponentProps) {
           </fieldset>
           <Button type="submit" disabled={busy}>
             <Send aria-hidden="true" />
-            {busy ? "Sending…" : "Send feedback"}
+            {busy ? t("sending") : t("send")}
           </Button>
         </Form>
       </div>

@@ -1,44 +1,52 @@
+import { useTranslation } from "react-i18next";
 import { AuthCard, EmailLinkForm, type EmailLinkResult } from "~/components/ui";
 import { authPost } from "~/http/auth-forms.server";
+import { localizedAuthError, localizeFieldErrors } from "~/http/form-messages";
 import { EmailSchema, fieldErrors } from "~/http/forms";
 import { authErrorMessage } from "~/lib/auth-errors";
+import { getInstance } from "~/lib/i18n.server";
 import type { Route } from "./+types/forgot-password";
 
-export const meta: Route.MetaFunction = () => [{ title: "Forgot your password — Atelier" }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.title }];
+
+export function loader({ context }: Route.LoaderArgs) {
+  return { title: getInstance(context).t("auth:forgot.title") };
+}
 
 /** The same answer whether or not the address has an account (better-auth's too). */
-export async function action({ request }: Route.ActionArgs): Promise<EmailLinkResult> {
+export async function action({ request, context }: Route.ActionArgs): Promise<EmailLinkResult> {
+  const { t } = getInstance(context);
   const form = Object.fromEntries(await request.formData());
   const parsed = EmailSchema.safeParse(form);
-  if (!parsed.success) return { errors: fieldErrors(parsed.error), email: String(form.email ?? ""), sent: false };
+  if (!parsed.success)
+    return { errors: localizeFieldErrors(fieldErrors(parsed.error), t), email: String(form.email ?? ""), sent: false };
   const reply = await authPost(request, "/request-password-reset", {
     email: parsed.data.email,
     redirectTo: "/reset-password",
   });
-  if (!reply.ok) return { errors: { form: authErrorMessage(reply) }, email: parsed.data.email, sent: false };
+  if (!reply.ok) return { errors: { form: localizedAuthError(reply, t) }, email: parsed.data.email, sent: false };
   return { errors: {}, email: parsed.data.email, sent: true };
 }
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
   return (
     <AuthCard
-      title="Forgot your password?"
-      description={actionData?.sent ? undefined : "Enter your address and we will send you a link to choose a new one."}
+      title={t("forgot.heading")}
+      description={actionData?.sent ? undefined : t("forgot.description")}
       footer={
         <>
-          Remembered it?{" "}
+          {t("forgot.remembered")}{" "}
           <a className="link" href="/sign-in">
-            Sign in
+            {t("forgot.signIn")}
           </a>
         </>
       }
     >
       <EmailLinkForm
         result={actionData}
-        submitLabel="Send the link"
-        sent={(email) =>
-          `If ${email} has an account, we have sent it a link to choose a new password. The link works for one hour.`
-        }
+        submitLabel={t("forgot.submit")}
+        sent={(email) => t("forgot.sent", { email })}
       />
     </AuthCard>
   );

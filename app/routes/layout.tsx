@@ -1,22 +1,31 @@
 import { Coins, Menu, Sparkles } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { Form, isRouteErrorResponse, Link, NavLink, Outlet, useLocation, useNavigation } from "react-router";
+import { LanguageAlternates, LanguageMenu } from "~/components/language";
 import { type LiveTask, useLiveUpdates } from "~/components/live";
 import { Button, buttonVariants, cn, Notice, Toaster } from "~/components/ui";
 import { balanceOf } from "~/domain/credits/ledger.server";
 import { liveSummary } from "~/domain/generations/live.server";
 import { getServices } from "~/http/services.server";
 import { getUiUser } from "~/http/session.server";
+import { i18nextMiddleware } from "~/lib/i18n.server";
 import { noticeFrom } from "~/lib/notices";
 import { APP_VERSION } from "~/lib/version";
 import type { Route } from "./+types/layout";
+
+/** Every page speaks the visitor's language (docs/languages.md); the JSON API, outside this layout, never does. */
+export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const ui = await getUiUser(request);
   const notice = noticeFrom(request.url);
   const { db, clock, config } = getServices();
   const demoOpen = !config.isProduction || config.DEMO_PUBLIC;
-  if (!ui) return { user: null, balance: null, live: { active: [], finished: [] }, isAdmin: false, notice, demoOpen };
+  const origin = config.publicUrl;
+  if (!ui)
+    return { user: null, balance: null, live: { active: [], finished: [] }, isAdmin: false, notice, demoOpen, origin };
   return {
+    origin,
     user: { name: ui.user.name, email: ui.user.email },
     balance: await db.exec(balanceOf(db, ui.user.id, clock)),
     live: (await liveSummary(db, ui.user.id)) as { active: LiveTask[]; finished: LiveTask[] },
@@ -33,21 +42,22 @@ interface NavItem {
   label: string;
 }
 
-function navItems(signedIn: boolean, isAdmin: boolean, demoOpen: boolean): NavItem[] {
+function useNavItems(signedIn: boolean, isAdmin: boolean, demoOpen: boolean): NavItem[] {
+  const { t } = useTranslation();
   if (!signedIn)
     return [
-      ...(demoOpen ? [{ to: "/playground", label: "Playground" }] : []),
-      { to: "/pricing", label: "Pricing" },
-      { to: "/docs", label: "API docs" },
+      ...(demoOpen ? [{ to: "/playground", label: t("nav.playground") }] : []),
+      { to: "/pricing", label: t("nav.pricing") },
+      { to: "/docs", label: t("nav.apiDocs") },
     ];
   return [
-    { to: "/studio", label: "Studio" },
-    { to: "/pricing", label: "Pricing" },
-    { to: "/account", label: "Account" },
-    { to: "/keys", label: "API keys" },
-    { to: "/feedback", label: "Feedback" },
-    { to: "/docs", label: "API docs" },
-    ...(isAdmin ? [{ to: "/admin", label: "Admin" }] : []),
+    { to: "/studio", label: t("nav.studio") },
+    { to: "/pricing", label: t("nav.pricing") },
+    { to: "/account", label: t("nav.account") },
+    { to: "/keys", label: t("nav.apiKeys") },
+    { to: "/feedback", label: t("nav.feedback") },
+    { to: "/docs", label: t("nav.apiDocs") },
+    ...(isAdmin ? [{ to: "/admin", label: t("nav.admin") }] : []),
   ];
 }
 
@@ -67,18 +77,19 @@ function NavLinks({ items, vertical }: { items: NavItem[]; vertical?: boolean })
 
 /** The one balance: what can be spent now, with what running tasks hold beside it; it leads to the credits and the daily check-in. */
 export function Balance({ available, held }: { available: number; held: number }) {
-  const label = `${available} ${available === 1 ? "credit" : "credits"}`;
+  const { t } = useTranslation();
+  const label = t("balance.credits", { count: available });
   return (
     <Link
       to="/account#credits"
       className="inline-flex h-9 items-center gap-1.5 rounded-full border border-border bg-surface px-3 text-sm font-medium whitespace-nowrap hover:bg-muted"
-      aria-label={`Balance: ${label} available${held ? `, ${held} held by running tasks` : ""} (credits and daily check-in)`}
+      aria-label={held ? t("balance.labelHeld", { credits: label, held }) : t("balance.label", { credits: label })}
     >
       <Coins aria-hidden="true" className="size-4 text-accent" />
       <span data-testid="balance">{label}</span>
       {held ? (
         <span className="hidden text-muted-foreground sm:inline" data-testid="held">
-          · {held} held
+          {t("balance.held", { count: held })}
         </span>
       ) : null}
     </Link>
@@ -86,10 +97,11 @@ export function Balance({ available, held }: { available: number; held: number }
 }
 
 function SignOut({ className }: { className?: string }) {
+  const { t } = useTranslation();
   return (
     <Form method="post" action="/sign-out" className={className}>
       <Button type="submit" variant="ghost" size="sm">
-        Sign out
+        {t("nav.signOut")}
       </Button>
     </Form>
   );
@@ -111,18 +123,19 @@ export function Logo() {
 
 function Header({ data }: { data: LayoutData | undefined }) {
   const user = data?.user ?? null;
-  const items = navItems(Boolean(user), data?.isAdmin ?? false, data?.demoOpen ?? false);
+  const items = useNavItems(Boolean(user), data?.isAdmin ?? false, data?.demoOpen ?? false);
   const { pathname } = useLocation();
+  const { t } = useTranslation();
   return (
     <header className="sticky top-0 z-30 border-b border-border bg-background/85 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4">
-        <Link to={user ? "/studio" : "/"} aria-label="Atelier home" className="rounded-xl">
+        <Link to={user ? "/studio" : "/"} aria-label={t("brand.home")} className="rounded-xl">
           <Logo />
         </Link>
 
         {/* Wide screens: everything in one row. */}
         <nav
-          aria-label="Main"
+          aria-label={t("nav.main")}
           className={cn("hidden flex-1 items-center lg:flex", user ? "justify-center" : "justify-end")}
         >
           <NavLinks items={items} />
@@ -135,10 +148,10 @@ function Header({ data }: { data: LayoutData | undefined }) {
           ) : (
             <div className="hidden items-center gap-1 sm:flex">
               <NavLink to="/sign-in" className="nav-link">
-                Sign in
+                {t("nav.signIn")}
               </NavLink>
               <Link to="/sign-up" className={buttonVariants({ size: "sm" })}>
-                Start creating
+                {t("nav.startCreating")}
               </Link>
             </div>
           )}
@@ -146,13 +159,13 @@ function Header({ data }: { data: LayoutData | undefined }) {
           <details className="relative lg:hidden" key={pathname}>
             <summary
               className={cn(buttonVariants({ variant: "secondary", size: "sm" }), "list-none")}
-              aria-label="Menu"
+              aria-label={t("nav.menu")}
             >
               <Menu aria-hidden="true" />
-              <span>Menu</span>
+              <span>{t("nav.menu")}</span>
             </summary>
             <nav
-              aria-label="Main menu"
+              aria-label={t("nav.mainMenu")}
               className="absolute right-0 z-40 mt-2 w-64 rounded-2xl border border-border bg-surface-raised p-2 shadow-xl"
             >
               <NavLinks items={items} vertical />
@@ -165,8 +178,8 @@ function Header({ data }: { data: LayoutData | undefined }) {
                 ) : (
                   <NavLinks
                     items={[
-                      { to: "/sign-in", label: "Sign in" },
-                      { to: "/sign-up", label: "Sign up" },
+                      { to: "/sign-in", label: t("nav.signIn") },
+                      { to: "/sign-up", label: t("nav.signUp") },
                     ]}
                     vertical
                   />
@@ -187,11 +200,13 @@ function Live({ data }: { data: LayoutData | undefined }) {
 
 function Shell({ data, children }: { data: LayoutData | undefined; children: React.ReactNode }) {
   const navigating = useNavigation().state === "loading";
+  const { t } = useTranslation();
   return (
     <Toaster>
+      {data?.origin ? <LanguageAlternates origin={data.origin} /> : null}
       <div className="flex min-h-screen flex-col">
         <a href="#main" className="skip-link">
-          Skip to content
+          {t("nav.skipToContent")}
         </a>
         <Live data={data} />
         <Header data={data} />
@@ -202,7 +217,7 @@ function Shell({ data, children }: { data: LayoutData | undefined; children: Rea
         <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-8 focus:outline-none">
           {data?.notice ? (
             <Notice kind={data.notice.kind} className="mb-6">
-              {data.notice.text}
+              {t(`notices.${data.notice.key}`)}
             </Notice>
           ) : null}
           {children}
@@ -210,18 +225,19 @@ function Shell({ data, children }: { data: LayoutData | undefined; children: Rea
         <footer className="border-t border-border">
           <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-2 px-4 py-6 text-sm text-muted-foreground">
             <span>Atelier {APP_VERSION}</span>
+            <LanguageMenu />
             <span className="flex gap-4">
               {/* Out of the main nav (the studio is where results are made); text models stay a link away. */}
               {data?.user || data?.demoOpen ? (
                 <Link to="/playground" className="hover:text-foreground">
-                  Playground
+                  {t("nav.playground")}
                 </Link>
               ) : null}
               <Link to="/docs" className="hover:text-foreground">
-                API reference
+                {t("footer.apiReference")}
               </Link>
               <a href="/api/openapi.json" className="hover:text-foreground">
-                OpenAPI
+                {t("footer.openapi")}
               </a>
             </span>
           </div>
@@ -241,19 +257,20 @@ export default function Layout({ loaderData }: Route.ComponentProps) {
 
 /** Errors inside a page (and unknown addresses) keep the header and navigation. */
 export function ErrorBoundary({ error, loaderData }: Route.ErrorBoundaryProps) {
-  let title = "Something went wrong";
-  let details = "An unexpected error occurred. Please try again.";
-  let code = "Error";
+  const { t } = useTranslation();
+  let title = t("errors.somethingWrong");
+  let details = t("errors.unexpected");
+  let code = t("errors.error");
   if (isRouteErrorResponse(error)) {
     code = String(error.status);
     if (error.status === 404) {
-      title = "Page not found";
-      details = "The page you asked for does not exist, or it is not yours.";
+      title = t("errors.notFoundTitle");
+      details = t("errors.notFoundOrNotYours");
     } else if (error.status === 403) {
-      title = "Not allowed";
-      details = "You do not have access to this page.";
+      title = t("errors.forbiddenTitle");
+      details = t("errors.forbidden");
     } else {
-      title = `Error ${error.status}`;
+      title = t("errors.errorStatus", { status: error.status });
       details = error.statusText || details;
     }
   }
@@ -273,10 +290,10 @@ export function ErrorBoundary({ error, loaderData }: Route.ErrorBoundaryProps) {
         <p className="mt-2 text-muted-foreground">{details}</p>
         <div className="mt-8 flex flex-wrap justify-center gap-3">
           <Link className={buttonVariants()} to={data?.user ? "/studio" : "/"}>
-            {data?.user ? "Back to the studio" : "Back to Atelier"}
+            {data?.user ? t("errors.backToStudio") : t("errors.backToAtelier")}
           </Link>
           <Link className={buttonVariants({ variant: "secondary" })} to="/docs">
-            API docs
+            {t("nav.apiDocs")}
           </Link>
         </div>
       </section>

@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation } from "react-router";
 import { Badge, Button, buttonVariants, Card, cardClass, cn, Notice, PageHeader, Stat } from "~/components/ui";
 import {
@@ -8,7 +9,7 @@ import {
   startCheckout,
 } from "~/domain/billing/checkout.server";
 import { listProducts, toProductInfo } from "~/domain/billing/products.server";
-import { bestValue, creditsBuy, formatPerCredit, pricePerCredit, typicalPrices } from "~/domain/billing/value";
+import { bestValue, creditsBuy, formatCreditPrice, pricePerCredit, typicalPrices } from "~/domain/billing/value";
 import { offeredModels } from "~/domain/catalog";
 import { getCredits, reservedCredits } from "~/domain/credits/ledger.server";
 import { getActiveSubscription, toSubscriptionInfo } from "~/domain/subscriptions/subscriptions.server";
@@ -16,12 +17,14 @@ import { getServices } from "~/http/services.server";
 import { getUiUser, requireUiUser } from "~/http/session.server";
 import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";
+import { getInstance } from "~/lib/i18n.server";
 import { formatMoney } from "~/lib/money";
 import type { Route } from "./+types/pricing";
 
-export const meta: Route.MetaFunction = () => [{ title: "Pricing — Atelier" }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.title }];
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { t, language } = getInstance(context);
   const services = getServices();
   const { db, clock, config } = services;
   const ui = await getUiUser(request);
@@ -30,7 +33,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const typical = typicalPrices(offeredModels());
   const offers = products.map((p) => ({
     ...p,
-    perCredit: formatPerCredit(pricePerCredit(p), p.currency),
+    perCredit: formatCreditPrice(pricePerCredit(p), p.currency, language),
     buys: creditsBuy(p.credits, typical),
   }));
   const best = {
@@ -48,6 +51,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const need = Number(new URL(request.url).searchParams.get("need") ?? "") || null;
   const returnTo = returnPlaceOf(new URL(request.url).searchParams.get("return"));
   return {
+    title: t("pricing:title"),
     products: offers,
     best,
     signedIn: Boolean(ui),
@@ -59,7 +63,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const { user } = await requireUiUser(request);
   const services = getServices();
   const form = await request.formData();
@@ -67,7 +71,7 @@ export async function action({ request }: Route.ActionArgs) {
     if (form.get("intent") === "portal") throw redirect(await portalUrl(services, user.id));
     if (form.get("intent") === "cancel-simulated") {
       await cancelSimulatedSubscription(services, user.id);
-      return { ok: "Subscription canceled (simulated)." };
+      return { ok: getInstance(context).t("pricing:canceledSimulated") };
     }
     const productId = String(form.get("product_id") ?? "");
     const { checkout_url } = await startCheckout(
@@ -88,33 +92,23 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
   const busy = useNavigation().state !== "idle";
   const packs = products.filter((p) => p.kind === "pack");
   const plans = products.filter((p) => p.kind === "subscription");
+  const { t } = useTranslation("pricing");
   return (
     <div className="space-y-6">
-      <PageHeader
-        title="Pricing"
-        description="Buy a credit pack (valid for a year) or subscribe for fresh credits every period. Credits are only spent when a generation completes."
-      />
+      <PageHeader title={t("heading")} description={t("description")} />
       {actionData && "error" in actionData ? <Notice kind="error">{actionData.error}</Notice> : null}
       {actionData && "ok" in actionData ? <Notice kind="success">{actionData.ok}</Notice> : null}
-      {need && balance ? (
-        <Notice kind="info">
-          That generation needs {need} credits and you have {balance.available} available. Top up below to continue.
-        </Notice>
-      ) : null}
-      {mode === "simulated" ? (
-        <Notice kind="info">
-          Payments are simulated on this server (no Stripe key configured): checkout completes without charging anyone.
-        </Notice>
-      ) : null}
+      {need && balance ? <Notice kind="info">{t("needMore", { need, available: balance.available })}</Notice> : null}
+      {mode === "simulated" ? <Notice kind="info">{t("simulated")}</Notice> : null}
 
       {balance ? (
-        <Card title="Your balance" id="balance">
+        <Card title={t("balance")} id="balance">
           <dl className="flex flex-wrap gap-x-8 gap-y-4">
-            <Stat label="Available" value={balance.available} data-testid="pricing-available" />
-            <Stat label="Held by running tasks" value={balance.held} />
+            <Stat label={t("available")} value={balance.available} data-testid="pricing-available" />
+            <Stat label={t("held")} value={balance.held} />
             <Stat
-              label="Plan"
-              value={subscription ? subscription.product_name : "Standard"}
+              label={t("plan")}
+              value={subscription ? subscription.product_name : t("standardPlan")}
               data-testid="pricing-plan"
             />
           </dl>
@@ -122,14 +116,14 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
             <Form method="post" className="mt-4">
               <input type="hidden" name="intent" value="portal" />
               <Button type="submit" variant="secondary" disabled={busy}>
-                Manage subscription
+                {t("manage")}
               </Button>
             </Form>
           ) : subscription?.provider === "simulated" ? (
             <Form method="post" className="mt-4">
               <input type="hidden" name="intent" value="cancel-simulated" />
               <Button type="submit" variant="secondary" disabled={busy}>
-                Cancel subscription (simulated)
+                {t("cancelSimulated")}
               </Button>
             </Form>
           ) : null}
@@ -137,7 +131,7 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
       ) : null}
 
       <ProductGrid
-        title="Credit packs"
+        title={t("packs")}
         id="packs-h"
         items={packs}
         best={best.pack}
@@ -147,7 +141,7 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
         returnTo={returnTo}
       />
       <ProductGrid
-        title="Subscriptions"
+        title={t("subscriptions")}
         id="plans-h"
         items={plans}
         best={best.subscription}
@@ -181,7 +175,9 @@ function ProductGrid({
   busy: boolean;
   current: string | null;
 }) {
+  const { t, i18n } = useTranslation("pricing");
   if (items.length === 0) return null;
+  const per = (interval: "month" | "year") => t(`interval.${interval}`);
   return (
     <section aria-labelledby={id}>
       <h2 id={id} className="mb-3 text-lg font-semibold tracking-tight">
@@ -203,33 +199,39 @@ function ProductGrid({
               <h3 className="font-semibold">{p.name}</h3>
               {best === p.product_id ? (
                 <Badge tone="accent" data-testid="best-value">
-                  Best value
+                  {t("bestValue")}
                 </Badge>
               ) : null}
             </div>
             <p className="mt-2 text-3xl font-semibold tracking-tight tabular-nums">
-              {formatMoney(p.amount, p.currency)}
-              {p.interval ? <span className="text-base font-normal text-muted-foreground"> / {p.interval}</span> : null}
+              {formatMoney(p.amount, p.currency, i18n.language)}
+              {p.interval ? (
+                <span className="text-base font-normal text-muted-foreground">
+                  {t("perInterval", { interval: per(p.interval) })}
+                </span>
+              ) : null}
             </p>
             <p className="mt-1 text-sm text-muted-foreground">
-              {p.credits.toLocaleString("en")} credits{p.interval ? ` every ${p.interval}` : ", valid 1 year"} ·{" "}
-              <span data-testid="per-credit">{p.perCredit}</span>
+              {p.interval
+                ? t("creditsEvery", { count: p.credits, interval: per(p.interval) })
+                : t("creditsYear", { count: p.credits })}{" "}
+              · <span data-testid="per-credit">{t("perCredit", { price: p.perCredit })}</span>
             </p>
             {p.buys.images !== null || p.buys.videos !== null ? (
               <p className="mt-2 text-sm" data-testid="buys">
                 ≈{" "}
                 {[
-                  p.buys.images !== null ? `${p.buys.images.toLocaleString("en")} images` : null,
-                  p.buys.videos !== null ? `${p.buys.videos.toLocaleString("en")} videos` : null,
+                  p.buys.images !== null ? t("images", { count: p.buys.images }) : null,
+                  p.buys.videos !== null ? t("videos", { count: p.buys.videos }) : null,
                 ]
                   .filter(Boolean)
-                  .join(" or ")}
-                <span className="text-muted-foreground"> at typical prices</span>
+                  .join(t("or"))}
+                <span className="text-muted-foreground">{t("typical")}</span>
               </p>
             ) : null}
             <div className="mt-4 flex-1" />
             {current === p.product_id ? (
-              <p className="text-sm font-medium text-success-soft-foreground">Your current plan</p>
+              <p className="text-sm font-medium text-success-soft-foreground">{t("current")}</p>
             ) : signedIn ? (
               <Form method="post">
                 <input type="hidden" name="product_id" value={p.product_id} />
@@ -240,7 +242,7 @@ function ProductGrid({
                   variant={best === p.product_id ? "primary" : "secondary"}
                   disabled={busy}
                 >
-                  {p.interval ? `Subscribe to ${p.name}` : `Buy ${p.name}`}
+                  {p.interval ? t("subscribe", { name: p.name }) : t("buy", { name: p.name })}
                 </Button>
               </Form>
             ) : (
@@ -248,7 +250,7 @@ function ProductGrid({
                 className={buttonVariants({ variant: "secondary", className: "w-full" })}
                 href={`/sign-in?next=${encodeURIComponent("/pricing")}`}
               >
-                Sign in to buy
+                {t("signInToBuy")}
               </a>
             )}
           </li>

@@ -1,26 +1,33 @@
+import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation } from "react-router";
 import { AuthCard, Button, Field, Notice } from "~/components/ui";
 import { authPost } from "~/http/auth-forms.server";
+import { localizedAuthError, localizeFieldErrors } from "~/http/form-messages";
 import { fieldErrors, ResetPasswordSchema } from "~/http/forms";
 import { authErrorMessage } from "~/lib/auth-errors";
+import { getInstance } from "~/lib/i18n.server";
 import type { Route } from "./+types/reset-password";
 
-export const meta: Route.MetaFunction = () => [{ title: "Choose a new password — Atelier" }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.title }];
 
 /** The link in the reset e-mail lands here: `/reset-password?token=…`. */
-export function loader({ request }: Route.LoaderArgs) {
-  return { token: new URL(request.url).searchParams.get("token") ?? "" };
+export function loader({ request, context }: Route.LoaderArgs) {
+  return {
+    title: getInstance(context).t("auth:reset.title"),
+    token: new URL(request.url).searchParams.get("token") ?? "",
+  };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
+  const { t } = getInstance(context);
   const form = Object.fromEntries(await request.formData());
   const parsed = ResetPasswordSchema.safeParse(form);
-  if (!parsed.success) return { errors: fieldErrors(parsed.error) };
+  if (!parsed.success) return { errors: localizeFieldErrors(fieldErrors(parsed.error), t) };
   const reply = await authPost(request, "/reset-password", {
     token: parsed.data.token,
     newPassword: parsed.data.password,
   });
-  if (!reply.ok) return { errors: { form: authErrorMessage(reply) } };
+  if (!reply.ok) return { errors: { form: localizedAuthError(reply, t) } };
   return redirect("/sign-in?notice=password-reset");
 }
 
@@ -28,42 +35,36 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const busy = useNavigation().state === "submitting";
   const errors: Partial<Record<string, string>> = actionData?.errors ?? {};
   const broken = errors.form ?? errors.token;
+  const { t } = useTranslation("auth");
   return (
     <AuthCard
-      title="Choose a new password"
+      title={t("reset.heading")}
       footer={
         <a className="link" href="/forgot-password">
-          Ask for a new link
+          {t("reset.askNew")}
         </a>
       }
     >
       {!loaderData.token ? (
-        <Notice kind="error">
-          This link is incomplete. Open the link from the e-mail again, or ask for a new one.
-        </Notice>
+        <Notice kind="error">{t("reset.incomplete")}</Notice>
       ) : (
         <Form method="post" className="space-y-4" noValidate>
           {broken ? <Notice kind="error">{broken}</Notice> : null}
-          <p className="text-sm text-muted-foreground">
-            Saving a new password signs out every session of this account and revokes its API keys and webhooks made
-            before now: whoever held the account loses it. It also removes its passkeys, its two-factor (authenticator
-            app, backup codes, trusted devices) and its linked sign-in providers: only the new password signs in, and
-            you add back the ones that are yours.
-          </p>
+          <p className="text-sm text-muted-foreground">{t("reset.warning")}</p>
           <input type="hidden" name="token" value={loaderData.token} />
           <Field
-            label="New password"
+            label={t("reset.newPassword")}
             name="password"
             type="password"
             autoComplete="new-password"
             required
             minLength={8}
             maxLength={128}
-            hint="At least 8 characters."
+            hint={t("passwordHint")}
             error={errors.password}
           />
           <Field
-            label="Repeat the new password"
+            label={t("reset.repeat")}
             name="confirm"
             type="password"
             autoComplete="new-password"
@@ -71,7 +72,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             error={errors.confirm}
           />
           <Button type="submit" className="w-full" disabled={busy}>
-            {busy ? "Saving…" : "Save the new password"}
+            {busy ? t("reset.busy") : t("reset.submit")}
           </Button>
         </Form>
       )}

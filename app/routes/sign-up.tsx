@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation } from "react-router";
 import { CaptchaWidget } from "~/components/auth/captcha-widget";
 import { ProviderButtons } from "~/components/auth/provider-buttons";
@@ -5,20 +6,23 @@ import { AuthCard, Button, Field, Notice } from "~/components/ui";
 import { inviterOf } from "~/domain/billing/orders.server";
 import { authPost } from "~/http/auth-forms.server";
 import { CAPTCHA_HEADER, captchaTokenOf, captchaWidgetOf } from "~/http/captcha.server";
+import { localizedAuthError, localizeFieldErrors } from "~/http/form-messages";
 import { fieldErrors, SignUpSchema } from "~/http/forms";
 import { getServices } from "~/http/services.server";
 import { getUiUser } from "~/http/session.server";
 import { signInProviders } from "~/http/sign-in-providers.server";
 import { authErrorMessage } from "~/lib/auth-errors";
+import { getInstance } from "~/lib/i18n.server";
 import type { Route } from "./+types/sign-up";
 
-export const meta: Route.MetaFunction = () => [{ title: "Sign up — Atelier" }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.title }];
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   if (await getUiUser(request)) throw redirect("/studio");
   const ref = new URL(request.url).searchParams.get("ref") ?? "";
   const { db, config } = getServices();
   return {
+    title: getInstance(context).t("auth:signUp.title"),
     ref,
     inviter: await inviterOf(db, ref),
     providers: signInProviders(config),
@@ -26,12 +30,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
+  const { t } = getInstance(context);
   const form = Object.fromEntries(await request.formData());
   const parsed = SignUpSchema.safeParse(form);
   if (!parsed.success)
     return {
-      errors: fieldErrors(parsed.error),
+      errors: localizeFieldErrors(fieldErrors(parsed.error), t),
       values: { name: String(form.name ?? ""), email: String(form.email ?? "") },
     };
   // `ref` travels with the body; the user-create hook resolves it to invited_by. The captcha widget's token goes
@@ -44,11 +49,23 @@ export async function action({ request }: Route.ActionArgs) {
     token ? { [CAPTCHA_HEADER]: token } : {},
   );
   if (!reply.ok)
-    return { errors: { form: authErrorMessage(reply) }, values: { name: parsed.data.name, email: parsed.data.email } };
+    return {
+      errors: { form: localizedAuthError(reply, t) },
+      values: { name: parsed.data.name, email: parsed.data.email },
+    };
   // Without a mail transport sign-up signs in; with one, the account waits for its verified address
   // (and a taken address gets the very same answer: its owner is mailed instead).
   if (reply.headers.has("set-cookie")) return redirect("/studio", { headers: reply.headers });
   return { sent: parsed.data.email };
+}
+
+/** The link inside the translated "ask for a new link" sentence (Trans puts the words in). */
+function NewLinkLink({ children }: { children?: React.ReactNode }) {
+  return (
+    <a className="link" href="/verify-email">
+      {children}
+    </a>
+  );
 }
 
 export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {
@@ -56,48 +73,41 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
   const errors: Partial<Record<string, string>> =
     (actionData && "errors" in actionData ? actionData.errors : undefined) ?? {};
   const values = actionData && "values" in actionData ? actionData.values : undefined;
+  const { t } = useTranslation("auth");
   if (actionData && "sent" in actionData) {
     return (
       <AuthCard
-        title="Check your inbox"
-        footer={
-          <>
-            Nothing arrived after a few minutes? Look in your spam folder, or{" "}
-            <a className="link" href="/verify-email">
-              ask for a new link
-            </a>
-            .
-          </>
-        }
+        title={t("signUp.checkInbox")}
+        footer={<Trans t={t} i18nKey="signUp.nothingArrived" components={{ link: <NewLinkLink /> }} />}
       >
         <Notice kind="success">
-          We have sent a link to <strong>{actionData.sent}</strong>. Open it to confirm your address, then sign in.
+          <Trans t={t} i18nKey="signUp.sent" values={{ email: actionData.sent }} components={{ strong: <strong /> }} />
         </Notice>
       </AuthCard>
     );
   }
   return (
     <AuthCard
-      title="Create your account"
-      description="New accounts start with free credits."
+      title={t("signUp.heading")}
+      description={t("signUp.description")}
       footer={
         <>
-          Already have an account?{" "}
+          {t("signUp.haveAccount")}{" "}
           <a className="link" href="/sign-in">
-            Sign in
+            {t("signUp.signIn")}
           </a>
         </>
       }
     >
       {loaderData.inviter ? (
-        <Notice kind="success">{loaderData.inviter.nickname} invited you to Atelier. Welcome!</Notice>
+        <Notice kind="success">{t("signUp.invited", { name: loaderData.inviter.nickname })}</Notice>
       ) : null}
       <ProviderButtons providers={loaderData.providers} inviteCode={loaderData.ref} />
       <Form method="post" className="space-y-4" noValidate>
         {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
         <input type="hidden" name="ref" value={loaderData.ref} />
         <Field
-          label="Name"
+          label={t("signUp.name")}
           name="name"
           autoComplete="name"
           required
@@ -106,7 +116,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
           error={errors.name}
         />
         <Field
-          label="Email"
+          label={t("email")}
           name="email"
           type="email"
           autoComplete="email"
@@ -115,19 +125,19 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
           error={errors.email}
         />
         <Field
-          label="Password"
+          label={t("password")}
           name="password"
           type="password"
           autoComplete="new-password"
           required
           minLength={8}
           maxLength={128}
-          hint="At least 8 characters."
+          hint={t("passwordHint")}
           error={errors.password}
         />
         {loaderData.captcha ? <CaptchaWidget captcha={loaderData.captcha} attempt={actionData} /> : null}
         <Button type="submit" className="w-full" disabled={busy}>
-          {busy ? "Creating account…" : "Sign up"}
+          {busy ? t("signUp.busy") : t("signUp.submit")}
         </Button>
       </Form>
     </AuthCard>

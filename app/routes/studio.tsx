@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useFetcher } from "react-router";
 import { resultSize, shapeClass, tileFlexClass } from "~/components/media";
 import { optionFormValues, readOptions } from "~/components/model-options";
@@ -8,7 +9,6 @@ import { CREATE_FETCHER, USE_RESULT_FETCHER } from "~/components/studio/result-a
 import type { ActionData, Draft } from "~/components/studio/types";
 import { useShowCreated } from "~/components/studio/use-show-created";
 import { useToast } from "~/components/ui";
-import { UI_MESSAGES } from "~/domain/account/messages";
 import { allOfferings, findOffering, isAiType, offeringKey } from "~/domain/catalog";
 import { studioOfferings } from "~/domain/catalog/studio-offerings";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
@@ -30,10 +30,11 @@ import { getServices } from "~/http/services.server";
 import { requireUiUser } from "~/http/session.server";
 import { errorBody } from "~/lib/envelope";
 import { isAppError } from "~/lib/errors";
+import { getInstance } from "~/lib/i18n.server";
 import { formPictures, pictureAction, pictureOptions, previewsOf, taskPreviews } from "~/routes/studio-pictures.server";
 import type { Route } from "./+types/studio";
 
-export const meta: Route.MetaFunction = () => [{ title: "Studio — Atelier" }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.title }];
 
 const PAGE_SIZE = 24;
 const parseOptions = (json: string): Record<string, unknown> => {
@@ -45,7 +46,7 @@ const parseOptions = (json: string): Record<string, unknown> => {
   }
 };
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUiUser(request);
   const { db, clock, config } = getServices();
   const { providers } = getGenerationRuntime();
@@ -75,6 +76,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     wanted ?? offerings.find((o) => o.aiType === type && o.affordable) ?? offerings.find((o) => o.aiType === type)!;
   const initialOptions = optionFormValues(initial, (name) => q.get(name));
   return {
+    title: getInstance(context).t("studio:title"),
     offerings,
     initial: {
       offering: initial.value,
@@ -126,7 +128,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
+  const { t } = getInstance(context);
   const { user } = await requireUiUser(request);
   const services = getServices();
   const formData = await request.formData();
@@ -183,7 +186,7 @@ export async function action({ request }: Route.ActionArgs) {
     return {
       intent: "checkin",
       added: r.added,
-      text: r.added ? UI_MESSAGES.CHECKIN_ADDED : UI_MESSAGES.CHECKIN_ALREADY,
+      text: r.added ? t("studio:checkin.added") : t("studio:checkin.already"),
     };
   }
   // The compare button comes after the form's hidden intent, so its value is the last (the one kept).
@@ -209,7 +212,10 @@ export async function action({ request }: Route.ActionArgs) {
   if (form.make && form.make !== ai_type) {
     return {
       intent: "create",
-      errors: { offering: `Choose a ${form.make === "video" ? "video" : "image"} model` },
+      errors: {
+        offering:
+          form.make === "video" ? t("studio:composer.chooseModel_video") : t("studio:composer.chooseModel_image"),
+      },
       values,
     };
   }
@@ -273,18 +279,19 @@ export default function Studio({ loaderData, actionData }: Route.ComponentProps)
   // Edit / Animate from a result: its answer is a draft with the result as the picture.
   const useResult = useFetcher<ActionData>({ key: USE_RESULT_FETCHER });
   const toast = useToast();
+  const { t } = useTranslation("studio");
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per answer
   useEffect(() => {
     const a = useResult.data;
     if (useResult.state !== "idle" || a?.intent !== "use-result") return;
     if (a.draft) reuse(a.draft);
-    else if (a.error) toast({ title: "That result cannot be used as a picture", description: a.error });
+    else if (a.error) toast({ title: t("composer.notAPicture"), description: a.error });
   }, [useResult.data, useResult.state]);
   const created = (fetcher.data?.intent === "create" ? fetcher.data.created : undefined) ?? data.created;
   useShowCreated(created ?? null, data.tasks);
   return (
     <div className="space-y-5">
-      <h1 className="sr-only">Studio</h1>
+      <h1 className="sr-only">{t("heading")}</h1>
       <Composer data={data} actionData={actionData as ActionData | undefined} fetcher={fetcher} apply={apply} />
       <Form method="post" id="studio-checkin" hidden>
         <input type="hidden" name="intent" value="checkin" />

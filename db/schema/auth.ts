@@ -25,6 +25,8 @@ export const user = sqliteTable("user", {
   deletedAt: ms("deleted_at"),
   /** better-auth's two-factor plugin: an authenticator app's code is asked at every password sign-in. */
   twoFactorEnabled: integer("two_factor_enabled", { mode: "boolean" }).notNull().default(false),
+  /** The account's language for e-mails (docs/languages.md): set at sign-up, changed with the language menu. */
+  language: text("language"),
 });
 
 export const session = sqliteTable(

@@ -1,6 +1,7 @@
 import { startAuthentication, startRegistration } from "@simplewebauthn/browser";
 import { KeyRound } from "lucide-react";
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button, Notice, useBusyAction } from "~/components/ui";
 
 /** better-auth's passkey endpoints, from the page (same origin: its origin check passes). */
@@ -22,14 +23,14 @@ function useWebAuthn() {
   return ready;
 }
 
-const failure = (error: unknown) =>
-  error instanceof Error && error.name === "NotAllowedError"
-    ? "The passkey request was cancelled or timed out."
-    : `The passkey did not work: ${error instanceof Error ? error.message : String(error)}`;
-
 /** A passkey button and what went wrong with its last try. */
 function PasskeyButton({ label, action, wide }: { label: string; action: () => Promise<void>; wide?: boolean }) {
   const ready = useWebAuthn();
+  const { t } = useTranslation("auth");
+  const failure = (error: unknown) =>
+    error instanceof Error && error.name === "NotAllowedError"
+      ? t("passkey.cancelled")
+      : t("passkey.failed", { reason: error instanceof Error ? error.message : String(error) });
   const { busy, error, run } = useBusyAction(action, failure);
   if (!ready) return null;
   return (
@@ -61,7 +62,8 @@ export function AddPasskeyButton() {
     });
     window.location.assign("/account?signin=passkey_added#sign-in-methods");
   };
-  return <PasskeyButton label="Add a passkey" action={add} />;
+  const { t } = useTranslation("auth");
+  return <PasskeyButton label={t("passkey.add")} action={add} />;
 }
 
 /** "Sign in with a passkey" on the sign-in page. */
@@ -72,5 +74,6 @@ export function PasskeySignInButton({ next }: { next: string }) {
     await authJson("/passkey/verify-authentication", { method: "POST", body: JSON.stringify({ response }) });
     window.location.assign(next.startsWith("/") && !next.startsWith("//") ? next : "/studio");
   };
-  return <PasskeyButton label="Sign in with a passkey" action={signIn} wide />;
+  const { t } = useTranslation("auth");
+  return <PasskeyButton label={t("passkey.signIn")} action={signIn} wide />;
 }

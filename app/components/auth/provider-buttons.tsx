@@ -1,4 +1,5 @@
 import { LogIn } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { Button } from "~/components/ui";
 
 export interface ProviderChoice {
@@ -19,6 +20,7 @@ export function ProviderButtons({
   next?: string;
   inviteCode?: string;
 }) {
+  const { t } = useTranslation("auth");
   if (providers.length === 0) return null;
   return (
     <div className="space-y-3">
@@ -29,13 +31,13 @@ export function ProviderButtons({
           {inviteCode ? <input type="hidden" name="ref" value={inviteCode} /> : null}
           <Button type="submit" variant="secondary" className="w-full">
             <LogIn aria-hidden="true" />
-            {`Continue with ${provider.name}`}
+            {t("continueWith", { provider: provider.name })}
           </Button>
         </form>
       ))}
       <p className="flex items-center gap-3 text-xs text-muted-foreground" aria-hidden="true">
         <span className="h-px flex-1 bg-border" />
-        or with your e-mail
+        {t("orWithEmail")}
         <span className="h-px flex-1 bg-border" />
       </p>
     </div>

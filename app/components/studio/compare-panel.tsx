@@ -5,7 +5,8 @@
  */
 import { Columns3 } from "lucide-react";
 import { type RefObject, useState } from "react";
-import { Button, cn, FieldError, plural } from "~/components/ui";
+import { useTranslation } from "react-i18next";
+import { Button, cn, FieldError } from "~/components/ui";
 import type { AiType } from "~/domain/catalog";
 import { COMPARE_MAX, COMPARE_MIN, comparable, compareTotal } from "~/domain/studio/compare";
 import type { Offering } from "./types";
@@ -29,6 +30,7 @@ export function ComparePanel({
   panelRef: RefObject<HTMLDetailsElement | null>;
 }) {
   const [checked, setChecked] = useState<string[]>(() => [...initial]);
+  const { t: tr } = useTranslation("studio");
   const candidates = offerings.filter((o) => comparable(o));
   // With JavaScript only the kind being made is offered; without, both rows are there and CSS shows one.
   const chosen = candidates.filter((o) => checked.includes(o.value) && (!hydrated || o.aiType === make));
@@ -41,17 +43,16 @@ export function ComparePanel({
         data-testid="compare-toggle"
       >
         <Columns3 aria-hidden="true" className="size-4" />
-        <span className="max-sm:sr-only">Compare</span>
+        <span className="max-sm:sr-only">{tr("compare.toggle")}</span>
       </summary>
       <div
         className="absolute inset-x-0 z-20 mt-2 rounded-2xl border border-border bg-surface-raised p-4 shadow-lg"
         data-testid="compare-panel"
       >
         <fieldset aria-describedby={error ? "f-compare-error" : "f-compare-hint"}>
-          <legend className="text-sm font-semibold">Compare models on this prompt</legend>
+          <legend className="text-sm font-semibold">{tr("compare.legend")}</legend>
           <p id="f-compare-hint" className="mt-0.5 text-xs text-muted-foreground">
-            Check {COMPARE_MIN} to {COMPARE_MAX}. Each runs with its default options as its own task, charged at its own
-            price when delivered; the results sit side by side in one row.
+            {tr("compare.hint", { min: COMPARE_MIN, max: COMPARE_MAX })}
           </p>
           {(["image", "video"] as const).map((t) => (
             <div
@@ -84,7 +85,9 @@ export function ComparePanel({
                         className="size-4 accent-[var(--color-primary)]"
                       />
                       <span className="min-w-0 flex-1 truncate font-medium">{o.label}</span>
-                      <span className="shrink-0 text-xs text-muted-foreground">{plural(o.credits, "credit")}</span>
+                      <span className="shrink-0 text-xs text-muted-foreground">
+                        {tr("credits", { count: o.credits })}
+                      </span>
                     </label>
                   );
                 })}
@@ -94,7 +97,7 @@ export function ComparePanel({
         {error ? <FieldError id="f-compare-error">{error}</FieldError> : null}
         <div className="mt-3 flex flex-wrap items-center justify-end gap-2">
           {hydrated && full ? (
-            <p className="mr-auto text-xs text-muted-foreground">{COMPARE_MAX} is the most.</p>
+            <p className="mr-auto text-xs text-muted-foreground">{tr("compare.most", { max: COMPARE_MAX })}</p>
           ) : null}
           <Button
             type="submit"
@@ -106,9 +109,9 @@ export function ComparePanel({
             <Columns3 aria-hidden="true" />
             {hydrated
               ? chosen.length < COMPARE_MIN
-                ? `Check ${COMPARE_MIN} or more to compare`
-                : `Compare ${chosen.length} models · ${plural(total, "credit")}`
-              : "Compare the checked models"}
+                ? tr("compare.checkMore", { min: COMPARE_MIN })
+                : tr("compare.run", { models: chosen.length, credits: tr("credits", { count: total }) })
+              : tr("compare.runChecked")}
           </Button>
         </div>
       </div>

@@ -6,9 +6,10 @@
  */
 import { Clapperboard, ImageIcon, SlidersHorizontal, Wand2 } from "lucide-react";
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import type { FetcherWithComponents } from "react-router";
 import { ModelOptions } from "~/components/model-options";
-import { Button, cn, coverInput, FieldError, inputClass, Notice, plural } from "~/components/ui";
+import { Button, cn, coverInput, FieldError, inputClass, Notice } from "~/components/ui";
 import type { AiType } from "~/domain/catalog";
 import { ComparePanel } from "./compare-panel";
 import { draftOf, readDraft, saveDraft } from "./draft";
@@ -53,6 +54,7 @@ export function Composer({
     version: 0,
   });
   const busy = fetcher.state === "submitting";
+  const { t } = useTranslation("studio");
   const formRef = useRef<HTMLFormElement>(null);
   const promptRef = useRef<HTMLTextAreaElement>(null);
   const optionsRef = useRef<HTMLDetailsElement>(null);
@@ -192,12 +194,12 @@ export function Composer({
       }}
     >
       <h2 id="create-h" className="sr-only">
-        Create
+        {t("composer.create")}
       </h2>
       <input type="hidden" name="intent" value="create" />
       {hydrated ? <input type="hidden" name="via" value="fetch" /> : null}
       <label htmlFor="f-prompt" className="sr-only">
-        Prompt
+        {t("composer.prompt")}
       </label>
       <textarea
         id="f-prompt"
@@ -206,7 +208,7 @@ export function Composer({
         rows={2}
         required
         maxLength={4000}
-        placeholder="Describe what you want to see — a subject, a place, the light, a style…"
+        placeholder={t("composer.placeholder")}
         className={cn(
           inputClass,
           "field-sizing-content max-h-60 min-h-16 resize-y rounded-xl border-transparent bg-muted px-3 py-2.5 text-base shadow-none focus-visible:bg-surface",
@@ -226,7 +228,7 @@ export function Composer({
 
       <div className="mt-2 flex items-center gap-2">
         <fieldset className="flex shrink-0 gap-1.5" aria-describedby={inputError ? "f-input-error" : undefined}>
-          <legend className="sr-only">Pictures to start from</legend>
+          <legend className="sr-only">{t("composer.pictures")}</legend>
           {shownSlots.map((slot) => (
             <InputChip
               key={slot}
@@ -247,25 +249,25 @@ export function Composer({
           ))}
         </fieldset>
         <fieldset className="shrink-0">
-          <legend className="sr-only">What to create</legend>
+          <legend className="sr-only">{t("composer.whatToCreate")}</legend>
           <div className="inline-flex rounded-xl bg-muted p-1">
-            {(["image", "video"] as const).map((t) => (
+            {(["image", "video"] as const).map((kind) => (
               <label
-                key={t}
+                key={kind}
                 className="relative flex cursor-pointer items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-sm font-medium text-muted-foreground transition has-[:checked]:bg-surface has-[:checked]:text-foreground has-[:checked]:shadow-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring [&_svg]:size-4"
-                title={t === "image" ? "Image" : "Video"}
+                title={t(`composer.${kind}`)}
               >
                 <input
                   type="radio"
                   name="make"
-                  value={t}
-                  id={`make-${t}`}
-                  checked={make === t}
-                  onChange={() => choose(t)}
+                  value={kind}
+                  id={`make-${kind}`}
+                  checked={make === kind}
+                  onChange={() => choose(kind)}
                   className={coverInput}
                 />
-                {t === "image" ? <ImageIcon aria-hidden="true" /> : <Clapperboard aria-hidden="true" />}
-                <span className="max-sm:sr-only">{t === "image" ? "Image" : "Video"}</span>
+                {kind === "image" ? <ImageIcon aria-hidden="true" /> : <Clapperboard aria-hidden="true" />}
+                <span className="max-sm:sr-only">{t(`composer.${kind}`)}</span>
               </label>
             ))}
           </div>
@@ -283,11 +285,11 @@ export function Composer({
         <FieldError id="f-input-error">{inputError ?? errors.input_image ?? errors.input_image_end}</FieldError>
       ) : refuses && selected ? (
         <p className="mt-1.5 text-sm text-danger-soft-foreground" data-testid="input-hint">
-          {selected.label} does not take a picture: choose a model marked with a picture, or remove it.
+          {t("composer.refusesPicture", { model: selected.label })}
         </p>
       ) : needs && selected ? (
         <p className="mt-1.5 text-sm text-muted-foreground" data-testid="input-hint">
-          {selected.label} starts from a picture: add one.
+          {t("composer.needsPicture", { model: selected.label })}
         </p>
       ) : null}
 
@@ -299,7 +301,7 @@ export function Composer({
             data-testid="options-toggle"
           >
             <SlidersHorizontal aria-hidden="true" className="size-4" />
-            Options
+            {t("composer.options")}
           </summary>
           <div className="absolute inset-x-0 z-20 mt-2 rounded-2xl border border-border bg-surface-raised p-4 pt-0 shadow-lg">
             {selected ? (
@@ -321,7 +323,7 @@ export function Composer({
                 size="sm"
                 className="mt-3"
               >
-                Show options for the chosen model
+                {t("composer.showOptions")}
               </Button>
             </noscript>
           </div>
@@ -343,8 +345,12 @@ export function Composer({
           />
         ) : null}
         <p className="mr-auto text-xs text-muted-foreground" data-testid="available">
-          <strong className="font-semibold text-foreground">{data.balance.available}</strong> credits available ·
-          charged only when delivered
+          <Trans
+            t={t}
+            i18nKey="composer.available"
+            values={{ count: data.balance.available }}
+            components={{ strong: <strong className="font-semibold text-foreground" /> }}
+          />
         </p>
         <Button
           type="submit"
@@ -354,12 +360,12 @@ export function Composer({
           aria-busy={busy || undefined}
         >
           <Wand2 aria-hidden="true" />
-          {busy ? "Generating…" : "Generate"}
+          {busy ? t("composer.generating") : t("composer.generate")}
           {selected && price !== null ? (
             <span className="font-normal" data-testid="generate-price">
               <span aria-hidden="true">· </span>
               <span className="sr-only">(</span>
-              {plural(price, "credit")}
+              {t("credits", { count: price })}
               <span className="sr-only">)</span>
             </span>
           ) : null}

@@ -5,8 +5,9 @@
  */
 import { Sparkles } from "lucide-react";
 import { type RefObject, useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
 import { useFetcher } from "react-router";
-import { Button, plural } from "~/components/ui";
+import { Button } from "~/components/ui";
 import type { ActionData, Data } from "./types";
 
 export function EnhanceButton({
@@ -29,7 +30,8 @@ export function EnhanceButton({
     promptRef.current.focus({ preventScroll: true });
     onEnhanced();
   }, [answer, promptRef, onEnhanced]);
-  const price = offer.mode === "simulated" ? "free, simulated text model" : plural(offer.credits, "credit");
+  const { t } = useTranslation("studio");
+  const price = offer.mode === "simulated" ? t("enhance.free") : t("credits", { count: offer.credits });
   return (
     <>
       <Button
@@ -38,7 +40,7 @@ export function EnhanceButton({
         size="sm"
         disabled={busy}
         aria-busy={busy || undefined}
-        title={`A text model rewrites your prompt in detail; you edit it before generating (${price})`}
+        title={t("enhance.title", { price })}
         aria-describedby={answer?.error ? "f-enhance-error" : undefined}
         onClick={() =>
           fetcher.submit(
@@ -49,9 +51,9 @@ export function EnhanceButton({
         data-testid="enhance"
       >
         <Sparkles aria-hidden="true" />
-        {busy ? "Enhancing…" : "Enhance prompt"}
+        {busy ? t("enhance.busy") : t("enhance.label")}
         {offer.mode === "live" ? (
-          <span className="font-normal text-muted-foreground">· {plural(offer.credits, "credit")}</span>
+          <span className="font-normal text-muted-foreground">· {t("credits", { count: offer.credits })}</span>
         ) : null}
       </Button>
       {answer?.error ? (

@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { cn } from "~/components/ui";
 import type { Data } from "./types";
@@ -13,25 +14,26 @@ export function filterHref(filter: { type: string; status: string }, page = 1) {
 }
 
 export function Filters({ filter }: { filter: Data["filter"] }) {
+  const { t } = useTranslation("studio");
   const pill = (active: boolean) =>
     cn(
       "rounded-full px-2.5 py-1 text-sm font-medium transition sm:px-3",
       active ? "bg-foreground text-background" : "text-muted-foreground hover:bg-muted hover:text-foreground",
     );
   const types = [
-    ["", "All"],
-    ["image", "Images"],
-    ["video", "Videos"],
+    ["", t("filters.all")],
+    ["image", t("filters.images")],
+    ["video", t("filters.videos")],
   ] as const;
   const statuses = [
-    ["", "Any status"],
-    ["completed", "Completed"],
-    ["running", "Running"],
-    ["failed", "Failed"],
+    ["", t("filters.anyStatus")],
+    ["completed", t("filters.completed")],
+    ["running", t("filters.running")],
+    ["failed", t("filters.failed")],
   ] as const;
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-      <nav aria-label="Filter by type" className="flex gap-1">
+      <nav aria-label={t("filters.byType")} className="flex gap-1">
         {types.map(([v, label]) => (
           <Link
             key={label}
@@ -43,7 +45,7 @@ export function Filters({ filter }: { filter: Data["filter"] }) {
           </Link>
         ))}
       </nav>
-      <nav aria-label="Filter by status" className="flex flex-wrap gap-1">
+      <nav aria-label={t("filters.byStatus")} className="flex flex-wrap gap-1">
         {statuses.map(([v, label]) => (
           <Link
             key={label}

@@ -5,6 +5,7 @@
  */
 import { Sparkles } from "lucide-react";
 import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { type MediaItem, useLightbox } from "~/components/media";
 import { cn, EmptyState, Pagination } from "~/components/ui";
@@ -54,6 +55,7 @@ export function Gallery({
   onReuse: (d: Draft) => void;
 }) {
   const { tasks, page, pages, total, filter } = data;
+  const { t } = useTranslation("studio");
   const filtered = Boolean(filter.type || filter.status);
   const running = tasks.some((t) => t.status === "pending" || t.status === "processing");
   const viewable = useMemo<MediaItem[]>(
@@ -85,51 +87,51 @@ export function Gallery({
         {tasks.length > 0 ? <TileIconSprite /> : null}
         <div className="mb-3 flex flex-wrap items-center justify-between gap-x-3 gap-y-2">
           <h2 id="history-h" className="text-base font-semibold tracking-tight" tabIndex={-1}>
-            Your gallery <span className="text-sm font-normal text-muted-foreground">({total})</span>
+            {t("gallery.heading")} <span className="text-sm font-normal text-muted-foreground">({total})</span>
           </h2>
           <Filters filter={filter} />
         </div>
         {/* Always there, so screen readers announce the line when it appears (a live region added with its text is often not read). */}
         <div role="status" className="sr-only">
-          {running ? <p data-testid="running">Working on it — results appear here by themselves.</p> : null}
+          {running ? <p data-testid="running">{t("gallery.working")}</p> : null}
         </div>
         {running ? (
           <noscript>
             <p className="mb-3 text-sm text-muted-foreground">
-              Working on it.{" "}
+              {t("gallery.workingNoScript")}{" "}
               <Link to={filterHref(filter, page)} className="link" reloadDocument>
-                Refresh
+                {t("gallery.refresh")}
               </Link>
             </p>
           </noscript>
         ) : null}
         {tasks.length === 0 ? (
-          <EmptyState title={filtered ? "No generations match these filters" : "Nothing yet"} icon={<Sparkles />}>
+          <EmptyState title={filtered ? t("gallery.noMatch") : t("gallery.nothingYet")} icon={<Sparkles />}>
             {filtered ? (
               <Link to="/studio" className="link">
-                Show all generations
+                {t("gallery.showAll")}
               </Link>
             ) : (
-              "Your results will appear here. Describe something above and press Generate."
+              t("gallery.empty")
             )}
           </EmptyState>
         ) : (
           <ul
             className="flex flex-wrap gap-2 [--row:8rem] after:grow-[1000] after:content-[''] sm:gap-3 sm:[--row:12rem] xl:[--row:15rem]"
-            aria-label="Gallery"
+            aria-label={t("gallery.label")}
           >
             {groupCompared(tasks).map((group) => {
-              const tile = (t: Task, caption?: string) => {
-                const i = viewable.findIndex((v) => v.id === t.id);
+              const tile = (task: Task, caption?: string) => {
+                const i = viewable.findIndex((v) => v.id === task.id);
                 return (
                   <ResultTile
-                    key={t.id}
-                    t={t}
+                    key={task.id}
+                    t={task}
                     caption={caption}
-                    highlight={t.id === highlight}
+                    highlight={task.id === highlight}
                     onOpen={i >= 0 ? () => lightbox.open(i) : undefined}
                     onReuse={onReuse}
-                    priority={tasks.indexOf(t) < 4}
+                    priority={tasks.indexOf(task) < 4}
                   />
                 );
               };
@@ -138,20 +140,20 @@ export function Gallery({
               return (
                 <li key={group[0]!.compareId} className="basis-full" data-compare={group[0]!.compareId}>
                   <p className="mb-1.5 truncate text-xs text-muted-foreground">
-                    <span className="font-medium text-foreground">Compared</span> · {group[0]!.prompt}
+                    <span className="font-medium text-foreground">{t("gallery.compared")}</span> · {group[0]!.prompt}
                   </p>
                   <ul
                     className={cn("grid items-start gap-2 sm:gap-3", COMPARE_COLUMNS[group.length])}
-                    aria-label={`Compared: ${group[0]!.prompt}`}
+                    aria-label={t("gallery.comparedLabel", { prompt: group[0]!.prompt })}
                   >
-                    {group.map((t) => tile(t, t.label))}
+                    {group.map((task) => tile(task, task.label))}
                   </ul>
                 </li>
               );
             })}
           </ul>
         )}
-        <Pagination label="Gallery pages" page={page} pages={pages} href={(p) => filterHref(filter, p)} />
+        <Pagination label={t("gallery.pages")} page={page} pages={pages} href={(p) => filterHref(filter, p)} />
         {lightbox.element}
       </section>
     </OfferingsContext.Provider>

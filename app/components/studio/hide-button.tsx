@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { useFetcher, useSubmit } from "react-router";
 import { Button, useToast } from "~/components/ui";
 import { TileIcon } from "./tile-icons";
@@ -31,6 +32,7 @@ export function HideButton({
   const fetcher = useFetcher<ActionData>({ key: hideKey(task.id) });
   const toast = useToast();
   const undo = useUndoHide();
+  const { t } = useTranslation("studio");
   return (
     <fetcher.Form
       method="post"
@@ -38,9 +40,9 @@ export function HideButton({
       onSubmit={() => {
         onHide?.();
         toast({
-          title: "Deleted from your gallery",
-          description: "Its history and credits are unchanged.",
-          action: { label: "Undo", onClick: () => undo(task.id) },
+          title: t("hide.deleted"),
+          description: t("hide.unchanged"),
+          action: { label: t("hide.undo"), onClick: () => undo(task.id) },
         });
       }}
     >
@@ -52,9 +54,9 @@ export function HideButton({
         variant="ghost"
         size="sm"
         className={className}
-        aria-label={`Delete: ${task.prompt}`}
+        aria-label={t("actions.labelFor", { action: t("hide.delete"), prompt: task.prompt })}
       >
-        <TileIcon name="delete" /> Delete
+        <TileIcon name="delete" /> {t("hide.delete")}
       </Button>
     </fetcher.Form>
   );

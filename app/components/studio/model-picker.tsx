@@ -6,7 +6,8 @@
  */
 import { ImageIcon, Timer } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { cn, coverInput, plural } from "~/components/ui";
+import { useTranslation } from "react-i18next";
+import { cn, coverInput } from "~/components/ui";
 import { providerName } from "~/domain/catalog";
 import { needsImage, takesImage } from "./inputs";
 import type { Offering } from "./types";
@@ -26,6 +27,13 @@ function ModelChip({
   const provider = providerName(o.provider);
   const picture = takesImage(o);
   const needs = needsImage(o);
+  const { t } = useTranslation("studio");
+  const credits = t("credits", { count: o.credits });
+  const title = [
+    t("models.title", { model: o.label, provider, speed: o.speed.slice(1), credits }),
+    o.mode === "simulated" ? t("models.simulatedHere") : "",
+    needs ? t("models.startsFromPicture") : picture ? t("models.canStartFromPicture") : "",
+  ].join("");
   return (
     <label
       className={cn(
@@ -37,7 +45,7 @@ function ModelChip({
       data-offering={o.value}
       data-takes-image={picture ? (needs ? "required" : "optional") : undefined}
       data-dimmed={attached && !picture ? true : undefined}
-      title={`${o.label} by ${provider}: typically ${o.speed.slice(1)}, ${plural(o.credits, "credit")}${o.mode === "simulated" ? " (simulated here)" : ""}${needs ? "; starts from a picture" : picture ? "; can start from a picture" : ""}`}
+      title={title}
     >
       <input
         type="radio"
@@ -67,7 +75,7 @@ function ModelChip({
       )}
       <span className="flex min-w-0 flex-col leading-tight">
         <span id={`${id}-n`} className="flex items-center gap-1 text-sm font-medium whitespace-nowrap">
-          {o.label} <span className="sr-only">by {provider}</span>
+          {o.label} <span className="sr-only">{t("models.by", { provider })}</span>
           {picture ? (
             <span
               className={cn(
@@ -76,30 +84,32 @@ function ModelChip({
               )}
             >
               <ImageIcon aria-hidden="true" className="size-3" />
-              <span className={needs ? undefined : "sr-only"}>{needs ? "needs a picture" : "takes a picture"}</span>
+              <span className={needs ? undefined : "sr-only"}>
+                {needs ? t("models.needsPicture") : t("models.takesPicture")}
+              </span>
             </span>
           ) : null}
         </span>
         <span id={`${id}-d`} className="flex items-center gap-1 text-xs whitespace-nowrap text-muted-foreground">
-          <span className={cn(!o.affordable && "text-danger-soft-foreground")}>{plural(o.credits, "credit")}</span>
+          <span className={cn(!o.affordable && "text-danger-soft-foreground")}>{credits}</span>
           <span aria-hidden="true">·</span>
           <Timer aria-hidden="true" className="size-3" />
-          <span className="sr-only">typical time </span>
+          <span className="sr-only">{t("models.typicalTime")} </span>
           {o.speed}
           {o.mode === "simulated" ? (
             <>
               <span aria-hidden="true">·</span>
-              <span>Simulated</span>
+              <span>{t("models.simulated")}</span>
             </>
           ) : null}
           {o.affordable ? null : (
             <span id={`${id}-x`} className="sr-only">
-              , not enough credits
+              {t("models.notEnough")}
             </span>
           )}
           {attached && !picture ? (
             <span id={`${id}-p`} className="sr-only">
-              , does not take a picture
+              {t("models.noPicture")}
             </span>
           ) : null}
         </span>
@@ -123,6 +133,7 @@ export function ModelPicker({
   attached?: boolean;
 }) {
   const ref = useRef<HTMLFieldSetElement>(null);
+  const { t: tr } = useTranslation("studio");
   // A model chosen for the person (a picture attached, Edit, Animate, Reuse) is scrolled into its row's view.
   useEffect(() => {
     const chip = ref.current?.querySelector<HTMLElement>(`[data-offering="${CSS.escape(offering)}"]`);
@@ -133,7 +144,7 @@ export function ModelPicker({
   }, [offering]);
   return (
     <fieldset ref={ref} className="min-w-0 flex-1" aria-describedby={error ? "f-offering-error" : undefined}>
-      <legend className="sr-only">Model</legend>
+      <legend className="sr-only">{tr("models.legend")}</legend>
       {(["image", "video"] as const).map((t) => (
         <div
           key={t}

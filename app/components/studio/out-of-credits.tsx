@@ -1,8 +1,10 @@
 import { TriangleAlert } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { Button, buttonVariants, plural } from "~/components/ui";
+import { Button, buttonVariants } from "~/components/ui";
 
 export function OutOfCredits({ need, have, checkedIn }: { need: number; have: number; checkedIn: boolean }) {
+  const { t } = useTranslation("studio");
   return (
     <div
       role="alert"
@@ -11,22 +13,20 @@ export function OutOfCredits({ need, have, checkedIn }: { need: number; have: nu
     >
       <p className="flex items-center gap-2 font-semibold">
         <TriangleAlert aria-hidden="true" className="size-4" />
-        Not enough credits for this model
+        {t("outOfCredits.title")}
       </p>
-      <p className="mt-1">
-        It costs {plural(need, "credit")} and you have {have} available. Pick a cheaper model, or get more credits:
-      </p>
+      <p className="mt-1">{t("outOfCredits.text", { cost: t("credits", { count: need }), have })}</p>
       <div className="mt-3 flex flex-wrap gap-2">
         {checkedIn ? null : (
           <Button type="submit" form="studio-checkin" size="sm">
-            Check in for 1 free credit
+            {t("outOfCredits.checkIn")}
           </Button>
         )}
         <Link
           to={`/pricing?need=${need}&return=studio`}
           className={buttonVariants({ variant: checkedIn ? "primary" : "secondary", size: "sm" })}
         >
-          Buy credits
+          {t("outOfCredits.buy")}
         </Link>
       </div>
     </div>

@@ -6,6 +6,7 @@
  * composer.
  */
 import { createContext, useContext, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Form, useFetcher } from "react-router";
 import { Button, buttonVariants, cn } from "~/components/ui";
 import { draftHref } from "./draft";
@@ -47,7 +48,8 @@ export function UseResultForm({
   const fetcher = useFetcher<ActionData>({ key: USE_RESULT_FETCHER });
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  const label = kind === "edit" ? "Edit" : "Animate";
+  const { t } = useTranslation("studio");
+  const label = kind === "edit" ? t("actions.edit") : t("actions.animate");
   const FormTag = navigate ? Form : fetcher.Form;
   return (
     <FormTag method="post" action="/studio" onSubmit={() => onSent?.()}>
@@ -61,8 +63,8 @@ export function UseResultForm({
         variant={variant}
         size="sm"
         className={className}
-        aria-label={`${label}: ${task.prompt}`}
-        title={kind === "edit" ? "Change this picture with a prompt" : "Make a video that starts from this picture"}
+        aria-label={t("actions.labelFor", { action: label, prompt: task.prompt })}
+        title={kind === "edit" ? t("actions.editTitle") : t("actions.animateTitle")}
         disabled={!navigate && fetcher.state !== "idle"}
       >
         <TileIcon name={kind} /> {label}
@@ -86,15 +88,16 @@ export const draftOfTask = (t: Pick<Task, "offering" | "prompt" | "options" | "i
 function RunForm({ task }: { task: Task }) {
   const fetcher = useFetcher<ActionData>({ key: CREATE_FETCHER });
   const busy = fetcher.state !== "idle";
+  const { t } = useTranslation("studio");
   const button = (variation: boolean) => {
-    const label = variation ? "Variation" : "Run again";
+    const label = variation ? t("actions.variation") : t("actions.runAgain");
     return (
       <Button
         type="submit"
         variant="ghost"
         size="sm"
         className="w-full justify-start"
-        aria-label={`${label}: ${task.prompt}`}
+        aria-label={t("actions.labelFor", { action: label, prompt: task.prompt })}
         disabled={busy}
         {...(variation ? { name: "variation", value: "1" } : {})}
       >
@@ -139,6 +142,8 @@ export function ResultActions({
   const picture = task.aiType === "image" && task.status === "completed" && Boolean(url);
   const edit = picture ? inputTarget(offerings, "edit", task.offering) : undefined;
   const animate = picture ? inputTarget(offerings, "animate") : undefined;
+  const { t } = useTranslation("studio");
+  const labelFor = (action: string) => t("actions.labelFor", { action, prompt: task.prompt });
   return (
     <div className={cn("flex flex-col", className)}>
       <a
@@ -149,9 +154,9 @@ export function ResultActions({
           onReuse(draftOfTask(task));
         }}
         className={buttonVariants({ variant: "ghost", size: "sm", className: item })}
-        aria-label={`Reuse: ${task.prompt}`}
+        aria-label={labelFor(t("actions.reuse"))}
       >
-        <TileIcon name="reuse" /> Reuse
+        <TileIcon name="reuse" /> {t("actions.reuse")}
       </a>
       <RunForm task={task} />
       {edit ? <UseResultForm task={task} kind="edit" to={edit.value} className={item} onSent={onClose} /> : null}
@@ -163,27 +168,27 @@ export function ResultActions({
           href={url}
           download
           className={buttonVariants({ variant: "ghost", size: "sm", className: item })}
-          aria-label={`Download: ${task.prompt}`}
+          aria-label={labelFor(t("actions.download"))}
         >
-          <TileIcon name="download" /> Download
+          <TileIcon name="download" /> {t("actions.download")}
         </a>
       ) : null}
       <a
         href={`/studio/${task.id}`}
         className={buttonVariants({ variant: "ghost", size: "sm", className: item })}
-        aria-label={`Open: ${task.prompt}`}
+        aria-label={labelFor(t("actions.open"))}
       >
-        <TileIcon name="open" /> Open
+        <TileIcon name="open" /> {t("actions.open")}
       </a>
       {url ? (
         <Button
           variant="ghost"
           size="sm"
           className={item}
-          aria-label={`Copy link: ${task.prompt}`}
+          aria-label={labelFor(t("actions.copyLink"))}
           onClick={() => void navigator.clipboard?.writeText(new URL(url, window.location.href).href).catch(() => {})}
         >
-          <TileIcon name="copy" /> Copy link
+          <TileIcon name="copy" /> {t("actions.copyLink")}
         </Button>
       ) : null}
       {task.status === "completed" || task.status === "failed" ? (

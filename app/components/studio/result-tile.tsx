@@ -5,10 +5,11 @@
  */
 import { Ban, Sparkles, TriangleAlert } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { useFetcher } from "react-router";
 import { useCancelGeneration } from "~/components/cancel-generation";
 import { isVideoFile, ResultMedia, tileSizes } from "~/components/media";
-import { Badge, cn, plural } from "~/components/ui";
+import { Badge, cn } from "~/components/ui";
 import { isFinished } from "~/domain/generations/status";
 import { hideKey } from "./hide-button";
 import { usePlaceholder } from "./placeholder";
@@ -25,6 +26,7 @@ function placeMenu(menu: HTMLDetailsElement) {
 }
 
 function ActionsMenu({ task, onReuse, onHide }: { task: Task; onReuse: (d: Draft) => void; onHide: () => void }) {
+  const { t } = useTranslation("studio");
   const ref = useRef<HTMLDetailsElement>(null);
   const [open, setOpen] = useState(false);
   // A click anywhere else or Escape closes it, as menus do.
@@ -58,8 +60,8 @@ function ActionsMenu({ task, onReuse, onHide }: { task: Task; onReuse: (d: Draft
     >
       <summary
         className="flex size-8 cursor-pointer list-none items-center justify-center rounded-full bg-black/55 text-white backdrop-blur-sm transition hover:bg-black/75 focus-visible:outline-2 focus-visible:outline-ring [&::-webkit-details-marker]:hidden"
-        aria-label={`Actions: ${task.prompt}`}
-        title="Actions"
+        aria-label={t("actions.labelFor", { action: t("tile.actions"), prompt: task.prompt })}
+        title={t("tile.actions")}
       >
         <TileIcon name="more" className="size-4" />
       </summary>
@@ -102,6 +104,7 @@ export function ResultTile({
 }) {
   const url = t.urls[0];
   const running = !isFinished(t.status);
+  const { t: tr } = useTranslation("studio");
   const item = useRef<HTMLLIElement>(null);
   // After a cancel the button is gone: keep the keyboard where it was, on this result.
   const cancel = useCancelGeneration({ id: t.id, prompt: t.prompt, onDone: () => item.current?.focus() });
@@ -154,7 +157,7 @@ export function ResultTile({
         e.preventDefault();
         menu.open = true;
       }}
-      aria-label={`Generation: ${t.prompt}`}
+      aria-label={tr("tile.generation", { prompt: t.prompt })}
     >
       <div className="relative overflow-hidden rounded-xl bg-muted">
         {done && placeholder && !isVideoFile(url) ? (
@@ -181,7 +184,7 @@ export function ResultTile({
                 onOpen();
               }}
               className="relative block focus-visible:outline-offset-[-4px]"
-              aria-label={`View larger: ${t.prompt}`}
+              aria-label={tr("tile.viewLarger", { prompt: t.prompt })}
             >
               <ResultMedia
                 url={url}
@@ -207,10 +210,12 @@ export function ResultTile({
             {running ? (
               <>
                 <Sparkles aria-hidden="true" className="size-5 animate-pulse text-accent" />
-                <p className="text-sm font-medium">{t.status === "pending" ? "Queued…" : "Generating…"}</p>
+                <p className="text-sm font-medium">
+                  {t.status === "pending" ? tr("tile.queued") : tr("composer.generating")}
+                </p>
                 <progress
                   className="h-1 w-2/3 overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-border [&::-webkit-progress-value]:bg-primary"
-                  aria-label={`Generating (${t.status})`}
+                  aria-label={tr("tile.progress", { status: t.status })}
                 />
                 {cancel.button}
               </>
@@ -221,20 +226,20 @@ export function ResultTile({
                 ) : (
                   <TriangleAlert aria-hidden="true" className="size-5 text-muted-foreground" />
                 )}
-                <p className="text-sm font-medium">{t.canceled ? "Canceled" : "Could not be made"}</p>
+                <p className="text-sm font-medium">{t.canceled ? tr("tile.canceled") : tr("tile.failed")}</p>
                 {t.error && !t.canceled ? (
                   <p className="line-clamp-2 text-xs text-danger-soft-foreground" role="note">
                     {t.error}
                   </p>
                 ) : null}
-                <p className="text-xs text-muted-foreground">No credits were charged.</p>
+                <p className="text-xs text-muted-foreground">{tr("tile.notCharged")}</p>
               </>
             )}
           </div>
         )}
         {t.aiType === "video" && done ? (
           <Badge tone="neutral" className="pointer-events-none absolute top-2 left-2 bg-black/60 text-white">
-            <TileIcon name="animate" /> Video
+            <TileIcon name="animate" /> {tr("composer.video")}
           </Badge>
         ) : null}
         {/* The prompt and its facts: on hover or focus over a finished result, under an unfinished one's state. */}
@@ -250,15 +255,15 @@ export function ResultTile({
           <p className="flex items-center gap-1.5 truncate opacity-90">
             {done ? null : <Badge status={t.canceled ? "canceled" : t.status} data-testid="status" />}
             <span className="truncate">
-              {t.label} · {plural(t.cost, "credit")}
-              {t.mode === "simulated" ? " · Simulated" : ""}
+              {t.label} · {tr("credits", { count: t.cost })}
+              {t.mode === "simulated" ? ` · ${tr("models.simulated")}` : ""}
             </span>
           </p>
         </div>
       </div>
       {caption ? (
         <p className="mt-1 truncate text-xs font-medium" data-testid="compare-model">
-          {caption} <span className="font-normal text-muted-foreground">· {plural(t.cost, "credit")}</span>
+          {caption} <span className="font-normal text-muted-foreground">· {tr("credits", { count: t.cost })}</span>
         </p>
       ) : null}
       {running && !url ? null : (

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { Form, useNavigation } from "react-router";
 import { Button } from "./button";
 import { cardClass } from "./card";
@@ -51,12 +52,13 @@ export function EmailLinkForm({
 }) {
   const busy = useNavigation().state === "submitting";
   const errors = result?.errors ?? {};
+  const { t } = useTranslation("auth");
   if (result?.sent) return <Notice kind="success">{sent(result.email)}</Notice>;
   return (
     <Form method="post" className="space-y-4" noValidate>
       {errors.form ? <Notice kind="error">{errors.form}</Notice> : null}
       <Field
-        label="Email"
+        label={t("email")}
         name="email"
         type="email"
         autoComplete="email"
@@ -65,7 +67,7 @@ export function EmailLinkForm({
         error={errors.email}
       />
       <Button type="submit" className="w-full" disabled={busy}>
-        {busy ? "Sending…" : submitLabel}
+        {busy ? t("sending") : submitLabel}
       </Button>
     </Form>
   );

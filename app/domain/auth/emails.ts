@@ -1,61 +1,69 @@
-/** The account e-mails Atelier sends (plain text; the links are the point). */
+/**
+ * The account e-mails Atelier sends (plain text; the links are the point), in the recipient's language: the account's
+ * (chosen at sign-up, changed with the language menu), else English. Texts: app/lib/locales/<lng>/emails.ts.
+ */
+import { translatorFor } from "~/lib/i18n.server";
 import type { Mail } from "~/lib/mail.server";
 
 export const VERIFY_LINK_HOURS = 24;
 export const RESET_LINK_HOURS = 1;
 
-// No name: whoever signs up chooses it, and the address may not be theirs (our mail would carry their words).
-const GREETING = "Hello,";
+export interface Recipient {
+  email: string;
+  /** The account's language (`user.language`); null or unknown: English. */
+  language?: string | null;
+}
 
-export function verificationMail(to: { email: string }, link: string): Mail {
+// No name: whoever signs up chooses it, and the address may not be theirs (our mail would carry their words).
+export function verificationMail(to: Recipient, link: string): Mail {
+  const t = translatorFor(to.language);
   return {
     to: to.email,
-    subject: "Confirm your e-mail address for Atelier",
-    text: `${GREETING}
+    subject: t("emails:verify.subject"),
+    text: `${t("emails:greeting")}
 
-Confirm this address to finish setting up your Atelier account:
+${t("emails:verify.body")}
 
 ${link}
 
-The link works for ${VERIFY_LINK_HOURS} hours. If you did not sign up, ignore this e-mail.
+${t("emails:verify.expiry", { hours: VERIFY_LINK_HOURS })}
 `,
   };
 }
 
-export function resetPasswordMail(to: { email: string }, link: string): Mail {
+export function resetPasswordMail(to: Recipient, link: string): Mail {
+  const t = translatorFor(to.language);
   return {
     to: to.email,
-    subject: "Reset your Atelier password",
-    text: `${GREETING}
+    subject: t("emails:reset.subject"),
+    text: `${t("emails:greeting")}
 
-Someone asked to reset the password of your Atelier account. Choose a new one here:
+${t("emails:reset.body")}
 
 ${link}
 
-The link works for ${RESET_LINK_HOURS} hour and only once. Saving a new password signs out every session of the
-account and revokes its API keys and webhooks made before: whoever held the account loses it.
-It also removes its passkeys, its two-factor (authenticator app, backup codes,
-trusted devices) and its linked sign-in providers: only the new password signs
-in, and you add back the ones that are yours.
+${t("emails:reset.expiry", { hours: RESET_LINK_HOURS })}
+${t("emails:reset.alsoRemoves")}
 
-If it was not you, ignore this e-mail: your password stays as it is.
+${t("emails:reset.notYou")}
 `,
   };
 }
 
 /** To the owner of an address someone tried to sign up with again (sign-up itself says nothing). */
-export function alreadyRegisteredMail(to: { email: string }, publicUrl: string): Mail {
+export function alreadyRegisteredMail(to: Recipient, publicUrl: string): Mail {
+  const t = translatorFor(to.language);
   return {
     to: to.email,
-    subject: "You already have an Atelier account",
-    text: `${GREETING}
+    subject: t("emails:registered.subject"),
+    text: `${t("emails:greeting")}
 
-Someone, maybe you, tried to create an Atelier account with this address, which already has one.
+${t("emails:registered.body")}
 
-Sign in: ${publicUrl}/sign-in
-Forgot your password? ${publicUrl}/forgot-password
+${t("emails:registered.signIn", { url: `${publicUrl}/sign-in` })}
+${t("emails:registered.forgot", { url: `${publicUrl}/forgot-password` })}
 
-If it was not you, you need not do anything.
+${t("emails:registered.notYou")}
 `,
   };
 }

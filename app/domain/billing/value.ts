@@ -55,6 +55,22 @@ export function bestValue(offers: readonly PricedOffer[]): string | null {
 }
 
 /** A price per credit for people: "$0.042 per credit" (three significant decimals below a cent). */
+/** What one credit costs, in the visitor's locale (`$0.050`, `0,050 €`): 3 decimals under one unit. */
+export function formatCreditPrice(amountPerCredit: number, currency: string, locale = "en"): string {
+  const major = amountPerCredit / 100;
+  const digits = major >= 1 ? 2 : 3;
+  try {
+    return new Intl.NumberFormat(locale, {
+      style: "currency",
+      currency: currency.toUpperCase(),
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    }).format(major);
+  } catch {
+    return `${major.toFixed(digits)} ${currency.toUpperCase()}`;
+  }
+}
+
 export function formatPerCredit(amountPerCredit: number, currency: string): string {
   const major = amountPerCredit / 100;
   const digits = major >= 1 ? 2 : 3;

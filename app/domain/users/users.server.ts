@@ -37,7 +37,7 @@ export function toUserInfo(u: UserRow): UserInfo {
 // Every authenticated request reads its user: one plain statement (drizzle's prepared select and row mapping cost
 // about twice the lookup here, docs/performance.md) mapped as drizzle maps the row — times in milliseconds →
 // Date, 0/1 → boolean (both engines store them so: db/schema.pg.ts).
-const USER_COLUMNS = `"user".id, "user".name, "user".email, "user".email_verified, "user".image, "user".created_at, "user".updated_at, "user".invite_code, "user".invited_by, "user".is_affiliate, "user".role, "user".suspended_at, "user".suspended_reason, "user".deleted_at, "user".two_factor_enabled`;
+const USER_COLUMNS = `"user".id, "user".name, "user".email, "user".email_verified, "user".image, "user".created_at, "user".updated_at, "user".invite_code, "user".invited_by, "user".is_affiliate, "user".role, "user".suspended_at, "user".suspended_reason, "user".deleted_at, "user".two_factor_enabled, "user".language`;
 const USER_BY_ID = `SELECT ${USER_COLUMNS} FROM "user" WHERE "user".id = ?`;
 const KEY_OWNER_BY_ID = `SELECT ${USER_COLUMNS}, ${premiumExistsSql(`"user".id`)} AS premium FROM "user" WHERE "user".id = ?`;
 
@@ -57,6 +57,7 @@ interface RawUser {
   suspended_reason: string | null;
   deleted_at: number | string | null;
   two_factor_enabled: number | boolean;
+  language: string | null;
 }
 
 const msOrNull = (v: number | string | null) => (v === null ? null : new Date(Number(v)));
@@ -77,6 +78,7 @@ const toUserRow = (r: RawUser): UserRow => ({
   suspendedReason: r.suspended_reason,
   deletedAt: msOrNull(r.deleted_at),
   twoFactorEnabled: Number(r.two_factor_enabled) === 1,
+  language: r.language,
 });
 
 export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {

@@ -108,7 +108,10 @@ describe("listLatestAll (admin)", () => {
 
 describe("flash notices (?notice=)", () => {
   test("known keys show their text; unknown keys and free text show nothing", async () => {
-    expect(noticeFrom("http://x/studio?notice=generation-started")).toEqual(NOTICES["generation-started"]);
+    expect(noticeFrom("http://x/studio?notice=generation-started")).toEqual({
+      key: "generation-started",
+      ...NOTICES["generation-started"],
+    });
     expect(noticeFrom("http://x/?notice=<script>alert(1)</script>")).toBeNull();
     expect(noticeFrom("http://x/?notice=toString")).toBeNull();
     expect(noticeFrom("http://x/")).toBeNull();

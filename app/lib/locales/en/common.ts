@@ -1,0 +1,62 @@
+// Texts every page shares: the header, navigation, footer, notices, language menu and error pages.
+export default {
+  brand: { home: "Atelier home" },
+  nav: {
+    main: "Main",
+    mainMenu: "Main menu",
+    menu: "Menu",
+    playground: "Playground",
+    pricing: "Pricing",
+    apiDocs: "API docs",
+    studio: "Studio",
+    account: "Account",
+    apiKeys: "API keys",
+    feedback: "Feedback",
+    admin: "Admin",
+    signIn: "Sign in",
+    signUp: "Sign up",
+    signOut: "Sign out",
+    startCreating: "Start creating",
+    skipToContent: "Skip to content",
+  },
+  balance: {
+    credits_one: "{{count}} credit",
+    credits_other: "{{count}} credits",
+    held: "· {{count}} held",
+    label: "Balance: {{credits}} available (credits and daily check-in)",
+    labelHeld: "Balance: {{credits}} available, {{held}} held by running tasks (credits and daily check-in)",
+  },
+  footer: {
+    apiReference: "API reference",
+    openapi: "OpenAPI",
+  },
+  language: {
+    label: "Language",
+    change: "Change",
+  },
+  notices: {
+    "signed-out": "You are signed out. See you soon.",
+    "account-deleted": "Your account is deleted and you are signed out. Thank you for using Atelier.",
+    "password-reset":
+      "Your password has been changed. Sign in with the new one. Every other way into the account is gone: its sessions, API keys, webhooks, passkeys, two-factor (authenticator, backup codes, trusted devices) and linked sign-in providers; add back the ones that are yours.",
+    "generation-started": "Generation started. It appears in your gallery and updates by itself.",
+    "checkout-success":
+      "Thank you! Your payment went through: the credits are in your balance as soon as it is confirmed.",
+    "generation-canceled": "Generation canceled: nothing was charged.",
+    "checkout-canceled": "Checkout canceled: nothing was charged.",
+    "picture-unavailable": "That result cannot be a picture to start from (not a finished image, or no longer stored).",
+  },
+  errors: {
+    somethingWrong: "Something went wrong",
+    unexpected: "An unexpected error occurred. Please try again.",
+    error: "Error",
+    errorStatus: "Error {{status}}",
+    notFoundTitle: "Page not found",
+    notFound: "The page you asked for does not exist.",
+    notFoundOrNotYours: "The page you asked for does not exist, or it is not yours.",
+    forbiddenTitle: "Not allowed",
+    forbidden: "You do not have access to this page.",
+    backToStudio: "Back to the studio",
+    backToAtelier: "Back to Atelier",
+  },
+};

@@ -1,0 +1,13 @@
+import auth from "./auth";
+import common from "./common";
+import emails from "./emails";
+import feedback from "./feedback";
+import forms from "./forms";
+import home from "./home";
+import pricing from "./pricing";
+import studio from "./studio";
+
+/** English: the reference every other language follows, key for key. */
+const en = { common, home, pricing, auth, studio, forms, emails, feedback };
+export default en;
+export type Resources = typeof en;

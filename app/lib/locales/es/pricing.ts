@@ -1,0 +1,45 @@
+import type en from "../en/pricing";
+import type { Messages } from "../types";
+
+export default {
+  title: "Precios — Atelier",
+  heading: "Precios",
+  description:
+    "Compra un paquete de créditos (válido un año) o suscríbete para recibir créditos nuevos cada periodo. Los créditos solo se gastan cuando una generación termina.",
+  needMore:
+    "Esa generación necesita {{need}} créditos y tienes {{available}} disponibles. Recarga abajo para continuar.",
+  simulated:
+    "Los pagos son simulados en este servidor (no hay clave de Stripe configurada): el pago se completa sin cobrar a nadie.",
+  canceledSimulated: "Suscripción cancelada (simulada).",
+  balance: "Tu saldo",
+  available: "Disponibles",
+  held: "Retenidos por tareas en curso",
+  plan: "Plan",
+  standardPlan: "Estándar",
+  manage: "Gestionar la suscripción",
+  cancelSimulated: "Cancelar la suscripción (simulada)",
+  packs: "Paquetes de créditos",
+  subscriptions: "Suscripciones",
+  bestValue: "Mejor precio",
+  interval: { month: "mes", year: "año" },
+  perInterval: " / {{interval}}",
+  creditsEvery_one: "{{count, number}} crédito cada {{interval}}",
+  creditsEvery_many: "{{count, number}} de créditos cada {{interval}}",
+  creditsEvery_other: "{{count, number}} créditos cada {{interval}}",
+  creditsYear_one: "{{count, number}} crédito, válido 1 año",
+  creditsYear_many: "{{count, number}} de créditos, válidos 1 año",
+  creditsYear_other: "{{count, number}} créditos, válidos 1 año",
+  perCredit: "{{price}} por crédito",
+  images_one: "{{count, number}} imagen",
+  images_many: "{{count, number}} de imágenes",
+  images_other: "{{count, number}} imágenes",
+  videos_one: "{{count, number}} vídeo",
+  videos_many: "{{count, number}} de vídeos",
+  videos_other: "{{count, number}} vídeos",
+  or: " o ",
+  typical: " a precios habituales",
+  current: "Tu plan actual",
+  subscribe: "Suscribirse a {{name}}",
+  buy: "Comprar {{name}}",
+  signInToBuy: "Inicia sesión para comprar",
+} satisfies Messages<typeof en>;

@@ -1,0 +1,45 @@
+import type en from "../en/pricing";
+import type { Messages } from "../types";
+
+export default {
+  title: "Tarifs — Atelier",
+  heading: "Tarifs",
+  description:
+    "Achetez un pack de crédits (valable un an) ou abonnez-vous pour recevoir de nouveaux crédits à chaque période. Les crédits ne sont dépensés que lorsqu’une génération aboutit.",
+  needMore:
+    "Cette génération demande {{need}} crédits et vous en avez {{available}} de disponibles. Rechargez ci-dessous pour continuer.",
+  simulated:
+    "Les paiements sont simulés sur ce serveur (aucune clé Stripe configurée) : le paiement aboutit sans débiter personne.",
+  canceledSimulated: "Abonnement résilié (simulé).",
+  balance: "Votre solde",
+  available: "Disponibles",
+  held: "Réservés par des tâches en cours",
+  plan: "Formule",
+  standardPlan: "Standard",
+  manage: "Gérer l’abonnement",
+  cancelSimulated: "Résilier l’abonnement (simulé)",
+  packs: "Packs de crédits",
+  subscriptions: "Abonnements",
+  bestValue: "Meilleur prix",
+  interval: { month: "mois", year: "an" },
+  perInterval: " / {{interval}}",
+  creditsEvery_one: "{{count, number}} crédit par {{interval}}",
+  creditsEvery_many: "{{count, number}} de crédits par {{interval}}",
+  creditsEvery_other: "{{count, number}} crédits par {{interval}}",
+  creditsYear_one: "{{count, number}} crédit, valable 1 an",
+  creditsYear_many: "{{count, number}} de crédits, valables 1 an",
+  creditsYear_other: "{{count, number}} crédits, valables 1 an",
+  perCredit: "{{price}} le crédit",
+  images_one: "{{count, number}} image",
+  images_many: "{{count, number}} d’images",
+  images_other: "{{count, number}} images",
+  videos_one: "{{count, number}} vidéo",
+  videos_many: "{{count, number}} de vidéos",
+  videos_other: "{{count, number}} vidéos",
+  or: " ou ",
+  typical: " aux prix habituels",
+  current: "Votre formule actuelle",
+  subscribe: "S’abonner à {{name}}",
+  buy: "Acheter {{name}}",
+  signInToBuy: "Se connecter pour acheter",
+} satisfies Messages<typeof en>;

@@ -1,0 +1,56 @@
+import type en from "../en/common";
+import type { Messages } from "../types";
+
+export default {
+  brand: { home: "Atelier ホーム" },
+  nav: {
+    main: "メイン",
+    mainMenu: "メインメニュー",
+    menu: "メニュー",
+    playground: "プレイグラウンド",
+    pricing: "料金",
+    apiDocs: "API ドキュメント",
+    studio: "スタジオ",
+    account: "アカウント",
+    apiKeys: "API キー",
+    feedback: "フィードバック",
+    admin: "管理",
+    signIn: "ログイン",
+    signUp: "新規登録",
+    signOut: "ログアウト",
+    startCreating: "作成をはじめる",
+    skipToContent: "本文へスキップ",
+  },
+  balance: {
+    credits_other: "{{count}} クレジット",
+    held: "· {{count}} 保留中",
+    label: "残高：{{credits}} 利用可能（クレジットと毎日のチェックイン）",
+    labelHeld: "残高：{{credits}} 利用可能、実行中のタスクで {{held}} 保留中（クレジットと毎日のチェックイン）",
+  },
+  footer: { apiReference: "API リファレンス", openapi: "OpenAPI" },
+  language: { label: "言語", change: "変更" },
+  notices: {
+    "signed-out": "ログアウトしました。またのご利用をお待ちしています。",
+    "account-deleted": "アカウントを削除し、ログアウトしました。Atelier をご利用いただきありがとうございました。",
+    "password-reset":
+      "パスワードを変更しました。新しいパスワードでログインしてください。ほかのアクセス手段はすべて無効になりました（セッション、API キー、Webhook、パスキー、2 段階認証〈認証アプリ、バックアップコード、信頼済みデバイス〉、連携したログイン方法）。ご自身のものは追加し直してください。",
+    "generation-started": "生成を開始しました。ギャラリーに表示され、自動で更新されます。",
+    "checkout-success": "ありがとうございます。お支払いが完了しました。確認され次第、クレジットが残高に反映されます。",
+    "generation-canceled": "生成をキャンセルしました。料金はかかっていません。",
+    "checkout-canceled": "購入をキャンセルしました。料金はかかっていません。",
+    "picture-unavailable": "この結果は元画像として使えません（完成した画像ではないか、保存期間が過ぎています）。",
+  },
+  errors: {
+    somethingWrong: "問題が発生しました",
+    unexpected: "予期しないエラーが発生しました。もう一度お試しください。",
+    error: "エラー",
+    errorStatus: "エラー {{status}}",
+    notFoundTitle: "ページが見つかりません",
+    notFound: "お探しのページは存在しません。",
+    notFoundOrNotYours: "お探しのページは存在しないか、アクセス権がありません。",
+    forbiddenTitle: "アクセスできません",
+    forbidden: "このページへのアクセス権がありません。",
+    backToStudio: "スタジオに戻る",
+    backToAtelier: "Atelier に戻る",
+  },
+} satisfies Messages<typeof en>;

@@ -1,0 +1,45 @@
+import type en from "../en/pricing";
+import type { Messages } from "../types";
+
+export default {
+  title: "Preços — Atelier",
+  heading: "Preços",
+  description:
+    "Compre um pacote de créditos (válido por um ano) ou assine para receber créditos novos a cada período. Os créditos só são gastos quando uma geração termina.",
+  needMore:
+    "Essa geração precisa de {{need}} créditos e você tem {{available}} disponíveis. Recarregue abaixo para continuar.",
+  simulated:
+    "Os pagamentos são simulados neste servidor (nenhuma chave do Stripe configurada): o pagamento é concluído sem cobrar ninguém.",
+  canceledSimulated: "Assinatura cancelada (simulada).",
+  balance: "Seu saldo",
+  available: "Disponíveis",
+  held: "Reservados por tarefas em andamento",
+  plan: "Plano",
+  standardPlan: "Padrão",
+  manage: "Gerenciar assinatura",
+  cancelSimulated: "Cancelar assinatura (simulada)",
+  packs: "Pacotes de créditos",
+  subscriptions: "Assinaturas",
+  bestValue: "Melhor custo",
+  interval: { month: "mês", year: "ano" },
+  perInterval: " / {{interval}}",
+  creditsEvery_one: "{{count, number}} crédito por {{interval}}",
+  creditsEvery_many: "{{count, number}} de créditos por {{interval}}",
+  creditsEvery_other: "{{count, number}} créditos por {{interval}}",
+  creditsYear_one: "{{count, number}} crédito, válido por 1 ano",
+  creditsYear_many: "{{count, number}} de créditos, válidos por 1 ano",
+  creditsYear_other: "{{count, number}} créditos, válidos por 1 ano",
+  perCredit: "{{price}} por crédito",
+  images_one: "{{count, number}} imagem",
+  images_many: "{{count, number}} de imagens",
+  images_other: "{{count, number}} imagens",
+  videos_one: "{{count, number}} vídeo",
+  videos_many: "{{count, number}} de vídeos",
+  videos_other: "{{count, number}} vídeos",
+  or: " ou ",
+  typical: " a preços típicos",
+  current: "Seu plano atual",
+  subscribe: "Assinar {{name}}",
+  buy: "Comprar {{name}}",
+  signInToBuy: "Entre para comprar",
+} satisfies Messages<typeof en>;

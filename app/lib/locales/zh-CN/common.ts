@@ -1,0 +1,56 @@
+import type en from "../en/common";
+import type { Messages } from "../types";
+
+export default {
+  brand: { home: "Atelier 首页" },
+  nav: {
+    main: "主导航",
+    mainMenu: "主菜单",
+    menu: "菜单",
+    playground: "体验场",
+    pricing: "价格",
+    apiDocs: "API 文档",
+    studio: "工作室",
+    account: "账户",
+    apiKeys: "API 密钥",
+    feedback: "反馈",
+    admin: "管理",
+    signIn: "登录",
+    signUp: "注册",
+    signOut: "退出登录",
+    startCreating: "开始创作",
+    skipToContent: "跳到正文",
+  },
+  balance: {
+    credits_other: "{{count}} 积分",
+    held: "· 冻结 {{count}}",
+    label: "余额：可用 {{credits}}（积分与每日签到）",
+    labelHeld: "余额：可用 {{credits}}，进行中的任务冻结 {{held}}（积分与每日签到）",
+  },
+  footer: { apiReference: "API 参考", openapi: "OpenAPI" },
+  language: { label: "语言", change: "切换" },
+  notices: {
+    "signed-out": "你已退出登录，期待再次见到你。",
+    "account-deleted": "你的账户已删除，并已退出登录。感谢你使用 Atelier。",
+    "password-reset":
+      "密码已修改，请用新密码登录。进入该账户的其他方式都已失效：会话、API 密钥、Webhook、通行密钥、两步验证（身份验证器、备用码、受信任设备）和关联的登录方式；属于你的可以再添加回来。",
+    "generation-started": "已开始生成。结果会出现在作品库中，并自动更新。",
+    "checkout-success": "谢谢！付款已完成：确认后积分会立即到账。",
+    "generation-canceled": "已取消生成：未扣除任何费用。",
+    "checkout-canceled": "已取消结账：未扣除任何费用。",
+    "picture-unavailable": "该结果无法作为起始图片（不是已完成的图片，或已不再保存）。",
+  },
+  errors: {
+    somethingWrong: "出错了",
+    unexpected: "发生了意外错误，请重试。",
+    error: "错误",
+    errorStatus: "错误 {{status}}",
+    notFoundTitle: "页面不存在",
+    notFound: "你访问的页面不存在。",
+    notFoundOrNotYours: "你访问的页面不存在，或不属于你。",
+    forbiddenTitle: "无权访问",
+    forbidden: "你没有访问此页面的权限。",
+    backToStudio: "返回工作室",
+    backToAtelier: "返回 Atelier",
+  },
+} satisfies Messages<typeof en>;

@@ -51,6 +51,10 @@ type Params = {
   FILE_QUOTA: { quotaMb: number };
   CODE_INVALID: void;
   CODE_USED: void;
+  CONTENT_POLICY: { what: string };
+  MODERATION_UNAVAILABLE: void;
+  SAFETY_TERM_INVALID: void;
+  SAFETY_TERM_NOT_FOUND: void;
 };
 
 export type ErrorCode = keyof Params;
@@ -134,6 +138,18 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
   // Redemption codes (docs/payments.md): unknown, expired, disabled and used-up codes read alike (no oracle).
   CODE_INVALID: { status: 200, message: () => "invalid or expired code" },
   CODE_USED: { status: 200, message: () => "code already redeemed" },
+  // Trust and safety (docs/safety.md): a refused prompt names the rule it met, never the matched term or a score.
+  CONTENT_POLICY: { status: 400, message: (p) => `content policy: ${p.what} (see /content-policy)` },
+  // MODERATION_FAIL=closed and the moderation service did not answer: nothing was created; retry.
+  MODERATION_UNAVAILABLE: {
+    status: 503,
+    message: () => "content policy: the prompt could not be checked right now, please try again",
+  },
+  SAFETY_TERM_INVALID: {
+    status: 200,
+    message: () => "invalid params: a blocked term needs a letter or a digit (max 200 characters)",
+  },
+  SAFETY_TERM_NOT_FOUND: { status: 200, message: () => "blocked term not found" },
 };
 
 /**
@@ -190,6 +206,10 @@ export const ERROR_PLACEHOLDERS: { [C in ErrorCode]: Params[C] } = {
   FILE_QUOTA: { quotaMb: 500 },
   CODE_INVALID: undefined,
   CODE_USED: undefined,
+  CONTENT_POLICY: { what: P("rule") },
+  MODERATION_UNAVAILABLE: undefined,
+  SAFETY_TERM_INVALID: undefined,
+  SAFETY_TERM_NOT_FOUND: undefined,
 };
 
 /** The reasons INVALID_OPTIONS gives (app/domain/catalog.ts optionsProblem), as patterns for the API reference. */

@@ -9,16 +9,29 @@
  * and never hold the task back).
  */
 import type { Db } from "#db/client";
+import type { SafetyConfig } from "~/domain/safety/check-prompt.server";
+import { classifierFor } from "~/domain/safety/classifier.server";
+import { type Clock, systemClock } from "~/lib/clock";
 import { checkBytes } from "./check-bytes.server";
 import type { DerivativeStep, ResultPipeline, ResultStep } from "./pipeline.server";
 import { placeholderStep } from "./placeholder-step.server";
+import { safetyStep } from "./safety-step.server";
 
 export interface PipelineDeps {
   db: Db;
+  clock?: Clock;
+  config?: SafetyConfig;
 }
 
 export function resultPipeline(deps: PipelineDeps): ResultPipeline {
-  const steps: ResultStep[] = [checkBytes];
+  const config = deps.config ?? {};
+  const safety = safetyStep({
+    db: deps.db,
+    clock: deps.clock ?? systemClock,
+    config,
+    classifier: classifierFor(config.SAFETY_CLASSIFIER),
+  });
+  const steps: ResultStep[] = [checkBytes, safety];
   const derivatives: DerivativeStep[] = [placeholderStep(deps.db)];
   return { steps, derivatives };
 }

@@ -15,7 +15,7 @@ import { normalizedTerms, recordSafetyEvent } from "./terms.server";
 export interface SafetyDeps {
   db: Db;
   clock: Clock;
-  config: Config;
+  config: SafetyConfig;
 }
 
 /** The settings the safety checks read (a job runner's context carries only these). */
@@ -110,4 +110,38 @@ export async function checkPrompt(deps: SafetyDeps, userId: string | null, promp
       verdict.categories[0] ?? "flagged",
       `the prompt was flagged as ${categoryWords(verdict.categories)}`,
     );
+}
+
+/**
+ * An uploaded (or fetched) input picture, before it is stored: the moderation service judges it when one is
+ * configured (MODERATION_FAIL as for prompts). Throws CONTENT_POLICY for a flagged picture.
+ */
+export async function checkPicture(
+  deps: SafetyDeps,
+  userId: string,
+  bytes: Uint8Array,
+  contentType: string,
+): Promise<void> {
+  const moderation = moderationFor(deps.config);
+  if (!moderation) return;
+  const url = `data:${contentType};base64,${Buffer.from(bytes).toString("base64")}`;
+  let verdict;
+  try {
+    verdict = await moderation.moderate([{ type: "image_url", image_url: { url } }]);
+  } catch (error) {
+    if (!(error instanceof ModerationUnavailable)) throw error;
+    if (deps.config.MODERATION_FAIL === "open") {
+      log.warn("moderation unavailable: the picture was let through (MODERATION_FAIL=open)", { error: error.message });
+      return;
+    }
+    log.warn("moderation unavailable: the picture was refused (MODERATION_FAIL=closed)", { error: error.message });
+    throw new AppError("MODERATION_UNAVAILABLE");
+  }
+  if (!verdict.flagged) return;
+  await recordSafetyEvent(
+    deps.db,
+    { kind: "upload_refused", category: verdict.categories[0] ?? "flagged", userId },
+    deps.clock,
+  ).catch((error) => log.warn("recording a refused picture failed", { error }));
+  throw new AppError("CONTENT_POLICY", { what: `the picture was flagged as ${categoryWords(verdict.categories)}` });
 }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { safetyEvents, user } from "#db/schema";
+import { SAMPLE_PNG } from "../../fakes/common";
 import { type FalFake, startFalFake } from "../../fakes/fal";
 import { type ModerationFake, startModerationFake } from "../../fakes/openai-moderation";
 import { type ReplicateFake, startReplicateFake } from "../../fakes/replicate";
@@ -226,6 +227,21 @@ describe("provider safety switches are the operator's", () => {
     expect((submit.body as Record<string, unknown>).enable_safety_checker).toBe(true);
   });
 
+  test("fal's own verdict (has_nsfw_concepts) fails the task: content policy, no result_urls, not charged", async () => {
+    const u = await api.signUp(uniqueEmail("fal-nsfw"));
+    fal.outcome = "nsfw";
+    try {
+      const r = await generate(u.cookie, "a red kite at night", FAL);
+      const d = await final(u.cookie, r.body.data.gen_id);
+      expect(d.status).toBe("failed");
+      expect(d.error_message).toStartWith("content policy:");
+      expect(d.result_urls ?? []).toEqual([]);
+      expect(await credits(u.cookie)).toBe(100);
+    } finally {
+      fal.outcome = "succeeded";
+    }
+  });
+
   test("imported models (fal and Replicate schemas) drop their safety switches", async () => {
     const falImport = await runAdmin(
       server,
@@ -267,6 +283,38 @@ describe("provider safety switches are the operator's", () => {
       ),
     );
     expect(Object.keys(listed.options?.properties ?? {})).toEqual([]);
+  });
+});
+
+describe("uploads", () => {
+  test("an uploaded picture the moderation flags is refused (400, content policy) and not stored; an unflagged one is", async () => {
+    const u = await api.signUp(uniqueEmail("upload"));
+    const picture = new Blob([SAMPLE_PNG as Uint8Array<ArrayBuffer>], { type: "image/png" });
+    const upload = async () => {
+      const form = new FormData();
+      form.append("file", picture, "in.png");
+      const res = await fetch(`${server.url}/api/files`, {
+        method: "POST",
+        headers: { cookie: u.cookie, origin: server.url },
+        body: form,
+      });
+      return { status: res.status, body: (await res.json()) as { code: number; message: string; data?: any } };
+    };
+    moderation.flagAllImages = true;
+    try {
+      const refused = await upload();
+      expect(refused.status).toBe(400);
+      expect(refused.body.code).toBe(1);
+      expect(refused.body.message).toStartWith("content policy: the picture was flagged");
+    } finally {
+      moderation.flagAllImages = false;
+    }
+    const stored = async () =>
+      ((await api.post("/api/files/list", {}, { cookie: u.cookie })).body.data.files as unknown[]).length;
+    expect(await stored()).toBe(0);
+    const ok = await upload();
+    expect(ok.body.code).toBe(0);
+    expect(await stored()).toBe(1);
   });
 });
 

@@ -112,8 +112,6 @@ const EnvSchema = z.object({
   MODERATION_TIMEOUT_MS: int(100, 30_000).default(5_000),
   /** What Replicate's FLUX Pro/Kontext models get as `safety_tolerance` (0 strictest … 2; never a user option). */
   PROVIDER_SAFETY_TOLERANCE: int(0, 2).default(0),
-  /** A local picture classifier on results and uploads: `nsfwjs` (weights ship in the package; no network). */
-  SAFETY_CLASSIFIER: z.enum(["none", "nsfwjs"]).default("none"),
   /** Behind a reverse proxy: take the client address from the last X-Forwarded-For entry. */
   TRUST_PROXY: bool.default(false),
 

@@ -33,7 +33,6 @@ export async function loader({ request }: Route.LoaderArgs) {
     })),
     moderation: config.MODERATION_PROVIDER,
     moderationFail: config.MODERATION_FAIL,
-    classifier: config.SAFETY_CLASSIFIER,
   };
 }
 
@@ -68,14 +67,14 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function AdminSafety({ loaderData, actionData }: Route.ComponentProps) {
-  const { terms, events, moderation, moderationFail, classifier } = loaderData;
+  const { terms, events, moderation, moderationFail } = loaderData;
   const busy = useNavigation().state === "submitting";
   const result = actionData as { ok?: string; error?: string; test?: string; hit?: string | null } | undefined;
   return (
     <div className="space-y-8">
       <PageHeader
         title="Safety"
-        description={`Blocked terms and the audit trail. Moderation: ${moderation === "openai" ? `OpenAI (fails ${moderationFail})` : "off"}; local classifier: ${classifier}. See docs/safety.md.`}
+        description={`Blocked terms and the audit trail. Moderation: ${moderation === "openai" ? `OpenAI (fails ${moderationFail})` : "off"}. See docs/safety.md.`}
       >
         <Link to="/content-policy" className={buttonVariants({ variant: "secondary" })}>
           Content policy

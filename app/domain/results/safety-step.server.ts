@@ -1,7 +1,7 @@
 /**
  * The pipeline's safety step (docs/safety.md "Results"): a result is refused when the provider's own verdict flags it
  * (fal's `has_nsfw_concepts`, the simulator's `[simulate:unsafe]`), when the moderation service flags the picture
- * (MODERATION_PROVIDER=openai, the image sent as a data URL), or when the local classifier does (SAFETY_CLASSIFIER).
+ * (MODERATION_PROVIDER=openai, the image sent as a data URL), or when a local classifier it is given does.
  * A refused task fails with `content policy: …`, uncharged, its bytes never stored. A moderation outage follows
  * MODERATION_FAIL: closed throws (the pipeline fails the task safe, uncharged), open keeps the result, logged.
  */

@@ -10,7 +10,6 @@
  */
 import type { Db } from "#db/client";
 import type { SafetyConfig } from "~/domain/safety/check-prompt.server";
-import { classifierFor } from "~/domain/safety/classifier.server";
 import { type Clock, systemClock } from "~/lib/clock";
 import { checkBytes } from "./check-bytes.server";
 import type { DerivativeStep, ResultPipeline, ResultStep } from "./pipeline.server";
@@ -29,7 +28,6 @@ export function resultPipeline(deps: PipelineDeps): ResultPipeline {
     db: deps.db,
     clock: deps.clock ?? systemClock,
     config,
-    classifier: classifierFor(config.SAFETY_CLASSIFIER),
   });
   const steps: ResultStep[] = [checkBytes, safety];
   const derivatives: DerivativeStep[] = [placeholderStep(deps.db)];

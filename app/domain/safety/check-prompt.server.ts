@@ -28,7 +28,6 @@ export type SafetyConfig = Partial<
     | "OPENAI_API_KEY"
     | "OPENAI_BASE_URL"
     | "OUTBOUND_ALLOW_PRIVATE"
-    | "SAFETY_CLASSIFIER"
   >
 >;
 

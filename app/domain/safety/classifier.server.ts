@@ -1,6 +1,6 @@
 /**
- * The local picture classifier (SAFETY_CLASSIFIER, docs/safety.md "The local classifier"): judges a picture with no
- * network and no key. `none` (the default) runs nothing.
+ * A local picture classifier (docs/safety.md "The local classifier"): judges a picture with no network and no key.
+ * The safety step runs one when it is given one; none ships yet (nsfwjs is the candidate).
  */
 export interface ClassifierVerdict {
   flagged: boolean;
@@ -10,10 +10,4 @@ export interface ClassifierVerdict {
 
 export interface PictureClassifier {
   classify(bytes: Uint8Array, signal?: AbortSignal): Promise<ClassifierVerdict>;
-}
-
-/** The classifier the settings ask for, or null (SAFETY_CLASSIFIER=none). */
-export function classifierFor(setting: string | undefined): PictureClassifier | null {
-  if (!setting || setting === "none") return null;
-  return null;
 }

@@ -109,6 +109,8 @@ export default [
     route("admin", "routes/admin.tsx"),
     route("admin/billing", "routes/admin-billing.tsx"),
     route("admin/models", "routes/admin-models.tsx"),
+    route("admin/safety", "routes/admin-safety.tsx"),
+    route("content-policy", "routes/content-policy.tsx"),
     route("pricing", "routes/pricing.tsx"),
     route("billing/simulated/:checkoutId", "routes/billing-simulated.tsx"),
     // Unknown addresses: a 404 page with the header and navigation.

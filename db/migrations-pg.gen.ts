@@ -380,5 +380,15 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1796224088136,
     "hash": "efffd3a21bffd3451098b34ba3d782e379e9f5848db2f6d22d1ad940853788cb"
+  },
+  {
+    "sql": [
+      "CREATE TABLE \"safety_events\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"kind\" text NOT NULL,\n\t\"category\" text,\n\t\"user_id\" text,\n\t\"detail\" text,\n\t\"created_at\" bigint DEFAULT (floor(extract(epoch from clock_timestamp()) * 1000))::bigint NOT NULL\n);\n\n",
+      "\nCREATE TABLE \"safety_terms\" (\n\t\"normalized\" text PRIMARY KEY NOT NULL,\n\t\"term\" text NOT NULL,\n\t\"created_at\" bigint DEFAULT (floor(extract(epoch from clock_timestamp()) * 1000))::bigint NOT NULL\n);\n\n",
+      "\nCREATE INDEX \"safety_events_created_idx\" ON \"safety_events\" USING btree (\"created_at\");\n"
+    ],
+    "bps": true,
+    "folderMillis": 1796224526893,
+    "hash": "7e8ea4307d76d14b5cf5e152934d348f639f54cdb47e3c7b4e666ce65635063f"
   }
 ];

@@ -379,5 +379,15 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1796224087709,
     "hash": "4480a9bfab73d475abe35dfda9e621c38921b3e04a3ac7d14c3e1fd1164e2ea4"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `safety_events` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`kind` text NOT NULL,\n\t`category` text,\n\t`user_id` text,\n\t`detail` text,\n\t`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL\n);\n",
+      "\nCREATE INDEX `safety_events_created_idx` ON `safety_events` (`created_at`);",
+      "\nCREATE TABLE `safety_terms` (\n\t`normalized` text PRIMARY KEY NOT NULL,\n\t`term` text NOT NULL,\n\t`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL\n);\n"
+    ],
+    "bps": true,
+    "folderMillis": 1796224526647,
+    "hash": "5509f07617b7fbcbae7791346ea5f826266ff17f7322c2d817144b97b50853fb"
   }
 ];

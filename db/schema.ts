@@ -14,4 +14,5 @@ export * from "./schema/files";
 export * from "./schema/generations";
 export * from "./schema/keys";
 export * from "./schema/ops";
+export * from "./schema/safety";
 export * from "./schema/webhooks";

@@ -15,6 +15,7 @@ import { runStep, type StepContext } from "~/domain/generations/lifecycle.server
 import type { ProviderRegistry } from "~/domain/generations/registry.server";
 import { releaseLeases, renewLeases } from "~/domain/generations/transitions.server";
 import { resultPipeline } from "~/domain/results/steps.server";
+import type { SafetyConfig } from "~/domain/safety/check-prompt.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { log, repeatedWarning } from "~/lib/log.server";
@@ -29,7 +30,8 @@ export interface RunnerDeps {
     Config,
     "SIMULATOR_DELAY_MS" | "OUTBOUND_ALLOW_PRIVATE" | "JOB_CONCURRENCY" | "JOB_TICK_MS" | "JOB_LEASE_MS"
   > &
-    Partial<Pick<Config, "authSecret" | "MEDIA_RENDITIONS">>;
+    Partial<Pick<Config, "authSecret" | "MEDIA_RENDITIONS">> &
+    SafetyConfig;
   providers: ProviderRegistry;
   storage: ResultStorage;
   /** Input files: a task's image inputs are handed to its provider (docs/catalog.md "Image inputs"). */
@@ -97,7 +99,7 @@ export function createRunner(deps: RunnerDeps): Runner {
     owner,
     timings,
     wakeAt,
-    pipeline: resultPipeline({ db, storage: deps.storage, renditions: config.MEDIA_RENDITIONS }),
+    pipeline: resultPipeline({ db, clock, config, storage: deps.storage, renditions: config.MEDIA_RENDITIONS }),
   };
   const claimWarning = repeatedWarning("job claim failed");
   let interval: ReturnType<typeof setInterval> | undefined;

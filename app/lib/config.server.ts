@@ -105,6 +105,13 @@ const EnvSchema = z.object({
   CAPTCHA_VERIFY_URL: url.optional(),
   /** How long sign-up waits for the verify endpoint before refusing (fails closed). */
   CAPTCHA_TIMEOUT_MS: int(100, 9_000).default(5_000),
+  /** Prompt (and picture) moderation (docs/safety.md): `openai` sends each prompt to `{OPENAI_BASE_URL}/moderations`. */
+  MODERATION_PROVIDER: z.enum(["none", "openai"]).default("none"),
+  /** When the moderation service does not answer: `closed` refuses the task (default), `open` lets it through, logged. */
+  MODERATION_FAIL: z.enum(["closed", "open"]).default("closed"),
+  MODERATION_TIMEOUT_MS: int(100, 30_000).default(5_000),
+  /** What Replicate's FLUX Pro/Kontext models get as `safety_tolerance` (0 strictest … 2; never a user option). */
+  PROVIDER_SAFETY_TOLERANCE: int(0, 2).default(0),
   /** Behind a reverse proxy: take the client address from the last X-Forwarded-For entry. */
   TRUST_PROXY: bool.default(false),
 
@@ -253,6 +260,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         throw new ConfigError(
           `invalid configuration: CAPTCHA_PROVIDER: required when ${key} is set (turnstile or hcaptcha)`,
         );
+  }
+  if (e.MODERATION_PROVIDER === "openai" && !e.OPENAI_API_KEY) {
+    throw new ConfigError("invalid configuration: OPENAI_API_KEY: required when MODERATION_PROVIDER=openai");
   }
   if (e.S3_PUBLIC_URL && !e.S3_BUCKET) {
     throw new ConfigError("invalid configuration: S3_BUCKET: required when S3_PUBLIC_URL is set");

@@ -55,6 +55,10 @@ type Params = {
   COLLECTION_NAME_TAKEN: void;
   COLLECTION_LIMIT: { max: number };
   COLLECTION_FULL: { max: number };
+  CONTENT_POLICY: { what: string };
+  MODERATION_UNAVAILABLE: void;
+  SAFETY_TERM_INVALID: void;
+  SAFETY_TERM_NOT_FOUND: void;
 };
 
 export type ErrorCode = keyof Params;
@@ -143,6 +147,18 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
   COLLECTION_NAME_TAKEN: { status: 200, message: () => "you already have a collection with this name" },
   COLLECTION_LIMIT: { status: 200, message: (p) => `too many collections: at most ${p.max}` },
   COLLECTION_FULL: { status: 200, message: (p) => `collection full: at most ${p.max} tasks` },
+  // Trust and safety (docs/safety.md): a refused prompt names the rule it met, never the matched term or a score.
+  CONTENT_POLICY: { status: 400, message: (p) => `content policy: ${p.what} (see /content-policy)` },
+  // MODERATION_FAIL=closed and the moderation service did not answer: nothing was created; retry.
+  MODERATION_UNAVAILABLE: {
+    status: 503,
+    message: () => "content policy: the prompt could not be checked right now, please try again",
+  },
+  SAFETY_TERM_INVALID: {
+    status: 200,
+    message: () => "invalid params: a blocked term needs a letter or a digit (max 200 characters)",
+  },
+  SAFETY_TERM_NOT_FOUND: { status: 200, message: () => "blocked term not found" },
 };
 
 /**
@@ -203,6 +219,10 @@ export const ERROR_PLACEHOLDERS: { [C in ErrorCode]: Params[C] } = {
   COLLECTION_NAME_TAKEN: undefined,
   COLLECTION_LIMIT: { max: 200 },
   COLLECTION_FULL: { max: 10_000 },
+  CONTENT_POLICY: { what: P("rule") },
+  MODERATION_UNAVAILABLE: undefined,
+  SAFETY_TERM_INVALID: undefined,
+  SAFETY_TERM_NOT_FOUND: undefined,
 };
 
 /** The reasons INVALID_OPTIONS gives (app/domain/catalog.ts optionsProblem), as patterns for the API reference. */

@@ -53,8 +53,12 @@ export function falDetail(reply: JsonReply): string | undefined {
   return undefined;
 }
 
-/** The files of a result: `images[]`, `image`, `video`, `videos[]` (each `{url, content_type}`). */
+/**
+ * The files of a result: `images[]`, `image`, `video`, `videos[]` (each `{url, content_type}`), each with fal's own
+ * safety verdict where it gives one (`has_nsfw_concepts[i]`, beside `images[]`).
+ */
 function resultAssets(json: any): ResultAsset[] {
+  const nsfw: unknown[] = Array.isArray(json?.has_nsfw_concepts) ? json.has_nsfw_concepts : [];
   const files = [
     ...(Array.isArray(json?.images) ? json.images : []),
     json?.image,
@@ -65,12 +69,13 @@ function resultAssets(json: any): ResultAsset[] {
     .filter(
       (f): f is { url: string; content_type?: unknown } => typeof f?.url === "string" && /^https?:\/\//.test(f.url),
     )
-    .map((f) => ({
+    .map((f, i) => ({
       kind: "url",
       url: f.url,
       ...(typeof f.content_type === "string" && /^(image|video)\//.test(f.content_type)
         ? { contentType: f.content_type }
         : {}),
+      ...(nsfw[i] === true ? { verdict: { flagged: true, category: "nsfw" } } : {}),
     }));
 }
 
@@ -83,6 +88,8 @@ export function falInput(req: GenerationRequest): Record<string, unknown> {
   const input: Record<string, unknown> = { prompt: req.prompt };
   for (const [key, value] of Object.entries(plainOptions(req))) input[specs[key]?.param ?? key] = value;
   for (const i of declaredInputs(req)) input[i.param] = i.image.url;
+  // The operator's setting, never the user's (docs/safety.md): fal's image models run their checker.
+  if (req.aiType === "image") input.enable_safety_checker = true;
   return input;
 }
 

@@ -141,3 +141,21 @@ export function acceptedBy(
   }
   return out;
 }
+
+/**
+ * A provider's safety switch (`enable_safety_checker`, `disable_safety_checker`, `safety_tolerance`,
+ * `safety_filter_level`, `moderation`, `person_generation`, any spelling: case, dashes, camelCase): never a user
+ * option (docs/safety.md "Provider safety switches"); the catalog drops it and the adapter sends the operator's value.
+ */
+export function isSafetySwitch(name: string | undefined): boolean {
+  if (!name) return false;
+  const flat = name.toLowerCase().replace(/[^a-z0-9]/g, "");
+  return /safety|nsfw|moderation|persongeneration|contentfilter/.test(flat);
+}
+
+/** The option specs without provider safety switches (by key or by upstream name). */
+export function withoutSafetySwitches(specs: Record<string, OptionSpec>): Record<string, OptionSpec> {
+  return Object.fromEntries(
+    Object.entries(specs).filter(([key, spec]) => !isSafetySwitch(key) && !isSafetySwitch(spec.param)),
+  );
+}

@@ -25,6 +25,9 @@ interface Prediction {
   error?: unknown;
 }
 
+/** The models documenting `safety_tolerance` (0 strictest); the others' checker is on unless disabled. */
+const SAFETY_TOLERANCE_MODELS = /^black-forest-labs\/flux-(kontext|1\.1-pro|pro)/;
+
 export function createReplicateProvider(config: Config, options?: AdapterOptions): AsyncProvider {
   const token = config.REPLICATE_API_TOKEN;
   if (!token) throw new Error("REPLICATE_API_TOKEN is not set");
@@ -50,6 +53,8 @@ export function createReplicateProvider(config: Config, options?: AdapterOptions
       // A picture goes as a URL Replicate fetches (flux-kontext-pro's `input_image`).
       const input: Record<string, unknown> = { prompt: req.prompt, ...plainOptions(req) };
       for (const i of declaredInputs(req)) input[i.param] = i.image.url;
+      // The operator's setting, never the user's (docs/safety.md): BFL's Pro and Kontext models take a tolerance.
+      if (SAFETY_TOLERANCE_MODELS.test(req.upstreamModel)) input.safety_tolerance = config.PROVIDER_SAFETY_TOLERANCE;
       const url = `${base}/models/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/predictions`;
       // Replicate's own client retries a non-GET request only on 429 (replicate-javascript lib/util.js): a 5xx may have created the prediction.
       const reply = await retryCreate(retry, signal, async () => {

@@ -180,6 +180,9 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
         <Link to="/admin/models" className={buttonVariants({ variant: "secondary" })}>
           Models and prices
         </Link>
+        <Link to="/admin/safety" className={buttonVariants({ variant: "secondary" })}>
+          Safety
+        </Link>
       </PageHeader>
 
       <DashboardSection dashboard={dashboard} alerts={alerts} />

@@ -239,6 +239,9 @@ function Shell({ data, children }: { data: LayoutData | undefined; children: Rea
               <a href="/api/openapi.json" className="hover:text-foreground">
                 {t("footer.openapi")}
               </a>
+              <Link to="/content-policy" className="hover:text-foreground">
+                Content policy
+              </Link>
             </span>
           </div>
         </footer>

@@ -14,6 +14,7 @@ import {
   ListUsersSchema,
 } from "~/domain/admin/admin.server";
 import { listProducts, ProductInputSchema, toProductInfo, upsertProduct } from "~/domain/billing/products.server";
+import { blockTerm, listTerms, unblockTerm } from "~/domain/safety/terms.server";
 import { isAccountPassword } from "~/domain/users/account-password.server";
 import { findUserByEmail, isAdmin, setRole } from "~/domain/users/users.server";
 import { closeServices, initServices } from "~/http/services.server";
@@ -56,6 +57,9 @@ Actions:
       [--active true|false]         default true (false takes it off sale)
       [--sort-order <n>]            default 0
 ${MODELS_HELP}
+  safety block-term <term>      Refuse prompts holding the term as a whole word (case, accents, look-alikes folded)
+  safety unblock-term <term>    Remove a blocked term
+  safety list-terms             The blocked terms
 
 Every action accepts --json to print the result as JSON.`;
 
@@ -241,6 +245,33 @@ export async function runAdminCli(argv: string[]): Promise<number> {
       }
       case "models":
         return await runModelsCli(services, positionals[1], v, out);
+      case "safety": {
+        const sub = positionals[1];
+        const term = positionals.slice(2).join(" ");
+        if (sub === "block-term") {
+          const r = await blockTerm(services.db, term, null, services.clock);
+          out(
+            r,
+            r.added ? `blocked "${r.term}" (matched as "${r.normalized}")` : `"${r.normalized}" was already blocked`,
+          );
+          return 0;
+        }
+        if (sub === "unblock-term") {
+          const r = await unblockTerm(services.db, term, null, services.clock);
+          out(r, `unblocked "${r.normalized}"`);
+          return 0;
+        }
+        if (sub === "list-terms") {
+          const rows = await listTerms(services.db);
+          out(
+            rows.map((r) => ({ term: r.term, normalized: r.normalized, created_at: r.createdAt.toISOString() })),
+            rows.map((r) => `${r.normalized.padEnd(32)}  ${r.term}`).join("\n") || "no blocked terms",
+          );
+          return 0;
+        }
+        process.stderr.write(`unknown safety action: ${sub ?? ""}\n\n${ADMIN_HELP}\n`);
+        return 2;
+      }
       default:
         process.stderr.write(`unknown admin action: ${action}\n\n${ADMIN_HELP}\n`);
         return 2;

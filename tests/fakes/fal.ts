@@ -14,7 +14,8 @@
  */
 import { FakeState, fetchInput, json, malformed, type RunningFake, serveFile, startFake } from "./common";
 
-export type FalOutcome = "succeeded" | "failed";
+/** `nsfw`: the result comes back with `has_nsfw_concepts: [true]` (fal's checker flagged it; the image is black). */
+export type FalOutcome = "succeeded" | "failed" | "nsfw";
 
 interface Req {
   id: string;
@@ -169,7 +170,7 @@ export function startFalFake(opts: { port?: number; key?: string } = {}): FalFak
           ? json({
               images: [{ url: `${origin}/files/${r.id}.png`, width: 1024, height: 768, content_type: "image/png" }],
               seed: 42,
-              has_nsfw_concepts: [false],
+              has_nsfw_concepts: [r.outcome === "nsfw"],
               prompt: r.input.prompt,
             })
           : json({ video: { url: `${origin}/files/${r.id}.mp4`, content_type: "video/mp4", file_name: "output.mp4" } });

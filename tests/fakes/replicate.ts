@@ -276,6 +276,13 @@ export function replicateModel(owner: string, name: string) {
                 guidance: { type: "number", title: "Guidance", default: 3, maximum: 10, minimum: 0, "x-order": 4 },
                 seed: { type: "integer", title: "Seed", "x-order": 5, description: "Random seed" },
                 go_fast: { type: "boolean", title: "Go Fast", default: true, "x-order": 6 },
+                disable_safety_checker: {
+                  type: "boolean",
+                  title: "Disable Safety Checker",
+                  default: false,
+                  "x-order": 8,
+                  description: "Disable safety checker for generated images.",
+                },
                 output_format: {
                   allOf: [{ $ref: "#/components/schemas/output_format" }],
                   default: "webp",

@@ -10,6 +10,7 @@ import type { Config } from "~/lib/config.server";
 import { AppError } from "~/lib/errors";
 import { BodyTooLarge, OutboundRefused, readCapped, safeFetch } from "~/lib/outbound.server";
 import { isFalEndpointId } from "~/providers/fal.server";
+import { isSafetySwitch } from "~/providers/offering";
 
 export interface ImportedInputs {
   /** The options Atelier can offer, by Atelier's name. */
@@ -72,6 +73,10 @@ export function optionsFromSchema(doc: Schema, input: Schema | undefined, source
   for (const [name, raw] of Object.entries(props)) {
     const s = deref(doc, raw) ?? {};
     if (PROMPT_NAMES.has(name)) continue;
+    if (isSafetySwitch(name)) {
+      skipped.push({ name, why: "a provider safety switch: the operator's setting is sent (docs/safety.md)" });
+      continue;
+    }
     const key = name
       .toLowerCase()
       .replace(/[^a-z0-9_]/g, "_")

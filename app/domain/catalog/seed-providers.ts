@@ -42,7 +42,6 @@ export const FAL_MODELS: readonly Offering[] = [
       guidance_scale: { type: "number", min: 1, max: 20, default: 3.5, label: "Guidance" },
       seed: { type: "integer", min: 0, max: SEED_MAX, label: "Seed" },
       output_format: { type: "enum", values: ["jpeg", "png"], default: "jpeg", label: "Format" },
-      enable_safety_checker: { type: "boolean", default: true, label: "Safety checker" },
     },
   },
   {
@@ -181,14 +180,6 @@ export const IMAGE_INPUT_MODELS: readonly Offering[] = [
       },
       seed: { type: "integer", min: 0, max: SEED_MAX, label: "Seed" },
       output_format: { type: "enum", values: ["jpg", "png"], default: "png", label: "Format" },
-      safety_tolerance: {
-        type: "integer",
-        min: 0,
-        max: 2,
-        default: 2,
-        label: "Safety tolerance",
-        help: "0 is the strictest; 2 is the most Replicate allows with an input image",
-      },
       prompt_upsampling: { type: "boolean", default: false, label: "Prompt upsampling" },
     },
   },

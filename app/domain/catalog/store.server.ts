@@ -11,6 +11,7 @@ import { catalogModels } from "#db/schema";
 import { CATALOG, type Offering, type OptionSpec, setActiveCatalog, type UpstreamCost } from "~/domain/catalog";
 import type { Clock } from "~/lib/clock";
 import { log } from "~/lib/log.server";
+import { withoutSafetySwitches } from "~/providers/offering";
 import { isFlat, type PriceRule, quoteCredits } from "./pricing";
 
 export type CatalogRow = typeof catalogModels.$inferSelect;
@@ -65,7 +66,8 @@ function parsePricing(text: string | null, base: number): PriceRule | null {
 }
 
 export function toOffering(r: CatalogRow): Offering {
-  const options = parseOptions(r.options);
+  // A safety switch stored by an older seed, an import or an admin is never a user option (docs/safety.md).
+  const options = withoutSafetySwitches(parseOptions(r.options));
   const pricing = parsePricing(r.pricing ?? null, Number(r.credits));
   const cost: UpstreamCost | null =
     r.costMicros === null || r.costMicros === undefined

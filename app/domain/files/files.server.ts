@@ -3,11 +3,13 @@
  * file store (app/storage/files.server.ts) with one row each in `files`. Another user's file id is "file not found"
  * everywhere. A file no task uses expires after FILE_RETENTION_DAYS; once a task uses it, it lives as long as the task.
  */
+
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import { type Db, lockRow, one, run, type Steps } from "#db/client";
 import { files } from "#db/schema";
 import { SWEEP_BATCH } from "~/domain/maintenance/retention.server";
+import { checkPicture, type SafetyConfig } from "~/domain/safety/check-prompt.server";
 import { type Clock, DAY_MS, iso } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { AppError } from "~/lib/errors";
@@ -17,7 +19,7 @@ import { extensionOf, ImageRefused, type ImageType, type InspectedImage, judgeIm
 import { fileUrl } from "./links.server";
 
 export type FileRow = typeof files.$inferSelect;
-export type FileConfig = Pick<Config, "FILE_MAX_BYTES" | "FILE_QUOTA_MB" | "FILE_RETENTION_DAYS">;
+export type FileConfig = Pick<Config, "FILE_MAX_BYTES" | "FILE_QUOTA_MB" | "FILE_RETENTION_DAYS"> & SafetyConfig;
 
 export interface FileDeps {
   db: Db;
@@ -78,6 +80,8 @@ export async function storeFile(
     if (error instanceof ImageRefused) throw new AppError("FILE_REFUSED", { reason: error.reason });
     throw error;
   }
+  // Before anything is kept: a picture the moderation flags is never stored (docs/safety.md).
+  await checkPicture(deps, args.userId, image.bytes, image.contentType);
   const quota = quotaBytes(config);
   const size = image.bytes.byteLength;
   const sha256 = createHash("sha256").update(image.bytes).digest("hex");

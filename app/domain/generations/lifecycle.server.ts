@@ -25,6 +25,7 @@ import {
   runResultSteps,
 } from "~/domain/results/pipeline.server";
 import { resultPipeline } from "~/domain/results/steps.server";
+import type { SafetyConfig } from "~/domain/safety/check-prompt.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { isDatabaseBusy } from "~/lib/errors";
@@ -144,7 +145,8 @@ export interface StepContext {
   db: Db;
   clock: Clock;
   config: Pick<Config, "SIMULATOR_DELAY_MS" | "OUTBOUND_ALLOW_PRIVATE"> &
-    Partial<Pick<Config, "authSecret" | "MEDIA_RENDITIONS">>;
+    Partial<Pick<Config, "authSecret" | "MEDIA_RENDITIONS">> &
+    SafetyConfig;
   providers: ProviderRegistry;
   storage: ResultStorage;
   /** Input files (a task's image inputs become `req.inputs`); absent in tests and benchmarks without inputs. */
@@ -254,7 +256,8 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
   };
   const finish = async (assets: ResultAsset[], req: GenerationRequest, mode: "live" | "simulated") => {
     const pipeline =
-      ctx.pipeline ?? resultPipeline({ db, storage: ctx.storage, renditions: ctx.config.MEDIA_RENDITIONS });
+      ctx.pipeline ??
+      resultPipeline({ db, clock, config: ctx.config, storage: ctx.storage, renditions: ctx.config.MEDIA_RENDITIONS });
     const task = resultTask(row, req, mode);
     const fetched = await timed("store", () =>
       fetchResults(row.id, assets, signal, {

@@ -8,6 +8,7 @@
 import type { Db } from "#db/client";
 import { discardFetched, resolveInputs } from "~/domain/files/inputs.server";
 import type { ProviderRegistry } from "~/domain/generations/registry.server";
+import { checkPrompt } from "~/domain/safety/check-prompt.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import type { FileStore } from "~/storage/files.server";
@@ -84,6 +85,8 @@ export async function startGenerations(
 export async function prepareCreate(deps: StartGenerationDeps, userId: string, input: Record<string, unknown>) {
   const { db, clock, config, providers } = deps;
   const parsed = validateGenerateInput(input);
+  // Before any input is fetched or anything reserved: a refused prompt creates and charges nothing (docs/safety.md).
+  await checkPrompt(deps, userId, parsed.prompt);
   const { inputs, fetched } = await resolveInputs(
     { db, clock, config, store: deps.files },
     userId,

@@ -9,21 +9,32 @@
  * and never hold the task back).
  */
 import type { Db } from "#db/client";
+import type { SafetyConfig } from "~/domain/safety/check-prompt.server";
+import { type Clock, systemClock } from "~/lib/clock";
 import type { ResultStorage } from "~/storage/types";
 import { checkBytes } from "./check-bytes.server";
 import type { DerivativeStep, ResultPipeline, ResultStep } from "./pipeline.server";
 import { placeholderStep } from "./placeholder-step.server";
 import { renditionsStep } from "./renditions-step.server";
+import { safetyStep } from "./safety-step.server";
 
 export interface PipelineDeps {
   db: Db;
+  clock?: Clock;
+  config?: SafetyConfig;
   /** Where the renditions go (beside the originals); without it, or with `renditions: false`, none are made. */
   storage?: ResultStorage;
   renditions?: boolean;
 }
 
 export function resultPipeline(deps: PipelineDeps): ResultPipeline {
-  const steps: ResultStep[] = [checkBytes];
+  const config = deps.config ?? {};
+  const safety = safetyStep({
+    db: deps.db,
+    clock: deps.clock ?? systemClock,
+    config,
+  });
+  const steps: ResultStep[] = [checkBytes, safety];
   const derivatives: DerivativeStep[] = [placeholderStep(deps.db)];
   if (deps.storage && deps.renditions !== false)
     derivatives.push(renditionsStep({ db: deps.db, storage: deps.storage }));

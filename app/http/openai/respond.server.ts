@@ -44,6 +44,9 @@ const MAPPING: Partial<Record<ErrorCode, Omit<OpenAiError, "message">>> = {
   METHOD_NOT_ALLOWED: { status: 405, type: "invalid_request_error", code: null },
   NOT_FOUND: { status: 404, type: "invalid_request_error", code: "unknown_url" },
   BUSY: { status: 503, type: "server_error", code: null, headers: { "Retry-After": "1" } },
+  // OpenAI's own answer to a refused prompt (docs/safety.md): 400, not retried.
+  CONTENT_POLICY: { status: 400, type: "invalid_request_error", code: "content_policy_violation", headers: NO_RETRY },
+  MODERATION_UNAVAILABLE: { status: 503, type: "server_error", code: null, headers: { "Retry-After": "1" } },
 };
 
 export function fromAppError(error: AppError): OpenAiError {

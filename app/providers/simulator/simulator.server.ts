@@ -10,6 +10,8 @@
  *   `[simulate:slow]` in the prompt → takes 10× the delay
  *   `[simulate:long]` in the prompt → takes 100× the delay (a task that is surely still running
  *                                      when a person or a browser test gets to cancel it)
+ *   `[simulate:unsafe]` in the prompt → the result carries the provider's own safety flag (fal's
+ *                                      `has_nsfw_concepts`), which the result pipeline's safety step refuses
  *
  * The upstream task id carries the moment the job is ready
  * (`sim_<ready-at-ms>_<random>`), so polling is stateless: another process,
@@ -34,6 +36,7 @@ import { type Look, renderImagePng, renderVideoMp4 } from "./render.server";
 export const FAIL_MARKER = "[simulate:fail]";
 export const SLOW_MARKER = "[simulate:slow]";
 export const LONG_MARKER = "[simulate:long]";
+export const UNSAFE_MARKER = "[simulate:unsafe]";
 
 export interface SimulatorOptions {
   delayMs: number;
@@ -111,7 +114,8 @@ export async function renderAssets(
   else bytes = renderImagePng(req.prompt, look, undefined, start ? stillBackdrop(start) : undefined);
   recentRenders.set(key, bytes);
   if (recentRenders.size > RECENT_RENDERS) recentRenders.delete(recentRenders.keys().next().value!);
-  return [{ kind: "bytes", bytes, contentType: video ? "video/mp4" : "image/png" }];
+  const verdict = req.prompt.includes(UNSAFE_MARKER) ? { verdict: { flagged: true, category: "nsfw" } } : {};
+  return [{ kind: "bytes", bytes, contentType: video ? "video/mp4" : "image/png", ...verdict }];
 }
 
 /** The last few renders, least recently used first (each is still stored as its own file). */

@@ -118,6 +118,11 @@ const FORMS: Record<string, FormRoute> = {
       "reason",
     ],
   },
+  "routes/admin-safety.tsx": {
+    path: "/admin/safety",
+    intents: ["block", "unblock", "test"],
+    fields: ["term", "prompt"],
+  },
   "routes/admin-billing.tsx": {
     path: "/admin/billing",
     intents: [""],

@@ -29,7 +29,13 @@ describe("fal: success", () => {
     expect(submit.method).toBe("POST");
     expect(submit.path).toBe("/fal-ai/flux/dev");
     expect(submit.headers.authorization).toBe(`Key ${fake.key}`);
-    expect(submit.body).toEqual({ prompt: "a copper teapot", image_size: "square_hd", seed: 7 });
+    // The checker is the operator's (docs/safety.md): always on, whatever the user sent.
+    expect(submit.body).toEqual({
+      prompt: "a copper teapot",
+      image_size: "square_hd",
+      seed: 7,
+      enable_safety_checker: true,
+    });
 
     const states = await pollToEnd(p, upstreamTaskId, r);
     expect(states.map((s) => s.state)).toEqual(["pending", "running", "succeeded"]);

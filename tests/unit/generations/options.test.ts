@@ -48,14 +48,7 @@ describe("what the catalog declares, from each provider's documented API", () =>
       "video:runway:gen4.5": ["duration", "ratio", "seed"],
       "video:kling:kling-v1": ["aspect_ratio", "cfg_scale", "duration", "image", "image_end", "negative_prompt"],
       "video:kling:kling-v1-6": ["aspect_ratio", "cfg_scale", "duration", "image", "image_end", "negative_prompt"],
-      "image:fal:fal-ai/flux/dev": [
-        "enable_safety_checker",
-        "guidance_scale",
-        "image_size",
-        "num_inference_steps",
-        "output_format",
-        "seed",
-      ],
+      "image:fal:fal-ai/flux/dev": ["guidance_scale", "image_size", "num_inference_steps", "output_format", "seed"],
       "video:fal:fal-ai/kling-video/v1.6/standard/text-to-video": [
         "aspect_ratio",
         "cfg_scale",
@@ -76,7 +69,6 @@ describe("what the catalog declares, from each provider's documented API", () =>
         "image",
         "output_format",
         "prompt_upsampling",
-        "safety_tolerance",
         "seed",
       ],
       "video:runway:gen4_turbo": ["duration", "image", "ratio", "seed"],

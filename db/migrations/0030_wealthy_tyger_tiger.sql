@@ -1,0 +1,15 @@
+CREATE TABLE `safety_events` (
+	`id` text PRIMARY KEY NOT NULL,
+	`kind` text NOT NULL,
+	`category` text,
+	`user_id` text,
+	`detail` text,
+	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `safety_events_created_idx` ON `safety_events` (`created_at`);--> statement-breakpoint
+CREATE TABLE `safety_terms` (
+	`normalized` text PRIMARY KEY NOT NULL,
+	`term` text NOT NULL,
+	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL
+);

@@ -13,4 +13,5 @@ export * from "./schema/files";
 export * from "./schema/generations";
 export * from "./schema/keys";
 export * from "./schema/ops";
+export * from "./schema/reports";
 export * from "./schema/webhooks";

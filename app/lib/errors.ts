@@ -51,6 +51,8 @@ type Params = {
   FILE_QUOTA: { quotaMb: number };
   CODE_INVALID: void;
   CODE_USED: void;
+  REPORT_NOT_FOUND: void;
+  REPORT_RESOLVED: void;
 };
 
 export type ErrorCode = keyof Params;
@@ -134,6 +136,9 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
   // Redemption codes (docs/payments.md): unknown, expired, disabled and used-up codes read alike (no oracle).
   CODE_INVALID: { status: 200, message: () => "invalid or expired code" },
   CODE_USED: { status: 200, message: () => "code already redeemed" },
+  // Reports (docs/safety.md "Reports and takedowns"): an unknown id, and a second decision on a decided report.
+  REPORT_NOT_FOUND: { status: 200, message: () => "report not found" },
+  REPORT_RESOLVED: { status: 200, message: () => "report already resolved" },
 };
 
 /**
@@ -190,6 +195,8 @@ export const ERROR_PLACEHOLDERS: { [C in ErrorCode]: Params[C] } = {
   FILE_QUOTA: { quotaMb: 500 },
   CODE_INVALID: undefined,
   CODE_USED: undefined,
+  REPORT_NOT_FOUND: undefined,
+  REPORT_RESOLVED: undefined,
 };
 
 /** The reasons INVALID_OPTIONS gives (app/domain/catalog.ts optionsProblem), as patterns for the API reference. */

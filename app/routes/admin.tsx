@@ -174,6 +174,9 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
         <Link to="/admin/models" className={buttonVariants({ variant: "secondary" })}>
           Models and prices
         </Link>
+        <Link to="/admin/reports" className={buttonVariants({ variant: "secondary" })}>
+          Reports and takedowns
+        </Link>
       </PageHeader>
 
       <DashboardSection dashboard={dashboard} alerts={alerts} />

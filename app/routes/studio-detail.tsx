@@ -336,7 +336,11 @@ export default function GenerationDetail({ loaderData, actionData }: Route.Compo
                 </Form>
               )}
             </div>
-            <details className="mt-4 border-t border-border pt-3" open={reportError !== undefined || undefined}>
+            <details
+              id="report"
+              className="mt-4 scroll-mt-20 border-t border-border pt-3"
+              open={reportError !== undefined || undefined}
+            >
               <summary className="cursor-pointer text-sm text-muted-foreground">Report this result</summary>
               {reported ? (
                 <Notice kind="success" className="mt-3">

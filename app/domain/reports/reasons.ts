@@ -43,11 +43,7 @@ export type ReportStatus = (typeof REPORT_STATUSES)[number];
 const chars = (s: string) => [...s].length;
 
 export const CreateReportSchema = z.object({
-  gen_id: z
-    .string({ error: "gen_id required" })
-    .trim()
-    .min(1, "gen_id required")
-    .max(200, "gen_id required"),
+  gen_id: z.string({ error: "gen_id required" }).trim().min(1, "gen_id required").max(200, "gen_id required"),
   reason: z.enum(REPORT_REASONS, { error: `reason must be one of ${REPORT_REASONS.join(", ")}` }),
   details: z
     .string({ error: "details must be a string" })

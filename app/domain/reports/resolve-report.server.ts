@@ -131,7 +131,7 @@ export async function resolveReport(deps: ResolveDeps, adminId: string, input: R
     return true;
   });
   if (!won) throw new AppError("REPORT_RESOLVED");
-  //forgetHistoryEntry(db, report.genId);
+  forgetHistoryEntry(db, report.genId);
 
   let removedFiles = 0;
   if (deps.storage.deletePrefix) {

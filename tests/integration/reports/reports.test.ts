@@ -108,13 +108,29 @@ describe("filing a report", () => {
 
   test("details: 1999 and 2000 characters (code points) are accepted, 2001 is refused", async () => {
     const u = await s.api.signUp(uniqueEmail("details"));
-    const under = await report(u.cookie, { gen_id: await generate(u.cookie, "d1"), reason: "other", details: "x".repeat(1999) });
+    const under = await report(u.cookie, {
+      gen_id: await generate(u.cookie, "d1"),
+      reason: "other",
+      details: "x".repeat(1999),
+    });
     expect(under.body.code).toBe(0);
     // 2000 emoji: 4000 UTF-16 units, still 2000 characters.
-    const at = await report(u.cookie, { gen_id: await generate(u.cookie, "d2"), reason: "other", details: "🦊".repeat(2000) });
+    const at = await report(u.cookie, {
+      gen_id: await generate(u.cookie, "d2"),
+      reason: "other",
+      details: "🦊".repeat(2000),
+    });
     expect(at.body.code).toBe(0);
-    const over = await report(u.cookie, { gen_id: await generate(u.cookie, "d3"), reason: "other", details: "x".repeat(2001) });
-    expect(over.body).toEqual({ code: 1, message: "invalid params: details must be at most 2000 characters", data: null });
+    const over = await report(u.cookie, {
+      gen_id: await generate(u.cookie, "d3"),
+      reason: "other",
+      details: "x".repeat(2001),
+    });
+    expect(over.body).toEqual({
+      code: 1,
+      message: "invalid params: details must be at most 2000 characters",
+      data: null,
+    });
     expect(await reportsOf(u.userId)).toBe(2);
     const [row] = await queryServerDb<{ details: string }>(
       s.server.dataDir,
@@ -128,14 +144,17 @@ describe("filing a report", () => {
     const u = await s.api.signUp(uniqueEmail("flood"));
     const gens: string[] = [];
     for (let i = 0; i < 21; i++) gens.push(await generate(u.cookie, `flood ${i}`));
-    for (let i = 0; i < 20; i++) expect((await report(u.cookie, { gen_id: gens[i], reason: "other" })).body.code).toBe(0);
+    for (let i = 0; i < 20; i++)
+      expect((await report(u.cookie, { gen_id: gens[i], reason: "other" })).body.code).toBe(0);
     const limited = await report(u.cookie, { gen_id: gens[20], reason: "other" });
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe(1);
     expect(await reportsOf(u.userId)).toBe(20);
     expect((await report(u.cookie, { gen_id: gens[0], reason: "other" })).body.code).toBe(0);
     const calm = await s.api.signUp(uniqueEmail("calm"));
-    expect((await report(calm.cookie, { gen_id: await generate(calm.cookie, "calm"), reason: "other" })).body.code).toBe(0);
+    expect(
+      (await report(calm.cookie, { gen_id: await generate(calm.cookie, "calm"), reason: "other" })).body.code,
+    ).toBe(0);
   });
 });
 
@@ -152,9 +171,15 @@ describe("the admin queue", () => {
     );
     expect(resolve.body).toEqual(FORBIDDEN);
     expect(
-      await countIn(s.server.dataDir, "SELECT count(*) AS n FROM reports WHERE id = $1 AND status = 'open'", filed.body.data.report_id),
+      await countIn(
+        s.server.dataDir,
+        "SELECT count(*) AS n FROM reports WHERE id = $1 AND status = 'open'",
+        filed.body.data.report_id,
+      ),
     ).toBe(1);
-    expect((await fetch(`${s.server.url}/admin/reports`, { headers: { cookie: u.cookie }, redirect: "manual" })).status).toBe(404);
+    expect(
+      (await fetch(`${s.server.url}/admin/reports`, { headers: { cookie: u.cookie }, redirect: "manual" })).status,
+    ).toBe(404);
   });
 
   test("list: each report with due_at 48 h after created_at, earliest due first; bad input is code 1", async () => {
@@ -165,7 +190,13 @@ describe("the admin queue", () => {
     expect(list.body.code).toBe(0);
     const reports = list.body.data.reports as Record<string, any>[];
     const mine = reports.find((r) => r.report_id === a.report_id)!;
-    expect(mine).toMatchObject({ report_id: a.report_id, gen_id: a.gen_id, reason: "hate", status: "open", overdue: false });
+    expect(mine).toMatchObject({
+      report_id: a.report_id,
+      gen_id: a.gen_id,
+      reason: "hate",
+      status: "open",
+      overdue: false,
+    });
     expect(Date.parse(mine.due_at) - Date.parse(mine.created_at)).toBe(48 * 3_600_000);
     expect(mine.prompt).toBe("q1");
     const due = reports.map((r) => Date.parse(r.due_at));
@@ -173,10 +204,12 @@ describe("the admin queue", () => {
     expect(reports.every((r) => r.status === "open")).toBe(true);
     expect((await s.api.post("/api/admin/reports/list", { status: "gone" }, auth)).body.code).toBe(1);
     expect((await s.api.post("/api/admin/reports/list", { limit: 0 }, auth)).body.code).toBe(1);
-    expect((await s.api.post("/api/admin/reports/resolve", { report_id: a.report_id, action: "delete" }, auth)).body.code).toBe(1);
-    expect((await s.api.post("/api/admin/reports/resolve", { report_id: "nope", action: "dismiss" }, auth)).body.message).toBe(
-      "report not found",
-    );
+    expect(
+      (await s.api.post("/api/admin/reports/resolve", { report_id: a.report_id, action: "delete" }, auth)).body.code,
+    ).toBe(1);
+    expect(
+      (await s.api.post("/api/admin/reports/resolve", { report_id: "nope", action: "dismiss" }, auth)).body.message,
+    ).toBe("report not found");
     const page = await fetch(`${s.server.url}/admin/reports`, { headers: { cookie: auth.cookie } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(a.gen_id);
@@ -193,12 +226,18 @@ describe("decisions", () => {
     const theirs = await completed(other.cookie, "another user's");
     for (const u of [...bad.urls, ...kept.urls, ...theirs.urls]) expect(await status(u)).toBe(200);
     // The history and the studio have been read (and remembered) before the takedown.
-    expect((await s.api.post("/api/generator/history", {}, { cookie: owner.cookie })).body.data.generations.length).toBe(2);
+    expect(
+      (await s.api.post("/api/generator/history", {}, { cookie: owner.cookie })).body.data.generations.length,
+    ).toBe(2);
     const filed = (await report(other.cookie, { gen_id: theirs.genId, reason: "other" })).body.data;
     const r = (await report(owner.cookie, { gen_id: bad.genId, reason: "non_consensual_intimate" })).body.data;
 
     const started = Date.now();
-    const resolved = await s.api.post("/api/admin/reports/resolve", { report_id: r.report_id, action: "remove", note: "NCII" }, auth);
+    const resolved = await s.api.post(
+      "/api/admin/reports/resolve",
+      { report_id: r.report_id, action: "remove", note: "NCII" },
+      auth,
+    );
     expect(resolved.body.code).toBe(0);
     expect(resolved.body.data.report.status).toBe("removed");
     expect(resolved.body.data.quarantined).toBe(false);
@@ -221,15 +260,22 @@ describe("decisions", () => {
     ).toBe(0);
     const studio = await (await fetch(`${s.server.url}/studio`, { headers: { cookie: owner.cookie } })).text();
     expect(studio).not.toContain(bad.urls[0]!);
-    const detail = await (await fetch(`${s.server.url}/studio/${bad.genId}`, { headers: { cookie: owner.cookie } })).text();
+    const detail = await (
+      await fetch(`${s.server.url}/studio/${bad.genId}`, { headers: { cookie: owner.cookie } })
+    ).text();
     expect(detail).toContain("removed-notice");
 
     // A second decision is refused; the other user's report is untouched.
-    expect((await s.api.post("/api/admin/reports/resolve", { report_id: r.report_id, action: "dismiss" }, auth)).body.message).toBe(
-      "report already resolved",
-    );
     expect(
-      await countIn(s.server.dataDir, "SELECT count(*) AS n FROM reports WHERE id = $1 AND status = 'open'", filed.report_id),
+      (await s.api.post("/api/admin/reports/resolve", { report_id: r.report_id, action: "dismiss" }, auth)).body
+        .message,
+    ).toBe("report already resolved");
+    expect(
+      await countIn(
+        s.server.dataDir,
+        "SELECT count(*) AS n FROM reports WHERE id = $1 AND status = 'open'",
+        filed.report_id,
+      ),
     ).toBe(1);
   });
 
@@ -289,7 +335,11 @@ describe("decisions", () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("Dismissed the report");
     expect(
-      await countIn(s.server.dataDir, "SELECT count(*) AS n FROM reports WHERE id = $1 AND status = 'dismissed'", row!.id),
+      await countIn(
+        s.server.dataDir,
+        "SELECT count(*) AS n FROM reports WHERE id = $1 AND status = 'dismissed'",
+        row!.id,
+      ),
     ).toBe(1);
     for (const u of task.urls) expect(await status(u)).toBe(200);
   });

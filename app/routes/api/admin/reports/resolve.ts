@@ -14,7 +14,12 @@ export const action = api({
   onInvalid: adminInvalid,
   handler: async ({ services, input, caller }) => {
     const result = await resolveReport(
-      { db: services.db, clock: services.clock, storage: getGenerationRuntime().storage, dataDir: services.config.dataDir },
+      {
+        db: services.db,
+        clock: services.clock,
+        storage: getGenerationRuntime().storage,
+        dataDir: services.config.dataDir,
+      },
       caller.user.id,
       input,
     );

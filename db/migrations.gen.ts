@@ -341,5 +341,35 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1796206710778,
     "hash": "b70466326831767b622cb7af66dd6c96eb19803da2244df91ee691afcb630e15"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `collection_items` (\n\t`collection_id` text NOT NULL,\n\t`gen_id` text NOT NULL,\n\t`added_at` integer NOT NULL,\n\tPRIMARY KEY(`collection_id`, `gen_id`),\n\tFOREIGN KEY (`collection_id`) REFERENCES `collections`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`gen_id`) REFERENCES `generations`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE INDEX `collection_items_added_idx` ON `collection_items` (`collection_id`,`added_at`);",
+      "\nCREATE INDEX `collection_items_gen_idx` ON `collection_items` (`gen_id`);",
+      "\nCREATE TABLE `collections` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`name` text NOT NULL,\n\t`name_key` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\tFOREIGN KEY (`user_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE UNIQUE INDEX `collections_user_name_idx` ON `collections` (`user_id`,`name_key`);",
+      "\nCREATE INDEX `collections_user_created_idx` ON `collections` (`user_id`,`created_at`);"
+    ],
+    "bps": true,
+    "folderMillis": 1796221719311,
+    "hash": "8fab899ebef0392699d02926eca4c1d8e1d98d83165a78fcc6fff107e9494150"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `request_joins` (\n\t`user_id` text NOT NULL,\n\t`scope` text NOT NULL,\n\t`key` text NOT NULL,\n\t`request_hash` text NOT NULL,\n\t`gen_ids` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`answered_at` integer,\n\tPRIMARY KEY(`user_id`, `scope`, `key`),\n\tFOREIGN KEY (`user_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE INDEX `request_joins_created_idx` ON `request_joins` (`created_at`);"
+    ],
+    "bps": true,
+    "folderMillis": 1796223276465,
+    "hash": "84dea886e6e8f84a84d76ff43b2dbf3b7bd9431f141972ede73b54c3553c513d"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `generations` ADD `renditions` text;"
+    ],
+    "bps": true,
+    "folderMillis": 1796223573910,
+    "hash": "f037ecedf8a789024f0f928d768978af16b72be8d19cd52a78d8b4ca931b984a"
   }
 ];

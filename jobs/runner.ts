@@ -29,7 +29,7 @@ export interface RunnerDeps {
     Config,
     "SIMULATOR_DELAY_MS" | "OUTBOUND_ALLOW_PRIVATE" | "JOB_CONCURRENCY" | "JOB_TICK_MS" | "JOB_LEASE_MS"
   > &
-    Partial<Pick<Config, "authSecret">>;
+    Partial<Pick<Config, "authSecret" | "MEDIA_RENDITIONS">>;
   providers: ProviderRegistry;
   storage: ResultStorage;
   /** Input files: a task's image inputs are handed to its provider (docs/catalog.md "Image inputs"). */
@@ -97,7 +97,7 @@ export function createRunner(deps: RunnerDeps): Runner {
     owner,
     timings,
     wakeAt,
-    pipeline: resultPipeline({ db }),
+    pipeline: resultPipeline({ db, storage: deps.storage, renditions: config.MEDIA_RENDITIONS }),
   };
   const claimWarning = repeatedWarning("job claim failed");
   let interval: ReturnType<typeof setInterval> | undefined;

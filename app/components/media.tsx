@@ -1,11 +1,16 @@
 /** Results as media: an image or a playable video that keeps its own shape, and a lightbox over a gallery. */
 import { lazy, type ReactNode, Suspense, useState } from "react";
 import { cn } from "~/components/ui";
+import { pictureSources, type RenditionInfo } from "~/domain/media/renditions";
 import { isVideoFile, type MediaItem } from "./media-item";
 
 export { fileExtension, isVideoFile, type MediaItem } from "./media-item";
 
-/** The result itself: `<video>` for video files, `<img>` otherwise (at its natural aspect ratio). */
+/**
+ * The result itself: `<video>` for video files, `<img>` otherwise (at its natural aspect ratio). A picture with
+ * `renditions` loads the one of them its box needs (`sizes`), else the original; `original` always shows the file
+ * itself (the task page's full view, the lightbox).
+ */
 export function ResultMedia({
   url,
   aiType,
@@ -13,6 +18,10 @@ export function ResultMedia({
   className,
   fit,
   size,
+  renditions,
+  sizes,
+  priority,
+  original,
 }: {
   url: string;
   aiType: string;
@@ -21,6 +30,13 @@ export function ResultMedia({
   fit?: boolean;
   /** The size it was asked for (resultSize): reserves its box before it loads. */
   size?: { width: number; height: number };
+  /** Its renditions as recorded (generations.renditions), when they are made. */
+  renditions?: RenditionInfo | null;
+  /** How wide it is drawn (the `sizes` attribute), so the browser picks a rendition. */
+  sizes?: string;
+  /** The first row: fetched at once and first, not lazily. */
+  priority?: boolean;
+  original?: boolean;
 }) {
   const box = cn("block w-full bg-muted", fit && "max-h-[75vh] object-contain", className);
   if (isVideoFile(url)) {
@@ -37,14 +53,26 @@ export function ResultMedia({
       />
     );
   }
+  const fallback = size ?? { width: renditions?.width ?? 1024, height: renditions?.height ?? 1024 };
+  const picture = original
+    ? {
+        src: url,
+        srcSet: undefined,
+        width: renditions?.width ?? fallback.width,
+        height: renditions?.height ?? fallback.height,
+      }
+    : pictureSources(url, renditions, fallback);
   return (
     <img
-      src={url}
+      src={picture.src}
+      srcSet={picture.srcSet}
+      sizes={picture.srcSet ? (sizes ?? "100vw") : undefined}
       alt={`${aiType === "video" ? "Video" : "Image"}: ${prompt}`}
       className={cn(box, "h-auto")}
-      width={size?.width}
-      height={size?.height}
-      loading="lazy"
+      width={picture.width}
+      height={picture.height}
+      loading={priority ? "eager" : "lazy"}
+      fetchPriority={priority ? "high" : undefined}
       decoding="async"
     />
   );
@@ -139,6 +167,16 @@ const TILE_FLEX: Record<string, string> = {
   "7:4": "grow-[175] basis-[calc(var(--row)*1.75)]",
   "4:7": "grow-[57] basis-[calc(var(--row)*0.57)]",
 };
+
+/**
+ * The `sizes` of a gallery tile: the row's height (8, 12, 15 rem by breakpoint, gallery.tsx) times the picture's
+ * aspect, with room for the row's stretch (a tile grows a little to fill its row).
+ */
+export function tileSizes(size: { width: number; height: number }): string {
+  const aspect = size.width / Math.max(1, size.height);
+  const rem = (row: number) => `${Math.ceil(row * aspect * 1.15)}rem`;
+  return `(min-width: 1280px) ${rem(15)}, (min-width: 640px) ${rem(12)}, ${rem(8)}`;
+}
 
 export function tileFlexClass(aiType: string, options: Record<string, unknown>): string {
   return TILE_FLEX[shapeKey(aiType, options)]!;

@@ -32,6 +32,7 @@ import {
 } from "~/domain/auth/emails";
 import { mayMailAccount } from "~/domain/auth/mail-throttle.server";
 import { profileProblem } from "~/domain/auth/profile";
+import { neutralProviderRefusal, providerIdentityProblem } from "~/domain/auth/provider-identity";
 import { unsafeRedirectIn } from "~/domain/auth/redirects";
 import { beginSignIn, clearSignIn } from "~/domain/auth/sign-in-throttle.server";
 import { grantSignupBonus } from "~/domain/credits/signup.server";
@@ -92,7 +93,23 @@ export async function handleAuthRequest(auth: Auth, config: Config, request: Req
       signal: request.signal,
     });
   }
-  return auth.handler(withClientIp(config, bounded));
+  const response = await auth.handler(withClientIp(config, bounded));
+  return new URL(request.url).pathname.startsWith(PROVIDER_CALLBACK_PATH) ? neutralCallback(response) : response;
+}
+
+const PROVIDER_CALLBACK_PATH = "/api/auth/callback/";
+
+/**
+ * A provider callback refused for a taken address (better-auth's `account_not_linked`) and one refused for a free
+ * address the provider does not vouch for end on the same redirect (docs/decisions/139-provider-answers-and-cookies.md).
+ */
+function neutralCallback(response: Response): Response {
+  const location = response.headers.get("location");
+  const neutral = location ? neutralProviderRefusal(location) : null;
+  if (!neutral) return response;
+  const headers = new Headers(response.headers);
+  headers.set("location", neutral);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** The referrer's uuid for an invite code, or null when the code is unknown. */
@@ -129,10 +146,6 @@ export const DISPOSABLE_EMAIL_REFUSED =
 export const ADMIN_ADDRESS_UNVERIFIED =
   "This address is an administrator address: it signs in only once it is confirmed by e-mail, or after the operator runs `atelier admin promote` on the server";
 
-const AUTH_COOKIES = ["session_token", "session_data", "dont_remember", "account_data"] as const;
-const hostCookies = () =>
-  Object.fromEntries(AUTH_COOKIES.map((c) => [c, { name: `__Host-atelier.${c}`, attributes: { secure: true } }]));
-
 /** The public user of a sign-up reply: the same fields for a new account and for better-auth's stand-in of a taken one. */
 function publicSignUpUser(u: Record<string, unknown>) {
   return {
@@ -157,7 +170,8 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
   const takeBack = async (userId: string, reason: TakeBackReason) => {
     const revoked = await revokeAccessMadeBefore({ db, clock }, { userId, before: clock.now(), reason });
     sessionsChanged();
-    if (revoked.sessions + revoked.keys + revoked.webhooks > 0) log.info("account taken back", { reason, ...revoked });
+    const { twoFactor, ...counts } = revoked;
+    if (twoFactor || Object.values(counts).some((n) => n > 0)) log.info("account taken back", { reason, ...revoked });
   };
   // Requests better-auth makes for itself (the background half of a reset request) carry this, never a client.
   const internalMark = crypto.randomUUID();
@@ -212,7 +226,7 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
       resetPasswordTokenExpiresIn: RESET_LINK_HOURS * 3600,
       revokeSessionsOnPasswordReset: true,
       // The reset link proved the mailbox: the account's sign-in failures no longer count, and whoever held the
-      // account before loses its sessions, API keys and webhooks.
+      // account before loses every way in but the new password (take-back.server.ts).
       onPasswordReset: async ({ user }) => {
         await clearSignIn(db, user.email);
         await takeBack(user.id, "password reset");
@@ -243,6 +257,9 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
       },
     },
     user: {
+      // Creating a user, linking a provider to one, or signing in through a provider: refused unless the provider
+      // vouches for the address (app/domain/auth/provider-identity.ts), before anything is written.
+      validateUserInfo: ({ user, source }) => providerIdentityProblem(user, source),
       additionalFields: {
         inviteCode: { type: "string", input: false, required: false },
         invitedBy: { type: "string", input: false, required: false },
@@ -252,12 +269,13 @@ export function createAuth(config: Config, db: Db, clock: Clock, mailer: Mailer 
     advanced: {
       // UUIDs. On PostgreSQL better-auth's "uuid" leaves the id to a database default our text ids do not have: generate them here too.
       database: { generateId: db.engine === "postgres" ? () => crypto.randomUUID() : "uuid" },
-      // Behind HTTPS the cookies are `__Host-` (Secure, Path=/, no Domain): a sibling subdomain cannot plant or
-      // shadow one, as it can a `__Secure-` cookie. better-auth's own prefix would be `__Secure-`, so it is off and
-      // the names carry the prefix.
+      // Behind HTTPS every cookie better-auth or a plugin sets (session, two-factor, trusted device, passkey
+      // challenge, OAuth state, and any added later) is `__Host-` (Secure, Path=/, no Domain): a sibling subdomain
+      // cannot plant or shadow one, as it can a `__Secure-` cookie. better-auth's own prefix would be `__Secure-`,
+      // so it is off and the prefix is part of every name (docs/decisions/139-provider-answers-and-cookies.md).
       useSecureCookies: false,
-      cookiePrefix: "atelier",
-      cookies: secure ? hostCookies() : undefined,
+      cookiePrefix: secure ? "__Host-atelier" : "atelier",
+      defaultCookieAttributes: secure ? { secure: true, path: "/" } : undefined,
       // better-auth skips its origin (CSRF) check when NODE_ENV=test; Atelier checks in every mode.
       disableOriginCheck: false,
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },

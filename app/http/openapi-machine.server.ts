@@ -60,9 +60,34 @@ function imagesFields(models: Json): Json {
       examples: ["1024x1024", "1792x1024"],
     },
     quality: { type: "string", description: "for models with a quality option (`hd` ↔ `high`, `standard` ↔ `medium`)" },
-    response_format: { type: "string", enum: ["url", "b64_json"], default: "url" },
+    response_format: {
+      type: "string",
+      enum: ["url", "b64_json"],
+      description: "default `b64_json` for gpt-image models and every edit, `url` otherwise (as OpenAI)",
+    },
+    output_format: {
+      type: "string",
+      enum: ["png", "jpeg", "webp"],
+      description: "accepted; the answer is PNG and its `output_format` says so",
+    },
+    background: { type: "string", description: "echoed by gpt-image answers" },
+    stream: {
+      type: "boolean",
+      default: false,
+      description:
+        "`true`: server-sent events, OpenAI's `image_generation.completed` (`image_edit.completed`) per image",
+    },
   };
 }
+
+const IDEMPOTENCY_PARAMETER: Json = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "1–255 visible ASCII characters. The same key from the same user and API key within 24 h answers the first request's tasks again (header `Idempotent-Replayed: true`) and creates nothing; the same key with another request is a 400. Without it, the same request again while the first runs or within 10 minutes of its answer joins it too (docs/decisions/158-retry-joins-request.md).",
+  schema: { type: "string", minLength: 1, maxLength: 255 },
+};
 
 function errorResponse(description: string, example: Json, headers: Json = {}): Json {
   return {
@@ -88,6 +113,13 @@ function imagesResponses(extra: Json = {}): Json {
         "application/json": {
           schema: ref("OpenAIImagesResponse"),
           example: { created: 1795000000, data: [{ url: "https://atelier.example.com/media/u/0-a1b2.png" }] },
+        },
+        "text/event-stream": {
+          schema: {
+            type: "string",
+            description:
+              "With `stream: true`: `event: image_generation.completed` (edits: `image_edit.completed`) per image, `data:` OpenAI's event (`b64_json`, `size`, `quality`, `background`, `output_format`, `usage`); a failure after the tasks exist is an `event: error`.",
+          },
         },
       },
     },
@@ -153,6 +185,7 @@ function imagesOperation(op: { operationId: string; summary: string; description
       summary: op.summary,
       description: op.description,
       security: KEY_ONLY,
+      parameters: [IDEMPOTENCY_PARAMETER],
       requestBody: { required: true, content: op.body },
       responses: imagesResponses(),
     },
@@ -177,7 +210,7 @@ function imagesPaths(): Json {
             ),
             style: { type: "string", description: "for models with a style option (`dall-e-3`: vivid, natural)" },
           },
-          description: "Fields OpenAI defines that Atelier does not use (`user`, `background`…) are ignored.",
+          description: "Fields OpenAI defines that Atelier does not use (`user`, `moderation`…) are ignored.",
         },
         example: { model: "dall-e-3", prompt: "a lighthouse at dusk", size: "1792x1024" },
       },
@@ -322,6 +355,24 @@ export const MACHINE_SCHEMAS: Json = {
             b64_json: { type: "string", description: "the result's bytes in base64 (response_format b64_json)" },
             revised_prompt: { type: "string" },
           },
+        },
+      },
+      background: { type: "string", enum: ["opaque", "transparent"], description: "gpt-image models only" },
+      output_format: { type: "string", enum: ["png", "jpeg", "webp"], description: "gpt-image models only" },
+      quality: { type: "string", enum: ["low", "medium", "high"], description: "gpt-image models only" },
+      size: { type: "string", description: "gpt-image models only" },
+      usage: {
+        type: "object",
+        description:
+          "gpt-image models only: the tokens OpenAI's table counts for the same request (an estimate; Atelier bills credits)",
+        properties: {
+          input_tokens: { type: "integer" },
+          input_tokens_details: {
+            type: "object",
+            properties: { image_tokens: { type: "integer" }, text_tokens: { type: "integer" } },
+          },
+          output_tokens: { type: "integer" },
+          total_tokens: { type: "integer" },
         },
       },
     },

@@ -14,6 +14,7 @@ import { seedProducts } from "~/domain/billing/products.server";
 import { refreshCatalog, seedCatalog, watchCatalog } from "~/domain/catalog/store.server";
 import { setLinkBase } from "~/domain/generations/links";
 import { stopPlaceholderPool } from "~/domain/generations/placeholder-pool.server";
+import { stopRenditionPool } from "~/domain/media/rendition-pool.server";
 import { type Clock, systemClock } from "~/lib/clock";
 import { type Config, describeDatabase, getConfig } from "~/lib/config.server";
 import { log } from "~/lib/log.server";
@@ -123,6 +124,7 @@ export async function closeServices(): Promise<void> {
   g[UNWATCH]?.();
   delete g[UNWATCH];
   stopPlaceholderPool();
+  stopRenditionPool();
   await s?.db.close();
   // What the tracer still buffers leaves before the process exits.
   await shutdownTracing();

@@ -143,6 +143,8 @@ const EnvSchema = z.object({
 
   S3_BUCKET: opt,
   S3_PUBLIC_URL: url.optional(),
+  /** Smaller WebP copies of each result picture for the galleries (docs/media.md); off: pages show the originals. */
+  MEDIA_RENDITIONS: bool.default(true),
 
   RATE_LIMIT_STANDARD: int(1, 10_000_000).default(100),
   RATE_LIMIT_PREMIUM: int(1, 10_000_000).default(500),

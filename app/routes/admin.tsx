@@ -30,6 +30,7 @@ import { providerCostCents } from "~/domain/admin/provider-cost.server";
 import { listFeedback } from "~/domain/feedback/feedback.server";
 import { listLatestAll } from "~/domain/generations/admin.server";
 import { parseResultUrls } from "~/domain/generations/views.server";
+import { parseRenditions, thumbnailUrl } from "~/domain/media/renditions";
 import { listAlerts } from "~/domain/ops/alerts.server";
 import { INTERVALS } from "~/domain/subscriptions/subscriptions.server";
 import { SuspendUserSchema, setSuspended } from "~/domain/users/suspend.server";
@@ -59,6 +60,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const page = Math.max(1, Math.floor(Number(url.searchParams.get("page") ?? "1")) || 1);
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 254);
   const users = await adminListUsers(services, { page, page_size: USERS_PAGE_SIZE }, q || undefined);
+  /** The first result's smallest rendition (the list's thumbnails are 56 px), else the original. */
+  const firstThumbnail = (g: Awaited<ReturnType<typeof listLatestAll>>[number]) => {
+    const first = parseResultUrls(g)[0];
+    return first ? thumbnailUrl(first, parseRenditions(g.renditions)[0]) : null;
+  };
   const row = (g: Awaited<ReturnType<typeof listLatestAll>>[number]) => ({
     id: g.id,
     email: g.email ?? "(deleted)",
@@ -69,7 +75,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     status: g.status,
     mode: g.mode,
     error: g.errorMessage,
-    thumb: parseResultUrls(g)[0] ?? null,
+    thumb: firstThumbnail(g),
     createdAt: iso(g.createdAt)!,
   });
   const dashboard = await loadDashboard(

@@ -46,7 +46,9 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           {broken ? <Notice kind="error">{broken}</Notice> : null}
           <p className="text-sm text-muted-foreground">
             Saving a new password signs out every session of this account and revokes its API keys and webhooks made
-            before now: whoever held the account loses it.
+            before now: whoever held the account loses it. It also removes its passkeys, its two-factor (authenticator
+            app, backup codes, trusted devices) and its linked sign-in providers: only the new password signs in, and
+            you add back the ones that are yours.
           </p>
           <input type="hidden" name="token" value={loaderData.token} />
           <Field

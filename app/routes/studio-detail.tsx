@@ -41,6 +41,7 @@ import {
 import { galleryNeighbours, setHidden } from "~/domain/generations/gallery.server";
 import { isFinished, wasCanceled } from "~/domain/generations/status";
 import { chargedCost, getOwnGeneration, parseResultUrls } from "~/domain/generations/views.server";
+import { parseRenditions } from "~/domain/media/renditions";
 import { createReport } from "~/domain/reports/create-report.server";
 import { CreateReportSchema, REASON_LABELS, REPORT_DETAILS_MAX, REPORT_REASONS } from "~/domain/reports/reasons";
 import { isTakenDown } from "~/domain/reports/takedowns.server";
@@ -103,6 +104,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       error: row.errorMessage,
       canceled: wasCanceled(row),
       urls: parseResultUrls(row),
+      renditions: parseRenditions(row.renditions),
       options,
       inputs: Object.entries(taskPreviews(row)),
       shape: shapeClass(row.aiType, raw),
@@ -260,6 +262,9 @@ export default function GenerationDetail({ loaderData, actionData }: Route.Compo
                         prompt={gen.prompt}
                         fit
                         size={gen.size}
+                        renditions={gen.renditions[i]}
+                        sizes="(min-width: 1024px) 60vw, 100vw"
+                        priority={i === 0}
                         className="mx-auto w-auto max-w-full"
                       />
                     </a>

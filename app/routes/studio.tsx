@@ -20,6 +20,7 @@ import { listRecent, setHidden } from "~/domain/generations/gallery.server";
 import { startGeneration } from "~/domain/generations/start-generation.server";
 import { wasCanceled } from "~/domain/generations/status";
 import { chargedCost, parseResultUrls } from "~/domain/generations/views.server";
+import { parseRenditions } from "~/domain/media/renditions";
 import { startComparison } from "~/domain/studio/compare.server";
 import { enhanceOffer, enhancePrompt } from "~/domain/studio/enhance.server";
 import { variationSeed } from "~/domain/studio/variation";
@@ -118,6 +119,8 @@ export async function loader({ request }: Route.LoaderArgs) {
         compareId: r.compareId,
         /** A ThumbHash of the picture (base64), drawn blurred under it until it loads. */
         placeholder: r.placeholder,
+        /** The renditions of each result file, by index (the gallery loads them instead of the originals). */
+        renditions: parseRenditions(r.renditions),
       };
     }),
   };

@@ -52,6 +52,11 @@ export const generations = sqliteTable(
     compareId: text("compare_id"),
     /** A ThumbHash (base64) of the first result picture, drawn blurred until the picture loads; null for videos. */
     placeholder: text("placeholder"),
+    /**
+     * JSON array, one entry per result URL: `{width, height, widths}` once its WebP renditions are stored beside it
+     * (app/domain/media/renditions.ts), null where it has none (a video); null until the derivative has run.
+     */
+    renditions: text("renditions"),
   },
   (t) => [
     index("generations_user_created_idx").on(t.userId, t.createdAt, t.id),
@@ -159,4 +164,30 @@ export const idempotencyKeys = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
+);
+
+/**
+ * Requests joined by their fingerprint (docs/decisions/158-retry-joins-request.md): the tasks an images request (or
+ * a generate) made, so that the same request again — a client's retry — waits for and answers those tasks instead of
+ * paying again. `key` is `auto:<fingerprint>` (joinable while running and 10 minutes after its answer) or
+ * `key:<Idempotency-Key>` (24 hours); `scope` is the endpoint and the API key. The user's row lock of the create
+ * transaction decides concurrent duplicates.
+ */
+export const requestJoins = sqliteTable(
+  "request_joins",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    scope: text("scope").notNull(),
+    key: text("key").notNull(),
+    /** SHA-256 of the canonical request: an Idempotency-Key with another request is refused. */
+    requestHash: text("request_hash").notNull(),
+    /** JSON array of the task ids, in the request's order. */
+    genIds: text("gen_ids").notNull(),
+    createdAt: integer("created_at").notNull(),
+    /** When the first request answered (null while it is held). */
+    answeredAt: integer("answered_at"),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.scope, t.key] }), index("request_joins_created_idx").on(t.createdAt)],
 );

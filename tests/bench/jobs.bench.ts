@@ -10,6 +10,7 @@
  * ratio, not the absolute figures.
  *
  *   bun run bench:jobs [--tasks 2000] [--concurrency 8] [--runners 1] [--min 300] [--engine postgres] [--history N]
+ *                      [--no-renditions]
  *
  * `--history N`: every task belongs to one user whose ledger already holds N finished tasks, each with its debit and
  * allocation, and N / 167 used-up grants (bulk SQL both engines accept, as `bun run bench:growth` loads them). Run it
@@ -55,6 +56,8 @@ const config = parseConfig({
   SIMULATOR_DELAY_MS: "0",
   JOB_CONCURRENCY: String(CONCURRENCY),
   PUBLIC_URL: "http://localhost:3000",
+  // `--no-renditions`: without the renditions derivative (docs/media.md), to compare its cost in a row.
+  MEDIA_RENDITIONS: process.argv.includes("--no-renditions") ? "false" : "true",
 });
 const pg = ENGINE === "postgres" ? await startPostgres() : undefined;
 const db = pg ? await openPostgres(pg.url, { poolMax: 10 }) : openDatabase(config.databasePath);

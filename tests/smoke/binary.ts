@@ -9,7 +9,9 @@ import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startOpenAIFake } from "../fakes/openai";
 import { Client } from "../support/client";
+import { noisyPng } from "../support/images";
 import { freePort } from "../support/server";
 
 const root = join(import.meta.dir, "../..");
@@ -263,6 +265,79 @@ try {
     const bytes = new Uint8Array(await res.arrayBuffer());
     assert(res.headers.get("content-type") === "video/mp4", `content-type ${res.headers.get("content-type")}`);
     assert(new TextDecoder().decode(bytes.subarray(4, 8)) === "ftyp", "result is not an MP4");
+  });
+  await check("a real-size picture gets WebP renditions made by the sharp embedded in the executable", async () => {
+    // From the OpenAI fake: a 1024² noisy PNG of ~3 MB (the simulator's pictures are too small to need renditions),
+    // on a second instance of the executable (a provider key turns off the simulated checkout checked above).
+    const openai = startOpenAIFake();
+    openai.picture = noisyPng(1024, 1024);
+    const dir2 = mkdtempSync(join(tmpdir(), "atelier-smoke-media-"));
+    copyFileSync(exe, join(dir2, "atelier"));
+    const port2 = await freePort();
+    const url2 = `http://127.0.0.1:${port2}`;
+    const second = Bun.spawn([join(dir2, "atelier")], {
+      cwd: dir2,
+      env: {
+        ...env,
+        PORT: String(port2),
+        PUBLIC_URL: url2,
+        SIGNUP_CREDITS: "20",
+        OPENAI_API_KEY: openai.apiKey,
+        OPENAI_BASE_URL: openai.baseUrl,
+      },
+      stdout: "ignore",
+      stderr: "ignore",
+    });
+    try {
+      for (
+        let i = 0;
+        !(await fetch(`${url2}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        ));
+        i++
+      ) {
+        assert(i < 150, "the second instance is not healthy after 15 s");
+        await Bun.sleep(100);
+      }
+      const api2 = new Client(url2);
+      const { cookie: cookie2 } = await api2.signUp("media@example.test");
+      const g = await api2.post(
+        "/api/generator/generate",
+        { ai_type: "image", provider: "openai", model: "dall-e-3", prompt: "a real-size harbour" },
+        { cookie: cookie2 },
+      );
+      assert(g.body.code === 0, JSON.stringify(g.body));
+      const id = g.body.data.gen_id as string;
+      for (let i = 0; ; i++) {
+        const db = new Database(join(dir2, "data/atelier.db"), { readonly: true });
+        const row = db.query("SELECT status, result_urls, renditions FROM generations WHERE id = ?").get(id) as {
+          status: string;
+          result_urls: string | null;
+          renditions: string | null;
+        } | null;
+        db.close();
+        assert(row?.status !== "failed", "the real-size task failed");
+        if (row?.renditions) {
+          const [info] = JSON.parse(row.renditions) as { width: number; widths: number[] }[];
+          assert(info?.width === 1024 && info.widths.join() === "256,384,512,1024", `renditions ${row.renditions}`);
+          const original = (JSON.parse(row.result_urls!) as string[])[0]!;
+          const rendition = original.replace(/\.[a-z]+$/, ".w384.webp");
+          const r = await fetch(rendition);
+          const bytes = new Uint8Array(await r.arrayBuffer());
+          assert(r.ok && r.headers.get("content-type") === "image/webp", `${rendition}: HTTP ${r.status}`);
+          assert(new TextDecoder().decode(bytes.slice(8, 12)) === "WEBP", "the rendition is not a WebP file");
+          break;
+        }
+        assert(i < 300, "after 30 s the real-size picture still has no renditions");
+        await Bun.sleep(100);
+      }
+    } finally {
+      second.kill("SIGTERM");
+      await second.exited;
+      await openai.stop();
+      rmSync(dir2, { recursive: true, force: true });
+    }
   });
 } finally {
   proc.kill("SIGTERM");

@@ -231,3 +231,22 @@ export function phonePhoto(w: number, h: number, orientation = 6): Uint8Array<Ar
   img.exifData = exif;
   return new Uint8Array(encodeJpg({ image: img, quality: 90 }));
 }
+
+/**
+ * A real-size result as a provider sends it: an RGB PNG of noise (xorshift), which deflate cannot shrink, so a 1024²
+ * picture weighs about 3 MB like a gpt-image-1 one. `seed` makes each picture different.
+ */
+export function noisyPng(w: number, h: number, seed = 1): Uint8Array<ArrayBuffer> {
+  let x = (seed * 2654435761) >>> 0 || 1;
+  return png(w, h, {
+    level: 1,
+    fill: () => {
+      x ^= x << 13;
+      x >>>= 0;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      x >>>= 0;
+      return x & 255;
+    },
+  });
+}

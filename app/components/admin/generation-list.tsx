@@ -40,7 +40,15 @@ export function GenerationList({
             <li key={g.id} className="flex gap-3 py-3 text-sm">
               <div className="size-14 shrink-0 overflow-hidden rounded-xl bg-muted">
                 {g.thumb && !isVideoFile(g.thumb) ? (
-                  <img src={g.thumb} alt="" loading="lazy" className="size-full object-cover" />
+                  <img
+                    src={g.thumb}
+                    alt=""
+                    width={56}
+                    height={56}
+                    loading="lazy"
+                    decoding="async"
+                    className="size-full object-cover"
+                  />
                 ) : g.thumb ? (
                   // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a muted thumbnail without controls; the row's link names the task
                   <video src={g.thumb} muted preload="metadata" aria-hidden="true" className="size-full object-cover" />

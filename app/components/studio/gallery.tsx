@@ -139,6 +139,7 @@ export function Gallery({
                     highlight={t.id === highlight}
                     onOpen={i >= 0 ? () => lightbox.open(i) : undefined}
                     onReuse={onReuse}
+                    priority={tasks.indexOf(t) < 4}
                   />
                 );
               };

@@ -7,7 +7,7 @@ import { Ban, Sparkles, TriangleAlert } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { useCancelGeneration } from "~/components/cancel-generation";
-import { isVideoFile, ResultMedia } from "~/components/media";
+import { isVideoFile, ResultMedia, tileSizes } from "~/components/media";
 import { Badge, cn, plural } from "~/components/ui";
 import { isFinished } from "~/domain/generations/status";
 import { hideKey } from "./hide-button";
@@ -89,8 +89,11 @@ export function ResultTile({
   highlight,
   onOpen,
   onReuse,
+  priority,
 }: {
   t: Task;
+  /** In the first row: its picture loads at once, first. */
+  priority?: boolean;
   /** A line under the tile (a comparison names each result's model). */
   caption?: string;
   highlight: boolean;
@@ -185,6 +188,10 @@ export function ResultTile({
                 aiType={t.aiType}
                 prompt={t.prompt}
                 size={t.size}
+                renditions={t.renditions[0]}
+                // A comparison's row shares the gallery's width among two to four columns.
+                sizes={caption ? "(min-width: 640px) 50vw, 100vw" : tileSizes(t.size)}
+                priority={priority}
                 className={t.placeholder ? "bg-transparent" : undefined}
               />
             </a>

@@ -22,6 +22,7 @@ import {
   idempotencyKeys,
   orders,
   passkey,
+  requestJoins,
   session,
   signInAttempts,
   twoFactor,
@@ -154,6 +155,7 @@ export async function deleteAccount(deps: DeleteDeps, u: UserRow): Promise<Delet
     yield* run(tx.delete(webhookEndpoints).where(eq(webhookEndpoints.userId, u.id)));
     yield* run(tx.delete(webhookEvents).where(eq(webhookEvents.userId, u.id)));
     yield* run(tx.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, u.id)));
+    yield* run(tx.delete(requestJoins).where(eq(requestJoins.userId, u.id)));
     yield* run(tx.delete(feedback).where(eq(feedback.userId, u.id)));
     const inputFiles = yield* many(
       tx.delete(files).where(eq(files.userId, u.id)).returning({ storageKey: files.storageKey }),

@@ -21,6 +21,7 @@ export function listLatestAll(db: Db, opts: { limit: number; status?: Generation
         creditsCost: generations.creditsCost,
         errorMessage: generations.errorMessage,
         resultUrls: generations.resultUrls,
+        renditions: generations.renditions,
         createdAt: generations.createdAt,
         completedAt: generations.completedAt,
       })

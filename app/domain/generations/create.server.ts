@@ -166,7 +166,7 @@ export async function createGenerationBatch(
  * The checks of a create, under the user's row lock, for `count` tasks of one offering: the plan the model needs,
  * the unpaid-task allowance, and the whole cost against the balance and the key's cap.
  */
-function* assertCanCreate(
+export function* assertCanCreate(
   tx: Tx,
   args: Pick<CreateArgs, "userId" | "input" | "apiKeyId">,
   count: number,

@@ -143,7 +143,8 @@ export function pollDelayMs(
 export interface StepContext {
   db: Db;
   clock: Clock;
-  config: Pick<Config, "SIMULATOR_DELAY_MS" | "OUTBOUND_ALLOW_PRIVATE"> & Partial<Pick<Config, "authSecret">>;
+  config: Pick<Config, "SIMULATOR_DELAY_MS" | "OUTBOUND_ALLOW_PRIVATE"> &
+    Partial<Pick<Config, "authSecret" | "MEDIA_RENDITIONS">>;
   providers: ProviderRegistry;
   storage: ResultStorage;
   /** Input files (a task's image inputs become `req.inputs`); absent in tests and benchmarks without inputs. */
@@ -252,7 +253,8 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
     }
   };
   const finish = async (assets: ResultAsset[], req: GenerationRequest, mode: "live" | "simulated") => {
-    const pipeline = ctx.pipeline ?? resultPipeline({ db });
+    const pipeline =
+      ctx.pipeline ?? resultPipeline({ db, storage: ctx.storage, renditions: ctx.config.MEDIA_RENDITIONS });
     const task = resultTask(row, req, mode);
     const fetched = await timed("store", () =>
       fetchResults(row.id, assets, signal, {

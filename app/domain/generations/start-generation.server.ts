@@ -81,7 +81,7 @@ export async function startGenerations(
  * What every create does before its transaction: validate the request, and the network work (fetching input URLs,
  * storing them as the user's files). `discard` removes what this fetched, for a create that is refused or replayed.
  */
-async function prepareCreate(deps: StartGenerationDeps, userId: string, input: Record<string, unknown>) {
+export async function prepareCreate(deps: StartGenerationDeps, userId: string, input: Record<string, unknown>) {
   const { db, clock, config, providers } = deps;
   const parsed = validateGenerateInput(input);
   const { inputs, fetched } = await resolveInputs(

@@ -4,7 +4,8 @@
  * Each rule deletes only rows whose absence means the same as their presence:
  *
  * - idempotency keys older than 24 h (docs/design.md §10: a key is remembered 24 h;
- *   an older one is already treated as unknown when it is reused);
+ *   an older one is already treated as unknown when it is reused), and request joins as old (a retry joins for
+ *   10 minutes, an Idempotency-Key for 24 h: docs/decisions/158-retry-joins-request.md);
  * - webhook events older than WEBHOOK_RETENTION_DAYS with no delivery still
  *   pending (their deliveries and attempts go with them: the delivery log
  *   keeps that many days);
@@ -26,6 +27,7 @@ import {
   idempotencyKeys,
   rateLimit,
   rateLimits,
+  requestJoins,
   session,
   signInAttempts,
   verification,
@@ -48,6 +50,7 @@ export interface RetentionPolicy {
 /** Rows deleted (or checkouts expired) per rule. */
 export type SweepResult = Record<
   | "idempotencyKeys"
+  | "requestJoins"
   | "webhookEvents"
   | "sessions"
   | "verifications"
@@ -94,6 +97,17 @@ export async function sweepRetention(db: Db, clock: Clock, policy: RetentionPoli
   return {
     idempotencyKeys: await inBatches(() =>
       db.run(db.delete(idempotencyKeys).where(sql`(${idempotencyKeys.userId}, ${idempotencyKeys.key}) IN ${oldKeys}`)),
+    ),
+    requestJoins: await inBatches(() =>
+      db.run(
+        db.delete(requestJoins).where(
+          sql`(${requestJoins.userId}, ${requestJoins.scope}, ${requestJoins.key}) IN ${db
+            .select({ userId: requestJoins.userId, scope: requestJoins.scope, key: requestJoins.key })
+            .from(requestJoins)
+            .where(lt(requestJoins.createdAt, now - IDEMPOTENCY_TTL_MS))
+            .limit(SWEEP_BATCH)}`,
+        ),
+      ),
     ),
     webhookEvents: await inBatches(() =>
       db.run(

@@ -1,7 +1,7 @@
 /**
  * `POST /v1/images/edits` as Atelier tasks (docs/openai-compat.md "Edits"): the picture (and the mask) stored as the
  * user's files exactly as `POST /api/files` stores an upload (the upload rate limit, the bytes judged, the storage
- * quota: files.server.ts), then the tasks created and awaited like `/v1/images/generations` with `options.image`
+ * quota: files.server.ts), then the tasks created (or joined) and awaited like `/v1/images/generations` with `options.image`
  * (and `options.mask`) set to the stored file ids. A request refused before its tasks exist removes the files it
  * stored; a picture the user already had (the same bytes: storeFile answers that file) is left alone. Once a task
  * exists it holds them (pinned, docs/api.md "Files").
@@ -12,11 +12,11 @@ import { fileUploadBucket, fileUploadPolicy } from "~/domain/rate-limits/policy.
 import type { Config } from "~/lib/config.server";
 import { log } from "~/lib/log.server";
 import {
-  awaitImageTasks,
-  createImageTasks,
+  createOrJoinTasks,
   type GenerateImagesArgs,
   type GenerateImagesDeps,
-  type TaskView,
+  type JoinTarget,
+  type MadeTasks,
 } from "./generate-images.server";
 
 export interface EditImagesArgs extends GenerateImagesArgs {
@@ -32,10 +32,16 @@ export async function takeUploadUnit(
   await takeOrRefuse(deps.db, fileUploadBucket(userId), fileUploadPolicy(deps.config), deps.clock.now());
 }
 
-export async function editImages(deps: GenerateImagesDeps, args: EditImagesArgs): Promise<TaskView[]> {
+/**
+ * The pictures stored and the tasks created, or the identical request's joined: the same bytes are the same stored
+ * files, so a retry's request matches the first one's and stores nothing new.
+ */
+export async function createEditTasks(
+  deps: GenerateImagesDeps,
+  args: EditImagesArgs & { join: JoinTarget },
+): Promise<MadeTasks> {
   const fileDeps: FileDeps = { db: deps.db, clock: deps.clock, config: deps.config, store: deps.files };
   const stored: string[] = [];
-  let ids: string[];
   try {
     const image = await storeFile(fileDeps, { userId: args.userId, bytes: args.image, source: "upload" });
     if (!image.reused) stored.push(image.id);
@@ -47,7 +53,8 @@ export async function editImages(deps: GenerateImagesDeps, args: EditImagesArgs)
       options.mask = mask.id;
     }
     const input = { ...args.request.input, options };
-    ids = await createImageTasks(deps, { ...args, request: { ...args.request, input } });
+    const request = { ...args.request, input };
+    return await createOrJoinTasks(deps, { ...args, request, join: args.join });
   } catch (error) {
     for (const id of stored)
       await deleteFile(fileDeps, args.userId, id).catch((e) =>
@@ -55,5 +62,4 @@ export async function editImages(deps: GenerateImagesDeps, args: EditImagesArgs)
       );
     throw error;
   }
-  return awaitImageTasks(deps, args, ids);
 }

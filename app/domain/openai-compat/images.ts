@@ -28,7 +28,31 @@ export interface ImagesRequest {
   input: { ai_type: "image"; provider: string; model: string; prompt: string; options: Record<string, unknown> };
   n: number;
   responseFormat: "url" | "b64_json";
+  /** What OpenAI's answer echoes for its gpt-image models (answerFields). */
+  echo: ImagesEcho;
+  /** `stream: true`: server-sent events (docs/openai-compat.md "Streaming"). */
+  stream: boolean;
 }
+
+/** The request as OpenAI's gpt-image answers describe it; `gptImage` false for every other model. */
+export interface ImagesEcho {
+  gptImage: boolean;
+  prompt: string;
+  size: string;
+  quality: string;
+  background: string;
+  outputFormat: string;
+}
+
+/** OpenAI's gpt-image models (`gpt-image-1`, `gpt-image-1-mini`, `openai/gpt-image-1`…): they answer b64_json. */
+export const isGptImage = (model: string) => /^(openai\/)?gpt-image-/.test(model);
+
+/** The answer's default form (OpenAI's): b64_json for gpt-image models and for every edit, url otherwise. */
+export const defaultResponseFormat = (model: string, edit: boolean): "url" | "b64_json" =>
+  edit || isGptImage(model) ? "b64_json" : "url";
+
+/** The formats an answer can be in. Only png is produced: no image encoder ships with the server (docs/openai-compat.md). */
+export const OUTPUT_FORMATS = ["png", "jpeg", "webp"] as const;
 
 const invalid = (param: string, message: string) => new OpenAiRefusal(400, message, param, "invalid_value");
 
@@ -131,7 +155,8 @@ export function resolveEditModel(model: string, withMask: boolean): Offering {
 /** The request's fields checked in OpenAI's terms; fields it does not use (`user`, `background`…) are ignored. */
 export function parseImagesRequest(body: unknown): ImagesRequest {
   if (!isObject(body)) throw new OpenAiRefusal(400, "The request body must be a JSON object.", null, null);
-  return parseFields(body, resolveImageModel(optionalString(body, "model") ?? "dall-e-3"));
+  const model = optionalString(body, "model") ?? "dall-e-3";
+  return parseFields(body, resolveImageModel(model), model, false);
 }
 
 /**
@@ -139,19 +164,37 @@ export function parseImagesRequest(body: unknown): ImagesRequest {
  * route's to read; `withMask` says whether a mask came, which the model must take.
  */
 export function parseEditsRequest(fields: Record<string, string>, withMask: boolean): ImagesRequest {
-  const { n, ...rest } = fields;
+  const { n, stream, ...rest } = fields;
   const body: Record<string, unknown> = { ...rest };
   if (n !== undefined) body.n = /^\d{1,3}$/.test(n) ? Number(n) : n;
-  return parseFields(body, resolveEditModel(optionalString(body, "model") ?? DEFAULT_EDIT_MODEL, withMask));
+  if (stream !== undefined) body.stream = stream === "true" ? true : stream === "false" ? false : stream;
+  const model = optionalString(body, "model") ?? DEFAULT_EDIT_MODEL;
+  return parseFields(body, resolveEditModel(model, withMask), model, true);
 }
 
-function parseFields(body: Record<string, unknown>, offering: Offering): ImagesRequest {
+function parseFields(body: Record<string, unknown>, offering: Offering, model: string, edit: boolean): ImagesRequest {
   const prompt = optionalString(body, "prompt");
-  if (!prompt?.trim()) throw new OpenAiRefusal(400, "Missing required parameter: 'prompt'.", "prompt", null);
+  if (!prompt?.trim()) throw new OpenAiRefusal(400, "Missing required parameter: 'prompt'.", "prompt", "invalid_value");
   const n = body.n ?? 1;
   if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > MAX_IMAGES)
     throw invalid("n", `Invalid value for 'n': expected an integer from 1 to ${MAX_IMAGES}.`);
-  const responseFormat = optionalString(body, "response_format") ?? "url";
+  // OpenAI's dall-e-3 makes one image per request and refuses more (its SDKs and the AI SDK split n themselves).
+  if (n > 1 && offering.provider === "openai" && offering.model === "dall-e-3")
+    throw new OpenAiRefusal(
+      400,
+      `Invalid 'n': integer above maximum value. Expected a value <= 1, but got ${n} instead.`,
+      "n",
+      "integer_above_max_value",
+    );
+  const stream = body.stream ?? false;
+  if (typeof stream !== "boolean") throw invalid("stream", "Invalid type for 'stream': expected a boolean.");
+  const outputFormat = optionalString(body, "output_format") ?? "png";
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(outputFormat))
+    throw invalid(
+      "output_format",
+      `Invalid value for 'output_format': '${outputFormat}'. Supported values are: ${OUTPUT_FORMATS.join(", ")}.`,
+    );
+  const responseFormat = optionalString(body, "response_format") ?? defaultResponseFormat(model, edit);
   if (responseFormat !== "url" && responseFormat !== "b64_json")
     throw invalid("response_format", `Invalid value for 'response_format': '${responseFormat}'. Use url or b64_json.`);
   const size = optionalString(body, "size");
@@ -166,5 +209,15 @@ function parseFields(body: Record<string, unknown>, offering: Offering): ImagesR
     input: { ai_type: "image", provider: offering.provider, model: offering.model, prompt, options },
     n,
     responseFormat,
+    stream,
+    echo: {
+      gptImage: isGptImage(model) || (offering.provider === "openai" && isGptImage(offering.model)),
+      prompt,
+      size: size ?? "1024x1024",
+      quality: quality ?? "auto",
+      background: optionalString(body, "background") ?? "opaque",
+      // What is sent: png (no encoder ships with the server; the answer says so rather than mislabel).
+      outputFormat: "png",
+    },
   };
 }

@@ -115,6 +115,7 @@ export async function resolveReport(deps: ResolveDeps, adminId: string, input: R
         .set({
           resultUrls: "[]",
           placeholder: null,
+          renditions: null,
           hiddenAt: sql`coalesce(${generations.hiddenAt}, ${now})`,
         })
         .where(eq(generations.id, report.genId))

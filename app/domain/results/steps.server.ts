@@ -9,16 +9,23 @@
  * and never hold the task back).
  */
 import type { Db } from "#db/client";
+import type { ResultStorage } from "~/storage/types";
 import { checkBytes } from "./check-bytes.server";
 import type { DerivativeStep, ResultPipeline, ResultStep } from "./pipeline.server";
 import { placeholderStep } from "./placeholder-step.server";
+import { renditionsStep } from "./renditions-step.server";
 
 export interface PipelineDeps {
   db: Db;
+  /** Where the renditions go (beside the originals); without it, or with `renditions: false`, none are made. */
+  storage?: ResultStorage;
+  renditions?: boolean;
 }
 
 export function resultPipeline(deps: PipelineDeps): ResultPipeline {
   const steps: ResultStep[] = [checkBytes];
   const derivatives: DerivativeStep[] = [placeholderStep(deps.db)];
+  if (deps.storage && deps.renditions !== false)
+    derivatives.push(renditionsStep({ db: deps.db, storage: deps.storage }));
   return { steps, derivatives };
 }

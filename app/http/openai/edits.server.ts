@@ -4,7 +4,7 @@
  * upload limit is taken before the body is read (as `POST /api/files` does), the fields are checked before anything
  * is stored, then the pictures become the user's files and the tasks start from them (edit-images.server.ts).
  */
-import { editImages, takeUploadUnit } from "~/domain/openai-compat/edit-images.server";
+import { createEditTasks, takeUploadUnit } from "~/domain/openai-compat/edit-images.server";
 import { OpenAiRefusal, parseEditsRequest } from "~/domain/openai-compat/images";
 import { fileBytes, readMultipartForm } from "~/lib/upload.server";
 import { serveImages } from "./images.server";
@@ -37,8 +37,9 @@ export const handleImagesEdits = (request: Request) =>
     const imageBytes = await fileBytes(image, config.FILE_MAX_BYTES);
     const maskBytes = mask && (await fileBytes(mask, config.FILE_MAX_BYTES));
     return {
-      n: parsed.n,
-      responseFormat: parsed.responseFormat,
-      run: (deps, base) => editImages(deps, { ...base, request: parsed, image: imageBytes, mask: maskBytes }),
+      request: parsed,
+      inputPictures: mask ? 2 : 1,
+      eventPrefix: "image_edit",
+      create: (deps, base) => createEditTasks(deps, { ...base, request: parsed, image: imageBytes, mask: maskBytes }),
     };
   });

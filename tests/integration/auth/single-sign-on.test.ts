@@ -6,11 +6,14 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { uniqueEmail } from "../../support/client";
 import { CookieBrowser } from "../../support/cookie-browser";
-import { markVerifiedIn } from "../../support/db";
+import { countIn, markVerifiedIn, queryServerDb } from "../../support/db";
 import { serverForFile } from "../../support/file-server";
 import { startOidcProvider, type TestOidcProvider } from "../../support/oidc-provider";
 
 setDefaultTimeout(60_000);
+
+/** An administrator address (ADMIN_EMAILS) a squatter tries to take through the provider before its owner signs up. */
+const ADMIN_ADDRESS = uniqueEmail("sso-admin");
 
 let idp: TestOidcProvider;
 beforeAll(async () => {
@@ -27,6 +30,7 @@ const s = serverForFile(() => ({
     OIDC_CLIENT_ID: "atelier-test",
     OIDC_CLIENT_SECRET: "atelier-test-secret",
     OIDC_NAME: "Acme ID",
+    ADMIN_EMAILS: ADMIN_ADDRESS,
   },
 }));
 
@@ -201,8 +205,7 @@ describe("linking to an existing account", () => {
     const browser = new CookieBrowser(s.server.url);
     const end = await browser.submit("/sign-in/provider", { provider: "oidc" });
     expect(new URL(end.url).pathname).toBe("/sign-in");
-    expect(new URL(end.url).searchParams.get("error")).toBe("account_not_linked");
-    expect(end.text).toContain("An account with this e-mail already exists");
+    expect(new URL(end.url).searchParams.get("error")).toBe("provider_sign_in_refused");
     expect((await userInfo(browser)).code).not.toBe(0);
   });
 
@@ -212,8 +215,40 @@ describe("linking to an existing account", () => {
     idp.person = person(true, email);
     const browser = new CookieBrowser(s.server.url);
     const end = await browser.submit("/sign-in/provider", { provider: "oidc" });
-    expect(new URL(end.url).searchParams.get("error")).toBe("account_not_linked");
+    expect(new URL(end.url).searchParams.get("error")).toBe("provider_sign_in_refused");
     expect((await userInfo(browser)).code).not.toBe(0);
+  });
+
+  test("a taken address and a free one get the same answer: the same redirect and the same neutral message", async () => {
+    const confirmed = uniqueEmail("taken-confirmed");
+    await markVerifiedIn(s.server.dataDir, (await passwordAccount(confirmed)).userId);
+    const unconfirmed = uniqueEmail("taken-unconfirmed");
+    await passwordAccount(unconfirmed);
+    const visitors = [
+      person(false, confirmed), // taken, the provider does not vouch
+      person(true, unconfirmed), // taken, the account's own address unconfirmed
+      person(false, uniqueEmail("free")), // free, the provider does not vouch
+    ];
+    const answers: { callback: string | null; end: string; notice: string | undefined }[] = [];
+    for (const visitor of visitors) {
+      idp.person = visitor;
+      const browser = new CookieBrowser(s.server.url);
+      const end = await browser.submit("/sign-in/provider", { provider: "oidc" });
+      const callbackAt = browser.hops.findIndex((h) => h.includes("/api/auth/callback/oidc"));
+      answers.push({
+        // Where the callback sent the browser (the hop after it), and the page's message.
+        callback: browser.hops[callbackAt + 1] ?? null,
+        end: end.url,
+        notice: /role="alert"[^>]*>[\s\S]*?<div[^>]*>([^<]+)</.exec(end.text)?.[1],
+      });
+      expect((await userInfo(browser)).code).not.toBe(0);
+    }
+    expect(answers[0]!.end).toBe(`${s.server.url}/sign-in?error=provider_sign_in_refused`);
+    expect(answers[0]!.callback).toBe(answers[0]!.end);
+    expect(answers[1]).toEqual(answers[0]!);
+    expect(answers[2]).toEqual(answers[0]!);
+    expect(answers[0]!.notice).toContain("Nothing was made or linked for this address");
+    expect(answers[0]!.notice).not.toContain("already exists");
   });
 
   test("a signed-in account links the provider from the account page", async () => {
@@ -230,6 +265,64 @@ describe("linking to an existing account", () => {
     const other = new CookieBrowser(s.server.url);
     await other.submit("/sign-in/provider", { provider: "oidc" });
     expect((await userInfo(other)).data!.uuid).toBe(userId);
+  });
+});
+
+/** What the database holds for an address and a provider subject: user rows, provider links. */
+async function storedFor(email: string, sub: string) {
+  return {
+    users: await countIn(s.server.dataDir, `SELECT count(*) AS n FROM "user" WHERE email = ?`, email.toLowerCase()),
+    links: await countIn(s.server.dataDir, "SELECT count(*) AS n FROM account WHERE account_id = ?", sub),
+  };
+}
+
+describe("an e-mail the provider does not vouch for", () => {
+  test("a sign-in with email_verified false makes nothing: no user, no link, no session; told what to do", async () => {
+    idp.person = person(false);
+    const browser = new CookieBrowser(s.server.url);
+    const end = await browser.submit("/sign-in/provider", { provider: "oidc" });
+    expect(new URL(end.url).pathname).toBe("/sign-in");
+    expect(end.text).toContain("Verify the address with the provider");
+    expect(end.text).toContain("sign up with your e-mail and a password");
+    expect((await userInfo(browser)).code).not.toBe(0);
+    expect(await storedFor(idp.person.email, idp.person.sub)).toEqual({ users: 0, links: 0 });
+  });
+
+  test("a sign-in with no email_verified claim at all is refused the same way", async () => {
+    const { email_verified: _, ...noClaim } = person();
+    idp.person = noClaim as ReturnType<typeof person>;
+    const browser = new CookieBrowser(s.server.url);
+    const end = await browser.submit("/sign-in/provider", { provider: "oidc" });
+    expect(new URL(end.url).pathname).toBe("/sign-in");
+    expect((await userInfo(browser)).code).not.toBe(0);
+    expect(await storedFor(noClaim.email, noClaim.sub)).toEqual({ users: 0, links: 0 });
+  });
+
+  test("an ADMIN_EMAILS address: the squatter's provider sign-in leaves nothing that the owner's confirmation would promote", async () => {
+    const squatter = person(false, ADMIN_ADDRESS);
+    idp.person = squatter;
+    const first = new CookieBrowser(s.server.url);
+    await first.submit("/sign-in/provider", { provider: "oidc" });
+    expect(await storedFor(ADMIN_ADDRESS, squatter.sub)).toEqual({ users: 0, links: 0 });
+
+    // The owner signs up with a password and confirms the mailbox: the account is theirs alone.
+    const owner = new CookieBrowser(s.server.url);
+    await owner.submit("/sign-up", { name: "Owner", email: ADMIN_ADDRESS, password: "correct-horse-battery" });
+    const [row] = await queryServerDb<{ id: string }>(
+      s.server.dataDir,
+      `SELECT id FROM "user" WHERE email = ?`,
+      ADMIN_ADDRESS,
+    );
+    expect(row).toBeTruthy();
+    await markVerifiedIn(s.server.dataDir, row!.id);
+
+    // The squatter comes back through the provider: still no link, no session.
+    idp.person = squatter;
+    const again = new CookieBrowser(s.server.url);
+    const end = await again.submit("/sign-in/provider", { provider: "oidc" });
+    expect(new URL(end.url).pathname).toBe("/sign-in");
+    expect((await userInfo(again)).code).not.toBe(0);
+    expect(await storedFor(ADMIN_ADDRESS, squatter.sub)).toEqual({ users: 1, links: 0 });
   });
 });
 

@@ -106,18 +106,18 @@ describe("OpenAI-compatible images", () => {
 
   test("credits, caps and scopes hold as over HTTP, and a refused image of n creates none", async () => {
     const { client, cookie } = await userWithKey();
-    // 40 credits at 5 an image: after five images three more would fit; a request for four creates none — not three
+    // 40 credits at 4 an image: after seven images two more would fit; a request for four creates none — not two
     // created and then withdrawn, which a runner could already have started, finished and charged.
-    await client.images.generate({ model: "dall-e-3", prompt: "a", n: 4 });
-    await client.images.generate({ model: "dall-e-3", prompt: "b", n: 1 });
-    const broke = await client.images.generate({ model: "dall-e-3", prompt: "c", n: 4 }).catch((e) => e);
+    await client.images.generate({ model: "kling/kling-v1", prompt: "a", n: 4 });
+    await client.images.generate({ model: "kling/kling-v1", prompt: "b", n: 3 });
+    const broke = await client.images.generate({ model: "kling/kling-v1", prompt: "c", n: 4 }).catch((e) => e);
     expect(broke).toBeInstanceOf(OpenAI.RateLimitError);
     expect(broke.error).toMatchObject({ type: "insufficient_quota", code: "insufficient_quota" });
-    expect(broke.message).toContain("insufficient credits: need 20, have 15");
+    expect(broke.message).toContain("insufficient credits: need 16, have 12");
     const history = (await it.api.post("/api/generator/history", { page_size: 100 }, { cookie })).body.data;
-    expect(history.total).toBe(5);
+    expect(history.total).toBe(7);
     expect(history.generations.filter((g: any) => g.prompt === "c")).toHaveLength(0);
-    expect((await it.api.post("/api/get-user-credits", {}, { cookie })).body.data.left_credits).toBe(15);
+    expect((await it.api.post("/api/get-user-credits", {}, { cookie })).body.data.left_credits).toBe(12);
 
     const reader = await userWithKey({ scopes: ["read"] });
     const refused = await reader.client.images.generate({ model: "dall-e-3", prompt: "x" }).catch((e) => e);
@@ -128,7 +128,7 @@ describe("OpenAI-compatible images", () => {
     const limited = await userWithKey();
     const apiKey = (limited.client as unknown as { apiKey: string }).apiKey;
     await Promise.all(Array.from({ length: 98 }, () => it.api.post("/api/get-user-credits", {}, { apiKey })));
-    const flood = await limited.client.images.generate({ model: "dall-e-3", prompt: "x", n: 4 }).catch((e) => e);
+    const flood = await limited.client.images.generate({ model: "kling/kling-v1", prompt: "x", n: 4 }).catch((e) => e);
     expect(flood).toBeInstanceOf(OpenAI.RateLimitError);
     expect(flood.error).toMatchObject({ type: "requests", code: "rate_limit_exceeded" });
     expect(Number(flood.headers.get("retry-after"))).toBeGreaterThan(0);

@@ -40,6 +40,7 @@ const GROWING = [
   "orders",
   "order_payments",
   "idempotency_keys",
+  "request_joins",
   "session",
   "verification",
   "checkouts",

@@ -12,6 +12,7 @@ import {
   idempotencyKeys,
   rateLimit,
   rateLimits,
+  requestJoins,
   session,
   signInAttempts,
   verification,
@@ -51,6 +52,17 @@ function suite(open: () => Promise<{ db: Db; close(): Promise<void> }>) {
       createdAt: now - age,
     });
     await db.run(db.insert(idempotencyKeys).values([idem("old", DAY_MS + 1), idem("fresh", DAY_MS - 1000)]));
+    // Request joins (ADR 158): kept as long as an Idempotency-Key, 24 h.
+    const join = (key: string, age: number) => ({
+      userId: u,
+      scope: "/v1/images/generations k",
+      key,
+      requestHash: "h",
+      genIds: "[]",
+      createdAt: now - age,
+      answeredAt: null,
+    });
+    await db.run(db.insert(requestJoins).values([join("key:old", DAY_MS + 1), join("key:fresh", DAY_MS - 1000)]));
     // Webhook events: 30 days unless a delivery is still pending.
     await db.run(
       db.insert(webhookEndpoints).values({
@@ -164,6 +176,7 @@ function suite(open: () => Promise<{ db: Db; close(): Promise<void> }>) {
     const swept = await sweepRetention(db, clock, { webhookRetentionDays: 30 });
     expect(swept).toEqual({
       idempotencyKeys: 1,
+      requestJoins: 1,
       webhookEvents: 1,
       sessions: 1,
       verifications: 1,
@@ -174,6 +187,7 @@ function suite(open: () => Promise<{ db: Db; close(): Promise<void> }>) {
     });
 
     expect(await ids(db.many(db.select().from(idempotencyKeys)), "key")).toEqual(["fresh"]);
+    expect(await ids(db.many(db.select().from(requestJoins)), "key")).toEqual(["key:fresh"]);
     expect(await ids(db.many(db.select().from(webhookEvents)), "id")).toEqual(["ev-old-pending", "ev-recent"]);
     // The deleted event's deliveries went with it (foreign key cascade).
     expect(await ids(db.many(db.select().from(webhookDeliveries)), "id")).toEqual(["d2", "d3"]);

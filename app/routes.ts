@@ -57,6 +57,9 @@ export default [
   route("api/billing/checkout", "routes/api/billing/checkout.ts"),
   route("api/billing/webhook/stripe", "routes/api/billing/webhook/stripe.ts"),
   route("api/openapi.json", "routes/api/openapi.ts"),
+  route("api/reports", "routes/api/reports/create.ts"),
+  route("api/admin/reports/list", "routes/api/admin/reports/list.ts"),
+  route("api/admin/reports/resolve", "routes/api/admin/reports/resolve.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   // ---- machine clients with an API key: MCP (docs/mcp.md) and the OpenAI-compatible images API (docs/openai-compat.md)
@@ -111,6 +114,7 @@ export default [
     route("admin/models", "routes/admin-models.tsx"),
     route("admin/safety", "routes/admin-safety.tsx"),
     route("content-policy", "routes/content-policy.tsx"),
+    route("admin/reports", "routes/admin-reports.tsx"),
     route("pricing", "routes/pricing.tsx"),
     route("billing/simulated/:checkoutId", "routes/billing-simulated.tsx"),
     // Unknown addresses: a 404 page with the header and navigation.

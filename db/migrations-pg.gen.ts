@@ -390,5 +390,17 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1796224526893,
     "hash": "7e8ea4307d76d14b5cf5e152934d348f639f54cdb47e3c7b4e666ce65635063f"
+  },
+  {
+    "sql": [
+      "CREATE TABLE \"reports\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"gen_id\" text NOT NULL,\n\t\"reporter_id\" text NOT NULL,\n\t\"owner_id\" text NOT NULL,\n\t\"reason\" text NOT NULL,\n\t\"details\" text,\n\t\"status\" text NOT NULL,\n\t\"created_at\" bigint NOT NULL,\n\t\"due_at\" bigint NOT NULL,\n\t\"resolved_at\" bigint,\n\t\"resolved_by\" text,\n\t\"resolution_note\" text\n);\n\n",
+      "\nCREATE TABLE \"takedowns\" (\n\t\"gen_id\" text PRIMARY KEY NOT NULL,\n\t\"report_id\" text,\n\t\"reason\" text NOT NULL,\n\t\"result_urls\" text NOT NULL,\n\t\"quarantined\" bigint DEFAULT 0 NOT NULL,\n\t\"evidence\" text,\n\t\"removed_by\" text NOT NULL,\n\t\"note\" text,\n\t\"removed_at\" bigint DEFAULT (floor(extract(epoch from clock_timestamp()) * 1000))::bigint NOT NULL\n);\n\n",
+      "\nCREATE UNIQUE INDEX \"reports_reporter_gen_idx\" ON \"reports\" USING btree (\"reporter_id\",\"gen_id\");\n",
+      "\nCREATE INDEX \"reports_status_due_idx\" ON \"reports\" USING btree (\"status\",\"due_at\");\n",
+      "\nCREATE INDEX \"reports_gen_idx\" ON \"reports\" USING btree (\"gen_id\");\n"
+    ],
+    "bps": true,
+    "folderMillis": 1796225546804,
+    "hash": "ccc1d1369f8742cdca69bb2981326c2bab80618febfe69d2345a949756d43430"
   }
 ];

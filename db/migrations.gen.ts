@@ -389,5 +389,17 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1796224526647,
     "hash": "5509f07617b7fbcbae7791346ea5f826266ff17f7322c2d817144b97b50853fb"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `reports` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`gen_id` text NOT NULL,\n\t`reporter_id` text NOT NULL,\n\t`owner_id` text NOT NULL,\n\t`reason` text NOT NULL,\n\t`details` text,\n\t`status` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`due_at` integer NOT NULL,\n\t`resolved_at` integer,\n\t`resolved_by` text,\n\t`resolution_note` text\n);\n",
+      "\nCREATE UNIQUE INDEX `reports_reporter_gen_idx` ON `reports` (`reporter_id`,`gen_id`);",
+      "\nCREATE INDEX `reports_status_due_idx` ON `reports` (`status`,`due_at`);",
+      "\nCREATE INDEX `reports_gen_idx` ON `reports` (`gen_id`);",
+      "\nCREATE TABLE `takedowns` (\n\t`gen_id` text PRIMARY KEY NOT NULL,\n\t`report_id` text,\n\t`reason` text NOT NULL,\n\t`result_urls` text NOT NULL,\n\t`quarantined` integer DEFAULT 0 NOT NULL,\n\t`evidence` text,\n\t`removed_by` text NOT NULL,\n\t`note` text,\n\t`removed_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL\n);\n"
+    ],
+    "bps": true,
+    "folderMillis": 1796225546592,
+    "hash": "88add059014fe71184097c600d60327125012d118981f65885cee563670ccad5"
   }
 ];

@@ -14,5 +14,6 @@ export * from "./schema/files";
 export * from "./schema/generations";
 export * from "./schema/keys";
 export * from "./schema/ops";
+export * from "./schema/reports";
 export * from "./schema/safety";
 export * from "./schema/webhooks";

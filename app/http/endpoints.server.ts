@@ -21,6 +21,7 @@ import { FILE_ENDPOINTS } from "./endpoints/files.server";
 import { GENERATION_ENDPOINTS } from "./endpoints/generation.server";
 import { KEY_ENDPOINTS } from "./endpoints/keys.server";
 import { PLATFORM_ENDPOINTS } from "./endpoints/platform.server";
+import { REPORT_ENDPOINTS } from "./endpoints/reports.server";
 import { SERVICE_ENDPOINTS } from "./endpoints/service.server";
 import { SIGN_IN_ENDPOINTS } from "./endpoints/sign-in.server";
 import { WEBHOOK_ENDPOINTS } from "./endpoints/webhooks.server";
@@ -43,6 +44,7 @@ export const ENDPOINTS = {
   ...ADMIN_ENDPOINTS,
   ...SERVICE_ENDPOINTS,
   ...SIGN_IN_ENDPOINTS,
+  ...REPORT_ENDPOINTS,
 } as const satisfies Record<string, EndpointDef>;
 
 export type EndpointPath = keyof typeof ENDPOINTS;

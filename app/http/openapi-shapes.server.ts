@@ -58,6 +58,9 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "/api/openapi.json": "getOpenApiDocument",
   "/api/auth/sign-up/email": "signUpWithEmail",
   "/api/auth/sign-in/email": "signInWithEmail",
+  "/api/reports": "createReport",
+  "/api/admin/reports/list": "adminListReports",
+  "/api/admin/reports/resolve": "adminResolveReport",
 };
 
 /** The operationId of `method path`: the table's name, else camelCase of the path (plus the method when two share it). */

@@ -59,6 +59,8 @@ type Params = {
   MODERATION_UNAVAILABLE: void;
   SAFETY_TERM_INVALID: void;
   SAFETY_TERM_NOT_FOUND: void;
+  REPORT_NOT_FOUND: void;
+  REPORT_RESOLVED: void;
 };
 
 export type ErrorCode = keyof Params;
@@ -159,6 +161,9 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
     message: () => "invalid params: a blocked term needs a letter or a digit (max 200 characters)",
   },
   SAFETY_TERM_NOT_FOUND: { status: 200, message: () => "blocked term not found" },
+  // Reports (docs/safety.md "Reports and takedowns"): an unknown id, and a second decision on a decided report.
+  REPORT_NOT_FOUND: { status: 200, message: () => "report not found" },
+  REPORT_RESOLVED: { status: 200, message: () => "report already resolved" },
 };
 
 /**
@@ -223,6 +228,8 @@ export const ERROR_PLACEHOLDERS: { [C in ErrorCode]: Params[C] } = {
   MODERATION_UNAVAILABLE: undefined,
   SAFETY_TERM_INVALID: undefined,
   SAFETY_TERM_NOT_FOUND: undefined,
+  REPORT_NOT_FOUND: undefined,
+  REPORT_RESOLVED: undefined,
 };
 
 /** The reasons INVALID_OPTIONS gives (app/domain/catalog.ts optionsProblem), as patterns for the API reference. */

@@ -183,6 +183,9 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
         <Link to="/admin/safety" className={buttonVariants({ variant: "secondary" })}>
           Safety
         </Link>
+        <Link to="/admin/reports" className={buttonVariants({ variant: "secondary" })}>
+          Reports and takedowns
+        </Link>
       </PageHeader>
 
       <DashboardSection dashboard={dashboard} alerts={alerts} />

@@ -1,9 +1,21 @@
+import { isTakenDown } from "~/domain/reports/takedowns.server";
 import { getServices } from "~/http/services.server";
 import { serveMedia } from "~/storage/serve.server";
 import type { Route } from "./+types/media";
 
-// Result files stored on local disk (docs/design.md §4): /media/<gen_id>/<n>-<random>.<ext>.
-export const loader = ({ request, params }: Route.LoaderArgs) =>
-  serveMedia(request, getServices().config.mediaDir, params["*"] ?? "");
-export const action = ({ request, params }: Route.ActionArgs) =>
-  serveMedia(request, getServices().config.mediaDir, params["*"] ?? "");
+const gone = () =>
+  new Response("gone: this result was removed under the content policy", {
+    status: 410,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
+
+// Result files stored on local disk (docs/design.md §4): /media/<gen_id>/<n>-<random>.<ext>. A task taken down
+// answers 410 Gone on every node from its takedown on (docs/safety.md "Reports and takedowns").
+async function media(request: Request, key: string) {
+  const services = getServices();
+  const genId = key.split("/", 1)[0] ?? "";
+  if (genId && (await isTakenDown(services.db, genId))) return gone();
+  return serveMedia(request, services.config.mediaDir, key);
+}
+export const loader = ({ request, params }: Route.LoaderArgs) => media(request, params["*"] ?? "");
+export const action = ({ request, params }: Route.ActionArgs) => media(request, params["*"] ?? "");

@@ -42,6 +42,9 @@ import { galleryNeighbours, setHidden } from "~/domain/generations/gallery.serve
 import { isFinished, wasCanceled } from "~/domain/generations/status";
 import { chargedCost, getOwnGeneration, parseResultUrls } from "~/domain/generations/views.server";
 import { parseRenditions } from "~/domain/media/renditions";
+import { createReport } from "~/domain/reports/create-report.server";
+import { CreateReportSchema, REASON_LABELS, REPORT_DETAILS_MAX, REPORT_REASONS } from "~/domain/reports/reasons";
+import { isTakenDown } from "~/domain/reports/takedowns.server";
 import { getServices } from "~/http/services.server";
 import { requireUiUser } from "~/http/session.server";
 import { iso } from "~/lib/clock";
@@ -107,6 +110,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       shape: shapeClass(row.aiType, raw),
       size: resultSize(row.aiType, raw),
       hidden: row.hiddenAt !== null,
+      removed: await isTakenDown(db, row.id),
       createdAt: iso(row.createdAt)!,
       startedAt: iso(row.startedAt),
       completedAt: iso(row.completedAt),
@@ -118,9 +122,26 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const { user } = await requireUiUser(request);
+  const { user, isAdmin } = await requireUiUser(request);
   const { db, clock } = getServices();
   const form = await request.formData();
+  if (form.get("intent") === "report") {
+    const details = String(form.get("details") ?? "");
+    const parsed = CreateReportSchema.safeParse({
+      gen_id: params.genId,
+      reason: form.get("reason"),
+      details: details.trim() ? details : undefined,
+    });
+    if (!parsed.success) return { reportError: parsed.error.issues[0]?.message ?? "invalid report" };
+    try {
+      await own(() => createReport({ db, clock }, { id: user.id, isAdmin }, parsed.data));
+    } catch (error) {
+      if (isAppError(error) && error.code === "RATE_LIMITED")
+        return { reportError: "You have sent many reports in the last hour. Please try again later." };
+      throw error;
+    }
+    return { reported: true };
+  }
   const hide = form.get("intent") === "hide";
   await own(() => setHidden(db, user.id, params.genId, hide, clock));
   return { hidden: hide };
@@ -128,6 +149,8 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function GenerationDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { gen, neighbours, edit, animate } = loaderData;
+  const reported = actionData && "reported" in actionData;
+  const reportError = actionData && "reportError" in actionData ? actionData.reportError : undefined;
   const picture = gen.aiType === "image" && gen.status === "completed" && gen.urls.length > 0;
   const _running = !isFinished(gen.status);
   const result = useRef<HTMLElement>(null);
@@ -188,12 +211,20 @@ export default function GenerationDetail({ loaderData, actionData }: Route.Compo
         </span>
       </nav>
 
-      {gen.hidden ? (
+      {gen.removed ? (
+        <Notice kind="error">
+          <span data-testid="removed-notice">
+            This result was removed after a report: it broke the content policy. Its files are no longer available.
+          </span>
+        </Notice>
+      ) : gen.hidden ? (
         <Notice kind="info">
           <div className="flex flex-wrap items-center justify-between gap-2">
             <span>
-              {actionData?.hidden ? "Removed from your gallery." : "This result is not shown in your gallery."} Its
-              history and credits are unchanged.
+              {actionData && "hidden" in actionData && actionData.hidden
+                ? "Removed from your gallery."
+                : "This result is not shown in your gallery."}{" "}
+              Its history and credits are unchanged.
             </span>
             <Form method="post">
               <Button type="submit" name="intent" value="unhide" size="sm" variant="secondary">
@@ -310,6 +341,53 @@ export default function GenerationDetail({ loaderData, actionData }: Route.Compo
                 </Form>
               )}
             </div>
+            <details
+              id="report"
+              className="mt-4 scroll-mt-20 border-t border-border pt-3"
+              open={reportError !== undefined || undefined}
+            >
+              <summary className="cursor-pointer text-sm text-muted-foreground">Report this result</summary>
+              {reported ? (
+                <Notice kind="success" className="mt-3">
+                  <span data-testid="report-received">Thank you. An administrator will review your report.</span>
+                </Notice>
+              ) : (
+                <Form method="post" className="mt-3 space-y-3" aria-label="Report this result">
+                  <input type="hidden" name="intent" value="report" />
+                  <label className="block text-sm font-medium">
+                    Reason
+                    <select
+                      name="reason"
+                      required
+                      className="mt-1 block w-full rounded-xl border border-input bg-surface px-3 py-2 text-sm"
+                    >
+                      {REPORT_REASONS.map((r) => (
+                        <option key={r} value={r}>
+                          {REASON_LABELS[r]}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                  <label className="block text-sm font-medium">
+                    Details (optional)
+                    <textarea
+                      name="details"
+                      maxLength={REPORT_DETAILS_MAX}
+                      rows={3}
+                      className="mt-1 block w-full rounded-xl border border-input bg-surface px-3 py-2 text-sm"
+                    />
+                  </label>
+                  {reportError ? (
+                    <p className="text-sm text-danger-soft-foreground" role="alert">
+                      {reportError}
+                    </p>
+                  ) : null}
+                  <Button type="submit" variant="secondary" size="sm">
+                    Send report
+                  </Button>
+                </Form>
+              )}
+            </details>
           </Card>
           {gen.inputs.length ? (
             <Card title="Started from" id="inputs">

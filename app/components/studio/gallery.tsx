@@ -68,16 +68,26 @@ export function Gallery({
   const lightbox = useLightbox(viewable, (m, close) => {
     const task = tasks.find((t) => t.id === m.id);
     return task ? (
-      <ResultActions
-        task={task}
-        className="rounded-xl bg-surface-raised p-1 text-foreground shadow-lg"
-        onReuse={(d) => {
-          close();
-          onReuse(d);
-        }}
-        onHide={close}
-        onClose={close}
-      />
+      <span className="flex items-center gap-2">
+        <ResultActions
+          task={task}
+          className="rounded-xl bg-surface-raised p-1 text-foreground shadow-lg"
+          onReuse={(d) => {
+            close();
+            onReuse(d);
+          }}
+          onHide={close}
+          onClose={close}
+        />
+        {/* The report form lives on the task page (a plain form post, docs/safety.md "Reports and takedowns"). */}
+        <Link
+          to={`/studio/${task.id}#report`}
+          onClick={close}
+          className="rounded-xl bg-surface-raised px-3 py-2 text-sm text-foreground shadow-lg"
+        >
+          Report
+        </Link>
+      </span>
     ) : null;
   });
 

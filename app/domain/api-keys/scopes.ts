@@ -84,6 +84,10 @@ export const ROUTE_SCOPES: Readonly<Record<string, KeyScope | readonly KeyScope[
   "/mcp#list_generations": "read",
   "/mcp#upload_image": "files",
   "/mcp#get_credits": "read",
+  // Reports (docs/safety.md): filing one is an act like feedback; an admin's queue is read, a takedown an admin act.
+  "/api/reports": "generate",
+  "/api/admin/reports/list": "read",
+  "/api/admin/reports/resolve": "billing",
 };
 
 /** The scopes a route needs, all of them (none for a route outside the table). */

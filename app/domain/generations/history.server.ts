@@ -255,3 +255,12 @@ export async function historyAfterJson(db: Db, userId: string, args: { cursor: u
   const next = ids.length === args.pageSize && last ? JSON.stringify(encodeCursor(Number(last.at), last.id)) : "null";
   return `{"generations":[${entries.join(",")}],"total":${Number(stats?.n ?? 0)},"page_size":${args.pageSize},"next_cursor":${next}}`;
 }
+
+/**
+ * Forgets what this process remembers of a task's history entry (a takedown changes a finished task's result_urls,
+ * the one change the memory above does not expect; docs/safety.md "Reports and takedowns"). The caller also moves
+ * the owner's tasks_version, so remembered pages are rebuilt.
+ */
+export function forgetHistoryEntry(db: Db, genId: string): void {
+  finished.get(db)?.delete(genId);
+}

@@ -1,7 +1,7 @@
 /** Keeping a completed task's placeholder (placeholder.server.ts): best effort, a failure only costs the blur. */
-import { eq } from "drizzle-orm";
+import { and, eq, notExists } from "drizzle-orm";
 import type { Db } from "#db/client";
-import { generations } from "#db/schema";
+import { generations, takedowns } from "#db/schema";
 import { log } from "~/lib/log.server";
 import { placeholderPool } from "./placeholder-pool.server";
 
@@ -13,7 +13,18 @@ export async function storePlaceholder(db: Db, genId: string, bytes: Uint8Array,
     const result = await placeholderPool(onError).compute(bytes, contentType);
     if (!result?.placeholder) return;
     log.debug("placeholder computed", { gen_id: genId, thread_id: result.threadId, ms: Math.round(result.ms) });
-    await db.run(db.update(generations).set({ placeholder: result.placeholder }).where(eq(generations.id, genId)));
+    // Not for a task taken down meanwhile (docs/safety.md "Reports and takedowns"): its blur is a derivative too.
+    await db.run(
+      db
+        .update(generations)
+        .set({ placeholder: result.placeholder })
+        .where(
+          and(
+            eq(generations.id, genId),
+            notExists(db.select({ g: takedowns.genId }).from(takedowns).where(eq(takedowns.genId, genId))),
+          ),
+        ),
+    );
   } catch (error) {
     log.warn("keeping a result's placeholder failed", { gen_id: genId, error });
   }

@@ -9,6 +9,7 @@ import type { Db } from "#db/client";
 import { generations } from "#db/schema";
 import { renditionPool } from "~/domain/media/rendition-pool.server";
 import { parseRenditions, type RenditionInfo, renditionPath } from "~/domain/media/renditions";
+import { isTakenDown } from "~/domain/reports/takedowns.server";
 import { log } from "~/lib/log.server";
 import type { ResultStorage } from "~/storage/types";
 import type { DerivativeStep } from "./pipeline.server";
@@ -31,7 +32,13 @@ export function renditionsStep(deps: { db: Db; storage: ResultStorage }): Deriva
       if (!RENDERED_TYPES.has(file.contentType) || file.bytes.byteLength <= RENDITION_MIN_BYTES) return;
       const made = await renditionPool(onError).make(file.bytes);
       if (!made) return;
+      if (await isTakenDown(deps.db, task.id)) return;
       for (const r of made.files) await deps.storage.put(renditionPath(file.key, r.width), r.bytes, "image/webp");
+      // Taken down while these were stored (docs/safety.md "Reports and takedowns"): they go the way the originals went.
+      if (await isTakenDown(deps.db, task.id)) {
+        await deps.storage.deletePrefix?.(`${task.id}/`);
+        return;
+      }
       log.debug("renditions made", {
         gen_id: task.id,
         index: file.index,

@@ -194,6 +194,21 @@ describe("real responses match the documented schemas", () => {
     expect(await check("/api/get-user-subscription", undefined, { cookie: user.cookie })).not.toBeNull();
   });
 
+  test("reports: filing, the admin queue, a removal", async () => {
+    const auth = { cookie: user.cookie };
+    const gen = await check("/api/generator/generate", ENDPOINTS["/api/generator/generate"].example, auth);
+    await waitFor(gen.gen_id, auth, "completed");
+    const filed = await check("/api/reports", { gen_id: gen.gen_id, reason: "copyright", details: "schema" }, auth);
+    const queue = await check("/api/admin/reports/list", {}, { cookie: admin.cookie });
+    expect(queue.reports.some((r: { report_id: string }) => r.report_id === filed.report_id)).toBe(true);
+    await check(
+      "/api/admin/reports/resolve",
+      { report_id: filed.report_id, action: "remove" },
+      { cookie: admin.cookie },
+    );
+    await check("/api/admin/reports/list", { status: "all" }, { cookie: admin.cookie });
+  });
+
   test("billing endpoints (simulated checkout; the webhook refuses without its secret)", async () => {
     const models = await check("/api/models", undefined, {});
     expect(models.models.length).toBeGreaterThan(0);

@@ -126,6 +126,10 @@ const ENDPOINTS: Record<string, Endpoint> = {
     valid: { email: "x@example.test", password: "correct-horse-battery", name: "x" },
   },
   "/api/auth/sign-in/email": { foreign: true, valid: { email: "x@example.test", password: "correct-horse-battery" } },
+  // No such task or report: every call is refused and stores nothing.
+  "/api/reports": { valid: { gen_id: "gen_nope", reason: "other", details: "why" } },
+  "/api/admin/reports/list": { valid: { status: "open", limit: 50 } },
+  "/api/admin/reports/resolve": { valid: { report_id: "rpt_nope", action: "remove", note: "n" } },
 };
 /** Route pattern of routes.ts → the table entry that covers it. */
 const COVERS: Record<string, string> = { "api/*": "/api/no-such-endpoint", "api/auth/*": "/api/auth/sign-up/email" };

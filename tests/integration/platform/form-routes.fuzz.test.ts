@@ -100,7 +100,12 @@ const FORMS: Record<string, FormRoute> = {
     ],
     alsoIn: ["app/routes/studio-pictures.server.ts"],
   },
-  "routes/studio-detail.tsx": { path: "/studio/:genId", intents: ["hide", "unhide"], fields: [] },
+  "routes/studio-detail.tsx": {
+    path: "/studio/:genId",
+    intents: ["hide", "unhide", "report"],
+    fields: ["reason", "details"],
+  },
+  "routes/admin-reports.tsx": { path: "/admin/reports", intents: [""], fields: ["report_id", "action", "note"] },
   "routes/playground.tsx": { path: "/playground", intents: ["text", "image"], fields: ["prompt", "model", "size"] },
   "routes/admin.tsx": {
     path: "/admin",

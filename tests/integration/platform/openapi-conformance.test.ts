@@ -260,6 +260,24 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
     }
     await call("POST", "/api/generator/history", { headers: u, body: {} });
 
+    // Reports and takedowns (docs/safety.md).
+    const filed = await call("POST", "/api/reports", {
+      headers: u,
+      body: { gen_id: gen.json.data.gen_id, reason: "other", details: "oas" },
+    });
+    await call("POST", "/api/reports", { headers: u, body: { gen_id: gen.json.data.gen_id, reason: "spam" } }); // invalid
+    await call("POST", "/api/reports", { headers: u, body: { gen_id: "nope", reason: "other" } }); // not found
+    await call("POST", "/api/admin/reports/list", { headers: { cookie: adminCookie }, body: {} });
+    await call("POST", "/api/admin/reports/list", { headers: u, body: {} }); // forbidden
+    await call("POST", "/api/admin/reports/resolve", {
+      headers: { cookie: adminCookie },
+      body: { report_id: filed.json.data.report_id, action: "dismiss" },
+    });
+    await call("POST", "/api/admin/reports/resolve", {
+      headers: { cookie: adminCookie },
+      body: { report_id: filed.json.data.report_id, action: "remove" },
+    }); // already resolved
+
     // Account.
     await call("POST", "/api/update-invite", { headers: u, body: { is_affiliate: true } });
     await call("POST", "/api/update-invite", { headers: u, body: { is_affiliate: "yes" } });

@@ -2,10 +2,10 @@ import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from "react-router";
+import { documentCspExtras, newNonce, setDocumentHeaders } from "./http/security-headers.server";
+import { initServices } from "./http/services.server";
 import { getConfig, requireAuthSecret } from "./lib/config.server";
 import { log } from "./lib/log.server";
-import { documentCspExtras, newNonce, setDocumentHeaders } from "./lib/security-headers.server";
-import { initServices } from "./lib/services.server";
 
 // The CLI (serve, migrate, admin, backup, version) lives in the server bundle,
 // so the HTTP server, the job runner and the routes share one copy of every module.

@@ -7,21 +7,9 @@
  */
 import { threadId } from "node:worker_threads";
 import { placeholderOf } from "./domain/generations/placeholder.server";
+import type { PlaceholderAnswer, PlaceholderJob } from "./domain/generations/placeholder-pool.server";
 
 declare const self: Worker;
-
-export interface PlaceholderJob {
-  id: number;
-  bytes: Uint8Array;
-  contentType: string;
-}
-
-export interface PlaceholderAnswer {
-  id: number;
-  placeholder: string | null;
-  threadId: number;
-  ms: number;
-}
 
 self.onmessage = ({ data }: MessageEvent<PlaceholderJob>) => {
   const t0 = performance.now();

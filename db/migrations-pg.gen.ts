@@ -318,5 +318,25 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795804915401,
     "hash": "1bb6384c29e35c167df33f3b7eb018c704e5f08abd01f73d0e02c03c7e4ab2aa"
+  },
+  {
+    "sql": [
+      "ALTER TABLE \"catalog_models\" ADD COLUMN \"pricing\" text;\n"
+    ],
+    "bps": true,
+    "folderMillis": 1796206237925,
+    "hash": "29649fa0c1610567ff76c33f59377b0df1d5aa6a9ca62bfcfad57c3ce8d488dd"
+  },
+  {
+    "sql": [
+      "CREATE TABLE \"redemption_codes\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"code_hash\" text NOT NULL,\n\t\"prefix\" text NOT NULL,\n\t\"credits\" bigint NOT NULL,\n\t\"max_uses\" bigint NOT NULL,\n\t\"per_user\" bigint DEFAULT 1 NOT NULL,\n\t\"uses\" bigint DEFAULT 0 NOT NULL,\n\t\"expires_at\" bigint,\n\t\"validity_days\" bigint,\n\t\"disabled_at\" bigint,\n\t\"created_by\" text,\n\t\"created_at\" bigint DEFAULT (floor(extract(epoch from clock_timestamp()) * 1000))::bigint NOT NULL\n);\n\n",
+      "\nCREATE TABLE \"redemption_uses\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"code_id\" text NOT NULL,\n\t\"user_id\" text,\n\t\"email_hash\" text NOT NULL,\n\t\"grant_id\" text,\n\t\"created_at\" bigint DEFAULT (floor(extract(epoch from clock_timestamp()) * 1000))::bigint NOT NULL\n);\n\n",
+      "\nALTER TABLE \"redemption_uses\" ADD CONSTRAINT \"redemption_uses_code_id_redemption_codes_id_fk\" FOREIGN KEY (\"code_id\") REFERENCES \"public\".\"redemption_codes\"(\"id\") ON DELETE cascade ON UPDATE no action;\n",
+      "\nCREATE UNIQUE INDEX \"redemption_codes_hash\" ON \"redemption_codes\" USING btree (\"code_hash\");\n",
+      "\nCREATE INDEX \"redemption_uses_code_email\" ON \"redemption_uses\" USING btree (\"code_id\",\"email_hash\");\n"
+    ],
+    "bps": true,
+    "folderMillis": 1796206710960,
+    "hash": "13ab07db248ba8319eacc4416ba034b6156192b6e9e95b5fa815bd5e718b5bce"
   }
 ];

@@ -322,5 +322,24 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795803217158,
     "hash": "bd908e67d9e42c0d16675b90c22207ab4fc887e2e68d537d79991664d8f44b3e"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `catalog_models` ADD `pricing` text;"
+    ],
+    "bps": true,
+    "folderMillis": 1796206237750,
+    "hash": "7af02bfe9c2be25ec0a09ae875c7cb79925e41268d52a4f50e3f62b7115fbe09"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `redemption_codes` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`code_hash` text NOT NULL,\n\t`prefix` text NOT NULL,\n\t`credits` integer NOT NULL,\n\t`max_uses` integer NOT NULL,\n\t`per_user` integer DEFAULT 1 NOT NULL,\n\t`uses` integer DEFAULT 0 NOT NULL,\n\t`expires_at` integer,\n\t`validity_days` integer,\n\t`disabled_at` integer,\n\t`created_by` text,\n\t`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL\n);\n",
+      "\nCREATE UNIQUE INDEX `redemption_codes_hash` ON `redemption_codes` (`code_hash`);",
+      "\nCREATE TABLE `redemption_uses` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`code_id` text NOT NULL,\n\t`user_id` text,\n\t`email_hash` text NOT NULL,\n\t`grant_id` text,\n\t`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,\n\tFOREIGN KEY (`code_id`) REFERENCES `redemption_codes`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE INDEX `redemption_uses_code_email` ON `redemption_uses` (`code_id`,`email_hash`);"
+    ],
+    "bps": true,
+    "folderMillis": 1796206710778,
+    "hash": "b70466326831767b622cb7af66dd6c96eb19803da2244df91ee691afcb630e15"
   }
 ];

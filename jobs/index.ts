@@ -3,8 +3,8 @@
  * webhook dispatcher and the retention sweep, started with `serve` (unless JOBS=off) or by `worker`,
  * stopped on SIGTERM/SIGINT before the database closes.
  */
-import { getGenerationRuntime } from "~/lib/generation-runtime.server";
-import { getServices } from "~/lib/services.server";
+import { getGenerationRuntime } from "~/http/generation-runtime.server";
+import { getServices } from "~/http/services.server";
 import { onServe, onShutdown } from "~/server/http.server";
 import { createAlertWatcher } from "./alerts";
 import { createSweeper } from "./maintenance";

@@ -12,13 +12,13 @@ import type { Db } from "#db/client";
 import { onTasksQueued } from "~/domain/generations/changes.server";
 import { claimDue } from "~/domain/generations/claim.server";
 import { runStep, type StepContext } from "~/domain/generations/lifecycle.server";
+import type { ProviderRegistry } from "~/domain/generations/registry.server";
 import { releaseLeases, renewLeases } from "~/domain/generations/transitions.server";
 import { resultPipeline } from "~/domain/results/steps.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { log, repeatedWarning } from "~/lib/log.server";
 import { taskOriginLinks, withSpan } from "~/lib/tracing.server";
-import type { ProviderRegistry } from "~/providers/registry.server";
 import type { FileStore } from "~/storage/files.server";
 import type { ResultStorage } from "~/storage/types";
 

@@ -129,7 +129,14 @@ console.log(`wrote ${SCENES.length} samples to ${dir}`);
 const models = join(dir, "models");
 mkdirSync(models, { recursive: true });
 for (const o of CATALOG) {
-  const { look } = simulatedShape({ aiType: o.aiType, provider: o.provider, model: o.model, options: {} });
+  const { look } = simulatedShape({
+    aiType: o.aiType,
+    provider: o.provider,
+    model: o.model,
+    options: {},
+    specs: o.options,
+    label: o.label,
+  });
   const png = renderImagePng(
     o.sample,
     { ...look, ratio: [SAMPLE_SIZE.width, SAMPLE_SIZE.height] },

@@ -1,7 +1,7 @@
 /** Pieces of the API reference: code blocks with a copy button, and field tables. */
 import { Link } from "react-router";
 import { type Column, CopyButton, DataTable } from "~/components/ui";
-import type { DocShape, ModelOptionDoc } from "~/lib/api-docs.server";
+import type { DocShape, ModelOptionDoc } from "~/http/api-docs.server";
 
 /** A scrollable block takes the keyboard so it can be scrolled without a mouse (WCAG 2.1.1, axe scrollable-region-focusable). */
 const SCROLLABLE = { tabIndex: 0 };

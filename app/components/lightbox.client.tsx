@@ -6,7 +6,7 @@ import { MoreHorizontal } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import Download from "yet-another-react-lightbox/plugins/download";
 import Video from "yet-another-react-lightbox/plugins/video";
-import { isVideoFile, type MediaItem } from "./media";
+import { isVideoFile, type MediaItem } from "./media-item";
 
 /** The current result's actions (the studio's Reuse, Run again, …) behind one toolbar button. */
 function ActionsButton({ node }: { node: ReactNode }) {

@@ -1,20 +1,9 @@
 /** Results as media: an image or a playable video that keeps its own shape, and a lightbox over a gallery. */
 import { lazy, type ReactNode, Suspense, useState } from "react";
 import { cn } from "~/components/ui";
+import { isVideoFile, type MediaItem } from "./media-item";
 
-export const isVideoFile = (url: string) => /\.(mp4|webm|mov|m4v)(\?|#|$)/i.test(url);
-export const fileExtension = (url: string) =>
-  url
-    .slice(url.lastIndexOf(".") + 1)
-    .split(/[?#]/)[0]!
-    .toLowerCase();
-
-export interface MediaItem {
-  id: string;
-  url: string;
-  aiType: string;
-  prompt: string;
-}
+export { fileExtension, isVideoFile, type MediaItem } from "./media-item";
 
 /** The result itself: `<video>` for video files, `<img>` otherwise (at its natural aspect ratio). */
 export function ResultMedia({

@@ -1,15 +1,28 @@
+import {
+  AI_TYPES,
+  type AiType,
+  acceptedBy,
+  accepts,
+  IMAGE_OPTION_NAMES,
+  IMAGE_URL_MAX,
+  isImageRef,
+  type ModelInput,
+  type Offering,
+  type OptionSpec,
+  PROVIDERS,
+  type ProviderName,
+  type UpstreamCost,
+} from "~/providers/offering";
 import { FAL_MODELS, GOOGLE_MODELS, IMAGE_INPUT_MODELS } from "./catalog/seed-providers";
 
+export type { AiType, ModelInput, Offering, OptionSpec, ProviderName, UpstreamCost };
 /**
  * The catalog (docs/design.md §2): the single source of truth for which provider
  * offers which model for which ai_type, and what it costs. Validation, pricing,
  * the studio's pickers and the API docs all read this table.
  */
-export type AiType = "image" | "video";
-export const AI_TYPES: readonly AiType[] = ["image", "video"];
+export { AI_TYPES, acceptedBy, accepts, IMAGE_OPTION_NAMES, IMAGE_URL_MAX, isImageRef, PROVIDERS };
 
-export type ProviderName = "openai" | "replicate" | "kling" | "runway" | "fal" | "google";
-export const PROVIDERS: readonly ProviderName[] = ["openai", "replicate", "kling", "runway", "fal", "google"];
 const PROVIDER_NAMES: Record<string, string> = {
   openai: "OpenAI",
   replicate: "Replicate",
@@ -20,77 +33,6 @@ const PROVIDER_NAMES: Record<string, string> = {
 };
 /** A provider as people write it ("OpenAI"), for pages; the API keeps the id ("openai"). */
 export const providerName = (id: string): string => PROVIDER_NAMES[id] ?? id;
-
-/**
- * One option a model accepts, as its provider's API names and bounds it
- * (docs/providers.md cites the sources). `default` is what the provider uses
- * when the option is left out; the simulator renders the same shape.
- */
-export type OptionSpec = {
-  label: string;
-  help?: string;
-  /** The unit of a numeric value ("s"): form labels read "Duration (s)", values "5 s". */
-  unit?: string;
-  /** A task without it is refused (an image-to-video model's `image`). */
-  required?: boolean;
-  /** The field name upstream when it differs from the option's name (fal's `image_url` for `image`). */
-  param?: string;
-} & (
-  | { type: "enum"; values: readonly string[]; default: string }
-  | { type: "integer"; min: number; max: number; default?: number; values?: readonly number[] }
-  | { type: "number"; min: number; max: number; default?: number }
-  | { type: "boolean"; default: boolean }
-  | { type: "text"; maxLength: number }
-  /** An input image (docs/catalog.md "Image inputs"): a file id or an https URL, under the names of IMAGE_OPTION_NAMES. */
-  | { type: "image" }
-);
-
-/** The option names an image input goes by: the picture to start from, the last frame, an inpainting mask. */
-export const IMAGE_OPTION_NAMES = ["image", "image_end", "mask"] as const;
-/** What an image option's value may be: an https URL, or the id of an uploaded file. */
-export const IMAGE_URL_MAX = 2048;
-const FILE_ID = /^file_[A-Za-z0-9_-]{1,64}$/;
-
-/** What a model takes: a text prompt always, and images when it declares an image option. */
-export type ModelInput = "text" | "image";
-
-/** What the provider charges for one task (the admin's margin view): US dollars per task or per second of video. */
-export interface UpstreamCost {
-  usd: number;
-  per: "task" | "second";
-}
-
-export interface Offering {
-  aiType: AiType;
-  provider: ProviderName;
-  model: string;
-  credits: number;
-  label: string;
-  /** How the upstream API behaves: one call returns results, or submit + poll. */
-  lifecycle: "sync" | "async";
-  /** The `options` keys this model accepts; anything else is refused. */
-  options: Readonly<Record<string, OptionSpec>>;
-  /**
-   * Typical seconds from submit to result on the provider with default options
-   * (a hint for choosing, from the providers' own docs and listings; not a promise).
-   * The studio shows it as "~2 s".
-   */
-  typicalSeconds: number;
-  /**
-   * The prompt of the model's sample card image, shipped with the app (see
-   * `sampleImage`): the simulator's rendering, marked "SIMULATED · <model>",
-   * written once by `bun scripts/make-samples.ts`. Never presented as provider output.
-   */
-  sample: string;
-  /** Refuses new tasks when false (its running tasks finish). Absent: enabled. */
-  enabled?: boolean;
-  /** Only users with an active subscription may run it. */
-  requiresPlan?: boolean;
-  /** The model id sent upstream when it differs from `model` (MODEL_MAP still wins). */
-  upstreamModel?: string;
-  /** What the provider charges for a task, when known. */
-  cost?: UpstreamCost | null;
-}
 
 const SEED_MAX = 2_147_483_647;
 const KLING_NEGATIVE: OptionSpec = {
@@ -386,40 +328,6 @@ export function describeOption(spec: OptionSpec): string {
   }
 }
 
-function isImageRef(v: unknown): boolean {
-  if (typeof v !== "string") return false;
-  if (FILE_ID.test(v)) return true;
-  if (v.length > IMAGE_URL_MAX || !v.startsWith("https://")) return false;
-  try {
-    return new URL(v).protocol === "https:";
-  } catch {
-    return false;
-  }
-}
-
-function accepts(spec: OptionSpec, v: unknown): boolean {
-  switch (spec.type) {
-    case "enum":
-      return typeof v === "string" && spec.values.includes(v);
-    case "integer":
-      return (
-        typeof v === "number" &&
-        Number.isInteger(v) &&
-        v >= spec.min &&
-        v <= spec.max &&
-        (!spec.values || spec.values.includes(v))
-      );
-    case "number":
-      return typeof v === "number" && Number.isFinite(v) && v >= spec.min && v <= spec.max;
-    case "boolean":
-      return typeof v === "boolean";
-    case "text":
-      return typeof v === "string" && v.length <= spec.maxLength;
-    case "image":
-      return isImageRef(v);
-  }
-}
-
 /**
  * The options of a task that its model declares, with acceptable values only
  * (adapters send these upstream; tasks stored before validation existed may
@@ -431,13 +339,7 @@ export function acceptedOptions(
   model: string,
   options: Record<string, unknown>,
 ): Record<string, unknown> {
-  const specs = findOffering(aiType, provider, model)?.options ?? {};
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(options)) {
-    const spec = Object.hasOwn(specs, k) ? specs[k] : undefined;
-    if (spec && accepts(spec, v)) out[k] = v;
-  }
-  return out;
+  return acceptedBy(findOffering(aiType, provider, model)?.options ?? {}, options);
 }
 
 /**

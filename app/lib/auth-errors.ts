@@ -49,6 +49,8 @@ export function providerErrorMessage(code: string): string {
     case "invalid_callback_request":
     case "please_restart_the_process":
       return "This sign-in link has expired or was already used. Start again from this page.";
+    case "provider_email_unverified":
+      return "The provider did not confirm this e-mail address, so nothing was made or linked for it. Verify the address with the provider and try again, or sign up with your e-mail and a password.";
     case "account_not_linked":
       return "An account with this e-mail already exists. The provider did not confirm the address, or the account's own address is not confirmed yet: sign in with your password, then link the provider on your account page.";
     case "account_already_linked_to_different_user":

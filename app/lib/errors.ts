@@ -49,6 +49,8 @@ type Params = {
   FILE_REFUSED: { reason: string };
   FILE_TOO_LARGE: { max: number };
   FILE_QUOTA: { quotaMb: number };
+  CODE_INVALID: void;
+  CODE_USED: void;
 };
 
 export type ErrorCode = keyof Params;
@@ -129,6 +131,9 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
   FILE_REFUSED: { status: 400, message: (p) => `invalid file: ${p.reason}` },
   FILE_TOO_LARGE: { status: 413, message: (p) => `invalid file: larger than ${p.max} bytes` },
   FILE_QUOTA: { status: 413, message: (p) => `file storage full: your files may take at most ${p.quotaMb} MB` },
+  // Redemption codes (docs/payments.md): unknown, expired, disabled and used-up codes read alike (no oracle).
+  CODE_INVALID: { status: 200, message: () => "invalid or expired code" },
+  CODE_USED: { status: 200, message: () => "code already redeemed" },
 };
 
 /**
@@ -183,6 +188,8 @@ export const ERROR_PLACEHOLDERS: { [C in ErrorCode]: Params[C] } = {
   FILE_REFUSED: { reason: P("reason") },
   FILE_TOO_LARGE: { max: 20_971_520 },
   FILE_QUOTA: { quotaMb: 500 },
+  CODE_INVALID: undefined,
+  CODE_USED: undefined,
 };
 
 /** The reasons INVALID_OPTIONS gives (app/domain/catalog.ts optionsProblem), as patterns for the API reference. */
@@ -193,7 +200,7 @@ const OPTION_MESSAGE_PATTERNS = [
   "options.<key> must be <what the model accepts>",
 ];
 
-/** The reasons any JSON endpoint may give for its body itself (app/lib/api.server.ts readJsonBody). */
+/** The reasons any JSON endpoint may give for its body itself (app/http/api.server.ts readJsonBody). */
 export const BODY_INVALID_REASONS = [
   "body too large (max 1 MiB)",
   "body is not valid UTF-8",

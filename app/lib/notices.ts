@@ -9,7 +9,10 @@ export const NOTICES = {
     kind: "info",
     text: "Your account is deleted and you are signed out. Thank you for using Atelier.",
   },
-  "password-reset": { kind: "success", text: "Your password has been changed. Sign in with the new one." },
+  "password-reset": {
+    kind: "success",
+    text: "Your password has been changed. Sign in with the new one. Every other way into the account is gone: its sessions, API keys, webhooks, passkeys, two-factor (authenticator, backup codes, trusted devices) and linked sign-in providers; add back the ones that are yours.",
+  },
   "generation-started": {
     kind: "success",
     text: "Generation started. It appears in your gallery and updates by itself.",

@@ -6,7 +6,6 @@
  * never the endpoint's subpath (`fal-ai/flux`, not `fal-ai/flux/dev`: fal answers 405 there).
  * `Authorization: Key <FAL_KEY>` on every call.
  */
-import { findOffering } from "~/domain/catalog";
 import type { Config } from "~/lib/config.server";
 import {
   type AdapterOptions,
@@ -80,7 +79,7 @@ function resultAssets(json: any): ResultAsset[] {
  * URL fal fetches under its field (`image` → `image_url`).
  */
 export function falInput(req: GenerationRequest): Record<string, unknown> {
-  const specs = findOffering(req.aiType, req.provider, req.model)?.options ?? {};
+  const specs = req.specs;
   const input: Record<string, unknown> = { prompt: req.prompt };
   for (const [key, value] of Object.entries(plainOptions(req))) input[specs[key]?.param ?? key] = value;
   for (const i of declaredInputs(req)) input[i.param] = i.image.url;

@@ -8,7 +8,6 @@
  * Errors are `{error: {code, message, status}}`. Gemini and Imagen answer in one call (the sync facet), Veo is
  * submit + poll (the async facet): the registry picks by the model's catalog lifecycle.
  */
-import { findOffering } from "~/domain/catalog";
 import type { Config } from "~/lib/config.server";
 import { readCapped } from "~/lib/outbound.server";
 import {
@@ -263,7 +262,10 @@ export function createGoogleProvider(config: Config, options?: AdapterOptions): 
   return [sync, async];
 }
 
-/** Whether a Google model answers in one call (Gemini, Imagen) or is submit + poll (Veo), for new catalog entries. */
-export function googleLifecycle(model: string): "sync" | "async" {
-  return findOffering("video", "google", model) || model.startsWith("veo-") ? "async" : "sync";
+/**
+ * Whether a Google model answers in one call (Gemini, Imagen) or is submit + poll (Veo), for new catalog entries;
+ * `knownVideo`: the catalog already lists it as a video model.
+ */
+export function googleLifecycle(model: string, knownVideo = false): "sync" | "async" {
+  return knownVideo || model.startsWith("veo-") ? "async" : "sync";
 }

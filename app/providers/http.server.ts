@@ -4,8 +4,9 @@
  * retry of *create* calls where no duplicate upstream job can result, and the
  * download of result URLs (upstream URLs expire: Atelier stores the bytes).
  */
-import type { ProviderName } from "~/domain/catalog";
+
 import { BodyTooLarge, OutboundRefused, type Resolver, readCapped, safeFetch } from "~/lib/outbound.server";
+import type { ProviderName } from "./offering";
 import { ProviderError, type ResultAsset } from "./types";
 
 export const LABELS: Record<ProviderName, string> = {

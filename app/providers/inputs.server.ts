@@ -4,7 +4,7 @@
  * Adapters send the pictures from here and never from `options`, where an image option holds only a file id or
  * the URL a client gave.
  */
-import { findOffering, IMAGE_OPTION_NAMES } from "~/domain/catalog";
+import { IMAGE_OPTION_NAMES } from "./offering";
 import { declaredOptions, type GenerationRequest, type ImageInputName, type InputImage, ProviderError } from "./types";
 
 export interface DeclaredInput {
@@ -15,7 +15,7 @@ export interface DeclaredInput {
 }
 
 const imageSpecs = (req: GenerationRequest) =>
-  Object.entries(findOffering(req.aiType, req.provider, req.model)?.options ?? {}).filter(
+  Object.entries(req.specs).filter(
     ([name, spec]) => spec.type === "image" && (IMAGE_OPTION_NAMES as readonly string[]).includes(name),
   );
 

@@ -3,11 +3,12 @@
  * credentials are configured and that has a factory here runs live; otherwise
  * the simulator stands in (docs/design.md §2). Adapters live next to this file.
  */
-import type { ProviderName } from "~/domain/catalog";
+
 import type { Config } from "~/lib/config.server";
 import { createFalProvider } from "./fal.server";
 import { createGoogleProvider } from "./google.server";
 import { createKlingProvider } from "./kling.server";
+import type { ProviderName } from "./offering";
 import { createOpenAIProvider } from "./openai.server";
 import { createReplicateProvider } from "./replicate.server";
 import { createRunwayProvider } from "./runway.server";

@@ -7,7 +7,7 @@
  *   the runner persists *before* polling, so a restart resumes polling instead
  *   of paying upstream twice (Replicate, Kling, Runway).
  */
-import { type AiType, acceptedOptions, type ProviderName } from "~/domain/catalog";
+import { type AiType, acceptedBy, type OptionSpec, type ProviderName } from "./offering";
 
 export interface GenerationRequest {
   genId: string;
@@ -18,6 +18,13 @@ export interface GenerationRequest {
   /** The model id sent upstream (MODEL_MAP may map it; defaults to `model`). */
   upstreamModel: string;
   prompt: string;
+  /**
+   * The options the model declares in the catalog, handed in by the caller (adapters never look the model up):
+   * `declaredOptions` keeps the task's options these accept, and adapters read an option's upstream name here.
+   */
+  specs: Readonly<Record<string, OptionSpec>>;
+  /** The model's name as people read it (the catalog's label), where the caller knows it. */
+  label?: string;
   /** The task's options (validated against the catalog at creation; adapters read them through `declaredOptions`). */
   options: Record<string, unknown>;
   /**
@@ -43,8 +50,8 @@ export interface InputImage {
 }
 
 /** The request's options that its model declares in the catalog, with acceptable values only. */
-export const declaredOptions = (req: GenerationRequest) =>
-  acceptedOptions(req.aiType, req.provider, req.model, req.options);
+export const declaredOptions = (req: Pick<GenerationRequest, "specs" | "options">) =>
+  acceptedBy(req.specs, req.options);
 
 /**
  * A provider's own safety verdict on one result, where its API gives one (fal's `has_nsfw_concepts`, a safety

@@ -1,10 +1,10 @@
 import { redirect } from "react-router";
 import { exportAccount } from "~/domain/account/export.server";
-import { errorResponse } from "~/lib/api.server";
-import { requireSameOrigin } from "~/lib/csrf.server";
+import { errorResponse } from "~/http/api.server";
+import { requireSameOrigin } from "~/http/csrf.server";
+import { getServices } from "~/http/services.server";
+import { requireUiUser } from "~/http/session.server";
 import { isAppError } from "~/lib/errors";
-import { getServices } from "~/lib/services.server";
-import { requireUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/account-export";
 
 // The account page's "Download my data" form (works without JavaScript): the archive of POST /api/account/export as a file.

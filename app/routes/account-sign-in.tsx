@@ -1,10 +1,10 @@
 import { redirect } from "react-router";
-import { authPost } from "~/lib/auth-forms.server";
-import { requireSameOrigin } from "~/lib/csrf.server";
+import { authPost } from "~/http/auth-forms.server";
+import { requireSameOrigin } from "~/http/csrf.server";
+import { getServices } from "~/http/services.server";
+import { requireUiUser } from "~/http/session.server";
+import { signInProviders, toProvider } from "~/http/sign-in-providers.server";
 import { isAppError } from "~/lib/errors";
-import { getServices } from "~/lib/services.server";
-import { requireUiUser } from "~/lib/session.server";
-import { signInProviders, toProvider } from "~/lib/sign-in-providers.server";
 import type { Route } from "./+types/account-sign-in";
 
 /**

@@ -2,10 +2,10 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { renderSVG } from "uqr";
 import { Badge, Button, Card, Field, Notice, PageHeader } from "~/components/ui";
 import { listSignInMethods } from "~/domain/users/sign-in-methods.server";
+import { authPost } from "~/http/auth-forms.server";
+import { getServices } from "~/http/services.server";
+import { requireUiUser } from "~/http/session.server";
 import { authErrorMessage } from "~/lib/auth-errors";
-import { authPost } from "~/lib/auth-forms.server";
-import { getServices } from "~/lib/services.server";
-import { requireUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/account-two-factor";
 
 export const meta: Route.MetaFunction = () => [{ title: "Two-factor authentication — Atelier" }];

@@ -14,12 +14,12 @@ import { getActiveSubscription, toSubscriptionInfo } from "~/domain/subscription
 import { dailyUsage } from "~/domain/usage/daily.server";
 import { listPasskeys, listSignInMethods } from "~/domain/users/sign-in-methods.server";
 import { findUserById, setAffiliate, toUserInfo } from "~/domain/users/users.server";
-import { deleteFromAccountPage } from "~/lib/account-deletion.server";
+import { deleteFromAccountPage } from "~/http/account-deletion.server";
+import { getServices } from "~/http/services.server";
+import { requireUiUser } from "~/http/session.server";
+import { signInMethodName, signInProviders } from "~/http/sign-in-providers.server";
 import { providerErrorMessage } from "~/lib/auth-errors";
 import { DAY_MS, iso } from "~/lib/clock";
-import { getServices } from "~/lib/services.server";
-import { requireUiUser } from "~/lib/session.server";
-import { signInMethodName, signInProviders } from "~/lib/sign-in-providers.server";
 import type { Route } from "./+types/account";
 
 export const meta: Route.MetaFunction = () => [{ title: "Account — Atelier" }];

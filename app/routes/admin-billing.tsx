@@ -15,10 +15,10 @@ import { billingMode } from "~/domain/billing/checkout.server";
 import { listAllPayments, revenueByMonth } from "~/domain/billing/orders.server";
 import { listProducts, ProductInputSchema, toProductInfo, upsertProduct } from "~/domain/billing/products.server";
 import { pageFromQuery } from "~/domain/paging";
-import { fieldErrors } from "~/lib/forms";
+import { fieldErrors } from "~/http/forms";
+import { getServices } from "~/http/services.server";
+import { requireUiUser } from "~/http/session.server";
 import { formatMoney } from "~/lib/money";
-import { getServices } from "~/lib/services.server";
-import { requireUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/admin-billing";
 
 export const meta: Route.MetaFunction = () => [{ title: "Billing — Admin — Atelier" }];

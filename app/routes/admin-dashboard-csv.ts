@@ -1,7 +1,7 @@
 import { dashboardCsv, loadDashboard, parseRange } from "~/domain/admin/dashboard.server";
 import { providerCostCents } from "~/domain/admin/provider-cost.server";
-import { getServices } from "~/lib/services.server";
-import { requireUiUser } from "~/lib/session.server";
+import { getServices } from "~/http/services.server";
+import { requireUiUser } from "~/http/session.server";
 import type { Route } from "./+types/admin-dashboard-csv";
 
 // GET /admin/dashboard.csv?range=7|30|90: the dashboard's tables for a spreadsheet (admins only; others get a 404).

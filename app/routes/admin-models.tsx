@@ -1,13 +1,14 @@
 import { data, Form, Link, useNavigation } from "react-router";
+import { PriceVariants } from "~/components/admin/price-variants";
 import { Button, buttonVariants, Card, DataTable, Field, Notice, PageHeader, Select, TextArea } from "~/components/ui";
 import { AI_TYPES, PROVIDERS, providerName } from "~/domain/catalog";
 import { adminListModels, adminUpsertModel, ModelUpsertSchema } from "~/domain/catalog/admin.server";
 import { type ImportedInputs, importFal, importReplicate } from "~/domain/catalog/import.server";
+import { fieldErrors } from "~/http/forms";
+import { getGenerationRuntime } from "~/http/generation-runtime.server";
+import { getServices } from "~/http/services.server";
+import { requireUiUser } from "~/http/session.server";
 import { isAppError } from "~/lib/errors";
-import { fieldErrors } from "~/lib/forms";
-import { getGenerationRuntime } from "~/lib/generation-runtime.server";
-import { getServices } from "~/lib/services.server";
-import { requireUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/admin-models";
 
 export const meta: Route.MetaFunction = () => [{ title: "Models — Admin — Atelier" }];
@@ -141,6 +142,10 @@ export default function AdminModels({ loaderData, actionData }: Route.ComponentP
             { header: "Model", cell: (m) => <code className="text-xs">{m.model}</code> },
             { header: "Label", cell: (m) => m.label },
             { header: "Credits", cell: (m) => m.credits, className: money },
+            {
+              header: "Price rule",
+              cell: (m) => <PriceVariants pricing={m.pricing} options={m.options} cost={m.cost} />,
+            },
             {
               header: "Upstream cost",
               cell: (m) => (m.cost ? `$${m.cost.usd} / ${m.cost.per}` : "—"),

@@ -33,12 +33,12 @@ import { parseResultUrls } from "~/domain/generations/views.server";
 import { listAlerts } from "~/domain/ops/alerts.server";
 import { INTERVALS } from "~/domain/subscriptions/subscriptions.server";
 import { SuspendUserSchema, setSuspended } from "~/domain/users/suspend.server";
+import { type FieldErrors, fieldErrors } from "~/http/forms";
+import { getGenerationRuntime } from "~/http/generation-runtime.server";
+import { getServices } from "~/http/services.server";
+import { requireUiUser } from "~/http/session.server";
 import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";
-import { type FieldErrors, fieldErrors } from "~/lib/forms";
-import { getGenerationRuntime } from "~/lib/generation-runtime.server";
-import { getServices } from "~/lib/services.server";
-import { requireUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/admin";
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin — Atelier" }];

@@ -6,10 +6,10 @@ import {
   returnPlaceOf,
   returnUrls,
 } from "~/domain/billing/checkout.server";
+import { getServices } from "~/http/services.server";
+import { requireUiUser } from "~/http/session.server";
 import { isAppError } from "~/lib/errors";
 import { formatMoney } from "~/lib/money";
-import { getServices } from "~/lib/services.server";
-import { requireUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/billing-simulated";
 
 export const meta: Route.MetaFunction = () => [{ title: "Simulated checkout — Atelier" }];

@@ -2,8 +2,8 @@ import { ArrowLeft } from "lucide-react";
 import { data, Link } from "react-router";
 import { Code, DocsNav, InlineCode, MethodBadge, ModelOptionTables, Shape } from "~/components/docs";
 import { buttonVariants, Card } from "~/components/ui";
-import { buildDocs, modelOptionDocs } from "~/lib/api-docs.server";
-import { getServices } from "~/lib/services.server";
+import { buildDocs, modelOptionDocs } from "~/http/api-docs.server";
+import { getServices } from "~/http/services.server";
 import type { Route } from "./+types/docs-endpoint";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import { Code, DocsNav, InlineCode, MethodBadge } from "~/components/docs";
 import { Card, DataTable, PageHeader } from "~/components/ui";
-import { buildDocs } from "~/lib/api-docs.server";
-import { getServices } from "~/lib/services.server";
+import { buildDocs } from "~/http/api-docs.server";
+import { getServices } from "~/http/services.server";
 import type { Route } from "./+types/docs";
 
 export const meta: Route.MetaFunction = () => [

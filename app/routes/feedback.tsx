@@ -3,10 +3,10 @@ import { Form, useNavigation } from "react-router";
 import { Button, coverInput, FieldError, labelClass, Notice, PageHeader, TextArea } from "~/components/ui";
 import { UI_MESSAGES } from "~/domain/account/messages";
 import { addFeedback } from "~/domain/feedback/feedback.server";
+import { FEEDBACK_MAX_CHARS, FeedbackFormSchema, fieldErrors } from "~/http/forms";
+import { getServices } from "~/http/services.server";
+import { requireUiUser } from "~/http/session.server";
 import { isAppError } from "~/lib/errors";
-import { FEEDBACK_MAX_CHARS, FeedbackFormSchema, fieldErrors } from "~/lib/forms";
-import { getServices } from "~/lib/services.server";
-import { requireUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/feedback";
 
 export const meta: Route.MetaFunction = () => [{ title: "Feedback — Atelier" }];

@@ -1,6 +1,6 @@
-import { serveFile } from "~/domain/files/serve.server";
-import { getGenerationRuntime } from "~/lib/generation-runtime.server";
-import { getServices } from "~/lib/services.server";
+import { getGenerationRuntime } from "~/http/generation-runtime.server";
+import { serveFile } from "~/http/serve-file.server";
+import { getServices } from "~/http/services.server";
 import type { Route } from "./+types/files";
 
 // An input file (docs/api.md "Files"): to its owner (session or X-API-Key), or to anyone holding a signed link.

@@ -1,7 +1,7 @@
 import { AuthCard, EmailLinkForm, type EmailLinkResult } from "~/components/ui";
+import { authPost } from "~/http/auth-forms.server";
+import { EmailSchema, fieldErrors } from "~/http/forms";
 import { authErrorMessage } from "~/lib/auth-errors";
-import { authPost } from "~/lib/auth-forms.server";
-import { EmailSchema, fieldErrors } from "~/lib/forms";
 import type { Route } from "./+types/forgot-password";
 
 export const meta: Route.MetaFunction = () => [{ title: "Forgot your password — Atelier" }];

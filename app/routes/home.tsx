@@ -1,7 +1,7 @@
 import { Clapperboard, Coins, KeyRound, Sparkles } from "lucide-react";
 import { Link, redirect } from "react-router";
 import { buttonVariants } from "~/components/ui";
-import { getUiUser } from "~/lib/session.server";
+import { getUiUser } from "~/http/session.server";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = () => [

@@ -27,10 +27,10 @@ import {
 import { KEY_SCOPES } from "~/domain/api-keys/scopes";
 import { keyCreationPolicy } from "~/domain/rate-limits/policy.server";
 import { webhookAction, webhooksForPage } from "~/domain/webhooks/page.server";
+import { ApiKeyCreateSchema, ApiKeyRevokeSchema, fieldErrors, parseKeyLimits } from "~/http/forms";
+import { getServices } from "~/http/services.server";
+import { requireUiUser } from "~/http/session.server";
 import { isAppError } from "~/lib/errors";
-import { ApiKeyCreateSchema, ApiKeyRevokeSchema, fieldErrors, parseKeyLimits } from "~/lib/forms";
-import { getServices } from "~/lib/services.server";
-import { requireUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/keys";
 
 export const meta: Route.MetaFunction = () => [{ title: "API keys — Atelier" }];

@@ -4,9 +4,9 @@ import { type LiveTask, useLiveUpdates } from "~/components/live";
 import { Button, buttonVariants, cn, Notice, Toaster } from "~/components/ui";
 import { balanceOf } from "~/domain/credits/ledger.server";
 import { liveSummary } from "~/domain/generations/live.server";
+import { getServices } from "~/http/services.server";
+import { getUiUser } from "~/http/session.server";
 import { noticeFrom } from "~/lib/notices";
-import { getServices } from "~/lib/services.server";
-import { getUiUser } from "~/lib/session.server";
 import { APP_VERSION } from "~/lib/version";
 import type { Route } from "./+types/layout";
 

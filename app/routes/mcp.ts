@@ -1,4 +1,4 @@
-import { handleMcp } from "~/lib/mcp/handler.server";
+import { handleMcp } from "~/http/mcp/handler.server";
 
 // The MCP server (docs/mcp.md): Streamable HTTP, authenticated by API keys.
 export const action = ({ request }: { request: Request }) => handleMcp(request);

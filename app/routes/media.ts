@@ -1,4 +1,4 @@
-import { getServices } from "~/lib/services.server";
+import { getServices } from "~/http/services.server";
 import { serveMedia } from "~/storage/serve.server";
 import type { Route } from "./+types/media";
 

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
 import { scrapeGauges } from "~/domain/ops/gauges.server";
+import { getServices } from "~/http/services.server";
 import { getConfig } from "~/lib/config.server";
 import { getMetrics } from "~/lib/metrics.server";
-import { getServices } from "~/lib/services.server";
 
 const sameSecret = (given: string, expected: string) => {
   const a = Buffer.from(given);

@@ -13,11 +13,11 @@ import {
   textProviderMode,
 } from "~/domain/demo/models.server";
 import { DemoRequestSchema } from "~/domain/demo/schema";
+import { type FieldErrors, fieldErrors } from "~/http/forms";
+import { getServices } from "~/http/services.server";
+import { getUiUser, requireUiUser } from "~/http/session.server";
 import { isAppError } from "~/lib/errors";
-import { type FieldErrors, fieldErrors } from "~/lib/forms";
 import { currentClientIp } from "~/lib/log.server";
-import { getServices } from "~/lib/services.server";
-import { getUiUser, requireUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/playground";
 
 export const meta: Route.MetaFunction = () => [{ title: "Playground — Atelier" }];

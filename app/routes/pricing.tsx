@@ -12,11 +12,11 @@ import { bestValue, creditsBuy, formatPerCredit, pricePerCredit, typicalPrices }
 import { offeredModels } from "~/domain/catalog";
 import { getCredits, reservedCredits } from "~/domain/credits/ledger.server";
 import { getActiveSubscription, toSubscriptionInfo } from "~/domain/subscriptions/subscriptions.server";
+import { getServices } from "~/http/services.server";
+import { getUiUser, requireUiUser } from "~/http/session.server";
 import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";
 import { formatMoney } from "~/lib/money";
-import { getServices } from "~/lib/services.server";
-import { getUiUser, requireUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/pricing";
 
 export const meta: Route.MetaFunction = () => [{ title: "Pricing — Atelier" }];

@@ -1,8 +1,8 @@
 import { Form, redirect, useNavigation } from "react-router";
 import { AuthCard, Button, Field, Notice } from "~/components/ui";
+import { authPost } from "~/http/auth-forms.server";
+import { fieldErrors, ResetPasswordSchema } from "~/http/forms";
 import { authErrorMessage } from "~/lib/auth-errors";
-import { authPost } from "~/lib/auth-forms.server";
-import { fieldErrors, ResetPasswordSchema } from "~/lib/forms";
 import type { Route } from "./+types/reset-password";
 
 export const meta: Route.MetaFunction = () => [{ title: "Choose a new password — Atelier" }];
@@ -46,7 +46,9 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           {broken ? <Notice kind="error">{broken}</Notice> : null}
           <p className="text-sm text-muted-foreground">
             Saving a new password signs out every session of this account and revokes its API keys and webhooks made
-            before now: whoever held the account loses it.
+            before now: whoever held the account loses it. It also removes its passkeys, its two-factor (authenticator
+            app, backup codes, trusted devices) and its linked sign-in providers: only the new password signs in, and
+            you add back the ones that are yours.
           </p>
           <input type="hidden" name="token" value={loaderData.token} />
           <Field

@@ -1,8 +1,8 @@
 import { Form, redirect, useNavigation } from "react-router";
 import { AuthCard, Button, Field, Notice } from "~/components/ui";
+import { authPost } from "~/http/auth-forms.server";
+import { getUiUser, safeNext } from "~/http/session.server";
 import { authErrorMessage } from "~/lib/auth-errors";
-import { authPost } from "~/lib/auth-forms.server";
-import { getUiUser, safeNext } from "~/lib/session.server";
 import type { Route } from "./+types/sign-in-two-factor";
 
 export const meta: Route.MetaFunction = () => [{ title: "Two-factor check — Atelier" }];

@@ -2,12 +2,12 @@ import { Form, redirect, useNavigation } from "react-router";
 import { PasskeySignInButton } from "~/components/account/passkey-button";
 import { ProviderButtons } from "~/components/auth/provider-buttons";
 import { AuthCard, Button, Field, Notice } from "~/components/ui";
+import { authPost } from "~/http/auth-forms.server";
+import { fieldErrors, SignInSchema } from "~/http/forms";
+import { getServices } from "~/http/services.server";
+import { getUiUser, safeNext } from "~/http/session.server";
+import { signInProviders } from "~/http/sign-in-providers.server";
 import { authErrorMessage, providerErrorMessage } from "~/lib/auth-errors";
-import { authPost } from "~/lib/auth-forms.server";
-import { fieldErrors, SignInSchema } from "~/lib/forms";
-import { getServices } from "~/lib/services.server";
-import { getUiUser, safeNext } from "~/lib/session.server";
-import { signInProviders } from "~/lib/sign-in-providers.server";
 import type { Route } from "./+types/sign-in";
 
 export const meta: Route.MetaFunction = () => [{ title: "Sign in — Atelier" }];

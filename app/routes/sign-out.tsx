@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
-import { errorResponse } from "~/lib/api.server";
+import { errorResponse } from "~/http/api.server";
+import { signOut } from "~/http/session.server";
 import { isAppError } from "~/lib/errors";
-import { signOut } from "~/lib/session.server";
 import type { Route } from "./+types/sign-out";
 
 export async function action({ request }: Route.ActionArgs) {

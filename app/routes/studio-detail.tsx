@@ -41,11 +41,11 @@ import {
 import { galleryNeighbours, setHidden } from "~/domain/generations/gallery.server";
 import { isFinished, wasCanceled } from "~/domain/generations/status";
 import { chargedCost, getOwnGeneration, parseResultUrls } from "~/domain/generations/views.server";
+import { getServices } from "~/http/services.server";
+import { requireUiUser } from "~/http/session.server";
 import { iso } from "~/lib/clock";
 import { isAppError } from "~/lib/errors";
-import { getServices } from "~/lib/services.server";
-import { requireUiUser } from "~/lib/session.server";
-import { taskPreviews } from "~/lib/studio-pictures.server";
+import { taskPreviews } from "~/routes/studio-pictures.server";
 import type { Route } from "./+types/studio-detail";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [

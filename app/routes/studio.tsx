@@ -23,13 +23,13 @@ import { chargedCost, parseResultUrls } from "~/domain/generations/views.server"
 import { startComparison } from "~/domain/studio/compare.server";
 import { enhanceOffer, enhancePrompt } from "~/domain/studio/enhance.server";
 import { variationSeed } from "~/domain/studio/variation";
+import { fieldErrors, StudioSchema } from "~/http/forms";
+import { getGenerationRuntime } from "~/http/generation-runtime.server";
+import { getServices } from "~/http/services.server";
+import { requireUiUser } from "~/http/session.server";
 import { errorBody } from "~/lib/envelope";
 import { isAppError } from "~/lib/errors";
-import { fieldErrors, StudioSchema } from "~/lib/forms";
-import { getGenerationRuntime } from "~/lib/generation-runtime.server";
-import { getServices } from "~/lib/services.server";
-import { requireUiUser } from "~/lib/session.server";
-import { formPictures, pictureAction, pictureOptions, previewsOf, taskPreviews } from "~/lib/studio-pictures.server";
+import { formPictures, pictureAction, pictureOptions, previewsOf, taskPreviews } from "~/routes/studio-pictures.server";
 import type { Route } from "./+types/studio";
 
 export const meta: Route.MetaFunction = () => [{ title: "Studio — Atelier" }];

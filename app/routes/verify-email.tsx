@@ -1,8 +1,8 @@
 import { AuthCard, buttonVariants, EmailLinkForm, type EmailLinkResult, Notice } from "~/components/ui";
+import { authGet, authPost } from "~/http/auth-forms.server";
+import { EmailSchema, fieldErrors } from "~/http/forms";
+import { getUiUser } from "~/http/session.server";
 import { authErrorMessage } from "~/lib/auth-errors";
-import { authGet, authPost } from "~/lib/auth-forms.server";
-import { EmailSchema, fieldErrors } from "~/lib/forms";
-import { getUiUser } from "~/lib/session.server";
 import type { Route } from "./+types/verify-email";
 
 export const meta: Route.MetaFunction = () => [{ title: "Confirm your e-mail — Atelier" }];
@@ -13,7 +13,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const signedIn = Boolean(await getUiUser(request));
   if (!token) return { state: "ask" as const, signedIn, error: null };
   // Through the HTTP handler with the visitor's cookie: a link opened by someone not signed in to the account
-  // takes the account back (app/lib/auth.server.ts).
+  // takes the account back (app/http/auth.server.ts).
   const reply = await authGet(request, `/verify-email?token=${encodeURIComponent(token)}`);
   if (reply.ok) return { state: "verified" as const, signedIn, error: null };
   return { state: "failed" as const, signedIn, error: authErrorMessage(reply) };

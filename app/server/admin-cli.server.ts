@@ -16,9 +16,9 @@ import {
 import { listProducts, ProductInputSchema, toProductInfo, upsertProduct } from "~/domain/billing/products.server";
 import { isAccountPassword } from "~/domain/users/account-password.server";
 import { findUserByEmail, isAdmin, setRole } from "~/domain/users/users.server";
+import { closeServices, initServices } from "~/http/services.server";
 import { AppError, isAppError } from "~/lib/errors";
 import { formatMoney } from "~/lib/money";
-import { closeServices, initServices } from "~/lib/services.server";
 import { MODELS_HELP, MODELS_OPTIONS, runModelsCli } from "./admin-models-cli.server";
 import { CliError } from "./cli-error";
 

@@ -6,8 +6,8 @@ import type { z } from "zod";
 import { adminInvalid } from "~/domain/admin/admin.server";
 import { adminListModels, adminUpsertModel, ModelUpsertSchema } from "~/domain/catalog/admin.server";
 import { importFal, importReplicate } from "~/domain/catalog/import.server";
+import type { Services } from "~/http/services.server";
 import { AppError } from "~/lib/errors";
-import type { Services } from "~/lib/services.server";
 
 export const MODELS_HELP = `  models list          Every model, on sale or not, with price and upstream cost
   models set           Add a model, or change the one with this type + provider + model

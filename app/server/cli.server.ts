@@ -2,9 +2,9 @@
 import type { ServerBuild } from "react-router";
 import { applyMigrations, applyPgMigrations, NewerDatabaseError, openDatabase, openPostgres } from "#db/client";
 import { installJobRunner, startRunnerFromServices } from "#jobs/index";
+import { closeServices, initServices } from "~/http/services.server";
 import { ConfigError, describeDatabase, getConfig } from "~/lib/config.server";
 import { log } from "~/lib/log.server";
-import { closeServices, initServices } from "~/lib/services.server";
 import { APP_VERSION } from "~/lib/version";
 import { runAdminCli } from "./admin-cli.server";
 import { backupDatabase, backupPostgres } from "./backup.server";

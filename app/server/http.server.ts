@@ -5,15 +5,15 @@
  */
 
 import { createRequestHandler, type ServerBuild } from "react-router";
-import { errorResponse } from "~/lib/api.server";
+import { errorResponse } from "~/http/api.server";
+import { setBaselineHeaders } from "~/http/security-headers.server";
+import { closeServices, initServices } from "~/http/services.server";
 import { describeDatabase, getConfig, requireAuthSecret } from "~/lib/config.server";
 import { AppError } from "~/lib/errors";
 import { flushAccessLog, log, requestContext } from "~/lib/log.server";
 import { checkMailerInBackground, createMailer } from "~/lib/mail.server";
 import { getMetrics } from "~/lib/metrics.server";
 import { publicOriginAliases } from "~/lib/origins";
-import { setBaselineHeaders } from "~/lib/security-headers.server";
-import { closeServices, initServices } from "~/lib/services.server";
 import { beginShutdown } from "~/lib/shutdown.server";
 import { annotate, tracingOn, withSpan } from "~/lib/tracing.server";
 import { uploadBodyBytes } from "~/lib/upload.server";

@@ -159,3 +159,44 @@ export const referralRewards = sqliteTable(
   },
   (t) => [index("referral_rewards_inviter_idx").on(t.inviterId)],
 );
+
+/**
+ * Redemption codes (docs/payments.md "Redemption codes"): credits handed out by an admin. Only the SHA-256 of a code
+ * is kept, as for API keys; `uses` moves only through a guarded `UPDATE … WHERE uses < max_uses`.
+ */
+export const redemptionCodes = sqliteTable(
+  "redemption_codes",
+  {
+    id: text("id").primaryKey(),
+    codeHash: text("code_hash").notNull(),
+    /** The first characters of the code, for the admin's list. */
+    prefix: text("prefix").notNull(),
+    credits: integer("credits").notNull(),
+    maxUses: integer("max_uses").notNull(),
+    perUser: integer("per_user").notNull().default(1),
+    uses: integer("uses").notNull().default(0),
+    expiresAt: ms("expires_at"),
+    /** Days the granted credits stay valid; null: they do not expire. */
+    validityDays: integer("validity_days"),
+    disabledAt: ms("disabled_at"),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("redemption_codes_hash").on(t.codeHash)],
+);
+
+/** One redemption: keyed by the e-mail's hash too, so a deleted and re-created account cannot redeem again. */
+export const redemptionUses = sqliteTable(
+  "redemption_uses",
+  {
+    id: text("id").primaryKey(),
+    codeId: text("code_id")
+      .notNull()
+      .references(() => redemptionCodes.id, { onDelete: "cascade" }),
+    userId: text("user_id"),
+    emailHash: text("email_hash").notNull(),
+    grantId: text("grant_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("redemption_uses_code_email").on(t.codeId, t.emailHash)],
+);

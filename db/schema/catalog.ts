@@ -14,6 +14,8 @@ export const catalogModels = sqliteTable(
     label: text("label").notNull(),
     /** The price of one task; a task keeps the price it was created at (generations.credits_cost). */
     credits: integer("credits").notNull(),
+    /** JSON: the price rule `{base, add?, per_unit?, multiply_by?}` when the price follows the options; null: `{base: credits}`. */
+    pricing: text("pricing"),
     enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
     requiresPlan: integer("requires_plan", { mode: "boolean" }).notNull().default(false),
     /** The model id sent upstream when it differs from `model`. */

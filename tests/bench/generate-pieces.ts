@@ -20,10 +20,10 @@ import { type Db, openDatabase, openPostgres } from "#db/client";
 import { availableCredits, getCredits, reservedCredits } from "~/domain/credits/ledger.server";
 import { createGeneration } from "~/domain/generations/create.server";
 import { validateGenerateInput } from "~/domain/generations/validate.server";
-import { createAuth } from "~/lib/auth.server";
+import { createAuth } from "~/http/auth.server";
+import { ENDPOINTS } from "~/http/endpoints.server";
 import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
-import { ENDPOINTS } from "~/lib/endpoints.server";
 import { startPostgres } from "../support/postgres";
 import { cpuPerCall, seedBenchUsers } from "./harness";
 
@@ -135,7 +135,7 @@ if (!pg) {
     EVERY,
   );
 }
-const { getGenerationRuntime } = await import("~/lib/generation-runtime.server");
+const { getGenerationRuntime } = await import("~/http/generation-runtime.server");
 
 // ---- the runner's work per task (claims of 8 with a backlog of 2,000 pending tasks, then completion + debit + outbox)
 const { claimDue } = await import("~/domain/generations/claim.server");

@@ -28,10 +28,10 @@ import { createRunner } from "#jobs/runner";
 import { findOffering } from "~/domain/catalog";
 import { grantCredits } from "~/domain/credits/ledger.server";
 import { createGeneration } from "~/domain/generations/create.server";
+import { createRegistry } from "~/domain/generations/registry.server";
 import { validateGenerateInput } from "~/domain/generations/validate.server";
 import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
-import { createRegistry } from "~/providers/registry.server";
 import { renderAssets } from "~/providers/simulator/simulator.server";
 import { localStorageFor } from "~/storage/local.server";
 import { startPostgres } from "../support/postgres";
@@ -152,7 +152,15 @@ const createMs = performance.now() - t0;
 const baseN = Math.min(TASKS, 500);
 const render = (i: number) => {
   const o = offerings[i % offerings.length]!;
-  return renderAssets({ aiType: o.aiType, provider: o.provider, model: o.model, options: {}, prompt: prompts[i]! });
+  return renderAssets({
+    aiType: o.aiType,
+    provider: o.provider,
+    model: o.model,
+    options: {},
+    specs: o.options,
+    label: o.label,
+    prompt: prompts[i]!,
+  });
 };
 for (let i = 0; i < 50; i++) render(i); // warm-up
 t0 = performance.now();

@@ -23,15 +23,15 @@ import * as limiter from "~/domain/rate-limits/limiter.server";
 import { keyPolicy, keyTier, userBucket } from "~/domain/rate-limits/policy.server";
 import * as usersDomain from "~/domain/users/users.server";
 import { findUserById, isAdmin } from "~/domain/users/users.server";
-import { api, readJsonBody } from "~/lib/api.server";
-import { createAuth } from "~/lib/auth.server";
+import { api, readJsonBody } from "~/http/api.server";
+import { createAuth } from "~/http/auth.server";
+import { requireSameSiteJson } from "~/http/csrf.server";
+import { setBaselineHeaders } from "~/http/security-headers.server";
+import { sessionUserId } from "~/http/session-lookup.server";
 import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
-import { requireSameSiteJson } from "~/lib/csrf.server";
 import { envelopeResponse, okBody } from "~/lib/envelope";
 import { requestContext } from "~/lib/log.server";
-import { setBaselineHeaders } from "~/lib/security-headers.server";
-import { sessionUserId } from "~/lib/session-lookup.server";
 import { cpuPerCall, seedBenchUsers } from "./harness";
 
 const dir = mkdtempSync(join(tmpdir(), "keypath-pieces-"));
@@ -146,7 +146,7 @@ await measure("access log line (JSON.stringify, not written)", N * 4, (i) =>
   }),
 );
 
-console.log("\n— the guard's pieces (app/lib/api.server.ts guard, identity, rate limit)");
+console.log("\n— the guard's pieces (app/http/api.server.ts guard, identity, rate limit)");
 await measure("SHA-256 of the key", N * 4, (i) => hashApiKey(u(i).key));
 await measure("authenticateApiKey (cached; hash included)", N * 4, (i) => authenticateApiKey(db, u(i).key, clock));
 await measure("findUserById (whole row)", N * 4, (i) => findUserById(db, u(i).id));
@@ -170,7 +170,7 @@ await measure("sessionUserId (remembered cookie)", N * 4, (i) =>
 const sreq = sessionRequest(0, "/api/get-user-credits");
 await measure("requireSameSiteJson", N * 4, () => requireSameSiteJson(sreq, config));
 await measure("readJsonBody (query body)", N, (i) => readJsonBody(keyRequest(i, "/api/generator/query", queryBody(i))));
-const { ENDPOINTS } = await import("~/lib/endpoints.server");
+const { ENDPOINTS } = await import("~/http/endpoints.server");
 await measure("zod: query body schema", N * 4, (i) =>
   ENDPOINTS["/api/generator/query"].body!.safeParse({ gen_id: u(i).genId }),
 );

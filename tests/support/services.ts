@@ -6,10 +6,10 @@
 import { randomUUID } from "node:crypto";
 import { type Db, openDatabase } from "#db/client";
 import { orders, user } from "#db/schema";
-import { createAuth } from "~/lib/auth.server";
+import { createAuth } from "~/http/auth.server";
+import type { Services } from "~/http/services.server";
 import { manualClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
-import type { Services } from "~/lib/services.server";
 
 const KEY = Symbol.for("atelier.services");
 

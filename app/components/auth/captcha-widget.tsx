@@ -1,10 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-
-export interface CaptchaWidgetConfig {
-  provider: "turnstile" | "hcaptcha";
-  siteKey: string;
-  script: string;
-}
+import type { CaptchaWidgetConfig } from "~/http/captcha.server";
 
 /** The part of Turnstile's and hCaptcha's browser API used here: the two are alike. */
 interface WidgetApi {

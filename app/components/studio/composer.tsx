@@ -15,6 +15,7 @@ import { draftOf, readDraft, saveDraft } from "./draft";
 import { EnhanceButton } from "./enhance-button";
 import { InputChip, pictureIn, useInputUpload } from "./input-picker";
 import { type InputValue, inputTarget, needsImage, PICKER_SLOTS, type PickerSlot, slotsOf, takesImage } from "./inputs";
+import { useLivePrice } from "./live-price";
 import { ModelPicker } from "./model-picker";
 import { OutOfCredits } from "./out-of-credits";
 import type { ActionData, Data, Draft } from "./types";
@@ -94,6 +95,7 @@ export function Composer({
 
   const selected = data.offerings.find((o) => o.value === offering);
   const optionValues = options.offering === offering ? options.values : {};
+  const price = useLivePrice(formRef, selected);
   const attached = Object.keys(inputs).length > 0;
   // A picture attached to a model that takes none: the first one of this kind that does.
   const attach = (slot: PickerSlot, v: InputValue | null, error?: string) => {
@@ -353,11 +355,11 @@ export function Composer({
         >
           <Wand2 aria-hidden="true" />
           {busy ? "Generating…" : "Generate"}
-          {selected ? (
-            <span className="font-normal">
+          {selected && price !== null ? (
+            <span className="font-normal" data-testid="generate-price">
               <span aria-hidden="true">· </span>
               <span className="sr-only">(</span>
-              {plural(selected.credits, "credit")}
+              {plural(price, "credit")}
               <span className="sr-only">)</span>
             </span>
           ) : null}

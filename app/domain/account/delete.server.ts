@@ -33,12 +33,12 @@ import {
 import { forgetApiKey } from "~/domain/api-keys/authenticate.server";
 import { beginSignIn, emailKey } from "~/domain/auth/sign-in-throttle.server";
 import { cancelAllUnfinished } from "~/domain/generations/cancel-all.server";
+import type { ProviderRegistry } from "~/domain/generations/registry.server";
 import { isAccountPassword } from "~/domain/users/account-password.server";
 import type { UserRow } from "~/domain/users/users.server";
 import type { Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 import { log } from "~/lib/log.server";
-import type { ProviderRegistry } from "~/providers/registry.server";
 import type { FileStore } from "~/storage/files.server";
 import type { ResultStorage } from "~/storage/types";
 

@@ -28,6 +28,8 @@ export const mcpToolRoute = (tool: string) => `/mcp#${tool}`;
  */
 export const ROUTE_SCOPES: Readonly<Record<string, KeyScope | readonly KeyScope[]>> = {
   "/api/generator/generate": "generate",
+  // A quote reads a price, like the catalog.
+  "/api/generator/quote": "read",
   "/api/generator/cancel": "generate",
   "/api/demo/gen-text": "generate",
   "/api/demo/gen-image": "generate",
@@ -56,6 +58,9 @@ export const ROUTE_SCOPES: Readonly<Record<string, KeyScope | readonly KeyScope[
   "/api/webhooks/resend": "webhooks",
   "/api/webhooks/test": "webhooks",
   "/api/billing/checkout": "billing",
+  // A code adds credits to the balance, like a purchase; making codes is an admin's billing act.
+  "/api/redeem": "billing",
+  "/api/admin/codes/create": "billing",
   "/api/ping": "billing",
   "/api/update-invite": "billing",
   "/api/admin/grant-credits": "billing",

@@ -34,6 +34,9 @@ ${link}
 
 The link works for ${RESET_LINK_HOURS} hour and only once. Saving a new password signs out every session of the
 account and revokes its API keys and webhooks made before: whoever held the account loses it.
+It also removes its passkeys, its two-factor (authenticator app, backup codes,
+trusted devices) and its linked sign-in providers: only the new password signs
+in, and you add back the ones that are yours.
 
 If it was not you, ignore this e-mail: your password stays as it is.
 `,

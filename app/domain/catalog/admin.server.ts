@@ -10,6 +10,7 @@ import { catalogModels } from "#db/schema";
 import {
   AI_TYPES,
   allOfferings,
+  findOffering,
   IMAGE_OPTION_NAMES,
   type Offering,
   type OptionSpec,
@@ -20,6 +21,7 @@ import type { Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 import { googleLifecycle } from "~/providers/google.server";
 import { optionsJsonSchema } from "./json-schema";
+import { isFlat, MAX_RULE_FIGURE, MAX_TASK_CREDITS, type PriceRule, priceRuleProblem, ruleOf } from "./pricing";
 import { refreshCatalog, toCatalogRow, toOffering } from "./store.server";
 
 const reason = (name: string, rule: string) => `${name} must be ${rule}`;
@@ -83,6 +85,33 @@ function specProblem(name: string, spec: OptionSpec): string | null {
   return null;
 }
 
+const figure = (name: string) =>
+  z
+    .int({ error: reason(name, `an integer from -${MAX_RULE_FIGURE} to ${MAX_RULE_FIGURE}`) })
+    .min(-MAX_RULE_FIGURE, reason(name, `an integer from -${MAX_RULE_FIGURE} to ${MAX_RULE_FIGURE}`))
+    .max(MAX_RULE_FIGURE, reason(name, `an integer from -${MAX_RULE_FIGURE} to ${MAX_RULE_FIGURE}`));
+const optionName = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, "pricing names options by their lowercase names");
+
+/** A price rule as the admin sends it (docs/catalog.md "Price rules"); checked against the model's options on save. */
+export const PriceRuleSchema = z.strictObject(
+  {
+    base: z
+      .int({ error: reason("pricing.base", `an integer from 1 to ${MAX_TASK_CREDITS}`) })
+      .min(1, reason("pricing.base", `an integer from 1 to ${MAX_TASK_CREDITS}`))
+      .max(MAX_TASK_CREDITS, reason("pricing.base", `an integer from 1 to ${MAX_TASK_CREDITS}`)),
+    add: z
+      .record(optionName, z.record(z.string().max(100), figure("pricing.add values")))
+      .refine((a) => Object.keys(a).length <= 40, "pricing.add: at most 40 options")
+      .optional(),
+    per_unit: z
+      .record(optionName, figure("pricing.per_unit values"))
+      .refine((a) => Object.keys(a).length <= 40, "pricing.per_unit: at most 40 options")
+      .optional(),
+    multiply_by: optionName.optional(),
+  },
+  { error: "pricing must be {base, add?, per_unit?, multiply_by?}" },
+);
+
 const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,199}$/;
 
 export const ModelUpsertSchema = z.object({
@@ -99,6 +128,7 @@ export const ModelUpsertSchema = z.object({
     .min(1, reason("credits", "an integer from 1 to 1000000"))
     .max(1_000_000, reason("credits", "an integer from 1 to 1000000"))
     .optional(),
+  pricing: PriceRuleSchema.nullable().optional(),
   enabled: z.boolean({ error: reason("enabled", "true or false") }).optional(),
   upstream_model: z
     .string()
@@ -124,6 +154,7 @@ export function toAdminModel(o: Offering) {
     model: o.model,
     label: o.label,
     credits: o.credits,
+    pricing: ruleOf(o),
     enabled: o.enabled !== false,
     requires_plan: o.requiresPlan === true,
     upstream_model: o.upstreamModel ?? null,
@@ -144,7 +175,8 @@ export async function adminListModels(db: Db): Promise<AdminModel[]> {
 
 function lifecycleFor(provider: ProviderName, aiType: "image" | "video", model: string): "sync" | "async" {
   if (provider === "openai") return "sync";
-  if (provider === "google") return aiType === "video" ? "async" : googleLifecycle(model);
+  if (provider === "google")
+    return aiType === "video" ? "async" : googleLifecycle(model, findOffering("video", "google", model) !== undefined);
   return "async";
 }
 
@@ -159,17 +191,37 @@ export async function adminUpsertModel(db: Db, input: ModelUpsertInput, clock: C
     eq(catalogModels.model, input.model),
   );
   const now = new Date(clock.now());
+  if (input.pricing && input.credits !== undefined && input.credits !== input.pricing.base)
+    throw new AppError("INVALID_PARAMS", { reason: "credits and pricing.base differ: send one of them" });
+  const base = input.pricing?.base ?? input.credits;
   await db.tx(function* (t) {
-    const existing = yield* one(t.select({ revision: catalogModels.revision }).from(catalogModels).where(key));
+    const existing = yield* one(
+      t
+        .select({ options: catalogModels.options, credits: catalogModels.credits, pricing: catalogModels.pricing })
+        .from(catalogModels)
+        .where(key),
+    );
+    // The rule the row will hold, checked against the options it will hold (a change of options re-checks the rule).
+    const options = (input.options ?? (existing ? JSON.parse(existing.options) : {})) as Record<string, OptionSpec>;
+    const rule: PriceRule | null =
+      input.pricing !== undefined
+        ? input.pricing
+        : input.credits === undefined && existing?.pricing
+          ? { ...(JSON.parse(existing.pricing) as PriceRule), base: Number(existing.credits) }
+          : null;
+    if (rule) {
+      const problem = priceRuleProblem(rule, options);
+      if (problem) throw new AppError("INVALID_PARAMS", { reason: problem });
+    }
     if (!existing) {
-      if (input.credits === undefined)
-        throw new AppError("INVALID_PARAMS", { reason: "credits is required for a new model" });
+      if (base === undefined) throw new AppError("INVALID_PARAMS", { reason: "credits is required for a new model" });
       const offering: Offering = {
         aiType: input.ai_type,
         provider: input.provider,
         model: input.model,
         label: input.label ?? input.model,
-        credits: input.credits,
+        credits: base,
+        pricing: rule,
         lifecycle: lifecycleFor(input.provider, input.ai_type, input.upstream_model ?? input.model),
         options: (input.options ?? {}) as Record<string, OptionSpec>,
         typicalSeconds: input.typical_seconds ?? (input.ai_type === "video" ? 120 : 20),
@@ -185,7 +237,9 @@ export async function adminUpsertModel(db: Db, input: ModelUpsertInput, clock: C
     }
     const set: Partial<typeof catalogModels.$inferInsert> = { updatedAt: now };
     if (input.label !== undefined) set.label = input.label;
-    if (input.credits !== undefined) set.credits = input.credits;
+    if (base !== undefined) set.credits = base;
+    if (input.pricing !== undefined || input.credits !== undefined)
+      set.pricing = rule && !isFlat(rule) ? JSON.stringify(rule) : null;
     if (input.enabled !== undefined) set.enabled = input.enabled;
     if (input.requires_plan !== undefined) set.requiresPlan = input.requires_plan;
     if (input.upstream_model !== undefined) set.upstreamModel = input.upstream_model;

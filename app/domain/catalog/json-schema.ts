@@ -3,7 +3,9 @@
  * needs to render a form and check values before sending them. The catalog's own checks (optionsProblem) stay
  * the authority; this is the same rules written for others to read.
  */
+
 import { IMAGE_URL_MAX, type ModelInput, type Offering, type OptionSpec, optionFieldLabel } from "../catalog";
+import type { PriceRule } from "./pricing";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -67,6 +69,7 @@ export interface ModelInfo {
   model: string;
   label: string;
   credits: number;
+  pricing: PriceRule;
   mode: "live" | "simulated";
   inputs: ModelInput[];
   options: JsonSchema;

@@ -1,8 +1,9 @@
 /** `POST /api/models` (docs/catalog.md): the models on sale, each with its price, mode, inputs and options. */
 import { inputsOf, type Offering, offeredModels, typicalSecondsHere } from "~/domain/catalog";
+import type { ProviderRegistry } from "~/domain/generations/registry.server";
 import type { Config } from "~/lib/config.server";
-import type { ProviderRegistry } from "~/providers/registry.server";
 import { type ModelInfo, optionsJsonSchema } from "./json-schema";
+import { ruleOf } from "./pricing";
 
 export function toModelInfo(o: Offering, mode: "live" | "simulated", simulatorDelayMs: number): ModelInfo {
   return {
@@ -11,6 +12,7 @@ export function toModelInfo(o: Offering, mode: "live" | "simulated", simulatorDe
     model: o.model,
     label: o.label,
     credits: o.credits,
+    pricing: ruleOf(o),
     mode,
     inputs: inputsOf(o),
     options: optionsJsonSchema(o),

@@ -3,7 +3,7 @@
  * each provider's own input names, except image inputs, which go by `image` / `image_end` / `mask` here
  * (docs/catalog.md "Image inputs") and name their upstream field in `param`.
  */
-import type { Offering, OptionSpec } from "../catalog";
+import type { Offering, OptionSpec } from "~/providers/offering";
 
 const SEED_MAX = 2_147_483_647;
 

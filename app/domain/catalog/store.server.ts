@@ -11,6 +11,7 @@ import { catalogModels } from "#db/schema";
 import { CATALOG, type Offering, type OptionSpec, setActiveCatalog, type UpstreamCost } from "~/domain/catalog";
 import type { Clock } from "~/lib/clock";
 import { log } from "~/lib/log.server";
+import { isFlat, type PriceRule, quoteCredits } from "./pricing";
 
 export type CatalogRow = typeof catalogModels.$inferSelect;
 
@@ -25,7 +26,8 @@ export function toCatalogRow(o: Offering, sortOrder: number, now: Date, source =
     provider: o.provider,
     model: o.model,
     label: o.label,
-    credits: o.credits,
+    credits: o.pricing ? o.pricing.base : o.credits,
+    pricing: o.pricing && !isFlat(o.pricing) ? JSON.stringify(o.pricing) : null,
     enabled: o.enabled !== false,
     requiresPlan: o.requiresPlan === true,
     upstreamModel: o.upstreamModel ?? null,
@@ -52,7 +54,19 @@ function parseOptions(text: string): Record<string, OptionSpec> {
   }
 }
 
+function parsePricing(text: string | null, base: number): PriceRule | null {
+  if (!text) return null;
+  try {
+    const v = JSON.parse(text);
+    return v && typeof v === "object" && !Array.isArray(v) ? { ...v, base } : null;
+  } catch {
+    return null;
+  }
+}
+
 export function toOffering(r: CatalogRow): Offering {
+  const options = parseOptions(r.options);
+  const pricing = parsePricing(r.pricing ?? null, Number(r.credits));
   const cost: UpstreamCost | null =
     r.costMicros === null || r.costMicros === undefined
       ? null
@@ -62,9 +76,10 @@ export function toOffering(r: CatalogRow): Offering {
     provider: r.provider as Offering["provider"],
     model: r.model,
     label: r.label,
-    credits: Number(r.credits),
+    credits: pricing ? quoteCredits(pricing, options, {}) : Number(r.credits),
+    ...(pricing ? { pricing } : {}),
     lifecycle: r.lifecycle === "sync" ? "sync" : "async",
-    options: parseOptions(r.options),
+    options,
     typicalSeconds: Number(r.typicalSeconds),
     sample: r.sample,
     enabled: Boolean(r.enabled),

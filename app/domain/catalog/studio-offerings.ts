@@ -11,6 +11,7 @@ function studioOffering(o: Offering, mode: "live" | "simulated", simulatorDelayM
     provider: o.provider,
     model: o.model,
     credits: o.credits,
+    pricing: o.pricing ?? null,
     label: o.label,
     options: o.options,
     value: offeringKey(o),

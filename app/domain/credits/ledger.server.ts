@@ -26,8 +26,8 @@ import { AppError } from "~/lib/errors";
 
 export type { Tx };
 
-export type GrantSource = "signup" | "checkin" | "admin" | "order" | "referral";
-export const GRANT_SOURCES: readonly GrantSource[] = ["signup", "checkin", "admin", "order", "referral"];
+export type GrantSource = "signup" | "checkin" | "admin" | "order" | "referral" | "code";
+export const GRANT_SOURCES: readonly GrantSource[] = ["signup", "checkin", "admin", "order", "referral", "code"];
 
 export interface GrantInput {
   userId: string;

@@ -6,6 +6,7 @@
  */
 import { createOpenAI } from "@ai-sdk/openai";
 import type { ImageModelV4, LanguageModelV4 } from "@ai-sdk/provider";
+import { REWRITER_INSTRUCTIONS, simulatedEnhancement } from "~/domain/studio/enhance";
 import type { Config } from "~/lib/config.server";
 import { type RenderPng, SimulatedImageModel } from "~/providers/simulator/image-model.server";
 import { SimulatedLanguageModel } from "~/providers/simulator/language-model.server";
@@ -66,7 +67,10 @@ export function createDemoModels(config: Config, deps: { renderPng?: RenderPng }
       if (!apiKey) {
         return {
           mode: "simulated",
-          model: new SimulatedLanguageModel(provider.name, model, { wordDelayMs: config.DEMO_SIMULATOR_WORD_MS }),
+          model: new SimulatedLanguageModel(provider.name, model, {
+            wordDelayMs: config.DEMO_SIMULATOR_WORD_MS,
+            rewriter: { instructions: REWRITER_INSTRUCTIONS, rewrite: simulatedEnhancement },
+          }),
         };
       }
       const client = createOpenAI({ apiKey, baseURL, name: provider.name });

@@ -17,7 +17,7 @@ import { rememberTaskOrigin } from "~/lib/tracing.server";
 import { tasksQueued } from "./changes.server";
 import { findIdempotent } from "./idempotency.server";
 import { assertUnpaidAllowance } from "./unpaid.server";
-import { deadlineFor, type GenerateInput } from "./validate.server";
+import { deadlineFor, type GenerateInput, taskPrice } from "./validate.server";
 import type { GenerationRow } from "./views.server";
 
 export interface CreateArgs {
@@ -113,7 +113,7 @@ export function* insertPendingTask(
     prompt,
     options: JSON.stringify(options),
     status: "pending",
-    creditsCost: offering.credits,
+    creditsCost: taskPrice(args.input),
     mode: args.mode,
     deadlineAt: now + deadlineFor(offering.aiType, args.config),
     createdAt: new Date(now),
@@ -176,7 +176,7 @@ function* assertCanCreate(
   const { offering } = args.input;
   if (offering.requiresPlan) yield* assertActivePlan(tx, args.userId, offering.model, now);
   yield* assertUnpaidAllowance(tx, args.userId, now);
-  const total = offering.credits * count;
+  const total = taskPrice(args.input) * count;
   yield* assertCanReserve(tx, args.userId, total, clock);
   if (args.apiKeyId) yield* assertKeyCap(tx, args.apiKeyId, total, now);
 }

@@ -14,8 +14,9 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#db/client";
 import { generations } from "#db/schema";
-import type { AiType, ProviderName } from "~/domain/catalog";
+import { type AiType, findOffering, type ProviderName } from "~/domain/catalog";
 import { loadInputs } from "~/domain/files/inputs.server";
+import type { ProviderRegistry } from "~/domain/generations/registry.server";
 import {
   type ResultFile,
   type ResultPipeline,
@@ -31,7 +32,6 @@ import { log } from "~/lib/log.server";
 import { getMetrics } from "~/lib/metrics.server";
 import { withSpan } from "~/lib/tracing.server";
 import { MAX_DOWNLOAD_BYTES, MAX_IMAGE_BYTES, sleep } from "~/providers/http.server";
-import type { ProviderRegistry } from "~/providers/registry.server";
 import { type GenerationRequest, ProviderError, type ResultAsset } from "~/providers/types";
 import type { FileStore } from "~/storage/files.server";
 import type { ResultStorage } from "~/storage/types";
@@ -179,12 +179,15 @@ export function toRequest(row: GenerationRow, providers: ProviderRegistry): Gene
     const v = JSON.parse(row.options);
     if (v && typeof v === "object" && !Array.isArray(v)) options = v;
   } catch {}
+  const offering = findOffering(row.aiType, row.provider, row.model);
   return {
     genId: row.id,
     aiType: row.aiType as AiType,
     provider: row.provider as ProviderName,
     model: row.model,
     upstreamModel: providers.upstreamModel(row.provider as ProviderName, row.model),
+    specs: offering?.options ?? {},
+    label: offering?.label,
     prompt: row.prompt,
     options,
   };

@@ -8,7 +8,20 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { PlaceholderAnswer, PlaceholderJob } from "../../placeholder-worker";
+
+/** A job posted to the placeholder worker (app/placeholder-worker.ts) and its answer. */
+export interface PlaceholderJob {
+  id: number;
+  bytes: Uint8Array;
+  contentType: string;
+}
+
+export interface PlaceholderAnswer {
+  id: number;
+  placeholder: string | null;
+  threadId: number;
+  ms: number;
+}
 
 /** Pictures waiting behind the one being read; more than that (a burst of completions) go without. */
 export const PLACEHOLDER_QUEUE = 64;

@@ -7,9 +7,9 @@
  */
 import type { Db } from "#db/client";
 import { discardFetched, resolveInputs } from "~/domain/files/inputs.server";
+import type { ProviderRegistry } from "~/domain/generations/registry.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
-import type { ProviderRegistry } from "~/providers/registry.server";
 import type { FileStore } from "~/storage/files.server";
 import { createGenerationBatch, createOrReplay } from "./create.server";
 import { requestHash } from "./idempotency";

@@ -4,10 +4,11 @@
  * `Prefer: wait` waits (wait.server.ts). The request's tasks are created in one transaction checked against their
  * whole cost, so a request makes all its images or none — and none of them starts before all exist.
  */
+
+import type { ProviderRegistry } from "~/domain/generations/registry.server";
 import { type StartGenerationDeps, startGenerations } from "~/domain/generations/start-generation.server";
 import { queryGeneration } from "~/domain/generations/views.server";
 import { waitForFinish } from "~/domain/generations/wait.server";
-import type { ProviderRegistry } from "~/providers/registry.server";
 import type { ImagesRequest } from "./images";
 
 export interface GenerateImagesDeps extends StartGenerationDeps {

@@ -9,13 +9,13 @@ import { assertActivePlan } from "~/domain/catalog/plan.server";
 import { assertCanReserve } from "~/domain/credits/ledger.server";
 import { tasksQueued } from "~/domain/generations/changes.server";
 import { assertNotSuspended, insertPendingTask } from "~/domain/generations/create.server";
+import type { ProviderRegistry } from "~/domain/generations/registry.server";
 import { assertUnpaidAllowance } from "~/domain/generations/unpaid.server";
-import { validateGenerateInput } from "~/domain/generations/validate.server";
+import { taskPrice, validateGenerateInput } from "~/domain/generations/validate.server";
 import type { GenerationRow } from "~/domain/generations/views.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
 import { rememberTaskOrigin } from "~/lib/tracing.server";
-import type { ProviderRegistry } from "~/providers/registry.server";
 import { compareTotal, planComparison } from "./compare";
 
 export interface CompareDeps {
@@ -48,7 +48,7 @@ export async function startComparison(
       options: {},
     }),
   );
-  const total = compareTotal(offerings);
+  const total = compareTotal(inputs.map((input) => ({ credits: taskPrice(input) })));
   const compareId = `cmp_${Bun.randomUUIDv7()}`;
   const { db, clock, config } = deps;
   const rows = await db.tx(function* (tx) {

@@ -12,7 +12,7 @@ export const COMPARE_MAX = 4;
 export const comparable = (o: Pick<Offering, "options">) => !o.options.image?.required;
 
 /** The sum of the prices: what a comparison holds while it runs and costs when every result is delivered. */
-export const compareTotal = (offerings: readonly Pick<Offering, "credits">[]) =>
+export const compareTotal = (offerings: readonly { credits: number }[]) =>
   offerings.reduce((sum, o) => sum + o.credits, 0);
 
 const refuse = (reason: string) => new AppError("INVALID_PARAMS", { reason });

@@ -13,9 +13,9 @@ import { z } from "zod";
 import { type Db, many, one, run } from "#db/client";
 import { user, webhookDeliveries, webhookEndpoints } from "#db/schema";
 import { cancelAllUnfinished } from "~/domain/generations/cancel-all.server";
+import type { ProviderRegistry } from "~/domain/generations/registry.server";
 import { type Clock, iso } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
-import type { ProviderRegistry } from "~/providers/registry.server";
 import { resolveUserRef } from "./users.server";
 
 /** The reason a suspension writes on the account's webhooks; lifting enables the ones carrying it. */

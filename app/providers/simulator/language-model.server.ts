@@ -17,7 +17,6 @@ import type {
   LanguageModelV4StreamResult,
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
-import { REWRITER_INSTRUCTIONS, simulatedEnhancement } from "~/domain/studio/enhance";
 import { sleep } from "../http.server";
 
 export const SIMULATE_FAIL = "[simulate:fail]";
@@ -99,6 +98,11 @@ function usage(input: string, output: string): LanguageModelV4Usage {
 export interface SimulatedLanguageModelOptions {
   /** Pause before each streamed word. */
   wordDelayMs: number;
+  /**
+   * A task the caller recognises by its system text, and how a simulated model answers it (the studio's Enhance
+   * hands its rewriter instructions and its simulated rewrite): the model answers that instead of a chat reply.
+   */
+  rewriter?: { instructions: string; rewrite(prompt: string): string };
 }
 
 export class SimulatedLanguageModel implements LanguageModelV4 {
@@ -119,8 +123,8 @@ export class SimulatedLanguageModel implements LanguageModelV4 {
     if (input.includes(SIMULATE_FAIL)) throw new SimulatedUpstreamError();
     // Asked to rewrite a prompt (the studio's Enhance): a rewrite, not a chat reply.
     const text =
-      systemText(options.prompt) === REWRITER_INSTRUCTIONS
-        ? simulatedEnhancement(input)
+      this.opts.rewriter && systemText(options.prompt) === this.opts.rewriter.instructions
+        ? this.opts.rewriter.rewrite(input)
         : simulatedReply(this.providerName, this.modelId, input);
     return {
       content: [{ type: "text", text }],

@@ -16,8 +16,8 @@
  * or this one after a restart, resumes polling exactly as with a real API.
  */
 import { randomBytes } from "node:crypto";
-import { findOffering, type ProviderName } from "~/domain/catalog";
 import type { Clock } from "~/lib/clock";
+import type { ProviderName } from "../offering";
 import {
   type AsyncProvider,
   declaredOptions,
@@ -61,15 +61,14 @@ export function taskDelay(prompt: string, delayMs: number): number {
  * the picture's (image-to-video and edits follow their input; `match_input_image` says so).
  */
 export function simulatedShape(
-  req: Pick<GenerationRequest, "aiType" | "provider" | "model" | "options">,
+  req: Pick<GenerationRequest, "aiType" | "provider" | "model" | "options" | "specs" | "label">,
   picture?: { width: number; height: number },
 ): {
   look: Look;
   seconds: number;
 } {
-  const offering = findOffering(req.aiType, req.provider, req.model);
-  const specs = offering?.options ?? {};
-  const o = declaredOptions(req as GenerationRequest);
+  const specs = req.specs;
+  const o = declaredOptions(req);
   const pick = (k: string): unknown => o[k] ?? (specs[k] && "default" in specs[k]! ? specs[k]!.default : undefined);
   // "1792x1024" (OpenAI size), "16:9" (aspect_ratio), "1280:720" (Runway ratio).
   const shape = String(pick("size") ?? pick("aspect_ratio") ?? pick("ratio") ?? "1:1");
@@ -81,7 +80,7 @@ export function simulatedShape(
   const pixels = pick("size") !== undefined || pick("ratio") !== undefined;
   const dims = !m && picture ? `${picture.width} × ${picture.height}` : pixels ? shape.replace(/[x:]/, " × ") : shape;
   const caption = req.aiType === "video" ? `${dims} · ${seconds} s` : dims;
-  return { look: { ratio, mark: `SIMULATED · ${offering?.label ?? req.model}`, caption }, seconds };
+  return { look: { ratio, mark: `SIMULATED · ${req.label ?? req.model}`, caption }, seconds };
 }
 
 /** The request's pictures, decoded (null where absent or unreadable), with a digest of their bytes. */
@@ -99,7 +98,7 @@ async function pictures(req: Pick<GenerationRequest, "inputs">) {
 }
 
 export async function renderAssets(
-  req: Pick<GenerationRequest, "aiType" | "provider" | "model" | "options" | "prompt" | "inputs">,
+  req: Pick<GenerationRequest, "aiType" | "provider" | "model" | "options" | "prompt" | "inputs" | "specs" | "label">,
 ): Promise<ResultAsset[]> {
   const { start, end, digest } = await pictures(req);
   const { look, seconds } = simulatedShape(req, start ?? undefined);

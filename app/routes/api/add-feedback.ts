@@ -1,7 +1,7 @@
 import { MESSAGES } from "~/domain/account/messages";
 import { addFeedback } from "~/domain/feedback/feedback.server";
-import { api, methodNotAllowed } from "~/lib/api.server";
-import { endpoint } from "~/lib/endpoints.server";
+import { api, methodNotAllowed } from "~/http/api.server";
+import { endpoint } from "~/http/endpoints.server";
 import { AppError } from "~/lib/errors";
 
 const E = endpoint("/api/add-feedback");

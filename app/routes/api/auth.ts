@@ -1,5 +1,5 @@
-import { handleAuthRequest } from "~/lib/auth.server";
-import { getServices } from "~/lib/services.server";
+import { handleAuthRequest } from "~/http/auth.server";
+import { getServices } from "~/http/services.server";
 import type { Route } from "./+types/auth";
 
 // better-auth's own HTTP API: /api/auth/sign-up/email, /sign-in/email, /sign-out, /get-session …

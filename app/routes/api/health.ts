@@ -1,6 +1,6 @@
 import { checkHealth } from "~/domain/health.server";
+import { getServices } from "~/http/services.server";
 import { envelopeResponse, okBody } from "~/lib/envelope";
-import { getServices } from "~/lib/services.server";
 
 // GET (and POST) /api/health: for load balancers and operators; no auth.
 async function health() {

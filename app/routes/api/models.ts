@@ -1,7 +1,7 @@
 import { listModels } from "~/domain/catalog/models.server";
-import { api, methodNotAllowed } from "~/lib/api.server";
-import { endpoint } from "~/lib/endpoints.server";
-import { getGenerationRuntime } from "~/lib/generation-runtime.server";
+import { api, methodNotAllowed } from "~/http/api.server";
+import { endpoint } from "~/http/endpoints.server";
+import { getGenerationRuntime } from "~/http/generation-runtime.server";
 
 const E = endpoint("/api/models");
 

@@ -1,4 +1,4 @@
-import { errorResponse } from "~/lib/api.server";
+import { errorResponse } from "~/http/api.server";
 import { AppError } from "~/lib/errors";
 import type { Route } from "./+types/not-found";
 

@@ -1,7 +1,7 @@
-import { buildOpenApi } from "~/lib/openapi.server";
-import { getServices } from "~/lib/services.server";
+import { buildOpenApi } from "~/http/openapi.server";
+import { getServices } from "~/http/services.server";
 
-// GET /api/openapi.json: the API reference generated from the endpoint table (app/lib/endpoints.server.ts).
+// GET /api/openapi.json: the API reference generated from the endpoint table (app/http/endpoints.server.ts).
 let cached: string | undefined;
 export function loader() {
   cached ??= JSON.stringify(buildOpenApi(getServices().config.publicUrl));

@@ -1,6 +1,6 @@
 import { usageReport } from "~/domain/usage/usage.server";
-import { api, methodNotAllowed } from "~/lib/api.server";
-import { endpoint } from "~/lib/endpoints.server";
+import { api, methodNotAllowed } from "~/http/api.server";
+import { endpoint } from "~/http/endpoints.server";
 
 const E = endpoint("/api/usage");
 

@@ -1,4 +1,4 @@
-import { handleImagesEdits } from "~/lib/openai/edits.server";
+import { handleImagesEdits } from "~/http/openai/edits.server";
 
 // OpenAI-compatible image edits (docs/openai-compat.md "Edits").
 export const action = ({ request }: { request: Request }) => handleImagesEdits(request);

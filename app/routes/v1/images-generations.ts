@@ -1,4 +1,4 @@
-import { handleImagesGenerations } from "~/lib/openai/images.server";
+import { handleImagesGenerations } from "~/http/openai/images.server";
 
 // OpenAI-compatible image generation (docs/openai-compat.md).
 export const action = ({ request }: { request: Request }) => handleImagesGenerations(request);

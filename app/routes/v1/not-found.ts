@@ -1,4 +1,4 @@
-import { openAiErrorResponse } from "~/lib/openai/respond.server";
+import { openAiErrorResponse } from "~/http/openai/respond.server";
 
 // Other /v1 paths: OpenAI's 404 shape, so an OpenAI client reads "not supported" rather than an HTML page.
 const notFound = ({ request }: { request: Request }) =>

@@ -154,7 +154,9 @@ describe("the sign-out form refuses other origins", () => {
       { origin: "http://evil.example" },
       { origin: "null" },
       { referer: "http://evil.example/page" },
-      { origin: it.server.url.replace("127.0.0.1", "localhost") },
+      // Another port on the same machine is another site (localhost itself is an alias of 127.0.0.1: ADR 137).
+      { origin: it.server.url.replace(/:(\d+)$/, (_, p) => `:${Number(p) + 1}`) },
+      { origin: "http://localhost.evil.example" },
     ];
     for (const headers of foreign) {
       const r = await signOutForm(cookie, headers);

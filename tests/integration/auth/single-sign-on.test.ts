@@ -6,11 +6,14 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { uniqueEmail } from "../../support/client";
 import { CookieBrowser } from "../../support/cookie-browser";
-import { markVerifiedIn } from "../../support/db";
+import { countIn, markVerifiedIn, queryServerDb } from "../../support/db";
 import { serverForFile } from "../../support/file-server";
 import { startOidcProvider, type TestOidcProvider } from "../../support/oidc-provider";
 
 setDefaultTimeout(60_000);
+
+/** An administrator address (ADMIN_EMAILS) a squatter tries to take through the provider before its owner signs up. */
+const ADMIN_ADDRESS = uniqueEmail("sso-admin");
 
 let idp: TestOidcProvider;
 beforeAll(async () => {
@@ -27,6 +30,7 @@ const s = serverForFile(() => ({
     OIDC_CLIENT_ID: "atelier-test",
     OIDC_CLIENT_SECRET: "atelier-test-secret",
     OIDC_NAME: "Acme ID",
+    ADMIN_EMAILS: ADMIN_ADDRESS,
   },
 }));
 
@@ -230,6 +234,64 @@ describe("linking to an existing account", () => {
     const other = new CookieBrowser(s.server.url);
     await other.submit("/sign-in/provider", { provider: "oidc" });
     expect((await userInfo(other)).data!.uuid).toBe(userId);
+  });
+});
+
+/** What the database holds for an address and a provider subject: user rows, provider links. */
+async function storedFor(email: string, sub: string) {
+  return {
+    users: await countIn(s.server.dataDir, `SELECT count(*) AS n FROM "user" WHERE email = ?`, email.toLowerCase()),
+    links: await countIn(s.server.dataDir, "SELECT count(*) AS n FROM account WHERE account_id = ?", sub),
+  };
+}
+
+describe("an e-mail the provider does not vouch for", () => {
+  test("a sign-in with email_verified false makes nothing: no user, no link, no session; told what to do", async () => {
+    idp.person = person(false);
+    const browser = new CookieBrowser(s.server.url);
+    const end = await browser.submit("/sign-in/provider", { provider: "oidc" });
+    expect(new URL(end.url).pathname).toBe("/sign-in");
+    expect(end.text).toContain("Verify the address with the provider");
+    expect(end.text).toContain("sign up with your e-mail and a password");
+    expect((await userInfo(browser)).code).not.toBe(0);
+    expect(await storedFor(idp.person.email, idp.person.sub)).toEqual({ users: 0, links: 0 });
+  });
+
+  test("a sign-in with no email_verified claim at all is refused the same way", async () => {
+    const { email_verified: _, ...noClaim } = person();
+    idp.person = noClaim as ReturnType<typeof person>;
+    const browser = new CookieBrowser(s.server.url);
+    const end = await browser.submit("/sign-in/provider", { provider: "oidc" });
+    expect(new URL(end.url).pathname).toBe("/sign-in");
+    expect((await userInfo(browser)).code).not.toBe(0);
+    expect(await storedFor(noClaim.email, noClaim.sub)).toEqual({ users: 0, links: 0 });
+  });
+
+  test("an ADMIN_EMAILS address: the squatter's provider sign-in leaves nothing that the owner's confirmation would promote", async () => {
+    const squatter = person(false, ADMIN_ADDRESS);
+    idp.person = squatter;
+    const first = new CookieBrowser(s.server.url);
+    await first.submit("/sign-in/provider", { provider: "oidc" });
+    expect(await storedFor(ADMIN_ADDRESS, squatter.sub)).toEqual({ users: 0, links: 0 });
+
+    // The owner signs up with a password and confirms the mailbox: the account is theirs alone.
+    const owner = new CookieBrowser(s.server.url);
+    await owner.submit("/sign-up", { name: "Owner", email: ADMIN_ADDRESS, password: "correct-horse-battery" });
+    const [row] = await queryServerDb<{ id: string }>(
+      s.server.dataDir,
+      `SELECT id FROM "user" WHERE email = ?`,
+      ADMIN_ADDRESS,
+    );
+    expect(row).toBeTruthy();
+    await markVerifiedIn(s.server.dataDir, row!.id);
+
+    // The squatter comes back through the provider: still no link, no session.
+    idp.person = squatter;
+    const again = new CookieBrowser(s.server.url);
+    const end = await again.submit("/sign-in/provider", { provider: "oidc" });
+    expect(new URL(end.url).pathname).toBe("/sign-in");
+    expect((await userInfo(again)).code).not.toBe(0);
+    expect(await storedFor(ADMIN_ADDRESS, squatter.sub)).toEqual({ users: 1, links: 0 });
   });
 });
 

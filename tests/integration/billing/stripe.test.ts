@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { billingEvents, checkouts, creditDebits, creditGrants, orders } from "#db/schema";
 import { debitForGeneration } from "~/domain/credits/ledger.server";
+import { ENDPOINTS } from "~/http/endpoints.server";
 import { systemClock } from "~/lib/clock";
-import { ENDPOINTS } from "~/lib/endpoints.server";
 import { type BillingServer, startBillingServer } from "../../support/billing";
 import { insertApiKey } from "../../support/db";
 

@@ -64,6 +64,7 @@ describe("POST /api/models", () => {
       model: "dall-e-3",
       label: "DALL·E 3",
       credits: 5,
+      pricing: { base: 5 },
       mode: "simulated",
       inputs: ["text"],
       options: {

@@ -48,7 +48,7 @@ import { recordStripeSignatureFailure } from "~/domain/ops/alerts.server";
 import { take } from "~/domain/rate-limits/limiter.server";
 import { claimDeliveries, recordAttempt } from "~/domain/webhooks/delivery.server";
 import { createWebhook } from "~/domain/webhooks/webhooks.server";
-import { createAuth } from "~/lib/auth.server";
+import { createAuth } from "~/http/auth.server";
 import { systemClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
 import { copyOrder } from "~/server/migrate-to-postgres.server";

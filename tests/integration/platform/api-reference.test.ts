@@ -5,7 +5,7 @@
  * OpenAPI document and the /docs page are served publicly.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ENDPOINTS, type EndpointPath } from "~/lib/endpoints.server";
+import { ENDPOINTS, type EndpointPath } from "~/http/endpoints.server";
 import { type Auth, Client, uniqueEmail } from "../../support/client";
 import { signUpAdmin } from "../../support/fixtures";
 import { png } from "../../support/images";
@@ -198,6 +198,11 @@ describe("real responses match the documented schemas", () => {
     const models = await check("/api/models", undefined, {});
     expect(models.models.length).toBeGreaterThan(0);
     await check("/api/models", undefined, { cookie: user.cookie });
+    await check("/api/generator/quote", { ai_type: "image", provider: "openai", model: "dall-e-3" }, {});
+    const made = (await check("/api/admin/codes/create", { credits: 2, max_uses: 1 }, { cookie: admin.cookie })) as {
+      code: string;
+    };
+    await check("/api/redeem", { code: made.code }, { cookie: user.cookie });
     const products = await check("/api/billing/products", undefined, {});
     expect(products.products.length).toBeGreaterThan(0);
     const started = await check(

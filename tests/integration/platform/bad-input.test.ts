@@ -66,6 +66,12 @@ const ENDPOINTS: Record<string, Endpoint> = {
   "/api/admin/models/upsert": {
     valid: { ai_type: "image", provider: "kling", model: "kling-v1", credits: 6, enabled: true },
   },
+  "/api/generator/quote": {
+    valid: { ai_type: "image", provider: "replicate", model: "black-forest-labs/flux-schnell", options: {} },
+  },
+  "/api/admin/codes/create": { valid: { credits: 5, max_uses: 1 } },
+  // No such code: every call is refused and grants nothing.
+  "/api/redeem": { valid: { code: "NOPE-NOPE-NOPE" } },
   "/api/billing/products": {},
   "/api/billing/checkout": { valid: { product_id: "pack-100" } },
   // No STRIPE_WEBHOOK_SECRET here: every call is a 400 that writes nothing (signatures: tests/integration/billing/stripe.test.ts).

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildDocs } from "~/lib/api-docs.server";
+import { buildDocs } from "~/http/api-docs.server";
 import { startServer, type TestServer } from "../../support/server";
 
 let server: TestServer;

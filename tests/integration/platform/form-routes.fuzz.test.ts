@@ -98,7 +98,7 @@ const FORMS: Record<string, FormRoute> = {
       "opt_image",
       "input_image",
     ],
-    alsoIn: ["app/lib/studio-pictures.server.ts"],
+    alsoIn: ["app/routes/studio-pictures.server.ts"],
   },
   "routes/studio-detail.tsx": { path: "/studio/:genId", intents: ["hide", "unhide"], fields: [] },
   "routes/playground.tsx": { path: "/playground", intents: ["text", "image"], fields: ["prompt", "model", "size"] },

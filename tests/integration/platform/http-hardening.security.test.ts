@@ -5,8 +5,10 @@
  * - with an https PUBLIC_URL every response carries Strict-Transport-Security, and the cookies are `__Host-`
  *   (Secure, Path=/, no Domain: a sibling subdomain cannot plant one); with http neither.
  */
+
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
+import { type TOTP, URI } from "otpauth";
 import { Client, uniqueEmail } from "../../support/client";
 import { startServer, type TestServer } from "../../support/server";
 
@@ -110,6 +112,53 @@ describe("HTTPS hardening", () => {
     expect(up.headers.getSetCookie().some((c) => c.startsWith("__Secure-"))).toBe(false);
     const me = await new Client(https.url).post("/api/get-user-info", undefined, { cookie: set!.split(";")[0] });
     expect(me.body.code).toBe(0);
+  });
+
+  test("an https PUBLIC_URL: every auth cookie is __Host- and Secure (two-factor, trusted device, passkey challenge too)", async () => {
+    const jar = new Map<string, string>();
+    const seen: string[] = [];
+    const call = async (path: string, body?: unknown) => {
+      const res = await fetch(`${https.url}/api/auth${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: {
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+          origin: HTTPS_ORIGIN,
+          cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; "),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      for (const set of res.headers.getSetCookie()) {
+        seen.push(set);
+        const [pair] = set.split(";");
+        const at = pair!.indexOf("=");
+        jar.set(pair!.slice(0, at), pair!.slice(at + 1));
+      }
+      return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, any> | null };
+    };
+    const email = uniqueEmail("host-2fa");
+    const password = "correct-horse-battery";
+    expect((await call("/sign-up/email", { email, password, name: "H" })).status).toBe(200);
+    const enabled = await call("/two-factor/enable", { password });
+    expect(enabled.status).toBe(200);
+    const totp = URI.parse(enabled.body!.totpURI) as TOTP;
+    expect((await call("/two-factor/verify-totp", { code: totp.generate() })).status).toBe(200);
+
+    jar.clear();
+    const step = await call("/sign-in/email", { email, password });
+    expect(step.body?.twoFactorRedirect).toBe(true);
+    const later = totp.generate({ timestamp: Date.now() + 30_000 });
+    expect((await call("/two-factor/verify-totp", { code: later, trustDevice: true })).status).toBe(200);
+    expect((await call("/passkey/generate-authenticate-options")).status).toBe(200);
+
+    const names = seen.map((c) => c.slice(0, c.indexOf("=")));
+    for (const cookie of ["two_factor", "trust_device", "better-auth-passkey", "session_token"])
+      expect(names).toContain(`__Host-atelier.${cookie}`);
+    for (const set of seen) {
+      expect(set).toStartWith("__Host-");
+      expect(set).toContain("; Secure");
+      expect(set).toContain("Path=/");
+      expect(set.toLowerCase()).not.toContain("domain=");
+    }
   });
 
   test("an http PUBLIC_URL: no HSTS", async () => {

@@ -396,6 +396,11 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
     await call("POST", "/api/get-user-info", { headers: u }); // 403 account suspended
     await call("POST", "/api/admin/suspend-user", { headers: a, body: { email, suspended: false } });
     await call("POST", "/api/admin/suspend-user", { headers: a, body: { suspended: false } }); // invalid
+    const made = await call("POST", "/api/admin/codes/create", { headers: a, body: { credits: 5, max_uses: 2 } });
+    await call("POST", "/api/admin/codes/create", { headers: a, body: { credits: 0, max_uses: 2 } }); // invalid
+    await call("POST", "/api/redeem", { headers: a, body: { code: made.json.data.code } });
+    await call("POST", "/api/redeem", { headers: a, body: { code: made.json.data.code } }); // already redeemed
+    await call("POST", "/api/redeem", { headers: a, body: { code: "ATL-UNKNOWN" } });
     await call("POST", "/api/admin/suspend-user", { headers: u, body: { email, suspended: true } }); // forbidden
     await call("POST", "/api/account/export", { headers: u });
     await call("POST", "/api/account/delete", { headers: u, body: { confirm: "someone@else.test" } }); // refused
@@ -429,6 +434,10 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
     // The catalog: public, and under a key.
     await call("POST", "/api/models");
     await call("POST", "/api/models", { headers: { "x-api-key": "atl_not_a_key" } });
+    await call("POST", "/api/generator/quote", {
+      body: { ai_type: "video", provider: "kling", model: "kling-v1", options: { duration: 10 } },
+    });
+    await call("POST", "/api/generator/quote", { body: { ai_type: "image", provider: "openai", model: "nope" } });
 
     // Service.
     await call("GET", "/api/health");

@@ -1,6 +1,6 @@
 /** Helpers for adapter ↔ fake tests: configs, requests, polling to the end, error assertions. */
 import { expect } from "bun:test";
-import type { AiType, ProviderName } from "~/domain/catalog";
+import { type AiType, findOffering, type ProviderName } from "~/domain/catalog";
 import { parseConfig } from "~/lib/config.server";
 import {
   type AsyncProvider,
@@ -32,6 +32,8 @@ export function request(
     provider,
     model,
     upstreamModel,
+    specs: findOffering(aiType, provider, model)?.options ?? {},
+    label: findOffering(aiType, provider, model)?.label,
     prompt,
     options,
   };

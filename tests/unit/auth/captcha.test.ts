@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { captchaCspOf, captchaPluginsOf, captchaTokenOf, captchaWidgetOf } from "~/lib/captcha.server";
+import { captchaCspOf, captchaPluginsOf, captchaTokenOf, captchaWidgetOf } from "~/http/captcha.server";
+import { documentCsp } from "~/http/security-headers.server";
 import { ConfigError, parseConfig } from "~/lib/config.server";
-import { documentCsp } from "~/lib/security-headers.server";
 
 const KEYS = { CAPTCHA_SITE_KEY: "site", CAPTCHA_SECRET_KEY: "secret" };
 

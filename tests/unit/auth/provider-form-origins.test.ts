@@ -4,9 +4,9 @@
  * and a provider that asks elsewhere gets a page that moves on by itself instead of a redirect chromium would block.
  */
 import { describe, expect, test } from "bun:test";
+import { documentCsp, documentCspExtras } from "~/http/security-headers.server";
+import { providerFormOrigins, toProvider } from "~/http/sign-in-providers.server";
 import { parseConfig } from "~/lib/config.server";
-import { documentCsp, documentCspExtras } from "~/lib/security-headers.server";
-import { providerFormOrigins, toProvider } from "~/lib/sign-in-providers.server";
 
 const ALL = parseConfig({
   GOOGLE_CLIENT_ID: "g",

@@ -1,5 +1,5 @@
 /**
- * The fast session lookup (app/lib/session-lookup.server.ts) agrees with
+ * The fast session lookup (app/http/session-lookup.server.ts) agrees with
  * better-auth's getSession: the same user for a valid cookie, nobody for a
  * tampered, foreign or unknown one, and better-auth's turn whenever the
  * session is expired or due for its sliding refresh.
@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { session } from "#db/schema";
-import { ASK_BETTER_AUTH, readCookie, SESSION_RECHECK_MS, sessionUserId } from "~/lib/session-lookup.server";
+import { ASK_BETTER_AUTH, readCookie, SESSION_RECHECK_MS, sessionUserId } from "~/http/session-lookup.server";
 import { installTestServices, uninstallTestServices } from "../../support/services";
 
 afterEach(uninstallTestServices);

@@ -11,9 +11,21 @@ test("the same catalog answers the same list; an edited catalog or a provider's 
   expect(first.map((o) => o.value)).toEqual(
     CATALOG.filter((o) => o.enabled !== false).map((o) => `${o.aiType}|${o.provider}|${o.model}`),
   );
-  // Only what the page uses reaches the browser: not the provider's own price or the upstream model id.
+  // Only what the page uses reaches the browser (the price rule: the live price on Generate): not the provider's own price or the upstream model id.
   expect(Object.keys(first[0]!).sort()).toEqual(
-    ["aiType", "credits", "label", "mode", "model", "options", "provider", "sampleImage", "speed", "value"].sort(),
+    [
+      "aiType",
+      "credits",
+      "label",
+      "mode",
+      "model",
+      "options",
+      "pricing",
+      "provider",
+      "sampleImage",
+      "speed",
+      "value",
+    ].sort(),
   );
 
   const repriced = CATALOG.map((o, i) => (i === 0 ? { ...o, credits: o.credits + 7 } : o));

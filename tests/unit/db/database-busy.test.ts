@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { type Db, openPostgres, rawMany } from "#db/client";
 import { user } from "#db/schema";
-import { errorResponse } from "~/lib/api.server";
+import { errorResponse } from "~/http/api.server";
 import { isDatabaseBusy } from "~/lib/errors";
 import { hasPostgres, type Postgres, startPostgres } from "../../support/postgres";
 

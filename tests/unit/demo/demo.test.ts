@@ -11,7 +11,7 @@ import {
   streamDemoText,
 } from "~/domain/demo/demo.server";
 import { createDemoModels } from "~/domain/demo/models.server";
-import { parseDemoRequest } from "~/domain/demo/request.server";
+import { parseDemoRequest } from "~/http/demo-request.server";
 import { manualClock } from "~/lib/clock";
 import { type Config, parseConfig } from "~/lib/config.server";
 import { AppError } from "~/lib/errors";

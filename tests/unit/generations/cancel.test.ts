@@ -15,9 +15,9 @@ import { onGenerationChange, onOutbox } from "~/domain/generations/changes.serve
 import { claimDue } from "~/domain/generations/claim.server";
 import { createGeneration } from "~/domain/generations/create.server";
 import { cancelUpstream } from "~/domain/generations/lifecycle.server";
+import type { ProviderRegistry } from "~/domain/generations/registry.server";
 import { completeGeneration, failGeneration } from "~/domain/generations/transitions.server";
 import { manualClock } from "~/lib/clock";
-import type { ProviderRegistry } from "~/providers/registry.server";
 import type { AsyncProvider, Provider, SyncProvider } from "~/providers/types";
 import { createUser } from "../../support/fixtures";
 

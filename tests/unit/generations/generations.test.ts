@@ -25,13 +25,13 @@ import {
   type StepContext,
   TIMED_OUT,
 } from "~/domain/generations/lifecycle.server";
+import { createRegistry, type ProviderRegistry } from "~/domain/generations/registry.server";
 import { completeGeneration, failGeneration, releaseLeases } from "~/domain/generations/transitions.server";
 import { validateGenerateInput } from "~/domain/generations/validate.server";
 import { toHistoryEntry, toQueryView } from "~/domain/generations/views.server";
 import { manualClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
 import type { AppError } from "~/lib/errors";
-import { createRegistry, type ProviderRegistry } from "~/providers/registry.server";
 import { hashPrompt, PIXEL_BUDGET, renderImagePng, wrap } from "~/providers/simulator/render.server";
 import { createSimulator } from "~/providers/simulator/simulator.server";
 import { type AsyncProvider, type Provider, ProviderError, type SyncProvider } from "~/providers/types";
@@ -599,6 +599,7 @@ describe("simulator", () => {
       provider: "kling" as const,
       model: "kling-v1",
       upstreamModel: "kling-v1",
+      specs: findOffering("image", "kling", "kling-v1")!.options,
       prompt,
       options: {},
     });
@@ -635,6 +636,7 @@ describe("simulator", () => {
       provider: "openai" as const,
       model: "dall-e-3",
       upstreamModel: "dall-e-3",
+      specs: findOffering("image", "openai", "dall-e-3")!.options,
       prompt: "ok",
       options: {},
     };

@@ -25,6 +25,7 @@ import {
   type StepContext,
   toRequest,
 } from "~/domain/generations/lifecycle.server";
+import type { ProviderRegistry } from "~/domain/generations/registry.server";
 import { StorageError, storeResults } from "~/domain/generations/results.server";
 import {
   completeGeneration,
@@ -35,7 +36,6 @@ import {
 } from "~/domain/generations/transitions.server";
 import type { GenerationRow } from "~/domain/generations/views.server";
 import { manualClock } from "~/lib/clock";
-import type { ProviderRegistry } from "~/providers/registry.server";
 import {
   type AsyncProvider,
   type Provider,

@@ -23,9 +23,9 @@ import {
   pollRetryDelayMs,
   runStep,
 } from "~/domain/generations/lifecycle.server";
+import { createRegistry } from "~/domain/generations/registry.server";
 import { manualClock } from "~/lib/clock";
 import { parseConfig } from "~/lib/config.server";
-import { createRegistry } from "~/providers/registry.server";
 import type { AsyncProvider } from "~/providers/types";
 import { LocalStorage } from "~/storage/local.server";
 import { createUserSync } from "../../support/fixtures";

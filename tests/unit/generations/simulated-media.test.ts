@@ -5,13 +5,22 @@
  */
 import { describe, expect, test } from "bun:test";
 import { decode as decodePng } from "fast-png";
+import { findOffering } from "~/domain/catalog";
 import { createH264Stream } from "~/providers/simulator/h264.server";
 import { fitArea, renderImagePng, renderVideoMp4, VIDEO_FPS } from "~/providers/simulator/render.server";
 import { RECENT_RENDERS, renderAssets, simulatedShape } from "~/providers/simulator/simulator.server";
 import type { GenerationRequest } from "~/providers/types";
 
 const req = (aiType: "image" | "video", provider: string, model: string, options: Record<string, unknown> = {}) =>
-  ({ aiType, provider, model, options, prompt: "a lighthouse at dusk" }) as unknown as GenerationRequest;
+  ({
+    aiType,
+    provider,
+    model,
+    options,
+    specs: findOffering(aiType, provider, model)?.options ?? {},
+    label: findOffering(aiType, provider, model)?.label,
+    prompt: "a lighthouse at dusk",
+  }) as unknown as GenerationRequest;
 
 describe("simulatedShape: the real model's shape for the chosen options (catalog defaults otherwise)", () => {
   const cases: [
@@ -90,7 +99,7 @@ describe("renderAssets remembers its last renders: the tasks of a repeated reque
     for (const other of [
       { ...fox, prompt: "render cache: a hare" },
       { ...fox, options: { aspect_ratio: "16:9" } },
-      { ...fox, provider: "kling", model: "kling-v1" },
+      { ...req("image", "kling", "kling-v1"), prompt: fox.prompt },
     ] as GenerationRequest[]) {
       const b = await bytesOf(other);
       expect(b).not.toBe(first);

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { createApiKey, revokeApiKey } from "~/domain/api-keys/keys.server";
-import { api } from "~/lib/api.server";
+import { api } from "~/http/api.server";
 import { action as getUserCredits } from "~/routes/api/get-user-credits";
 import { action as getUserInfo } from "~/routes/api/get-user-info";
 import { action as keysList } from "~/routes/api/keys/list";

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { createApiKey } from "~/domain/api-keys/keys.server";
-import { api, readJsonBody } from "~/lib/api.server";
+import { api, readJsonBody } from "~/http/api.server";
 import { readBodyCapped } from "~/lib/body.server";
 import { AppError } from "~/lib/errors";
 import { accessLine } from "~/lib/log.server";

@@ -2,8 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { mcpToolRoute, periodStart, ROUTE_SCOPES, scopesOf } from "~/domain/api-keys/scopes";
-import { ENDPOINTS } from "~/lib/endpoints.server";
-import { registerTools } from "~/lib/mcp/tools.server";
+import { ENDPOINTS } from "~/http/endpoints.server";
+import { registerTools } from "~/http/mcp/tools.server";
 import routes from "~/routes";
 
 describe("scopes", () => {

@@ -2,10 +2,10 @@
 
 import { describe, expect, test } from "bun:test";
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { ENDPOINTS } from "~/lib/endpoints.server";
+import { ENDPOINTS } from "~/http/endpoints.server";
+import { buildOpenApi } from "~/http/openapi.server";
+import { machinePaths } from "~/http/openapi-machine.server";
 import { ERRORS, type ErrorCode, errorPatterns } from "~/lib/errors";
-import { buildOpenApi } from "~/lib/openapi.server";
-import { machinePaths } from "~/lib/openapi-machine.server";
 import routes from "../../../app/routes";
 
 const doc = JSON.parse(JSON.stringify(buildOpenApi("http://localhost:3000")));

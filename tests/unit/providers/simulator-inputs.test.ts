@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { decode as decodePng } from "fast-png";
 import { encodeJpg, encodePng, MemoryImage } from "image-in-browser";
+import { findOffering } from "~/domain/catalog";
 import { decodeSource, movingBackdrop, type Source } from "~/providers/simulator/picture.server";
 import { hashPrompt, paletteFor } from "~/providers/simulator/render.server";
 import { renderAssets, simulatedShape } from "~/providers/simulator/simulator.server";
@@ -41,7 +42,17 @@ const input = (bytes: Uint8Array, contentType: string): InputImage => ({
   bytes: async () => bytes,
 });
 const request = (aiType: "image" | "video", provider: string, model: string, options: Record<string, unknown>) =>
-  ({ genId: "gen_sim", aiType, provider, model, upstreamModel: model, prompt: "x", options }) as GenerationRequest;
+  ({
+    genId: "gen_sim",
+    aiType,
+    provider,
+    model,
+    upstreamModel: model,
+    specs: findOffering(aiType, provider, model)?.options ?? {},
+    label: findOffering(aiType, provider, model)?.label,
+    prompt: "x",
+    options,
+  }) as GenerationRequest;
 
 async function png(req: GenerationRequest) {
   const [asset] = await renderAssets(req);

@@ -14,6 +14,7 @@ import { getCredits, grantCredits } from "~/domain/credits/ledger.server";
 import { claimDue } from "~/domain/generations/claim.server";
 import { createGeneration } from "~/domain/generations/create.server";
 import { runStep, type StepContext } from "~/domain/generations/lifecycle.server";
+import type { ProviderRegistry } from "~/domain/generations/registry.server";
 import { checkBytes, RESULT_MAX_PIXELS, RESULT_MAX_SIDE, UNREADABLE_RESULT } from "~/domain/results/check-bytes.server";
 import {
   CHECK_FAILED,
@@ -24,7 +25,6 @@ import {
   runResultSteps,
 } from "~/domain/results/pipeline.server";
 import { manualClock } from "~/lib/clock";
-import type { ProviderRegistry } from "~/providers/registry.server";
 import type { ResultAsset, SyncProvider } from "~/providers/types";
 import type { ResultStorage } from "~/storage/types";
 import { createUser } from "../../support/fixtures";

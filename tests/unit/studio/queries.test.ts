@@ -8,7 +8,7 @@ import { listLatestAll } from "~/domain/generations/admin.server";
 import { parseFilter } from "~/domain/generations/filter";
 import { galleryNeighbours, listRecent, setHidden } from "~/domain/generations/gallery.server";
 import { hasUnfinished } from "~/domain/generations/live.server";
-import { buildDocs, forReaders } from "~/lib/api-docs.server";
+import { buildDocs, forReaders } from "~/http/api-docs.server";
 import { NOTICES, noticeFrom } from "~/lib/notices";
 import { insertUser } from "../../support/services";
 

@@ -1,8 +1,8 @@
 import { checkDeletion, deleteAccount } from "~/domain/account/delete.server";
 import { adminInvalid } from "~/domain/admin/admin.server";
-import { deletionDeps, sessionCreatedAt } from "~/lib/account-deletion.server";
-import { api, methodNotAllowed } from "~/lib/api.server";
-import { endpoint } from "~/lib/endpoints.server";
+import { deletionDeps, sessionCreatedAt } from "~/http/account-deletion.server";
+import { api, methodNotAllowed } from "~/http/api.server";
+import { endpoint } from "~/http/endpoints.server";
 
 const E = endpoint("/api/account/delete");
 

@@ -1,7 +1,7 @@
 import { MESSAGES } from "~/domain/account/messages";
 import { adminCreateSubscription, adminInvalid } from "~/domain/admin/admin.server";
-import { api, methodNotAllowed } from "~/lib/api.server";
-import { endpoint } from "~/lib/endpoints.server";
+import { api, methodNotAllowed } from "~/http/api.server";
+import { endpoint } from "~/http/endpoints.server";
 
 const E = endpoint("/api/admin/create-subscription");
 

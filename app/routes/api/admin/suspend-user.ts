@@ -1,8 +1,8 @@
 import { adminInvalid } from "~/domain/admin/admin.server";
 import { setSuspended } from "~/domain/users/suspend.server";
-import { api, methodNotAllowed } from "~/lib/api.server";
-import { endpoint } from "~/lib/endpoints.server";
-import { getGenerationRuntime } from "~/lib/generation-runtime.server";
+import { api, methodNotAllowed } from "~/http/api.server";
+import { endpoint } from "~/http/endpoints.server";
+import { getGenerationRuntime } from "~/http/generation-runtime.server";
 
 const E = endpoint("/api/admin/suspend-user");
 

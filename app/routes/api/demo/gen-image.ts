@@ -1,8 +1,8 @@
 import { generateDemoImage } from "~/domain/demo/demo.server";
 import { demoStorage } from "~/domain/demo/models.server";
-import { beginDemoCall } from "~/domain/demo/request.server";
-import { api, methodNotAllowed } from "~/lib/api.server";
-import { demoCallOf } from "~/lib/demo-call.server";
+import { api, methodNotAllowed } from "~/http/api.server";
+import { demoCallOf } from "~/http/demo-call.server";
+import { beginDemoCall } from "~/http/demo-request.server";
 
 // Spec 4.5: one image through generateImage, stored like generation results → {provider, model, mode, result_urls}.
 export const action = api({

@@ -1,7 +1,7 @@
 import { streamDemoText } from "~/domain/demo/demo.server";
-import { beginDemoCall } from "~/domain/demo/request.server";
-import { api, methodNotAllowed } from "~/lib/api.server";
-import { demoCallOf } from "~/lib/demo-call.server";
+import { api, methodNotAllowed } from "~/http/api.server";
+import { demoCallOf } from "~/http/demo-call.server";
+import { beginDemoCall } from "~/http/demo-request.server";
 
 // Spec 4.6: the reply as a plain-text stream (UTF-8 chunks as the model produces them).
 // Errors before the first chunk are envelope errors.

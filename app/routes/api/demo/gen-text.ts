@@ -1,7 +1,7 @@
 import { generateDemoText } from "~/domain/demo/demo.server";
-import { beginDemoCall } from "~/domain/demo/request.server";
-import { api, methodNotAllowed } from "~/lib/api.server";
-import { demoCallOf } from "~/lib/demo-call.server";
+import { api, methodNotAllowed } from "~/http/api.server";
+import { demoCallOf } from "~/http/demo-call.server";
+import { beginDemoCall } from "~/http/demo-request.server";
 
 // Spec 4.4: the whole reply at once → {provider, model, mode, text, usage}.
 export const action = api({

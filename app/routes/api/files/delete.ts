@@ -1,8 +1,8 @@
 import { deleteFile } from "~/domain/files/files.server";
-import { api, methodNotAllowed } from "~/lib/api.server";
-import { endpoint } from "~/lib/endpoints.server";
+import { api, methodNotAllowed } from "~/http/api.server";
+import { endpoint } from "~/http/endpoints.server";
+import { getGenerationRuntime } from "~/http/generation-runtime.server";
 import { AppError } from "~/lib/errors";
-import { getGenerationRuntime } from "~/lib/generation-runtime.server";
 
 const E = endpoint("/api/files/delete");
 

@@ -1,7 +1,7 @@
 import { listFiles } from "~/domain/files/files.server";
 import { normalizePaging } from "~/domain/generations/history.server";
-import { api, methodNotAllowed } from "~/lib/api.server";
-import { endpoint } from "~/lib/endpoints.server";
+import { api, methodNotAllowed } from "~/http/api.server";
+import { endpoint } from "~/http/endpoints.server";
 import { AppError, isAppError } from "~/lib/errors";
 
 const E = endpoint("/api/files/list");

@@ -1,9 +1,9 @@
 import { storeFile, toFileView } from "~/domain/files/files.server";
 import { takeOrRefuse } from "~/domain/rate-limits/limiter.server";
 import { fileUploadBucket, fileUploadPolicy } from "~/domain/rate-limits/policy.server";
-import { api, methodNotAllowed } from "~/lib/api.server";
-import { endpoint } from "~/lib/endpoints.server";
-import { getGenerationRuntime } from "~/lib/generation-runtime.server";
+import { api, methodNotAllowed } from "~/http/api.server";
+import { endpoint } from "~/http/endpoints.server";
+import { getGenerationRuntime } from "~/http/generation-runtime.server";
 import { readUploadedFile } from "~/lib/upload.server";
 
 const E = endpoint("/api/files");

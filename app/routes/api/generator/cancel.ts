@@ -1,8 +1,8 @@
 import { cancelGeneration } from "~/domain/generations/cancel.server";
 import { toQueryView } from "~/domain/generations/views.server";
-import { api, methodNotAllowed } from "~/lib/api.server";
-import { endpoint } from "~/lib/endpoints.server";
-import { getGenerationRuntime } from "~/lib/generation-runtime.server";
+import { api, methodNotAllowed } from "~/http/api.server";
+import { endpoint } from "~/http/endpoints.server";
+import { getGenerationRuntime } from "~/http/generation-runtime.server";
 
 const E = endpoint("/api/generator/cancel");
 

@@ -1,9 +1,9 @@
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from "~/domain/generations/idempotency";
 import { startGeneration } from "~/domain/generations/start-generation.server";
 import { answerAfterWait, parsePreferWait, takeWaitSlot } from "~/domain/generations/wait.server";
-import { addResponseHeaders, api, methodNotAllowed } from "~/lib/api.server";
-import { endpoint, GENERATE_MESSAGE } from "~/lib/endpoints.server";
-import { getGenerationRuntime } from "~/lib/generation-runtime.server";
+import { addResponseHeaders, api, methodNotAllowed } from "~/http/api.server";
+import { endpoint, GENERATE_MESSAGE } from "~/http/endpoints.server";
+import { getGenerationRuntime } from "~/http/generation-runtime.server";
 
 const E = endpoint("/api/generator/generate");
 

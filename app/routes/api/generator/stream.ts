@@ -1,7 +1,7 @@
 import { statusStream } from "~/domain/generations/stream.server";
-import { api } from "~/lib/api.server";
-import { endpoint } from "~/lib/endpoints.server";
-import { callerStillValid } from "~/lib/identity.server";
+import { api } from "~/http/api.server";
+import { endpoint } from "~/http/endpoints.server";
+import { callerStillValid } from "~/http/identity.server";
 
 const E = endpoint("/api/generator/stream");
 

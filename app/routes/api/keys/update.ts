@@ -1,7 +1,7 @@
 import { updateApiKey } from "~/domain/api-keys/keys.server";
-import { api, methodNotAllowed } from "~/lib/api.server";
-import { keyBodyProblem } from "~/lib/endpoints/platform.server";
-import { endpoint } from "~/lib/endpoints.server";
+import { api, methodNotAllowed } from "~/http/api.server";
+import { keyBodyProblem } from "~/http/endpoints/platform.server";
+import { endpoint } from "~/http/endpoints.server";
 import { AppError } from "~/lib/errors";
 
 const E = endpoint("/api/keys/update");

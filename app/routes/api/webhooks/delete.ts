@@ -1,6 +1,6 @@
 import { deleteWebhook } from "~/domain/webhooks/webhooks.server";
-import { api, methodNotAllowed } from "~/lib/api.server";
-import { endpoint } from "~/lib/endpoints.server";
+import { api, methodNotAllowed } from "~/http/api.server";
+import { endpoint } from "~/http/endpoints.server";
 
 const E = endpoint("/api/webhooks/delete");
 

@@ -1,7 +1,7 @@
 import { outboxChanged } from "~/domain/generations/changes.server";
 import { sendTestEvent } from "~/domain/webhooks/send-test-event.server";
-import { api, methodNotAllowed } from "~/lib/api.server";
-import { endpoint } from "~/lib/endpoints.server";
+import { api, methodNotAllowed } from "~/http/api.server";
+import { endpoint } from "~/http/endpoints.server";
 
 const E = endpoint("/api/webhooks/test");
 

@@ -1,7 +1,7 @@
 import { receiveStripeWebhook } from "~/domain/billing/checkout.server";
-import { errorResponse, methodNotAllowed, readRawBody } from "~/lib/api.server";
+import { errorResponse, methodNotAllowed, readRawBody } from "~/http/api.server";
+import { getServices } from "~/http/services.server";
 import { envelopeResponse, okBody } from "~/lib/envelope";
-import { getServices } from "~/lib/services.server";
 
 // docs/design.md §9: Stripe's events, verified on the raw body (not the api() JSON pipeline).
 export async function action({ request }: { request: Request }): Promise<Response> {

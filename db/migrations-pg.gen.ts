@@ -338,5 +338,21 @@ export const pgMigrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1796206710960,
     "hash": "13ab07db248ba8319eacc4416ba034b6156192b6e9e95b5fa815bd5e718b5bce"
+  },
+  {
+    "sql": [
+      "CREATE TABLE \"collection_items\" (\n\t\"collection_id\" text NOT NULL,\n\t\"gen_id\" text NOT NULL,\n\t\"added_at\" bigint NOT NULL,\n\tCONSTRAINT \"collection_items_collection_id_gen_id_pk\" PRIMARY KEY(\"collection_id\",\"gen_id\")\n);\n\n",
+      "\nCREATE TABLE \"collections\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"user_id\" text NOT NULL,\n\t\"name\" text NOT NULL,\n\t\"name_key\" text NOT NULL,\n\t\"created_at\" bigint NOT NULL,\n\t\"updated_at\" bigint NOT NULL\n);\n\n",
+      "\nALTER TABLE \"collection_items\" ADD CONSTRAINT \"collection_items_collection_id_collections_id_fk\" FOREIGN KEY (\"collection_id\") REFERENCES \"public\".\"collections\"(\"id\") ON DELETE cascade ON UPDATE no action;\n",
+      "\nALTER TABLE \"collection_items\" ADD CONSTRAINT \"collection_items_gen_id_generations_id_fk\" FOREIGN KEY (\"gen_id\") REFERENCES \"public\".\"generations\"(\"id\") ON DELETE cascade ON UPDATE no action;\n",
+      "\nALTER TABLE \"collections\" ADD CONSTRAINT \"collections_user_id_user_id_fk\" FOREIGN KEY (\"user_id\") REFERENCES \"public\".\"user\"(\"id\") ON DELETE cascade ON UPDATE no action;\n",
+      "\nCREATE INDEX \"collection_items_added_idx\" ON \"collection_items\" USING btree (\"collection_id\",\"added_at\");\n",
+      "\nCREATE INDEX \"collection_items_gen_idx\" ON \"collection_items\" USING btree (\"gen_id\");\n",
+      "\nCREATE UNIQUE INDEX \"collections_user_name_idx\" ON \"collections\" USING btree (\"user_id\",\"name_key\");\n",
+      "\nCREATE INDEX \"collections_user_created_idx\" ON \"collections\" USING btree (\"user_id\",\"created_at\");\n"
+    ],
+    "bps": true,
+    "folderMillis": 1796221720146,
+    "hash": "9d8b7b9974082940a0dd4c95276744363d0e2f2433e1742a160181b4cfe8d51f"
   }
 ];

@@ -341,5 +341,18 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1796206710778,
     "hash": "b70466326831767b622cb7af66dd6c96eb19803da2244df91ee691afcb630e15"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `collection_items` (\n\t`collection_id` text NOT NULL,\n\t`gen_id` text NOT NULL,\n\t`added_at` integer NOT NULL,\n\tPRIMARY KEY(`collection_id`, `gen_id`),\n\tFOREIGN KEY (`collection_id`) REFERENCES `collections`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`gen_id`) REFERENCES `generations`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE INDEX `collection_items_added_idx` ON `collection_items` (`collection_id`,`added_at`);",
+      "\nCREATE INDEX `collection_items_gen_idx` ON `collection_items` (`gen_id`);",
+      "\nCREATE TABLE `collections` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`name` text NOT NULL,\n\t`name_key` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\tFOREIGN KEY (`user_id`) REFERENCES `user`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE UNIQUE INDEX `collections_user_name_idx` ON `collections` (`user_id`,`name_key`);",
+      "\nCREATE INDEX `collections_user_created_idx` ON `collections` (`user_id`,`created_at`);"
+    ],
+    "bps": true,
+    "folderMillis": 1796221719311,
+    "hash": "8fab899ebef0392699d02926eca4c1d8e1d98d83165a78fcc6fff107e9494150"
   }
 ];

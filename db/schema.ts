@@ -7,6 +7,7 @@
 export * from "./schema/auth";
 export * from "./schema/billing";
 export * from "./schema/catalog";
+export * from "./schema/collections";
 export * from "./schema/credits";
 export * from "./schema/feedback";
 export * from "./schema/files";

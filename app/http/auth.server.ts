@@ -32,7 +32,7 @@ import {
 } from "~/domain/auth/emails";
 import { mayMailAccount } from "~/domain/auth/mail-throttle.server";
 import { profileProblem } from "~/domain/auth/profile";
-import { providerIdentityProblem } from "~/domain/auth/provider-identity";
+import { neutralProviderRefusal, providerIdentityProblem } from "~/domain/auth/provider-identity";
 import { unsafeRedirectIn } from "~/domain/auth/redirects";
 import { beginSignIn, clearSignIn } from "~/domain/auth/sign-in-throttle.server";
 import { grantSignupBonus } from "~/domain/credits/signup.server";
@@ -93,7 +93,23 @@ export async function handleAuthRequest(auth: Auth, config: Config, request: Req
       signal: request.signal,
     });
   }
-  return auth.handler(withClientIp(config, bounded));
+  const response = await auth.handler(withClientIp(config, bounded));
+  return new URL(request.url).pathname.startsWith(PROVIDER_CALLBACK_PATH) ? neutralCallback(response) : response;
+}
+
+const PROVIDER_CALLBACK_PATH = "/api/auth/callback/";
+
+/**
+ * A provider callback refused for a taken address (better-auth's `account_not_linked`) and one refused for a free
+ * address the provider does not vouch for end on the same redirect (docs/decisions/139-provider-answers-and-cookies.md).
+ */
+function neutralCallback(response: Response): Response {
+  const location = response.headers.get("location");
+  const neutral = location ? neutralProviderRefusal(location) : null;
+  if (!neutral) return response;
+  const headers = new Headers(response.headers);
+  headers.set("location", neutral);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** The referrer's uuid for an invite code, or null when the code is unknown. */

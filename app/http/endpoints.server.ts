@@ -14,6 +14,7 @@ import { ADMIN_ENDPOINTS } from "./endpoints/admin.server";
 import { BILLING_ENDPOINTS } from "./endpoints/billing.server";
 import { CATALOG_ENDPOINTS } from "./endpoints/catalog.server";
 import { CODE_ENDPOINTS } from "./endpoints/codes.server";
+import { COLLECTION_ENDPOINTS } from "./endpoints/collections.server";
 import type { EndpointDef } from "./endpoints/def.server";
 import { DEMO_ENDPOINTS } from "./endpoints/demo.server";
 import { FILE_ENDPOINTS } from "./endpoints/files.server";
@@ -31,6 +32,7 @@ export const ENDPOINTS = {
   ...CATALOG_ENDPOINTS,
   ...GENERATION_ENDPOINTS,
   ...FILE_ENDPOINTS,
+  ...COLLECTION_ENDPOINTS,
   ...WEBHOOK_ENDPOINTS,
   ...DEMO_ENDPOINTS,
   ...ACCOUNT_ENDPOINTS,

@@ -1,12 +1,13 @@
 /**
  * Serving an input file (docs/decisions/123-input-files.md): GET/HEAD, to its owner (session or X-API-Key) or to a
- * signed, unexpired link; anyone else learns nothing ("file not found"). The answer carries the stored image type
+ * signed, unexpired link whose owner is not suspended; anyone else learns nothing ("file not found"). The answer carries the stored image type
  * (PNG, JPEG or WebP: never HTML or SVG), `nosniff`, and a CSP that sandboxes the response, so bytes that also read
  * as HTML never run as a page of this origin.
  */
 import { eq } from "drizzle-orm";
 import { files } from "#db/schema";
 import { verifyFileLink } from "~/domain/files/links.server";
+import { findUserById } from "~/domain/users/users.server";
 import { errorResponse } from "~/http/api.server";
 import { resolveCaller } from "~/http/identity.server";
 import type { Services } from "~/http/services.server";
@@ -50,6 +51,8 @@ export async function serveFile(
         )
       )
         throw new AppError("FILE_LINK_INVALID");
+      // A link signed before its owner was suspended stops with the owner's keys and sessions, not an hour later.
+      if (row && (await findUserById(services.db, row.userId))?.suspendedAt) throw new AppError("ACCOUNT_SUSPENDED");
       allowed = row !== undefined;
     } else if (row) {
       const caller = await resolveCaller(request, services);

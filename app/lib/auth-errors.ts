@@ -49,10 +49,12 @@ export function providerErrorMessage(code: string): string {
     case "invalid_callback_request":
     case "please_restart_the_process":
       return "This sign-in link has expired or was already used. Start again from this page.";
+    // One answer whether or not an account has the address (docs/decisions/139-provider-answers-and-cookies.md);
+    // account_not_linked and provider_email_unverified reach the page only from an old bookmarked link.
+    case "provider_sign_in_refused":
     case "provider_email_unverified":
-      return "The provider did not confirm this e-mail address, so nothing was made or linked for it. Verify the address with the provider and try again, or sign up with your e-mail and a password.";
     case "account_not_linked":
-      return "An account with this e-mail already exists. The provider did not confirm the address, or the account's own address is not confirmed yet: sign in with your password, then link the provider on your account page.";
+      return "The provider could not sign you in with this address. Nothing was made or linked for this address. Verify the address with the provider and try again, or sign up with your e-mail and a password; if you already have an account, sign in with your password and link the provider on your account page.";
     case "account_already_linked_to_different_user":
       return "This provider account is already linked to another Atelier account.";
     case "email_not_found":

@@ -51,6 +51,10 @@ type Params = {
   FILE_QUOTA: { quotaMb: number };
   CODE_INVALID: void;
   CODE_USED: void;
+  COLLECTION_NOT_FOUND: void;
+  COLLECTION_NAME_TAKEN: void;
+  COLLECTION_LIMIT: { max: number };
+  COLLECTION_FULL: { max: number };
 };
 
 export type ErrorCode = keyof Params;
@@ -134,6 +138,11 @@ export const ERRORS: { [C in ErrorCode]: Rule<C> } = {
   // Redemption codes (docs/payments.md): unknown, expired, disabled and used-up codes read alike (no oracle).
   CODE_INVALID: { status: 200, message: () => "invalid or expired code" },
   CODE_USED: { status: 200, message: () => "code already redeemed" },
+  // Collections (docs/api.md "Collections"): another user's collection reads as one that does not exist.
+  COLLECTION_NOT_FOUND: { status: 200, message: () => "collection not found" },
+  COLLECTION_NAME_TAKEN: { status: 200, message: () => "you already have a collection with this name" },
+  COLLECTION_LIMIT: { status: 200, message: (p) => `too many collections: at most ${p.max}` },
+  COLLECTION_FULL: { status: 200, message: (p) => `collection full: at most ${p.max} tasks` },
 };
 
 /**
@@ -190,6 +199,10 @@ export const ERROR_PLACEHOLDERS: { [C in ErrorCode]: Params[C] } = {
   FILE_QUOTA: { quotaMb: 500 },
   CODE_INVALID: undefined,
   CODE_USED: undefined,
+  COLLECTION_NOT_FOUND: undefined,
+  COLLECTION_NAME_TAKEN: undefined,
+  COLLECTION_LIMIT: { max: 200 },
+  COLLECTION_FULL: { max: 10_000 },
 };
 
 /** The reasons INVALID_OPTIONS gives (app/domain/catalog.ts optionsProblem), as patterns for the API reference. */

@@ -7,7 +7,7 @@ import { Badge, Button, Card, CopyButton, cn, Facts, formatDate, Notice, PageHea
 import { UsageSection } from "~/components/usage-section";
 import { hasPassword } from "~/domain/account/delete.server";
 import { UI_MESSAGES } from "~/domain/account/messages";
-import { accountBilling, maskEmail } from "~/domain/billing/orders.server";
+import { accountBilling } from "~/domain/billing/orders.server";
 import { checkedInToday, checkIn } from "~/domain/credits/checkin.server";
 import { balanceOf, getCredits, listDebits, listGrants } from "~/domain/credits/ledger.server";
 import { getActiveSubscription, toSubscriptionInfo } from "~/domain/subscriptions/subscriptions.server";
@@ -55,7 +55,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     },
     profile: info,
     emailVerified: user.emailVerified,
-    inviter: inviter ? { name: inviter.name, email: maskEmail(inviter.email) } : null,
+    // The inviter by display name only: even a masked address (its first letters and domain) narrows a person down.
+    inviter: inviter ? { name: inviter.name } : null,
     inviteLink: `${config.publicUrl}/sign-up?ref=${info.invite_code}`,
     credits: await db.exec(getCredits(db, user.id, clock)),
     balance: await db.exec(balanceOf(db, user.id, clock)),
@@ -138,7 +139,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
     ["Email confirmed", emailVerified ? "Yes" : "Not yet"],
     ["Nickname", profile.nickname],
     ["Member since", formatDate(profile.created_at, { time: false })],
-    ["Invited by", inviter ? `${inviter.name} (${inviter.email})` : "—"],
+    ["Invited by", inviter ? inviter.name : "—"],
     ["Invite code", <code key="c">{profile.invite_code}</code>],
     [
       "User ID",

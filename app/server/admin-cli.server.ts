@@ -42,7 +42,8 @@ Actions:
       --email <email>               (read from standard input when it is not a terminal): only the one who
                                     holds the account can be promoted. Someone else registered your address?
                                     Reset its password first (/forgot-password; without SMTP_URL the link is
-                                    in the log): the reset revokes every session, API key and webhook before it
+                                    in the log): the reset revokes every session, API key and webhook before it,
+                                    and removes passkeys, two-factor and linked sign-in providers
   demote               Remove the admin role that promote stored
       --email <email>               an ADMIN_EMAILS address stays admin while verified: remove it there too
   list-products        Credit packs and plans, on sale or not
@@ -82,7 +83,7 @@ const OPTIONS = {
 } as const;
 
 const NOT_YOUR_ACCOUNT =
-  "admin promote: that is not the password of this account, so it was not promoted. If someone else registered your address, take the account back first: reset its password (/forgot-password; without SMTP_URL the link is in the server log) — the reset signs out every session and revokes the API keys and webhooks made before it — then run promote again with the new password";
+  "admin promote: that is not the password of this account, so it was not promoted. If someone else registered your address, take the account back first: reset its password (/forgot-password; without SMTP_URL the link is in the server log) — the reset signs out every session, revokes the API keys and webhooks made before it, and removes passkeys, two-factor and linked sign-in providers — then run promote again with the new password";
 
 /** The account's password: typed without echo at a terminal, else the first line of standard input. */
 async function readPassword(prompt: string): Promise<string> {

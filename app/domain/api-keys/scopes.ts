@@ -10,8 +10,8 @@ export const isKeyScope = (v: unknown): v is KeyScope => typeof v === "string" &
 
 /** What each scope covers, for the keys page and the docs. */
 export const SCOPE_DESCRIPTIONS: Record<KeyScope, string> = {
-  generate: "create and cancel generation tasks, demo calls, feedback",
-  read: "read tasks, history, the status stream, profile, credits, subscription and usage",
+  generate: "create and cancel generation tasks, collections of them, demo calls, feedback",
+  read: "read tasks, history, collections, the status stream, profile, credits, subscription and usage",
   files: "upload, list and delete input files (image inputs)",
   webhooks: "create, list, test, change and delete webhook endpoints, their deliveries and resends",
   billing:
@@ -31,6 +31,14 @@ export const ROUTE_SCOPES: Readonly<Record<string, KeyScope | readonly KeyScope[
   // A quote reads a price, like the catalog.
   "/api/generator/quote": "read",
   "/api/generator/cancel": "generate",
+  // Collections sort tasks: reading them is read, changing them is generate's (like removing from the gallery).
+  "/api/collections/list": "read",
+  "/api/collections/items": "read",
+  "/api/collections/create": "generate",
+  "/api/collections/add": "generate",
+  "/api/collections/remove": "generate",
+  "/api/collections/rename": "generate",
+  "/api/collections/delete": "generate",
   "/api/demo/gen-text": "generate",
   "/api/demo/gen-image": "generate",
   "/api/demo/gen-stream-text": "generate",

@@ -41,15 +41,16 @@ const ADDRESS_TELLING_ERRORS = new Set(["account_not_linked", PROVIDER_EMAIL_UNV
  * returned unchanged (null when the location is not such a refusal).
  */
 export function neutralProviderRefusal(location: string): string | null {
+  // A path ("/sign-in?error=…", the error URL a sign-in form gives) or an absolute URL: both kept as they came.
+  const base = "http://relative.invalid";
   let url: URL;
   try {
-    url = new URL(location);
+    url = new URL(location, base);
   } catch {
     return null;
   }
   const code = url.searchParams.get("error");
   if (!code || !ADDRESS_TELLING_ERRORS.has(code)) return null;
-  const neutral = new URL(url.pathname, url.origin);
-  neutral.searchParams.set("error", PROVIDER_SIGN_IN_REFUSED);
-  return neutral.href;
+  const neutral = `${url.pathname}?error=${PROVIDER_SIGN_IN_REFUSED}`;
+  return url.origin === base ? neutral : `${url.origin}${neutral}`;
 }

@@ -11,6 +11,7 @@ export interface EndpointDef {
   tag:
     | "Generation"
     | "Files"
+    | "Collections"
     | "Webhooks"
     | "Demo"
     | "Account"

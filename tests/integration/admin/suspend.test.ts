@@ -5,10 +5,12 @@
  * forbidden; an admin cannot suspend themselves. Both engines (the ATELIER_TEST_PG run too).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { signedFileUrl } from "~/domain/files/links.server";
 import { Client, uniqueEmail } from "../../support/client";
 import { countIn, insertApiKey, openServerDb, queryServerDb } from "../../support/db";
 import { signUpAdmin } from "../../support/fixtures";
-import { startServer, type TestServer } from "../../support/server";
+import { png } from "../../support/images";
+import { startServer, TEST_AUTH_SECRET, type TestServer } from "../../support/server";
 import { expectLedgerBalanced } from "../faults/support";
 
 let server: TestServer;
@@ -22,7 +24,13 @@ const IMAGE = { ai_type: "image", provider: "replicate", model: "black-forest-la
 beforeAll(async () => {
   // No runner: the tasks stay queued until the suspension cancels them.
   server = await startServer({
-    env: { ADMIN_EMAILS: ADMIN_EMAIL, JOBS: "off", SIGNUP_CREDITS: "30", WEBHOOK_ALLOW_PRIVATE: "true" },
+    env: {
+      ADMIN_EMAILS: ADMIN_EMAIL,
+      JOBS: "off",
+      SIGNUP_CREDITS: "30",
+      WEBHOOK_ALLOW_PRIVATE: "true",
+      BETTER_AUTH_SECRET: TEST_AUTH_SECRET,
+    },
   });
   api = new Client(server.url);
   const a = await signUpAdmin(server, ADMIN_EMAIL, { via: "mailbox" });
@@ -58,6 +66,33 @@ async function within(withinMs: number, ok: () => Promise<boolean>): Promise<num
   }
   return Date.now() - t0;
 }
+
+describe("signed file links of a suspended owner", () => {
+  test("refused (HTTP 403, account suspended) while the suspension lasts, another owner's kept; lifting restores them", async () => {
+    const owner = await member("linked-files");
+    const bystander = await member("linked-files-other");
+    // The link a provider is given for an input: the file's URL signed for an hour, opening for anyone.
+    const signed = async (who: { key: string }) => {
+      const file = (await api.upload(png(8, 8), { apiKey: who.key })).body.data as { file_id: string; url: string };
+      return { url: `${file.url}?${signedFileUrl(TEST_AUTH_SECRET, file.file_id, Date.now()).split("?")[1]}` };
+    };
+    const file = await signed(owner);
+    const other = await signed(bystander);
+    expect((await fetch(file.url)).status).toBe(200);
+
+    expect((await suspend({ email: owner.email, suspended: true })).body.code).toBe(0);
+    await within(1500, async () => (await fetch(file.url)).status === 403);
+    const refused = await fetch(file.url);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual(SUSPENDED);
+    // The owner's own session is refused too; another account's link still works.
+    expect((await fetch(file.url.split("?")[0]!, { headers: { cookie: owner.cookie } })).status).not.toBe(200);
+    expect((await fetch(other.url)).status).toBe(200);
+
+    expect((await suspend({ email: owner.email, suspended: false })).body.code).toBe(0);
+    await within(1500, async () => (await fetch(file.url)).status === 200);
+  });
+});
 
 describe("who may suspend", () => {
   test("a member's session or key → forbidden, and nothing changes", async () => {

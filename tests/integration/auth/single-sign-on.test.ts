@@ -205,8 +205,7 @@ describe("linking to an existing account", () => {
     const browser = new CookieBrowser(s.server.url);
     const end = await browser.submit("/sign-in/provider", { provider: "oidc" });
     expect(new URL(end.url).pathname).toBe("/sign-in");
-    expect(new URL(end.url).searchParams.get("error")).toBe("account_not_linked");
-    expect(end.text).toContain("An account with this e-mail already exists");
+    expect(new URL(end.url).searchParams.get("error")).toBe("provider_sign_in_refused");
     expect((await userInfo(browser)).code).not.toBe(0);
   });
 
@@ -216,8 +215,40 @@ describe("linking to an existing account", () => {
     idp.person = person(true, email);
     const browser = new CookieBrowser(s.server.url);
     const end = await browser.submit("/sign-in/provider", { provider: "oidc" });
-    expect(new URL(end.url).searchParams.get("error")).toBe("account_not_linked");
+    expect(new URL(end.url).searchParams.get("error")).toBe("provider_sign_in_refused");
     expect((await userInfo(browser)).code).not.toBe(0);
+  });
+
+  test("a taken address and a free one get the same answer: the same redirect and the same neutral message", async () => {
+    const confirmed = uniqueEmail("taken-confirmed");
+    await markVerifiedIn(s.server.dataDir, (await passwordAccount(confirmed)).userId);
+    const unconfirmed = uniqueEmail("taken-unconfirmed");
+    await passwordAccount(unconfirmed);
+    const visitors = [
+      person(false, confirmed), // taken, the provider does not vouch
+      person(true, unconfirmed), // taken, the account's own address unconfirmed
+      person(false, uniqueEmail("free")), // free, the provider does not vouch
+    ];
+    const answers: { callback: string | null; end: string; notice: string | undefined }[] = [];
+    for (const visitor of visitors) {
+      idp.person = visitor;
+      const browser = new CookieBrowser(s.server.url);
+      const end = await browser.submit("/sign-in/provider", { provider: "oidc" });
+      const callbackAt = browser.hops.findIndex((h) => h.includes("/api/auth/callback/oidc"));
+      answers.push({
+        // Where the callback sent the browser (the hop after it), and the page's message.
+        callback: browser.hops[callbackAt + 1] ?? null,
+        end: end.url,
+        notice: /role="alert"[^>]*>[\s\S]*?<div[^>]*>([^<]+)</.exec(end.text)?.[1],
+      });
+      expect((await userInfo(browser)).code).not.toBe(0);
+    }
+    expect(answers[0]!.end).toBe(`${s.server.url}/sign-in?error=provider_sign_in_refused`);
+    expect(answers[0]!.callback).toBe(answers[0]!.end);
+    expect(answers[1]).toEqual(answers[0]!);
+    expect(answers[2]).toEqual(answers[0]!);
+    expect(answers[0]!.notice).toContain("Nothing was made or linked for this address");
+    expect(answers[0]!.notice).not.toContain("already exists");
   });
 
   test("a signed-in account links the provider from the account page", async () => {

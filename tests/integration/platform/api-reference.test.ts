@@ -268,6 +268,20 @@ describe("real responses match the documented schemas", () => {
     }
   });
 
+  test("collections", async () => {
+    // Last: its task would change the history the generation test counts.
+    const auth = { cookie: user.cookie };
+    const gen = await check("/api/generator/generate", ENDPOINTS["/api/generator/generate"].example, auth);
+    const col = await check("/api/collections/create", { name: "Reference" }, auth);
+    const ids = { collection_id: col.collection_id, gen_ids: [gen.gen_id] };
+    await check("/api/collections/add", ids, auth);
+    await check("/api/collections/list", undefined, auth);
+    await check("/api/collections/items", { collection_id: col.collection_id }, auth);
+    await check("/api/collections/rename", { collection_id: col.collection_id, name: "Reference 2" }, auth);
+    await check("/api/collections/remove", ids, auth);
+    await check("/api/collections/delete", { collection_id: col.collection_id }, auth);
+  });
+
   test("every documented endpoint was checked (or is not routed in this build)", () => {
     for (const path of Object.keys(ENDPOINTS))
       expect({ path, checked: covered.has(path) || unrouted.has(path) }).toEqual({ path, checked: true });

@@ -72,6 +72,15 @@ const ENDPOINTS: Record<string, Endpoint> = {
   "/api/admin/codes/create": { valid: { credits: 5, max_uses: 1 } },
   // No such code: every call is refused and grants nothing.
   "/api/redeem": { valid: { code: "NOPE-NOPE-NOPE" } },
+  "/api/collections/create": { valid: { name: "c" } },
+  "/api/collections/list": {},
+  "/api/collections/add": { valid: { collection_id: "col_nope", gen_ids: ["00000000-0000-0000-0000-000000000000"] } },
+  "/api/collections/remove": {
+    valid: { collection_id: "col_nope", gen_ids: ["00000000-0000-0000-0000-000000000000"] },
+  },
+  "/api/collections/rename": { valid: { collection_id: "col_nope", name: "n" } },
+  "/api/collections/delete": { valid: { collection_id: "col_nope" } },
+  "/api/collections/items": { valid: { collection_id: "col_nope" } },
   "/api/billing/products": {},
   "/api/billing/checkout": { valid: { product_id: "pack-100" } },
   // No STRIPE_WEBHOOK_SECRET here: every call is a 400 that writes nothing (signatures: tests/integration/billing/stripe.test.ts).

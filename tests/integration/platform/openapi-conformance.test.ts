@@ -232,6 +232,24 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
     await call("POST", "/api/generator/cancel", { headers: u, body: { gen_id: slow.json.data.gen_id } }); // already finished
     await call("GET", `/api/generator/stream?gen_id=${gen.json.data.gen_id}`, { headers: u });
     await call("GET", `/api/generator/stream?gen_id=nope`, { headers: u });
+    // Collections.
+    const col = await call("POST", "/api/collections/create", { headers: u, body: { name: "OAS" } });
+    const colId = col.json.data.collection_id;
+    await call("POST", "/api/collections/create", { headers: u, body: { name: "oas" } }); // name taken
+    await call("POST", "/api/collections/add", {
+      headers: u,
+      body: { collection_id: colId, gen_ids: [gen.json.data.gen_id] },
+    });
+    await call("POST", "/api/collections/add", { headers: u, body: { collection_id: colId, gen_ids: ["nope"] } });
+    await call("POST", "/api/collections/list", { headers: u });
+    await call("POST", "/api/collections/items", { headers: u, body: { collection_id: colId, page: 1, page_size: 5 } });
+    await call("POST", "/api/collections/rename", { headers: u, body: { collection_id: colId, name: "OAS 2" } });
+    await call("POST", "/api/collections/remove", {
+      headers: u,
+      body: { collection_id: colId, gen_ids: [gen.json.data.gen_id] },
+    });
+    await call("POST", "/api/collections/delete", { headers: u, body: { collection_id: colId } });
+    await call("POST", "/api/collections/delete", { headers: u, body: { collection_id: colId } }); // not found
     await call("GET", `/api/generator/stream`, { headers: u });
     for (const id of [gen.json.data.gen_id, failing.json.data.gen_id]) {
       for (let i = 0; i < 200; i++) {

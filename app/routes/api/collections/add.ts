@@ -1,0 +1,18 @@
+import { addToCollection, collectionParamsError } from "~/domain/collections/collections.server";
+import { api, methodNotAllowed } from "~/http/api.server";
+import { endpoint } from "~/http/endpoints.server";
+
+const E = endpoint("/api/collections/add");
+
+// docs/api.md "Collections".
+export const action = api({
+  route: E.path,
+  auth: E.auth,
+  body: E.body,
+  onInvalid: collectionParamsError,
+  handler: async ({ services, input, caller }) => ({
+    message: E.successMessage,
+    data: await addToCollection(services.db, services.clock, caller.user.id, input.collection_id, input.gen_ids),
+  }),
+});
+export const loader = methodNotAllowed;

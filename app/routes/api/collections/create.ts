@@ -1,0 +1,18 @@
+import { collectionParamsError, createCollection } from "~/domain/collections/collections.server";
+import { api, methodNotAllowed } from "~/http/api.server";
+import { endpoint } from "~/http/endpoints.server";
+
+const E = endpoint("/api/collections/create");
+
+// docs/api.md "Collections".
+export const action = api({
+  route: E.path,
+  auth: E.auth,
+  body: E.body,
+  onInvalid: collectionParamsError,
+  handler: async ({ services, input, caller }) => ({
+    message: E.successMessage,
+    data: await createCollection(services.db, services.clock, caller.user.id, input.name),
+  }),
+});
+export const loader = methodNotAllowed;

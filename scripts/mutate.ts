@@ -103,7 +103,7 @@ export const MODULES: Record<string, { mutate: string[]; tests: string[]; env?: 
   // Request bodies: the server's bound (declared and chunked) and the capped stream reader.
   "body-bounds": {
     mutate: ["app/server/request-body.server.ts", "app/lib/body.server.ts"],
-    tests: ["tests/unit/platform/request-body.test.ts"],
+    tests: ["tests/unit/platform/request-body.test.ts", "tests/unit/keys/keypath.test.ts"],
   },
 };
 

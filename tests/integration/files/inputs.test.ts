@@ -5,9 +5,12 @@
  * create with nothing charged or stored; required inputs are enforced; models without inputs refuse one.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { uniqueEmail } from "../../support/client";
+import { queryServerDb } from "../../support/db";
 import { serverForFile } from "../../support/fixtures";
-import { png } from "../../support/images";
+import { png, pngBomb, pngSized } from "../../support/images";
 import { TEST_AUTH_SECRET } from "../../support/server";
 
 const it = serverForFile({
@@ -41,6 +44,51 @@ async function state(who: { apiKey: string }) {
   const files = (await it.api.post("/api/files/list", {}, who)).body.data.total;
   return { credits, tasks, files };
 }
+
+/** The server process's resident memory, from the kernel. */
+const serverRss = () => {
+  const status = readFileSync(`/proc/${it.server.proc.pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+};
+
+describe("a decompression bomb already stored", () => {
+  test("used as a simulated input it is never inflated: /api/health within 1 s, memory within 600 MB", async () => {
+    const u = await user();
+    // Stored as a real 64×64 picture, then its bytes swapped on disk for a bomb of the same header (what a file
+    // stored before uploads were bound looks like): 64×64 whose data inflates to 1 GiB.
+    const f = await upload(u, pngSized(64, 64, 64 * 193));
+    const [row] = await queryServerDb(it.server.dataDir, "SELECT storage_key FROM files WHERE id = ?", f.file_id);
+    writeFileSync(join(it.server.dataDir, "files", row!.storage_key as string), await pngBomb(64, 64, 1024 ** 3));
+    const before = serverRss();
+    let peak = before;
+    let slowest = 0;
+    const r = await it.api.post(
+      "/api/generator/generate",
+      {
+        ai_type: "image",
+        provider: "openai",
+        model: "gpt-image-1",
+        prompt: "make it night",
+        options: { image: f.file_id },
+      },
+      u,
+    );
+    expect(r.body.code).toBe(0);
+    let status = "";
+    for (let i = 0; i < 100 && status !== "completed" && status !== "failed"; i++) {
+      const t0 = performance.now();
+      expect((await fetch(`${it.server.url}/api/health`)).status).toBe(200);
+      slowest = Math.max(slowest, performance.now() - t0);
+      peak = Math.max(peak, serverRss());
+      status = (await it.api.post("/api/generator/query", { gen_id: r.body.data.gen_id }, u)).body.data.status;
+      await Bun.sleep(20);
+    }
+    // The picture is not read (the result shows the prompt alone), and the task completes as without one.
+    expect(status).toBe("completed");
+    expect(slowest).toBeLessThan(1000);
+    expect(peak - before).toBeLessThan(600 * 1024 * 1024);
+  });
+});
 
 describe("image inputs at create", () => {
   test("a file id: the task takes it; query and history show inputs.image; the file stops expiring", async () => {

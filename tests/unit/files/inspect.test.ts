@@ -219,6 +219,18 @@ describe("WebP walk", () => {
     expect(new DataView(out.buffer, out.byteOffset).getUint32(4, true)).toBe(out.byteLength - 8);
   });
 
+  test("lossy (VP8) and animated (ANMF) data count as image data, as lossless (VP8L) does", () => {
+    const riff = (body: Uint8Array) =>
+      concat(new TextEncoder().encode("RIFF"), le32(4 + body.byteLength), new TextEncoder().encode("WEBP"), body);
+    const lossy = riff(webpChunk("VP8 ", new Uint8Array([0, 0, 0, 0x9d, 0x01, 0x2a, 8, 0, 6, 0])));
+    expect(inspectImage(lossy)).toMatchObject({ contentType: "image/webp", width: 8, height: 6 });
+    const vp8x = webpExtended(8, 8, { flags: 0x02 }).subarray(12, 30);
+    const animated = riff(concat(vp8x, webpChunk("ANIM", new Uint8Array(6)), webpChunk("ANMF", new Uint8Array(16))));
+    expect(inspectImage(animated)).toMatchObject({ contentType: "image/webp", width: 8, height: 8 });
+    const noFrames = riff(concat(vp8x, webpChunk("ANIM", new Uint8Array(6))));
+    expect(reason(() => inspectImage(noFrames))).toBe("malformed WebP: no image data");
+  });
+
   test("malformed: a size past the file, too small, a chunk past the container, no image data", () => {
     const whole = webp(8, 8);
     const withSize = (n: number) => concat(whole.subarray(0, 4), le32(n), whole.subarray(8));

@@ -3,7 +3,7 @@
  * results' placeholders both read through: its size, its RGBA and its RGB-over-grey copies, and its refusals.
  */
 import { expect, test } from "bun:test";
-import { encodePng, MemoryImage } from "image-in-browser";
+import { encodeJpg, encodePng, MemoryImage } from "image-in-browser";
 import { samplePicture } from "~/lib/picture-sample.server";
 
 /** A `w` × `h` RGBA picture: the left half opaque red, the right half half-transparent blue. */
@@ -54,4 +54,24 @@ test("a PNG bomb (64×64 whose data inflates to 256 MiB) is not decoded: null at
   // The same header with exactly its data decodes; one byte more does not.
   expect(samplePicture(pngSized(64, 64, 64 * 193), "image/png", { maxSide: 32, maxPixels: 1e6 })).not.toBeNull();
   expect(samplePicture(pngSized(64, 64, 64 * 193 + 1), "image/png", { maxSide: 32, maxPixels: 1e6 })).toBeNull();
+});
+
+test("a PNG's header is judged before decoding: an animated one or one over maxPixels is not decoded", async () => {
+  const { pngChunk, pngSized } = await import("../../support/images");
+  const at = pngSized(10, 10, 10 * 31);
+  expect(samplePicture(at, "image/png", { maxSide: 32, maxPixels: 100 })).not.toBeNull();
+  expect(samplePicture(at, "image/png", { maxSide: 32, maxPixels: 99 })).toBeNull();
+  const animated = pngSized(10, 10, 10 * 31, { chunks: [pngChunk("acTL", new Uint8Array(8))] });
+  expect(samplePicture(animated, "image/png", { maxSide: 32, maxPixels: 100 })).toBeNull();
+});
+
+test("JPEG and WebP are decoded by their own decoders", () => {
+  const image = new MemoryImage({ width: 6, height: 4 });
+  for (let y = 0; y < 4; y++) for (let x = 0; x < 6; x++) image.setPixelRgb(x, y, 250, 10, 10);
+  const jpg = new Uint8Array(encodeJpg({ image, quality: 95 }));
+  const copy = samplePicture(jpg, "image/jpeg", { maxSide: 32, maxPixels: 1e6, matte: 0.5 })!;
+  expect([copy.width, copy.height]).toEqual([6, 4]);
+  expect(copy.data[0]).toBeGreaterThan(200);
+  expect(samplePicture(jpg, "image/webp", { maxSide: 32, maxPixels: 1e6 })).toBeNull();
+  expect(samplePicture(jpg, "", { maxSide: 32, maxPixels: 1e6 })).toBeNull();
 });

@@ -149,3 +149,29 @@ describe("the bound", () => {
     expect(await refusal(checkPngData(big, { timeoutMs: 0 }))).toBe("PNG image data took over 0 ms to read");
   });
 });
+
+describe("what pngData reads", () => {
+  test("an APNG is marked animated; data after IEND is not counted; a header without pixels declares 0", async () => {
+    const still = pngSized(4, 4, 4 * 13);
+    expect(pngData(still).animated).toBe(false);
+    const animated = pngSized(4, 4, 4 * 13, { chunks: [pngChunk("acTL", new Uint8Array(8))] });
+    expect(pngData(animated).animated).toBe(true);
+    const idat = pngData(still).compressed;
+    const after = concat(still, pngChunk("IDAT", idat));
+    expect(pngData(after).compressed).toEqual(idat);
+    expect(await both(after)).toBe("accepted");
+    expect(inflatedSize({ width: 0, height: 5, bitDepth: 8, colorType: 2, interlaced: false })).toBe(0);
+    expect(inflatedSize({ width: 5, height: 0, bitDepth: 8, colorType: 2, interlaced: false })).toBe(0);
+  });
+
+  test("a compression or filter method other than 0 is refused; a file shorter than IHDR's end too", async () => {
+    const good = pngSized(4, 4, 4 * 13);
+    for (const at of [26, 27]) {
+      const bad = good.slice();
+      bad[at] = 1;
+      expect(await both(bad)).toContain("colour type, bit depth or methods");
+    }
+    expect(() => pngData(good.subarray(0, 32))).toThrow("no IHDR");
+    expect(pngData(good.subarray(0, 33)).header.width).toBe(4);
+  });
+});

@@ -4,7 +4,7 @@
  * above it; the transport's refusal read as "too large", any other read error passed on.
  */
 import { describe, expect, test } from "bun:test";
-import { readStreamCapped } from "~/lib/body.server";
+import { readBodyCapped, readStreamCapped } from "~/lib/body.server";
 import { AppError } from "~/lib/errors";
 import { bodyBound, boundRequestBody, transportLimit } from "~/server/request-body.server";
 
@@ -60,6 +60,22 @@ describe("boundRequestBody", () => {
     expect((over as AppError).code).toBe("FILE_TOO_LARGE");
   });
 
+  test("GET and HEAD are never read, even declaring more than the bound", async () => {
+    for (const method of ["GET", "HEAD"]) {
+      const r = new Request("http://127.0.0.1/", { method, headers: { "content-length": "999" } });
+      expect(await boundRequestBody(r, 10, 1)).toBe(r);
+    }
+    const refused = await boundRequestBody(post(chunked(11), { "transfer-encoding": "chunked" }), 10, 7);
+    expect((refused as AppError).message).toBe("invalid file: larger than 7 bytes");
+  });
+
+  test("a POST with a body but no transfer-encoding header is left to Bun", async () => {
+    const r = post(chunked(50));
+    r.headers.delete("transfer-encoding");
+    r.headers.delete("content-length");
+    expect(await boundRequestBody(r, 10, 1)).toBe(r);
+  });
+
   test("GET, HEAD and a POST without a body go on as they are", async () => {
     for (const method of ["GET", "HEAD"]) {
       const r = new Request("http://127.0.0.1/", { method, headers: { "transfer-encoding": "chunked" } });
@@ -67,6 +83,24 @@ describe("boundRequestBody", () => {
     }
     const empty = post(null);
     expect(await boundRequestBody(empty, 0, 1)).toBe(empty);
+  });
+});
+
+describe("readBodyCapped", () => {
+  test("declared: at the cap its bytes, one over null unread; chunked: counted; none: empty", async () => {
+    const declared = (n: number) => post(new Uint8Array(n).fill(3), { "content-length": String(n) });
+    expect((await readBodyCapped(declared(100), 100))!.byteLength).toBe(100);
+    const over = declared(101);
+    expect(await readBodyCapped(over, 100)).toBeNull();
+    expect(over.bodyUsed).toBe(false);
+    expect((await readBodyCapped(declared(1), 1))![0]).toBe(3);
+    expect((await readBodyCapped(post(chunked(2500), { "transfer-encoding": "chunked" }), 2500))!.byteLength).toBe(
+      2500,
+    );
+    expect(await readBodyCapped(post(chunked(2501), { "transfer-encoding": "chunked" }), 2500)).toBeNull();
+    const one = await readBodyCapped(post(chunked(700), { "transfer-encoding": "chunked" }), 2500);
+    expect([one!.byteLength, one![699]]).toEqual([700, 7]);
+    expect((await readBodyCapped(post(null), 10))!.byteLength).toBe(0);
   });
 });
 

@@ -14,7 +14,7 @@ import { claimDue } from "~/domain/generations/claim.server";
 import { runStep, type StepContext } from "~/domain/generations/lifecycle.server";
 import type { ProviderRegistry } from "~/domain/generations/registry.server";
 import { releaseLeases, renewLeases } from "~/domain/generations/transitions.server";
-import { resultPipeline } from "~/domain/results/steps.server";
+import { provenanceOf, resultPipeline } from "~/domain/results/steps.server";
 import type { SafetyConfig } from "~/domain/safety/check-prompt.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
@@ -30,7 +30,9 @@ export interface RunnerDeps {
     Config,
     "SIMULATOR_DELAY_MS" | "OUTBOUND_ALLOW_PRIVATE" | "JOB_CONCURRENCY" | "JOB_TICK_MS" | "JOB_LEASE_MS"
   > &
-    Partial<Pick<Config, "authSecret" | "MEDIA_RENDITIONS">> &
+    Partial<
+      Pick<Config, "authSecret" | "MEDIA_RENDITIONS" | "DATA_DIR" | "C2PA" | "C2PA_SIGNING_KEY" | "C2PA_CERT_CHAIN">
+    > &
     SafetyConfig;
   providers: ProviderRegistry;
   storage: ResultStorage;
@@ -99,7 +101,14 @@ export function createRunner(deps: RunnerDeps): Runner {
     owner,
     timings,
     wakeAt,
-    pipeline: resultPipeline({ db, clock, config, storage: deps.storage, renditions: config.MEDIA_RENDITIONS }),
+    pipeline: resultPipeline({
+      db,
+      clock,
+      config,
+      storage: deps.storage,
+      renditions: config.MEDIA_RENDITIONS,
+      provenance: provenanceOf(config),
+    }),
   };
   const claimWarning = repeatedWarning("job claim failed");
   let interval: ReturnType<typeof setInterval> | undefined;

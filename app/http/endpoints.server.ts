@@ -21,6 +21,7 @@ import { FILE_ENDPOINTS } from "./endpoints/files.server";
 import { GENERATION_ENDPOINTS } from "./endpoints/generation.server";
 import { KEY_ENDPOINTS } from "./endpoints/keys.server";
 import { PLATFORM_ENDPOINTS } from "./endpoints/platform.server";
+import { PROVENANCE_ENDPOINTS } from "./endpoints/provenance.server";
 import { REPORT_ENDPOINTS } from "./endpoints/reports.server";
 import { SERVICE_ENDPOINTS } from "./endpoints/service.server";
 import { SIGN_IN_ENDPOINTS } from "./endpoints/sign-in.server";
@@ -33,6 +34,7 @@ export const ENDPOINTS = {
   ...CATALOG_ENDPOINTS,
   ...GENERATION_ENDPOINTS,
   ...FILE_ENDPOINTS,
+  ...PROVENANCE_ENDPOINTS,
   ...COLLECTION_ENDPOINTS,
   ...WEBHOOK_ENDPOINTS,
   ...DEMO_ENDPOINTS,

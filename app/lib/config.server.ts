@@ -152,6 +152,11 @@ const EnvSchema = z.object({
   S3_PUBLIC_URL: url.optional(),
   /** Smaller WebP copies of each result picture for the galleries (docs/media.md); off: pages show the originals. */
   MEDIA_RENDITIONS: bool.default(true),
+  /** Content Credentials (C2PA) and the XMP AI label on every result (docs/provenance.md); off: results as made. */
+  C2PA: bool.default(true),
+  /** The signer's ES256 key and its certificate chain (PEM text or a path); absent: a self-signed dev signer. */
+  C2PA_SIGNING_KEY: opt,
+  C2PA_CERT_CHAIN: opt,
 
   RATE_LIMIT_STANDARD: int(1, 10_000_000).default(100),
   RATE_LIMIT_PREMIUM: int(1, 10_000_000).default(500),

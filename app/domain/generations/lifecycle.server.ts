@@ -24,7 +24,7 @@ import {
   runDerivatives,
   runResultSteps,
 } from "~/domain/results/pipeline.server";
-import { resultPipeline } from "~/domain/results/steps.server";
+import { provenanceOf, resultPipeline } from "~/domain/results/steps.server";
 import type { SafetyConfig } from "~/domain/safety/check-prompt.server";
 import type { Clock } from "~/lib/clock";
 import type { Config } from "~/lib/config.server";
@@ -145,7 +145,9 @@ export interface StepContext {
   db: Db;
   clock: Clock;
   config: Pick<Config, "SIMULATOR_DELAY_MS" | "OUTBOUND_ALLOW_PRIVATE"> &
-    Partial<Pick<Config, "authSecret" | "MEDIA_RENDITIONS">> &
+    Partial<
+      Pick<Config, "authSecret" | "MEDIA_RENDITIONS" | "DATA_DIR" | "C2PA" | "C2PA_SIGNING_KEY" | "C2PA_CERT_CHAIN">
+    > &
     SafetyConfig;
   providers: ProviderRegistry;
   storage: ResultStorage;
@@ -257,7 +259,14 @@ export async function runStep(ctx: StepContext, task: ClaimedTask, signal: Abort
   const finish = async (assets: ResultAsset[], req: GenerationRequest, mode: "live" | "simulated") => {
     const pipeline =
       ctx.pipeline ??
-      resultPipeline({ db, clock, config: ctx.config, storage: ctx.storage, renditions: ctx.config.MEDIA_RENDITIONS });
+      resultPipeline({
+        db,
+        clock,
+        config: ctx.config,
+        storage: ctx.storage,
+        renditions: ctx.config.MEDIA_RENDITIONS,
+        provenance: provenanceOf(ctx.config),
+      });
     const task = resultTask(row, req, mode);
     const fetched = await timed("store", () =>
       fetchResults(row.id, assets, signal, {

@@ -15,6 +15,7 @@ import type { ResultStorage } from "~/storage/types";
 import { checkBytes } from "./check-bytes.server";
 import type { DerivativeStep, ResultPipeline, ResultStep } from "./pipeline.server";
 import { placeholderStep } from "./placeholder-step.server";
+import { type ProvenanceDeps, provenanceStep } from "./provenance-step.server";
 import { renditionsStep } from "./renditions-step.server";
 import { safetyStep } from "./safety-step.server";
 
@@ -25,6 +26,19 @@ export interface PipelineDeps {
   /** Where the renditions go (beside the originals); without it, or with `renditions: false`, none are made. */
   storage?: ResultStorage;
   renditions?: boolean;
+  /** Where and with what results are signed (the `provenance` step); absent: results are not signed. */
+  provenance?: ProvenanceDeps;
+}
+
+/** The provenance step's settings from the configuration: none when C2PA=false or no data folder is known. */
+export function provenanceOf(config: {
+  C2PA?: boolean;
+  DATA_DIR?: string;
+  C2PA_SIGNING_KEY?: string;
+  C2PA_CERT_CHAIN?: string;
+}): ProvenanceDeps | undefined {
+  if (config.C2PA === false || !config.DATA_DIR) return undefined;
+  return { dataDir: config.DATA_DIR, key: config.C2PA_SIGNING_KEY, chain: config.C2PA_CERT_CHAIN };
 }
 
 export function resultPipeline(deps: PipelineDeps): ResultPipeline {
@@ -35,6 +49,7 @@ export function resultPipeline(deps: PipelineDeps): ResultPipeline {
     config,
   });
   const steps: ResultStep[] = [checkBytes, safety];
+  if (deps.provenance) steps.push(provenanceStep(deps.provenance));
   const derivatives: DerivativeStep[] = [placeholderStep(deps.db)];
   if (deps.storage && deps.renditions !== false)
     derivatives.push(renditionsStep({ db: deps.db, storage: deps.storage }));

@@ -88,6 +88,15 @@ describe("real responses match the documented schemas", () => {
     covered.add("/api/files");
     await check("/api/files/list", { page: 1 }, { apiKey });
     await check("/api/files/delete", { file_id: (up.data as { file_id: string }).file_id }, { apiKey });
+    const plain = new FormData();
+    plain.append("file", new Blob([png(4, 3)]), "p.png");
+    const v = (await (await fetch(`${server.url}/api/provenance/verify`, { method: "POST", body: plain })).json()) as {
+      code: number;
+      data: unknown;
+    };
+    expect(v.code).toBe(0);
+    expect(ENDPOINTS["/api/provenance/verify"].response.safeParse(v.data).success).toBe(true);
+    covered.add("/api/provenance/verify");
   });
 
   test("API keys", async () => {

@@ -81,6 +81,8 @@ const ENDPOINTS: Record<string, Endpoint> = {
   "/api/collections/rename": { valid: { collection_id: "col_nope", name: "n" } },
   "/api/collections/delete": { valid: { collection_id: "col_nope" } },
   "/api/collections/items": { valid: { collection_id: "col_nope" } },
+  // Multipart only: every JSON case is refused before anything is read.
+  "/api/provenance/verify": {},
   "/api/billing/products": {},
   "/api/billing/checkout": { valid: { product_id: "pack-100" } },
   // No STRIPE_WEBHOOK_SECRET here: every call is a 400 that writes nothing (signatures: tests/integration/billing/stripe.test.ts).

@@ -123,6 +123,7 @@ const FORMS: Record<string, FormRoute> = {
       "reason",
     ],
   },
+  "routes/verify.tsx": { path: "/verify", intents: [""], fields: ["file"] },
   "routes/admin-safety.tsx": {
     path: "/admin/safety",
     intents: ["block", "unblock", "test"],

@@ -353,6 +353,21 @@ describe("the OpenAPI document matches recorded traffic (ajv)", () => {
       }
     }
 
+    // Provenance: a plain picture (no manifest) and a file that is neither picture nor video, public.
+    for (const bytes of [png(4, 3), new TextEncoder().encode("not an image")]) {
+      const form = new FormData();
+      form.append("file", new Blob([bytes]), "a.png");
+      const res = await fetch(`${server.url}/api/provenance/verify`, { method: "POST", body: form });
+      recorded.push({
+        method: "post",
+        path: "/api/provenance/verify",
+        reqBody: undefined,
+        status: res.status,
+        contentType: res.headers.get("content-type") ?? "",
+        resBody: await res.text(),
+      });
+    }
+
     // The key-only endpoints in their own protocols: OpenAI's images API (the edit's multipart recorded by hand) and
     // MCP's JSON-RPC.
     const machineKey = (await call("POST", "/api/keys/create", { headers: u, body: { name: "oas-machine" } })).json.data

@@ -14,7 +14,8 @@ const gone = () =>
 async function media(request: Request, key: string) {
   const services = getServices();
   const genId = key.split("/", 1)[0] ?? "";
-  if (genId && (await isTakenDown(services.db, genId))) return gone();
+  // Only a well-formed task id is looked up (PostgreSQL refuses a NUL in text: `/media/%00` must stay a 404).
+  if (/^[A-Za-z0-9_-]{1,100}$/.test(genId) && (await isTakenDown(services.db, genId))) return gone();
   return serveMedia(request, services.config.mediaDir, key);
 }
 export const loader = ({ request, params }: Route.LoaderArgs) => media(request, params["*"] ?? "");

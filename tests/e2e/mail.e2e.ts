@@ -87,7 +87,9 @@ test("forgot password → link from the e-mail → new password → sign in, all
   await page.getByLabel("Repeat the new password").fill("a-brand-new-secret");
   await page.getByRole("button", { name: "Save the new password" }).click();
   await expect(page).toHaveURL(/\/sign-in\?notice=password-reset$/);
-  await expect(page.getByRole("status")).toHaveText("Your password has been changed. Sign in with the new one.");
+  // The notice also says what the reset took back (docs/decisions/138-taking-an-account-back-everything.md).
+  await expect(page.getByRole("status")).toContainText("Your password has been changed. Sign in with the new one.");
+  await expect(page.getByRole("status")).toContainText("passkeys");
 
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("correct-horse-battery");

@@ -19,11 +19,21 @@ import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Db, openDatabase, openPostgres } from "#db/client";
 import {
   account,
+  collectionItems,
+  collections,
   deletedEmails,
   feedback,
+  generations,
   passkey,
   rateLimit,
+  redemptionCodes,
+  redemptionUses,
+  reports,
+  requestJoins,
+  safetyEvents,
+  safetyTerms,
   signupBonusAccounts,
+  takedowns,
   twoFactor,
   user,
   verification,
@@ -312,6 +322,74 @@ async function buildSource(db: Db, dataDir: string): Promise<{ key: string; keyO
   // Finished pictures keep a ThumbHash placeholder.
   db.sqlite!.run(
     "UPDATE generations SET placeholder = '2ZkGJwqAiIjgeYiGp4iXuFd2BAuuTw8E' WHERE status = 'completed' AND rowid % 5 = 0",
+  );
+  // This round's tables: a row each (collections, codes, reports and takedowns, /v1 joins, safety).
+  const someTask = (await db.one(db.select({ id: generations.id, userId: generations.userId }).from(generations)))!;
+  const at = new Date(now);
+  await db.run(
+    db.insert(collections).values({
+      id: "col_fixture",
+      userId: someTask.userId,
+      name: "Fixture",
+      nameKey: "fixture",
+      createdAt: at,
+      updatedAt: at,
+    }),
+  );
+  await db.run(db.insert(collectionItems).values({ collectionId: "col_fixture", genId: someTask.id, addedAt: at }));
+  await db.run(
+    db.insert(redemptionCodes).values({
+      id: "code_fixture",
+      codeHash: "hash-of-a-code",
+      prefix: "ATL-FIXT",
+      credits: 5,
+      maxUses: 3,
+      uses: 1,
+    }),
+  );
+  await db.run(
+    db.insert(redemptionUses).values({
+      id: "use_fixture",
+      codeId: "code_fixture",
+      userId: ids[1]!,
+      emailHash: "hash-of-an-address",
+    }),
+  );
+  await db.run(
+    db.insert(reports).values({
+      id: "rep_fixture",
+      genId: someTask.id,
+      reporterId: someTask.userId,
+      ownerId: someTask.userId,
+      reason: "other",
+      status: "open",
+      createdAt: at,
+      dueAt: new Date(now + 48 * 3_600_000),
+    }),
+  );
+  await db.run(
+    db.insert(takedowns).values({
+      genId: someTask.id,
+      reportId: "rep_fixture",
+      reason: "other",
+      resultUrls: "[]",
+      removedBy: ids[0]!,
+      removedAt: at,
+    }),
+  );
+  await db.run(
+    db.insert(requestJoins).values({
+      userId: someTask.userId,
+      scope: "v1/images/generations",
+      key: "fixture-key",
+      requestHash: "hash-of-a-request",
+      genIds: JSON.stringify([someTask.id]),
+      createdAt: now,
+    }),
+  );
+  await db.run(db.insert(safetyTerms).values({ normalized: "grimwort", term: "Grimwort" }));
+  await db.run(
+    db.insert(safetyEvents).values({ id: "sev_fixture", kind: "prompt", userId: someTask.userId, detail: "term" }),
   );
   return { key, keyOwner: ids[0]!, busyUser };
 }

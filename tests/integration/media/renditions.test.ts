@@ -71,6 +71,8 @@ for (const where of ["local", "s3"] as const) {
           OPENAI_BASE_URL: openai.baseUrl,
           SIGNUP_CREDITS: "100",
           SIMULATOR_DELAY_MS: "0",
+          // The stored original is compared with the upstream's bytes: unsigned here (provenance has its own tests).
+          C2PA: "false",
           ...(where === "s3" ? s3.env : {}),
         },
       });

@@ -50,7 +50,8 @@ describe("all four providers live against their fakes, local storage", () => {
   let server: TestServer;
   let api: Client;
   beforeAll(async () => {
-    server = await startServer({ env: providerEnv() });
+    // Stored results are compared with the fakes' bytes: unsigned here (tests/integration/provenance signs them).
+    server = await startServer({ env: { ...providerEnv(), C2PA: "false" } });
     api = new Client(server.url);
   });
   afterAll(async () => {
@@ -175,7 +176,7 @@ describe("results in an S3-compatible bucket", () => {
   let api: Client;
   beforeAll(async () => {
     server = await startServer({
-      env: { ...providerEnv(true), S3_PUBLIC_URL: `${fakes.s3!.endpoint}/${fakes.s3!.bucket}` },
+      env: { ...providerEnv(true), C2PA: "false", S3_PUBLIC_URL: `${fakes.s3!.endpoint}/${fakes.s3!.bucket}` },
     });
     api = new Client(server.url);
   });

@@ -16,6 +16,7 @@ const WAYS_IN = ["account", "apiKeys", "passkey", "session", "twoFactor", "webho
 const ACCOUNT_DATA = [
   "checkins",
   "checkouts",
+  "collections",
   "creditDebits",
   "creditGrants",
   "feedback",
@@ -26,6 +27,10 @@ const ACCOUNT_DATA = [
   "orderPayments",
   "orders",
   "redemptionUses",
+  // A /v1 request's tasks, to answer a retry with them: the account's own (a key revoked by take-back cannot retry).
+  "requestJoins",
+  // The audit trail of refused prompts and results: kept for the operator, not a way in.
+  "safetyEvents",
   "userCreditStats",
   "userGenerationStats",
   "userTaskCounts",

@@ -129,7 +129,7 @@ describe("poll schedule", () => {
     const clock = { now: () => Date.now() };
     const { db, create } = await setup(clock);
     // A tick far longer than the job: only the wake-ups can finish it in time.
-    const config = parseConfig({ DATA_DIR: dir, SIMULATOR_DELAY_MS: "300", JOB_TICK_MS: "20000" });
+    const config = parseConfig({ DATA_DIR: dir, SIMULATOR_DELAY_MS: "300", JOB_TICK_MS: "20000", C2PA: "false" });
     const runner = createRunner({
       db,
       clock,

@@ -4,9 +4,7 @@
  * kept; pictures wait in a bounded queue; whatever goes wrong (the queue is full, the worker cannot start, dies, or
  * takes longer than `timeoutMs`) the picture gets no renditions and keeps its original.
  */
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { createWorkerPool, processSingleton, workerScriptPath } from "~/lib/worker-pool";
 import type { Renditions } from "./make-renditions.server";
 
 /** A picture posted to the rendition worker (app/rendition-worker.ts) and its answer. */
@@ -38,123 +36,32 @@ export interface RenditionPoolOptions {
   onError?: (message: string) => void;
 }
 
-/** Beside the entry point (build/, the executable, app/), else in the source tree (the dev server, tests). */
+/** Where the worker's script is (app/rendition-worker.ts, or build/rendition-worker.js beside the bundle). */
 export function renditionWorkerPath(): string | undefined {
-  const here = import.meta.dirname ?? dirname(fileURLToPath(import.meta.url));
-  const main = dirname(Bun.main);
-  return [
-    join(main, "rendition-worker.js"),
-    join(main, "rendition-worker.ts"),
-    join(here, "../../rendition-worker.ts"),
-    join(process.cwd(), "app/rendition-worker.ts"),
-  ].find((p) => existsSync(p));
+  return workerScriptPath("rendition-worker");
 }
 
-interface Job extends RenditionJob {
-  resolve(r: (Renditions & { ms: number; threadId: number }) | null): void;
-}
+type Made = Renditions & { ms: number; threadId: number };
 
 export function createRenditionPool(opts: RenditionPoolOptions = {}): RenditionPool {
-  const timeoutMs = opts.timeoutMs ?? RENDITION_TIMEOUT_MS;
-  const maxQueue = opts.maxQueue ?? RENDITION_QUEUE;
-  const maxQueueBytes = opts.maxQueueBytes ?? RENDITION_QUEUE_BYTES;
-  const queue: Job[] = [];
-  let queuedBytes = 0;
-  let worker: Worker | undefined;
-  let current: Job | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let nextId = 1;
-  let stopped = false;
-
-  const finish = (result: (Renditions & { ms: number; threadId: number }) | null) => {
-    clearTimeout(timer);
-    const job = current;
-    current = undefined;
-    job?.resolve(result);
-    next();
-  };
-  const drop = (w: Worker | undefined, message: string) => {
-    if (!w || w !== worker) return;
-    worker = undefined;
-    w.terminate();
-    opts.onError?.(message);
-    finish(null);
-  };
-  const start = (): Worker | undefined => {
-    const path = opts.workerPath ?? renditionWorkerPath();
-    if (!path) {
-      opts.onError?.("the rendition worker's script is missing");
-      return undefined;
-    }
-    let w: Worker;
-    try {
-      w = new Worker(path, { smol: true } as WorkerOptions);
-    } catch (error) {
-      opts.onError?.(`the rendition worker did not start: ${String(error)}`);
-      return undefined;
-    }
-    (w as unknown as Bun.Worker).unref();
-    w.onmessage = ({ data }: MessageEvent<RenditionAnswer>) => {
-      if (w !== worker || current?.id !== data.id) return;
-      if (data.ok) finish({ ...data.renditions, ms: data.ms, threadId: data.threadId });
-      else {
-        opts.onError?.(data.error);
-        finish(null);
-      }
-    };
-    w.onerror = (e: ErrorEvent) => drop(w, `the rendition worker failed: ${e.message}`);
-    w.addEventListener("close", () => drop(w, "the rendition worker ended"));
-    return w;
-  };
-  const next = () => {
-    if (current || stopped) return;
-    const job = queue.shift();
-    if (!job) return;
-    queuedBytes -= job.bytes.byteLength;
-    current = job;
-    worker ??= start();
-    if (!worker) return finish(null);
-    const w = worker;
-    timer = setTimeout(() => drop(w, `the rendition worker took over ${timeoutMs} ms`), timeoutMs);
-    const message: RenditionJob = { id: job.id, bytes: job.bytes };
-    w.postMessage(message);
-  };
-
-  return {
-    make(bytes) {
-      if (stopped || queue.length >= maxQueue || queuedBytes + bytes.byteLength > maxQueueBytes) {
-        opts.onError?.("the rendition queue is full");
-        return Promise.resolve(null);
-      }
-      return new Promise((resolve) => {
-        queue.push({ id: nextId++, bytes, resolve });
-        queuedBytes += bytes.byteLength;
-        next();
-      });
-    },
-    stop() {
-      stopped = true;
-      const w = worker;
-      worker = undefined;
-      w?.terminate();
-      for (const job of queue.splice(0)) job.resolve(null);
-      queuedBytes = 0;
-      finish(null);
-    },
-  };
+  const pool = createWorkerPool<Omit<RenditionJob, "id">, RenditionAnswer, Made>({
+    label: "rendition",
+    workerPath: opts.workerPath ?? renditionWorkerPath(),
+    timeoutMs: opts.timeoutMs ?? RENDITION_TIMEOUT_MS,
+    maxQueue: opts.maxQueue ?? RENDITION_QUEUE,
+    maxQueueBytes: opts.maxQueueBytes ?? RENDITION_QUEUE_BYTES,
+    read: (a) => (a.ok ? { value: { ...a.renditions, ms: a.ms, threadId: a.threadId } } : { error: a.error }),
+    onError: opts.onError,
+  });
+  return { make: (bytes) => pool.run({ bytes }), stop: () => pool.stop() };
 }
 
-const KEY = Symbol.for("atelier.renditionPool");
-type G = typeof globalThis & { [KEY]?: RenditionPool };
+const pools = processSingleton<RenditionPool>("atelier.renditionPool");
 
 export function renditionPool(onError?: (message: string) => void): RenditionPool {
-  const g = globalThis as G;
-  g[KEY] ??= createRenditionPool({ onError });
-  return g[KEY];
+  return pools.get(() => createRenditionPool({ onError }));
 }
 
 export function stopRenditionPool(): void {
-  const g = globalThis as G;
-  g[KEY]?.stop();
-  delete g[KEY];
+  pools.stop();
 }
